@@ -1,0 +1,9 @@
+"""`python -m inboxdesk` runs the command line."""
+
+from __future__ import annotations
+
+import sys
+
+from inboxdesk.cli import main
+
+sys.exit(main())

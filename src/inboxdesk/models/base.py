@@ -1,0 +1,24 @@
+"""The base model and the open-enum type every resource model uses."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+E = TypeVar("E", bound=StrEnum)
+
+# A value of a closed list that still reads when a newer server sends a value this
+# version does not know: the known ones become the enum, anything else stays a str.
+Open = Annotated[E | str, Field(union_mode="left_to_right")]
+
+
+class ApiModel(BaseModel):
+    """A resource as it travels on the wire: wire names, unknown fields kept."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON-ready dict with wire names, leaving out fields never set."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)

@@ -1,0 +1,168 @@
+"""Every closed value list of the API, defined once for server, client and app."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Channel(StrEnum):
+    IN_APP = "in_app"
+    EMAIL = "email"
+    SMS = "sms"
+    CHAT = "chat"
+    PUSH = "push"
+
+
+# Only these channels have a primary integration (behaviour.md section 1).
+PRIMARY_CHANNELS: frozenset[Channel] = frozenset({Channel.EMAIL, Channel.SMS})
+
+
+class MarkAs(StrEnum):
+    READ = "read"
+    SEEN = "seen"
+    UNREAD = "unread"
+    UNSEEN = "unseen"
+
+
+class MessageStatus(StrEnum):
+    SENT = "sent"
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class ActionStatus(StrEnum):
+    PENDING = "pending"
+    DONE = "done"
+
+
+class ButtonType(StrEnum):
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+
+
+class CtaType(StrEnum):
+    REDIRECT = "redirect"
+
+
+class EmailBlockType(StrEnum):
+    BUTTON = "button"
+    TEXT = "text"
+
+
+class TextAlign(StrEnum):
+    CENTER = "center"
+    LEFT = "left"
+    RIGHT = "right"
+
+
+class FilterType(StrEnum):
+    BOOLEAN = "BOOLEAN"
+    TEXT = "TEXT"
+    DATE = "DATE"
+    NUMBER = "NUMBER"
+    STATEMENT = "STATEMENT"
+    LIST = "LIST"
+    MULTI_LIST = "MULTI_LIST"
+    GROUP = "GROUP"
+
+
+class FilterJoin(StrEnum):
+    AND = "AND"
+    OR = "OR"
+
+
+class FilterOperator(StrEnum):
+    LARGER = "LARGER"
+    SMALLER = "SMALLER"
+    LARGER_EQUAL = "LARGER_EQUAL"
+    SMALLER_EQUAL = "SMALLER_EQUAL"
+    EQUAL = "EQUAL"
+    NOT_EQUAL = "NOT_EQUAL"
+    ALL_IN = "ALL_IN"
+    ANY_IN = "ANY_IN"
+    NOT_IN = "NOT_IN"
+    BETWEEN = "BETWEEN"
+    NOT_BETWEEN = "NOT_BETWEEN"
+    LIKE = "LIKE"
+    NOT_LIKE = "NOT_LIKE"
+    IN = "IN"
+
+
+class FilterOn(StrEnum):
+    SUBSCRIBER = "subscriber"
+    PAYLOAD = "payload"
+
+
+class TimeUnit(StrEnum):
+    SECONDS = "seconds"
+    MINUTES = "minutes"
+    HOURS = "hours"
+    DAYS = "days"
+    WEEKS = "weeks"
+    MONTHS = "months"
+
+
+class DigestType(StrEnum):
+    REGULAR = "regular"
+    BACKOFF = "backoff"
+
+
+class DigestTimedType(StrEnum):
+    TIMED = "timed"
+
+
+class DelayType(StrEnum):
+    REGULAR = "regular"
+
+
+class DelayScheduledType(StrEnum):
+    SCHEDULED = "scheduled"
+
+
+class WeekDay(StrEnum):
+    MONDAY = "monday"
+    TUESDAY = "tuesday"
+    WEDNESDAY = "wednesday"
+    THURSDAY = "thursday"
+    FRIDAY = "friday"
+    SATURDAY = "saturday"
+    SUNDAY = "sunday"
+
+
+class Ordinal(StrEnum):
+    FIRST = "1"
+    SECOND = "2"
+    THIRD = "3"
+    FOURTH = "4"
+    FIFTH = "5"
+    LAST = "last"
+
+
+class OrdinalValue(StrEnum):
+    DAY = "day"
+    WEEKDAY = "weekday"
+    WEEKEND = "weekend"
+    SUNDAY = "sunday"
+    MONDAY = "monday"
+    TUESDAY = "tuesday"
+    WEDNESDAY = "wednesday"
+    THURSDAY = "thursday"
+    FRIDAY = "friday"
+    SATURDAY = "saturday"
+
+
+class MonthlyType(StrEnum):
+    EACH = "each"
+    ON = "on"
+
+
+class TriggerType(StrEnum):
+    EVENT = "event"
+
+
+class Region(StrEnum):
+    """Where a profile points: a production region or the local service."""
+
+    US = "us"
+    EU = "eu"
+    LOCAL = "local"

@@ -1,0 +1,35 @@
+"""The app factory of the local service."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from inboxdesk import __version__
+from inboxdesk.server.auth import AuthMiddleware
+from inboxdesk.server.errors import install_handlers
+from inboxdesk.server.idempotency import IdempotencyMiddleware
+from inboxdesk.server.limits import BodyLimitMiddleware
+from inboxdesk.server.ratelimit import RateLimitMiddleware
+from inboxdesk.server.routes import build_router
+from inboxdesk.server.settings import ServerSettings
+from inboxdesk.server.store import Store
+
+
+def create_app(settings: ServerSettings, store: Store | None = None) -> FastAPI:
+    """A FastAPI app serving the API over the database at `settings.db_path`."""
+    store = store or Store(settings.db_path)
+    app = FastAPI(
+        title="inboxdesk local service",
+        version=__version__,
+        description="Set primary integration and mark in-app messages, on SQLite.",
+    )
+    app.state.store = store
+    app.include_router(build_router(store, settings))
+    install_handlers(app)
+    # Added innermost first: a request passes body limit, auth, rate limit, idempotency.
+    app.add_middleware(IdempotencyMiddleware, store=store)
+    if settings.rate_limit is not None:
+        app.add_middleware(RateLimitMiddleware, limit=settings.rate_limit)
+    app.add_middleware(AuthMiddleware, store=store)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    return app

@@ -1,0 +1,152 @@
+"""Error bodies of the local service, in the service's own shape (behaviour.md section 4)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from inboxdesk.server.store import NotAllowed, NotFound
+
+
+class ApiValidationError(Exception):
+    """A 422 with per-field messages, raised where FastAPI's own validation cannot reach."""
+
+    def __init__(self, field: str, message: str, value: Any = None) -> None:
+        super().__init__(message)
+        self.errors = {field: {"messages": [message], "value": value}}
+
+
+def error_body(status: int, path: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "statusCode": status,
+        "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "path": path,
+        "message": message,
+        "error": HTTPStatus(status).phrase,
+        **extra,
+    }
+
+
+def error_bytes(status: int, path: str, message: str, **extra: Any) -> bytes:
+    """The same body, encoded, for the ASGI middlewares that answer before routing."""
+    return json.dumps(error_body(status, path, message, **extra)).encode()
+
+
+def error_response(
+    request: Request,
+    status: int,
+    message: str,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    return JSONResponse(
+        error_body(status, request.url.path, message, **extra), status, headers=headers
+    )
+
+
+def _describe(error: Mapping[str, Any]) -> tuple[str, str]:
+    """The field a pydantic error is about and a sentence saying what is wrong with it."""
+    loc = [str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "header")]
+    # Union members appear in the location as their type names; they are not fields.
+    field = next(
+        (p for p in loc if not p.isdigit() and "[" not in p and p not in {"str", "int", "bool"}),
+        "body",
+    )
+    kind = error.get("type", "")
+    ctx = error.get("ctx") or {}
+    if kind == "json_invalid":
+        return "body", f"Request body is not valid JSON ({ctx.get('error', 'parse error')})"
+    if kind == "missing":
+        return field, f"{field} should not be empty"
+    if kind == "enum":
+        return (
+            field,
+            f"{field} must be one of the following values: {ctx.get('expected', '')}".replace(
+                "'", ""
+            ).replace(" or ", ", "),
+        )
+    if kind == "value_error":
+        return field, str(ctx.get("error", error.get("msg", "")))
+    if kind in ("less_than_equal", "greater_than_equal"):
+        relation = "greater" if kind == "less_than_equal" else "less"
+        limit = ctx.get("le", ctx.get("ge"))
+        return field, f"{field} must not be {relation} than {limit}"
+    if kind.endswith("_type") or kind.endswith("_parsing"):
+        expected = (
+            kind.removesuffix("_type")
+            .removesuffix("_parsing")
+            .replace("model_attributes", "object")
+            .replace("dict", "object")
+        )
+        article = "an" if expected[:1] in "aeiou" else "a"
+        return field, f"{field} must be {article} {expected}"
+    return field, f"{field}: {error.get('msg', 'is invalid')}"
+
+
+def validation_errors(errors: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """FastAPI's error list as the service's `errors` object, one entry per field."""
+    out: dict[str, dict[str, Any]] = {}
+    for error in errors:
+        field, message = _describe(error)
+        value = None if error.get("type") in ("missing", "json_invalid") else error.get("input")
+        entry = out.setdefault(field, {"messages": [], "value": value})
+        if message not in entry["messages"]:
+            entry["messages"].append(message)
+    for entry in out.values():
+        if isinstance(entry["value"], bytes | bytearray):
+            entry["value"] = None
+    return out
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Every error the app raises becomes the service's JSON error body."""
+
+    async def on_request_validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        errors = validation_errors(exc.errors())
+        content_type = request.headers.get("content-type", "")
+        if "body" in errors and request.method == "POST" and "json" not in content_type:
+            errors["body"] = {
+                "messages": ["Request body must be JSON sent with Content-Type: application/json"],
+                "value": None,
+            }
+        # Inputs too long to echo back (1,001 ids) or not JSON (NaN) are left out.
+        for entry in errors.values():
+            try:
+                echoed = json.dumps(entry["value"], allow_nan=False)
+            except (TypeError, ValueError):
+                echoed = ""
+            if not echoed or len(echoed) > 512:
+                entry["value"] = None
+        return error_response(request, 422, "Validation Error", errors=errors)
+
+    async def on_api_validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiValidationError)
+        return error_response(request, 422, "Validation Error", errors=exc.errors)
+
+    async def on_not_found(request: Request, exc: Exception) -> JSONResponse:
+        return error_response(request, 404, str(exc))
+
+    async def on_not_allowed(request: Request, exc: Exception) -> JSONResponse:
+        return error_response(request, 400, str(exc))
+
+    async def on_http(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        message = {404: f"Cannot {request.method} {request.url.path}"}.get(
+            exc.status_code, str(exc.detail)
+        )
+        return error_response(request, exc.status_code, message, headers=exc.headers)
+
+    app.add_exception_handler(RequestValidationError, on_request_validation)
+    app.add_exception_handler(ApiValidationError, on_api_validation)
+    app.add_exception_handler(NotFound, on_not_found)
+    app.add_exception_handler(NotAllowed, on_not_allowed)
+    app.add_exception_handler(StarletteHTTPException, on_http)

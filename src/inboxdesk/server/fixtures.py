@@ -1,0 +1,207 @@
+"""Loading a fixture (JSON) into the store: the demo data set and users' own inbox states.
+
+A fixture names environments; each holds integrations, workflows, subscribers and
+messages in wire form. Whatever a store can fill in (ids, owners, timestamps, defaults)
+may be left out. Messages point at their subscriber by `subscriberId` and at their
+workflow by its `name` in `workflow`. The README documents the format.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from inboxdesk.models import Integration, Message, Subscriber, Workflow
+from inboxdesk.models.ids import new_object_id
+from inboxdesk.server.store import Store, utc_now
+
+
+class FixtureError(ValueError):
+    """A fixture that cannot be loaded; the message names the item and field."""
+
+
+@dataclass(frozen=True)
+class LoadedEnvironment:
+    name: str
+    environment_id: str
+    api_key: str
+    generated_key: bool
+
+
+def read_fixture(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FixtureError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FixtureError(f"{path}: cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise FixtureError(f"{path}: not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise FixtureError(f"{path}: expected a JSON object with an 'environments' list")
+    return data
+
+
+M = TypeVar("M", Integration, Subscriber, Workflow, Message)
+
+
+def _validate(model: type[M], doc: Mapping[str, Any], where: str) -> M:
+    try:
+        return model.model_validate(doc)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "(item)"
+        raise FixtureError(f"{where}: {field}: {first['msg']}") from None
+
+
+def _items(env: Mapping[str, Any], name: str, where: str) -> list[dict[str, Any]]:
+    items = env.get(name, [])
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise FixtureError(f"{where}.{name}: expected a list of objects")
+    return items
+
+
+def load_fixture(
+    store: Store, fixture: Mapping[str, Any], organization: str | None = None
+) -> list[LoadedEnvironment]:
+    """Validate the whole fixture first, then store it; returns each environment's key."""
+    envs = fixture.get("environments")
+    if not isinstance(envs, list) or not envs:
+        raise FixtureError("fixture: 'environments' must be a non-empty list")
+    org_id = new_object_id()
+    now = utc_now()
+    staged = []
+    for n, env in enumerate(envs):
+        where = f"environments[{n}]"
+        if not isinstance(env, dict) or not isinstance(env.get("name"), str):
+            raise FixtureError(f"{where}: an object with a 'name' is required")
+        env_id = str(env.get("_id") or new_object_id())
+        owners = {"_environmentId": env_id, "_organizationId": org_id}
+        key = env.get("apiKey")
+        if key is not None and (not isinstance(key, str) or len(key) < 16):
+            raise FixtureError(f"{where}.apiKey: must be a string of at least 16 characters")
+
+        integrations = [
+            _validate(
+                Integration,
+                {
+                    "_id": new_object_id(),
+                    "active": True,
+                    "deleted": False,
+                    "primary": False,
+                    "credentials": {},
+                    **doc,
+                    **owners,
+                },
+                f"{where}.integrations[{i}]",
+            )
+            for i, doc in enumerate(_items(env, "integrations", where))
+        ]
+        workflows = [
+            _validate(
+                Workflow,
+                {
+                    "_id": new_object_id(),
+                    "description": "",
+                    "active": True,
+                    "draft": False,
+                    "preferenceSettings": {},
+                    "critical": False,
+                    "tags": [],
+                    "steps": [],
+                    "triggers": [],
+                    "_creatorId": new_object_id(),
+                    "_notificationGroupId": new_object_id(),
+                    "deleted": False,
+                    "deletedAt": "",
+                    "deletedBy": "",
+                    **doc,
+                    **owners,
+                },
+                f"{where}.workflows[{i}]",
+            )
+            for i, doc in enumerate(_items(env, "workflows", where))
+        ]
+        subscribers = [
+            _validate(
+                Subscriber,
+                {
+                    "_id": new_object_id(),
+                    "deleted": False,
+                    "createdAt": now,
+                    "updatedAt": now,
+                    **doc,
+                    **owners,
+                },
+                f"{where}.subscribers[{i}]",
+            )
+            for i, doc in enumerate(_items(env, "subscribers", where))
+        ]
+        by_subscriber_id = {s.subscriber_id: s for s in subscribers}
+        by_workflow = {w.name: w for w in workflows}
+        messages = []
+        for i, raw in enumerate(_items(env, "messages", where)):
+            doc = dict(raw)
+            spot = f"{where}.messages[{i}]"
+            owner = by_subscriber_id.get(str(doc.pop("subscriberId", "")))
+            if owner is None:
+                raise FixtureError(f"{spot}.subscriberId: names no subscriber of this environment")
+            workflow = by_workflow.get(str(doc.pop("workflow", "")))
+            if workflow is not None:
+                doc.setdefault("_templateId", workflow.id)
+                doc.setdefault("templateIdentifier", _slug(workflow.name))
+            defaults = {
+                "_id": new_object_id(),
+                "_notificationId": new_object_id(),
+                "transactionId": secrets.token_hex(8),
+                "createdAt": now,
+                "channel": "in_app",
+                "read": False,
+                "seen": False,
+                "cta": {},
+                "status": "sent",
+            }
+            messages.append(
+                _validate(
+                    Message,
+                    {**defaults, **doc, **owners, "_subscriberId": owner.id},
+                    spot,
+                )
+            )
+        staged.append((env, env_id, key, integrations, workflows, subscribers, messages))
+
+    primaries: set[tuple[str, str]] = set()
+    for env, env_id, _, integrations, *_ in staged:
+        for item in integrations:
+            if item.primary:
+                slot = (env_id, str(item.channel))
+                if slot in primaries:
+                    raise FixtureError(
+                        f"{env['name']}: more than one primary {item.channel} integration"
+                    )
+                primaries.add(slot)
+
+    store.create_organization(
+        organization or str(fixture.get("organization", "Demo organization")), org_id
+    )
+    loaded = []
+    for env, env_id, key, integrations, workflows, subscribers, messages in staged:
+        store.create_environment(org_id, env["name"], env_id)
+        api_key = key or secrets.token_hex(16)
+        store.add_api_key(env_id, api_key)
+        store.insert_integrations(integrations)
+        store.insert_workflows(workflows)
+        store.insert_subscribers(subscribers)
+        store.insert_messages(messages)
+        loaded.append(LoadedEnvironment(env["name"], env_id, api_key, key is None))
+    return loaded
+
+
+def _slug(name: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())

@@ -1,0 +1,104 @@
+"""Running the local service: in the foreground (`inboxdesk serve`) or on a thread."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from types import TracebackType
+
+import uvicorn
+
+from inboxdesk.server.app import create_app
+from inboxdesk.server.settings import ServerSettings
+from inboxdesk.server.store import Store
+
+
+def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening socket; port 0 picks a free one."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def base_url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _server(settings: ServerSettings, store: Store | None, log_level: str) -> uvicorn.Server:
+    app = create_app(settings, store)
+    config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off")
+    return uvicorn.Server(config)
+
+
+def serve_forever(
+    settings: ServerSettings, sock: socket.socket, log_level: str = "warning"
+) -> None:
+    _server(settings, None, log_level).run(sockets=[sock])
+
+
+class ServiceThread:
+    """The service on a background thread, for `inboxdesk demo`, tests and benchmarks.
+
+    Use as a context manager; `url` is its base URL. `stop()` and `start()` again
+    (on the same port) let callers show a service going away and coming back.
+    """
+
+    def __init__(
+        self,
+        settings: ServerSettings,
+        store: Store | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.host = host
+        self.port = port
+        self.url = ""
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._socket: socket.socket | None = None
+
+    def start(self) -> ServiceThread:
+        sock = bind(self.host, self.port)
+        self.port = sock.getsockname()[1]
+        self.url = base_url(sock)
+        self._server = _server(self.settings, self.store, "error")
+        self._thread = threading.Thread(
+            target=self._server.run,
+            kwargs={"sockets": [sock]},
+            daemon=True,
+            name="inboxdesk-service",
+        )
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the local service did not start")
+            time.sleep(0.01)
+        self._socket = sock
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(timeout=10)
+        if self._socket is not None:
+            self._socket.close()
+        self._socket = None
+        self._server = None
+        self._thread = None
+
+    def __enter__(self) -> ServiceThread:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()

@@ -1,0 +1,626 @@
+"""SQLite storage of the local service: schema, scoping by environment, both operations.
+
+Queryable state (flags, dates, owners) lives in columns; the rest of each resource is
+its wire JSON in `doc`. Every read and write is scoped to one environment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from inboxdesk.models import Integration, MarkAs, Message, Subscriber, Workflow
+from inboxdesk.models.enums import PRIMARY_CHANNELS, Channel
+from inboxdesk.models.ids import new_object_id
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS organizations (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS environments (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations(id),
+    name TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+    key_hash TEXT PRIMARY KEY,
+    environment_id TEXT NOT NULL REFERENCES environments(id),
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS integrations (
+    id TEXT PRIMARY KEY,
+    environment_id TEXT NOT NULL REFERENCES environments(id),
+    channel TEXT NOT NULL,
+    is_primary INTEGER NOT NULL,
+    active INTEGER NOT NULL,
+    deleted INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS integrations_by_env ON integrations(environment_id, channel);
+-- The invariant of set primary, held by the database itself.
+CREATE UNIQUE INDEX IF NOT EXISTS one_primary_per_channel
+    ON integrations(environment_id, channel) WHERE is_primary = 1 AND deleted = 0;
+CREATE TABLE IF NOT EXISTS subscribers (
+    id TEXT PRIMARY KEY,
+    environment_id TEXT NOT NULL REFERENCES environments(id),
+    subscriber_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    UNIQUE (environment_id, subscriber_id)
+);
+CREATE TABLE IF NOT EXISTS workflows (
+    id TEXT PRIMARY KEY,
+    environment_id TEXT NOT NULL REFERENCES environments(id),
+    doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+    id TEXT PRIMARY KEY,
+    environment_id TEXT NOT NULL REFERENCES environments(id),
+    subscriber_pk TEXT NOT NULL REFERENCES subscribers(id),
+    workflow_id TEXT REFERENCES workflows(id),
+    channel TEXT NOT NULL,
+    transaction_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    read INTEGER NOT NULL,
+    seen INTEGER NOT NULL,
+    last_read_date TEXT,
+    last_seen_date TEXT,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_feed
+    ON messages(environment_id, subscriber_pk, channel, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS messages_by_env ON messages(environment_id, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS messages_by_transaction ON messages(environment_id, transaction_id);
+CREATE TABLE IF NOT EXISTS idempotency (
+    organization_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    body_hash TEXT NOT NULL,
+    state TEXT NOT NULL,
+    status INTEGER,
+    content_type TEXT,
+    body BLOB,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (organization_id, key)
+);
+"""
+
+# Columns of `messages` that override the stored document when a message is read.
+_MESSAGE_COLUMNS = "id, subscriber_pk, workflow_id, read, seen, last_read_date, last_seen_date, doc"
+IDEMPOTENCY_TTL = 24 * 3600.0
+# A pending idempotency record older than this belongs to a request that died.
+IDEMPOTENCY_ABANDONED = 120.0
+
+
+def utc_now() -> str:
+    """Server time as ISO 8601 UTC with milliseconds and `Z`."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def hash_key(api_key: str) -> str:
+    return hashlib.sha256(api_key.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who a request acts for: one environment of one organization."""
+
+    environment_id: str
+    organization_id: str
+
+
+@dataclass(frozen=True)
+class Replay:
+    status: int
+    content_type: str
+    body: bytes
+
+
+class NotFound(Exception):
+    """The resource does not exist in the caller's environment."""
+
+
+class NotAllowed(Exception):
+    """The request is well formed but the resource does not support it."""
+
+
+class IdempotencyConflict(Exception):
+    """The key is in use by a request still running, or was used for another body."""
+
+    def __init__(self, in_flight: bool) -> None:
+        super().__init__("in flight" if in_flight else "different body")
+        self.in_flight = in_flight
+
+
+class Store:
+    """One SQLite database; one connection per thread, WAL so readers never block."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._connection().executescript(SCHEMA)
+        with self.transaction() as db:
+            # Requests that were running when the process died never finish.
+            db.execute("DELETE FROM idempotency WHERE state = 'pending'")
+
+    # -- connections -------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA busy_timeout=30000")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction that holds the write lock from its first statement."""
+        db = self._connection()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def read(self) -> sqlite3.Connection:
+        return self._connection()
+
+    def close(self) -> None:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # -- tenancy and keys --------------------------------------------------------------
+
+    def create_organization(self, name: str, org_id: str | None = None) -> str:
+        org_id = org_id or new_object_id()
+        with self.transaction() as db:
+            db.execute("INSERT INTO organizations VALUES (?, ?)", (org_id, name))
+        return org_id
+
+    def create_environment(self, organization_id: str, name: str, env_id: str | None = None) -> str:
+        env_id = env_id or new_object_id()
+        with self.transaction() as db:
+            db.execute("INSERT INTO environments VALUES (?, ?, ?)", (env_id, organization_id, name))
+        return env_id
+
+    def add_api_key(self, environment_id: str, api_key: str) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO api_keys VALUES (?, ?, ?)",
+                (hash_key(api_key), environment_id, utc_now()),
+            )
+
+    def environments(self) -> list[sqlite3.Row]:
+        return self.read().execute("SELECT * FROM environments ORDER BY name").fetchall()
+
+    def authenticate(self, api_key: str) -> Caller | None:
+        """The caller a key belongs to; hashes are compared in constant time."""
+        digest = hash_key(api_key)
+        row = (
+            self.read()
+            .execute(
+                "SELECT k.key_hash, e.id AS env, e.organization_id AS org FROM api_keys k "
+                "JOIN environments e ON e.id = k.environment_id WHERE k.key_hash = ?",
+                (digest,),
+            )
+            .fetchone()
+        )
+        if row is None or not hmac.compare_digest(row["key_hash"], digest):
+            return None
+        return Caller(environment_id=row["env"], organization_id=row["org"])
+
+    def is_empty(self) -> bool:
+        return self.read().execute("SELECT 1 FROM organizations LIMIT 1").fetchone() is None
+
+    # -- inserting resources (seeding and fixtures) ------------------------------------
+
+    def insert_integrations(self, items: Sequence[Integration]) -> None:
+        with self.transaction() as db:
+            start = db.execute("SELECT COUNT(*) FROM integrations").fetchone()[0]
+            db.executemany(
+                "INSERT INTO integrations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        item.id,
+                        item.environment_id,
+                        str(item.channel),
+                        int(item.primary),
+                        int(item.active),
+                        int(item.deleted),
+                        start + n,
+                        json.dumps(item.to_wire()),
+                    )
+                    for n, item in enumerate(items)
+                ],
+            )
+
+    def insert_subscribers(self, items: Sequence[Subscriber]) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT INTO subscribers VALUES (?, ?, ?, ?, ?)",
+                [
+                    (
+                        s.id,
+                        s.environment_id,
+                        s.subscriber_id,
+                        s.created_at,
+                        json.dumps(s.to_wire()),
+                    )
+                    for s in items
+                ],
+            )
+
+    def insert_workflows(self, items: Sequence[Workflow]) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT INTO workflows VALUES (?, ?, ?)",
+                [(w.id, w.environment_id, json.dumps(w.to_wire())) for w in items],
+            )
+
+    def insert_messages(self, items: Sequence[Message]) -> None:
+        """Store messages; their subscriber and template are stored once, elsewhere."""
+        rows = []
+        for m in items:
+            doc = m.to_wire()
+            for joined in ("subscriber", "template"):
+                doc.pop(joined, None)
+            rows.append(
+                (
+                    m.id,
+                    m.environment_id,
+                    m.subscriber_internal_id,
+                    m.template_id,
+                    str(m.channel),
+                    m.transaction_id,
+                    m.created_at,
+                    int(m.read),
+                    int(m.seen),
+                    m.last_read_date,
+                    m.last_seen_date,
+                    json.dumps(doc),
+                )
+            )
+        with self.transaction() as db:
+            db.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    # -- integrations ------------------------------------------------------------------
+
+    @staticmethod
+    def _integration(row: sqlite3.Row) -> dict[str, Any]:
+        doc: dict[str, Any] = json.loads(row["doc"])
+        doc["_id"] = row["id"]
+        doc["primary"] = bool(row["is_primary"])
+        doc["active"] = bool(row["active"])
+        doc["deleted"] = bool(row["deleted"])
+        return doc
+
+    def list_integrations(self, caller: Caller, active_only: bool = False) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM integrations WHERE environment_id = ? AND deleted = 0"
+        if active_only:
+            sql += " AND active = 1"
+        rows = self.read().execute(sql + " ORDER BY position", (caller.environment_id,))
+        return [self._integration(row) for row in rows]
+
+    def set_primary(self, caller: Caller, integration_id: str) -> dict[str, Any]:
+        """Make one email/sms integration the only primary of its channel, atomically."""
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT * FROM integrations WHERE id = ? AND environment_id = ? AND deleted = 0",
+                (integration_id, caller.environment_id),
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"Integration with id {integration_id} not found")
+            if row["channel"] not in PRIMARY_CHANNELS:
+                raise NotAllowed(f"Channel {row['channel']} does not support primary")
+            if row["is_primary"]:
+                return self._integration(row)
+            db.execute(
+                "UPDATE integrations SET is_primary = 0 "
+                "WHERE environment_id = ? AND channel = ? AND is_primary = 1",
+                (caller.environment_id, row["channel"]),
+            )
+            db.execute(
+                "UPDATE integrations SET is_primary = 1, active = 1, "
+                "doc = json_set(doc, '$.conditions', json('[]')) WHERE id = ?",
+                (integration_id,),
+            )
+            updated = db.execute(
+                "SELECT * FROM integrations WHERE id = ?", (integration_id,)
+            ).fetchone()
+            return self._integration(updated)
+
+    # -- subscribers -------------------------------------------------------------------
+
+    def subscriber_pk(self, caller: Caller, subscriber_id: str) -> str:
+        row = (
+            self.read()
+            .execute(
+                "SELECT id FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+                (caller.environment_id, subscriber_id),
+            )
+            .fetchone()
+        )
+        if row is None:
+            raise NotFound(f"Subscriber {subscriber_id} not found")
+        return str(row["id"])
+
+    def get_subscriber(self, caller: Caller, subscriber_id: str) -> dict[str, Any]:
+        row = (
+            self.read()
+            .execute(
+                "SELECT doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+                (caller.environment_id, subscriber_id),
+            )
+            .fetchone()
+        )
+        if row is None:
+            raise NotFound(f"Subscriber {subscriber_id} not found")
+        doc: dict[str, Any] = json.loads(row["doc"])
+        return doc
+
+    def list_subscribers(
+        self, caller: Caller, page: int, limit: int
+    ) -> tuple[list[dict[str, Any]], bool]:
+        rows = (
+            self.read()
+            .execute(
+                "SELECT doc FROM subscribers WHERE environment_id = ? "
+                "ORDER BY created_at, id LIMIT ? OFFSET ?",
+                (caller.environment_id, limit + 1, page * limit),
+            )
+            .fetchall()
+        )
+        return [json.loads(r["doc"]) for r in rows[:limit]], len(rows) > limit
+
+    # -- messages ----------------------------------------------------------------------
+
+    def _messages(
+        self, db: sqlite3.Connection, rows: Sequence[sqlite3.Row]
+    ) -> list[dict[str, Any]]:
+        """Wire messages from rows, with their subscriber and template joined in."""
+        subscriber_ids = {r["subscriber_pk"] for r in rows}
+        workflow_ids = {r["workflow_id"] for r in rows if r["workflow_id"]}
+        subscribers = _docs_by_id(db, "subscribers", subscriber_ids)
+        workflows = _docs_by_id(db, "workflows", workflow_ids)
+        out = []
+        for r in rows:
+            doc: dict[str, Any] = json.loads(r["doc"])
+            doc["read"] = bool(r["read"])
+            doc["seen"] = bool(r["seen"])
+            for column, field in (
+                ("last_read_date", "lastReadDate"),
+                ("last_seen_date", "lastSeenDate"),
+            ):
+                if r[column] is not None:
+                    doc[field] = r[column]
+            if r["subscriber_pk"] in subscribers:
+                doc["subscriber"] = subscribers[r["subscriber_pk"]]
+            if r["workflow_id"] in workflows:
+                doc["template"] = workflows[r["workflow_id"]]
+            out.append(doc)
+        return out
+
+    def mark_as(
+        self, caller: Caller, subscriber_id: str, message_ids: Sequence[str], mark_as: MarkAs
+    ) -> list[dict[str, Any]]:
+        """Apply one markAs to the subscriber's messages among the ids, in one transaction.
+
+        Ids of other subscribers or environments, and unknown ids, are ignored.
+        """
+        now = utc_now()
+        assignments = {
+            MarkAs.READ: "read = 1, seen = 1, last_read_date = :now, last_seen_date = :now",
+            MarkAs.UNREAD: "read = 0, seen = 1, last_read_date = :now, last_seen_date = :now",
+            MarkAs.SEEN: "seen = 1, last_seen_date = :now",
+            MarkAs.UNSEEN: "seen = 0, last_seen_date = :now",
+        }[mark_as]
+        wanted = list(dict.fromkeys(message_ids))
+        with self.transaction() as db:
+            pk = db.execute(
+                "SELECT id FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+                (caller.environment_id, subscriber_id),
+            ).fetchone()
+            if pk is None:
+                raise NotFound(f"Subscriber {subscriber_id} not found")
+            params: dict[str, Any] = {"now": now, "env": caller.environment_id, "pk": pk["id"]}
+            params.update({f"id{n}": v for n, v in enumerate(wanted)})
+            in_list = ",".join(f":id{n}" for n in range(len(wanted)))
+            db.execute(
+                f"UPDATE messages SET {assignments} WHERE environment_id = :env "
+                f"AND subscriber_pk = :pk AND id IN ({in_list})",
+                params,
+            )
+            rows = db.execute(
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE environment_id = :env "
+                f"AND subscriber_pk = :pk AND id IN ({in_list})",
+                params,
+            ).fetchall()
+            by_id = {r["id"]: r for r in rows}
+            ordered = [by_id[i] for i in wanted if i in by_id]
+            return self._messages(db, ordered)
+
+    def mark_all(self, caller: Caller, subscriber_id: str, mark_as: MarkAs) -> int:
+        """Apply one markAs to every in-app message of the subscriber; the count changed."""
+        now = utc_now()
+        change = {
+            MarkAs.READ: (
+                "read = 1, seen = 1, last_read_date = :now, last_seen_date = :now",
+                "read = 0",
+            ),
+            MarkAs.UNREAD: (
+                "read = 0, seen = 1, last_read_date = :now, last_seen_date = :now",
+                "read = 1",
+            ),
+            MarkAs.SEEN: ("seen = 1, last_seen_date = :now", "seen = 0"),
+            MarkAs.UNSEEN: ("seen = 0, last_seen_date = :now", "seen = 1"),
+        }
+        assignments, differs = change[mark_as]
+        with self.transaction() as db:
+            pk = db.execute(
+                "SELECT id FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+                (caller.environment_id, subscriber_id),
+            ).fetchone()
+            if pk is None:
+                raise NotFound(f"Subscriber {subscriber_id} not found")
+            cursor = db.execute(
+                f"UPDATE messages SET {assignments} WHERE environment_id = :env "
+                f"AND subscriber_pk = :pk AND channel = 'in_app' AND {differs}",
+                {"now": now, "env": caller.environment_id, "pk": pk["id"]},
+            )
+            return cursor.rowcount
+
+    def feed(
+        self,
+        caller: Caller,
+        subscriber_id: str,
+        page: int,
+        limit: int,
+        read: bool | None = None,
+        seen: bool | None = None,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """One page of the subscriber's in-app messages, newest first, and the total."""
+        pk = self.subscriber_pk(caller, subscriber_id)
+        where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"
+        params: list[Any] = [caller.environment_id, pk]
+        if read is not None:
+            where += " AND read = ?"
+            params.append(int(read))
+        if seen is not None:
+            where += " AND seen = ?"
+            params.append(int(seen))
+        db = self.read()
+        total = db.execute(f"SELECT COUNT(*) FROM messages WHERE {where}", params).fetchone()[0]
+        rows = db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {where} "
+            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+            [*params, limit, page * limit],
+        ).fetchall()
+        return self._messages(db, rows), int(total)
+
+    def unseen_count(self, caller: Caller, subscriber_id: str, seen: bool, limit: int) -> int:
+        pk = self.subscriber_pk(caller, subscriber_id)
+        row = (
+            self.read()
+            .execute(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE environment_id = ? "
+                "AND subscriber_pk = ? AND channel = 'in_app' AND seen = ? LIMIT ?)",
+                (caller.environment_id, pk, int(seen), limit),
+            )
+            .fetchone()
+        )
+        return int(row[0])
+
+    def list_messages(
+        self,
+        caller: Caller,
+        page: int,
+        limit: int,
+        channel: Channel | None = None,
+        subscriber_id: str | None = None,
+        transaction_ids: Sequence[str] = (),
+    ) -> tuple[list[dict[str, Any]], int]:
+        where = "environment_id = ?"
+        params: list[Any] = [caller.environment_id]
+        if channel is not None:
+            where += " AND channel = ?"
+            params.append(str(channel))
+        if subscriber_id is not None:
+            try:
+                pk = self.subscriber_pk(caller, subscriber_id)
+            except NotFound:
+                return [], 0
+            where += " AND subscriber_pk = ?"
+            params.append(pk)
+        if transaction_ids:
+            where += f" AND transaction_id IN ({','.join('?' * len(transaction_ids))})"
+            params.extend(transaction_ids)
+        db = self.read()
+        total = db.execute(f"SELECT COUNT(*) FROM messages WHERE {where}", params).fetchone()[0]
+        rows = db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {where} "
+            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+            [*params, limit, page * limit],
+        ).fetchall()
+        return self._messages(db, rows), int(total)
+
+    # -- idempotency -------------------------------------------------------------------
+
+    def idempotency_begin(self, organization_id: str, key: str, body_hash: str) -> Replay | None:
+        """Claim a key for a new request, or the stored response to replay.
+
+        Raises IdempotencyConflict when the key is running or was used for another body.
+        """
+        now = datetime.now(UTC).timestamp()
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT * FROM idempotency WHERE organization_id = ? AND key = ?",
+                (organization_id, key),
+            ).fetchone()
+            if row is not None:
+                age = now - row["created_at"]
+                expired = age > IDEMPOTENCY_TTL or (
+                    row["state"] == "pending" and age > IDEMPOTENCY_ABANDONED
+                )
+                if not expired:
+                    if row["body_hash"] != body_hash:
+                        raise IdempotencyConflict(in_flight=False)
+                    if row["state"] == "pending":
+                        raise IdempotencyConflict(in_flight=True)
+                    return Replay(row["status"], row["content_type"], bytes(row["body"]))
+                db.execute(
+                    "DELETE FROM idempotency WHERE organization_id = ? AND key = ?",
+                    (organization_id, key),
+                )
+            db.execute(
+                "INSERT INTO idempotency (organization_id, key, body_hash, state, created_at) "
+                "VALUES (?, ?, ?, 'pending', ?)",
+                (organization_id, key, body_hash, now),
+            )
+        return None
+
+    def idempotency_finish(
+        self, organization_id: str, key: str, status: int, content_type: str, body: bytes
+    ) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE idempotency SET state = 'done', status = ?, content_type = ?, body = ? "
+                "WHERE organization_id = ? AND key = ?",
+                (status, content_type, body, organization_id, key),
+            )
+
+    def idempotency_abandon(self, organization_id: str, key: str) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "DELETE FROM idempotency WHERE organization_id = ? AND key = ? "
+                "AND state = 'pending'",
+                (organization_id, key),
+            )
+
+
+def _docs_by_id(db: sqlite3.Connection, table: str, ids: set[str]) -> dict[str, dict[str, Any]]:
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = db.execute(f"SELECT id, doc FROM {table} WHERE id IN ({marks})", list(ids))
+    return {r["id"]: json.loads(r["doc"]) for r in rows}

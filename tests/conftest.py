@@ -1,0 +1,83 @@
+"""Shared fixtures: the real local service on a free loopback port, loaded with data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.server.settings import ServerSettings
+from inboxdesk.server.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "inbox.json"
+SHARED = ROOT.parent / "shared"
+STAGING_KEY = "staging-key-0123456789abcdef"
+OTHER_KEY = "other-key-0123456789abcdef"
+
+# Ids in examples/inbox.json.
+SENDGRID, MAILGUN, SES, TWILIO, VONAGE = (f"65e0000000000000000{n:05d}" for n in (2, 3, 4, 5, 6))
+INBOX, SLACK, FCM = (f"65e0000000000000000{n:05d}" for n in (1, 7, 8))
+POSTMARK, OTHER_SMTP = (f"65e0000000000000000{n:05d}" for n in (11, 12))
+
+
+def jane_message(n: int) -> str:
+    return f"65f0000000000000000{n:05d}"
+
+
+JOE_MESSAGES = [jane_message(100 + n) for n in range(3)]
+OTHER_ENV_MESSAGES = [jane_message(300 + n) for n in range(2)]
+
+
+@dataclass
+class Service:
+    url: str
+    store: Store
+    thread: ServiceThread
+    db_path: Path
+
+    def http(self, key: str | None = STAGING_KEY) -> httpx.Client:
+        headers = {"Authorization": f"ApiKey {key}"} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+
+    def row(self, sql: str, *params: Any) -> Any:
+        return self.store.read().execute(sql, params).fetchone()
+
+    def snapshot(self) -> list[tuple[Any, ...]]:
+        """Every stored integration and message row, to prove nothing changed."""
+        db = self.store.read()
+        rows = db.execute("SELECT * FROM integrations ORDER BY id").fetchall()
+        rows += db.execute("SELECT * FROM messages ORDER BY id").fetchall()
+        return [tuple(r) for r in rows]
+
+
+ServiceFactory = Callable[..., Service]
+
+
+@pytest.fixture
+def make_service(tmp_path: Path) -> Iterator[ServiceFactory]:
+    """Start a service on the example fixture, with any ServerSettings overrides."""
+    started: list[ServiceThread] = []
+
+    def make(fixture: dict[str, Any] | None = None, **settings: Any) -> Service:
+        db_path = tmp_path / f"service{len(started)}.db"
+        store = Store(db_path)
+        load_fixture(store, fixture or read_fixture(EXAMPLE))
+        thread = ServiceThread(ServerSettings(db_path=db_path, **settings), store).start()
+        started.append(thread)
+        return Service(thread.url, store, thread, db_path)
+
+    yield make
+    for thread in started:
+        thread.stop()
+
+
+@pytest.fixture
+def service(make_service: ServiceFactory) -> Service:
+    return make_service()

@@ -1,0 +1,62 @@
+"""API keys: behaviour.md section 4 (401s) and scoping of every query by environment."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import OTHER_KEY, Service
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        (None, "Missing authorization header"),
+        ("Bearer staging-key-0123456789abcdef", 'Invalid authentication scheme: "Bearer"'),
+        ("ApiKey", "Unauthorized"),
+        ("ApiKey  \t x", "API Key not found"),
+        ("ApiKey not-a-key-we-know", "API Key not found"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/v1/integrations"),
+        ("POST", "/v1/integrations/65e000000000000000000002/set-primary"),
+        ("POST", "/v1/subscribers/jane/messages/mark-as"),
+    ],
+)
+def test_authentication_failures_are_401(
+    service: Service, header: str | None, message: str, method: str, path: str
+) -> None:
+    before = service.snapshot()
+    headers = {"Authorization": header} if header is not None else {}
+    with service.http(None) as http:
+        response = http.request(
+            method,
+            path,
+            headers=headers,
+            json={"messageId": "65f000000000000000000001", "markAs": "read"},
+        )
+    assert response.status_code == 401
+    assert response.json()["message"] == message
+    assert response.json()["statusCode"] == 401
+    assert service.snapshot() == before
+
+
+def test_keys_are_stored_as_hashes(service: Service) -> None:
+    rows = service.store.read().execute("SELECT key_hash FROM api_keys").fetchall()
+    assert len(rows) == 2
+    assert all(len(r[0]) == 64 and "key" not in r[0] for r in rows)
+
+
+def test_each_key_sees_only_its_environment(service: Service) -> None:
+    with service.http() as staging, service.http(OTHER_KEY) as other:
+        mine = {i["name"] for i in staging.get("/v1/integrations").json()["data"]}
+        theirs = {i["name"] for i in other.get("/v1/integrations").json()["data"]}
+        assert mine.isdisjoint(theirs) and "Postmark" in theirs
+        assert other.get("/v1/subscribers/joe").status_code == 404
+        assert staging.get("/v1/subscribers/joe").status_code == 200
+        jane_here = staging.get("/v1/subscribers/jane").json()["data"]["lastName"]
+        jane_there = other.get("/v1/subscribers/jane").json()["data"]["lastName"]
+        assert (jane_here, jane_there) == ("Doe", "Elsewhere")
+        assert other.get("/v1/messages").json()["totalCount"] == 2

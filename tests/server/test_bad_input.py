@@ -1,0 +1,161 @@
+"""Malformed requests get their documented 4xx, never a 500, and change nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import Service, jane_message
+
+MARK = "/v1/subscribers/jane/messages/mark-as"
+VALID_ID = jane_message(1)
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "field"),
+    [
+        (b"{not json", 422, "body"),
+        (b"", 422, "body"),
+        (b"[1, 2]", 422, "body"),
+        (b'"read"', 422, "body"),
+        (json.dumps({"messageId": VALID_ID, "markAs": "bogus"}).encode(), 422, "markAs"),
+        (json.dumps({"messageId": VALID_ID, "markAs": "READ"}).encode(), 422, "markAs"),
+        (json.dumps({"messageId": VALID_ID}).encode(), 422, "markAs"),
+        (json.dumps({"markAs": "read"}).encode(), 422, "messageId"),
+        (json.dumps({"messageId": [], "markAs": "read"}).encode(), 422, "messageId"),
+        (json.dumps({"messageId": "", "markAs": "read"}).encode(), 422, "messageId"),
+        (
+            json.dumps({"messageId": f"{VALID_ID},{VALID_ID}", "markAs": "read"}).encode(),
+            422,
+            "messageId",
+        ),
+        (json.dumps({"messageId": [VALID_ID] * 1001, "markAs": "read"}).encode(), 422, "messageId"),
+        (
+            json.dumps({"messageId": "65F000000000000000000001", "markAs": "read"}).encode(),
+            422,
+            "messageId",
+        ),
+        (json.dumps({"messageId": 12, "markAs": "read"}).encode(), 422, "messageId"),
+        (json.dumps({"messageId": [VALID_ID, 7], "markAs": "read"}).encode(), 422, "messageId"),
+        (json.dumps({"messageId": {"id": VALID_ID}, "markAs": "read"}).encode(), 422, "messageId"),
+        (json.dumps({"messageId": VALID_ID, "markAs": ["read"]}).encode(), 422, "markAs"),
+        (json.dumps({"messageId": VALID_ID, "markAs": None}).encode(), 422, "markAs"),
+        (b'{"messageId": Infinity, "markAs": NaN}', 422, "messageId"),
+        (b'{"messageId": "' + b"a" * (1024 * 1024) + b'", "markAs": "read"}', 413, None),
+    ],
+    ids=lambda v: v.decode()[:40] if isinstance(v, bytes) else str(v),
+)
+def test_bad_mark_as_bodies(
+    service: Service, content: bytes, status: int, field: str | None
+) -> None:
+    before = service.snapshot()
+    with service.http() as http:
+        response = http.post(MARK, content=content, headers={"Content-Type": "application/json"})
+    assert response.status_code == status
+    body = response.json()
+    assert body["statusCode"] == status and body["path"] == MARK and body["message"]
+    if field is not None:
+        assert field in body["errors"], body
+        assert all(body["errors"][field]["messages"])
+    assert service.snapshot() == before
+
+
+def test_1000_ids_are_accepted(service: Service) -> None:
+    ids = [VALID_ID] + [f"65f0000000000000001{n:05d}" for n in range(999)]
+    with service.http() as http:
+        response = http.post(MARK, json={"messageId": ids, "markAs": "seen"})
+    assert response.status_code == 201
+    assert [m["_id"] for m in response.json()["data"]] == [VALID_ID]
+
+
+def test_body_without_json_content_type_says_so(service: Service) -> None:
+    with service.http() as http:
+        response = http.post(
+            MARK,
+            content=json.dumps({"messageId": VALID_ID, "markAs": "read"}),
+            headers={"Content-Type": "text/plain"},
+        )
+    assert response.status_code == 422
+    assert "Content-Type: application/json" in response.json()["errors"]["body"]["messages"][0]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("GET", "/v1/unknown", 404),
+        ("POST", "/v1/integrations", 405),
+        ("GET", "/v1/integrations/x/set-primary", 405),
+        ("DELETE", MARK, 405),
+        ("GET", "/nothing-here", 404),
+    ],
+)
+def test_unknown_paths_and_methods(service: Service, method: str, path: str, status: int) -> None:
+    with service.http() as http:
+        response = http.request(method, path)
+    assert response.status_code == status
+    assert response.json()["statusCode"] == status
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30)
+    | st.sampled_from(
+        [VALID_ID, "read", "seen", "unread", "unseen", "", "65f0000000000000000000zz"]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+bodies = (
+    st.fixed_dictionaries(
+        {}, optional={"messageId": json_values, "markAs": json_values, "extra": json_values}
+    )
+    | json_values
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(body=bodies, subscriber=st.sampled_from(["jane", "nobody", "j%20ane", "jane%00"]))
+def test_fuzzed_mark_as_never_5xx_and_rejections_change_nothing(
+    service: Service, body: Any, subscriber: str
+) -> None:
+    before = service.snapshot()
+    with service.http() as http:
+        response = http.post(f"/v1/subscribers/{subscriber}/messages/mark-as", json=body)
+    assert response.status_code < 500, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    if response.status_code >= 400:
+        assert service.snapshot() == before
+        assert response.json()["message"]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    integration=st.text(min_size=1, max_size=40).filter(
+        lambda s: "/" not in s and s not in {".", ".."}
+    ),
+    key=st.none()
+    | st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=300),
+)
+def test_fuzzed_set_primary_never_5xx(service: Service, integration: str, key: str | None) -> None:
+    before = service.snapshot()
+    headers = {"Idempotency-Key": key} if key else {}
+    with service.http() as http:
+        response = http.post(
+            f"/v1/integrations/{quote(integration, safe='')}/set-primary", headers=headers
+        )
+    assert response.status_code in (400, 404, 422), response.text
+    assert service.snapshot() == before

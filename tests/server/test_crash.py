@@ -1,0 +1,99 @@
+"""A service killed mid-write (SIGKILL) restarts on a consistent database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.conftest import EXAMPLE, STAGING_KEY, jane_message
+
+EMAIL = [f"65e0000000000000000{n:05d}" for n in (2, 3, 4)]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(db: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "inboxdesk", "serve", "--db", str(db), "--port", str(port), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1)
+            return process
+        except httpx.TransportError:
+            time.sleep(0.05)
+    process.kill()
+    raise AssertionError(process.stdout.read().decode() if process.stdout else "no output")
+
+
+def test_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    port = free_port()
+    process = start(db, port, "--load", str(EXAMPLE))
+    headers = {"Authorization": f"ApiKey {STAGING_KEY}"}
+    stop = threading.Event()
+
+    def hammer(work: int) -> None:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=5) as http:
+            n = 0
+            while not stop.is_set():
+                try:
+                    if work % 2:
+                        http.post(f"/v1/integrations/{EMAIL[n % 3]}/set-primary")
+                    else:
+                        ids = [jane_message(i) for i in range(12)]
+                        http.post(
+                            "/v1/subscribers/jane/messages/mark-as",
+                            json={"messageId": ids, "markAs": ("read", "unread")[n % 2]},
+                        )
+                except httpx.TransportError:
+                    return
+                n += 1
+
+    workers = [threading.Thread(target=hammer, args=(n,)) for n in range(4)]
+    for worker in workers:
+        worker.start()
+    time.sleep(1.0)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    stop.set()
+    for worker in workers:
+        worker.join()
+
+    restarted = start(db, port)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers) as http:
+            integrations = http.get("/v1/integrations").json()["data"]
+            feed = http.get("/v1/subscribers/jane/notifications/feed", params={"limit": 100}).json()
+            after = http.post(
+                "/v1/subscribers/jane/messages/mark-as",
+                json={"messageId": jane_message(0), "markAs": "read"},
+            )
+    finally:
+        restarted.terminate()
+        restarted.wait()
+    assert sum(i["primary"] for i in integrations if i["channel"] == "email") == 1
+    assert feed["totalCount"] == 12
+    # One mark-as is one transaction: all twelve share one state.
+    assert len({(m["read"], m["seen"]) for m in feed["data"]}) == 1
+    assert after.status_code == 201
+
+    import sqlite3
+
+    with sqlite3.connect(db) as check:
+        assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -1,0 +1,114 @@
+"""The demo data set: deterministic, and exercising every field the app shows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from inboxdesk.models import Integration, Message, Subscriber
+from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE, demo_fixture
+from inboxdesk.server.fixtures import load_fixture
+from inboxdesk.server.store import Caller, Store
+from tests.conftest import ServiceFactory
+
+NOW = datetime(2026, 11, 1, 12, tzinfo=UTC)
+
+
+def test_same_seed_and_time_give_the_same_data() -> None:
+    assert demo_fixture(NOW) == demo_fixture(NOW)
+    assert demo_fixture(NOW) != demo_fixture(NOW, seed=8)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[Any]]:
+    store = Store(tmp_path_factory.mktemp("demo") / "demo.db")
+    return store, load_fixture(store, demo_fixture(NOW))
+
+
+def test_two_environments_with_their_own_keys(demo: tuple[Store, list[Any]]) -> None:
+    store, loaded = demo
+    assert [e.name for e in loaded] == ["Development", "Production"]
+    assert len({e.api_key for e in loaded}) == 2
+    for env in loaded:
+        assert store.authenticate(env.api_key).environment_id == env.environment_id  # type: ignore[union-attr]
+
+
+def test_integrations_cover_every_channel_and_state(demo: tuple[Store, list[Any]]) -> None:
+    store, loaded = demo
+    for env in loaded:
+        caller = store.authenticate(env.api_key)
+        assert caller is not None
+        items = [Integration.model_validate(i) for i in store.list_integrations(caller)]
+        by_channel = Counter(str(i.channel) for i in items)
+        assert set(by_channel) == {"in_app", "email", "sms", "chat", "push"}
+        assert by_channel["email"] >= 3 and by_channel["sms"] >= 3
+        for channel in ("email", "sms"):
+            assert sum(i.primary for i in items if i.channel == channel) == 1
+        assert any(not i.active for i in items)
+        assert any(c.children for i in items for c in (i.conditions or []))
+
+
+def test_messages_exercise_every_field(make_service: ServiceFactory) -> None:
+    service = make_service(fixture=demo_fixture(NOW))
+    keys = {r["name"]: r for r in service.store.environments()}
+    assert set(keys) == {"Development", "Production"}
+    store = service.store
+    rows = (
+        store.read()
+        .execute(
+            "SELECT m.id FROM messages m JOIN environments e ON e.id = m.environment_id "
+            "WHERE e.name = 'Development'"
+        )
+        .fetchall()
+    )
+    assert len(rows) > 2000
+    dev = Caller(keys["Development"]["id"], keys["Development"]["organization_id"])
+    messages: list[dict[str, Any]] = []
+    page = 0
+    while True:
+        data, total = store.list_messages(dev, page, 1000)
+        messages += data
+        if (page + 1) * 1000 >= total:
+            break
+        page += 1
+    parsed = [Message.model_validate(m) for m in messages]
+    in_app = [m for m in parsed if m.channel == "in_app"]
+    assert len(in_app) >= 300
+    per_subscriber = Counter(m.subscriber.subscriber_id for m in in_app if m.subscriber)
+    assert per_subscriber[BIG_INBOX] == BIG_INBOX_SIZE
+    assert len(per_subscriber) >= 5
+
+    used = set().union(*(m.keys() for m in messages))
+    every_field = {f.alias or name for name, f in Message.model_fields.items()}
+    assert every_field <= used, every_field - used
+    assert {str(m.status) for m in parsed} == {"sent", "error", "warning"}
+    assert {type(m.content) for m in parsed} == {str, list}
+    actions = {str(m.cta.action.status) for m in parsed if m.cta.action}
+    assert actions == {"pending", "done"}
+    assert any(m.delivered_at and len(m.delivered_at) > 1 for m in parsed)
+    assert Counter((m.read, m.seen) for m in in_app).keys() >= {
+        (True, True),
+        (False, False),
+        (False, True),
+    }
+    steps = [s for m in parsed if m.template for s in m.template.steps]
+    kinds = {type(s.metadata).__name__ for s in steps if s.metadata is not None}
+    assert kinds == {
+        "DigestRegularMetadata",
+        "DigestTimedMetadata",
+        "DelayRegularMetadata",
+        "DelayScheduledMetadata",
+    }
+    assert any(s.filters for s in steps)
+    created = sorted(m.created_at for m in parsed)
+    span = datetime.fromisoformat(created[-1].replace("Z", "+00:00")) - datetime.fromisoformat(
+        created[0].replace("Z", "+00:00")
+    )
+    assert span.days >= 21
+
+    subscribers = [Subscriber.model_validate(s) for s in store.list_subscribers(dev, 0, 100)[0]]
+    for s in subscribers:
+        assert s.first_name and s.last_name and s.avatar and s.locale and s.timezone and s.channels

@@ -1,0 +1,134 @@
+"""The listings of behaviour.md section 7, paging edges included."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Service, jane_message
+
+FEED = "/v1/subscribers/jane/notifications/feed"
+
+
+def test_feed_is_in_app_only_newest_first_with_page_fields(service: Service) -> None:
+    with service.http() as http:
+        body = http.get(FEED, params={"limit": 5}).json()
+    assert set(body) == {"data", "page", "pageSize", "totalCount", "hasMore"}
+    assert (body["page"], body["pageSize"], body["totalCount"], body["hasMore"]) == (0, 5, 12, True)
+    assert [m["_id"] for m in body["data"]] == [jane_message(n) for n in (11, 10, 9, 8, 7)]
+    assert all(m["channel"] == "in_app" for m in body["data"])
+
+
+@pytest.mark.parametrize(
+    ("page", "limit", "count", "has_more"),
+    [
+        (0, 12, 12, False),
+        (1, 11, 1, False),
+        (2, 5, 2, False),
+        (3, 5, 0, False),
+        (0, 100, 12, False),
+        (1, 6, 6, False),
+        (0, 1, 1, True),
+    ],
+)
+def test_feed_paging_edges(
+    service: Service, page: int, limit: int, count: int, has_more: bool
+) -> None:
+    with service.http() as http:
+        body = http.get(FEED, params={"page": page, "limit": limit}).json()
+    assert (len(body["data"]), body["hasMore"], body["totalCount"]) == (count, has_more, 12)
+
+
+def test_paging_visits_every_message_once(service: Service) -> None:
+    seen: list[str] = []
+    with service.http() as http:
+        page = 0
+        while True:
+            body = http.get(FEED, params={"page": page, "limit": 5}).json()
+            seen += [m["_id"] for m in body["data"]]
+            if not body["hasMore"]:
+                break
+            page += 1
+    assert sorted(seen) == sorted(jane_message(n) for n in range(12))
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({"read": "false"}, [n for n in range(12) if n % 3]),
+        ({"seen": "false"}, [n for n in range(12) if n % 2]),
+        ({"read": "true", "seen": "true"}, [0, 6]),
+    ],
+)
+def test_feed_filters(service: Service, params: dict[str, str], expected: list[int]) -> None:
+    with service.http() as http:
+        body = http.get(FEED, params={**params, "limit": 100}).json()
+    assert sorted(m["_id"] for m in body["data"]) == [jane_message(n) for n in expected]
+    assert body["totalCount"] == len(expected)
+
+
+@pytest.mark.parametrize(
+    "params", [{"limit": 0}, {"limit": 101}, {"page": -1}, {"limit": "ten"}, {"read": "maybe"}]
+)
+def test_bad_paging_is_422(service: Service, params: dict[str, object]) -> None:
+    with service.http() as http:
+        response = http.get(FEED, params=params)
+    assert response.status_code == 422
+    assert set(response.json()["errors"]) <= {"limit", "page", "read"}
+
+
+def test_unseen_count(service: Service) -> None:
+    with service.http() as http:
+        assert http.get("/v1/subscribers/jane/notifications/unseen").json() == {
+            "data": {"count": 6}
+        }
+        assert (
+            http.get("/v1/subscribers/jane/notifications/unseen", params={"seen": "true"}).json()[
+                "data"
+            ]["count"]
+            == 6
+        )
+        assert (
+            http.get("/v1/subscribers/jane/notifications/unseen", params={"limit": 2}).json()[
+                "data"
+            ]["count"]
+            == 2
+        )
+        assert http.get("/v1/subscribers/nobody/notifications/unseen").status_code == 404
+
+
+def test_subscribers_list_and_get(service: Service) -> None:
+    with service.http() as http:
+        first = http.get("/v1/subscribers", params={"limit": 1}).json()
+        second = http.get("/v1/subscribers", params={"limit": 1, "page": 1}).json()
+        one = http.get("/v1/subscribers/jane").json()["data"]
+        missing = http.get("/v1/subscribers/nobody")
+    assert set(first) == {"data", "page", "pageSize", "hasMore"}
+    assert first["hasMore"] is True and second["hasMore"] is False
+    assert {first["data"][0]["subscriberId"], second["data"][0]["subscriberId"]} == {"jane", "joe"}
+    assert one["firstName"] == "Jane" and one["deleted"] is False
+    assert missing.status_code == 404 and missing.json()["message"] == "Subscriber nobody not found"
+
+
+def test_messages_filters(service: Service) -> None:
+    with service.http() as http:
+        everything = http.get("/v1/messages", params={"limit": 1000}).json()
+        email = http.get("/v1/messages", params={"channel": "email"}).json()
+        joe = http.get("/v1/messages", params={"subscriberId": "joe"}).json()
+        txn = http.get(
+            "/v1/messages", params=[("transactionId", "txn-1"), ("transactionId", "txn-mail")]
+        ).json()
+        nobody = http.get("/v1/messages", params={"subscriberId": "nobody"}).json()
+    assert everything["totalCount"] == 16
+    assert [m["_id"] for m in email["data"]] == [jane_message(200)]
+    assert joe["totalCount"] == 3
+    assert sorted(m["transactionId"] for m in txn["data"]) == ["txn-1", "txn-mail"]
+    assert nobody["totalCount"] == 0 and nobody["data"] == []
+
+
+def test_integrations_all_and_active(service: Service) -> None:
+    with service.http() as http:
+        everything = http.get("/v1/integrations").json()["data"]
+        active = http.get("/v1/integrations/active").json()["data"]
+    assert len(everything) == 8 and len(active) == 7
+    assert all(i["active"] for i in active)
+    assert {i["channel"] for i in everything} == {"in_app", "email", "sms", "chat", "push"}

@@ -1,0 +1,169 @@
+"""Mark messages over HTTP: behaviour.md section 2."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from tests.conftest import JOE_MESSAGES, OTHER_ENV_MESSAGES, OTHER_KEY, Service, jane_message
+
+MARK = "/v1/subscribers/jane/messages/mark-as"
+
+# (read, seen) before the call: one message in each of the four states.
+STATES = {
+    jane_message(0): (True, True),
+    jane_message(1): (False, False),
+    jane_message(2): (False, True),
+    jane_message(3): (True, False),
+}
+
+
+def stored(service: Service, message_id: str) -> dict[str, Any]:
+    row = service.row(
+        "SELECT read, seen, last_read_date, last_seen_date FROM messages WHERE id = ?", message_id
+    )
+    return {
+        "read": bool(row[0]),
+        "seen": bool(row[1]),
+        "lastReadDate": row[2],
+        "lastSeenDate": row[3],
+    }
+
+
+def recent(stamp: str | None) -> bool:
+    assert stamp is not None and stamp.endswith("Z")
+    when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return datetime.now(UTC) - when < timedelta(seconds=30)
+
+
+@pytest.mark.parametrize("single", [True, False], ids=["single-id", "id-array"])
+@pytest.mark.parametrize("mark_as", ["read", "unread", "seen", "unseen"])
+def test_flags_and_dates_follow_the_table(service: Service, mark_as: str, single: bool) -> None:
+    ids = list(STATES)
+    for message_id, (read, seen) in STATES.items():
+        service.store.read().execute(
+            "UPDATE messages SET read = ?, seen = ?, last_read_date = NULL, last_seen_date = NULL "
+            "WHERE id = ?",
+            (int(read), int(seen), message_id),
+        )
+    targets = ids[:1] if single else ids
+    body = {"messageId": targets[0] if single else targets, "markAs": mark_as}
+    with service.http() as http:
+        response = http.post(MARK, json=body)
+    assert response.status_code == 201
+    returned = response.json()["data"]
+    assert [m["_id"] for m in returned] == targets
+    for message in returned:
+        before_read, _ = STATES[message["_id"]]
+        expected_read = {"read": True, "unread": False}.get(mark_as, before_read)
+        expected_seen = mark_as != "unseen"
+        assert (message["read"], message["seen"]) == (expected_read, expected_seen)
+        assert recent(message["lastSeenDate"])
+        if mark_as in ("read", "unread"):
+            assert recent(message["lastReadDate"])
+        else:
+            assert "lastReadDate" not in message, "seen/unseen leave lastReadDate alone"
+        after = stored(service, message["_id"])
+        assert after == {k: message.get(k) for k in after}
+    untouched = [i for i in ids if i not in targets]
+    for message_id in untouched:
+        assert stored(service, message_id)["lastSeenDate"] is None
+
+
+def test_dates_are_set_even_when_the_flag_already_had_the_value(service: Service) -> None:
+    with service.http() as http:
+        first = http.post(MARK, json={"messageId": jane_message(0), "markAs": "read"}).json()
+        second = http.post(MARK, json={"messageId": jane_message(0), "markAs": "read"}).json()
+    assert second["data"][0]["lastReadDate"] >= first["data"][0]["lastReadDate"]
+    assert second["data"][0]["read"] is True
+
+
+def test_foreign_and_unknown_ids_are_ignored_and_order_is_kept(service: Service) -> None:
+    before = service.snapshot()
+    ids = [
+        jane_message(7),
+        JOE_MESSAGES[0],
+        "65f0000000000000000fffff",
+        OTHER_ENV_MESSAGES[0],
+        jane_message(2),
+        jane_message(7),
+    ]
+    with service.http() as http:
+        response = http.post(MARK, json={"messageId": ids, "markAs": "seen"})
+    assert response.status_code == 201
+    assert [m["_id"] for m in response.json()["data"]] == [jane_message(7), jane_message(2)]
+    changed = {row[0] for row in set(service.snapshot()) - set(before)}
+    assert changed == {jane_message(7), jane_message(2)}
+
+
+def test_response_messages_are_full_objects(service: Service) -> None:
+    with service.http() as http:
+        message = http.post(MARK, json={"messageId": jane_message(4), "markAs": "read"}).json()[
+            "data"
+        ][0]
+    assert message["subscriber"]["subscriberId"] == "jane"
+    assert message["template"]["name"] == "Order shipped"
+    assert message["content"][1] == {
+        "type": "button",
+        "content": "Pay now",
+        "url": "https://pay.example.test",
+    }
+    assert message["cta"]["action"]["status"] == "pending"
+    for field in (
+        "_environmentId",
+        "_organizationId",
+        "_notificationId",
+        "_subscriberId",
+        "createdAt",
+        "transactionId",
+        "channel",
+        "status",
+    ):
+        assert message[field]
+
+
+def test_unknown_subscriber_is_404(service: Service) -> None:
+    with service.http() as http:
+        response = http.post(
+            "/v1/subscribers/nobody/messages/mark-as",
+            json={"messageId": jane_message(0), "markAs": "read"},
+        )
+    assert response.status_code == 404
+    assert response.json()["message"] == "Subscriber nobody not found"
+
+
+def test_another_environment_sees_its_own_jane_only(service: Service) -> None:
+    with service.http(OTHER_KEY) as http:
+        response = http.post(
+            MARK, json={"messageId": [jane_message(0), OTHER_ENV_MESSAGES[1]], "markAs": "read"}
+        )
+    assert [m["_id"] for m in response.json()["data"]] == [OTHER_ENV_MESSAGES[1]]
+    assert stored(service, jane_message(1))["read"] is False
+
+
+@pytest.mark.parametrize(
+    ("mark_as", "column", "value"),
+    [("read", "read", 1), ("seen", "seen", 1), ("unread", "read", 0), ("unseen", "seen", 0)],
+)
+def test_mark_all_changes_every_in_app_message(
+    service: Service, mark_as: str, column: str, value: int
+) -> None:
+    query = (
+        "SELECT COUNT(*) FROM messages m JOIN subscribers s ON s.id = m.subscriber_pk "
+        "JOIN environments e ON e.id = s.environment_id WHERE e.name = 'Staging' "
+        f"AND s.subscriber_id = 'jane' AND m.channel = 'in_app' AND m.{column} != ?"
+    )
+    differing = service.row(query, value)[0]
+    email_before = service.row("SELECT read, seen FROM messages WHERE id = ?", jane_message(200))
+    with service.http() as http:
+        response = http.post("/v1/subscribers/jane/messages/mark-all", json={"markAs": mark_as})
+    assert response.status_code == 201
+    assert response.json() == {"data": differing}
+    assert service.row(query, value)[0] == 0
+    assert tuple(
+        service.row("SELECT read, seen FROM messages WHERE id = ?", jane_message(200))
+    ) == tuple(email_before)
+    other = service.row("SELECT read FROM messages WHERE id = ?", OTHER_ENV_MESSAGES[0])[0]
+    assert other == 0, "the other environment's jane is untouched"

@@ -1,0 +1,24 @@
+"""/openapi.json describes the real wire shapes: envelopes and error bodies."""
+
+from __future__ import annotations
+
+from tests.conftest import Service
+
+
+def test_openapi_describes_envelopes_and_errors(service: Service) -> None:
+    with service.http(None) as http:
+        spec = http.get("/openapi.json").json()
+    mark = spec["paths"]["/v1/subscribers/{subscriberId}/messages/mark-as"]["post"]
+    created = mark["responses"]["201"]["content"]["application/json"]["schema"]["$ref"]
+    envelope = spec["components"]["schemas"][created.rsplit("/", 1)[1]]
+    assert envelope["required"] == ["data"]
+    assert envelope["properties"]["data"]["type"] == "array"
+    for status in ("401", "404", "422", "429"):
+        ref = mark["responses"][status]["content"]["application/json"]["schema"]["$ref"]
+        assert ref.endswith("/ErrorBody")
+    params = {p["name"] for p in mark["parameters"]}
+    assert {"subscriberId", "idempotency-key"} <= params
+    primary = spec["paths"]["/v1/integrations/{integrationId}/set-primary"]["post"]
+    assert "200" in primary["responses"] and "400" in primary["responses"]
+    error = spec["components"]["schemas"]["ErrorBody"]
+    assert {"statusCode", "timestamp", "path", "message", "errors"} <= set(error["properties"])
