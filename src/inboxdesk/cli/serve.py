@@ -1,17 +1,37 @@
-"""The `inboxdesk` command line: the service, the app, and scriptable API calls."""
+"""`inboxdesk serve`: the local service in the foreground."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from inboxdesk import __version__
 from inboxdesk.paths import default_db_path
 
 
-def _serve(args: argparse.Namespace) -> int:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = commands.add_parser("serve", help="run the local service (SQLite over HTTP)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
+    serve.add_argument("--port", type=int, default=3000, help="port (default 3000; 0 picks one)")
+    serve.add_argument("--db", type=Path, help=f"database file (default {default_db_path()})")
+    serve.add_argument("--demo", action="store_true", help="seed demo data into an empty database")
+    serve.add_argument(
+        "--load",
+        type=Path,
+        action="append",
+        metavar="FILE",
+        help="load a fixture file (JSON; see README); may be repeated",
+    )
+    serve.add_argument(
+        "--rate-limit",
+        type=int,
+        metavar="N",
+        help="answer 429 past N requests per second per environment",
+    )
+    serve.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.ratelimit import RateLimit
@@ -31,7 +51,7 @@ def _serve(args: argparse.Namespace) -> int:
             fixtures.append(("demo data", demo_fixture()))
         else:
             print(
-                f"{db_path} already holds data: keys were printed when it was seeded "
+                f"{db_path} already holds data: its keys were printed when it was seeded "
                 "(use a new --db for a fresh demo)."
             )
     try:
@@ -60,51 +80,9 @@ def _serve(args: argparse.Namespace) -> int:
             # Keys are shown once, at creation: only their hashes are stored.
             note = "" if env.generated_key else " (from the fixture)"
             print(f"  {name}: {env.name} API key: {env.api_key}{note}")
+    if loaded:
+        print(f"  try: curl -H 'Authorization: ApiKey <key>' {url}/v1/integrations")
     sys.stdout.flush()
     limit = RateLimit(args.rate_limit, 1.0) if args.rate_limit else None
     serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock)
     return 0
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="inboxdesk",
-        description="Inbox and integrations of a notification service, in the terminal.",
-    )
-    parser.add_argument("--version", action="version", version=f"inboxdesk {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    serve = commands.add_parser("serve", help="run the local service (SQLite over HTTP)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
-    serve.add_argument("--port", type=int, default=3000, help="port (default 3000; 0 picks one)")
-    serve.add_argument("--db", type=Path, help=f"database file (default {default_db_path()})")
-    serve.add_argument("--demo", action="store_true", help="seed demo data into an empty database")
-    serve.add_argument(
-        "--load",
-        type=Path,
-        action="append",
-        metavar="FILE",
-        help="load a fixture file (JSON; see README); may be repeated",
-    )
-    serve.add_argument(
-        "--rate-limit",
-        type=int,
-        metavar="N",
-        help="answer 429 past N requests per second per environment",
-    )
-    serve.set_defaults(run=_serve)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
-    code: int = args.run(args)
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,46 @@
+"""The `inboxdesk` command line: the service, the app, and scriptable API calls."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from inboxdesk import __version__
+from inboxdesk.cli import api_commands, config_commands, serve
+from inboxdesk.client.errors import InboxdeskError
+from inboxdesk.config import ConfigError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="inboxdesk",
+        description="Inbox and integrations of a notification service, in the terminal.",
+    )
+    parser.add_argument("--version", action="version", version=f"inboxdesk {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    serve.add_parser(commands)
+    api_commands.add_parsers(commands)
+    config_commands.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        code: int = args.run(args)
+    except ConfigError as exc:
+        print(f"inboxdesk: {exc}", file=sys.stderr)
+        return 2
+    except InboxdeskError as exc:
+        print(f"inboxdesk: {exc.message}", file=sys.stderr)
+        if exc.hint:
+            print(f"  {exc.hint}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return code

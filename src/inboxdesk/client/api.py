@@ -1,0 +1,424 @@
+"""The async API client: one connection pool, typed methods, retries, honest errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel
+from pydantic import ValidationError as PydanticValidationError
+
+from inboxdesk import __version__
+from inboxdesk.client.errors import (
+    ApiError,
+    AuthenticationError,
+    BadRequestError,
+    ConflictError,
+    ConnectionFailed,
+    NotFoundError,
+    ProtocolError,
+    RateLimitedError,
+    ServerError,
+    TimedOut,
+    ValidationError,
+    phrase,
+)
+from inboxdesk.client.retry import RETRY_STATUSES, RetryPolicy, retry_after
+from inboxdesk.models import (
+    MAX_MARK_IDS,
+    Channel,
+    ErrorBody,
+    Integration,
+    MarkAs,
+    Message,
+    Page,
+    Subscriber,
+)
+from inboxdesk.models.integration import mask_secret
+
+USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class MarkResult:
+    """What a mark-as did: the updated messages and the requested ids it left alone."""
+
+    messages: list[Message]
+    requested: list[str]
+    not_updated: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """Transport settings; every one has a sensible default."""
+
+    timeout: float = 10.0
+    verify: bool | str = True
+    cert: str | tuple[str, str] | None = None
+    proxy: str | None = None
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+
+
+class InboxClient:
+    """Async client of the service's API; use as `async with InboxClient(...) as client`."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        options: ClientOptions | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.options = options or ClientOptions()
+        self.base_url = base_url.rstrip("/")
+        self._key_hint = mask_secret(api_key)
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers={
+                "Authorization": f"ApiKey {api_key}",
+                "User-Agent": USER_AGENT,
+                "Accept": "application/json",
+            },
+            timeout=self.options.timeout,
+            verify=self.options.verify,
+            cert=self.options.cert,
+            proxy=self.options.proxy,
+            transport=transport,
+        )
+
+    def __repr__(self) -> str:
+        return f"InboxClient(base_url={self.base_url!r}, api_key={self._key_hint!r})"
+
+    async def __aenter__(self) -> InboxClient:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # -- the operations ----------------------------------------------------------------
+
+    async def set_primary(self, integration_id: str) -> Integration:
+        body = await self._request(
+            "POST", f"/v1/integrations/{_segment(integration_id)}/set-primary"
+        )
+        return _parse(Integration, _unwrap(body))
+
+    async def mark_as(
+        self, subscriber_id: str, message_ids: str | Sequence[str], mark_as: MarkAs | str
+    ) -> MarkResult:
+        """Mark one or many messages; more than 1,000 ids go in several requests."""
+        requested = [message_ids] if isinstance(message_ids, str) else list(message_ids)
+        if not requested:
+            return MarkResult([], [])
+        state = MarkAs(mark_as)
+        messages: list[Message] = []
+        path = f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-as"
+        for start in range(0, len(requested), MAX_MARK_IDS):
+            chunk = requested[start : start + MAX_MARK_IDS]
+            payload = {
+                "messageId": chunk[0] if isinstance(message_ids, str) else chunk,
+                "markAs": state.value,
+            }
+            body = await self._request("POST", path, json_body=payload)
+            messages += _parse_list(Message, _unwrap(body))
+        updated = {m.id for m in messages}
+        missing = [i for i in dict.fromkeys(requested) if i not in updated]
+        return MarkResult(messages, requested, missing)
+
+    async def mark_all(self, subscriber_id: str, mark_as: MarkAs | str) -> int:
+        body = await self._request(
+            "POST",
+            f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-all",
+            json_body={"markAs": MarkAs(mark_as).value},
+        )
+        count = _unwrap(body)
+        if not isinstance(count, int):
+            raise ProtocolError(f"mark-all answered {count!r} where a count was expected.")
+        return count
+
+    # -- listings ----------------------------------------------------------------------
+
+    async def list_integrations(self, active_only: bool = False) -> list[Integration]:
+        path = "/v1/integrations/active" if active_only else "/v1/integrations"
+        return _parse_list(Integration, _unwrap(await self._request("GET", path)))
+
+    async def list_subscribers(self, page: int = 0, limit: int = 10) -> Page[Subscriber]:
+        body = await self._request("GET", "/v1/subscribers", params={"page": page, "limit": limit})
+        return _page(Subscriber, body)
+
+    async def get_subscriber(self, subscriber_id: str) -> Subscriber:
+        body = await self._request("GET", f"/v1/subscribers/{_segment(subscriber_id)}")
+        return _parse(Subscriber, _unwrap(body))
+
+    async def feed(
+        self,
+        subscriber_id: str,
+        page: int = 0,
+        limit: int = 10,
+        read: bool | None = None,
+        seen: bool | None = None,
+    ) -> Page[Message]:
+        params: dict[str, Any] = {"page": page, "limit": limit}
+        if read is not None:
+            params["read"] = str(read).lower()
+        if seen is not None:
+            params["seen"] = str(seen).lower()
+        body = await self._request(
+            "GET", f"/v1/subscribers/{_segment(subscriber_id)}/notifications/feed", params=params
+        )
+        return _page(Message, body)
+
+    async def iter_feed(
+        self,
+        subscriber_id: str,
+        limit: int = 100,
+        read: bool | None = None,
+        seen: bool | None = None,
+    ) -> AsyncIterator[Message]:
+        """Every message of the feed, following pages to the end."""
+        page = 0
+        while True:
+            result = await self.feed(subscriber_id, page, limit, read, seen)
+            for message in result.data:
+                yield message
+            if not result.has_more or not result.data:
+                return
+            page += 1
+
+    async def unseen_count(self, subscriber_id: str, seen: bool = False, limit: int = 100) -> int:
+        body = await self._request(
+            "GET",
+            f"/v1/subscribers/{_segment(subscriber_id)}/notifications/unseen",
+            params={"seen": str(seen).lower(), "limit": limit},
+        )
+        data = _unwrap(body)
+        if not isinstance(data, dict) or not isinstance(data.get("count"), int):
+            raise ProtocolError(f"unseen count answered {data!r} where {{count}} was expected.")
+        return int(data["count"])
+
+    async def list_messages(
+        self,
+        page: int = 0,
+        limit: int = 10,
+        channel: Channel | str | None = None,
+        subscriber_id: str | None = None,
+        transaction_ids: Sequence[str] = (),
+    ) -> Page[Message]:
+        params: list[tuple[str, str | int]] = [("page", page), ("limit", limit)]
+        if channel is not None:
+            params.append(("channel", str(channel)))
+        if subscriber_id is not None:
+            params.append(("subscriberId", subscriber_id))
+        params += [("transactionId", t) for t in transaction_ids]
+        return _page(Message, await self._request("GET", "/v1/messages", params=params))
+
+    # -- the transport -----------------------------------------------------------------
+
+    async def _request(
+        self, method: str, path: str, params: Any = None, json_body: Any = None
+    ) -> Any:
+        """Send with retries; the parsed JSON body of a 2xx, or the matching ApiError."""
+        headers = {}
+        if method == "POST":
+            # One key for every try of this call: a retried write is applied once.
+            headers["Idempotency-Key"] = str(uuid.uuid4())
+        policy = self.options.retry
+        started = time.monotonic()
+        attempt = 0
+        while True:
+            attempt += 1
+            wait: float | None = None
+            try:
+                response = await self._http.request(
+                    method, path, params=params, json=json_body, headers=headers
+                )
+            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                failure = self._transport_failure(exc)
+                if attempt >= policy.attempts:
+                    raise failure from None
+                wait = policy.backoff(attempt)
+                if time.monotonic() - started + wait > policy.deadline:
+                    raise failure from None
+                await asyncio.sleep(wait)
+                continue
+            if response.is_success:
+                return _json(response)
+            if response.status_code in RETRY_STATUSES and attempt < policy.attempts:
+                asked = retry_after(response.headers.get("Retry-After"))
+                wait = asked if asked is not None else policy.backoff(attempt)
+                if time.monotonic() - started + wait <= policy.deadline:
+                    await asyncio.sleep(wait)
+                    continue
+            raise _api_error(response)
+
+    def _transport_failure(self, exc: httpx.HTTPError) -> ConnectionFailed | TimedOut:
+        if isinstance(exc, httpx.TimeoutException):
+            return TimedOut(
+                f"{self.base_url} did not answer within {self.options.timeout:g} s.",
+                "Check the network, or raise the timeout (--timeout, INBOXDESK_TIMEOUT).",
+            )
+        reason = str(exc) or type(exc).__name__
+        return ConnectionFailed(
+            f"Cannot reach {self.base_url}: {reason}.",
+            "Is the service running and the base URL right? "
+            "For a local one: inboxdesk serve --demo.",
+        )
+
+
+def _segment(value: str) -> str:
+    """A path segment, percent-encoded so that an id can never change the path."""
+    return quote(value, safe="")
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ProtocolError(
+            f"The service answered {response.status_code} to {response.request.method} "
+            f"{response.request.url.path} with a body that is not JSON.",
+            "The request may have been applied: refresh before trying again.",
+        ) from None
+
+
+def _unwrap(body: Any) -> Any:
+    """The payload of `{"data": ...}`, or the body itself when it came bare."""
+    if isinstance(body, dict) and set(body) == {"data"}:
+        return body["data"]
+    return body
+
+
+def _parse(model: type[M], data: Any) -> M:
+    try:
+        return model.model_validate(data)
+    except PydanticValidationError as exc:
+        raise ProtocolError(
+            f"The service sent a {model.__name__} this client cannot read: {_first_problem(exc)}.",
+            "Is the base URL right? A newer service may need a newer inboxdesk.",
+        ) from None
+
+
+def _parse_list(model: type[M], data: Any) -> list[M]:
+    if not isinstance(data, list):
+        raise ProtocolError(
+            f"Expected a list of {model.__name__} objects, got {type(data).__name__}."
+        )
+    return [_parse(model, item) for item in data]
+
+
+def _page(model: type[M], body: Any) -> Page[M]:
+    if isinstance(body, list):  # a bare list: one page holding everything
+        body = {"data": body, "page": 0, "pageSize": len(body), "hasMore": False}
+    if not isinstance(body, dict) or "data" not in body:
+        raise ProtocolError(f"Expected a page of {model.__name__} objects.")
+    items = _parse_list(model, body["data"])
+    try:
+        return Page[model].model_validate({**body, "data": items})  # type: ignore[valid-type]
+    except PydanticValidationError as exc:
+        raise ProtocolError(
+            f"The service sent a page this client cannot read: {_first_problem(exc)}."
+        ) from None
+
+
+def _first_problem(exc: PydanticValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "body"
+    return f"{where}: {first['msg']}"
+
+
+def _api_error(response: httpx.Response) -> ApiError:
+    """The ApiError subclass for an error response, with a message and what to do next."""
+    status = response.status_code
+    path = response.request.url.path
+    body: ErrorBody | None = None
+    try:
+        body = ErrorBody.model_validate(response.json())
+    except (ValueError, PydanticValidationError):
+        body = None
+    raw = body.message if body else None
+    messages = raw if isinstance(raw, list) else ([raw] if raw else [])
+    message = "; ".join(messages) or f"{status} {phrase(status)}"
+    if status in (401, 403):
+        return AuthenticationError(
+            status,
+            f"The service rejected the API key: {message}.",
+            hint="Check the key (inboxdesk config show) or set NOVU_SECRET_KEY, "
+            "and that it belongs to this service and region.",
+            body=body,
+            path=path,
+        )
+    if status == 404:
+        return NotFoundError(
+            status,
+            f"{message}.",
+            hint="Check the id, and that the key belongs to the environment that holds it.",
+            body=body,
+            path=path,
+        )
+    if status == 422 or (status == 400 and isinstance(raw, list)):
+        fields = _fields(body, messages)
+        if not fields:
+            return ValidationError(
+                status, f"{message}.", {}, hint="Fix the request.", body=body, path=path
+            )
+        detail = "; ".join(f"{k}: {' '.join(v)}" for k, v in fields.items())
+        return ValidationError(
+            status,
+            f"The service refused the request: {detail}.",
+            fields,
+            hint="Fix the values named and try again.",
+            body=body,
+            path=path,
+        )
+    if status == 429:
+        wait = retry_after(response.headers.get("Retry-After")) or 1.0
+        return RateLimitedError(
+            status,
+            f"Rate limited by the service ({message}).",
+            wait,
+            hint=f"Wait {wait:g} s and try again.",
+            body=body,
+            path=path,
+        )
+    if status == 409:
+        return ConflictError(
+            status,
+            f"{message}.",
+            hint="Another try of this request is still running; "
+            "refresh in a moment to see its effect.",
+            body=body,
+            path=path,
+        )
+    if status >= 500:
+        return ServerError(
+            status,
+            f"The service failed: {message}.",
+            hint="Try again shortly; if it persists, check the service's status or logs.",
+            body=body,
+            path=path,
+        )
+    return BadRequestError(status, f"{message}.", body=body, path=path)
+
+
+def _fields(body: ErrorBody | None, messages: Sequence[str]) -> dict[str, list[str]]:
+    if body is not None and body.errors:
+        return {k: list(v.messages) for k, v in body.errors.items()}
+    fields: dict[str, list[str]] = {}
+    for text in messages:  # older services: "markAs must be one of ..."
+        name = text.split(" ", 1)[0]
+        fields.setdefault(name, []).append(text)
+    return fields

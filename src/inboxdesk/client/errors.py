@@ -1,0 +1,108 @@
+"""What can go wrong talking to the service, as a small hierarchy callers can act on.
+
+Every message says what happened and what to do next; none carries the API key.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from inboxdesk.models import ErrorBody
+
+
+class InboxdeskError(Exception):
+    """Base of every error the client raises."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} {self.hint}".strip()
+
+
+class TransportError(InboxdeskError):
+    """The service could not be reached or did not answer in time (after retries)."""
+
+
+class ConnectionFailed(TransportError):
+    pass
+
+
+class TimedOut(TransportError):
+    pass
+
+
+class ProtocolError(InboxdeskError):
+    """The service answered with something that is not the API's shape."""
+
+
+class ApiError(InboxdeskError):
+    """The service answered with an error status."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        hint: str = "",
+        body: ErrorBody | None = None,
+        path: str = "",
+    ) -> None:
+        super().__init__(message, hint)
+        self.status = status
+        self.body = body
+        self.path = path
+
+
+class AuthenticationError(ApiError):
+    """401/403: the key is missing, malformed or unknown to this service."""
+
+
+class NotFoundError(ApiError):
+    """404: the resource named in the path does not exist in this environment."""
+
+
+class ValidationError(ApiError):
+    """422 (or an older 400): the request was malformed; `fields` says how."""
+
+    def __init__(
+        self, status: int, message: str, fields: dict[str, list[str]], **kw: object
+    ) -> None:
+        super().__init__(status, message, **kw)  # type: ignore[arg-type]
+        self.fields = fields
+
+
+class BadRequestError(ApiError):
+    """400 that is not about one field, e.g. a channel without primary."""
+
+
+class ConflictError(ApiError):
+    """409: an idempotency key still in flight after every retry."""
+
+
+class RateLimitedError(ApiError):
+    """429 after every retry; `retry_after` is how long the service asked to wait."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        retry_after: float,
+        hint: str = "",
+        body: ErrorBody | None = None,
+        path: str = "",
+    ) -> None:
+        super().__init__(status, message, hint, body, path)
+        self.retry_after = retry_after
+
+
+class ServerError(ApiError):
+    """5xx after every retry."""
+
+
+def phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"

@@ -1,0 +1,81 @@
+"""A service whose store counts how often each write really ran."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
+from inboxdesk.models import MarkAs
+from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.server.settings import ServerSettings
+from inboxdesk.server.store import Caller, Store
+from tests.client.faults import FaultTransport
+from tests.conftest import EXAMPLE, STAGING_KEY
+
+
+class CountingStore(Store):
+    """The real store, counting the operations it applies."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.applied: Counter[str] = Counter()
+
+    def mark_as(
+        self, caller: Caller, subscriber_id: str, message_ids: Sequence[str], mark_as: MarkAs
+    ) -> list[dict[str, Any]]:
+        result = super().mark_as(caller, subscriber_id, message_ids, mark_as)
+        self.applied["mark_as"] += 1
+        return result
+
+    def set_primary(self, caller: Caller, integration_id: str) -> dict[str, Any]:
+        result = super().set_primary(caller, integration_id)
+        self.applied["set_primary"] += 1
+        return result
+
+
+class Counted:
+    def __init__(self, tmp_path: Path, **settings: Any) -> None:
+        self.db = tmp_path / "counted.db"
+        self.store = CountingStore(self.db)
+        load_fixture(self.store, read_fixture(EXAMPLE))
+        self.thread = ServiceThread(ServerSettings(db_path=self.db, **settings), self.store).start()
+        self.url = self.thread.url
+
+    def client(
+        self,
+        key: str = STAGING_KEY,
+        transport: FaultTransport | None = None,
+        timeout: float = 10.0,
+        retry: RetryPolicy | None = None,
+    ) -> InboxClient:
+        retry = retry or RetryPolicy(base=0.01, cap=0.05, deadline=10)
+        return InboxClient(self.url, key, ClientOptions(timeout=timeout, retry=retry), transport)
+
+
+@pytest.fixture
+def counted(tmp_path: Path) -> Iterator[Counted]:
+    service = Counted(tmp_path)
+    yield service
+    service.thread.stop()
+
+
+@pytest.fixture
+def make_counted(tmp_path: Path) -> Iterator[Any]:
+    made: list[Counted] = []
+
+    def make(**settings: Any) -> Counted:
+        folder = tmp_path / str(len(made))
+        folder.mkdir()
+        service = Counted(folder, **settings)
+        made.append(service)
+        return service
+
+    yield make
+    for service in made:
+        service.thread.stop()

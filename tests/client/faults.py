@@ -1,0 +1,78 @@
+"""A fault-injecting httpx transport for faults no real server makes on demand.
+
+Each request goes to the real local service unless a scripted fault says otherwise;
+`after` faults forward first (the service applies the request) and then lie about it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import httpx
+
+Fault = Callable[[httpx.Request, httpx.Response | None], httpx.Response]
+
+
+@dataclass
+class FaultTransport(httpx.AsyncBaseTransport):
+    before: list[Fault] = field(default_factory=list)
+    after: list[Fault] = field(default_factory=list)
+    inner: httpx.AsyncBaseTransport = field(default_factory=httpx.AsyncHTTPTransport)
+    seen: list[httpx.Request] = field(default_factory=list)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.seen.append(request)
+        if self.before:
+            return self.before.pop(0)(request, None)
+        response = await self.inner.handle_async_request(request)
+        if self.after:
+            await response.aread()
+            return self.after.pop(0)(request, response)
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def status(code: int, headers: dict[str, str] | None = None, body: bytes = b"{}") -> Fault:
+    def fault(request: httpx.Request, _: httpx.Response | None) -> httpx.Response:
+        return httpx.Response(code, headers=headers, content=body, request=request)
+
+    return fault
+
+
+def connection_refused() -> Fault:
+    def fault(request: httpx.Request, _: httpx.Response | None) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    return fault
+
+
+def rewrite(change: Callable[[object], object]) -> Fault:
+    """Forward, then hand back a changed copy of the real body."""
+
+    def fault(request: httpx.Request, response: httpx.Response | None) -> httpx.Response:
+        assert response is not None
+        body = change(response.json())
+        return httpx.Response(response.status_code, json=body, request=request)
+
+    return fault
+
+
+def garbled() -> Fault:
+    def fault(request: httpx.Request, response: httpx.Response | None) -> httpx.Response:
+        code = response.status_code if response is not None else 200
+        return httpx.Response(
+            code,
+            content=b'{"data": [tru',
+            request=request,
+            headers={"content-type": "application/json"},
+        )
+
+    return fault
+
+
+def decoded(request: httpx.Request) -> object:
+    return json.loads(request.content) if request.content else None

@@ -1,0 +1,140 @@
+"""The command line against the real local service, in-process."""
+
+from __future__ import annotations
+
+import io
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from inboxdesk.cli import main
+from tests.conftest import JOE_MESSAGES, MAILGUN, STAGING_KEY, Service, jane_message
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
+    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+    return service
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "integrations")
+    assert code == 0
+    assert out.splitlines()[0].split() == [
+        "ID",
+        "CHANNEL",
+        "NAME",
+        "PROVIDER",
+        "IDENTIFIER",
+        "ACTIVE",
+        "PRIMARY",
+        "CONDITIONS",
+    ]
+    assert "SendGrid" in out and "PRIMARY" in out
+    code, out, _ = run(capsys, "integrations", "--active", "--json")
+    items = json.loads(out)
+    assert code == 0 and len(items) == 7
+    assert "secret-" not in out, "credentials are masked in JSON too"
+
+
+def test_set_primary(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    assert code == 0 and "Mailgun (mailgun) is now the primary email integration." in out
+    assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 1
+    code, _, err = run(capsys, "set-primary", "65e000000000000000000001")
+    assert code == 1 and "Channel in_app does not support primary" in err
+
+
+def test_subscribers_and_messages(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "subscribers", "--all", "--limit", "1")
+    assert code == 0 and "jane" in out and "joe" in out
+    code, out, err = run(capsys, "messages", "jane", "--limit", "3")
+    assert code == 0 and len(out.splitlines()) == 4 and "(3 of 12)" in err
+    code, out, _ = run(capsys, "messages", "jane", "--unread", "--all", "--json")
+    assert code == 0 and len(json.loads(out)) == 8
+    code, out, _ = run(capsys, "messages", "jane", "--unseen", "--all", "--json")
+    assert all(not m["seen"] for m in json.loads(out))
+
+
+def test_mark_as_with_ids_from_stdin_and_a_partial_report(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{jane_message(1)}\n{JOE_MESSAGES[0]}\n"))
+    code, out, err = run(capsys, "mark-as", "jane", "read", "-")
+    assert code == 3
+    assert "Marked 1 message(s) read." in out and JOE_MESSAGES[0] in err
+    assert env.row("SELECT read FROM messages WHERE id = ?", jane_message(1))[0] == 1
+    code, out, _ = run(capsys, "mark-as", "jane", "unseen", jane_message(2), "--json")
+    assert code == 0 and json.loads(out)["notUpdated"] == []
+
+
+def test_mark_all(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "mark-all", "jane", "read")
+    assert code == 0 and out.strip() == "Marked 8 message(s) read."
+
+
+def test_errors_are_one_clear_message_and_non_zero(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run(capsys, "messages", "ghost")
+    assert code == 1 and "Subscriber ghost not found" in err
+    monkeypatch.setenv("NOVU_SECRET_KEY", "not-the-key-0123456789")
+    code, _, err = run(capsys, "integrations")
+    assert code == 1 and "API Key not found" in err and "not-the-key" not in err
+    monkeypatch.delenv("NOVU_SECRET_KEY")
+    code, _, err = run(capsys, "integrations")
+    assert code == 2 and "No API key" in err and "config set api_key" in err
+    code, _, err = run(capsys, "integrations", "--profile", "nope")
+    assert code == 2 and "Unknown profile 'nope'" in err
+
+
+def test_config_profiles_file_mode_and_masking(
+    env: Service,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.delenv("NOVU_SECRET_KEY")
+    monkeypatch.delenv("INBOXDESK_BASE_URL")
+    monkeypatch.setattr("sys.stdin", io.StringIO(STAGING_KEY + "\n"))
+    code, out, _ = run(
+        capsys,
+        "config",
+        "add-profile",
+        "local",
+        "--base-url",
+        env.url,
+        "--api-key",
+        "-",
+        "--subscriber",
+        "jane",
+    )
+    assert code == 0
+    code, out, _ = run(capsys, "config", "path")
+    path = Path(out.strip())
+    assert path == tmp_path / "config" / "config.toml"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    code, out, _ = run(capsys, "config", "show")
+    assert STAGING_KEY not in out and "••••cdef" in out and "profile local" in out
+    code, out, _ = run(capsys, "integrations")
+    assert code == 0 and "SendGrid" in out
+    code, out, _ = run(capsys, "config", "set", "timeout", "3")
+    assert code == 0
+    code, out, _ = run(capsys, "config", "show", "--json")
+    shown = json.loads(out)
+    assert shown["settings"]["timeout"] == "3.0" and shown["sources"]["timeout"] == "profile local"
+    code, _, err = run(capsys, "config", "set", "timeout", "soon")
+    assert code == 2 and "timeout must be a number" in err
+    code, out, _ = run(capsys, "config", "show", "--timeout", "7", "--json")
+    assert json.loads(out)["sources"]["timeout"] == "flag"

@@ -1,0 +1,216 @@
+"""Faults: each handled with a clear error, losing nothing and applying nothing twice."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+import pytest
+
+from inboxdesk.client import (
+    AuthenticationError,
+    ConnectionFailed,
+    ProtocolError,
+    RateLimitedError,
+    RetryPolicy,
+    ServerError,
+    TimedOut,
+)
+from inboxdesk.models import MarkAs, MessageStatus
+from tests.client.conftest import Counted
+from tests.client.faults import (
+    FaultTransport,
+    connection_refused,
+    garbled,
+    rewrite,
+    status,
+)
+from tests.conftest import MAILGUN, STAGING_KEY, jane_message
+
+
+def idempotency_keys(transport: FaultTransport) -> set[str]:
+    return {r.headers["idempotency-key"] for r in transport.seen}
+
+
+async def test_server_stopped(counted: Counted) -> None:
+    counted.thread.stop()
+    async with counted.client(retry=RetryPolicy(attempts=3, base=0.01, deadline=2)) as client:
+        with pytest.raises(ConnectionFailed) as failure:
+            await client.mark_as("jane", jane_message(1), MarkAs.READ)
+    assert counted.url in failure.value.message
+    assert "inboxdesk serve" in failure.value.hint
+
+
+async def test_connection_dropped_then_back_applies_once(counted: Counted) -> None:
+    transport = FaultTransport(before=[connection_refused(), connection_refused()])
+    async with counted.client(transport=transport) as client:
+        result = await client.set_primary(MAILGUN)
+    assert result.primary
+    assert len(transport.seen) == 3 and len(idempotency_keys(transport)) == 1
+    assert counted.store.applied["set_primary"] == 1
+
+
+async def test_slow_server_times_out_then_replays_with_the_same_key(make_counted: Any) -> None:
+    service = make_counted(operation_delay=0.6)
+    transport = FaultTransport()
+    retry = RetryPolicy(attempts=10, base=0.05, cap=0.2, deadline=15)
+    async with service.client(transport=transport, timeout=0.3, retry=retry) as client:
+        result = await client.mark_as("jane", jane_message(1), MarkAs.READ)
+    assert [m.id for m in result.messages] == [jane_message(1)]
+    assert len(transport.seen) >= 2, "the first try timed out"
+    assert len(idempotency_keys(transport)) == 1
+    assert service.store.applied["mark_as"] == 1
+
+
+async def test_slow_server_past_the_deadline_is_a_timeout(make_counted: Any) -> None:
+    service = make_counted(operation_delay=1.0)
+    async with service.client(timeout=0.2, retry=RetryPolicy(attempts=1)) as client:
+        with pytest.raises(TimedOut) as failure:
+            await client.set_primary(MAILGUN)
+    assert "0.2 s" in failure.value.message
+
+
+async def test_retry_that_finds_its_first_try_running_says_so(make_counted: Any) -> None:
+    from inboxdesk.client import ConflictError
+
+    service = make_counted(operation_delay=1.0)
+    retry = RetryPolicy(attempts=2, base=0.01, deadline=0.5)
+    async with service.client(timeout=0.2, retry=retry) as client:
+        with pytest.raises(ConflictError) as failure:
+            await client.set_primary(MAILGUN)
+    assert "refresh" in failure.value.hint
+
+
+async def test_429_waits_for_retry_after_then_succeeds(make_counted: Any) -> None:
+    from inboxdesk.server.ratelimit import RateLimit
+
+    service = make_counted(rate_limit=RateLimit(requests=1, window=1.0))
+    transport = FaultTransport()
+    async with service.client(transport=transport) as client:
+        await client.list_integrations()
+        started = time.monotonic()
+        result = await client.mark_as("jane", jane_message(2), MarkAs.SEEN)
+        waited = time.monotonic() - started
+    assert [m.id for m in result.messages] == [jane_message(2)]
+    assert waited >= 0.5, "the client honoured Retry-After"
+    posts = [r for r in transport.seen if r.method == "POST"]
+    assert len(posts) == 2 and len({r.headers["idempotency-key"] for r in posts}) == 1
+    assert service.store.applied["mark_as"] == 1
+
+
+async def test_429_beyond_the_deadline_says_how_long_to_wait(counted: Counted) -> None:
+    transport = FaultTransport(
+        before=[
+            status(
+                429,
+                {"Retry-After": "120"},
+                b'{"statusCode":429,"message":"API rate limit exceeded"}',
+            )
+        ]
+    )
+    async with counted.client(transport=transport) as client:
+        with pytest.raises(RateLimitedError) as failure:
+            await client.list_integrations()
+    assert failure.value.retry_after == 120
+    assert "120" in failure.value.hint
+
+
+async def test_503_after_applying_then_success_applies_once(counted: Counted) -> None:
+    # The service applies the write, a proxy answers 503; the retry gets the replay.
+    transport = FaultTransport(after=[status(503)])
+    async with counted.client(transport=transport) as client:
+        result = await client.mark_as("jane", [jane_message(3), jane_message(4)], MarkAs.READ)
+    assert len(result.messages) == 2 and result.not_updated == []
+    assert len(transport.seen) == 2 and len(idempotency_keys(transport)) == 1
+    assert counted.store.applied["mark_as"] == 1
+
+
+async def test_502_504_then_success(counted: Counted) -> None:
+    transport = FaultTransport(before=[status(502), status(504)])
+    async with counted.client(transport=transport) as client:
+        assert (await client.set_primary(MAILGUN)).primary
+    assert counted.store.applied["set_primary"] == 1
+
+
+async def test_persistent_500_is_a_server_error_not_retried(counted: Counted) -> None:
+    transport = FaultTransport(before=[status(500, body=b'{"statusCode":500,"message":"boom"}')])
+    async with counted.client(transport=transport) as client:
+        with pytest.raises(ServerError, match="boom"):
+            await client.list_integrations()
+    assert len(transport.seen) == 1
+
+
+async def test_409_in_flight_then_replay(counted: Counted) -> None:
+    transport = FaultTransport(
+        before=[status(409, {"Retry-After": "0.05"}, b'{"statusCode":409,"message":"in flight"}')]
+    )
+    async with counted.client(transport=transport) as client:
+        result = await client.mark_as("jane", jane_message(5), MarkAs.UNREAD)
+    assert result.messages[0].read is False
+    assert counted.store.applied["mark_as"] == 1
+
+
+async def test_200_with_invalid_json_is_a_protocol_error_and_not_retried(counted: Counted) -> None:
+    transport = FaultTransport(after=[garbled()])
+    async with counted.client(transport=transport) as client:
+        with pytest.raises(ProtocolError, match="not JSON") as failure:
+            await client.mark_as("jane", jane_message(6), MarkAs.READ)
+    assert "refresh" in failure.value.hint
+    assert counted.store.applied["mark_as"] == 1 and len(transport.seen) == 1
+
+
+async def test_unknown_enum_values_and_fields_still_read(counted: Counted) -> None:
+    def newer(body: Any) -> Any:
+        for item in body["data"]:
+            item["status"] = "queued"
+            item["channel"] = "whatsapp"
+            item["archived"] = True
+        return body
+
+    transport = FaultTransport(after=[rewrite(newer)])
+    async with counted.client(transport=transport) as client:
+        page = await client.feed("jane", limit=3)
+    assert [m.status for m in page.data] == ["queued"] * 3
+    assert not isinstance(page.data[0].status, MessageStatus)
+    assert page.data[0].to_wire()["archived"] is True
+
+
+async def test_bare_bodies_are_read_too(counted: Counted) -> None:
+    transport = FaultTransport(after=[rewrite(lambda b: b["data"]), rewrite(lambda b: b["data"])])  # type: ignore[index]
+    async with counted.client(transport=transport) as client:
+        integrations = await client.list_integrations()
+        jane = await client.get_subscriber("jane")
+    assert len(integrations) == 8 and jane.subscriber_id == "jane"
+
+
+async def test_older_400_with_a_message_list_is_a_validation_error(counted: Counted) -> None:
+    body = json.dumps(
+        {"statusCode": 400, "message": ["markAs must be one of read, seen"], "error": "Bad Request"}
+    ).encode()
+    transport = FaultTransport(before=[status(400, body=body)])
+    async with counted.client(transport=transport) as client:
+        from inboxdesk.client import ValidationError
+
+        with pytest.raises(ValidationError) as failure:
+            await client.mark_as("jane", jane_message(1), MarkAs.READ)
+    assert failure.value.fields == {"markAs": ["markAs must be one of read, seen"]}
+
+
+async def test_the_key_never_reaches_logs_or_errors(
+    counted: Counted, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with counted.client() as client:
+        await client.list_integrations()
+    async with counted.client(key="bad-key-abcdefghijklmnop0123") as client:
+        with pytest.raises(AuthenticationError) as failure:
+            await client.list_integrations()
+    assert caplog.records, "httpx logged the requests"
+    for secret in (STAGING_KEY, "bad-key-abcdefghijklmnop0123"):
+        assert secret not in caplog.text
+    assert (
+        "bad-key-abcdefghijklmnop0123"
+        not in f"{failure.value} {failure.value!r} {failure.value.hint}"
+    )
