@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from inboxdesk import __version__
-from inboxdesk.cli import api_commands, config_commands, serve
+from inboxdesk.cli import api_commands, app_commands, config_commands, serve
 from inboxdesk.client.errors import InboxdeskError
 from inboxdesk.config import ConfigError
 
@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"inboxdesk {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve.add_parser(commands)
+    app_commands.add_parsers(commands)
     api_commands.add_parsers(commands)
     config_commands.add_parser(commands)
     return parser
@@ -29,8 +30,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        # Bare `inboxdesk` opens the app, as `inboxdesk tui` does.
+        args = parser.parse_args(["tui", *(argv if argv is not None else sys.argv[1:])])
     try:
         code: int = args.run(args)
     except ConfigError as exc:

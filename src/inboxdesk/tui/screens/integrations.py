@@ -1,0 +1,211 @@
+"""The environment's integrations, and switching the primary email or sms one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message as TextualMessage
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header
+
+from inboxdesk.client import InboxdeskError
+from inboxdesk.models import Integration
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.widgets.integration_detail import IntegrationDetail, primary_note
+from inboxdesk.tui.widgets.integration_table import IntegrationTable
+
+if TYPE_CHECKING:
+    from inboxdesk.tui.app import InboxdeskApp
+
+
+class IntegrationsLoaded(TextualMessage):
+    def __init__(self, items: list[Integration], keep: str | None) -> None:
+        super().__init__()
+        self.items = items
+        self.keep = keep
+
+
+class PrimarySet(TextualMessage):
+    def __init__(self, item: Integration, previous: Integration | None) -> None:
+        super().__init__()
+        self.item = item
+        self.previous = previous
+
+
+class IntegrationsScreen(Screen[None]):
+    BINDINGS = [
+        Binding(
+            "p",
+            "set_primary",
+            "Set primary",
+            id="integrations.set_primary",
+            tooltip="Make the highlighted email/sms integration the primary of its channel",
+        ),
+        Binding(
+            "ctrl+r,f5",
+            "refresh",
+            "Refresh",
+            id="integrations.refresh",
+            tooltip="Load the integrations again",
+        ),
+        Binding(
+            "c",
+            "copy_id",
+            "Copy id",
+            id="integrations.copy_id",
+            show=False,
+            tooltip="Copy the highlighted integration's id",
+        ),
+        Binding(
+            "1",
+            "app.show_inbox",
+            "Inbox",
+            id="integrations.inbox",
+            tooltip="Switch to the inbox view",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="integrations")
+        self.items: dict[str, Integration] = {}
+
+    @property
+    def inbox_app(self) -> InboxdeskApp:
+        from inboxdesk.tui.app import InboxdeskApp
+
+        assert isinstance(self.app, InboxdeskApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="panes"):
+            yield IntegrationTable(id="integration-table")
+            yield IntegrationDetail(id="integration-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Integrations"
+        self.table.focus()
+        self.reload()
+
+    @property
+    def table(self) -> IntegrationTable:
+        return self.query_one(IntegrationTable)
+
+    @property
+    def current(self) -> Integration | None:
+        integration_id = self.table.cursor_integration_id
+        return self.items.get(integration_id) if integration_id else None
+
+    def reload(self, keep: str | None = None) -> None:
+        self.table.loading = not self.items
+        self.load(keep or self.table.cursor_integration_id)
+
+    @work(exclusive=True, group="integrations", exit_on_error=False)
+    async def load(self, keep: str | None) -> None:
+        try:
+            items = await self.inbox_app.client.list_integrations()
+        except InboxdeskError as exc:
+            self.table.loading = False
+            self.inbox_app.report(exc)
+            return
+        self.post_message(IntegrationsLoaded(items, keep))
+
+    def on_integrations_loaded(self, event: IntegrationsLoaded) -> None:
+        self.items = {i.id: i for i in event.items if i.id}
+        self.table.loading = False
+        self.table.show(event.items, event.keep)
+        self._show_detail()
+        self.refresh_bindings()
+
+    def _show_detail(self) -> None:
+        self.query_one(IntegrationDetail).show(self.current)
+
+    @on(DataTable.RowHighlighted, "#integration-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+        self.refresh_bindings()
+
+    def select(self, integration_id: str) -> None:
+        """Move the cursor to an integration (from the command palette)."""
+        if integration_id in self.table.rows:
+            self.table.move_cursor(row=self.table.get_row_index(integration_id))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "set_primary":
+            item = self.current
+            return True if item is not None and primary_note(item) is None else None
+        return True
+
+    def action_set_primary(self) -> None:
+        item = self.current
+        if item is None:
+            return
+        note = primary_note(item)
+        if note is not None:
+            self.notify(f"Set primary is not available: {note}", severity="warning", markup=False)
+            return
+        previous = next(
+            (
+                i
+                for i in self.items.values()
+                if i.channel == item.channel and i.primary and i.id != item.id
+            ),
+            None,
+        )
+        detail = (
+            f"It replaces {previous.name} ({previous.provider_id}), the current primary, "
+            f"which stays active."
+            if previous
+            else f"No {item.channel} integration is primary now."
+        )
+        if not item.active:
+            detail += f" {item.name} is inactive and will be activated; its conditions are cleared."
+        elif item.conditions:
+            detail += f" Its {len(item.conditions)} condition(s) will be cleared."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.send_set_primary(item, previous)
+
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Make {item.name} the primary {item.channel} integration?", detail, "Set primary"
+            ),
+            answered,
+        )
+
+    @work(group="write", exit_on_error=False)
+    async def send_set_primary(self, item: Integration, previous: Integration | None) -> None:
+        try:
+            updated = await self.inbox_app.client.set_primary(item.id or "")
+        except InboxdeskError as exc:
+            self.inbox_app.report(exc)
+            return
+        self.post_message(PrimarySet(updated, previous))
+
+    def on_primary_set(self, event: PrimarySet) -> None:
+        item = event.item
+        if item.id:
+            self.items[item.id] = item
+        # Show the returned object now, then the service's whole list for the truth.
+        self.table.show(list(self.items.values()), item.id)
+        self._show_detail()
+        text = f"{item.name} is now the primary {item.channel} integration."
+        if event.previous is not None:
+            text += f" {event.previous.name} is no longer primary."
+        self.notify(text, markup=False)
+        self.reload(item.id)
+
+    def action_refresh(self) -> None:
+        self.reload()
+
+    def action_copy_id(self) -> None:
+        item = self.current
+        if item and item.id:
+            self.app.copy_to_clipboard(item.id)
+            self.notify(f"Copied integration id {item.id}.", markup=False)

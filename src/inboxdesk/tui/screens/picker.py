@@ -1,0 +1,94 @@
+"""Choose a subscriber: search the service's list, or type a subscriberId."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from inboxdesk.client import InboxClient, InboxdeskError
+from inboxdesk.models import Subscriber
+
+MAX_PAGES = 20
+
+
+class SubscriberPicker(ModalScreen[str | None]):
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="picker.cancel"),
+        Binding("down", "focus_list", "List", show=False, id="picker.list"),
+    ]
+
+    def __init__(self, client: InboxClient, known: list[Subscriber]) -> None:
+        super().__init__()
+        self.client = client
+        self.subscribers = list(known)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker"):
+            yield Static(
+                "Open a subscriber's inbox: type to search, or type a subscriberId "
+                "and press Enter.",
+                id="picker-help",
+            )
+            yield Input(placeholder="name, email or subscriberId", id="picker-input")
+            yield OptionList(id="picker-list")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._show("")
+        self.load()
+
+    @work(exclusive=True, group="picker")
+    async def load(self) -> None:
+        found: list[Subscriber] = []
+        try:
+            for page in range(MAX_PAGES):
+                result = await self.client.list_subscribers(page, 100)
+                found += result.data
+                if not result.has_more:
+                    break
+        except InboxdeskError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.subscribers = found
+        self._show(self.query_one(Input).value)
+
+    def _show(self, needle: str) -> None:
+        options = self.query_one(OptionList)
+        options.clear_options()
+        needle = needle.casefold().strip()
+        for s in self.subscribers:
+            text = f"{s.display_name}  {s.email or ''}  ({s.subscriber_id})"
+            if needle in text.casefold():
+                options.add_option(Option(text, id=s.subscriber_id))
+        if options.option_count:
+            options.highlighted = 0
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        self._show(event.value)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        options = self.query_one(OptionList)
+        typed = event.value.strip()
+        exact = any(s.subscriber_id == typed for s in self.subscribers)
+        if options.highlighted is not None and not exact:
+            option = options.get_option_at_index(options.highlighted)
+            self.dismiss(option.id)
+        elif typed:
+            self.dismiss(typed)
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_focus_list(self) -> None:
+        self.query_one(OptionList).focus()

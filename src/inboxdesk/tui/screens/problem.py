@@ -1,0 +1,32 @@
+"""A start-up problem (no key, unreachable service, rejected key) and how to fix it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+
+class ProblemScreen(Screen[None]):
+    BINDINGS = [
+        Binding("r", "app.connect", "Retry", id="problem.retry", tooltip="Try to connect again"),
+        Binding("q", "app.quit", "Quit", id="problem.quit"),
+    ]
+
+    def __init__(self, title: str, message: str, hint: str = "") -> None:
+        super().__init__()
+        self.problem_title = title
+        self.message = message
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Center(), Vertical(id="problem"):
+            yield Static(Text(self.problem_title, style="bold red"), id="problem-title")
+            yield Static(Text(self.message), id="problem-message")
+            if self.hint:
+                yield Static(Text(f"\nWhat to do: {self.hint}"), id="problem-hint")
+            yield Static(Text("\nPress r to retry, q to quit.", style="dim"))
+        yield Footer()
