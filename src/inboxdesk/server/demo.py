@@ -572,6 +572,7 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
     messages[-1].pop("lastSeenDate", None)
     messages[-1].pop("lastReadDate", None)
     return {
+        "_id": _hex(rng, now - timedelta(days=120)),
         "name": name,
         "integrations": _integrations(rng, now),
         "workflows": _workflows(rng, now),
@@ -584,6 +585,7 @@ def demo_fixture(now: datetime | None = None, seed: int = 7) -> dict[str, Any]:
     """The demo data set as a fixture: Development (with the big inbox) and Production."""
     now = (now or datetime.now(UTC).replace(minute=0, second=0, microsecond=0)).astimezone(UTC)
     return {
+        "_organizationId": _hex(random.Random(seed), now - timedelta(days=365)),
         "organization": "Acme Robotics",
         "environments": [
             _environment("Development", seed, now, big=True),

@@ -74,7 +74,7 @@ def load_fixture(
     envs = fixture.get("environments")
     if not isinstance(envs, list) or not envs:
         raise FixtureError("fixture: 'environments' must be a non-empty list")
-    org_id = new_object_id()
+    org_id = str(fixture.get("_organizationId") or new_object_id())
     now = utc_now()
     staged = []
     for n, env in enumerate(envs):

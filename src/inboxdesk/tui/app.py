@@ -12,7 +12,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, LoadingIndicator, Static
+from textual.widgets import LoadingIndicator, Static
 
 from inboxdesk.client import (
     AuthenticationError,
@@ -75,10 +75,8 @@ class InboxdeskApp(App[None]):
         return self.clock()
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(Text(f"Connecting to {self.settings.base_url}…"), id="connecting")
+        yield Static(Text(f"inboxdesk: connecting to {self.settings.base_url}…"), id="connecting")
         yield LoadingIndicator()
-        yield Footer()
 
     def on_mount(self) -> None:
         self._apply_settings()
@@ -200,6 +198,7 @@ class InboxdeskApp(App[None]):
         if isinstance(error, TransportError):
             if not self.offline:
                 self.offline = True
+                self._show_connection()
                 self.notify(
                     f"{error.message} Retrying every {PROBE_SECONDS:g} s; "
                     "your changes so far are saved on the service.",
@@ -219,6 +218,10 @@ class InboxdeskApp(App[None]):
             markup=False,
         )
 
+    def _show_connection(self) -> None:
+        if self.is_screen_installed("inbox") and self.inbox().is_mounted:
+            self.inbox().show_status()
+
     def _check_service(self) -> None:
         self.probe()
 
@@ -229,6 +232,7 @@ class InboxdeskApp(App[None]):
         except InboxdeskError:
             return
         self.offline = False
+        self._show_connection()
         if self._probe is not None:
             self._probe.stop()
             self._probe = None

@@ -20,7 +20,9 @@ def key_table(screen: Screen[object]) -> Table:
     table.add_column("Does")
     table.add_column("Binding id", style="dim")
     table.add_column("Note", style="dim")
-    for active in screen.active_bindings.values():
+    # The app's own keys (they have ids, so a keymap can move them) before Textual's.
+    ordered = sorted(screen.active_bindings.values(), key=lambda a: a.binding.id is None)
+    for active in ordered:
         binding = active.binding
         if not binding.description:
             continue

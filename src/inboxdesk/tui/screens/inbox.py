@@ -59,6 +59,8 @@ class Marked(TextualMessage):
 class InboxScreen(Screen[None]):
     """A subscriber's in-app messages; every key calls the service through the client."""
 
+    AUTO_FOCUS = "#messages"
+
     BINDINGS = [
         Binding(
             "r",
@@ -252,7 +254,7 @@ class InboxScreen(Screen[None]):
     @work(exclusive=True, group="page", exit_on_error=False)
     async def load_page(self, generation: int, keep: str | None = None) -> None:
         self.loading_page = True
-        self._show_status()
+        self.show_status()
         page = self.state.next_page
         try:
             result = await self.inbox_app.client.feed(
@@ -261,7 +263,7 @@ class InboxScreen(Screen[None]):
         except InboxdeskError as exc:
             self.loading_page = False
             self.table.loading = False
-            self._show_status()
+            self.show_status()
             self.inbox_app.report(exc)
             return
         self.post_message(
@@ -280,7 +282,7 @@ class InboxScreen(Screen[None]):
             table.move_cursor(row=table.get_row_index(event.keep), animate=False)
         if event.page == 0:
             self._show_detail()
-        self._show_status()
+        self.show_status()
         self.refresh_bindings()
         self._maybe_prefetch()
 
@@ -300,7 +302,7 @@ class InboxScreen(Screen[None]):
             self.subscriber.display_name if self.subscriber else self.state.subscriber_id
         )
 
-    def _show_status(self) -> None:
+    def show_status(self) -> None:
         state = self.state
         text = Text()
         total = state.total if state.total is not None else "…"
@@ -328,7 +330,7 @@ class InboxScreen(Screen[None]):
         if keep and keep in self.table.rows:
             self.table.move_cursor(row=self.table.get_row_index(keep), animate=False)
         self._show_detail()
-        self._show_status()
+        self.show_status()
 
     @on(DataTable.RowHighlighted, "#messages")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -458,7 +460,7 @@ class InboxScreen(Screen[None]):
         self.table.refresh_message(self.state.messages[message_id], selected)
         if self.table.cursor_row < self.table.row_count - 1:
             self.table.move_cursor(row=self.table.cursor_row + 1)
-        self._show_status()
+        self.show_status()
         self.refresh_bindings()
 
     def action_select_all(self) -> None:
@@ -466,7 +468,7 @@ class InboxScreen(Screen[None]):
             if message.id:
                 self.state.selected.add(message.id)
                 self.table.refresh_message(message, True)
-        self._show_status()
+        self.show_status()
         self.refresh_bindings()
 
     def action_clear_selection(self) -> None:
@@ -479,7 +481,7 @@ class InboxScreen(Screen[None]):
         for message_id in cleared:
             if message_id in self.state.messages:
                 self.table.refresh_message(self.state.messages[message_id], False)
-        self._show_status()
+        self.show_status()
         self.refresh_bindings()
 
     def action_filter_text(self) -> None:

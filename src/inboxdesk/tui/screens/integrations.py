@@ -37,6 +37,7 @@ class PrimarySet(TextualMessage):
 
 
 class IntegrationsScreen(Screen[None]):
+    AUTO_FOCUS = "#integration-table"
     BINDINGS = [
         Binding(
             "p",

@@ -51,10 +51,10 @@ class MessageTable(DataTable[object]):
         return (
             state_marker(message, selected),
             relative(message.created_at, self.now),
-            heading_text(message, 34),
-            clip(message.preview, 40),
+            heading_text(message, 28),
+            clip(message.preview, 24),
             status_text(message),
-            clip(workflow, 20),
+            clip(workflow, 14),
         )
 
     def add_messages(self, messages: Iterable[Message], selected: set[str]) -> None:
@@ -67,7 +67,7 @@ class MessageTable(DataTable[object]):
         if message.id is None or message.id not in self.rows:
             return
         self.update_cell(message.id, "state", state_marker(message, selected))
-        self.update_cell(message.id, "title", heading_text(message, 34))
+        self.update_cell(message.id, "title", heading_text(message, 28))
 
     @property
     def cursor_message_id(self) -> str | None:

@@ -1,0 +1,62 @@
+"""The real app (through Pilot) on the real local service over loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import pytest
+from textual.pilot import Pilot
+
+from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
+from inboxdesk.config import Settings
+from inboxdesk.tui.app import InboxdeskApp, make_app
+from tests.client.faults import FaultTransport
+from tests.conftest import STAGING_KEY, Service
+
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
+SIZE = (150, 40)
+
+
+def app_for(
+    service: Service,
+    key: str = STAGING_KEY,
+    subscriber: str | None = "jane",
+    transport: FaultTransport | None = None,
+    **settings: object,
+) -> InboxdeskApp:
+    options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=2, base=0.05, deadline=3))
+    client = InboxClient(service.url, key, options, transport)
+    config = Settings(base_url=service.url, api_key=key, **settings)  # type: ignore[arg-type]
+    return make_app(config, client=client, subscriber_id=subscriber, clock=lambda: NOW)
+
+
+async def until(
+    pilot: Pilot[None],
+    condition: Callable[[], object],
+    timeout: float = 8.0,
+    what: str = "condition",
+) -> None:
+    """Let the app work until `condition` holds (workers, HTTP and messages included)."""
+    waited = 0.0
+    while not condition():
+        if waited > timeout:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+        waited += 0.05
+
+
+@pytest.fixture
+def transport() -> FaultTransport:
+    return FaultTransport()
+
+
+def plain(static: object) -> str:
+    """What a Static shows, as plain text (rich renderables included)."""
+    from rich.console import Console
+    from textual.widgets import Static
+
+    assert isinstance(static, Static)
+    console = Console(width=200, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(static.content)
+    return console.export_text()

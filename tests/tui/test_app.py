@@ -1,0 +1,166 @@
+"""Start-up problems, a service that goes away and comes back, help, keymap, palette, theme."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from inboxdesk.config import Settings
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.tui.app import InboxdeskApp, binding_ids, make_app
+from inboxdesk.tui.screens.help import HelpScreen
+from inboxdesk.tui.screens.inbox import InboxScreen
+from inboxdesk.tui.screens.problem import ProblemScreen
+from inboxdesk.tui.widgets.message_table import MessageTable
+from tests.conftest import STAGING_KEY, Service, jane_message
+from tests.tui.conftest import SIZE, app_for, plain, until
+from tests.tui.test_inbox import opened, stored
+
+
+async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
+    app = app_for(service, key="wrong-key-0123456789abcdef")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="problem screen")
+        title = plain(app.screen.query_one("#problem-title", Static))
+        hint = plain(app.screen.query_one("#problem-hint", Static))
+        assert "rejected the API key" in title and "NOVU_SECRET_KEY" in hint
+        assert "wrong-key" not in plain(app.screen.query_one("#problem-message", Static))
+
+
+async def test_no_key_shows_how_to_set_one() -> None:
+    app = make_app(Settings(base_url="http://127.0.0.1:9"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ProblemScreen))
+        assert "config set api_key" in plain(app.screen.query_one("#problem-message", Static))
+
+
+async def test_unreachable_at_start_then_retry_connects(service: Service) -> None:
+    port = service.thread.port
+    service.thread.stop()
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ProblemScreen))
+        assert "unreachable" in plain(app.screen.query_one("#problem-title", Static))
+        restarted = ServiceThread(service.thread.settings, service.store, port=port).start()
+        try:
+            await pilot.press("r")
+            await opened(pilot)
+        finally:
+            restarted.stop()
+
+
+async def test_service_dies_mid_session_and_the_app_recovers(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await opened(pilot)
+        port = service.thread.port
+        service.thread.stop()
+        await pilot.press("r")
+        await until(pilot, lambda: app.offline, what="offline")
+        assert any(n.title == "Service unreachable" for n in app._notifications)
+        await until(pilot, lambda: "unreachable" in plain(screen.query_one("#status", Static)))
+        assert stored(service, jane_message(11)) == (False, False), "nothing applied"
+        restarted = ServiceThread(service.thread.settings, service.store, port=port).start()
+        try:
+            await until(pilot, lambda: not app.offline, timeout=10, what="back online")
+            await until(pilot, lambda: screen.query_one(MessageTable).row_count == 12)
+            await pilot.press("r")
+            await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        finally:
+            restarted.stop()
+
+
+async def test_help_lists_every_key_with_its_binding_id(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = " ".join(plain(w) for w in app.screen.query(Static))
+        for binding_id in ("inbox.mark_read", "inbox.mark_unseen", "inbox.undo", "app.help"):
+            assert binding_id in text
+        assert "(not available now)" in text, "undo is listed as unavailable"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen))
+
+
+async def test_keymap_from_the_config_remaps_keys(service: Service) -> None:
+    app = app_for(service, keymap={"inbox.mark_read": "x", "no.such.binding": "y"})
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await opened(pilot)
+        assert any("no.such.binding" in n.message for n in app._notifications)
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        assert stored(service, jane_message(11)) == (False, False), "r no longer marks read"
+        await pilot.press("x")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+
+
+def test_every_binding_has_an_id_and_ids_are_unique() -> None:
+    from textual.binding import Binding
+
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+    from inboxdesk.tui.screens.help import HelpScreen as Help
+    from inboxdesk.tui.screens.integrations import IntegrationsScreen
+    from inboxdesk.tui.screens.picker import SubscriberPicker
+    from inboxdesk.tui.widgets.integration_table import IntegrationTable
+
+    owners = [
+        InboxdeskApp,
+        InboxScreen,
+        IntegrationsScreen,
+        Help,
+        ProblemScreen,
+        SubscriberPicker,
+        ConfirmScreen,
+        MessageTable,
+        IntegrationTable,
+    ]
+    bindings = [b for o in owners for b in o.BINDINGS if isinstance(b, Binding)]
+    assert all(b.id for b in bindings)
+    assert len({b.id for b in bindings}) == len(bindings) == len(binding_ids())
+
+
+async def test_theme_from_settings(service: Service) -> None:
+    app = app_for(service, theme="nord")
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        assert app.theme == "nord"
+
+
+async def test_palette_offers_actions_subscribers_and_integrations(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Read" in titles and "Integrations" in titles
+        assert "Open inbox: Joe Bloggs (joe)" in titles
+        command = next(
+            c for c in app.get_system_commands(app.screen) if c.title.startswith("Open inbox: Joe")
+        )
+        command.callback()
+        inbox = app.screen
+        assert isinstance(inbox, InboxScreen)
+        await until(
+            pilot,
+            lambda: (
+                inbox.state.subscriber_id == "joe" and inbox.query_one(MessageTable).row_count == 3
+            ),
+            what="joe's inbox",
+        )
+
+
+async def test_picker_opens_another_inbox_by_typed_id(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await pilot.press("p")
+        await pilot.pause(0.3)
+        await pilot.press(*"joe", "enter")
+        await until(
+            pilot,
+            lambda: (
+                screen.state.subscriber_id == "joe"
+                and screen.query_one(MessageTable).row_count == 3
+            ),
+        )
+        assert STAGING_KEY

@@ -1,0 +1,123 @@
+"""The integrations view through Pilot: set primary, confirmed, and where it does not apply."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.integrations import IntegrationsScreen
+from inboxdesk.tui.widgets.integration_table import IntegrationTable
+from tests.client.faults import FaultTransport
+from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service
+from tests.tui.conftest import SIZE, app_for, plain, until
+from tests.tui.test_inbox import opened
+
+
+async def integrations(pilot: Pilot[None]) -> IntegrationsScreen:
+    app = pilot.app
+    await opened(pilot)
+    await pilot.press("2")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, IntegrationsScreen)
+            and app.screen.query_one(IntegrationTable).row_count == 8
+        ),
+        what="integrations",
+    )
+    assert isinstance(app.screen, IntegrationsScreen)
+    return app.screen
+
+
+async def go_to(pilot: Pilot[None], screen: IntegrationsScreen, integration_id: str) -> None:
+    table = screen.query_one(IntegrationTable)
+    table.move_cursor(row=table.get_row_index(integration_id))
+    await pilot.pause()
+    assert screen.current is not None and screen.current.id == integration_id
+
+
+def primary_cell(screen: IntegrationsScreen, integration_id: str) -> str:
+    return str(screen.query_one(IntegrationTable).get_cell(integration_id, "primary"))
+
+
+async def test_set_primary_confirms_then_shows_the_demotion(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await integrations(pilot)
+        assert "PRIMARY" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN)
+        await go_to(pilot, screen, MAILGUN)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        question = plain(app.screen.query_one("#question", Static))
+        detail = plain(app.screen.query_one("#detail", Static))
+        assert "Make Mailgun the primary email integration?" in question
+        assert (
+            "replaces SendGrid (sendgrid)" in detail and "1 condition(s) will be cleared" in detail
+        )
+        await pilot.press("y")
+        await until(
+            pilot,
+            lambda: (
+                service.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 1
+            ),
+        )
+        await until(
+            pilot,
+            lambda: (
+                "PRIMARY" in primary_cell(screen, MAILGUN) and not primary_cell(screen, SENDGRID)
+            ),
+            what="rows updated",
+        )
+        assert service.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 0
+        assert screen.items[MAILGUN].conditions == []
+
+
+async def test_cancel_changes_nothing(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await integrations(pilot)
+        before = service.snapshot()
+        await go_to(pilot, screen, MAILGUN)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is screen)
+        await pilot.pause(0.3)
+        assert service.snapshot() == before
+
+
+async def test_key_is_unavailable_on_in_app_chat_and_the_current_primary(
+    service: Service, transport: FaultTransport
+) -> None:
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await integrations(pilot)
+        notes = {
+            INBOX: "in_app integrations have no primary",
+            SLACK: "chat integrations have no",
+            SENDGRID: "Already the primary email integration",
+        }
+        for integration_id, note in notes.items():
+            await go_to(pilot, screen, integration_id)
+            assert screen.check_action("set_primary", ()) is None, "greyed out in the footer"
+            detail = plain(screen.query_one("#integration-body", Static))
+            assert f"Set primary (p): {note}" in " ".join(detail.split())
+            await pilot.press("p")
+            await pilot.pause(0.2)
+            assert not isinstance(app.screen, ConfirmScreen)
+        posts = [r for r in transport.seen if r.method == "POST"]
+        assert posts == []
+        await go_to(pilot, screen, MAILGUN)
+        assert screen.check_action("set_primary", ()) is True
+
+
+async def test_credentials_are_masked(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await integrations(pilot)
+        await go_to(pilot, screen, SENDGRID)
+        detail = plain(screen.query_one("#integration-body", Static))
+        assert "secret-sendgrid" not in detail and "••••3456" in detail
+        assert isinstance(app, InboxdeskApp)

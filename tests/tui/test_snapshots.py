@@ -1,0 +1,77 @@
+"""How the main views look, at a fixed size, time and data (pytest-textual-snapshot).
+
+Update after a deliberate change of looks: pytest tests/tui/test_snapshots.py --snapshot-update
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.help import HelpScreen
+from inboxdesk.tui.screens.integrations import IntegrationsScreen
+from inboxdesk.tui.widgets.integration_table import IntegrationTable
+from tests.conftest import MAILGUN, Service
+from tests.tui.conftest import SIZE, app_for, until
+from tests.tui.test_inbox import opened
+
+
+def test_inbox(snap_compare: Any, service: Service) -> None:
+    async def ready(pilot: Pilot[None]) -> None:
+        await opened(pilot)
+
+    assert snap_compare(app_for(service), terminal_size=SIZE, run_before=ready)
+
+
+def test_message_detail_with_blocks_and_a_selection(snap_compare: Any, service: Service) -> None:
+    async def ready(pilot: Pilot[None]) -> None:
+        await opened(pilot)
+        await pilot.press("space", "j", "j", "j", "j", "j", "j")  # select 11, land on 4
+
+    assert snap_compare(app_for(service), terminal_size=SIZE, run_before=ready)
+
+
+async def _integrations(pilot: Pilot[None]) -> IntegrationsScreen:
+    await opened(pilot)
+    await pilot.press("2")
+    app = pilot.app
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, IntegrationsScreen)
+            and app.screen.query_one(IntegrationTable).row_count == 8
+        ),
+    )
+    assert isinstance(app.screen, IntegrationsScreen)
+    return app.screen
+
+
+def test_integrations(snap_compare: Any, service: Service) -> None:
+    async def ready(pilot: Pilot[None]) -> None:
+        screen = await _integrations(pilot)
+        table = screen.query_one(IntegrationTable)
+        table.move_cursor(row=table.get_row_index(MAILGUN))
+
+    assert snap_compare(app_for(service), terminal_size=SIZE, run_before=ready)
+
+
+def test_set_primary_confirmation(snap_compare: Any, service: Service) -> None:
+    async def ready(pilot: Pilot[None]) -> None:
+        screen = await _integrations(pilot)
+        table = screen.query_one(IntegrationTable)
+        table.move_cursor(row=table.get_row_index(MAILGUN))
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+
+    assert snap_compare(app_for(service), terminal_size=SIZE, run_before=ready)
+
+
+def test_help(snap_compare: Any, service: Service) -> None:
+    async def ready(pilot: Pilot[None]) -> None:
+        await opened(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+
+    assert snap_compare(app_for(service), terminal_size=SIZE, run_before=ready)
