@@ -28,7 +28,9 @@ def app_for(
     options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=2, base=0.05, deadline=3))
     client = InboxClient(service.url, key, options, transport)
     config = Settings(base_url=service.url, api_key=key, **settings)  # type: ignore[arg-type]
-    return make_app(config, client=client, subscriber_id=subscriber, clock=lambda: NOW)
+    app = make_app(config, client=client, subscriber_id=subscriber, clock=lambda: NOW)
+    app.animation_level = "none"  # scrolling jumps, so Pilot need not wait for animations
+    return app
 
 
 async def until(

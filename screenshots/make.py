@@ -1,0 +1,121 @@
+"""Make the README's screenshots: the app on the demo data, at a fixed size and time.
+
+Run: .venv/bin/python screenshots/make.py   (writes screenshots/*.svg)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from inboxdesk.config import Settings
+from inboxdesk.server.demo import demo_fixture
+from inboxdesk.server.fixtures import load_fixture
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.server.settings import ServerSettings
+from inboxdesk.server.store import Store
+from inboxdesk.tui.app import InboxdeskApp, make_app
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.help import HelpScreen
+from inboxdesk.tui.screens.inbox import InboxScreen
+from inboxdesk.tui.screens.integrations import IntegrationsScreen
+from inboxdesk.tui.widgets.integration_table import IntegrationTable
+from inboxdesk.tui.widgets.message_table import MessageTable
+
+OUT = Path(__file__).resolve().parent
+NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
+SIZE = (150, 42)
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
+    for _ in range(400):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise RuntimeError("the app did not get there")
+
+
+async def inbox(pilot: Pilot[None]) -> None:
+    app = pilot.app
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, InboxScreen)
+            and app.screen.query_one(MessageTable).row_count > 0
+            and app.screen.unread is not None
+        ),
+    )
+
+
+async def detail(pilot: Pilot[None]) -> None:
+    await inbox(pilot)
+    await pilot.press("space", "space", "j", "j")
+    await pilot.pause(0.3)
+
+
+async def integrations(pilot: Pilot[None]) -> None:
+    await inbox(pilot)
+    await pilot.press("2")
+    app = pilot.app
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, IntegrationsScreen)
+            and app.screen.query_one(IntegrationTable).row_count > 0
+        ),
+    )
+    await pilot.press("j", "j")
+
+
+async def confirm(pilot: Pilot[None]) -> None:
+    await integrations(pilot)
+    await pilot.press("p")
+    await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+
+
+async def help_screen(pilot: Pilot[None]) -> None:
+    await inbox(pilot)
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+
+
+Scene = Callable[[Pilot[None]], Awaitable[None]]
+SCENES: dict[str, Scene] = {
+    "inbox": inbox,
+    "message-detail": detail,
+    "integrations": integrations,
+    "set-primary-confirmation": confirm,
+    "help": help_screen,
+}
+
+
+async def shoot(url: str, key: str, name: str, scene: Scene) -> None:
+    app: InboxdeskApp = make_app(Settings(base_url=url, api_key=key), clock=lambda: NOW)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await scene(pilot)
+        await pilot.pause(0.2)
+        app.save_screenshot(f"{name}.svg", path=str(OUT))
+    print(f"wrote {OUT / (name + '.svg')}")
+
+
+async def main() -> int:
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, scene in SCENES.items():
+            # A fresh demo database per scene, so that no scene sees another's changes.
+            db = Path(scratch) / f"{name}.db"
+            store = Store(db)
+            key = load_fixture(store, demo_fixture(NOW))[0].api_key
+            with ServiceThread(ServerSettings(db_path=db), store) as service:
+                await shoot(service.url, key, name, scene)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
