@@ -134,3 +134,14 @@ def test_client_repr_masks_the_key() -> None:
     client = InboxClient("http://127.0.0.1:9", STAGING_KEY)
     assert STAGING_KEY not in repr(client)
     assert "cdef" in repr(client)
+
+
+async def test_user_agent_names_inboxdesk_and_its_version(counted: Counted) -> None:
+    from inboxdesk import __version__
+    from tests.client.faults import FaultTransport
+
+    transport = FaultTransport()
+    async with counted.client(transport=transport) as client:
+        await client.list_integrations()
+    assert transport.seen[0].headers["user-agent"].startswith(f"inboxdesk/{__version__} ")
+    assert transport.seen[0].headers["authorization"] == f"ApiKey {STAGING_KEY}"

@@ -131,13 +131,46 @@ async def test_a_selection_is_one_request(service: Service, transport: FaultTran
         assert marker(app, jane_message(11)) == "   "
 
 
-async def test_select_all_then_unseen(service: Service, transport: FaultTransport) -> None:
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("r", (True, True)),
+        ("u", (False, True)),
+        ("s", None),
+        ("S", None),
+    ],
+)
+async def test_select_all_then_each_mark_key(
+    service: Service, transport: FaultTransport, key: str, expected: tuple[bool, bool] | None
+) -> None:
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("asterisk", "S")
-        await until(pilot, lambda: all(not stored(service, jane_message(n))[1] for n in range(12)))
-        assert len(mark_posts(transport)) == 1
+        screen = await opened(pilot)
+        before = {n: stored(service, jane_message(n)) for n in range(12)}
+        await pilot.press("asterisk", key)
+        await until(pilot, lambda: len(mark_posts(transport)) == 1, what="one request")
+
+        def want(n: int) -> tuple[bool, bool]:
+            if expected is not None:
+                return expected
+            return before[n][0], key == "s"
+
+        await until(
+            pilot, lambda: all(stored(service, jane_message(n)) == want(n) for n in range(12))
+        )
+        assert len(mark_posts(transport)[0]["messageId"]) == 12  # type: ignore[arg-type]
+        await until(
+            pilot,
+            lambda: all(
+                (
+                    screen.state.messages[jane_message(n)].read,
+                    screen.state.messages[jane_message(n)].seen,
+                )
+                == want(n)
+                for n in range(12)
+            ),
+            what="rows from the returned messages",
+        )
 
 
 async def test_ignored_ids_are_reported(service: Service, transport: FaultTransport) -> None:

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
+from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import (
     AuthenticationError,
@@ -221,6 +222,19 @@ class InboxdeskApp(App[None]):
     def _show_connection(self) -> None:
         if self.is_screen_installed("inbox") and self.inbox().is_mounted:
             self.inbox().show_status()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A bug in a worker is reported, never a crash: workers run with exit_on_error off."""
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            error = event.worker.error
+            self.notify(
+                f"Unexpected error in {event.worker.name or 'a task'}: {error!r}. "
+                "The app carries on; please report this.",
+                title="Bug",
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
 
     def _check_service(self) -> None:
         self.probe()
