@@ -19,7 +19,13 @@ from tests.tui.test_inbox import opened, stored
 async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
     app = app_for(service, key="wrong-key-0123456789abcdef")
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="problem screen")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
+            ),
+            what="problem screen",
+        )
         title = plain(app.screen.query_one("#problem-title", Static))
         hint = plain(app.screen.query_one("#problem-hint", Static))
         assert "rejected the API key" in title and "NOVU_SECRET_KEY" in hint
@@ -29,7 +35,12 @@ async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
 async def test_no_key_shows_how_to_set_one() -> None:
     app = make_app(Settings(base_url="http://127.0.0.1:9"))
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ProblemScreen))
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
+            ),
+        )
         assert "config set api_key" in plain(app.screen.query_one("#problem-message", Static))
 
 
@@ -38,7 +49,12 @@ async def test_unreachable_at_start_then_retry_connects(service: Service) -> Non
     service.thread.stop()
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ProblemScreen))
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
+            ),
+        )
         assert "unreachable" in plain(app.screen.query_one("#problem-title", Static))
         restarted = ServiceThread(service.thread.settings, service.store, port=port).start()
         try:

@@ -39,7 +39,7 @@ async def opened(pilot: Pilot[None], rows: int = 12) -> InboxScreen:
         pilot,
         lambda: (
             isinstance(app.screen, InboxScreen)
-            and app.screen.query_one(MessageTable).row_count >= rows
+            and any(t.row_count >= rows for t in app.screen.query(MessageTable))
         ),
         what="inbox rows",
     )

@@ -17,7 +17,8 @@ Open = Annotated[E | str, Field(union_mode="left_to_right")]
 class ApiModel(BaseModel):
     """A resource as it travels on the wire: wire names, unknown fields kept."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    # Validators are built on first use, not at import: start-up needs only a few models.
+    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict with wire names, leaving out fields never set."""

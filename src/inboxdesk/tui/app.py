@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from functools import partial
+from pathlib import Path
 
 from rich.text import Text
 from textual import work
@@ -38,7 +39,8 @@ PROBE_SECONDS = 2.0
 
 
 class InboxdeskApp(App[None]):
-    CSS_PATH = "inboxdesk.tcss"
+    # Absolute, so that subclasses elsewhere (benchmarks, scripts) find it too.
+    CSS_PATH = Path(__file__).parent / "inboxdesk.tcss"
     TITLE = "inboxdesk"
     BINDINGS = [
         Binding(
@@ -62,6 +64,9 @@ class InboxdeskApp(App[None]):
         self.clock = clock or (lambda: datetime.now(UTC))
         self.startup_problem = problem
         self.offline = False
+        # Until the service has answered once, a failure is a start-up problem.
+        self.connected = False
+        self._problem_open = False
         self._probe: Timer | None = None
         self.subscribers: list[Subscriber] = []
         self.sub_title = settings.base_url
@@ -118,36 +123,60 @@ class InboxdeskApp(App[None]):
     # -- start-up ----------------------------------------------------------------------
 
     def action_connect(self) -> None:
+        self._problem_open = False
         while isinstance(self.screen, ProblemScreen):
             self.pop_screen()
-        self.connect()
+        if self.is_screen_installed("inbox"):
+            self.inbox().reload(fetch_subscriber=True)
+        else:
+            self.connect()
 
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def connect(self) -> None:
+        """Open the inbox; with no subscriber given, the environment's first one."""
+        subscriber_id = self.subscriber_id
+        if subscriber_id:
+            # Its own first requests (run together) tell whether key and service work.
+            self._open_inbox(subscriber_id)
+            return
         try:
-            subscriber_id = self.subscriber_id
             page = await self.client.list_subscribers(0, 100)
-            self.subscribers = page.data
-            if subscriber_id is None and page.data:
-                subscriber_id = page.data[0].subscriber_id
-        except AuthenticationError as exc:
-            self.push_screen(
-                ProblemScreen("The service rejected the API key", exc.message, exc.hint)
-            )
-            return
-        except TransportError as exc:
-            self.push_screen(ProblemScreen("The service is unreachable", exc.message, exc.hint))
-            return
         except InboxdeskError as exc:
-            self.push_screen(
-                ProblemScreen("The service answered with an error", exc.message, exc.hint)
-            )
+            self._startup_failed(exc)
             return
-        self.install_screen(InboxScreen(subscriber_id or ""), "inbox")
+        self.connected = True
+        self.subscribers = page.data
+        self._open_inbox(page.data[0].subscriber_id if page.data else "")
+        if not page.data:
+            self.notify("This environment has no subscribers yet.", severity="warning")
+
+    def _open_inbox(self, subscriber_id: str) -> None:
+        self.install_screen(InboxScreen(subscriber_id), "inbox")
         self.install_screen(IntegrationsScreen(), "integrations")
         self.push_screen("inbox")
-        if subscriber_id is None:
-            self.notify("This environment has no subscribers yet.", severity="warning")
+        if not self.subscribers:
+            self.load_subscribers()
+
+    def _startup_failed(self, error: InboxdeskError) -> None:
+        # Several first requests fail together; one problem screen says it.
+        if self._problem_open:
+            return
+        self._problem_open = True
+        if isinstance(error, AuthenticationError):
+            title = "The service rejected the API key"
+        elif isinstance(error, TransportError):
+            title = "The service is unreachable"
+        else:
+            title = "The service answered with an error"
+        self.push_screen(ProblemScreen(title, error.message, error.hint))
+
+    @work(exclusive=True, group="subscribers", exit_on_error=False)
+    async def load_subscribers(self) -> None:
+        """The first 100 subscribers, for the picker and the command palette."""
+        try:
+            self.subscribers = (await self.client.list_subscribers(0, 100)).data
+        except InboxdeskError:
+            return  # the picker loads its own list and reports problems there
 
     # -- views -------------------------------------------------------------------------
 
@@ -196,6 +225,9 @@ class InboxdeskApp(App[None]):
 
     def report(self, error: InboxdeskError) -> None:
         """Tell the user what failed and what to do; an unreachable service is probed."""
+        if not self.connected and isinstance(error, AuthenticationError | TransportError):
+            self._startup_failed(error)
+            return
         if isinstance(error, TransportError):
             if not self.offline:
                 self.offline = True

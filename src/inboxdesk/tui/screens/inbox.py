@@ -13,7 +13,7 @@ from textual.message import Message as TextualMessage
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static, Tab, Tabs
 
-from inboxdesk.client import InboxdeskError, MarkResult
+from inboxdesk.client import InboxdeskError, MarkResult, NotFoundError
 from inboxdesk.models import MarkAs, Message, Subscriber
 from inboxdesk.tui.inbox_state import Change, FeedFilter, InboxState, undo_steps
 from inboxdesk.tui.widgets.message_detail import MessageDetail
@@ -173,10 +173,10 @@ class InboxScreen(Screen[None]):
         ),
     ]
 
-    def __init__(self, subscriber_id: str) -> None:
+    def __init__(self, subscriber_id: str, subscriber: Subscriber | None = None) -> None:
         super().__init__(id="inbox")
         self.state = InboxState(subscriber_id)
-        self.subscriber: Subscriber | None = None
+        self.subscriber = subscriber
         self.unread: int | None = None
         self.unseen: int | None = None
         self.loading_page = False
@@ -211,7 +211,8 @@ class InboxScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#text-filter", Input).display = False
         self.query_one(MessageTable).focus()
-        self.reload()
+        self.reload(fetch_subscriber=self.subscriber is None)
+        self._show_header()
 
     # -- loading -----------------------------------------------------------------------
 
@@ -219,7 +220,7 @@ class InboxScreen(Screen[None]):
     def table(self) -> MessageTable:
         return self.query_one(MessageTable)
 
-    def reload(self, keep_cursor: bool = True) -> None:
+    def reload(self, keep_cursor: bool = True, fetch_subscriber: bool = True) -> None:
         """Subscriber, counts and the first page, from the service."""
         keep = self.table.cursor_message_id if keep_cursor else None
         self.generation += 1
@@ -227,7 +228,8 @@ class InboxScreen(Screen[None]):
         self.table.clear()
         self.table.loading = True
         self.loading_page = False
-        self.load_subscriber()
+        if fetch_subscriber:
+            self.load_subscriber()
         self.load_counts()
         self.load_page(self.generation, keep)
 
@@ -235,6 +237,10 @@ class InboxScreen(Screen[None]):
     async def load_subscriber(self) -> None:
         try:
             self.subscriber = await self.inbox_app.client.get_subscriber(self.state.subscriber_id)
+        except NotFoundError:
+            self.notify(f"Subscriber {self.state.subscriber_id} not found in this environment; "
+                        "pick another.", severity="warning", markup=False)
+            self.inbox_app.action_pick_subscriber()
         except InboxdeskError as exc:
             self.inbox_app.report(exc)
         self._show_header()
@@ -246,7 +252,8 @@ class InboxScreen(Screen[None]):
             unread = await client.feed(self.state.subscriber_id, limit=1, read=False)
             unseen = await client.feed(self.state.subscriber_id, limit=1, seen=False)
         except InboxdeskError as exc:
-            self.inbox_app.report(exc)
+            if not isinstance(exc, NotFoundError):  # load_subscriber says so, once
+                self.inbox_app.report(exc)
             return
         self.unread, self.unseen = unread.total_count, unseen.total_count
         self._show_header()
@@ -264,7 +271,8 @@ class InboxScreen(Screen[None]):
             self.loading_page = False
             self.table.loading = False
             self.show_status()
-            self.inbox_app.report(exc)
+            if not isinstance(exc, NotFoundError):  # load_subscriber says so, once
+                self.inbox_app.report(exc)
             return
         self.post_message(
             PageLoaded(generation, page, result.data, result.has_more, result.total_count, keep)
@@ -273,6 +281,7 @@ class InboxScreen(Screen[None]):
     def on_page_loaded(self, event: PageLoaded) -> None:
         if event.generation != self.generation:
             return
+        self.inbox_app.connected = True
         self.loading_page = False
         table = self.table
         table.loading = False
@@ -283,7 +292,7 @@ class InboxScreen(Screen[None]):
         if event.page == 0:
             self._show_detail()
         self.show_status()
-        self.refresh_bindings()
+        self._sync_bindings()
         self._maybe_prefetch()
 
     def _maybe_prefetch(self) -> None:
@@ -336,7 +345,7 @@ class InboxScreen(Screen[None]):
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
         self._maybe_prefetch()
-        self.refresh_bindings()
+        self._sync_bindings()
 
     @on(Tabs.TabActivated, "#filters")
     def _filter_tab(self, event: Tabs.TabActivated) -> None:
@@ -347,9 +356,24 @@ class InboxScreen(Screen[None]):
 
     # -- actions -----------------------------------------------------------------------
 
+    _availability: tuple[bool, ...] = ()
+
+    def _sync_bindings(self) -> None:
+        """Refresh the footer only when what check_action answers has changed.
+
+        Redrawing the footer is costly, and most key presses change nothing it shows.
+        """
+        state = self.state
+        now = (bool(self.table.row_count or state.selected), state.last_change is not None,
+               bool(state.selected or state.text))
+        if now != self._availability:
+            self._availability = now
+            self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in MARK_ACTIONS or action in {"toggle_select", "copy_id"}:
-            return True if self.table.row_count or self.state.selected else None
+            rows = any(t.row_count for t in self.query(MessageTable))
+            return True if rows or self.state.selected else None
         if action == "undo":
             return True if self.state.last_change else None
         if action == "clear_selection":
@@ -401,7 +425,7 @@ class InboxScreen(Screen[None]):
             text, severity="warning" if event.result.not_updated else "information", markup=False
         )
         self.load_counts()
-        self.refresh_bindings()
+        self._sync_bindings()
 
     def _apply(self, messages: list[Message]) -> None:
         """Rows and detail from the objects the service returned."""
@@ -429,7 +453,7 @@ class InboxScreen(Screen[None]):
             return
         self.notify("Undone: the messages are back to their earlier state.")
         self.load_counts()
-        self.refresh_bindings()
+        self._sync_bindings()
 
     def action_mark_all_read(self) -> None:
         self.send_mark_all()
@@ -461,7 +485,7 @@ class InboxScreen(Screen[None]):
         if self.table.cursor_row < self.table.row_count - 1:
             self.table.move_cursor(row=self.table.cursor_row + 1)
         self.show_status()
-        self.refresh_bindings()
+        self._sync_bindings()
 
     def action_select_all(self) -> None:
         for message in self.state.visible():
@@ -469,7 +493,7 @@ class InboxScreen(Screen[None]):
                 self.state.selected.add(message.id)
                 self.table.refresh_message(message, True)
         self.show_status()
-        self.refresh_bindings()
+        self._sync_bindings()
 
     def action_clear_selection(self) -> None:
         text_filter = self.query_one("#text-filter", Input)
@@ -482,7 +506,7 @@ class InboxScreen(Screen[None]):
             if message_id in self.state.messages:
                 self.table.refresh_message(self.state.messages[message_id], False)
         self.show_status()
-        self.refresh_bindings()
+        self._sync_bindings()
 
     def action_filter_text(self) -> None:
         text_filter = self.query_one("#text-filter", Input)
@@ -501,7 +525,7 @@ class InboxScreen(Screen[None]):
         self.state.text = text
         self.table.focus()
         self._rebuild()
-        self.refresh_bindings()
+        self._sync_bindings()
 
     def action_next_filter(self) -> None:
         order = list(FeedFilter)

@@ -126,10 +126,17 @@ class IntegrationsScreen(Screen[None]):
     def _show_detail(self) -> None:
         self.query_one(IntegrationDetail).show(self.current)
 
+    _can_set_primary: bool | None = None
+
     @on(DataTable.RowHighlighted, "#integration-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
-        self.refresh_bindings()
+        # Redraw the footer only when set primary changes between available and not.
+        item = self.current
+        can = item is not None and primary_note(item) is None
+        if can != self._can_set_primary:
+            self._can_set_primary = can
+            self.refresh_bindings()
 
     def select(self, integration_id: str) -> None:
         """Move the cursor to an integration (from the command palette)."""

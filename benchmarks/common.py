@@ -1,0 +1,186 @@
+"""Shared pieces of the benchmarks: fixtures, a service in its own process, statistics."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+KEY = "bench-key-0123456789abcdef"
+NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
+
+
+def fixture(inboxes: dict[str, int]) -> dict[str, Any]:
+    """One environment; each subscriber gets that many realistic in-app messages."""
+    messages = []
+    serial = 0
+    for subscriber, count in inboxes.items():
+        for n in range(count):
+            serial += 1
+            at = NOW - timedelta(minutes=serial)
+            messages.append(
+                {
+                    "_id": f"{0x6B000000 + serial:08x}{serial:016x}",
+                    "subscriberId": subscriber,
+                    "workflow": "Order shipped",
+                    "createdAt": at.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                    "title": f"Order #{n} shipped",
+                    "content": [
+                        {"type": "text", "content": f"Your order #{n} is on its way."},
+                        {"type": "button", "content": "Track", "url": "https://x.test"},
+                    ],
+                    "payload": {"order": n, "carrier": "DHL"},
+                    "read": n % 3 == 0,
+                    "seen": n % 2 == 0,
+                    "cta": {"type": "redirect", "data": {"url": f"https://x.test/{n}"}},
+                }
+            )
+    return {
+        "environments": [
+            {
+                "name": "Bench",
+                "apiKey": KEY,
+                "integrations": [
+                    {
+                        "_id": f"65e0000000000000000{n:05d}",
+                        "name": f"Email {n}",
+                        "identifier": f"email-{n}",
+                        "providerId": "sendgrid",
+                        "channel": "email",
+                        "primary": n == 0,
+                    }
+                    for n in range(4)
+                ],
+                "workflows": [
+                    {
+                        "name": "Order shipped",
+                        "steps": [{"name": "In-app"}],
+                        "triggers": [
+                            {
+                                "type": "event",
+                                "identifier": "order-shipped",
+                                "variables": [{"name": "order"}],
+                            }
+                        ],
+                    }
+                ],
+                "subscribers": [{"subscriberId": s, "firstName": s.title()} for s in inboxes],
+                "messages": messages,
+            }
+        ]
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Service:
+    url: str
+    process: subprocess.Popen[bytes]
+    db: Path
+
+
+@contextmanager
+def service(inboxes: dict[str, int], extra: Sequence[str] = ()) -> Iterator[Service]:
+    """`inboxdesk serve` in its own process, loaded with `fixture(inboxes)`."""
+    with tempfile.TemporaryDirectory(prefix="inboxdesk-bench-") as scratch:
+        path = Path(scratch) / "fixture.json"
+        path.write_text(json.dumps(fixture(inboxes)))
+        db = Path(scratch) / "bench.db"
+        port = free_port()
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "inboxdesk",
+                "serve",
+                "--db",
+                str(db),
+                "--port",
+                str(port),
+                "--load",
+                str(path),
+                *extra,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{url}/openapi.json", timeout=1)
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        process.stderr.read().decode() if process.stderr else ""
+                    ) from None
+                time.sleep(0.05)
+        try:
+            yield Service(url, process, db)
+        finally:
+            process.terminate()
+            process.wait()
+
+
+def message_ids(url: str, subscriber: str, count: int) -> list[str]:
+    ids: list[str] = []
+    page = 0
+    with httpx.Client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
+        while len(ids) < count:
+            body = http.get(
+                f"/v1/subscribers/{subscriber}/notifications/feed",
+                params={"page": page, "limit": 100},
+            ).json()
+            ids += [m["_id"] for m in body["data"]]
+            if not body["hasMore"]:
+                break
+            page += 1
+    return ids[:count]
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values)
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}), "
+        f"{memory:.0f} GiB, Python {platform.python_version()}"
+    )

@@ -1,0 +1,108 @@
+"""1. Start-up: process start to the first inbox page painted, against a bare Textual app.
+
+The parent passes the wall-clock time just before it spawns the child; the child
+prints the seconds from then to its first paint (after its rows are in), and its
+peak RSS. Teardown is left out: the user is already reading by then.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from benchmarks.common import KEY, median, service
+
+BARE = """
+import resource, sys, time
+from textual.app import App
+from textual.widgets import DataTable, Footer, Header
+
+class Bare(App):
+    def compose(self):
+        yield Header()
+        yield DataTable()
+        yield Footer()
+
+    def on_mount(self):
+        self.call_after_refresh(self.painted)
+
+    def painted(self):
+        global PAINTED
+        PAINTED = time.time() - float(sys.argv[1])
+        self.exit()
+
+Bare().run(headless=True, size=(150, 40))
+print(PAINTED, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+APP = """
+import resource, sys, time
+from inboxdesk.config import Settings
+from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.screens.inbox import InboxScreen
+
+class Timed(InboxdeskApp):
+    def on_mount(self):
+        super().on_mount()
+        self.set_interval(0.002, self.check)
+
+    def check(self):
+        screen = self.screen
+        if isinstance(screen, InboxScreen) and screen.is_mounted and screen.table.row_count:
+            self.call_after_refresh(self.painted)
+
+    def painted(self):
+        global PAINTED
+        if "PAINTED" not in globals():
+            PAINTED = time.time() - float(sys.argv[1])
+            self.exit()
+
+Timed(Settings(base_url=sys.argv[2], api_key=sys.argv[3]), subscriber_id="ada").run(
+    headless=True, size=(150, 40))
+print(PAINTED, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def run_child(code: str, *args: str) -> tuple[float, float]:
+    """Seconds from spawn to first paint, and the child's peak RSS in MiB."""
+    done = subprocess.run(
+        [sys.executable, "-c", code, repr(time.time()), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    seconds, rss = done.stdout.strip().splitlines()[-1].split()
+    return float(seconds), int(rss) / 1024
+
+
+def measure(runs: int = 5) -> dict[str, float]:
+    with service({"ada": 100}) as svc:
+        run_child(APP, svc.url, KEY)  # warm the page cache and the service
+        bare = [run_child(BARE) for _ in range(runs)]
+        app = [run_child(APP, svc.url, KEY) for _ in range(runs)]
+    result = {
+        "bare_s": median([t for t, _ in bare]),
+        "app_s": median([t for t, _ in app]),
+        "bare_mib": median([m for _, m in bare]),
+        "app_mib": median([m for _, m in app]),
+    }
+    result["time_ratio"] = result["app_s"] / result["bare_s"]
+    result["memory_ratio"] = result["app_mib"] / result["bare_mib"]
+    return result
+
+
+def report(r: dict[str, float]) -> str:
+    return (
+        "| | bare Textual app | inboxdesk, first inbox page | ratio (target ≤ 1.5) |\n"
+        "|---|---|---|---|\n"
+        f"| start to first paint | {r['bare_s'] * 1000:.0f} ms | {r['app_s'] * 1000:.0f} ms | "
+        f"{r['time_ratio']:.2f} |\n"
+        f"| peak memory (RSS) | {r['bare_mib']:.1f} MiB | {r['app_mib']:.1f} MiB | "
+        f"{r['memory_ratio']:.2f} |"
+    )
+
+
+if __name__ == "__main__":
+    print(report(measure()))
