@@ -429,9 +429,13 @@ class InboxScreen(Screen[None]):
 
     def _apply(self, messages: list[Message]) -> None:
         """Rows and detail from the objects the service returned."""
+        shown = self.table.cursor_message_id
+        redraw_detail = False
         for message in self.state.update(messages):
             self.table.refresh_message(message, message.id in self.state.selected)
-        self._show_detail()
+            redraw_detail = redraw_detail or message.id == shown
+        if redraw_detail:  # the detail pane is the costliest thing to draw
+            self._show_detail()
 
     def action_undo(self) -> None:
         change = self.state.last_change

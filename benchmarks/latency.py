@@ -1,0 +1,106 @@
+"""2. Action latency: key press to the updated row, against a bare httpx call.
+
+The app runs headless against the service in its own process. A key event is posted
+to the app and the clock stops when the row's cell shows the new state (the next
+repaint then draws it). Actions alternate read and unread so every press changes the
+rows, with the same pause between actions for the app and for httpx, as a person's
+key presses have: back-to-back requests would meet TCP delayed acknowledgements
+instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+from textual import events
+
+from benchmarks.common import KEY, median, message_ids, percentile, service
+from inboxdesk.config import Settings
+from inboxdesk.tui.app import make_app
+from inboxdesk.tui.screens.inbox import InboxScreen
+from inboxdesk.tui.widgets.message_table import MessageTable
+
+
+# Seconds between two actions, for the app and for httpx alike.
+GAP = 0.05
+
+
+async def app_times(url: str, actions: int, selection: int) -> list[float]:
+    app = make_app(Settings(base_url=url, api_key=KEY), subscriber_id="ada")
+    app.animation_level = "none"
+    times: list[float] = []
+    async with app.run_test(size=(150, 40)) as pilot:
+        while not (isinstance(app.screen, InboxScreen) and app.screen.is_mounted
+                   and app.screen.query_one(MessageTable).row_count >= min(selection, 50)):
+            await pilot.pause(0.01)
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        table = screen.query_one(MessageTable)
+        while table.row_count < selection:
+            await pilot.press("G")
+            await pilot.pause(0.05)
+        await pilot.press("g")
+        if selection > 1:
+            await pilot.press("asterisk")
+        await pilot.pause(0.5)
+        target = table.cursor_message_id
+        assert target is not None
+        for n in range(actions):
+            read = n % 2 == 0
+            key = "r" if read else "u"
+            shown = (" " if selection == 1 else "✔") + (" " if read else "●")
+            started = time.perf_counter()
+            app.post_message(events.Key(key, key))
+            while not str(table.get_cell(target, "state")).startswith(shown):
+                await asyncio.sleep(0.0002)
+            times.append(time.perf_counter() - started)
+            await asyncio.sleep(GAP)
+    return times
+
+
+async def http_times(url: str, actions: int, ids: list[str]) -> list[float]:
+    times: list[float] = []
+    body_ids: str | list[str] = ids[0] if len(ids) == 1 else ids
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
+        for n in range(actions):
+            started = time.perf_counter()
+            response = await http.post("/v1/subscribers/ada/messages/mark-as",
+                                       json={"messageId": body_ids,
+                                             "markAs": "read" if n % 2 == 0 else "unread"})
+            response.json()
+            times.append(time.perf_counter() - started)
+            await asyncio.sleep(GAP)
+    return times
+
+
+def measure(actions: int = 200) -> dict[str, dict[str, float]]:
+    results: dict[str, dict[str, float]] = {}
+    with service({"ada": 200}) as svc:
+        ids = message_ids(svc.url, "ada", 100)
+        for label, selection in (("one message", 1), ("100 selected", 100)):
+            app = asyncio.run(app_times(svc.url, actions, selection))
+            bare = asyncio.run(http_times(svc.url, actions, ids[:selection]))
+            results[label] = {
+                "app_p50": median(app), "app_p95": percentile(app, 95),
+                "http_p50": median(bare), "http_p95": percentile(bare, 95),
+            }
+            results[label]["added_p50"] = results[label]["app_p50"] - results[label]["http_p50"]
+    return results
+
+
+def report(results: dict[str, dict[str, float]]) -> str:
+    lines = ["| mark-as on | app p50 | app p95 | httpx p50 | httpx p95 | app adds at p50 "
+             "(target < 10 ms) |", "|---|---|---|---|---|---|"]
+    for label, r in results.items():
+        lines.append(
+            f"| {label} | {r['app_p50'] * 1000:.1f} ms | {r['app_p95'] * 1000:.1f} ms | "
+            f"{r['http_p50'] * 1000:.1f} ms | {r['http_p95'] * 1000:.1f} ms | "
+            f"{r['added_p50'] * 1000:.1f} ms |"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(report(measure()))
