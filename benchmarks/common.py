@@ -145,9 +145,9 @@ def service(inboxes: dict[str, int], extra: Sequence[str] = ()) -> Iterator[Serv
 def message_ids(url: str, subscriber: str, count: int) -> list[str]:
     ids: list[str] = []
     page = 0
-    with httpx.Client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
+    with http(url) as client:
         while len(ids) < count:
-            body = http.get(
+            body = client.get(
                 f"/v1/subscribers/{subscriber}/notifications/feed",
                 params={"page": page, "limit": 100},
             ).json()
@@ -183,4 +183,27 @@ def machine() -> str:
     return (
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}), "
         f"{memory:.0f} GiB, Python {platform.python_version()}"
+    )
+
+
+def http(url: str) -> httpx.Client:
+    """A plain httpx client with the socket options the app's client uses."""
+    from inboxdesk.client.api import NO_DELAY
+
+    return httpx.Client(
+        base_url=url,
+        headers={"Authorization": f"ApiKey {KEY}"},
+        timeout=30,
+        transport=httpx.HTTPTransport(socket_options=NO_DELAY),
+    )
+
+
+def async_http(url: str) -> httpx.AsyncClient:
+    from inboxdesk.client.api import NO_DELAY
+
+    return httpx.AsyncClient(
+        base_url=url,
+        headers={"Authorization": f"ApiKey {KEY}"},
+        timeout=30,
+        transport=httpx.AsyncHTTPTransport(socket_options=NO_DELAY),
     )

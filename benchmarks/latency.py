@@ -13,15 +13,13 @@ from __future__ import annotations
 import asyncio
 import time
 
-import httpx
 from textual import events
 
-from benchmarks.common import KEY, median, message_ids, percentile, service
+from benchmarks.common import KEY, async_http, median, message_ids, percentile, service
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import make_app
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.widgets.message_table import MessageTable
-
 
 # Seconds between two actions, for the app and for httpx alike.
 GAP = 0.05
@@ -32,8 +30,11 @@ async def app_times(url: str, actions: int, selection: int) -> list[float]:
     app.animation_level = "none"
     times: list[float] = []
     async with app.run_test(size=(150, 40)) as pilot:
-        while not (isinstance(app.screen, InboxScreen) and app.screen.is_mounted
-                   and app.screen.query_one(MessageTable).row_count >= min(selection, 50)):
+        while not (
+            isinstance(app.screen, InboxScreen)
+            and app.screen.is_mounted
+            and app.screen.query_one(MessageTable).row_count >= min(selection, 50)
+        ):
             await pilot.pause(0.01)
         screen = app.screen
         assert isinstance(screen, InboxScreen)
@@ -63,12 +64,13 @@ async def app_times(url: str, actions: int, selection: int) -> list[float]:
 async def http_times(url: str, actions: int, ids: list[str]) -> list[float]:
     times: list[float] = []
     body_ids: str | list[str] = ids[0] if len(ids) == 1 else ids
-    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
+    async with async_http(url) as http:
         for n in range(actions):
             started = time.perf_counter()
-            response = await http.post("/v1/subscribers/ada/messages/mark-as",
-                                       json={"messageId": body_ids,
-                                             "markAs": "read" if n % 2 == 0 else "unread"})
+            response = await http.post(
+                "/v1/subscribers/ada/messages/mark-as",
+                json={"messageId": body_ids, "markAs": "read" if n % 2 == 0 else "unread"},
+            )
             response.json()
             times.append(time.perf_counter() - started)
             await asyncio.sleep(GAP)
@@ -83,16 +85,21 @@ def measure(actions: int = 200) -> dict[str, dict[str, float]]:
             app = asyncio.run(app_times(svc.url, actions, selection))
             bare = asyncio.run(http_times(svc.url, actions, ids[:selection]))
             results[label] = {
-                "app_p50": median(app), "app_p95": percentile(app, 95),
-                "http_p50": median(bare), "http_p95": percentile(bare, 95),
+                "app_p50": median(app),
+                "app_p95": percentile(app, 95),
+                "http_p50": median(bare),
+                "http_p95": percentile(bare, 95),
             }
             results[label]["added_p50"] = results[label]["app_p50"] - results[label]["http_p50"]
     return results
 
 
 def report(results: dict[str, dict[str, float]]) -> str:
-    lines = ["| mark-as on | app p50 | app p95 | httpx p50 | httpx p95 | app adds at p50 "
-             "(target < 10 ms) |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| mark-as on | app p50 | app p95 | httpx p50 | httpx p95 | app adds at p50 "
+        "(target < 10 ms) |",
+        "|---|---|---|---|---|---|",
+    ]
     for label, r in results.items():
         lines.append(
             f"| {label} | {r['app_p50'] * 1000:.1f} ms | {r['app_p95'] * 1000:.1f} ms | "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
@@ -90,11 +90,14 @@ def _data(value: Any, status: int = 200) -> JSONResponse:
 
 
 def build_router(store: Store, settings: ServerSettings) -> APIRouter:
+    """The routes. They are async and call the store on the event loop: one SQLite
+    statement takes well under a millisecond, and a thread hop per request cost more
+    than the work itself (benchmarks/load.py). Writes are serialized by the loop."""
     router = APIRouter(prefix="/v1", responses=_ERRORS)
 
-    def pause() -> None:
+    async def pause() -> None:
         if settings.operation_delay:
-            time.sleep(settings.operation_delay)
+            await asyncio.sleep(settings.operation_delay)
 
     @router.post(
         "/integrations/{integrationId}/set-primary",
@@ -102,11 +105,11 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="Set integration as primary",
         tags=["integrations"],
     )
-    def set_primary(
+    async def set_primary(
         request: Request, integrationId: str, idempotency_key: IdempotencyKey = None
     ) -> JSONResponse:
         _require_id("integrationId", integrationId)
-        pause()
+        await pause()
         return _data(store.set_primary(caller_of(request.scope), integrationId))
 
     @router.get(
@@ -115,7 +118,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="List integrations",
         tags=["integrations"],
     )
-    def list_integrations(request: Request) -> JSONResponse:
+    async def list_integrations(request: Request) -> JSONResponse:
         return _data(store.list_integrations(caller_of(request.scope)))
 
     @router.get(
@@ -124,7 +127,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="List active integrations",
         tags=["integrations"],
     )
-    def list_active_integrations(request: Request) -> JSONResponse:
+    async def list_active_integrations(request: Request) -> JSONResponse:
         return _data(store.list_integrations(caller_of(request.scope), active_only=True))
 
     @router.post(
@@ -134,13 +137,13 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="Update notifications state",
         tags=["subscribers"],
     )
-    def mark_as(
+    async def mark_as(
         request: Request,
         subscriberId: str,
         body: MarkAsBody,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
-        pause()
+        await pause()
         caller = caller_of(request.scope)
         return _data(store.mark_as(caller, subscriberId, body.ids, body.mark_as), 201)
 
@@ -151,13 +154,13 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="Mark all in-app messages of a subscriber",
         tags=["subscribers"],
     )
-    def mark_all(
+    async def mark_all(
         request: Request,
         subscriberId: str,
         body: MarkAllBody,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
-        pause()
+        await pause()
         caller = caller_of(request.scope)
         return _data(store.mark_all(caller, subscriberId, body.mark_as), 201)
 
@@ -167,7 +170,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="List subscribers",
         tags=["subscribers"],
     )
-    def list_subscribers(
+    async def list_subscribers(
         request: Request,
         page: PageNumber = 0,
         limit: Annotated[int, Query(ge=1, le=100)] = 10,
@@ -181,7 +184,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="Get a subscriber",
         tags=["subscribers"],
     )
-    def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
+    async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
         return _data(store.get_subscriber(caller_of(request.scope), subscriberId))
 
     @router.get(
@@ -190,7 +193,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="A subscriber's in-app messages, newest first",
         tags=["subscribers"],
     )
-    def feed(
+    async def feed(
         request: Request,
         subscriberId: str,
         page: PageNumber = 0,
@@ -208,7 +211,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="Count a subscriber's unseen in-app messages",
         tags=["subscribers"],
     )
-    def unseen(
+    async def unseen(
         request: Request,
         subscriberId: str,
         seen: bool = False,
@@ -223,7 +226,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         summary="List messages of the environment, newest first",
         tags=["messages"],
     )
-    def list_messages(
+    async def list_messages(
         request: Request,
         channel: Channel | None = None,
         subscriberId: str | None = None,

@@ -148,6 +148,7 @@ class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
         self._local = threading.local()
+        self._callers: dict[str, Caller] = {}
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._connection().executescript(SCHEMA)
@@ -215,8 +216,14 @@ class Store:
         return self.read().execute("SELECT * FROM environments ORDER BY name").fetchall()
 
     def authenticate(self, api_key: str) -> Caller | None:
-        """The caller a key belongs to; hashes are compared in constant time."""
+        """The caller a key belongs to; hashes are compared in constant time.
+
+        Keys are never revoked by this service, so a found key is remembered.
+        """
         digest = hash_key(api_key)
+        known = self._callers.get(digest)
+        if known is not None:
+            return known
         row = (
             self.read()
             .execute(
@@ -228,7 +235,9 @@ class Store:
         )
         if row is None or not hmac.compare_digest(row["key_hash"], digest):
             return None
-        return Caller(environment_id=row["env"], organization_id=row["org"])
+        caller = Caller(environment_id=row["env"], organization_id=row["org"])
+        self._callers[digest] = caller
+        return caller
 
     def is_empty(self) -> bool:
         return self.read().execute("SELECT 1 FROM organizations LIMIT 1").fetchone() is None

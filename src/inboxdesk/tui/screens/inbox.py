@@ -23,7 +23,7 @@ from inboxdesk.tui.widgets.subscriber_header import SubscriberHeader
 if TYPE_CHECKING:
     from inboxdesk.tui.app import InboxdeskApp
 
-PAGE_SIZE = 50
+PAGE_SIZE = 100  # the most the feed gives in one page
 # Load the next page when the cursor is this close to the last loaded row.
 PREFETCH_ROWS = 15
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}

@@ -1,0 +1,114 @@
+"""4. Bulk: mark 1,000 selected messages read in the app.
+
+Counts the requests the app sends, times key press to the last row updated, and
+times the service's own store for the same 1,000 ids (per id).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from textual import events
+
+from benchmarks.common import KEY, http, median, service
+from benchmarks.scale import rows_at_least
+from inboxdesk.client import ClientOptions, InboxClient
+from inboxdesk.config import Settings
+from inboxdesk.models import MarkAs
+from inboxdesk.server.store import Store
+from inboxdesk.tui.app import make_app
+from inboxdesk.tui.screens.inbox import InboxScreen
+
+COUNT = 1000
+
+
+class Counting(httpx.AsyncBaseTransport):
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.posts = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST":
+            self.posts += 1
+        return await self.inner.handle_async_request(request)
+
+
+async def in_app(url: str) -> tuple[int, float]:
+    transport = Counting()
+    client = InboxClient(url, KEY, ClientOptions(), transport)
+    app = make_app(Settings(base_url=url, api_key=KEY), client=client, subscriber_id="ada")
+    app.animation_level = "none"
+    async with app.run_test(size=(150, 40)):
+        table = await rows_at_least(app, 1)
+        while table.row_count < COUNT:
+            before = table.row_count
+            app.post_message(events.Key("G", "G"))
+            while table.row_count == before:
+                await asyncio.sleep(0.001)
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        app.post_message(events.Key("asterisk", "*"))
+        while len(screen.state.selected) < COUNT:
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(0.3)
+        transport.posts = 0
+        started = time.perf_counter()
+        app.post_message(events.Key("r", "r"))
+        while not all(m.read for m in screen.state.messages.values()):
+            await asyncio.sleep(0.001)
+        return transport.posts, time.perf_counter() - started
+
+
+def store_time(db: Path, ids: list[str]) -> float:
+    """The store's own time for one mark-as of all the ids, on a copy of the database."""
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "copy.db"
+        shutil.copy(db, copy)
+        for suffix in ("-wal", "-shm"):
+            if Path(f"{db}{suffix}").exists():
+                shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
+        store = Store(copy)
+        caller = store.authenticate(KEY)
+        assert caller is not None
+        times = []
+        for n in range(5):
+            started = time.perf_counter()
+            store.mark_as(caller, "ada", ids, MarkAs.READ if n % 2 else MarkAs.UNREAD)
+            times.append(time.perf_counter() - started)
+        store.close()
+        return median(times)
+
+
+def measure() -> dict[str, float]:
+    with service({"ada": COUNT}) as svc:
+        posts, seconds = asyncio.run(in_app(svc.url))
+        with http(svc.url) as client:
+            ids = [
+                m["_id"] for m in client.get("/v1/messages", params={"limit": COUNT}).json()["data"]
+            ]
+        own = store_time(svc.db, ids)
+    return {
+        "requests": posts,
+        "end_to_end_s": seconds,
+        "store_per_id_us": own / COUNT * 1e6,
+        "store_s": own,
+    }
+
+
+def report(r: dict[str, float]) -> str:
+    return (
+        "| figure | value |\n|---|---|\n"
+        f"| requests sent for 1,000 selected | {int(r['requests'])} |\n"
+        f"| key press to every row updated | {r['end_to_end_s'] * 1000:.0f} ms |\n"
+        f"| the store's own time (one transaction, 1,000 ids) | {r['store_s'] * 1000:.1f} ms, "
+        f"{r['store_per_id_us']:.0f} µs per id |"
+    )
+
+
+if __name__ == "__main__":
+    print(report(measure()))
