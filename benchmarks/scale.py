@@ -87,6 +87,7 @@ def peak_mib() -> float:
 
 
 async def child(url: str) -> dict[str, float]:
+    await first_page(url, "small")  # warm-up: imports and first validators are not paging
     small = [await first_page(url, "small") for _ in range(3)]
     big = [await first_page(url, "big") for _ in range(3)]
     result = await to_the_end(url)

@@ -272,5 +272,10 @@ async def test_paging_to_the_end_of_a_2100_message_inbox(make_service: object) -
         assert len(set(ids)) == BIG_INBOX_SIZE
         created = [screen.state.messages[i].created_at for i in ids]
         assert created == sorted(created, reverse=True)
-        # Every message shares one workflow object per workflow.
-        assert len({id(m.template) for m in screen.state.messages.values()}) <= 6
+        # Rows keep the list light; a full message is parsed when shown, sharing its
+        # workflow and subscriber objects with every other message of theirs.
+        first, last = screen.state.message(ids[0]), screen.state.message(ids[-1])
+        assert first is not None and last is not None
+        if first.template_id == last.template_id:
+            assert first.template is last.template
+        assert first.subscriber is last.subscriber is not None

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, Tab, Tabs
 
 from inboxdesk.client import InboxdeskError, MarkResult, NotFoundError
 from inboxdesk.models import MarkAs, Message, Subscriber
-from inboxdesk.tui.inbox_state import Change, FeedFilter, InboxState, undo_steps
+from inboxdesk.tui.inbox_state import Change, FeedFilter, InboxState, Row, undo_steps
 from inboxdesk.tui.widgets.message_detail import MessageDetail
 from inboxdesk.tui.widgets.message_table import MessageTable
 from inboxdesk.tui.widgets.subscriber_header import SubscriberHeader
@@ -238,8 +238,12 @@ class InboxScreen(Screen[None]):
         try:
             self.subscriber = await self.inbox_app.client.get_subscriber(self.state.subscriber_id)
         except NotFoundError:
-            self.notify(f"Subscriber {self.state.subscriber_id} not found in this environment; "
-                        "pick another.", severity="warning", markup=False)
+            self.notify(
+                f"Subscriber {self.state.subscriber_id} not found in this environment; "
+                "pick another.",
+                severity="warning",
+                markup=False,
+            )
             self.inbox_app.action_pick_subscriber()
         except InboxdeskError as exc:
             self.inbox_app.report(exc)
@@ -328,7 +332,7 @@ class InboxScreen(Screen[None]):
 
     def _show_detail(self) -> None:
         message_id = self.table.cursor_message_id
-        message = self.state.messages.get(message_id) if message_id else None
+        message = self.state.message(message_id) if message_id else None
         self.query_one(MessageDetail).show(message, self.inbox_app.now())
 
     def _rebuild(self) -> None:
@@ -364,8 +368,11 @@ class InboxScreen(Screen[None]):
         Redrawing the footer is costly, and most key presses change nothing it shows.
         """
         state = self.state
-        now = (bool(self.table.row_count or state.selected), state.last_change is not None,
-               bool(state.selected or state.text))
+        now = (
+            bool(self.table.row_count or state.selected),
+            state.last_change is not None,
+            bool(state.selected or state.text),
+        )
         if now != self._availability:
             self._availability = now
             self.refresh_bindings()
@@ -429,12 +436,13 @@ class InboxScreen(Screen[None]):
 
     def _apply(self, messages: list[Message]) -> None:
         """Rows and detail from the objects the service returned."""
+        self._redraw(self.state.update(messages))
+
+    def _redraw(self, rows: list[Row]) -> None:
         shown = self.table.cursor_message_id
-        redraw_detail = False
-        for message in self.state.update(messages):
-            self.table.refresh_message(message, message.id in self.state.selected)
-            redraw_detail = redraw_detail or message.id == shown
-        if redraw_detail:  # the detail pane is the costliest thing to draw
+        for row in rows:
+            self.table.refresh_message(row, row.id in self.state.selected)
+        if any(row.id == shown for row in rows):  # the detail pane is the costliest to draw
             self._show_detail()
 
     def action_undo(self) -> None:
@@ -470,12 +478,7 @@ class InboxScreen(Screen[None]):
             self.inbox_app.report(exc)
             return
         # The documented effect of mark-all read, on every loaded in-app message.
-        done = [
-            m.model_copy(update={"read": True, "seen": True})
-            for m in self.state.messages.values()
-            if m.channel == "in_app"
-        ]
-        self._apply(done)
+        self._redraw(self.state.set_flags(read=True, seen=True))
         self.state.last_change = None
         self.notify(f"Marked all {count} unread message{'s' if count != 1 else ''} read.")
         self.load_counts()

@@ -8,8 +8,8 @@ from datetime import datetime
 from textual.binding import Binding
 from textual.widgets import DataTable
 
-from inboxdesk.models import Message
 from inboxdesk.tui.format import clip, heading_text, relative, state_marker, status_text
+from inboxdesk.tui.inbox_state import Row
 
 COLUMNS = (
     ("state", "   ", 3),
@@ -46,28 +46,26 @@ class MessageTable(DataTable[object]):
         for key, label, width in COLUMNS:
             self.add_column(label, key=key, width=width)
 
-    def cells(self, message: Message, selected: bool) -> tuple[object, ...]:
-        workflow = message.template.name if message.template else ""
+    def cells(self, row: Row, selected: bool) -> tuple[object, ...]:
         return (
-            state_marker(message, selected),
-            relative(message.created_at, self.now),
-            heading_text(message, 28),
-            clip(message.preview, 24),
-            status_text(message),
-            clip(workflow, 14),
+            state_marker(selected, row.read, row.seen),
+            relative(row.created_at, self.now),
+            heading_text(row.heading, row.read, 28),
+            clip(row.preview, 24),
+            status_text(row.status),
+            clip(row.workflow, 14),
         )
 
-    def add_messages(self, messages: Iterable[Message], selected: set[str]) -> None:
-        for message in messages:
-            if message.id is not None:
-                self.add_row(*self.cells(message, message.id in selected), key=message.id)
+    def add_messages(self, rows: Iterable[Row], selected: set[str]) -> None:
+        for row in rows:
+            self.add_row(*self.cells(row, row.id in selected), key=row.id)
 
-    def refresh_message(self, message: Message, selected: bool) -> None:
+    def refresh_message(self, row: Row, selected: bool) -> None:
         """Rewrite the cells that a mark-as or selection change can alter."""
-        if message.id is None or message.id not in self.rows:
+        if row.id not in self.rows:
             return
-        self.update_cell(message.id, "state", state_marker(message, selected))
-        self.update_cell(message.id, "title", heading_text(message, 28))
+        self.update_cell(row.id, "state", state_marker(selected, row.read, row.seen))
+        self.update_cell(row.id, "title", heading_text(row.heading, row.read, 28))
 
     @property
     def cursor_message_id(self) -> str | None:
