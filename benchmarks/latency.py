@@ -46,7 +46,7 @@ async def app_times(url: str, actions: int, selection: int) -> list[float]:
         if selection > 1:
             await pilot.press("asterisk")
         await pilot.pause(0.5)
-        target = table.cursor_message_id
+        target = table.cursor_key
         assert target is not None
         for n in range(actions):
             read = n % 2 == 0

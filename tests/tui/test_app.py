@@ -118,7 +118,7 @@ def test_every_binding_has_an_id_and_ids_are_unique() -> None:
     from inboxdesk.tui.screens.help import HelpScreen as Help
     from inboxdesk.tui.screens.integrations import IntegrationsScreen
     from inboxdesk.tui.screens.picker import SubscriberPicker
-    from inboxdesk.tui.widgets.integration_table import IntegrationTable
+    from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
     owners = [
         InboxdeskApp,
@@ -128,8 +128,7 @@ def test_every_binding_has_an_id_and_ids_are_unique() -> None:
         ProblemScreen,
         SubscriberPicker,
         ConfirmScreen,
-        MessageTable,
-        IntegrationTable,
+        KeyedTable,
     ]
     bindings = [b for o in owners for b in o.BINDINGS if isinstance(b, Binding)]
     assert all(b.id for b in bindings)

@@ -94,7 +94,7 @@ async def test_each_mark_key_on_one_row(
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await pilot.press("j")
-        assert screen.query_one(MessageTable).cursor_message_id == jane_message(10)
+        assert screen.query_one(MessageTable).cursor_key == jane_message(10)
         await pilot.press(key)
         await until(
             pilot, lambda: stored(service, jane_message(10)) == expected, what="stored state"

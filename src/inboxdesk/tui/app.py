@@ -342,8 +342,7 @@ class InboxdeskApp(App[None]):
 def binding_ids() -> set[str]:
     """Every binding id the app defines: the names a keymap may use."""
     from inboxdesk.tui.screens.confirm import ConfirmScreen
-    from inboxdesk.tui.widgets.integration_table import IntegrationTable
-    from inboxdesk.tui.widgets.message_table import MessageTable
+    from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
     owners: list[type[object]] = [
         InboxdeskApp,
@@ -353,8 +352,7 @@ def binding_ids() -> set[str]:
         ProblemScreen,
         SubscriberPicker,
         ConfirmScreen,
-        MessageTable,
-        IntegrationTable,
+        KeyedTable,
     ]
     return {
         b.id

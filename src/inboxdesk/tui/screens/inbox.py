@@ -222,7 +222,7 @@ class InboxScreen(Screen[None]):
 
     def reload(self, keep_cursor: bool = True, fetch_subscriber: bool = True) -> None:
         """Subscriber, counts and the first page, from the service."""
-        keep = self.table.cursor_message_id if keep_cursor else None
+        keep = self.table.cursor_key if keep_cursor else None
         self.generation += 1
         self.state.reset()
         self.table.clear()
@@ -331,13 +331,13 @@ class InboxScreen(Screen[None]):
         self.query_one("#status", Static).update(text)
 
     def _show_detail(self) -> None:
-        message_id = self.table.cursor_message_id
+        message_id = self.table.cursor_key
         message = self.state.message(message_id) if message_id else None
         self.query_one(MessageDetail).show(message, self.inbox_app.now())
 
     def _rebuild(self) -> None:
         """Redraw the rows from the loaded state (after the text filter changes)."""
-        keep = self.table.cursor_message_id
+        keep = self.table.cursor_key
         self.table.clear()
         self.table.add_messages(self.state.visible(), self.state.selected)
         if keep and keep in self.table.rows:
@@ -400,7 +400,7 @@ class InboxScreen(Screen[None]):
         self._mark(MarkAs.UNSEEN)
 
     def _mark(self, mark_as: MarkAs) -> None:
-        ids = self.state.targets(self.table.cursor_message_id)
+        ids = self.state.targets(self.table.cursor_key)
         if not ids:
             self.notify("Nothing to mark: no message is highlighted.", severity="warning")
             return
@@ -439,7 +439,7 @@ class InboxScreen(Screen[None]):
         self._redraw(self.state.update(messages))
 
     def _redraw(self, rows: list[Row]) -> None:
-        shown = self.table.cursor_message_id
+        shown = self.table.cursor_key
         for row in rows:
             self.table.refresh_message(row, row.id in self.state.selected)
         if any(row.id == shown for row in rows):  # the detail pane is the costliest to draw
@@ -484,7 +484,7 @@ class InboxScreen(Screen[None]):
         self.load_counts()
 
     def action_toggle_select(self) -> None:
-        message_id = self.table.cursor_message_id
+        message_id = self.table.cursor_key
         if message_id is None:
             return
         selected = self.state.toggle(message_id)
@@ -543,7 +543,7 @@ class InboxScreen(Screen[None]):
         self.inbox_app.action_pick_subscriber()
 
     def action_copy_id(self) -> None:
-        message_id = self.table.cursor_message_id
+        message_id = self.table.cursor_key
         if message_id:
             self.app.copy_to_clipboard(message_id)
             self.notify(f"Copied message id {message_id}.", markup=False)

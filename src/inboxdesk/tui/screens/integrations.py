@@ -99,12 +99,12 @@ class IntegrationsScreen(Screen[None]):
 
     @property
     def current(self) -> Integration | None:
-        integration_id = self.table.cursor_integration_id
+        integration_id = self.table.cursor_key
         return self.items.get(integration_id) if integration_id else None
 
     def reload(self, keep: str | None = None) -> None:
         self.table.loading = not self.items
-        self.load(keep or self.table.cursor_integration_id)
+        self.load(keep or self.table.cursor_key)
 
     @work(exclusive=True, group="integrations", exit_on_error=False)
     async def load(self, keep: str | None) -> None:

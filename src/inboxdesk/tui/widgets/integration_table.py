@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rich.text import Text
-from textual.binding import Binding
-from textual.widgets import DataTable
 
 from inboxdesk.models import Channel, Integration
+from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
 CHANNEL_ORDER = [
     c.value for c in (Channel.EMAIL, Channel.SMS, Channel.IN_APP, Channel.CHAT, Channel.PUSH)
@@ -26,25 +25,7 @@ def grouped(items: Iterable[Integration]) -> list[Integration]:
     return sorted(items, key=key)
 
 
-class IntegrationTable(DataTable[object]):
-    BINDINGS = [
-        Binding(
-            "j",
-            "cursor_down",
-            "Down",
-            show=False,
-            id="integrations.down",
-            tooltip="Next integration",
-        ),
-        Binding(
-            "k", "cursor_up", "Up", show=False, id="integrations.up", tooltip="Previous integration"
-        ),
-        Binding("g", "scroll_top", "Top", show=False, id="integrations.top", tooltip="First"),
-        Binding(
-            "G", "scroll_bottom", "Bottom", show=False, id="integrations.bottom", tooltip="Last"
-        ),
-    ]
-
+class IntegrationTable(KeyedTable):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(cursor_type="row", **kwargs)  # type: ignore[arg-type]
 
@@ -80,10 +61,3 @@ class IntegrationTable(DataTable[object]):
             )
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep), animate=False)
-
-    @property
-    def cursor_integration_id(self) -> str | None:
-        if not self.row_count:
-            return None
-        key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
-        return str(key.value) if key.value is not None else None

@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from textual.binding import Binding
-from textual.widgets import DataTable
-
 from inboxdesk.tui.format import clip, heading_text, relative, state_marker, status_text
 from inboxdesk.tui.inbox_state import Row
+from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
 COLUMNS = (
     ("state", "   ", 3),
@@ -21,22 +19,8 @@ COLUMNS = (
 )
 
 
-class MessageTable(DataTable[object]):
-    """Messages with vim-style movement; the app reads `cursor_message_id`."""
-
-    BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False, id="list.down", tooltip="Next message"),
-        Binding("k", "cursor_up", "Up", show=False, id="list.up", tooltip="Previous message"),
-        Binding("g", "scroll_top", "Top", show=False, id="list.top", tooltip="First message"),
-        Binding(
-            "G",
-            "scroll_bottom",
-            "Bottom",
-            show=False,
-            id="list.bottom",
-            tooltip="Last loaded message",
-        ),
-    ]
+class MessageTable(KeyedTable):
+    """Messages with vim-style movement; the app reads `cursor_key`."""
 
     def __init__(self, now: datetime, **kwargs: object) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
@@ -66,10 +50,3 @@ class MessageTable(DataTable[object]):
             return
         self.update_cell(row.id, "state", state_marker(selected, row.read, row.seen))
         self.update_cell(row.id, "title", heading_text(row.heading, row.read, 28))
-
-    @property
-    def cursor_message_id(self) -> str | None:
-        if not self.row_count:
-            return None
-        key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
-        return str(key.value) if key.value is not None else None
