@@ -6,6 +6,7 @@ import io
 import json
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -138,3 +139,14 @@ def test_config_profiles_file_mode_and_masking(
     assert code == 2 and "timeout must be a number" in err
     code, out, _ = run(capsys, "config", "show", "--timeout", "7", "--json")
     assert json.loads(out)["sources"]["timeout"] == "flag"
+
+
+def test_bare_options_open_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    from inboxdesk.cli import app_commands
+
+    seen: list[Any] = []
+    monkeypatch.setattr(app_commands, "run_tui", lambda args: seen.append(args) or 0)
+    assert main(["--profile", "work", "--subscriber", "ada"]) == 0
+    assert (seen[0].command, seen[0].profile, seen[0].subscriber_flag) == ("tui", "work", "ada")
+    assert main([]) == 0
+    assert seen[1].command == "tui" and seen[1].profile is None

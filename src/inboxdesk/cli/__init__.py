@@ -28,10 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words and words[0].startswith("-") and words[0] not in {"-h", "--help", "--version"}:
+        # `inboxdesk --profile eu` means the app, as bare `inboxdesk` does.
+        words.insert(0, "tui")
+    args = parser.parse_args(words)
     if args.command is None:
         # Bare `inboxdesk` opens the app, as `inboxdesk tui` does.
-        args = parser.parse_args(["tui", *(argv if argv is not None else sys.argv[1:])])
+        args = parser.parse_args(["tui"])
     try:
         code: int = args.run(args)
     except ConfigError as exc:
