@@ -127,7 +127,7 @@ class InboxdeskApp(App[None]):
         while isinstance(self.screen, ProblemScreen):
             self.pop_screen()
         if self.is_screen_installed("inbox"):
-            self.inbox().reload(fetch_subscriber=True)
+            self.inbox().reload()
         else:
             self.connect()
 

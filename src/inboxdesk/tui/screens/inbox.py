@@ -173,10 +173,10 @@ class InboxScreen(Screen[None]):
         ),
     ]
 
-    def __init__(self, subscriber_id: str, subscriber: Subscriber | None = None) -> None:
+    def __init__(self, subscriber_id: str) -> None:
         super().__init__(id="inbox")
         self.state = InboxState(subscriber_id)
-        self.subscriber = subscriber
+        self.subscriber: Subscriber | None = None
         self.unread: int | None = None
         self.unseen: int | None = None
         self.loading_page = False
@@ -211,7 +211,7 @@ class InboxScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#text-filter", Input).display = False
         self.query_one(MessageTable).focus()
-        self.reload(fetch_subscriber=self.subscriber is None)
+        self.reload()
         self._show_header()
 
     # -- loading -----------------------------------------------------------------------
@@ -220,16 +220,15 @@ class InboxScreen(Screen[None]):
     def table(self) -> MessageTable:
         return self.query_one(MessageTable)
 
-    def reload(self, keep_cursor: bool = True, fetch_subscriber: bool = True) -> None:
-        """Subscriber, counts and the first page, from the service."""
+    def reload(self, keep_cursor: bool = True) -> None:
+        """Subscriber, counts and the first page, from the service, all at once."""
         keep = self.table.cursor_key if keep_cursor else None
         self.generation += 1
         self.state.reset()
         self.table.clear()
         self.table.loading = True
         self.loading_page = False
-        if fetch_subscriber:
-            self.load_subscriber()
+        self.load_subscriber()
         self.load_counts()
         self.load_page(self.generation, keep)
 
