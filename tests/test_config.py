@@ -112,3 +112,24 @@ def test_readable_file_with_a_key_warns(tmp_path: Path, capsys: pytest.CaptureFi
     config_at(tmp_path, PROFILES, mode=0o644)
     err = capsys.readouterr().err
     assert "readable by others" in err and "chmod 600" in err and KEY not in err
+
+
+def test_client_settings_reach_the_transport(tmp_path: Path) -> None:
+    import certifi
+
+    from inboxdesk.client.factory import client_for
+    from inboxdesk.config import Settings
+
+    with pytest.raises(ConfigError, match=r"CA bundle /nope\.pem is not a readable file"):
+        client_for(Settings(api_key=KEY, ca_bundle="/nope.pem"))
+    with pytest.raises(ConfigError, match="client certificate"):
+        client_for(Settings(api_key=KEY, client_cert=str(tmp_path / "none.pem")))
+    client = client_for(Settings(api_key=KEY, timeout=3.5, proxy="http://127.0.0.1:9"))
+    assert client.options.timeout == 3.5 and client.options.proxy == "http://127.0.0.1:9"
+    assert client.options.verify is True
+    bundled = client_for(Settings(api_key=KEY, ca_bundle=certifi.where()))
+    assert bundled.options.verify == certifi.where()
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate")
+    with pytest.raises(ConfigError, match="PEM files"):
+        client_for(Settings(api_key=KEY, ca_bundle=str(garbage)))

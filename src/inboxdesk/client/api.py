@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import ssl
 import time
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -281,10 +282,28 @@ class InboxClient:
 NO_DELAY = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
 
 
+def tls_context(options: ClientOptions) -> ssl.SSLContext | bool:
+    """Verification as configured: a CA bundle, a client certificate, or the defaults."""
+    if options.verify is False:
+        return False
+    if isinstance(options.verify, str):
+        context = ssl.create_default_context(cafile=options.verify)
+    elif options.cert is not None:
+        context = httpx.create_ssl_context()
+    else:
+        return True
+    if options.cert is not None:
+        certfile, keyfile = (
+            options.cert if isinstance(options.cert, tuple) else (options.cert, None)
+        )
+        context.load_cert_chain(certfile, keyfile)
+    return context
+
+
 def default_transport(options: ClientOptions) -> httpx.AsyncHTTPTransport:
     """The connection pool: TLS settings, proxy, and TCP_NODELAY on every socket."""
     return httpx.AsyncHTTPTransport(
-        verify=options.verify, cert=options.cert, proxy=options.proxy, socket_options=NO_DELAY
+        verify=tls_context(options), proxy=options.proxy, socket_options=NO_DELAY
     )
 
 

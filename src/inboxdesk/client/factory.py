@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ssl
+from pathlib import Path
+
 import httpx
 
 from inboxdesk.client.api import ClientOptions, InboxClient
 from inboxdesk.client.retry import RetryPolicy
-from inboxdesk.config import Settings
+from inboxdesk.config import ConfigError, Settings
 
 
 def client_for(
@@ -15,6 +18,16 @@ def client_for(
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> InboxClient:
     """An InboxClient for these settings; raises ConfigError when no key is set."""
+    for label, path in (
+        ("CA bundle", settings.ca_bundle),
+        ("client certificate", settings.client_cert),
+        ("client key", settings.client_key),
+    ):
+        if path and not Path(path).is_file():
+            raise ConfigError(
+                f"The {label} {path} is not a readable file; fix the path "
+                "(--ca-bundle, --client-cert, --client-key or the profile)."
+            )
     cert: str | tuple[str, str] | None = settings.client_cert
     if settings.client_cert and settings.client_key:
         cert = (settings.client_cert, settings.client_key)
@@ -25,4 +38,11 @@ def client_for(
         proxy=settings.proxy,
         retry=retry or RetryPolicy(deadline=max(30.0, settings.timeout * 3)),
     )
-    return InboxClient(settings.base_url, settings.require_key(), options, transport)
+    key = settings.require_key()
+    try:
+        return InboxClient(settings.base_url, key, options, transport)
+    except (ssl.SSLError, OSError) as exc:
+        raise ConfigError(
+            f"Cannot use the TLS files configured ({exc.__class__.__name__}: {exc}); check "
+            "that the CA bundle and client certificate are PEM files."
+        ) from None

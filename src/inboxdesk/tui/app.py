@@ -91,8 +91,10 @@ class InboxdeskApp(App[None]):
             return
         try:
             self.settings.require_key()
+            self.client  # noqa: B018 - builds it now, so TLS file problems show here
         except ConfigError as exc:
-            self.push_screen(ProblemScreen("No API key", str(exc)))
+            title = "No API key" if not self.settings.api_key else "The settings need a fix"
+            self.push_screen(ProblemScreen(title, str(exc)))
             return
         self.action_connect()
         if self.settings.auto_refresh > 0:
