@@ -10,6 +10,8 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from inboxdesk.server.store import iso
+
 BIG_INBOX = "margaret.hamilton"
 BIG_INBOX_SIZE = 2100
 
@@ -197,10 +199,6 @@ _WARNINGS = [("slow_provider", "Provider answered after 12 s; delivered late")]
 
 def _hex(rng: random.Random, at: datetime) -> str:
     return f"{int(at.timestamp()) & 0xFFFFFFFF:08x}{rng.getrandbits(64):016x}"
-
-
-def _iso(at: datetime) -> str:
-    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _filters(rng: random.Random) -> list[dict[str, Any]]:
@@ -400,7 +398,7 @@ def _subscribers(
                 "locale": locale,
                 "timezone": tz,
                 "isOnline": online,
-                "lastOnlineAt": _iso(
+                "lastOnlineAt": iso(
                     now - timedelta(minutes=0 if online else rng.randrange(30, 9000))
                 ),
                 "channels": [
@@ -430,8 +428,8 @@ def _subscribers(
                     "seats": rng.randrange(1, 50),
                 },
                 "deleted": False,
-                "createdAt": _iso(created),
-                "updatedAt": _iso(created + timedelta(days=3)),
+                "createdAt": iso(created),
+                "updatedAt": iso(created + timedelta(days=3)),
             }
         )
     return out
@@ -471,8 +469,8 @@ def _message(
         "_messageTemplateId": _hex(rng, at),
         "subscriberId": sid,
         "workflow": name,
-        "createdAt": _iso(at),
-        "deliveredAt": [_iso(at + timedelta(seconds=rng.randrange(1, 20)))],
+        "createdAt": iso(at),
+        "deliveredAt": [iso(at + timedelta(seconds=rng.randrange(1, 20)))],
         "transactionId": f"txn_{rng.getrandbits(48):012x}",
         "channel": channel,
         "read": read,
@@ -523,17 +521,17 @@ def _message(
         error_id, error_text = rng.choice(_WARNINGS)
         message.update(status="warning", errorId=error_id, errorText=error_text)
     if rng.random() < 0.08:
-        message["deliveredAt"].append(_iso(at + timedelta(hours=rng.randrange(1, 48))))
-        message["snoozedUntil"] = _iso(now + timedelta(hours=rng.randrange(1, 72)))
+        message["deliveredAt"].append(iso(at + timedelta(hours=rng.randrange(1, 48))))
+        message["snoozedUntil"] = iso(now + timedelta(hours=rng.randrange(1, 72)))
     if rng.random() < 0.2:
         message["overrides"] = {
             "email": {"replyTo": "support@acme.test"},
             "layoutIdentifier": "default",
         }
     if seen:
-        message["lastSeenDate"] = _iso(at + timedelta(minutes=rng.randrange(1, 600)))
+        message["lastSeenDate"] = iso(at + timedelta(minutes=rng.randrange(1, 600)))
     if read:
-        message["lastReadDate"] = _iso(at + timedelta(minutes=rng.randrange(601, 1200)))
+        message["lastReadDate"] = iso(at + timedelta(minutes=rng.randrange(601, 1200)))
     if channel == "email":
         message.update(email=f"{sid}@example.test", providerId="sendgrid", subject=title)
     elif channel == "sms":

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any
 
@@ -13,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from inboxdesk.server.store import NotAllowed, NotFound
+from inboxdesk.server.store import NotAllowed, NotFound, utc_now
 
 
 class ApiValidationError(Exception):
@@ -27,7 +26,7 @@ class ApiValidationError(Exception):
 def error_body(status: int, path: str, message: str, **extra: Any) -> dict[str, Any]:
     return {
         "statusCode": status,
-        "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "timestamp": utc_now(),
         "path": path,
         "message": message,
         "error": HTTPStatus(status).phrase,

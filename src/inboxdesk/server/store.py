@@ -102,9 +102,22 @@ IDEMPOTENCY_TTL = 24 * 3600.0
 IDEMPOTENCY_ABANDONED = 120.0
 
 
+# behaviour.md section 2: what each markAs sets, and the state it changes (for mark-all).
+MARK_EFFECTS: dict[MarkAs, tuple[str, str]] = {
+    MarkAs.READ: ("read = 1, seen = 1, last_read_date = :now, last_seen_date = :now", "read = 0"),
+    MarkAs.UNREAD: ("read = 0, seen = 1, last_read_date = :now, last_seen_date = :now", "read = 1"),
+    MarkAs.SEEN: ("seen = 1, last_seen_date = :now", "seen = 0"),
+    MarkAs.UNSEEN: ("seen = 0, last_seen_date = :now", "seen = 1"),
+}
+
+
+def iso(at: datetime) -> str:
+    """ISO 8601 UTC with milliseconds and `Z`, as the service writes every time."""
+    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def utc_now() -> str:
-    """Server time as ISO 8601 UTC with milliseconds and `Z`."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return iso(datetime.now(UTC))
 
 
 def hash_key(api_key: str) -> str:
@@ -361,31 +374,24 @@ class Store:
 
     # -- subscribers -------------------------------------------------------------------
 
-    def subscriber_pk(self, caller: Caller, subscriber_id: str) -> str:
-        row = (
-            self.read()
-            .execute(
-                "SELECT id FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
-                (caller.environment_id, subscriber_id),
-            )
-            .fetchone()
-        )
+    @staticmethod
+    def _subscriber(db: sqlite3.Connection, caller: Caller, subscriber_id: str) -> sqlite3.Row:
+        """The caller's subscriber by subscriberId, or NotFound."""
+        row: sqlite3.Row | None = db.execute(
+            "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+            (caller.environment_id, subscriber_id),
+        ).fetchone()
         if row is None:
             raise NotFound(f"Subscriber {subscriber_id} not found")
-        return str(row["id"])
+        return row
+
+    def subscriber_pk(self, caller: Caller, subscriber_id: str) -> str:
+        return str(self._subscriber(self.read(), caller, subscriber_id)["id"])
 
     def get_subscriber(self, caller: Caller, subscriber_id: str) -> dict[str, Any]:
-        row = (
-            self.read()
-            .execute(
-                "SELECT doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
-                (caller.environment_id, subscriber_id),
-            )
-            .fetchone()
+        doc: dict[str, Any] = json.loads(
+            self._subscriber(self.read(), caller, subscriber_id)["doc"]
         )
-        if row is None:
-            raise NotFound(f"Subscriber {subscriber_id} not found")
-        doc: dict[str, Any] = json.loads(row["doc"])
         return doc
 
     def list_subscribers(
@@ -437,22 +443,11 @@ class Store:
 
         Ids of other subscribers or environments, and unknown ids, are ignored.
         """
-        now = utc_now()
-        assignments = {
-            MarkAs.READ: "read = 1, seen = 1, last_read_date = :now, last_seen_date = :now",
-            MarkAs.UNREAD: "read = 0, seen = 1, last_read_date = :now, last_seen_date = :now",
-            MarkAs.SEEN: "seen = 1, last_seen_date = :now",
-            MarkAs.UNSEEN: "seen = 0, last_seen_date = :now",
-        }[mark_as]
+        assignments = MARK_EFFECTS[mark_as][0]
         wanted = list(dict.fromkeys(message_ids))
         with self.transaction() as db:
-            pk = db.execute(
-                "SELECT id FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
-                (caller.environment_id, subscriber_id),
-            ).fetchone()
-            if pk is None:
-                raise NotFound(f"Subscriber {subscriber_id} not found")
-            params: dict[str, Any] = {"now": now, "env": caller.environment_id, "pk": pk["id"]}
+            pk = self._subscriber(db, caller, subscriber_id)["id"]
+            params: dict[str, Any] = {"now": utc_now(), "env": caller.environment_id, "pk": pk}
             params.update({f"id{n}": v for n, v in enumerate(wanted)})
             in_list = ",".join(f":id{n}" for n in range(len(wanted)))
             db.execute(
@@ -471,31 +466,13 @@ class Store:
 
     def mark_all(self, caller: Caller, subscriber_id: str, mark_as: MarkAs) -> int:
         """Apply one markAs to every in-app message of the subscriber; the count changed."""
-        now = utc_now()
-        change = {
-            MarkAs.READ: (
-                "read = 1, seen = 1, last_read_date = :now, last_seen_date = :now",
-                "read = 0",
-            ),
-            MarkAs.UNREAD: (
-                "read = 0, seen = 1, last_read_date = :now, last_seen_date = :now",
-                "read = 1",
-            ),
-            MarkAs.SEEN: ("seen = 1, last_seen_date = :now", "seen = 0"),
-            MarkAs.UNSEEN: ("seen = 0, last_seen_date = :now", "seen = 1"),
-        }
-        assignments, differs = change[mark_as]
+        assignments, differs = MARK_EFFECTS[mark_as]
         with self.transaction() as db:
-            pk = db.execute(
-                "SELECT id FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
-                (caller.environment_id, subscriber_id),
-            ).fetchone()
-            if pk is None:
-                raise NotFound(f"Subscriber {subscriber_id} not found")
+            pk = self._subscriber(db, caller, subscriber_id)["id"]
             cursor = db.execute(
                 f"UPDATE messages SET {assignments} WHERE environment_id = :env "
                 f"AND subscriber_pk = :pk AND channel = 'in_app' AND {differs}",
-                {"now": now, "env": caller.environment_id, "pk": pk["id"]},
+                {"now": utc_now(), "env": caller.environment_id, "pk": pk},
             )
             return cursor.rowcount
 
