@@ -222,8 +222,18 @@ def _check(where: str, key: str, value: Any, known: Mapping[str, type], path: Pa
     )
     if not ok:
         raise ConfigError(f"{path}: {where} must be a {'number' if kind is float else 'string'}.")
-    if key == "region" and value not in {r.value for r in Region}:
-        raise ConfigError(f"{path}: {where} must be one of us, eu, local (or set base_url).")
+    if key == "region":
+        region_url(value, f"{path}: {where}")
+
+
+def region_url(value: object, where: str = "region") -> str:
+    """The base URL of a region name, or a ConfigError naming the choices."""
+    try:
+        return REGION_URLS[Region(str(value))]
+    except ValueError:
+        raise ConfigError(
+            f"{where} must be one of us, eu, local (or set base_url), not {value!r}."
+        ) from None
 
 
 def _convert(where: str, key: str, value: str, known: Mapping[str, type]) -> str | float:
@@ -235,8 +245,8 @@ def _convert(where: str, key: str, value: str, known: Mapping[str, type]) -> str
             return float(value)
         except ValueError:
             raise ConfigError(f"{where} must be a number, not {value!r}.") from None
-    if key == "region" and value not in {r.value for r in Region}:
-        raise ConfigError(f"region must be one of us, eu, local, not {value!r}.")
+    if key == "region":
+        region_url(value)
     return value
 
 
@@ -288,12 +298,7 @@ def resolve(
     if "region" in values and (
         "base_url" not in values or _rank(sources["region"]) < _rank(sources["base_url"])
     ):
-        try:
-            values["base_url"] = REGION_URLS[Region(values["region"])]
-        except ValueError:
-            raise ConfigError(
-                f"region must be one of us, eu, local, not {values['region']!r}."
-            ) from None
+        values["base_url"] = region_url(values["region"])
         sources["base_url"] = sources["region"]
     values.pop("region", None)
     if "timeout" in values:

@@ -10,10 +10,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from inboxdesk.cli.connection import connection_options, settings_from
-from inboxdesk.cli.tables import clip, table
+from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.client.factory import client_for
 from inboxdesk.models import MarkAs, Message
+from inboxdesk.text import clip
 
 # Exit status when mark-as left some requested ids alone.
 PARTIAL = 3

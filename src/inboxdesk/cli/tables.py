@@ -12,8 +12,3 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells
     ]
     return "\n".join(lines)
-
-
-def clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"

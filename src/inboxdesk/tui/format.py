@@ -8,6 +8,7 @@ from functools import cache
 from rich.text import Text
 
 from inboxdesk.models import MessageStatus
+from inboxdesk.text import clip
 
 STATUS_STYLES = {
     MessageStatus.SENT: "green",
@@ -82,8 +83,3 @@ def heading_text(heading: str, read: bool, width: int = 48) -> Text | str:
     if read:
         return title
     return Text(title, style="bold", no_wrap=True, overflow="ellipsis")
-
-
-def clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: max(0, width - 1)] + "…"

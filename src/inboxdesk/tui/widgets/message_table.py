@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from inboxdesk.tui.format import clip, heading_text, relative, state_marker, status_text
+from inboxdesk.text import clip
+from inboxdesk.tui.format import heading_text, relative, state_marker, status_text
 from inboxdesk.tui.inbox_state import Row
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
