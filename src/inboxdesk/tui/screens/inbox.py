@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
 
 from rich.text import Text
 from textual import on, work
@@ -10,18 +10,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static, Tab, Tabs
 
 from inboxdesk.client import InboxdeskError, MarkResult, NotFoundError
 from inboxdesk.models import MarkAs, Message, Subscriber
 from inboxdesk.tui.inbox_state import Change, FeedFilter, InboxState, Row, undo_steps
+from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.message_detail import MessageDetail
 from inboxdesk.tui.widgets.message_table import MessageTable
 from inboxdesk.tui.widgets.subscriber_header import SubscriberHeader
-
-if TYPE_CHECKING:
-    from inboxdesk.tui.app import InboxdeskApp
 
 PAGE_SIZE = 100  # the most the feed gives in one page
 # Load the next page when the cursor is this close to the last loaded row.
@@ -56,7 +53,7 @@ class Marked(TextualMessage):
         self.change = change
 
 
-class InboxScreen(Screen[None]):
+class InboxScreen(ServiceScreen):
     """A subscriber's in-app messages; every key calls the service through the client."""
 
     AUTO_FOCUS = "#messages"
@@ -183,13 +180,6 @@ class InboxScreen(Screen[None]):
         # Bumped on every reload so that pages of an older listing are dropped.
         self.generation = 0
 
-    @property
-    def inbox_app(self) -> InboxdeskApp:
-        from inboxdesk.tui.app import InboxdeskApp
-
-        assert isinstance(self.app, InboxdeskApp)
-        return self.app
-
     def compose(self) -> ComposeResult:
         yield Header()
         yield SubscriberHeader(id="subscriber")
@@ -252,8 +242,10 @@ class InboxScreen(Screen[None]):
     async def load_counts(self) -> None:
         client = self.inbox_app.client
         try:
-            unread = await client.feed(self.state.subscriber_id, limit=1, read=False)
-            unseen = await client.feed(self.state.subscriber_id, limit=1, seen=False)
+            unread, unseen = await asyncio.gather(
+                client.feed(self.state.subscriber_id, limit=1, read=False),
+                client.feed(self.state.subscriber_id, limit=1, seen=False),
+            )
         except InboxdeskError as exc:
             if not isinstance(exc, NotFoundError):  # load_subscriber says so, once
                 self.inbox_app.report(exc)
@@ -295,7 +287,7 @@ class InboxScreen(Screen[None]):
         if event.page == 0:
             self._show_detail()
         self.show_status()
-        self._sync_bindings()
+        self.sync_bindings()
         self._maybe_prefetch()
 
     def _maybe_prefetch(self) -> None:
@@ -348,7 +340,7 @@ class InboxScreen(Screen[None]):
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
         self._maybe_prefetch()
-        self._sync_bindings()
+        self.sync_bindings()
 
     @on(Tabs.TabActivated, "#filters")
     def _filter_tab(self, event: Tabs.TabActivated) -> None:
@@ -359,22 +351,14 @@ class InboxScreen(Screen[None]):
 
     # -- actions -----------------------------------------------------------------------
 
-    _availability: tuple[bool, ...] = ()
-
-    def _sync_bindings(self) -> None:
-        """Refresh the footer only when what check_action answers has changed.
-
-        Redrawing the footer is costly, and most key presses change nothing it shows.
-        """
+    def availability(self) -> tuple[object, ...]:
         state = self.state
-        now = (
-            bool(self.table.row_count or state.selected),
+        rows = any(t.row_count for t in self.query(MessageTable))
+        return (
+            rows or bool(state.selected),
             state.last_change is not None,
             bool(state.selected or state.text),
         )
-        if now != self._availability:
-            self._availability = now
-            self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in MARK_ACTIONS or action in {"toggle_select", "copy_id"}:
@@ -431,7 +415,7 @@ class InboxScreen(Screen[None]):
             text, severity="warning" if event.result.not_updated else "information", markup=False
         )
         self.load_counts()
-        self._sync_bindings()
+        self.sync_bindings()
 
     def _apply(self, messages: list[Message]) -> None:
         """Rows and detail from the objects the service returned."""
@@ -464,7 +448,7 @@ class InboxScreen(Screen[None]):
             return
         self.notify("Undone: the messages are back to their earlier state.")
         self.load_counts()
-        self._sync_bindings()
+        self.sync_bindings()
 
     def action_mark_all_read(self) -> None:
         self.send_mark_all()
@@ -491,7 +475,7 @@ class InboxScreen(Screen[None]):
         if self.table.cursor_row < self.table.row_count - 1:
             self.table.move_cursor(row=self.table.cursor_row + 1)
         self.show_status()
-        self._sync_bindings()
+        self.sync_bindings()
 
     def action_select_all(self) -> None:
         for message in self.state.visible():
@@ -499,7 +483,7 @@ class InboxScreen(Screen[None]):
                 self.state.selected.add(message.id)
                 self.table.refresh_message(message, True)
         self.show_status()
-        self._sync_bindings()
+        self.sync_bindings()
 
     def action_clear_selection(self) -> None:
         text_filter = self.query_one("#text-filter", Input)
@@ -512,7 +496,7 @@ class InboxScreen(Screen[None]):
             if message_id in self.state.messages:
                 self.table.refresh_message(self.state.messages[message_id], False)
         self.show_status()
-        self._sync_bindings()
+        self.sync_bindings()
 
     def action_filter_text(self) -> None:
         text_filter = self.query_one("#text-filter", Input)
@@ -531,7 +515,7 @@ class InboxScreen(Screen[None]):
         self.state.text = text
         self.table.focus()
         self._rebuild()
-        self._sync_bindings()
+        self.sync_bindings()
 
     def action_next_filter(self) -> None:
         order = list(FeedFilter)

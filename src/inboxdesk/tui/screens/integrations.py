@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models import Integration
 from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.integration_detail import IntegrationDetail, primary_note
 from inboxdesk.tui.widgets.integration_table import IntegrationTable
-
-if TYPE_CHECKING:
-    from inboxdesk.tui.app import InboxdeskApp
 
 
 class IntegrationsLoaded(TextualMessage):
@@ -36,7 +31,7 @@ class PrimarySet(TextualMessage):
         self.previous = previous
 
 
-class IntegrationsScreen(Screen[None]):
+class IntegrationsScreen(ServiceScreen):
     AUTO_FOCUS = "#integration-table"
     BINDINGS = [
         Binding(
@@ -73,13 +68,6 @@ class IntegrationsScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__(id="integrations")
         self.items: dict[str, Integration] = {}
-
-    @property
-    def inbox_app(self) -> InboxdeskApp:
-        from inboxdesk.tui.app import InboxdeskApp
-
-        assert isinstance(self.app, InboxdeskApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -121,22 +109,19 @@ class IntegrationsScreen(Screen[None]):
         self.table.loading = False
         self.table.show(event.items, event.keep)
         self._show_detail()
-        self.refresh_bindings()
+        self.sync_bindings()
 
     def _show_detail(self) -> None:
         self.query_one(IntegrationDetail).show(self.current)
 
-    _can_set_primary: bool | None = None
+    def availability(self) -> tuple[object, ...]:
+        item = self.current
+        return (item is not None and primary_note(item) is None,)
 
     @on(DataTable.RowHighlighted, "#integration-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
-        # Redraw the footer only when set primary changes between available and not.
-        item = self.current
-        can = item is not None and primary_note(item) is None
-        if can != self._can_set_primary:
-            self._can_set_primary = can
-            self.refresh_bindings()
+        self.sync_bindings()
 
     def select(self, integration_id: str) -> None:
         """Move the cursor to an integration (from the command palette)."""

@@ -10,14 +10,16 @@ from inboxdesk.tui.format import heading_text, relative, state_marker, status_te
 from inboxdesk.tui.inbox_state import Row
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
+# Column key, label and width; the cells are clipped to the same widths.
 COLUMNS = (
     ("state", "   ", 3),
-    ("when", "When", 9),
-    ("title", "Title", 34),
-    ("preview", "Preview", 40),
+    ("when", "When", 8),
+    ("title", "Title", 28),
+    ("preview", "Preview", 24),
     ("status", "Status", 7),
-    ("workflow", "Workflow", 20),
+    ("workflow", "Workflow", 14),
 )
+WIDTH = {key: width for key, _, width in COLUMNS}
 
 
 class MessageTable(KeyedTable):
@@ -35,10 +37,10 @@ class MessageTable(KeyedTable):
         return (
             state_marker(selected, row.read, row.seen),
             relative(row.created_at, self.now),
-            heading_text(row.heading, row.read, 28),
-            clip(row.preview, 24),
+            heading_text(row.heading, row.read, WIDTH["title"]),
+            clip(row.preview, WIDTH["preview"]),
             status_text(row.status),
-            clip(row.workflow, 14),
+            clip(row.workflow, WIDTH["workflow"]),
         )
 
     def add_messages(self, rows: Iterable[Row], selected: set[str]) -> None:
@@ -50,4 +52,4 @@ class MessageTable(KeyedTable):
         if row.id not in self.rows:
             return
         self.update_cell(row.id, "state", state_marker(selected, row.read, row.seen))
-        self.update_cell(row.id, "title", heading_text(row.heading, row.read, 28))
+        self.update_cell(row.id, "title", heading_text(row.heading, row.read, WIDTH["title"]))
