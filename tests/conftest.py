@@ -17,7 +17,7 @@ from inboxdesk.server.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "inbox.json"
-SHARED = ROOT.parent / "shared"
+CONTRACT = ROOT / "tests" / "contract" / "openapi-excerpt.json"
 STAGING_KEY = "staging-key-0123456789abcdef"
 OTHER_KEY = "other-key-0123456789abcdef"
 

@@ -14,9 +14,9 @@ from inboxdesk.models import enums
 from inboxdesk.models.message import EmailBlockStyles
 from inboxdesk.models.subscriber import ChannelCredentials
 from inboxdesk.models.workflow import NotificationStepVariant, PreferenceSettings, ReplyCallback
-from tests.conftest import SHARED
+from tests.conftest import CONTRACT
 
-SPEC = json.loads((SHARED / "reference" / "openapi-excerpt.json").read_text())
+SPEC = json.loads(CONTRACT.read_text())
 SCHEMAS: dict[str, Any] = SPEC["components"]["schemas"]
 
 PAIRS: list[tuple[type[BaseModel], str]] = [

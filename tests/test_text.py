@@ -1,0 +1,41 @@
+"""The one rule for text from the wire: no control, escape or bidi character survives."""
+
+from __future__ import annotations
+
+import json
+
+from inboxdesk.text import cells, clip, is_safe, pad, safe, safe_json
+
+HOSTILE = "a\x1b[2Jb\x1b]0;title\x07c\x1b]52;c;ZXZpbA==\x07d\x9b31me\u202ef\x00g\x7fh\r"
+
+
+def test_safe_replaces_every_control_with_a_visible_stand_in() -> None:
+    out = safe(HOSTILE)
+    assert is_safe(out)
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+    assert "␛[2J" in out and "<U+202E>" in out and "\\x00" in out and "\\x9b" in out
+
+
+def test_safe_keeps_newlines_for_panes_and_folds_them_for_cells() -> None:
+    assert safe("one\ntwo") == "one\ntwo"
+    assert safe("one\ntwo", newlines=False) == "one⏎two"
+    assert safe("a\tb") == "a    b"
+
+
+def test_markup_is_left_as_text() -> None:
+    assert safe("[@click=app.quit]x[/]") == "[@click=app.quit]x[/]"
+
+
+def test_clip_measures_terminal_cells() -> None:
+    assert cells("漢字") == 4
+    assert cells(clip("漢字漢字漢字", 5)) <= 5
+    assert clip("short", 10) == "short"
+    assert clip("a  b\n c", 10) == "a b⏎ c"
+    assert cells(pad("漢", 4)) == 4
+
+
+def test_safe_json_escapes_c1_and_bidi_and_stays_json() -> None:
+    value = {"t": "x\x9by\u202ez\x1b", "n": 3, "b": True}
+    text = safe_json(value)
+    assert is_safe(text)
+    assert json.loads(text) == value
