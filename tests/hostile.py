@@ -1,0 +1,153 @@
+"""A fixture whose every string field is hostile: markup, escapes, controls, bidi, huge.
+
+Loaded with `load_fixture` (or `serve --load`), it lets the app and the command line be
+driven over text that tries to run actions, restyle, hyperlink, move the cursor, set
+the window title, write the clipboard, reorder itself or overflow the layout.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+HOSTILE_KEY = "hostile-key-0123456789abcdef"
+SUBSCRIBER = "mallory"
+OTHER_SUBSCRIBER = "[@click=app.quit]eve[/]"
+
+# Each names what it tries; all of them together go into every string field.
+ATTACKS: dict[str, str] = {
+    "click": "[@click=app.quit]quit[/]",
+    "click_screen": "[@click=screen.mark_all_read]https://example.com/offer[/]",
+    "link": "[link=file:///etc/passwd]open me[/link]",
+    "style": "[bold red]restyled[/]",
+    "unbalanced": "Use code [/] at checkout",
+    "open_tag": "[link=",
+    "csi_clear": "\x1b[2J\x1b[H",
+    "osc_title": "\x1b]0;pwned-title\x07",
+    "osc_link": "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\",
+    "osc_clipboard": "\x1b]52;c;ZXZpbA==\x07",
+    "bel_nul": "bell\x07nul\x00",
+    "c1": "c1\x9b31mcsi\x9d0;osc\x9c",
+    "bidi": "abc\u202edcba",
+    "zero_width": "zero\u200bwidth\u200djoin\ufeff",
+    "cjk_emoji": "漢字テスト😀👩‍👩‍👧",
+}
+ALL = " ".join(ATTACKS.values())
+LONG_WORD = "W" * 10_000
+BIG_PAYLOAD = {"blob": "x" * 1_000_000, "attack": ALL}
+# Shown literally, so a test can look for it on screen.
+VISIBLE_MARKER = "[bold red]restyled[/]"
+
+
+def _text(label: str) -> str:
+    return f"{label} {ALL}"
+
+
+def hostile_fixture() -> dict[str, Any]:
+    """One environment whose messages, subscribers and integrations are all hostile."""
+    messages: list[dict[str, Any]] = [
+        {
+            "subscriberId": SUBSCRIBER,
+            "workflow": _text("workflow"),
+            "title": _text(f"title {name}") if name != "long" else LONG_WORD,
+            "content": f"{name}: {attack} {ALL}",
+            "subject": _text("subject"),
+            "transactionId": _text("tx"),
+            "read": n % 2 == 0,
+            "seen": n % 3 == 0,
+            "status": "error" if n % 4 == 0 else "sent",
+            "errorText": _text("error"),
+            "errorId": _text("errorId"),
+            "cta": {
+                "type": "redirect",
+                "data": {"url": attack},
+                "action": {
+                    "status": "pending",
+                    "buttons": [
+                        {"type": "primary", "content": _text("button"), "resultContent": ALL}
+                    ],
+                },
+            },
+            "payload": {"attack": attack, "all": ALL, attack: ALL},
+            "overrides": {"email": {"subject": ALL}},
+            "contextKeys": [f"tenant:{attack}"],
+        }
+        for n, (name, attack) in enumerate([*ATTACKS.items(), ("long", LONG_WORD)])
+    ]
+    messages.append(
+        {
+            "subscriberId": SUBSCRIBER,
+            "workflow": _text("workflow"),
+            "title": "Blocks " + ALL,
+            "content": [
+                {"type": "text", "content": ALL},
+                {"type": "button", "content": ATTACKS["click"], "url": ATTACKS["link"]},
+            ],
+            "payload": BIG_PAYLOAD,
+        }
+    )
+    return {
+        "organization": _text("org"),
+        "environments": [
+            {
+                "name": _text("env"),
+                "apiKey": HOSTILE_KEY,
+                "integrations": [
+                    {
+                        "name": _text("integration"),
+                        "identifier": "hostile-email",
+                        "providerId": "sendgrid",
+                        "channel": "email",
+                        "primary": True,
+                        "credentials": {"apiKey": ALL, "from": ALL},
+                        "configurations": {
+                            "inboundWebhookSigningKey": "whsec_" + "s" * 24,
+                            ATTACKS["click"]: ALL,
+                        },
+                    },
+                    {
+                        "name": ATTACKS["click"],
+                        "identifier": ATTACKS["link"],
+                        "providerId": "mailgun",
+                        "channel": "email",
+                        "conditions": [
+                            {
+                                "isNegated": False,
+                                "type": "GROUP",
+                                "value": "AND",
+                                "children": [
+                                    {
+                                        "field": ATTACKS["click"],
+                                        "value": ALL,
+                                        "operator": "EQUAL",
+                                        "on": "payload",
+                                    }
+                                ],
+                            }
+                        ],
+                    },
+                    {
+                        "name": _text("sms"),
+                        "identifier": "hostile-sms",
+                        "providerId": "twilio",
+                        "channel": "sms",
+                        "primary": True,
+                    },
+                ],
+                "workflows": [{"name": _text("workflow"), "steps": [{"name": ALL}]}],
+                "subscribers": [
+                    {
+                        "subscriberId": SUBSCRIBER,
+                        "firstName": _text("first"),
+                        "lastName": ATTACKS["open_tag"],
+                        "email": ATTACKS["link"],
+                        "phone": ATTACKS["osc_title"],
+                        "avatar": ATTACKS["osc_link"],
+                        "locale": ATTACKS["bidi"],
+                        "data": {"note": ALL, ATTACKS["click"]: LONG_WORD},
+                    },
+                    {"subscriberId": OTHER_SUBSCRIBER, "firstName": ATTACKS["link"]},
+                ],
+                "messages": messages,
+            }
+        ],
+    }
