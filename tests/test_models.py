@@ -49,12 +49,19 @@ PAIRS: list[tuple[type[BaseModel], str]] = [
     (ReplyCallback, "ReplyCallback"),
     (PreferenceSettings, "SubscriberPreferenceChannels"),
     (models.MarkAsRequest, "MessageMarkAsRequestDto"),
+    (models.FeedItem, "NotificationFeedItemDto"),
+    (models.FeedSubscriber, "SubscriberFeedResponseDto"),
+    (models.FeedActor, "ActorFeedItemDto"),
+    (models.Page[models.FeedItem], "FeedResponseDto"),
+    (models.Page[models.Message], "MessagesResponseDto"),
+    (models.CursorPage[models.Subscriber], "ListSubscribersResponseDto"),
+    (models.NotificationCount, "GetSubscriberNotificationsCountResponseDto"),
+    (models.UnseenCount, "UnseenCountResponse"),
+    (models.ErrorBody, "ErrorDto"),
 ]
 
 # Where api.md (the contract) and the excerpt differ, api.md wins. Each difference, on purpose:
 FIELDS_ONLY_IN_EXCERPT = {
-    # A newer field than api.md; kept through extra="allow" when a server sends it.
-    "IntegrationResponseDto": {"kind"},
     # Newer credential fields; the brand-named base URL is AppBaseUrl in api.md.
     "CredentialsDto": {
         "tenantId",
@@ -70,11 +77,39 @@ FIELDS_ONLY_IN_EXCERPT = {
         "externalVaultId",
         "externalWorkspaceId",
     },
+    # Extra context for some errors; kept through extra="allow".
+    "ErrorDto": {"ctx"},
 }
-FIELDS_ONLY_IN_MODELS = {"CredentialsDto": {"AppBaseUrl"}}
+FIELDS_ONLY_IN_MODELS = {
+    "CredentialsDto": {"AppBaseUrl"},
+    # Production's feed items are its message documents: the DTO lists a part of what
+    # they carry. These are the Message fields they hold beside it, and the workflow
+    # subset behaviour.md names.
+    "NotificationFeedItemDto": {
+        "title",
+        "lastSeenDate",
+        "lastReadDate",
+        "deliveredAt",
+        "snoozedUntil",
+        "email",
+        "phone",
+        "directWebhookUrl",
+        "errorId",
+        "errorText",
+        "contextKeys",
+        "template",
+    },
+    # The error name, the 422 field detail (behaviour.md section 4).
+    "ErrorDto": {"error", "errors"},
+}
 REQUIRED_DIFFERENCES = {
-    # api.md marks channel and credentials of Integration required; the excerpt does not.
-    "IntegrationResponseDto": {"channel", "credentials"},
+    # Required by the document, read leniently: no view needs them and a local or older
+    # service may leave them out (archived reads as false, content as empty).
+    "NotificationFeedItemDto": {"_templateId", "_jobId", "content", "archived"},
+    # Some versions of production leave the counts out (only data, next and previous).
+    "ListSubscribersResponseDto": {"next", "previous", "totalCount", "totalCountCapped"},
+    # Every error body is read, even one without its timestamp or path.
+    "ErrorDto": {"timestamp", "path"},
 }
 
 
@@ -131,14 +166,16 @@ ENUMS = [
     ("TimedConfig", "ordinalValue", enums.OrdinalValue),
     ("TimedConfig", "monthlyType", enums.MonthlyType),
     ("NotificationTrigger", "type", enums.TriggerType),
+    ("NotificationFeedItemDto", "status", enums.MessageStatus),
+    ("NotificationFeedItemDto", "channel", enums.Channel),
+    ("ActorFeedItemDto", "type", enums.ActorType),
+    ("IntegrationResponseDto", "kind", enums.IntegrationKind),
 ]
 
 
 @pytest.mark.parametrize(("schema", "field", "enum"), ENUMS, ids=[f"{s}.{f}" for s, f, _ in ENUMS])
 def test_enum_values_match(schema: str, field: str, enum: type[StrEnum]) -> None:
     values = enum_values(SCHEMAS[schema]["properties"][field])
-    if values is None and schema == "IntegrationResponseDto":
-        values = SCHEMAS["ChannelTypeEnum"]["enum"]
     assert values == [e.value for e in enum]
 
 
@@ -259,3 +296,114 @@ def test_step_metadata_kinds_are_told_apart() -> None:
         models.DelayScheduledMetadata,
     )
     assert step({"metadata": {"type": "throttle"}}).metadata == {"type": "throttle"}
+
+
+FEED_ITEM: dict[str, Any] = {
+    **MESSAGE,
+    "_id": "65f000000000000000000001",
+    "_templateId": "t",
+    "_jobId": "j",
+    "content": "Plain text",
+    "archived": False,
+    "subscriber": {"_id": "s", "firstName": "Ada", "subscriberId": "ada"},
+    "template": {"_id": "t", "tags": ["billing"]},
+}
+
+
+def test_a_feed_item_is_read_in_production_shape() -> None:
+    item = models.FeedItem.model_validate(FEED_ITEM)
+    assert item.subscriber is not None and item.subscriber.display_name == "Ada"
+    assert item.template is not None and item.template.tags == ["billing"]
+    assert item.preview == "Plain text" and item.job_id == "j" and item.archived is False
+    blocks = models.FeedItem.model_validate(
+        {**FEED_ITEM, "content": [{"type": "text", "content": "One"}], "createdAt": None}
+    )
+    assert blocks.preview == "One" and blocks.created_at is None
+
+
+def test_whole_numbers_sent_as_floats_read_as_ints() -> None:
+    page = models.Page[models.FeedItem].model_validate(
+        {"data": [FEED_ITEM], "page": 2.0, "pageSize": 10.0, "totalCount": 1.0, "hasMore": False}
+    )
+    assert (page.page, page.page_size, page.total_count) == (2, 10, 1)
+    assert all(type(n) is int for n in (page.page, page.page_size, page.total_count))
+    subscriber = models.Subscriber.model_validate(
+        {
+            "subscriberId": "a",
+            "_organizationId": "o",
+            "_environmentId": "e",
+            "deleted": False,
+            "createdAt": "x",
+            "updatedAt": "y",
+            "__v": 0.0,
+        }
+    )
+    assert subscriber.to_wire()["__v"] == 0 and type(subscriber.to_wire()["__v"]) is int
+    cursor = models.CursorPage[models.Subscriber].model_validate(
+        {"data": [], "next": None, "previous": None, "totalCount": 3.0, "totalCountCapped": False}
+    )
+    assert cursor.total_count == 3
+    assert models.NotificationCount.model_validate({"count": 7.0, "filter": {}}).count == 7
+    with pytest.raises(ValueError, match="fractional"):
+        models.Page[models.FeedItem].model_validate(
+            {"data": [], "page": 2.5, "pageSize": 10, "hasMore": False}
+        )
+
+
+INTEGRATION: dict[str, Any] = {
+    "_environmentId": "e",
+    "_organizationId": "o",
+    "name": "Agent",
+    "identifier": "agent-1",
+    "providerId": "novu-agent",
+    "active": True,
+    "deleted": False,
+    "primary": False,
+}
+
+
+def test_integrations_without_credentials_or_channel_are_read() -> None:
+    agent = models.Integration.model_validate({**INTEGRATION, "kind": "agent"})
+    assert agent.channel is None and agent.credentials is None
+    assert agent.kind is enums.IntegrationKind.AGENT and not agent.supports_primary
+    assert agent.masked()["name"] == "Agent" and "credentials" not in agent.masked()
+
+
+def test_secret_looking_values_are_masked_and_types_kept() -> None:
+    item = models.Integration.model_validate(
+        {
+            **INTEGRATION,
+            "channel": "email",
+            "credentials": {"apiKey": "SG.verysecretvalue1234", "hmac": True, "port": "587"},
+            "configurations": {
+                "inboundWebhookEnabled": True,
+                "inboundWebhookSigningKey": "whsec_abcdefghijklmnop",
+                "callbackToken": "tok-0123456789",
+                "note": "whsec_unnamedbutsecret99",
+                "region": "eu",
+            },
+            "__v": 0,
+        }
+    )
+    shown = item.masked()
+    assert shown["credentials"] == {"apiKey": "••••1234", "hmac": True, "port": "587"}
+    assert shown["configurations"] == {
+        "inboundWebhookEnabled": True,
+        "inboundWebhookSigningKey": "••••mnop",
+        "callbackToken": "••••6789",
+        "note": "••••et99",
+        "region": "eu",
+    }
+    assert shown["__v"] == 0 and shown["active"] is True
+    assert "whsec_abc" not in repr(item.configurations)
+    assert models.mask_secrets({"password": 1234, "list": ["xoxb-123456789"]}) == {
+        "password": "••••",
+        "list": ["••••6789"],
+    }
+
+
+def test_counts_past_the_cap_show_as_99_plus() -> None:
+    assert str(models.Count.of(7)) == "7"
+    assert str(models.Count.of(100)) == "99+" and models.Count.of(100).capped
+    assert str(models.Count(3, capped=True)) == "99+"
+    assert not models.Count.of(99).capped

@@ -177,8 +177,13 @@ async def test_unknown_enum_values_and_fields_still_read(counted: Counted) -> No
     assert page.data[0].to_wire()["archived"] is True
 
 
+def _bare(body: object) -> object:
+    return body["data"] if isinstance(body, dict) and set(body) == {"data"} else body
+
+
 async def test_bare_bodies_are_read_too(counted: Counted) -> None:
-    transport = FaultTransport(after=[rewrite(lambda b: b["data"]), rewrite(lambda b: b["data"])])  # type: ignore[index]
+    # The subscriber comes from v2, or from v1 after a 404 on v2: unwrap every success.
+    transport = FaultTransport(after=[rewrite(_bare) for _ in range(3)])
     async with counted.client(transport=transport) as client:
         integrations = await client.list_integrations()
         jane = await client.get_subscriber("jane")

@@ -25,6 +25,7 @@ from inboxdesk.client.errors import (
     BadRequestError,
     ConflictError,
     ConnectionFailed,
+    NameNotResolved,
     NotFoundError,
     ProtocolError,
     RateLimitedError,
@@ -35,16 +36,23 @@ from inboxdesk.client.errors import (
 )
 from inboxdesk.client.retry import RETRY_STATUSES, RetryPolicy, retry_after
 from inboxdesk.models import (
+    COUNT_CAP,
     MAX_MARK_IDS,
     Channel,
+    Count,
+    CursorPage,
     ErrorBody,
+    FeedItem,
     Integration,
     MarkAs,
     Message,
+    NotificationCount,
+    NotificationCounts,
     Page,
     Subscriber,
 )
 from inboxdesk.models.integration import mask_secret
+from inboxdesk.text import safe
 
 USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
 M = TypeVar("M", bound=BaseModel)
@@ -83,6 +91,9 @@ class InboxClient:
         self.options = options or ClientOptions()
         self.base_url = base_url.rstrip("/")
         self._key_hint = mask_secret(api_key)
+        # Whether the service has the v2 endpoints; None until one answers.
+        self._subscribers_v2: bool | None = None
+        self._counts_v2: bool | None = None
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             headers={
@@ -134,9 +145,21 @@ class InboxClient:
             }
             body = await self._request("POST", path, json_body=payload)
             messages += _parse_list(Message, _unwrap(body))
-        updated = {m.id for m in messages}
+        owner = await self._internal_id(subscriber_id, messages)
+        # The service answers every requested id it knows, another subscriber's unchanged.
+        updated = {m.id for m in messages if m.subscriber_internal_id == owner}
         missing = [i for i in dict.fromkeys(requested) if i not in updated]
         return MarkResult(messages, requested, missing)
+
+    async def _internal_id(self, subscriber_id: str, messages: Sequence[Message]) -> str | None:
+        """The subscriber's `_id`: from a returned message that embeds it, else looked up."""
+        if not messages:
+            return None
+        for message in messages:
+            embedded = message.subscriber
+            if embedded is not None and embedded.subscriber_id == subscriber_id and embedded.id:
+                return embedded.id
+        return (await self.get_subscriber(subscriber_id)).id
 
     async def mark_all(self, subscriber_id: str, mark_as: MarkAs | str) -> int:
         body = await self._request(
@@ -144,10 +167,7 @@ class InboxClient:
             f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-all",
             json_body={"markAs": MarkAs(mark_as).value},
         )
-        count = _unwrap(body)
-        if not isinstance(count, int):
-            raise ProtocolError(f"mark-all answered {count!r} where a count was expected.")
-        return count
+        return _whole(_unwrap(body), "mark-all")
 
     # -- listings ----------------------------------------------------------------------
 
@@ -155,12 +175,60 @@ class InboxClient:
         path = "/v1/integrations/active" if active_only else "/v1/integrations"
         return _parse_list(Integration, _unwrap(await self._request("GET", path)))
 
+    async def search_subscribers(
+        self,
+        *,
+        email: str | None = None,
+        name: str | None = None,
+        phone: str | None = None,
+        subscriber_id: str | None = None,
+        limit: int = 10,
+        after: str | None = None,
+    ) -> CursorPage[Subscriber]:
+        """Subscribers matching every filter given, `limit` at a time (`after`: next page).
+
+        Uses `GET /v2/subscribers`; a service without it (404) is searched through the
+        v1 listing, filtered here, with the v1 page number as the cursor.
+        """
+        search = {"email": email, "name": name, "phone": phone, "subscriberId": subscriber_id}
+        wanted = {k: v for k, v in search.items() if v}
+        if self._subscribers_v2 is not False:
+            params: dict[str, Any] = {**wanted, "limit": limit}
+            if after:
+                params["after"] = after
+            try:
+                body = await self._request("GET", "/v2/subscribers", params=params)
+            except NotFoundError:
+                self._subscribers_v2 = False
+            else:
+                self._subscribers_v2 = True
+                return _cursor_page(Subscriber, body)
+        page = int(after) if after and after.isdigit() else 0
+        result = await self.list_subscribers(page, limit)
+        found = [s for s in result.data if _matches(s, wanted)]
+        following = str(page + 1) if result.has_more and result.data else None
+        return CursorPage[Subscriber](data=found, next=following, previous=None)
+
     async def list_subscribers(self, page: int = 0, limit: int = 10) -> Page[Subscriber]:
+        """One page of `GET /v1/subscribers`, which only older deployments serve."""
         body = await self._request("GET", "/v1/subscribers", params={"page": page, "limit": limit})
         return _page(Subscriber, body)
 
     async def get_subscriber(self, subscriber_id: str) -> Subscriber:
-        body = await self._request("GET", f"/v1/subscribers/{_segment(subscriber_id)}")
+        """`GET /v2/subscribers/{id}`, or v1 on a service that has no v2 (404 on both: unknown)."""
+        segment = _segment(subscriber_id)
+        if self._subscribers_v2 is not False:
+            try:
+                body = await self._request("GET", f"/v2/subscribers/{segment}")
+            except NotFoundError as missing:
+                try:
+                    body = await self._request("GET", f"/v1/subscribers/{segment}")
+                except NotFoundError:
+                    # v1 answering 404 too says nothing about v2: keep the v2 answer.
+                    raise missing from None
+                self._subscribers_v2 = False
+            return _parse(Subscriber, _unwrap(body))
+        body = await self._request("GET", f"/v1/subscribers/{segment}")
         return _parse(Subscriber, _unwrap(body))
 
     async def feed(
@@ -170,7 +238,7 @@ class InboxClient:
         limit: int = 10,
         read: bool | None = None,
         seen: bool | None = None,
-    ) -> Page[Message]:
+    ) -> Page[FeedItem]:
         params: dict[str, Any] = {"page": page, "limit": limit}
         if read is not None:
             params["read"] = str(read).lower()
@@ -179,7 +247,7 @@ class InboxClient:
         body = await self._request(
             "GET", f"/v1/subscribers/{_segment(subscriber_id)}/notifications/feed", params=params
         )
-        return _page(Message, body)
+        return _page(FeedItem, body)
 
     async def iter_feed(
         self,
@@ -187,8 +255,8 @@ class InboxClient:
         limit: int = 100,
         read: bool | None = None,
         seen: bool | None = None,
-    ) -> AsyncIterator[Message]:
-        """Every message of the feed, following pages to the end."""
+    ) -> AsyncIterator[FeedItem]:
+        """Every item of the feed, following pages to the end."""
         page = 0
         while True:
             result = await self.feed(subscriber_id, page, limit, read, seen)
@@ -198,16 +266,55 @@ class InboxClient:
                 return
             page += 1
 
-    async def unseen_count(self, subscriber_id: str, seen: bool = False, limit: int = 100) -> int:
+    async def unseen_count(
+        self, subscriber_id: str, seen: bool = False, limit: int = COUNT_CAP
+    ) -> int:
+        """`GET /v1/.../notifications/unseen`: counts at most `limit` (100 at most)."""
         body = await self._request(
             "GET",
             f"/v1/subscribers/{_segment(subscriber_id)}/notifications/unseen",
             params={"seen": str(seen).lower(), "limit": limit},
         )
         data = _unwrap(body)
-        if not isinstance(data, dict) or not isinstance(data.get("count"), int):
+        if not isinstance(data, dict):
             raise ProtocolError(f"unseen count answered {data!r} where {{count}} was expected.")
-        return int(data["count"])
+        return _whole(data.get("count"), "the unseen count")
+
+    async def notification_counts(self, subscriber_id: str) -> NotificationCounts:
+        """Unread and unseen in-app notifications, each marked capped past production's cap.
+
+        Uses `GET /v2/subscribers/{id}/notifications/count`; a service without it (404)
+        answers through v1: the unseen count, and the unread feed's first page.
+        """
+        segment = _segment(subscriber_id)
+        if self._counts_v2 is not False:
+            filters = [{"read": False}, {"seen": False}]
+            try:
+                body = await self._request(
+                    "GET",
+                    f"/v2/subscribers/{segment}/notifications/count",
+                    params={"filters": json.dumps(filters, separators=(",", ":"))},
+                )
+            except NotFoundError:
+                self._counts_v2 = False
+            else:
+                self._counts_v2 = True
+                counts = _parse_list(NotificationCount, _unwrap(body))
+                if len(counts) != len(filters):
+                    raise ProtocolError(
+                        f"The count endpoint answered {len(counts)} counts for 2 filters."
+                    )
+                return NotificationCounts(Count.of(counts[0].count), Count.of(counts[1].count))
+        unseen, unread = await asyncio.gather(
+            self.unseen_count(subscriber_id),
+            self.feed(subscriber_id, 0, COUNT_CAP, read=False),
+        )
+        # The feed's totalCount stops at the page size; hasMore says there are more.
+        total = unread.total_count if unread.total_count is not None else len(unread.data)
+        return NotificationCounts(
+            Count(min(total, COUNT_CAP), unread.has_more or total >= COUNT_CAP),
+            Count.of(unseen),
+        )
 
     async def list_messages(
         self,
@@ -247,7 +354,8 @@ class InboxClient:
                 )
             except (httpx.TimeoutException, httpx.TransportError) as exc:
                 failure = self._transport_failure(exc)
-                if attempt >= policy.attempts:
+                # A name that does not resolve is a typo or no network: waiting won't help.
+                if attempt >= policy.attempts or isinstance(failure, NameNotResolved):
                     raise failure from None
                 wait = policy.backoff(attempt)
                 if time.monotonic() - started + wait > policy.deadline:
@@ -271,11 +379,42 @@ class InboxClient:
                 "Check the network, or raise the timeout (--timeout, INBOXDESK_TIMEOUT).",
             )
         reason = str(exc) or type(exc).__name__
-        return ConnectionFailed(
-            f"Cannot reach {self.base_url}: {reason}.",
-            "Is the service running and the base URL right? "
-            "For a local one: inboxdesk serve --demo.",
-        )
+        host = httpx.URL(self.base_url).host
+        if _name_not_resolved(exc):
+            return NameNotResolved(
+                f"Cannot find the host {host}: the name does not resolve.",
+                "Check the base URL or region for typos, then the network's DNS "
+                "(a VPN or proxy may be needed: --proxy).",
+            )
+        if host in LOOPBACK:
+            hint = "Is the local service running? Start one: inboxdesk serve --demo."
+        else:
+            hint = "Check the network (a proxy may be needed: --proxy) and the base URL."
+        return ConnectionFailed(f"Cannot reach {self.base_url}: {reason}.", hint)
+
+
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+# What resolvers say when a name does not resolve, for errors that lost their gaierror.
+_DNS_WORDS = (
+    "name or service not known",
+    "nodename nor servname",
+    "temporary failure in name resolution",
+    "no address associated with hostname",
+    "getaddrinfo failed",
+    "name resolution",
+)
+
+
+def _name_not_resolved(exc: BaseException) -> bool:
+    """True when a connection failed because the host name did not resolve."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, socket.gaierror):
+            return True
+        if any(words in str(seen).lower() for words in _DNS_WORDS):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 # Without it a small POST waits for a delayed ACK between headers and body: 40 ms.
@@ -362,10 +501,41 @@ def _page(model: type[M], body: Any) -> Page[M]:
         ) from None
 
 
+def _cursor_page(model: type[M], body: Any) -> CursorPage[M]:
+    if not isinstance(body, dict) or "data" not in body:
+        raise ProtocolError(f"Expected a cursor page of {model.__name__} objects.")
+    items = _parse_list(model, body["data"])
+    try:
+        return CursorPage[model].model_validate({**body, "data": items})  # type: ignore[valid-type]
+    except PydanticValidationError as exc:
+        raise ProtocolError(
+            f"The service sent a page this client cannot read: {_first_problem(exc)}."
+        ) from None
+
+
+def _whole(value: Any, what: str) -> int:
+    """A count from the wire: the document types counts as numbers, so 2.0 reads as 2."""
+    whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if isinstance(value, bool) or not whole:
+        raise ProtocolError(f"{what} answered {value!r} where a whole number was expected.")
+    return int(value)
+
+
+def _matches(subscriber: Subscriber, wanted: dict[str, str]) -> bool:
+    """The v1 fallback's search: each filter a case-insensitive part of its field."""
+    fields = {
+        "email": subscriber.email or "",
+        "phone": subscriber.phone or "",
+        "subscriberId": subscriber.subscriber_id,
+        "name": " ".join(p for p in (subscriber.first_name, subscriber.last_name) if p),
+    }
+    return all(v.casefold() in fields[k].casefold() for k, v in wanted.items())
+
+
 def _first_problem(exc: PydanticValidationError) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or "body"
-    return f"{where}: {first['msg']}"
+    return safe(f"{where}: {first['msg']}", newlines=False)
 
 
 def _api_error(response: httpx.Response) -> ApiError:
@@ -378,7 +548,9 @@ def _api_error(response: httpx.Response) -> ApiError:
     except (ValueError, PydanticValidationError):
         body = None
     raw = body.message if body else None
-    messages = raw if isinstance(raw, list) else ([raw] if raw else [])
+    # Error text is wire text too: made safe here once for every view that shows it.
+    listed = raw if isinstance(raw, list) else [raw]
+    messages = [safe(m, newlines=False) for m in listed if m is not None and m != ""]
     message = "; ".join(messages) or f"{status} {phrase(status)}"
     if status in (401, 403):
         return AuthenticationError(
@@ -432,10 +604,15 @@ def _api_error(response: httpx.Response) -> ApiError:
             path=path,
         )
     if status >= 500:
+        error_id = safe(body.error_id, newlines=False) if body and body.error_id else None
+        # Production's support asks for the errorId: it names the failure in their logs.
+        reference = f" (errorId {error_id})" if error_id else ""
         return ServerError(
             status,
-            f"The service failed: {message}.",
-            hint="Try again shortly; if it persists, check the service's status or logs.",
+            f"The service failed: {message}{reference}.",
+            hint="Try again shortly; if it persists, check the service's status, "
+            "or contact its support"
+            + (" with the errorId." if error_id else "."),
             body=body,
             path=path,
         )
@@ -444,7 +621,10 @@ def _api_error(response: httpx.Response) -> ApiError:
 
 def _fields(body: ErrorBody | None, messages: Sequence[str]) -> dict[str, list[str]]:
     if body is not None and body.errors:
-        return {k: list(v.messages) for k, v in body.errors.items()}
+        return {
+            safe(k, newlines=False): [safe(m, newlines=False) for m in v.messages]
+            for k, v in body.errors.items()
+        }
     fields: dict[str, list[str]] = {}
     for text in messages:  # older services: "markAs must be one of ..."
         name = text.split(" ", 1)[0]

@@ -30,6 +30,10 @@ class ConnectionFailed(TransportError):
     pass
 
 
+class NameNotResolved(ConnectionFailed):
+    """The service's host name does not resolve (DNS): a typo, or no network."""
+
+
 class TimedOut(TransportError):
     pass
 
@@ -53,6 +57,11 @@ class ApiError(InboxdeskError):
         self.status = status
         self.body = body
         self.path = path
+
+    @property
+    def error_id(self) -> str | None:
+        """The service's reference for this error (production sends one with a 5xx)."""
+        return self.body.error_id if self.body else None
 
 
 class AuthenticationError(ApiError):

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ssl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import httpx
@@ -10,6 +13,22 @@ import httpx
 from inboxdesk.client.api import ClientOptions, InboxClient
 from inboxdesk.client.retry import RetryPolicy
 from inboxdesk.config import ConfigError, Settings
+
+# The transport clients built here use when none is passed: how a caller that only has
+# the command line's entry point (tests, an embedding program) hands it a transport.
+_TRANSPORT: ContextVar[httpx.AsyncBaseTransport | None] = ContextVar(
+    "inboxdesk_transport", default=None
+)
+
+
+@contextmanager
+def using_transport(transport: httpx.AsyncBaseTransport) -> Iterator[None]:
+    """Every client `client_for` builds inside this block sends through `transport`."""
+    token = _TRANSPORT.set(transport)
+    try:
+        yield
+    finally:
+        _TRANSPORT.reset(token)
 
 
 def client_for(
@@ -40,7 +59,7 @@ def client_for(
     )
     key = settings.require_key()
     try:
-        return InboxClient(settings.base_url, key, options, transport)
+        return InboxClient(settings.base_url, key, options, transport or _TRANSPORT.get())
     except (ssl.SSLError, OSError) as exc:
         raise ConfigError(
             f"Cannot use the TLS files configured ({exc.__class__.__name__}: {exc}); check "

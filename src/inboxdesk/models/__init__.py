@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 from inboxdesk.models.base import ApiModel, Open
-from inboxdesk.models.enums import PRIMARY_CHANNELS, Channel, MarkAs, MessageStatus, Region
+from inboxdesk.models.enums import (
+    PRIMARY_CHANNELS,
+    Channel,
+    IntegrationKind,
+    MarkAs,
+    MessageStatus,
+    Region,
+)
 from inboxdesk.models.errors import ErrorBody, FieldErrors
+from inboxdesk.models.feed import FeedActor, FeedItem, FeedSubscriber, FeedTemplate
 from inboxdesk.models.filters import FieldFilterPart, StepFilter
-from inboxdesk.models.integration import Configurations, Credentials, Integration, mask_secret
+from inboxdesk.models.integration import (
+    Configurations,
+    Credentials,
+    Integration,
+    is_secret,
+    mask_secret,
+    mask_secrets,
+)
 from inboxdesk.models.message import (
     EmailBlock,
     EmailBlockStyles,
@@ -16,8 +31,18 @@ from inboxdesk.models.message import (
     MessageButton,
     MessageCTA,
     MessageCTAData,
+    MessageFields,
 )
-from inboxdesk.models.pages import Data, Page, UnseenCount
+from inboxdesk.models.pages import (
+    COUNT_CAP,
+    Count,
+    CursorPage,
+    Data,
+    NotificationCount,
+    NotificationCounts,
+    Page,
+    UnseenCount,
+)
 from inboxdesk.models.requests import MAX_MARK_IDS, MarkAllRequest, MarkAsRequest
 from inboxdesk.models.subscriber import ChannelCredentials, ChannelSettings, Subscriber
 from inboxdesk.models.workflow import (
@@ -33,6 +58,7 @@ from inboxdesk.models.workflow import (
 )
 
 __all__ = [
+    "COUNT_CAP",
     "MAX_MARK_IDS",
     "PRIMARY_CHANNELS",
     "ApiModel",
@@ -40,7 +66,9 @@ __all__ = [
     "ChannelCredentials",
     "ChannelSettings",
     "Configurations",
+    "Count",
     "Credentials",
+    "CursorPage",
     "Data",
     "DelayRegularMetadata",
     "DelayScheduledMetadata",
@@ -49,9 +77,14 @@ __all__ = [
     "EmailBlock",
     "EmailBlockStyles",
     "ErrorBody",
+    "FeedActor",
+    "FeedItem",
+    "FeedSubscriber",
+    "FeedTemplate",
     "FieldErrors",
     "FieldFilterPart",
     "Integration",
+    "IntegrationKind",
     "MarkAllRequest",
     "MarkAs",
     "MarkAsRequest",
@@ -61,7 +94,10 @@ __all__ = [
     "MessageButton",
     "MessageCTA",
     "MessageCTAData",
+    "MessageFields",
     "MessageStatus",
+    "NotificationCount",
+    "NotificationCounts",
     "NotificationGroup",
     "NotificationStep",
     "NotificationTrigger",
@@ -73,5 +109,7 @@ __all__ = [
     "TimedConfig",
     "UnseenCount",
     "Workflow",
+    "is_secret",
     "mask_secret",
+    "mask_secrets",
 ]

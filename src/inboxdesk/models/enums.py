@@ -166,3 +166,17 @@ class Region(StrEnum):
     US = "us"
     EU = "eu"
     LOCAL = "local"
+
+
+class ActorType(StrEnum):
+    NONE = "none"
+    USER = "user"
+    SYSTEM_ICON = "system_icon"
+    SYSTEM_CUSTOM = "system_custom"
+
+
+class IntegrationKind(StrEnum):
+    """Delivery integrations have a channel; agent-runtime ones have none."""
+
+    DELIVERY = "delivery"
+    AGENT = "agent"

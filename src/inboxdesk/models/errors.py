@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -18,6 +20,9 @@ class ErrorBody(BaseModel):
     status_code: int = Field(alias="statusCode")
     timestamp: str | None = None
     path: str | None = None
-    message: str | list[str] | None = None
+    # Production documents any JSON value here; a string, or a list on older 400s.
+    message: str | list[Any] | dict[str, Any] | float | bool | None = None
     error: str | None = None
     errors: dict[str, FieldErrors] | None = None
+    # Production's reference for a 5xx, which its support asks for.
+    error_id: str | None = Field(None, alias="errorId")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import Field
 
 from inboxdesk.models.base import ApiModel, Open
-from inboxdesk.models.enums import PRIMARY_CHANNELS, Channel
+from inboxdesk.models.enums import PRIMARY_CHANNELS, Channel, IntegrationKind
 from inboxdesk.models.filters import StepFilter
 
 # Credential fields that are safe to show as they are; every other value is masked.
@@ -97,17 +98,15 @@ class Credentials(ApiModel):
 
     __str__ = __repr__
 
-    def masked(self) -> dict[str, str]:
-        """Every set field with secret values masked, for display."""
-        shown: dict[str, str] = {}
-        for key, value in self.to_wire().items():
-            if value is None:
-                continue
-            if key in PUBLIC_CREDENTIALS and not isinstance(value, dict):
-                shown[key] = str(value)
-            else:
-                shown[key] = mask_secret(str(value))
-        return shown
+    def masked(self) -> dict[str, Any]:
+        """Every set field for display: public values as they came, every other masked."""
+        return {
+            key: value
+            if key in PUBLIC_CREDENTIALS and not isinstance(value, dict | list)
+            else _mask_value(value)
+            for key, value in self.to_wire().items()
+            if value is not None
+        }
 
 
 def mask_secret(value: str) -> str:
@@ -117,9 +116,63 @@ def mask_secret(value: str) -> str:
     return "••••" + value[-4:]
 
 
+# Names of settings that hold secrets (apiKey, signingKey, authToken, password, ...).
+_SECRET_NAME = re.compile(
+    r"key|secret|token|passw|pwd|signing|credential|private|cert|auth|salt",
+    re.IGNORECASE,
+)
+# Values that are secrets whatever their name: provider key and token prefixes, JWTs.
+_SECRET_VALUE = re.compile(
+    r"^(whsec_|sk_|rk_|pk_live_|SG\.|xox[abposr]-|gh[pousr]_|github_pat_|AKIA|ASIA|"
+    r"AC[0-9a-f]{32}|eyJ[\w-]+\.|key-[0-9a-f]{16})"
+)
+# Names that match _SECRET_NAME but only say whether a secret is used, or where.
+_PUBLIC_NAMES = frozenset(PUBLIC_CREDENTIALS | {"inboundWebhookEnabled"})
+
+
+def is_secret(name: str, value: object) -> bool:
+    """True when a setting looks secret: by its name, or by what its value looks like."""
+    if isinstance(value, str) and _SECRET_VALUE.match(value.strip()):
+        return True
+    if name in _PUBLIC_NAMES or isinstance(value, bool) or value is None:
+        return False
+    return _SECRET_NAME.search(name) is not None
+
+
+def _mask_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _mask_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mask_value(v) for v in value]
+    return mask_secret(str(value))
+
+
+def mask_secrets(value: Any, name: str = "") -> Any:
+    """A JSON value with every secret-looking setting masked and the rest as it came.
+
+    The one masking rule for settings from the wire (credentials of older deployments,
+    `configurations`, unknown fields): the command line and the app both show this.
+    """
+    if isinstance(value, dict):
+        return {k: mask_secrets(v, str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_secrets(v, name) for v in value]
+    return mask_secret(str(value)) if is_secret(name, value) else value
+
+
 class Configurations(ApiModel):
     inbound_webhook_enabled: bool | None = Field(None, alias="inboundWebhookEnabled")
     inbound_webhook_signing_key: str | None = Field(None, alias="inboundWebhookSigningKey")
+
+    def __repr__(self) -> str:
+        return f"Configurations({mask_secrets(self.to_wire())!r})"
+
+    __str__ = __repr__
+
+    def masked(self) -> dict[str, Any]:
+        """Every set value for display, secret-looking ones (signing keys, tokens) masked."""
+        shown: dict[str, Any] = mask_secrets(self.to_wire())
+        return shown
 
 
 class Integration(ApiModel):
@@ -129,8 +182,11 @@ class Integration(ApiModel):
     name: str
     identifier: str
     provider_id: str = Field(alias="providerId")
-    channel: Open[Channel]
-    credentials: Credentials
+    # Unset on agent-kind integrations.
+    channel: Open[Channel] | None = None
+    kind: Open[IntegrationKind] | None = None
+    # Production leaves credentials out for API-key callers; older deployments sent them.
+    credentials: Credentials | None = None
     configurations: Configurations | None = None
     active: bool
     deleted: bool
@@ -143,3 +199,12 @@ class Integration(ApiModel):
     def supports_primary(self) -> bool:
         """Only email and sms integrations can be primary."""
         return self.channel in PRIMARY_CHANNELS
+
+    def masked(self) -> dict[str, Any]:
+        """The wire form for display: credentials and secret-looking values masked."""
+        shown: dict[str, Any] = mask_secrets(self.to_wire())
+        if self.credentials is not None:
+            shown["credentials"] = self.credentials.masked()
+        if self.configurations is not None:
+            shown["configurations"] = self.configurations.masked()
+        return shown

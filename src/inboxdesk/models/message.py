@@ -58,7 +58,9 @@ class MessageCTA(ApiModel):
     action: MessageAction | None = None
 
 
-class Message(ApiModel):
+class MessageFields(ApiModel):
+    """What a full Message and a feed item share; each adds its own subscriber and template."""
+
     id: str | None = Field(None, alias="_id")
     template_id: str | None = Field(None, alias="_templateId")
     environment_id: str = Field(alias="_environmentId")
@@ -66,8 +68,6 @@ class Message(ApiModel):
     organization_id: str = Field(alias="_organizationId")
     notification_id: str = Field(alias="_notificationId")
     subscriber_internal_id: str = Field(alias="_subscriberId")
-    subscriber: Subscriber | None = None
-    template: Workflow | None = None
     template_identifier: str | None = Field(None, alias="templateIdentifier")
     created_at: str = Field(alias="createdAt")
     delivered_at: list[str] | None = Field(None, alias="deliveredAt")
@@ -107,10 +107,24 @@ class Message(ApiModel):
         return " ".join(text.split())
 
     @property
+    def workflow_name(self) -> str:
+        """The workflow's name where the body carries it, else its identifier."""
+        return self.template_identifier or ""
+
+    @property
     def heading(self) -> str:
         """What names the message in a list: title, subject, or workflow name."""
-        if self.title:
-            return self.title
-        if self.subject:
-            return self.subject
-        return self.template.name if self.template else ""
+        return self.title or self.subject or self.workflow_name
+
+
+class Message(MessageFields):
+    """A full Message: /v1/messages and mark-as, with the whole subscriber and workflow."""
+
+    subscriber: Subscriber | None = None
+    template: Workflow | None = None
+
+    @property
+    def workflow_name(self) -> str:
+        if self.template is not None:
+            return self.template.name
+        return self.template_identifier or ""

@@ -1,16 +1,24 @@
-"""Envelopes: paginated lists and the unseen count."""
+"""Envelopes: offset pages, cursor pages, and the notification counts."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 T = TypeVar("T")
 
+# Production counts unread and unseen notifications up to this many and stops: a count
+# that reaches it means "at least", shown as 99+ as production's own Inbox does.
+COUNT_CAP = 100
+
 
 class Page(BaseModel, Generic[T]):
-    """One page of a paginated listing; `page` is zero-based."""
+    """One page of an offset listing (feed, messages); `page` is zero-based.
+
+    The document types the numbers as JSON numbers: `2.0` reads as 2, `2.5` is refused.
+    """
 
     model_config = ConfigDict(populate_by_name=True, extra="allow")
 
@@ -21,8 +29,54 @@ class Page(BaseModel, Generic[T]):
     has_more: bool = Field(alias="hasMore")
 
 
+class CursorPage(BaseModel, Generic[T]):
+    """One page of a cursor listing (v2 subscribers): pass `next` as `after` for more."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    data: list[T]
+    next: str | None = None
+    previous: str | None = None
+    # Counted up to 50,000 by production; some versions leave both out.
+    total_count: int | None = Field(None, alias="totalCount")
+    total_count_capped: bool | None = Field(None, alias="totalCountCapped")
+
+
 class UnseenCount(BaseModel):
     count: int
+
+
+class NotificationCount(BaseModel):
+    """One element of the v2 count response: the count for one filter."""
+
+    model_config = ConfigDict(extra="allow")
+
+    count: int
+    filter: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Count:
+    """A notification count, and whether the service stopped counting at its cap."""
+
+    value: int
+    capped: bool = False
+
+    def __str__(self) -> str:
+        return f"{COUNT_CAP - 1}+" if self.capped or self.value >= COUNT_CAP else str(self.value)
+
+    @classmethod
+    def of(cls, value: int, cap: int = COUNT_CAP) -> Count:
+        """A count from a service that counts at most `cap`."""
+        return cls(min(value, cap), value >= cap)
+
+
+@dataclass(frozen=True)
+class NotificationCounts:
+    """A subscriber's unread and unseen in-app notifications."""
+
+    unread: Count
+    unseen: Count
 
 
 class Data(BaseModel, Generic[T]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import cast
 
 from rich.text import Text
 from textual import on, work
@@ -270,7 +271,16 @@ class InboxScreen(ServiceScreen):
                 self.inbox_app.report(exc)
             return
         self.post_message(
-            PageLoaded(generation, page, result.data, result.has_more, result.total_count, keep)
+            # The feed now yields FeedItems; the inbox reads them as Messages until it
+            # moves to FeedItem (the inbox's owner does that).
+            PageLoaded(
+                generation,
+                page,
+                cast(list[Message], result.data),
+                result.has_more,
+                result.total_count,
+                keep,
+            )
         )
 
     def on_page_loaded(self, event: PageLoaded) -> None:

@@ -70,13 +70,13 @@ def render_integration(item: Integration) -> RenderableType:
         parts.append(Text("none", style="dim"))
 
     parts.append(Text("\nCredentials (secrets masked)", style="bold underline"))
-    masked = item.credentials.masked()
+    masked = item.credentials.masked() if item.credentials else {}
     if masked:
         table = Table.grid(padding=(0, 1))
         table.add_column(style="bold")
         table.add_column()
         for key, value in masked.items():
-            table.add_row(key, value)
+            table.add_row(key, str(value))
         parts.append(table)
     else:
         parts.append(Text("none shown", style="dim"))
