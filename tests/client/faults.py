@@ -21,9 +21,14 @@ class FaultTransport(httpx.AsyncBaseTransport):
     after: list[Fault] = field(default_factory=list)
     inner: httpx.AsyncBaseTransport = field(default_factory=httpx.AsyncHTTPTransport)
     seen: list[httpx.Request] = field(default_factory=list)
+    # Paths starting with a prefix get that answer instead of the service's.
+    route: dict[str, Callable[[httpx.Request], httpx.Response]] = field(default_factory=dict)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.seen.append(request)
+        for prefix, answer in self.route.items():
+            if request.url.path.startswith(prefix):
+                return answer(request)
         if self.before:
             return self.before.pop(0)(request, None)
         response = await self.inner.handle_async_request(request)
@@ -76,3 +81,14 @@ def garbled() -> Fault:
 
 def decoded(request: httpx.Request) -> object:
     return json.loads(request.content) if request.content else None
+
+
+def without_v2() -> FaultTransport:
+    """The real service as an older deployment: every /v2 path answers 404."""
+
+    def missing(request: httpx.Request) -> httpx.Response:
+        message = f"Cannot GET {request.url.path}"
+        body = {"statusCode": 404, "message": message, "error": "Not Found"}
+        return httpx.Response(404, json=body, request=request)
+
+    return FaultTransport(route={"/v2/": missing})

@@ -219,3 +219,91 @@ async def test_the_key_never_reaches_logs_or_errors(
         "bad-key-abcdefghijklmnop0123"
         not in f"{failure.value} {failure.value!r} {failure.value.hint}"
     )
+
+
+async def test_a_5xx_carries_its_error_id(counted: Counted) -> None:
+    body = json.dumps(
+        {
+            "statusCode": 500,
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "path": "/v1/integrations",
+            "message": "Internal server error",
+            "errorId": "abc123\x1b[2J",
+        }
+    ).encode()
+    transport = FaultTransport(before=[status(500, body=body)])
+    async with counted.client(transport=transport) as client:
+        with pytest.raises(ServerError) as failure:
+            await client.list_integrations()
+    assert failure.value.error_id == "abc123\x1b[2J", "the raw id, for a program to use"
+    assert "(errorId abc123␛[2J)" in failure.value.message, "shown, made safe"
+    assert "errorId" in failure.value.hint
+
+
+async def test_a_name_that_does_not_resolve_gets_its_own_hint() -> None:
+    from inboxdesk.client import ClientOptions, InboxClient, NameNotResolved
+
+    options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=3, base=0.01))
+    async with InboxClient("http://no-such-host.invalid", STAGING_KEY, options) as client:
+        with pytest.raises(NameNotResolved) as failure:
+            await client.list_integrations()
+    assert "no-such-host.invalid" in failure.value.message
+    assert "DNS" in failure.value.hint and "serve" not in failure.value.hint
+
+
+async def test_the_local_service_hint_only_for_a_loopback_url(counted: Counted) -> None:
+    from inboxdesk.client import ClientOptions, InboxClient
+
+    options = ClientOptions(retry=RetryPolicy(attempts=1))
+    hints = {}
+    for url in ("https://eu.api.novu.co", "http://127.0.0.1:9"):
+        transport = FaultTransport(before=[connection_refused()])
+        async with InboxClient(url, STAGING_KEY, options, transport) as client:
+            with pytest.raises(ConnectionFailed) as failure:
+                await client.list_integrations()
+        hints[url] = failure.value.hint
+    assert "serve --demo" not in hints["https://eu.api.novu.co"]
+    assert "network" in hints["https://eu.api.novu.co"]
+    assert "inboxdesk serve --demo" in hints["http://127.0.0.1:9"]
+
+
+async def test_whole_numbers_as_floats_are_counts(counted: Counted) -> None:
+    transport = FaultTransport(
+        after=[
+            rewrite(lambda b: {"data": float(b["data"])}),  # type: ignore[index]
+            rewrite(lambda b: {"data": {"count": float(b["data"]["count"])}}),  # type: ignore[index]
+            rewrite(lambda b: {"data": 2.5}),
+        ]
+    )
+    async with counted.client(transport=transport) as client:
+        changed = await client.mark_all("jane", MarkAs.SEEN)
+        unseen = await client.unseen_count("jane")
+        with pytest.raises(ProtocolError, match=r"2\.5"):
+            await client.mark_all("jane", MarkAs.UNSEEN)
+    assert (changed, unseen) == (6, 0) and type(changed) is int
+
+
+async def test_messages_returned_for_another_subscriber_are_not_updated(
+    counted: Counted,
+) -> None:
+    """Production answers every id it knows, another subscriber's unchanged."""
+    async with counted.client() as client:
+        joes = (await client.list_messages(subscriber_id="joe", limit=1)).data[0]
+    foreign = joes.to_wire()
+
+    def as_production(body: Any) -> Any:
+        # Production's mark-as items do not embed the subscriber; add joe's message back.
+        items = [
+            {k: v for k, v in m.items() if k != "subscriber"}
+            for m in body["data"]
+            if m["_id"] != foreign["_id"]
+        ]
+        return {"data": [*items, foreign]}
+
+    transport = FaultTransport(after=[rewrite(as_production)])
+    async with counted.client(transport=transport) as client:
+        result = await client.mark_as("jane", [jane_message(1), foreign["_id"]], MarkAs.READ)
+    assert len(result.messages) == 2, "every message the service returned is kept"
+    assert result.not_updated == [foreign["_id"]]
+    # Without an embedded subscriber the client looked jane's _id up.
+    assert [r.url.path for r in transport.seen][-1].endswith("/subscribers/jane")

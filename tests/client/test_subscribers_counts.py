@@ -1,0 +1,99 @@
+"""Subscribers and counts on the documented endpoints, and the v1 fallback, over loopback."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from inboxdesk.models import COUNT_CAP
+from inboxdesk.server.fixtures import read_fixture
+from tests.client.conftest import Counted
+from tests.client.faults import FaultTransport, without_v2
+from tests.conftest import EXAMPLE, ServiceFactory
+
+
+async def test_search_by_each_field_and_follow_the_cursor(counted: Counted) -> None:
+    transport = FaultTransport()
+    async with counted.client(transport=transport) as client:
+        by_email = await client.search_subscribers(email="joe@example.test")
+        by_name = await client.search_subscribers(name="Jane")
+        by_id = await client.search_subscribers(subscriber_id="jane")
+        nobody = await client.search_subscribers(email="nobody@example.test")
+        first = await client.search_subscribers(limit=1)
+        second = await client.search_subscribers(limit=1, after=first.next)
+    assert [s.subscriber_id for s in by_email.data] == ["joe"]
+    assert [s.subscriber_id for s in by_name.data] == ["jane"]
+    assert [s.subscriber_id for s in by_id.data] == ["jane"]
+    assert nobody.data == []
+    assert first.next is not None and len(first.data) == len(second.data) == 1
+    assert {first.data[0].subscriber_id, second.data[0].subscriber_id} == {"jane", "joe"}
+    assert transport.seen[0].url.path == "/v2/subscribers", "v2 is asked first"
+    assert transport.seen[0].url.params["email"] == "joe@example.test"
+
+
+# TODO(server merge): switch to make_service(v2_subscribers=False) once ServerSettings has it.
+async def test_a_service_without_v2_is_read_through_v1(counted: Counted) -> None:
+    transport = without_v2()
+    async with counted.client(transport=transport) as client:
+        found = await client.search_subscribers(name="joe")
+        jane = await client.get_subscriber("jane")
+        counts = await client.notification_counts("jane")
+        again = await client.search_subscribers(email="jane@example.test")
+    assert [s.subscriber_id for s in found.data] == ["joe"]
+    assert jane.display_name == "Jane Doe"
+    assert (counts.unread.value, counts.unseen.value) == (8, 6)
+    assert [s.subscriber_id for s in again.data] == ["jane"]
+    v2 = [r.url.path for r in transport.seen if r.url.path.startswith("/v2/")]
+    # Subscribers and counts are each tried on v2 once; after a 404, straight to v1.
+    assert v2 == ["/v2/subscribers", "/v2/subscribers/jane/notifications/count"]
+
+
+async def test_an_unknown_subscriber_is_not_found_on_either_version(counted: Counted) -> None:
+    from inboxdesk.client import NotFoundError
+
+    for transport in (FaultTransport(), without_v2()):
+        async with counted.client(transport=transport) as client:
+            try:
+                await client.get_subscriber("ghost")
+            except NotFoundError as exc:
+                assert exc.status == 404
+            else:
+                raise AssertionError("ghost was found")
+
+
+async def test_counts_are_exact_below_the_cap(counted: Counted) -> None:
+    async with counted.client() as client:
+        counts = await client.notification_counts("jane")
+    assert (counts.unread.value, counts.unread.capped) == (8, False)
+    assert (counts.unseen.value, counts.unseen.capped) == (6, False)
+    assert (str(counts.unread), str(counts.unseen)) == ("8", "6")
+
+
+def busy_fixture(unread: int) -> dict[str, Any]:
+    """The example, with `unread` more unread, unseen messages for jane."""
+    fixture = copy.deepcopy(read_fixture(EXAMPLE))
+    staging = fixture["environments"][0]
+    staging["messages"] += [
+        {
+            "subscriberId": "jane",
+            "workflow": "Order shipped",
+            "title": f"Busy {n}",
+            "transactionId": f"busy-{n}",
+            "read": False,
+            "seen": False,
+        }
+        for n in range(unread)
+    ]
+    return fixture
+
+
+async def test_counts_past_the_cap_are_marked_capped(make_service: ServiceFactory) -> None:
+    from inboxdesk.client import InboxClient
+    from tests.conftest import STAGING_KEY
+
+    service = make_service(fixture=busy_fixture(COUNT_CAP + 20))
+    for transport in (FaultTransport(), without_v2()):
+        async with InboxClient(service.url, STAGING_KEY, transport=transport) as client:
+            counts = await client.notification_counts("jane")
+        assert counts.unread.capped and counts.unseen.capped
+        assert (str(counts.unread), str(counts.unseen)) == ("99+", "99+")
