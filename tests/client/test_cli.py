@@ -8,10 +8,12 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from inboxdesk.cli import main
-from tests.conftest import JOE_MESSAGES, MAILGUN, STAGING_KEY, Service, jane_message
+from inboxdesk.client.factory import using_transport
+from tests.conftest import JOE_MESSAGES, MAILGUN, SENDGRID, STAGING_KEY, Service, jane_message
 
 
 @pytest.fixture
@@ -150,3 +152,97 @@ def test_bare_options_open_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (seen[0].command, seen[0].profile, seen[0].subscriber_flag) == ("tui", "work", "ada")
     assert main([]) == 0
     assert seen[1].command == "tui" and seen[1].profile is None
+
+
+def test_subscribers_search_the_service(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "subscribers", "--email", "joe@example.test")
+    assert code == 0 and "joe" in out and "jane" not in out
+    code, out, _ = run(capsys, "subscribers", "--name", "Jane", "--json")
+    assert code == 0 and [s["subscriberId"] for s in json.loads(out)] == ["jane"]
+    code, out, err = run(capsys, "subscribers", "--limit", "1")
+    assert code == 0 and len(out.splitlines()) == 2
+    cursor = err.split("--after ", 1)[1].rstrip(")\n")
+    code, more, _ = run(capsys, "subscribers", "--limit", "1", "--after", cursor)
+    assert code == 0 and more.splitlines()[1] != out.splitlines()[1]
+
+
+def test_counts(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "counts", "jane")
+    assert code == 0 and out.splitlines()[1].split() == ["8", "6"]
+    code, out, _ = run(capsys, "counts", "jane", "--json")
+    assert json.loads(out)["unread"] == {"count": 8, "capped": False, "shown": "8"}
+
+
+class Terminal(io.StringIO):
+    """Standard input that is a terminal, with the answers typed in advance."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_set_primary_names_the_demoted_and_the_cleared_conditions(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    assert code == 0
+    assert out.splitlines() == [
+        "Mailgun (mailgun) is now the primary email integration.",
+        "SendGrid (sendgrid) is no longer primary (it stays active).",
+        "Its 1 condition(s) were cleared.",
+    ]
+    before = env.snapshot()
+    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    assert code == 0 and out.strip() == (
+        "Mailgun (mailgun) is already the primary email integration."
+    )
+    assert env.snapshot() == before
+
+
+def test_set_primary_asks_on_a_terminal_unless_yes(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = env.snapshot()
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    code, out, err = run(capsys, "set-primary", MAILGUN)
+    assert code == 1 and out == "" and "Nothing changed." in err
+    assert "Make Mailgun (mailgun) the primary email integration, replacing SendGrid" in err
+    assert "Its 1 condition(s) will be cleared." in err
+    assert env.snapshot() == before
+    monkeypatch.setattr("sys.stdin", Terminal("y\n"))
+    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    assert code == 0 and "is now the primary" in out
+    monkeypatch.setattr("sys.stdin", Terminal(""))
+    code, out, err = run(capsys, "set-primary", "--yes", SENDGRID)
+    assert code == 0 and "is now the primary" in out and "[y/N]" not in err
+
+
+def test_json_keeps_the_wire_types(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "integrations", "--json")
+    items = json.loads(out)
+    assert code == 0 and all(type(i["active"]) is bool for i in items)
+    assert all(isinstance(v, bool) for i in items for v in i.get("configurations", {}).values())
+
+
+def test_a_5xx_shows_its_error_id(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    def failing(request: httpx.Request) -> httpx.Response:
+        body = {"statusCode": 500, "message": "Internal server error", "errorId": "e-4711"}
+        return httpx.Response(500, json=body)
+
+    with using_transport(httpx.MockTransport(failing)):
+        code, _, err = run(capsys, "integrations")
+    assert code == 1 and "(errorId e-4711)" in err
+
+
+def test_dns_failure_gets_its_own_hint_and_production_no_local_one(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run(capsys, "integrations", "--base-url", "http://no-such-host.invalid")
+    assert code == 1 and "does not resolve" in err and "DNS" in err
+
+    def offline(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("[Errno -3] Temporary failure in name resolution")
+
+    monkeypatch.delenv("INBOXDESK_BASE_URL")
+    with using_transport(httpx.MockTransport(offline)):
+        code, _, err = run(capsys, "integrations", "--region", "eu")
+    assert code == 1 and "eu.api.novu.co" in err and "serve" not in err

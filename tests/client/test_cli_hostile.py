@@ -1,0 +1,94 @@
+"""Every command over hostile text from the real service: nothing reaches the terminal as code."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from inboxdesk.cli import main
+from tests.conftest import Service, ServiceFactory
+from tests.hostile import ATTACKS, HOSTILE_KEY, OTHER_SUBSCRIBER, SUBSCRIBER, hostile_fixture
+
+# ESC, every C1 control, BEL, NUL and the right-to-left override: none may be written.
+FORBIDDEN = re.compile("[\x00\x07\x1b\x80-\x9f\u202e]")
+
+
+@pytest.fixture
+def hostile(
+    make_service: ServiceFactory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Service:
+    service = make_service(fixture=hostile_fixture())
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", HOSTILE_KEY)
+    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+    return service
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    found = FORBIDDEN.search(out + err)
+    assert found is None, f"{argv}: {found.group()!r} reached the terminal" if found else ""
+    return code, out, err
+
+
+def test_every_command_writes_no_escape_and_shows_the_text(
+    hostile: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "integrations")
+    assert code == 0 and ATTACKS["click"] in out, "markup shown literally"
+    code, out, _ = run(capsys, "integrations", "--json")
+    items = json.loads(out)
+    assert code == 0 and "whsec_" not in out, "the signing key is masked"
+    assert any(i["name"] == ATTACKS["click"] for i in items)
+    assert any(i["name"].endswith(ATTACKS["cjk_emoji"]) for i in items), "JSON keeps the text"
+    target = next(i["_id"] for i in items if not i["primary"])
+    code, out, _ = run(capsys, "set-primary", "--yes", target)
+    assert code == 0 and ATTACKS["click"] in out
+    code, out, _ = run(capsys, "set-primary", target, "--json")
+    assert code == 0 and json.loads(out)["primary"] is True
+
+    code, out, _ = run(capsys, "subscribers")
+    assert code == 0 and SUBSCRIBER in out and OTHER_SUBSCRIBER in out
+    assert "␛]0;pwned-title\\x07" in out, "an escape sequence shown as visible text"
+    code, out, _ = run(capsys, "subscribers", "--json")
+    assert code == 0 and {s["subscriberId"] for s in json.loads(out)} >= {SUBSCRIBER}
+    code, out, _ = run(capsys, "subscribers", "--name", "first")
+    assert code == 0 and SUBSCRIBER in out
+
+    code, out, err = run(capsys, "messages", SUBSCRIBER, "--all")
+    assert code == 0 and "[@click=app.quit]" in out and "unread" in err
+    code, out, _ = run(capsys, "messages", SUBSCRIBER, "--all", "--json")
+    messages = json.loads(out)
+    assert code == 0 and any(ATTACKS["style"] in m.get("content", "") for m in messages)
+    assert "\\u202e" in out and "\\u009b" in out, "C1 and bidi escaped in JSON"
+    code, out, _ = run(capsys, "counts", SUBSCRIBER)
+    assert code == 0
+    ids = [m["_id"] for m in messages]
+    code, out, _ = run(capsys, "mark-as", SUBSCRIBER, "read", *ids)
+    assert code == 0 and f"Marked {len(ids)} message(s) read." in out
+    code, out, _ = run(capsys, "mark-as", SUBSCRIBER, "unseen", *ids, "--json")
+    assert code == 0 and len(json.loads(out)["data"]) == len(ids)
+    code, out, _ = run(capsys, "mark-all", SUBSCRIBER, "unread")
+    assert code == 0
+    code, out, _ = run(capsys, "subscribers", "--subscriber-id", OTHER_SUBSCRIBER, "--json")
+    assert code == 0 and [s["subscriberId"] for s in json.loads(out)] == [OTHER_SUBSCRIBER]
+
+
+def test_errors_echoing_hostile_ids_write_no_escape(
+    hostile: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ghost = "ghost" + ATTACKS["csi_clear"] + ATTACKS["osc_title"] + ATTACKS["bidi"]
+    for argv in (
+        ["messages", ghost],
+        ["counts", ghost],
+        ["mark-all", ghost, "read"],
+        ["mark-as", SUBSCRIBER, "read", "65f0000000000000000fffff", ghost],
+        ["set-primary", "--yes", ghost],
+    ):
+        code, _, err = run(capsys, *argv)
+        assert code in (1, 3) and err, argv
