@@ -224,7 +224,11 @@ class InboxClient:
                 try:
                     body = await self._request("GET", f"/v1/subscribers/{segment}")
                 except NotFoundError:
-                    # v1 answering 404 too says nothing about v2: keep the v2 answer.
+                    # Unknown on both: v1's answer names the subscriber when v2 is the
+                    # one missing ("Cannot GET ..." is the framework's unknown route).
+                    if _no_route(missing):
+                        self._subscribers_v2 = False
+                        raise
                     raise missing from None
                 self._subscribers_v2 = False
             return _parse(Subscriber, _unwrap(body))
@@ -511,6 +515,11 @@ def _cursor_page(model: type[M], body: Any) -> CursorPage[M]:
         raise ProtocolError(
             f"The service sent a page this client cannot read: {_first_problem(exc)}."
         ) from None
+
+
+def _no_route(error: NotFoundError) -> bool:
+    """True for the framework's 404 of a path it has no route for, not a missing resource."""
+    return error.message.startswith("Cannot ")
 
 
 def _whole(value: Any, what: str) -> int:

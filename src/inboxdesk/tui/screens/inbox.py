@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import cast
 
 from rich.text import Text
 from textual import on, work
@@ -276,7 +275,7 @@ class InboxScreen(ServiceScreen):
             PageLoaded(
                 generation,
                 page,
-                cast(list[Message], result.data),
+                [Message.model_validate(item.to_wire()) for item in result.data],
                 result.has_more,
                 result.total_count,
                 keep,
