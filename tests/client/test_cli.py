@@ -246,3 +246,23 @@ def test_dns_failure_gets_its_own_hint_and_production_no_local_one(
     with using_transport(httpx.MockTransport(offline)):
         code, _, err = run(capsys, "integrations", "--region", "eu")
     assert code == 1 and "eu.api.novu.co" in err and "serve" not in err
+
+
+def test_tables_align_in_terminal_cells_and_show_controls() -> None:
+    from inboxdesk.cli.tables import table
+    from inboxdesk.text import cells
+
+    text = table(
+        ["NAME", "FLAG", "N"],
+        [("漢字テスト😀", True, 3), ("plain", None, 10), ("\x1b[2Jx\u202e", False, 0)],
+    )
+    lines = text.splitlines()
+    starts = {
+        cells(line[: line.index(word)])
+        for line, word in ((lines[0], "FLAG"), (lines[1], "true"), (lines[3], "false"))
+    }
+    assert len(starts) == 1, "the second column starts at the same cell on every row"
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "␛[2Jx<U+202E>" in text and "true" in lines[1] and "false" in lines[3]
+    long = table(["T"], [("W" * 500,)])
+    assert cells(long.splitlines()[1]) == 60 and long.endswith("…")

@@ -620,8 +620,7 @@ def _api_error(response: httpx.Response) -> ApiError:
             status,
             f"The service failed: {message}{reference}.",
             hint="Try again shortly; if it persists, check the service's status, "
-            "or contact its support"
-            + (" with the errorId." if error_id else "."),
+            "or contact its support" + (" with the errorId." if error_id else "."),
             body=body,
             path=path,
         )
