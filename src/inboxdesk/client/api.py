@@ -25,6 +25,7 @@ from inboxdesk.client.errors import (
     BadRequestError,
     ConflictError,
     ConnectionFailed,
+    InboxdeskError,
     NameNotResolved,
     NotFoundError,
     ProtocolError,
@@ -147,19 +148,26 @@ class InboxClient:
             messages += _parse_list(Message, _unwrap(body))
         owner = await self._internal_id(subscriber_id, messages)
         # The service answers every requested id it knows, another subscriber's unchanged.
-        updated = {m.id for m in messages if m.subscriber_internal_id == owner}
+        updated = {m.id for m in messages if owner is None or m.subscriber_internal_id == owner}
         missing = [i for i in dict.fromkeys(requested) if i not in updated]
         return MarkResult(messages, requested, missing)
 
     async def _internal_id(self, subscriber_id: str, messages: Sequence[Message]) -> str | None:
-        """The subscriber's `_id`: from a returned message that embeds it, else looked up."""
+        """The subscriber's `_id`: from a returned message that embeds it, else looked up.
+
+        None when it cannot be known; the marks are applied by then, so a failed lookup
+        must not turn them into an error.
+        """
         if not messages:
             return None
         for message in messages:
             embedded = message.subscriber
             if embedded is not None and embedded.subscriber_id == subscriber_id and embedded.id:
                 return embedded.id
-        return (await self.get_subscriber(subscriber_id)).id
+        try:
+            return (await self.get_subscriber(subscriber_id)).id
+        except InboxdeskError:
+            return None
 
     async def mark_all(self, subscriber_id: str, mark_as: MarkAs | str) -> int:
         body = await self._request(
