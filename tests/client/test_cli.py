@@ -266,3 +266,20 @@ def test_tables_align_in_terminal_cells_and_show_controls() -> None:
     assert "␛[2Jx<U+202E>" in text and "true" in lines[1] and "false" in lines[3]
     long = table(["T"], [("W" * 500,)])
     assert cells(long.splitlines()[1]) == 60 and long.endswith("…")
+
+
+def test_counts_past_the_cap_show_99_plus(
+    env: Service,
+    make_service: Any,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.client.test_subscribers_counts import busy_fixture
+
+    monkeypatch.setenv("INBOXDESK_BASE_URL", make_service(fixture=busy_fixture(150)).url)
+    code, out, _ = run(capsys, "counts", "jane")
+    assert code == 0 and out.splitlines()[1].split() == ["99+", "99+"]
+    code, out, _ = run(capsys, "counts", "jane", "--json")
+    assert json.loads(out)["unseen"] == {"count": 100, "capped": True, "shown": "99+"}
+    code, _, err = run(capsys, "messages", "jane", "--limit", "1")
+    assert code == 0 and "(1 shown; 99+ unread, 99+ unseen)" in err
