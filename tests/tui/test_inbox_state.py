@@ -28,20 +28,19 @@ def jane_messages(tmp_path: object) -> list[Message]:
     return [Message.model_validate(m) for m in store.feed(caller, "jane", 0, 100)[0]]
 
 
-def test_rows_round_trip_to_the_full_message(tmp_path: object) -> None:
+def test_rows_keep_their_item_and_merge_in_place(tmp_path: object) -> None:
     messages = jane_messages(tmp_path)
     feed = Feed()
     changed = feed.add_page(0, messages, has_more=False, total=len(messages))
     assert changed == list(range(len(messages)))
     assert len(feed) == 12 and feed.exact
-    for original in messages:
-        assert original.id is not None
-        parsed = feed.message(original.id)
-        assert parsed is not None
-        assert parsed.to_wire() == original.to_wire()
-    again = feed.message(messages[0].id or "")
-    assert again is feed.message(messages[0].id or ""), "recent messages stay parsed"
-    assert feed.add_page(0, messages, has_more=False, total=12) == [], "merged: nothing changed"
+    assert [feed.index_of(m.id or "") for m in messages] == list(range(12))
+    assert all(feed.message(m.id or "") is m for m in messages)
+    rows = list(feed.rows())
+    again = [m.model_copy(deep=True) for m in messages]
+    again[3].read = not again[3].read
+    assert feed.add_page(0, again, has_more=False, total=12) == [3], "only the changed row"
+    assert [r is o for r, o in zip(feed.rows(), rows, strict=True)].count(False) == 1
 
 
 def test_update_and_flags_reach_the_parsed_message(tmp_path: object) -> None:
@@ -49,10 +48,11 @@ def test_update_and_flags_reach_the_parsed_message(tmp_path: object) -> None:
     feed = Feed()
     feed.add_page(0, messages, False, 12)
     target = messages[0]
-    newer = target.model_copy(update={"read": not target.read, "seen": True})
+    was = target.read
+    newer = target.model_copy(update={"read": not was, "seen": True})
     assert feed.update([newer]) == [0]
     parsed = feed.message(target.id or "")
-    assert parsed is not None and parsed.read is (not target.read)
+    assert parsed is not None and parsed.read is (not was)
     feed.set_flags(read=True, seen=True)
     assert all(r.read and r.seen for r in feed.rows())
     assert feed.message(messages[5].id or "").read is True  # type: ignore[union-attr]

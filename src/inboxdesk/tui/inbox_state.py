@@ -73,11 +73,12 @@ def preview_of(content: object) -> str:
     return " ".join(text.split())
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Row:
-    """One loaded message as the list needs it; the rest stays compact JSON until shown.
+    """One loaded message as the list draws it, and the item itself for the detail pane.
 
-    A parsed Message costs about 5 KB; a Row with its JSON about a third of that.
+    An item costs about 5 KB: at most KEEP_PAGES pages of them are held (about 25 MB),
+    however long the inbox.
     """
 
     id: str
@@ -89,7 +90,7 @@ class Row:
     status: str
     channel: str
     cta_url: str | None
-    raw: bytes
+    item: FeedEntry
 
     @classmethod
     def of(cls, item: FeedEntry) -> Row:
@@ -105,12 +106,8 @@ class Row:
             status=str(item.status),
             channel=str(item.channel),
             cta_url=cta,
-            raw=item.model_dump_json(by_alias=True, exclude_unset=True).encode(),
+            item=item,
         )
-
-
-# How many parsed messages to keep for the detail pane.
-PARSED_CACHE = 64
 
 
 @dataclass
@@ -128,7 +125,6 @@ class Feed:
     exact: bool = False
     answered: bool = False  # the first page has arrived
     _where: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
-    _parsed: dict[str, Message] = field(default_factory=dict, repr=False)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -163,19 +159,13 @@ class Feed:
         first, last = start // PAGE_SIZE, (stop - 1) // PAGE_SIZE
         return [p for p in range(first, last + 1) if p not in self.pages]
 
-    def message(self, message_id: str) -> Message | None:
-        """The full message, parsed from its row (recent ones are kept parsed)."""
+    def message(self, message_id: str) -> FeedEntry | None:
+        """The whole item, with the flags the latest mark gave its row."""
         row = self.get(message_id)
         if row is None:
             return None
-        parsed = self._parsed.get(message_id)
-        if parsed is None:
-            parsed = FeedEntry.model_validate_json(row.raw)
-            if len(self._parsed) >= PARSED_CACHE:
-                self._parsed.pop(next(iter(self._parsed)))
-            self._parsed[message_id] = parsed
-        parsed.read, parsed.seen = row.read, row.seen
-        return parsed
+        row.item.read, row.item.seen = row.read, row.seen
+        return row.item
 
     # -- changing ----------------------------------------------------------------------
 
@@ -192,8 +182,6 @@ class Feed:
         ]
         for row in old:
             self._where.pop(row.id, None)
-            if kept.get(row.id) is not row or row not in rows:
-                self._parsed.pop(row.id, None)
         for pos, row in enumerate(rows):
             self._where[row.id] = (page, pos)
         self.pages[page] = rows
@@ -233,7 +221,6 @@ class Feed:
     def _drop(self, number: int) -> None:
         for row in self.pages.pop(number, []):
             self._where.pop(row.id, None)
-            self._parsed.pop(row.id, None)
 
     def update(self, items: Iterable[Message]) -> list[int]:
         """Take the service's newer copies of loaded rows; returns the changed indices."""
@@ -268,7 +255,7 @@ class Feed:
 
 
 def _same(a: Row, b: Row) -> bool:
-    return a.id == b.id and a.raw == b.raw and (a.read, a.seen) == (b.read, b.seen)
+    return a.id == b.id and (a.read, a.seen) == (b.read, b.seen) and a.item == b.item
 
 
 @dataclass

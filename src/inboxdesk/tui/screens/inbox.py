@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-import webbrowser
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -218,7 +217,8 @@ class InboxScreen(ServiceScreen):
     last_change: reactive[Change | None] = reactive(None, init=False)
     pending: reactive[tuple[PendingMark, ...]] = reactive((), init=False)
     offline: reactive[bool] = reactive(False, init=False)
-    loading: reactive[bool] = reactive(False, init=False)
+    # Not `loading`: that is Widget.loading, which covers the screen with an indicator.
+    fetching: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, subscriber_id: str) -> None:
         super().__init__(id="inbox")
@@ -228,7 +228,7 @@ class InboxScreen(ServiceScreen):
         self.listing = Listing(subscriber_id, 0)
         self._generation = 0
         # Pages asked for and not yet answered, so that the viewport does not ask twice.
-        self._fetching: set[int] = set()
+        self._asked: set[int] = set()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -269,7 +269,7 @@ class InboxScreen(ServiceScreen):
         self.listing = Listing(subscriber_id, self._generation)
         self.feed_filter = feed_filter or (self.feed_filter if same else FeedFilter.ALL)
         self.feed = Feed()
-        self._fetching.clear()
+        self._asked.clear()
         if not same:
             self.subscriber_id = subscriber_id
             self.subscriber = None
@@ -281,7 +281,7 @@ class InboxScreen(ServiceScreen):
         self.has_rows = False
         self.table.show(self.feed)
         self.table.move_to(0)
-        self.loading = True
+        self.fetching = True
         self.load_subscriber(subscriber_id)
         self.load_counts(subscriber_id)
         self._fetch([0], refresh=True)
@@ -298,11 +298,11 @@ class InboxScreen(ServiceScreen):
         self._fetch(sorted(p for p in pages if p * PAGE_SIZE < max(1, len(self.feed))), True)
 
     def _fetch(self, pages: list[int], refresh: bool = False) -> None:
-        wanted = pages if refresh else [p for p in pages if p not in self._fetching]
+        wanted = pages if refresh else [p for p in pages if p not in self._asked]
         if not wanted:
             return
-        self._fetching.update(wanted)
-        self.loading = True
+        self._asked.update(wanted)
+        self.fetching = True
         self.load_pages(self.listing, wanted, self.feed_filter)
 
     @work(group="subscriber", exclusive=True, exit_on_error=False)
@@ -372,10 +372,10 @@ class InboxScreen(ServiceScreen):
     # -- handlers: the only places state changes ---------------------------------------
 
     def on_page_loaded(self, event: PageLoaded) -> None:
-        self._fetching.discard(event.page)
+        self._asked.discard(event.page)
         if event.listing != self.listing:
             return
-        self.loading = bool(self._fetching)
+        self.fetching = bool(self._asked)
         grew_from = len(self.feed)
         changed = self.feed.add_page(event.page, event.items, event.has_more, event.total)
         self.feed.drop_far(self.table.cursor_row)
@@ -504,8 +504,8 @@ class InboxScreen(ServiceScreen):
         if event.state not in (WorkerState.ERROR, WorkerState.CANCELLED):
             return
         if event.worker.group == "pages":
-            self._fetching.clear()
-            self.loading = False
+            self._asked.clear()
+            self.fetching = False
         if event.state == WorkerState.ERROR:
             self.app.post_message(Worker.StateChanged(event.worker, event.state))
 
@@ -530,7 +530,7 @@ class InboxScreen(ServiceScreen):
     def watch_pending(self) -> None:
         self._marks_changed()
 
-    def watch_loading(self) -> None:
+    def watch_fetching(self) -> None:
         self._show_status()
 
     def watch_offline(self) -> None:
@@ -568,7 +568,7 @@ class InboxScreen(ServiceScreen):
         if self.pending:
             count = sum(len(p.ids) for p in self.pending)
             text.append(f" · {count} waiting to be sent (⧗)", style="bold yellow")
-        if self.loading and feed.answered:
+        if self.fetching and feed.answered:
             text.append(" · loading…", style="italic")
         if self.offline:
             text.append(" · service unreachable, retrying", style="bold red")
@@ -614,7 +614,7 @@ class InboxScreen(ServiceScreen):
     @on(MessageTable.EndWanted, "#messages")
     def _end_wanted(self, event: MessageTable.EndWanted) -> None:
         if not self.text and self.feed.answered:
-            self.loading = True
+            self.fetching = True
             self.find_end(self.listing, len(self.feed), self.feed_filter)
 
     @on(Tabs.TabActivated, "#filters")
@@ -785,6 +785,8 @@ class InboxScreen(ServiceScreen):
         if not url:
             self.notify("This message has no call-to-action URL.", markup=False)
             return
+        import webbrowser  # here: it pulls in subprocess and shlex, which start-up skips
+
         shown = clip(url, 200)
         if not url.lower().startswith(("https://", "http://")):
             self.notify(f"Not opened (not a web link): {shown}", severity="warning", markup=False)
