@@ -59,8 +59,9 @@ async def opened(pilot: Pilot[None], rows: int = 12) -> InboxScreen:
         lambda: (
             screen.counts is not None
             and screen.subscriber is not None
-            and screen.query("#detail")
             and screen.table.row_text(0)
+            and screen.query("#message-body")
+            and "No message selected" not in plain(screen.query_one("#message-body", Static))
         ),
         what="header and detail",
     )

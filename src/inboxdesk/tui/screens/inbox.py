@@ -387,7 +387,8 @@ class InboxScreen(ServiceScreen):
                 self.table.grown()
             self.table.refresh_rows(changed)
         if event.page == 0:
-            self._ensure_detail()
+            # After the frame that shows the rows: the pane is the costliest part to build.
+            self.call_after_refresh(self._ensure_detail)
         self._show_status()
 
     def on_end_found(self, event: EndFound) -> None:
@@ -574,15 +575,13 @@ class InboxScreen(ServiceScreen):
             text.append(" · service unreachable, retrying", style="bold red")
         self.query_one("#status", Static).update(text)
 
-    def _ensure_detail(self) -> None:
+    async def _ensure_detail(self) -> None:
         """The detail pane, built after the first rows show (it pulls in JSON highlighting)."""
         if not self.query("#detail"):
             from inboxdesk.tui.widgets.message_detail import MessageDetail
 
-            self.query_one("#panes", Horizontal).mount(MessageDetail(id="detail"))
-            self.call_after_refresh(self._show_detail)
-        else:
-            self._show_detail()
+            await self.query_one("#panes", Horizontal).mount(MessageDetail(id="detail"))
+        self._show_detail()
 
     def _show_detail(self) -> None:
         details: list[MessageDetail] = list(self.query("#detail").results())  # type: ignore[arg-type]
