@@ -573,7 +573,8 @@ class InboxScreen(ServiceScreen):
             text.append(" · loading…", style="italic")
         if self.offline:
             text.append(" · service unreachable, retrying", style="bold red")
-        self.query_one("#status", Static).update(text)
+        # One line of fixed height: no layout pass (a full reflow costs tens of ms).
+        self.query_one("#status", Static).update(text, layout=False)
 
     async def _ensure_detail(self) -> None:
         """The detail pane, built after the first rows show (it pulls in JSON highlighting)."""
