@@ -586,8 +586,8 @@ class InboxScreen(ServiceScreen):
 
     def _show_detail(self) -> None:
         details: list[MessageDetail] = list(self.query("#detail").results())  # type: ignore[arg-type]
-        if not details:
-            return
+        if not details or not details[0].children:
+            return  # not built yet, or being torn down with the app
         message_id = self.table.cursor_key
         message = self.feed.message(message_id) if message_id else None
         details[0].show(message, self.inbox_app.now())
