@@ -87,6 +87,9 @@ def test_far_pages_are_dropped(tmp_path: object) -> None:
     assert len(feed.pages) == KEEP_PAGES and 0 in feed.pages
     assert max(feed.pages) == KEEP_PAGES - 1
     assert feed.get(f"{KEEP_PAGES + 5}-{messages[0].id}") is None
+    feed.add_page(KEEP_PAGES + 5, messages, True, None)
+    feed.drop_far(0, (KEEP_PAGES + 5) * PAGE_SIZE)  # the cursor at the top, the view far down
+    assert 0 in feed.pages and KEEP_PAGES + 5 in feed.pages, "pages in view are kept"
 
 
 def test_text_filter_and_targets(tmp_path: object) -> None:

@@ -208,14 +208,18 @@ class Feed:
         for number in [p for p in self.pages if p * PAGE_SIZE >= length]:
             self._drop(number)
 
-    def drop_far(self, center: int) -> None:
-        """Drop pages far from row `center`: they are fetched again when needed."""
+    def drop_far(self, *rows: int) -> None:
+        """Drop the pages farthest from these rows (the view, the cursor): they are
+        fetched again when needed."""
         if len(self.pages) <= KEEP_PAGES:
             return
-        here = center // PAGE_SIZE
-        for number in sorted(self.pages, key=lambda p: -abs(p - here))[
-            : len(self.pages) - KEEP_PAGES
-        ]:
+        near = [row // PAGE_SIZE for row in rows] or [0]
+
+        def distance(page: int) -> int:
+            return min(abs(page - n) for n in near)
+
+        farthest = sorted(self.pages, key=distance, reverse=True)
+        for number in farthest[: len(self.pages) - KEEP_PAGES]:
             self._drop(number)
 
     def _drop(self, number: int) -> None:

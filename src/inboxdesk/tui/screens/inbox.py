@@ -378,7 +378,7 @@ class InboxScreen(ServiceScreen):
         self.fetching = bool(self._asked)
         grew_from = len(self.feed)
         changed = self.feed.add_page(event.page, event.items, event.has_more, event.total)
-        self.feed.drop_far(self.table.cursor_row)
+        self.feed.drop_far(self.table.cursor_row, round(self.table.scroll_y))
         self.has_rows = len(self.feed) > 0
         if self.text:
             self.table.show(Filtered.of(self.feed, self.text), self.table.cursor_key)
