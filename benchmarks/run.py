@@ -69,7 +69,7 @@ def main() -> int:
     total = time.perf_counter() - started
     head = [
         f"Machine: {machine()}. All figures from one run of "
-        f"`python -m benchmarks.run --json figures.json --write`, in {total:.0f} s.",
+        f"`python -m benchmarks.run --json benchmarks/figures.json --write`, in {total:.0f} s.",
         "",
         "### Targets against figures",
         "",
