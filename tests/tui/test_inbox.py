@@ -348,17 +348,22 @@ async def test_the_clock_moves_on(service: Service) -> None:
         assert screen.table.row_text(0) != first, "times are drawn from the clock, not frozen"
 
 
-async def test_columns_fit_80_columns(service: Service) -> None:
+async def test_columns_by_priority(service: Service) -> None:
     from inboxdesk.tui.widgets.message_table import column_widths
 
-    for width in (40, 60, 80, 120, 200):
+    # Markers, time, a title of at least 20 cells and the status fit any list from 41
+    # cells (an 80-column terminal without the detail pane); the preview comes last.
+    for width in (41, 60, 80, 120, 200):
         widths = column_widths(width)
         assert widths["title"] >= 20 and widths["when"] and widths["status"]
+        assert sum(widths.values()) + len([w for w in widths.values() if w]) - 1 <= width
+    assert column_widths(60)["preview"] == 0 < column_widths(80)["preview"]
     app = app_for(service)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        line = screen.table.row_text(0)
-        assert "Order #1011" in line and line.rstrip().endswith("sent")
+        drawn = "".join(segment.text for segment in screen.table.render_line(1))
+        assert drawn.startswith(" ●◌ 1d ago") and "Order #1011 shipped" in drawn
+        assert drawn.rstrip().endswith("sent")
 
 
 async def test_open_link_without_a_browser_shows_it(

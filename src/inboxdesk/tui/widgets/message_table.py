@@ -56,17 +56,17 @@ class _Empty:
 
 
 # Columns by priority: markers, time, title (at least TITLE_MIN cells) and status are
-# always drawn; the preview takes what is left once the title has enough.
-MARKERS, WHEN, STATUS, TITLE_MIN, TITLE_MAX, PREVIEW_MIN = 3, 8, 7, 20, 48, 12
+# always drawn; the preview comes only once the title has TITLE_WIDE cells beside it.
+MARKERS, WHEN, STATUS, TITLE_MIN, TITLE_WIDE, TITLE_MAX, PREVIEW_MIN = 3, 8, 7, 20, 30, 48, 12
 
 
 def column_widths(width: int) -> dict[str, int]:
     """Each column's width for a list `width` cells wide (one space between columns)."""
     fixed = MARKERS + WHEN + STATUS + 3
     room = max(TITLE_MIN, width - fixed)
-    if room - TITLE_MIN - 1 < PREVIEW_MIN:
+    if room - 1 - PREVIEW_MIN < TITLE_WIDE:
         return {"state": MARKERS, "when": WHEN, "title": room, "preview": 0, "status": STATUS}
-    title = max(TITLE_MIN, min(TITLE_MAX, room * 11 // 20))
+    title = max(TITLE_WIDE, min(TITLE_MAX, room * 11 // 20))
     return {
         "state": MARKERS,
         "when": WHEN,
