@@ -526,3 +526,29 @@ async def test_hostile_rows_are_drawn_as_plain_visible_text(make_service: object
         )
         assert "\x1b" not in drawn and "\x9b" not in drawn and "\u202e" not in drawn
         assert app.is_running, "no markup ran"
+
+
+async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
+    make_service: object, notices: Notices
+) -> None:
+    from datetime import UTC, datetime
+
+    from inboxdesk.server.demo import BIG_INBOX, demo_fixture
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+
+    service = make_service(fixture=demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))  # type: ignore[operator]
+    env = next(r for r in service.store.environments() if r["name"] == "Development")
+    key = "paging-key-0123456789abcdef"
+    service.store.add_api_key(env["id"], key)
+    app = app_for(service, key=key, subscriber=BIG_INBOX)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot, rows=50)
+        await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        assert "Mark all 1,175 unread" in plain(app.screen.query_one("#question", Static))
+        assert "cannot be undone" in plain(app.screen.query_one("#detail", Static))
+        await pilot.press("y")
+        await until(pilot, lambda: notices.saying("Marked all 1175 unread messages read."))
+        assert screen.last_change is None
+        await pilot.press("z")
+        await until(pilot, lambda: notices.saying("Nothing to undo."))

@@ -466,9 +466,13 @@ class InboxScreen(ServiceScreen):
         if event.count == 0:
             self.notify("No unread messages: nothing to mark.")
             return
-        count = (
-            f"{event.count:,}" if event.count is not None else f"more than {UNDOABLE_MARK_ALL:,}"
-        )
+        # Counted while listing them, or else the header's count.
+        if event.count is not None:
+            count = f"{event.count:,}"
+        elif self.counts is not None:
+            count = f"{self.counts.unread:,}"
+        else:
+            count = f"more than {UNDOABLE_MARK_ALL:,}"
         detail = "Every in-app message of this subscriber becomes read and seen. " + (
             "z undoes it."
             if event.before is not None
