@@ -437,7 +437,9 @@ class InboxScreen(ServiceScreen):
     def on_mark_not_sent(self, event: MarkNotSent) -> None:
         mark = event.mark
         if not isinstance(event.error, TransportError):
-            return  # the app's worker handler reports it, naming the error
+            # Refused, not lost: the app's worker handler reports the error itself.
+            self.pending = tuple(p for p in self.pending if p.key != mark.key)
+            return
         if any(p.key == mark.key for p in self.pending):
             return  # still queued; it said so when it was queued
         self.pending = (*self.pending, mark)
