@@ -15,14 +15,13 @@ from pathlib import Path
 import httpx
 from textual import events
 
-from benchmarks.common import KEY, http, median, service
-from benchmarks.scale import rows_at_least
+from benchmarks.common import KEY, Figure, http, median, service
+from benchmarks.jump import in_view_loaded, opened, until
 from inboxdesk.client import ClientOptions, InboxClient
 from inboxdesk.config import Settings
 from inboxdesk.models import MarkAs
 from inboxdesk.server.store import Store
 from inboxdesk.tui.app import make_app
-from inboxdesk.tui.screens.inbox import InboxScreen
 
 COUNT = 1000
 
@@ -44,22 +43,18 @@ async def in_app(url: str) -> tuple[int, float]:
     app = make_app(Settings(base_url=url, api_key=KEY), client=client, subscriber_id="ada")
     app.animation_level = "none"
     async with app.run_test(size=(150, 40)):
-        table = await rows_at_least(app, 1)
-        while table.row_count < COUNT:
-            before = table.row_count
-            app.post_message(events.Key("G", "G"))
-            while table.row_count == before:
-                await asyncio.sleep(0.001)
-        screen = app.screen
-        assert isinstance(screen, InboxScreen)
+        screen, table = await opened(app)
+        for top in range(0, COUNT, 100):  # the list loads the pages it shows
+            table.scroll_to(y=top, animate=False, immediate=True)
+            await until(lambda: in_view_loaded(table))
         app.post_message(events.Key("asterisk", "*"))
-        while len(screen.state.selected) < COUNT:
+        while len(screen.selected) < COUNT:
             await asyncio.sleep(0.001)
         await asyncio.sleep(0.3)
         transport.posts = 0
         started = time.perf_counter()
         app.post_message(events.Key("r", "r"))
-        while not all(m.read for m in screen.state.messages.values()):
+        while not all(r.read for r in screen.feed.rows()):
             await asyncio.sleep(0.001)
         return transport.posts, time.perf_counter() - started
 
@@ -98,6 +93,13 @@ def measure() -> dict[str, float]:
         "store_per_id_us": own / COUNT * 1e6,
         "store_s": own,
     }
+
+
+def figures(r: dict[str, float]) -> list[Figure]:
+    return [
+        Figure("bulk.1000_requests", r["requests"], "requests", "1", r["requests"] == 1),
+        Figure("bulk.1000_end_to_end", r["end_to_end_s"] * 1000, "ms", "", None),
+    ]
 
 
 def report(r: dict[str, float]) -> str:

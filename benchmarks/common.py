@@ -21,6 +21,28 @@ from typing import Any
 import httpx
 
 KEY = "bench-key-0123456789abcdef"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured figure against its target, as `--json` writes it."""
+
+    name: str
+    value: float
+    unit: str
+    target: str
+    met: bool | None  # None: a figure kept for tracking, with no target
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "value": round(self.value, 3),
+            "unit": self.unit,
+            "target": self.target,
+            "met": self.met,
+        }
+
+
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
 
 

@@ -11,7 +11,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from benchmarks.common import KEY, NOW, fixture, http, median
+from benchmarks.common import KEY, NOW, Figure, fixture, http, median
 from inboxdesk.models import Message
 from inboxdesk.server.fixtures import load_fixture
 from inboxdesk.server.runner import ServiceThread
@@ -101,6 +101,18 @@ def measure() -> dict[int, dict[str, float]]:
             with ServiceThread(ServerSettings(db_path=db), store) as service:
                 results[size] = timings(service.url, ids)
     return results
+
+
+def figures(results: dict[int, dict[str, float]]) -> list[Figure]:
+    marks = [r["mark_ms"] for r in results.values()]
+    spread = max(marks) / min(marks)
+    return [
+        *(
+            Figure(f"growth.mark_as.{size}", r["mark_ms"], "ms", "", None)
+            for size, r in results.items()
+        ),
+        Figure("growth.mark_as_spread", spread, "ratio", "≤ 1.2", spread <= 1.2),
+    ]
 
 
 def report(results: dict[int, dict[str, float]]) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import httpx
 
-from benchmarks.common import async_http, free_port, message_ids, percentile, service
+from benchmarks.common import Figure, async_http, free_port, message_ids, percentile, service
 
 CLIENTS = 16
 SECONDS = 10.0
@@ -113,6 +113,28 @@ def measure() -> dict[str, dict[str, float]]:
         failed, primaries = asyncio.run(twenty_at_once(svc.url))
         results["twenty concurrent set-primary"] = {"failed": failed, "primaries": primaries}
     return results
+
+
+def figures(r: dict[str, dict[str, float]]) -> list[Figure]:
+    share = r["mark-as"]["rps"] / r["constant JSON (ceiling)"]["rps"]
+    twenty = r["twenty concurrent set-primary"]
+    return [
+        Figure("load.mark_as_share_of_ceiling", share, "ratio", "≥ 0.5", share >= 0.5),
+        Figure(
+            "load.failed_requests",
+            r["mark-as"]["failures"] + r["set-primary"]["failures"],
+            "requests",
+            "0",
+            r["mark-as"]["failures"] + r["set-primary"]["failures"] == 0,
+        ),
+        Figure(
+            "load.primaries_after_20_concurrent",
+            twenty["primaries"],
+            "integrations",
+            "1",
+            twenty["primaries"] == 1 and twenty["failed"] == 0,
+        ),
+    ]
 
 
 def report(r: dict[str, dict[str, float]]) -> str:

@@ -48,7 +48,7 @@ async def inbox(pilot: Pilot[None]) -> None:
         lambda: (
             isinstance(app.screen, InboxScreen)
             and app.screen.query_one(MessageTable).row_count > 0
-            and app.screen.unread is not None
+            and app.screen.counts is not None
         ),
     )
 

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
+from textual.message import Message
+from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
@@ -23,12 +25,13 @@ def app_for(
     key: str = STAGING_KEY,
     subscriber: str | None = "jane",
     transport: FaultTransport | None = None,
+    clock: Callable[[], datetime] | None = None,
     **settings: object,
 ) -> InboxdeskApp:
     options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=2, base=0.05, deadline=3))
     client = InboxClient(service.url, key, options, transport)
     config = Settings(base_url=service.url, api_key=key, **settings)  # type: ignore[arg-type]
-    app = make_app(config, client=client, subscriber_id=subscriber, clock=lambda: NOW)
+    app = make_app(config, client=client, subscriber_id=subscriber, clock=clock or (lambda: NOW))
     app.animation_level = "none"  # scrolling jumps, so Pilot need not wait for animations
     return app
 
@@ -46,6 +49,22 @@ async def until(
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.05)
         waited += 0.05
+
+
+class Notices(list[Notification]):
+    """Every notification the app raised, seen through run_test's public message hook."""
+
+    def hook(self, message: Message) -> None:
+        if isinstance(message, Notify):
+            self.append(message.notification)
+
+    def saying(self, text: str) -> list[Notification]:
+        return [n for n in self if text in n.message]
+
+
+@pytest.fixture
+def notices() -> Notices:
+    return Notices()
 
 
 @pytest.fixture

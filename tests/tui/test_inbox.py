@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
+import httpx
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, Tabs
@@ -12,8 +14,8 @@ from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.widgets.message_table import MessageTable
 from tests.client.faults import FaultTransport
-from tests.conftest import Service, jane_message
-from tests.tui.conftest import SIZE, app_for, plain, until
+from tests.conftest import JOE_MESSAGES, Service, jane_message
+from tests.tui.conftest import SIZE, Notices, app_for, plain, until
 
 
 def inbox(app: InboxdeskApp) -> InboxScreen:
@@ -28,8 +30,16 @@ def stored(service: Service, message_id: str) -> tuple[bool, bool]:
 
 
 def marker(app: InboxdeskApp, message_id: str) -> str:
+    """The row's markers as drawn: selection, unread dot, unseen ring (or ⧗ pending)."""
     table = inbox(app).query_one(MessageTable)
-    return str(table.get_cell(message_id, "state"))
+    index = table.source.index_of(message_id)
+    assert index is not None, message_id
+    return table.row_text(index)[:3]
+
+
+def shown_ids(table: MessageTable) -> list[str]:
+    rows = (table.source.row(i) for i in range(table.row_count))
+    return [r.id for r in rows if r is not None]
 
 
 async def opened(pilot: Pilot[None], rows: int = 12) -> InboxScreen:
@@ -45,7 +55,15 @@ async def opened(pilot: Pilot[None], rows: int = 12) -> InboxScreen:
     )
     screen = inbox(app)
     await until(
-        pilot, lambda: screen.unread is not None and screen.subscriber is not None, what="header"
+        pilot,
+        lambda: (
+            screen.counts is not None
+            and screen.subscriber is not None
+            and screen.table.row_text(0)
+            and screen.query("#message-body")
+            and "No message selected" not in plain(screen.query_one("#message-body", Static))
+        ),
+        what="header and detail",
     )
     return screen
 
@@ -63,7 +81,7 @@ async def test_inbox_lists_messages_newest_first_with_header_and_counts(service:
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         table = screen.query_one(MessageTable)
-        assert [str(k.value) for k in table.rows][:3] == [
+        assert shown_ids(table)[:3] == [
             jane_message(11),
             jane_message(10),
             jane_message(9),
@@ -110,7 +128,7 @@ async def test_a_selection_is_one_request(service: Service, transport: FaultTran
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await pilot.press("space", "space", "space")  # selects 11, 10, 9
-        assert screen.state.selected == {jane_message(n) for n in (11, 10, 9)}
+        assert screen.selected == {jane_message(n) for n in (11, 10, 9)}
         assert marker(app, jane_message(11)).startswith("✔")
         await pilot.press("r")
         await until(
@@ -126,8 +144,9 @@ async def test_a_selection_is_one_request(service: Service, transport: FaultTran
             lambda: "6 unread" in plain(screen.query_one("#subscriber", Static)),
             what="counts refreshed",
         )
+        assert marker(app, jane_message(11)) == "✔  ", "the selection stays after a mark"
         await pilot.press("escape")
-        assert not screen.state.selected
+        assert not screen.selected
         assert marker(app, jane_message(11)) == "   "
 
 
@@ -162,40 +181,78 @@ async def test_select_all_then_each_mark_key(
         await until(
             pilot,
             lambda: all(
-                (
-                    screen.state.messages[jane_message(n)].read,
-                    screen.state.messages[jane_message(n)].seen,
-                )
-                == want(n)
-                for n in range(12)
+                screen.feed.flags([jane_message(n)])[jane_message(n)] == want(n) for n in range(12)
             ),
             what="rows from the returned messages",
         )
 
 
-async def test_ignored_ids_are_reported(service: Service, transport: FaultTransport) -> None:
+async def test_ignored_ids_are_reported(
+    service: Service, transport: FaultTransport, notices: Notices
+) -> None:
     app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
         # Another subscriber's message slips into the selection (e.g. from a stale view).
-        screen.state.selected.update({jane_message(11), jane_message(100)})
+        screen.selected = frozenset({jane_message(11), jane_message(100)})
         await pilot.press("r")
-        await until(
-            pilot,
-            lambda: any("ignored 1 id" in n.message for n in app._notifications),
-            what="notice",
-        )
+        await until(pilot, lambda: notices.saying("ignored 1 id"), what="notice")
         assert stored(service, jane_message(100)) == (False, False)
 
 
-async def test_mark_all_read(service: Service) -> None:
+async def test_notices_count_what_changed(service: Service, notices: Notices) -> None:
+    # 11 and 9 are unseen; 10 is already seen.
     app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
+        before = {n: stored(service, jane_message(n))[1] for n in (11, 10, 9)}
+        assert before == {11: False, 10: True, 9: False}
+        await pilot.press("space", "space", "space", "s")
+        await until(pilot, lambda: notices.saying("2 of 3 messages marked seen; 1 already was."))
+        assert screen.selected == {jane_message(n) for n in (11, 10, 9)}, "selection stays"
+
+
+async def test_mark_all_asks_with_the_count_and_can_be_undone(
+    service: Service, notices: Notices
+) -> None:
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+
+    app = app_for(service)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot)
+        unread = {n for n in range(12) if not stored(service, jane_message(n))[0]}
         await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        question = plain(app.screen.query_one("#question", Static))
+        assert f"Mark all {len(unread)} unread messages read?" in question
+        assert "z undoes it" in plain(app.screen.query_one("#detail", Static))
+        assert all(not stored(service, jane_message(n))[0] for n in unread), "asked first"
+        await pilot.press("y")
         await until(pilot, lambda: all(stored(service, jane_message(n))[0] for n in range(12)))
         await until(pilot, lambda: all(marker(app, jane_message(n)) == "   " for n in range(12)))
         await until(pilot, lambda: "0 unread" in plain(screen.query_one("#subscriber", Static)))
+        await pilot.press("z")
+        await until(
+            pilot,
+            lambda: {n for n in range(12) if not stored(service, jane_message(n))[0]} == unread,
+            what="mark-all undone",
+        )
+        await pilot.press("z")
+        await until(pilot, lambda: notices.saying("Nothing to undo."))
+
+
+async def test_mark_all_answered_no_changes_nothing(service: Service) -> None:
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        before = service.snapshot()
+        await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is screen)
+        assert service.snapshot() == before
 
 
 async def test_undo_restores_the_earlier_state(service: Service) -> None:
@@ -205,7 +262,7 @@ async def test_undo_restores_the_earlier_state(service: Service) -> None:
         await pilot.press("space", "space")  # 11 (unread, unseen) and 10 (unread, seen)
         await pilot.press("r")
         await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-        await until(pilot, lambda: screen.state.last_change is not None)
+        await until(pilot, lambda: screen.last_change is not None)
         await pilot.press("z")
         await until(
             pilot,
@@ -216,7 +273,7 @@ async def test_undo_restores_the_earlier_state(service: Service) -> None:
             what="undo",
         )
         await until(pilot, lambda: marker(app, jane_message(11)).endswith("●◌"))
-        assert screen.state.last_change is None
+        assert screen.last_change is None
 
 
 async def test_filter_tabs_and_text_filter(service: Service) -> None:
@@ -226,22 +283,151 @@ async def test_filter_tabs_and_text_filter(service: Service) -> None:
         table = screen.query_one(MessageTable)
         await pilot.press("f")
         assert screen.query_one(Tabs).active == "unread"
-        await until(pilot, lambda: table.row_count == 8 and screen.state.total == 8)
-        assert all(not m.read for m in screen.state.messages.values())
+        await until(pilot, lambda: table.row_count == 8 and screen.feed.exact)
+        assert all(not r.read for r in screen.feed.rows())
         await pilot.press("f")
-        await until(pilot, lambda: table.row_count == 6 and screen.state.total == 6)
+        await until(pilot, lambda: table.row_count == 6 and screen.feed.exact)
         await pilot.press("f")
         await until(pilot, lambda: table.row_count == 12)
         await pilot.press("slash")
         assert screen.query_one("#text-filter", Input).has_focus
         await pilot.press(*"#1005", "enter")
-        assert [str(k.value) for k in table.rows] == [jane_message(5)]
+        assert shown_ids(table) == [jane_message(5)]
         assert "filter" in plain(screen.query_one("#status", Static))
         await pilot.press("escape")
         assert table.row_count == 12
 
 
-async def test_paging_to_the_end_of_a_2100_message_inbox(make_service: object) -> None:
+async def test_refresh_merges_rows_in_place(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        table = screen.table
+        await pilot.press("j", "j", "j")
+        highlighted = table.cursor_key
+        kept = screen.feed.get(jane_message(5))
+        with service.http() as http:
+            http.post(
+                "/v1/subscribers/jane/messages/mark-as",
+                json={"messageId": [jane_message(11)], "markAs": "read"},
+            ).raise_for_status()
+        await pilot.press("ctrl+r")
+        # Nothing was cleared: every row still drawn while the service answers.
+        assert table.row_count == 12 and all(table.row_text(i) for i in range(12))
+        await until(pilot, lambda: marker(app, jane_message(11)) == "   ", what="merged row")
+        assert table.cursor_key == highlighted, "the cursor stays on its message"
+        assert screen.feed.get(jane_message(5)) is kept, "unchanged rows are kept, not rebuilt"
+
+
+async def test_opening_another_subscriber_resets_everything(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await pilot.press("space", "r")
+        await until(pilot, lambda: screen.last_change is not None)
+        app.open_subscriber("joe")
+        await until(pilot, lambda: screen.subscriber_id == "joe")
+        header = plain(screen.query_one("#subscriber", Static))
+        assert "Jane" not in header and "… unread" in header, "no count of the last one"
+        assert not screen.selected and screen.last_change is None
+        await until(pilot, lambda: screen.table.row_count == 3 and screen.counts is not None)
+        assert set(shown_ids(screen.table)) == set(JOE_MESSAGES)
+
+
+async def test_the_clock_moves_on(service: Service) -> None:
+    from datetime import timedelta
+
+    from tests.tui.conftest import NOW
+
+    now = [NOW]
+    app = app_for(service, clock=lambda: now[0])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        first = screen.table.row_text(0)
+        now[0] = NOW + timedelta(days=3)
+        assert screen.table.row_text(0) != first, "times are drawn from the clock, not frozen"
+
+
+async def test_columns_by_priority(service: Service) -> None:
+    from inboxdesk.tui.widgets.message_table import column_widths
+
+    # Markers, time, a title of at least 20 cells and the status fit any list from 41
+    # cells (an 80-column terminal without the detail pane); the preview comes last.
+    for width in (41, 60, 80, 120, 200):
+        widths = column_widths(width)
+        assert widths["title"] >= 20 and widths["when"] and widths["status"]
+        assert sum(widths.values()) + len([w for w in widths.values() if w]) - 1 <= width
+    assert column_widths(60)["preview"] == 0 < column_widths(80)["preview"]
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        drawn = "".join(segment.text for segment in screen.table.render_line(1))
+        assert drawn.startswith(" ●◌ 1d ago") and "Order #1011 shipped" in drawn
+        assert drawn.rstrip().endswith("sent")
+
+
+async def test_open_link_without_a_browser_shows_it(
+    service: Service, notices: Notices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import webbrowser
+
+    def no_browser() -> None:  # no browser can run here
+        raise webbrowser.Error("no browser")
+
+    monkeypatch.setattr(webbrowser, "get", no_browser)
+    app = app_for(service)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot)
+        url = screen.feed.get(jane_message(11)).cta_url  # type: ignore[union-attr]
+        assert url
+        await pilot.press("o")
+        await until(pilot, lambda: notices.saying(url), what="the link shown")
+        assert "No browser" in notices.saying(url)[0].message
+
+
+async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
+    service: Service, transport: FaultTransport, notices: Notices
+) -> None:
+    from inboxdesk.server.runner import ServiceThread
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot)
+        port = service.thread.port
+        service.thread.stop()
+        await pilot.press("r")
+        await until(pilot, lambda: notices.saying("Queued"), what="queued notice")
+        await until(pilot, lambda: marker(app, jane_message(11))[1] == "⧗", what="pending row")
+        await pilot.press("j", "s")
+        await until(pilot, lambda: len([n for n in notices if n.title == "Queued"]) == 2)
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks before quit")
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is screen)
+        restarted = ServiceThread(service.thread.settings, service.store, port=port).start()
+        try:
+            await until(
+                pilot,
+                lambda: stored(service, jane_message(11)) == (True, True),
+                12,
+                str(notices) + str(app.offline),
+            )
+            await until(pilot, lambda: not screen.pending, what="queue emptied")
+            assert marker(app, jane_message(11))[1] != "⧗"
+        finally:
+            restarted.stop()
+        keys = [
+            r.headers["Idempotency-Key"]
+            for r in transport.seen
+            if r.method == "POST" and json.loads(r.content)["messageId"] == [jane_message(11)]
+        ]
+        assert len(keys) >= 2 and len(set(keys)) == 1, "resent with the key it was queued with"
+
+
+async def test_g_reaches_the_true_end_fetching_only_what_it_shows(
+    make_service: object, transport: FaultTransport
+) -> None:
     from datetime import UTC, datetime
 
     from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE, demo_fixture
@@ -250,32 +436,119 @@ async def test_paging_to_the_end_of_a_2100_message_inbox(make_service: object) -
     env = next(r for r in service.store.environments() if r["name"] == "Development")
     key = "paging-key-0123456789abcdef"
     service.store.add_api_key(env["id"], key)
-    app = app_for(service, key=key, subscriber=BIG_INBOX)
+    with service.http(key) as http:
+        last = http.get(
+            f"/v1/subscribers/{BIG_INBOX}/notifications/feed",
+            params={"page": (BIG_INBOX_SIZE - 1) // 100, "limit": 100},
+        ).json()["data"]
+    oldest = last[-1]["_id"]
+    app = app_for(service, key=key, subscriber=BIG_INBOX, transport=transport)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot, rows=50)
-        table = screen.query_one(MessageTable)
-        assert screen.state.total == BIG_INBOX_SIZE
-        while table.row_count < BIG_INBOX_SIZE:
-            before = table.row_count
+        table = screen.table
+        assert len(screen.feed) == BIG_INBOX_SIZE and screen.feed.exact
+        assert str(BIG_INBOX_SIZE) in plain(screen.query_one("#status", Static)).replace(",", "")
+        await pilot.press("G")
+        await until(pilot, lambda: table.cursor_key == oldest, what="the oldest message")
+        pages = {
+            r.url.params["page"]
+            for r in transport.seen
+            if r.url.path.endswith("/feed") and r.url.params.get("limit") == "100"
+        }
+        assert pages == {"0", str((BIG_INBOX_SIZE - 1) // 100)}, "only the pages shown"
 
-            def grew(before: int = before) -> bool:
-                return table.row_count > before or not screen.state.has_more
 
-            await pilot.press("G")
-            await until(
-                pilot,
-                grew,
-                what=f"more than {before} rows",
-            )
-        assert table.row_count == BIG_INBOX_SIZE and not screen.state.has_more
-        ids = [str(k.value) for k in table.rows]
-        assert len(set(ids)) == BIG_INBOX_SIZE
-        created = [screen.state.messages[i].created_at for i in ids]
-        assert created == sorted(created, reverse=True)
-        # Rows keep the list light; a full message is parsed when shown, sharing its
-        # workflow and subscriber objects with every other message of theirs.
-        first, last = screen.state.message(ids[0]), screen.state.message(ids[-1])
-        assert first is not None and last is not None
-        if first.template_id == last.template_id:
-            assert first.template is last.template
-        assert first.subscriber is last.subscriber is not None
+async def test_g_finds_the_end_when_the_feed_caps_its_total(
+    make_service: object, transport: FaultTransport
+) -> None:
+    """Production caps totalCount at the page size: the list says so, and G still ends."""
+    from datetime import UTC, datetime
+
+    from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE, demo_fixture
+
+    service = make_service(fixture=demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))  # type: ignore[operator]
+    env = next(r for r in service.store.environments() if r["name"] == "Development")
+    key = "paging-key-0123456789abcdef"
+    service.store.add_api_key(env["id"], key)
+
+    def capped(body: object) -> object:
+        assert isinstance(body, dict)
+        return {**body, "totalCount": min(body["totalCount"], body["pageSize"])}
+
+    transport.inner = CappingTransport(transport.inner, capped)
+    app = app_for(service, key=key, subscriber=BIG_INBOX, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, rows=50)
+        assert not screen.feed.exact
+        assert "100+ messages" in plain(screen.query_one("#status", Static))
+        await pilot.press("G")
+        await until(pilot, lambda: screen.feed.exact and len(screen.feed) == BIG_INBOX_SIZE)
+        await until(pilot, lambda: screen.table.cursor_row == BIG_INBOX_SIZE - 1)
+        await until(pilot, lambda: screen.table.cursor_key is not None, what="last page")
+        assert f"{BIG_INBOX_SIZE:,} messages" in plain(screen.query_one("#status", Static))
+
+
+class CappingTransport(httpx.AsyncBaseTransport):
+    """Feed answers changed as production's are: totalCount at most the page size."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, change: Callable[[object], object]):
+        self.inner = inner
+        self.change = change
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if not request.url.path.endswith("/notifications/feed"):
+            return response
+        await response.aread()
+        body = self.change(json.loads(response.content))
+        return httpx.Response(response.status_code, json=body, request=request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_hostile_rows_are_drawn_as_plain_visible_text(make_service: object) -> None:
+    from tests.hostile import HOSTILE_KEY, SUBSCRIBER, hostile_fixture
+
+    service = make_service(fixture=hostile_fixture())  # type: ignore[operator]
+    app = app_for(service, key=HOSTILE_KEY, subscriber=SUBSCRIBER)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, InboxScreen) and bool(app.screen.table.row_text(0)),
+            what="hostile rows",
+        )
+        table = inbox(app).table
+        lines = [table.row_text(i) for i in range(table.row_count)]
+        assert any("[@click=app.quit]" in line or "[bold red]" in line for line in lines)
+        drawn = "".join(
+            segment.text for y in range(table.size.height) for segment in table.render_line(y)
+        )
+        assert "\x1b" not in drawn and "\x9b" not in drawn and "\u202e" not in drawn
+        assert app.is_running, "no markup ran"
+
+
+async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
+    make_service: object, notices: Notices
+) -> None:
+    from datetime import UTC, datetime
+
+    from inboxdesk.server.demo import BIG_INBOX, demo_fixture
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+
+    service = make_service(fixture=demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))  # type: ignore[operator]
+    env = next(r for r in service.store.environments() if r["name"] == "Development")
+    key = "paging-key-0123456789abcdef"
+    service.store.add_api_key(env["id"], key)
+    app = app_for(service, key=key, subscriber=BIG_INBOX)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot, rows=50)
+        await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        assert "Mark all 1,175 unread" in plain(app.screen.query_one("#question", Static))
+        assert "cannot be undone" in plain(app.screen.query_one("#detail", Static))
+        await pilot.press("y")
+        await until(pilot, lambda: notices.saying("Marked all 1175 unread messages read."))
+        assert screen.last_change is None
+        await pilot.press("z")
+        await until(pilot, lambda: notices.saying("Nothing to undo."))

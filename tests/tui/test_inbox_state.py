@@ -1,4 +1,4 @@
-"""The inbox state without widgets: rows, parsing on demand, filters and undo."""
+"""The inbox state without widgets: sparse pages, merging, parsing on demand, undo."""
 
 from __future__ import annotations
 
@@ -7,7 +7,16 @@ import json
 from inboxdesk.models import MarkAs, Message
 from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.store import Store
-from inboxdesk.tui.inbox_state import Change, InboxState, undo_steps
+from inboxdesk.tui.inbox_state import (
+    KEEP_PAGES,
+    PAGE_SIZE,
+    Change,
+    Feed,
+    Filtered,
+    marked_notice,
+    targets,
+    undo_steps,
+)
 from tests.conftest import EXAMPLE, STAGING_KEY
 
 
@@ -19,45 +28,90 @@ def jane_messages(tmp_path: object) -> list[Message]:
     return [Message.model_validate(m) for m in store.feed(caller, "jane", 0, 100)[0]]
 
 
-def test_rows_round_trip_to_the_full_message(tmp_path: object) -> None:
+def test_rows_keep_their_item_and_merge_in_place(tmp_path: object) -> None:
     messages = jane_messages(tmp_path)
-    state = InboxState("jane")
-    added = state.add_page(0, messages, has_more=False, total=len(messages))
-    assert [r.id for r in added] == [m.id for m in messages]
-    for original in messages:
-        assert original.id is not None
-        parsed = state.message(original.id)
-        assert parsed is not None
-        assert parsed.to_wire() == original.to_wire()
-    again = state.message(messages[0].id or "")
-    assert again is state.message(messages[0].id or ""), "recent messages stay parsed"
-    assert state.add_page(1, messages, has_more=False, total=12) == [], "no duplicates"
+    feed = Feed()
+    changed = feed.add_page(0, messages, has_more=False, total=len(messages))
+    assert changed == list(range(len(messages)))
+    assert len(feed) == 12 and feed.exact
+    assert [feed.index_of(m.id or "") for m in messages] == list(range(12))
+    assert all(feed.message(m.id or "") is m for m in messages)
+    rows = list(feed.rows())
+    again = [m.model_copy(deep=True) for m in messages]
+    again[3].read = not again[3].read
+    assert feed.add_page(0, again, has_more=False, total=12) == [3], "only the changed row"
+    assert [r is o for r, o in zip(feed.rows(), rows, strict=True)].count(False) == 1
 
 
 def test_update_and_flags_reach_the_parsed_message(tmp_path: object) -> None:
     messages = jane_messages(tmp_path)
-    state = InboxState("jane")
-    state.add_page(0, messages, False, 12)
+    feed = Feed()
+    feed.add_page(0, messages, False, 12)
     target = messages[0]
-    newer = target.model_copy(update={"read": not target.read, "seen": True})
-    state.update([newer])
-    parsed = state.message(target.id or "")
-    assert parsed is not None and parsed.read is (not target.read)
-    state.set_flags(read=True, seen=True)
-    assert all(r.read and r.seen for r in state.messages.values())
-    assert state.message(messages[5].id or "").read is True  # type: ignore[union-attr]
+    was = target.read
+    newer = target.model_copy(update={"read": not was, "seen": True})
+    assert feed.update([newer]) == [0]
+    parsed = feed.message(target.id or "")
+    assert parsed is not None and parsed.read is (not was)
+    feed.set_flags(read=True, seen=True)
+    assert all(r.read and r.seen for r in feed.rows())
+    assert feed.message(messages[5].id or "").read is True  # type: ignore[union-attr]
+
+
+def test_sparse_pages_and_a_capped_total(tmp_path: object) -> None:
+    messages = jane_messages(tmp_path)
+    feed = Feed()
+    # Production caps totalCount at the page size and says only that there is more.
+    feed.add_page(0, messages, has_more=True, total=len(messages))
+    assert len(feed) == 13 and not feed.exact, "a lower bound: one more than known"
+    assert feed.row(12) is None and feed.missing(0, 20) == []
+    feed.add_page(5, messages, has_more=True, total=len(messages))
+    assert len(feed) == 5 * PAGE_SIZE + 13 and feed.row(5 * PAGE_SIZE) is not None
+    assert feed.missing(0, 600) == [1, 2, 3, 4], "only the pages in between are missing"
+    feed.end_found(5 * PAGE_SIZE + 12)
+    assert feed.exact and len(feed) == 5 * PAGE_SIZE + 12
+    # A total above the page size comes from a service that counts everything.
+    counted = Feed()
+    counted.add_page(0, messages[:1], has_more=True, total=10_000)
+    assert len(counted) == 10_000 and counted.exact
+
+
+def test_far_pages_are_dropped(tmp_path: object) -> None:
+    messages = jane_messages(tmp_path)
+    feed = Feed()
+    for page in range(KEEP_PAGES + 10):
+        feed.add_page(
+            page, [m.model_copy(update={"id": f"{page}-{m.id}"}) for m in messages], True, None
+        )
+    feed.drop_far(0)
+    assert len(feed.pages) == KEEP_PAGES and 0 in feed.pages
+    assert max(feed.pages) == KEEP_PAGES - 1
+    assert feed.get(f"{KEEP_PAGES + 5}-{messages[0].id}") is None
+    feed.add_page(KEEP_PAGES + 5, messages, True, None)
+    feed.drop_far(0, (KEEP_PAGES + 5) * PAGE_SIZE)  # the cursor at the top, the view far down
+    assert 0 in feed.pages and KEEP_PAGES + 5 in feed.pages, "pages in view are kept"
 
 
 def test_text_filter_and_targets(tmp_path: object) -> None:
-    state = InboxState("jane")
-    state.add_page(0, jane_messages(tmp_path), False, 12)
-    state.text = "#1005"
-    assert [r.heading for r in state.visible()] == ["Order #1005 shipped"]
-    first = next(iter(state.messages))
-    assert state.targets(first) == [first]
-    state.toggle("65f000000000000000000002")
-    state.toggle("65f000000000000000000009")
-    assert state.targets(first) == ["65f000000000000000000009", "65f000000000000000000002"]
+    feed = Feed()
+    feed.add_page(0, jane_messages(tmp_path), False, 12)
+    found = Filtered.of(feed, "#1005")
+    assert [r.heading for r in found.found] == ["Order #1005 shipped"]
+    first = feed.row(0)
+    assert first is not None
+    assert targets(set(), first.id, feed) == [first.id]
+    chosen = {"65f000000000000000000002", "65f000000000000000000009", "elsewhere"}
+    assert targets(chosen, first.id, feed) == [
+        "65f000000000000000000009",
+        "65f000000000000000000002",
+        "elsewhere",
+    ]
+
+
+def test_notices_count_what_changed() -> None:
+    assert marked_notice(MarkAs.SEEN, 3, 1, 0) == "1 of 3 messages marked seen; 2 already were."
+    assert marked_notice(MarkAs.READ, 1, 0, 0) == "Already read: nothing changed."
+    assert "ignored 1 id " in marked_notice(MarkAs.READ, 2, 1, 1)
 
 
 def test_undo_steps_restore_read_then_seen() -> None:

@@ -129,9 +129,17 @@ class InboxClient:
         return _parse(Integration, _unwrap(body))
 
     async def mark_as(
-        self, subscriber_id: str, message_ids: str | Sequence[str], mark_as: MarkAs | str
+        self,
+        subscriber_id: str,
+        message_ids: str | Sequence[str],
+        mark_as: MarkAs | str,
+        idempotency_key: str | None = None,
     ) -> MarkResult:
-        """Mark one or many messages; more than 1,000 ids go in several requests."""
+        """Mark one or many messages; more than 1,000 ids go in several requests.
+
+        With `idempotency_key`, a call repeated later (e.g. after an outage) is applied
+        once: each request of it sends that key (with `.N` for the Nth chunk after the first).
+        """
         requested = [message_ids] if isinstance(message_ids, str) else list(message_ids)
         if not requested:
             return MarkResult([], [])
@@ -144,7 +152,10 @@ class InboxClient:
                 "messageId": chunk[0] if isinstance(message_ids, str) else chunk,
                 "markAs": state.value,
             }
-            body = await self._request("POST", path, json_body=payload)
+            key = idempotency_key
+            if key is not None and start:
+                key = f"{key}.{start // MAX_MARK_IDS}"
+            body = await self._request("POST", path, json_body=payload, idempotency_key=key)
             messages += _parse_list(Message, _unwrap(body))
         owner = await self._internal_id(subscriber_id, messages)
         # The service answers every requested id it knows, another subscriber's unchanged.
@@ -347,13 +358,18 @@ class InboxClient:
     # -- the transport -----------------------------------------------------------------
 
     async def _request(
-        self, method: str, path: str, params: Any = None, json_body: Any = None
+        self,
+        method: str,
+        path: str,
+        params: Any = None,
+        json_body: Any = None,
+        idempotency_key: str | None = None,
     ) -> Any:
         """Send with retries; the parsed JSON body of a 2xx, or the matching ApiError."""
         headers = {}
         if method == "POST":
             # One key for every try of this call: a retried write is applied once.
-            headers["Idempotency-Key"] = str(uuid.uuid4())
+            headers["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
         policy = self.options.retry
         started = time.monotonic()
         attempt = 0

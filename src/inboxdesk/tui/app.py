@@ -8,9 +8,11 @@ from functools import partial
 from pathlib import Path
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.message import Message as TextualMessage
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
@@ -27,11 +29,22 @@ from inboxdesk.client import (
 from inboxdesk.client.factory import client_for
 from inboxdesk.config import ConfigError, Settings
 from inboxdesk.models import Integration, Subscriber
-from inboxdesk.tui.screens.help import HelpScreen
+from inboxdesk.tui.messages import OpenSubscriber, ServiceAnswered
 from inboxdesk.tui.screens.inbox import InboxScreen
-from inboxdesk.tui.screens.integrations import IntegrationsScreen
-from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.screens.problem import ProblemScreen
+
+
+class SubscribersListed(TextualMessage):
+    """The environment's first subscribers (None: not asked), and which inbox to open."""
+
+    def __init__(self, subscribers: list[Subscriber] | None, open: str | None) -> None:
+        super().__init__()
+        self.subscribers = subscribers
+        self.open = open
+
+
+# The help, picker, confirmation and integrations screens are imported when first
+# opened: the first inbox page needs none of them.
 
 # The app answers a person: fail within seconds rather than retry for half a minute.
 APP_RETRY = RetryPolicy(attempts=3, base=0.2, cap=1.0, deadline=6.0)
@@ -49,6 +62,9 @@ class InboxdeskApp(App[None]):
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave inboxdesk"),
     ]
 
+    # True while the service is unreachable; screens watch it to show it and to resend.
+    offline: reactive[bool] = reactive(False, init=False)
+
     def __init__(
         self,
         settings: Settings,
@@ -63,7 +79,6 @@ class InboxdeskApp(App[None]):
         self.subscriber_id = subscriber_id or settings.subscriber
         self.clock = clock or (lambda: datetime.now(UTC))
         self.startup_problem = problem
-        self.offline = False
         # Until the service has answered once, a failure is a start-up problem.
         self.connected = False
         self._problem_open = False
@@ -97,8 +112,6 @@ class InboxdeskApp(App[None]):
             self.push_screen(ProblemScreen(title, str(exc)))
             return
         self.action_connect()
-        if self.settings.auto_refresh > 0:
-            self.set_interval(self.settings.auto_refresh, self._refresh_on_timer)
 
     def _apply_settings(self) -> None:
         theme = self.settings.theme
@@ -129,35 +142,33 @@ class InboxdeskApp(App[None]):
         while isinstance(self.screen, ProblemScreen):
             self.pop_screen()
         if self.is_screen_installed("inbox"):
-            self.inbox().reload()
+            self.inbox().reload()  # asks the screen to fetch; it owns what it shows
         else:
             self.connect()
 
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def connect(self) -> None:
         """Open the inbox; with no subscriber given, the environment's first one."""
-        subscriber_id = self.subscriber_id
-        if subscriber_id:
+        if self.subscriber_id:
             # Its own first requests (run together) tell whether key and service work.
-            self._open_inbox(subscriber_id)
+            self.post_message(SubscribersListed(None, self.subscriber_id))
             return
-        try:
-            page = await self.client.list_subscribers(0, 100)
-        except InboxdeskError as exc:
-            self._startup_failed(exc)
-            return
-        self.connected = True
-        self.subscribers = page.data
-        self._open_inbox(page.data[0].subscriber_id if page.data else "")
-        if not page.data:
-            self.notify("This environment has no subscribers yet.", severity="warning")
+        page = await self.client.list_subscribers(0, 100)
+        self.post_message(
+            SubscribersListed(page.data, page.data[0].subscriber_id if page.data else "")
+        )
 
-    def _open_inbox(self, subscriber_id: str) -> None:
-        self.install_screen(InboxScreen(subscriber_id), "inbox")
-        self.install_screen(IntegrationsScreen(), "integrations")
-        self.push_screen("inbox")
-        if not self.subscribers:
-            self.load_subscribers()
+    def on_subscribers_listed(self, event: SubscribersListed) -> None:
+        if event.subscribers is not None:
+            self.connected = True
+            self.subscribers = event.subscribers
+            if not event.subscribers:
+                self.notify("This environment has no subscribers yet.", severity="warning")
+        if event.open is not None and not self.is_screen_installed("inbox"):
+            self.install_screen(InboxScreen(event.open), "inbox")
+            self.push_screen("inbox")
+            if event.subscribers is None:
+                self.load_subscribers()
 
     def _startup_failed(self, error: InboxdeskError) -> None:
         # Several first requests fail together; one problem screen says it.
@@ -176,15 +187,21 @@ class InboxdeskApp(App[None]):
     async def load_subscribers(self) -> None:
         """The first 100 subscribers, for the picker and the command palette."""
         try:
-            self.subscribers = (await self.client.list_subscribers(0, 100)).data
+            page = await self.client.list_subscribers(0, 100)
         except InboxdeskError:
             return  # the picker loads its own list and reports problems there
+        self.post_message(SubscribersListed(page.data, None))
 
     # -- views -------------------------------------------------------------------------
 
     def action_show_integrations(self) -> None:
-        if self.is_screen_installed("integrations"):
-            self.switch_screen("integrations")
+        if not self.is_screen_installed("inbox"):
+            return  # not connected yet
+        if not self.is_screen_installed("integrations"):
+            from inboxdesk.tui.screens.integrations import IntegrationsScreen
+
+            self.install_screen(IntegrationsScreen(), "integrations")
+        self.switch_screen("integrations")
 
     def action_show_inbox(self) -> None:
         if self.is_screen_installed("inbox"):
@@ -199,23 +216,24 @@ class InboxdeskApp(App[None]):
         if not subscriber_id:
             return
         self.action_show_inbox()
-        inbox = self.inbox()
-        inbox.state.subscriber_id = subscriber_id
-        inbox.state.selected.clear()
-        inbox.state.last_change = None
-        inbox.subscriber = None
-        inbox.reload(keep_cursor=False)
+        self.inbox().post_message(OpenSubscriber(subscriber_id))
 
     def action_pick_subscriber(self) -> None:
+        from inboxdesk.tui.screens.picker import SubscriberPicker
+
         self.push_screen(SubscriberPicker(self.client, self.subscribers), self.open_subscriber)
 
     def show_integration(self, integration_id: str) -> None:
+        from inboxdesk.tui.screens.integrations import IntegrationsScreen
+
         self.action_show_integrations()
         screen = self.get_screen("integrations")
         assert isinstance(screen, IntegrationsScreen)
         screen.select(integration_id)
 
     def action_help(self) -> None:
+        from inboxdesk.tui.screens.help import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         title = {"inbox": "Inbox", "integrations": "Integrations"}.get(
@@ -233,10 +251,9 @@ class InboxdeskApp(App[None]):
         if isinstance(error, TransportError):
             if not self.offline:
                 self.offline = True
-                self._show_connection()
                 self.notify(
-                    f"{error.message} Retrying every {PROBE_SECONDS:g} s; "
-                    "your changes so far are saved on the service.",
+                    f"{error.message} Retrying every {PROBE_SECONDS:g} s. Marks pressed "
+                    "meanwhile are queued and sent when it is back.",
                     title="Service unreachable",
                     severity="error",
                     timeout=8,
@@ -253,14 +270,19 @@ class InboxdeskApp(App[None]):
             markup=False,
         )
 
-    def _show_connection(self) -> None:
-        if self.is_screen_installed("inbox") and self.inbox().is_mounted:
-            self.inbox().show_status()
+    def on_service_answered(self, event: ServiceAnswered) -> None:
+        self.connected = True
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A bug in a worker is reported, never a crash: workers run with exit_on_error off."""
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            error = event.worker.error
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """Every worker's failure, reported here: the service's errors say what to do,
+        anything else is a bug, reported rather than a crash (exit_on_error is off)."""
+        if event.state != WorkerState.ERROR or event.worker.error is None:
+            return
+        error = event.worker.error
+        if isinstance(error, InboxdeskError):
+            self.report(error)
+        else:
             self.notify(
                 f"Unexpected error in {event.worker.name or 'a task'}: {error!r}. "
                 "The app carries on; please report this.",
@@ -279,25 +301,40 @@ class InboxdeskApp(App[None]):
             await self.client.list_subscribers(0, 1)
         except InboxdeskError:
             return
-        self.offline = False
-        self._show_connection()
         if self._probe is not None:
             self._probe.stop()
             self._probe = None
         self.notify("The service is back; refreshing.", title="Connected")
-        for name in ("inbox", "integrations"):
-            if self.is_screen_installed(name):
-                screen = self.get_screen(name)
-                if isinstance(screen, InboxScreen | IntegrationsScreen) and screen.is_mounted:
-                    screen.reload()
+        # The inbox watches `offline`: it refreshes and sends its queued marks itself.
+        self.offline = False
+        if self.is_screen_installed("integrations"):
+            from inboxdesk.tui.screens.integrations import IntegrationsScreen
 
-    def _refresh_on_timer(self) -> None:
-        if self.is_screen_installed("inbox") and not self.offline:
-            inbox = self.inbox()
-            if inbox.is_mounted:
-                inbox.load_counts()
-                if not inbox.state.selected and inbox.table.cursor_row < 10:
-                    inbox.reload()
+            screen = self.get_screen("integrations")
+            if isinstance(screen, IntegrationsScreen) and screen.is_mounted:
+                screen.reload()
+
+    async def action_quit(self) -> None:
+        """Quit; with marks still queued, ask first (they would be lost)."""
+        queued = self.inbox().pending_count() if self.is_screen_installed("inbox") else 0
+        if not queued:
+            self.exit()
+            return
+        from inboxdesk.tui.screens.confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(
+            ConfirmScreen(
+                f"Quit with {queued} mark{'s' if queued != 1 else ''} not sent?",
+                "The service has been unreachable since they were pressed; "
+                "quitting now drops them.",
+                "Quit",
+            ),
+            answered,
+        )
 
     # -- command palette ---------------------------------------------------------------
 
@@ -333,35 +370,42 @@ class InboxdeskApp(App[None]):
     def _known_integrations(self) -> list[Integration]:
         if not self.is_screen_installed("integrations"):
             return []
-        screen = self.get_screen("integrations")
-        return list(screen.items.values()) if isinstance(screen, IntegrationsScreen) else []
+        items = getattr(self.get_screen("integrations"), "items", {})
+        return list(items.values()) if isinstance(items, dict) else []
 
     async def on_unmount(self) -> None:
         if self._client is not None:
             await self._client.aclose()
 
 
+def app_bindings() -> list[Binding]:
+    """Every Binding the app's own classes declare, found by walking the tui package.
+
+    Shared lists (the list keys) count once, so a keymap id may name one binding used
+    by several widgets.
+    """
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.dom import DOMNode
+
+    import inboxdesk.tui
+
+    found: dict[int, Binding] = {}
+    for info in pkgutil.walk_packages(inboxdesk.tui.__path__, "inboxdesk.tui."):
+        module = importlib.import_module(info.name)
+        for _, owner in inspect.getmembers(module, inspect.isclass):
+            if issubclass(owner, DOMNode) and owner.__module__ == module.__name__:
+                for binding in owner.__dict__.get("BINDINGS", []):
+                    if isinstance(binding, Binding):
+                        found[id(binding)] = binding
+    return list(found.values())
+
+
 def binding_ids() -> set[str]:
     """Every binding id the app defines: the names a keymap may use."""
-    from inboxdesk.tui.screens.confirm import ConfirmScreen
-    from inboxdesk.tui.widgets.keyed_table import KeyedTable
-
-    owners: list[type[object]] = [
-        InboxdeskApp,
-        InboxScreen,
-        IntegrationsScreen,
-        HelpScreen,
-        ProblemScreen,
-        SubscriberPicker,
-        ConfirmScreen,
-        KeyedTable,
-    ]
-    return {
-        b.id
-        for owner in owners
-        for b in getattr(owner, "BINDINGS", [])
-        if isinstance(b, Binding) and b.id
-    }
+    return {b.id for b in app_bindings() if b.id}
 
 
 def make_app(

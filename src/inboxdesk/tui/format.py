@@ -1,20 +1,11 @@
-"""How values read on screen: relative times, markers, previews. Pure functions."""
+"""How values read on screen: relative times, counts, status colours. Pure functions."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from functools import cache
 
-from rich.text import Text
-
-from inboxdesk.models import MessageStatus
-from inboxdesk.text import clip
-
-STATUS_STYLES = {
-    MessageStatus.SENT: "green",
-    MessageStatus.ERROR: "bold red",
-    MessageStatus.WARNING: "yellow",
-}
+# By the status's wire value, so drawing a row needs no model import.
+STATUS_STYLES = {"sent": "green", "error": "bold red", "warning": "yellow"}
 
 
 def parse_time(stamp: str | None) -> datetime | None:
@@ -50,36 +41,5 @@ def relative(stamp: str | None, now: datetime) -> str:
     return when.strftime("%Y-%m-%d")
 
 
-@cache
-def _marker(selected: bool, read: bool, seen: bool) -> Text:
-    text = Text()
-    text.append("✔" if selected else " ", style="bold magenta")
-    text.append("●" if not read else " ", style="bold cyan")
-    text.append("◌" if not seen else " ", style="yellow")
-    return text
-
-
-def state_marker(selected: bool, read: bool, seen: bool) -> Text:
-    """Selection tick, unread dot and unseen ring, in a fixed width.
-
-    The eight possible markers are shared: a 10,000-row table holds eight objects.
-    """
-    return _marker(selected, read, seen)
-
-
-@cache
-def _status(status: str) -> Text:
-    known = status in {s.value for s in MessageStatus}
-    return Text(status, style=STATUS_STYLES[MessageStatus(status)] if known else "")
-
-
-def status_text(status: str) -> Text:
-    return _status(status)
-
-
-def heading_text(heading: str, read: bool, width: int = 48) -> Text | str:
-    """The title, bold while unread; a plain str, the lighter cell, once read."""
-    title = clip(heading or "(no title)", width)
-    if read:
-        return title
-    return Text(title, style="bold", no_wrap=True, overflow="ellipsis")
+def status_style(status: str) -> str:
+    return STATUS_STYLES.get(status, "")

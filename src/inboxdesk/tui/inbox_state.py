@@ -1,6 +1,7 @@
-"""What the inbox view holds: loaded pages, filters, selection and the last change.
+"""What the inbox view holds about the feed: sparse pages of light rows, and undo.
 
-Pure state with no widgets, so paging, filtering and undo are plain to test.
+Pure state with no widgets, so paging, filtering and undo are plain to test. The
+screen owns one `Feed` per opened subscriber and changes it only in message handlers.
 """
 
 from __future__ import annotations
@@ -9,7 +10,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from inboxdesk.models import MarkAs, Message, Subscriber, Workflow
+from inboxdesk.models import MarkAs, Message
+
+# What the feed returns. Feed items become `FeedItem` (the Message fields with a
+# subset of subscriber and template): rows use only fields both types have.
+FeedEntry = Message
+
+PAGE_SIZE = 100  # the most the feed gives in one page; feed `page` = offset // PAGE_SIZE
+# Pages kept around the viewport; farther ones are dropped and fetched again if needed,
+# so scrolling through 100,000 messages holds about 50 pages' rows (see BENCHMARKS.md).
+KEEP_PAGES = 50
 
 
 class FeedFilter(StrEnum):
@@ -33,12 +43,42 @@ class Change:
     before: dict[str, tuple[bool, bool]]
 
 
-@dataclass(slots=True)
-class Row:
-    """One loaded message as the list needs it; the rest stays compact JSON until shown.
+@dataclass(frozen=True)
+class Counts:
+    """The subscriber's unread and unseen counts."""
 
-    A parsed Message costs about 5 KB; a Row with its JSON about a third of that, which
-    keeps a 10,000-message inbox in bounds.
+    unread: int
+    unseen: int
+
+
+@dataclass(frozen=True)
+class PendingMark:
+    """A mark-as the service has not confirmed; sent again with the same Idempotency-Key."""
+
+    subscriber_id: str
+    mark_as: MarkAs
+    ids: tuple[str, ...]
+    key: str
+    change: Change | None
+
+
+def preview_of(content: object) -> str:
+    """The content as one line: the string, or the blocks' text joined."""
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        text = " · ".join(str(getattr(block, "content", "")) for block in content)
+    else:
+        text = ""
+    return " ".join(text.split())
+
+
+@dataclass(slots=True, eq=False)
+class Row:
+    """One loaded message as the list draws it, and the item itself for the detail pane.
+
+    An item costs about 5 KB: at most KEEP_PAGES pages of them are held (about 25 MB),
+    however long the inbox.
     """
 
     id: str
@@ -49,142 +89,234 @@ class Row:
     preview: str
     status: str
     channel: str
-    workflow: str
-    template_id: str | None
-    subscriber_pk: str | None
-    raw: bytes
+    cta_url: str | None
+    item: FeedEntry
 
     @classmethod
-    def of(cls, message: Message) -> Row:
+    def of(cls, item: FeedEntry) -> Row:
+        cta = item.cta.data.url if item.cta and item.cta.data else None
         return cls(
-            id=message.id or "",
-            read=message.read,
-            seen=message.seen,
-            created_at=message.created_at,
-            heading=message.heading,
-            preview=message.preview,
-            status=str(message.status),
-            channel=str(message.channel),
-            workflow=message.template.name if message.template else "",
-            template_id=message.template.id if message.template else None,
-            subscriber_pk=message.subscriber.id if message.subscriber else None,
-            raw=message.model_dump_json(
-                by_alias=True, exclude_unset=True, exclude={"subscriber", "template"}
-            ).encode(),
+            id=item.id or "",
+            read=item.read,
+            seen=item.seen,
+            created_at=item.created_at,
+            # Title or subject: the workflow's name is not part of a feed item.
+            heading=item.title or item.subject or "",
+            preview=preview_of(item.content),
+            status=str(item.status),
+            channel=str(item.channel),
+            cta_url=cta,
+            item=item,
         )
 
 
-# How many parsed messages to keep for the detail pane.
-PARSED_CACHE = 64
+@dataclass
+class Feed:
+    """The feed of one subscriber and filter, as sparse pages of rows.
+
+    `length` is how many rows the list shows. It is exact when the service gave a total
+    above the page size or the last page was seen; otherwise (production caps
+    `totalCount` at the page size) it is a lower bound, one past the last row known,
+    and grows as pages arrive.
+    """
+
+    pages: dict[int, list[Row]] = field(default_factory=dict)
+    length: int = 0
+    exact: bool = False
+    answered: bool = False  # the first page has arrived
+    _where: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+
+    # -- reading -----------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return self.length
+
+    def row(self, index: int) -> Row | None:
+        page = self.pages.get(index // PAGE_SIZE)
+        if page is None:
+            return None
+        pos = index % PAGE_SIZE
+        return page[pos] if pos < len(page) else None
+
+    def get(self, message_id: str) -> Row | None:
+        where = self._where.get(message_id)
+        return self.pages[where[0]][where[1]] if where else None
+
+    def index_of(self, message_id: str) -> int | None:
+        where = self._where.get(message_id)
+        return where[0] * PAGE_SIZE + where[1] if where else None
+
+    def rows(self) -> Iterable[Row]:
+        """Every loaded row, in feed order."""
+        for number in sorted(self.pages):
+            yield from self.pages[number]
+
+    def missing(self, start: int, stop: int) -> list[int]:
+        """The pages that rows `start` to `stop` need and that are not loaded."""
+        stop = min(stop, self.length)
+        if stop <= start:
+            return []
+        first, last = start // PAGE_SIZE, (stop - 1) // PAGE_SIZE
+        return [p for p in range(first, last + 1) if p not in self.pages]
+
+    def message(self, message_id: str) -> FeedEntry | None:
+        """The whole item, with the flags the latest mark gave its row."""
+        row = self.get(message_id)
+        if row is None:
+            return None
+        row.item.read, row.item.seen = row.read, row.seen
+        return row.item
+
+    # -- changing ----------------------------------------------------------------------
+
+    def add_page(
+        self, page: int, items: Iterable[FeedEntry], has_more: bool, total: int | None
+    ) -> list[int]:
+        """Merge one page in place; returns the row indices whose content changed."""
+        old = self.pages.get(page, [])
+        kept = {row.id: row for row in old}
+        # A row the service sent unchanged stays the same object: merged, not rebuilt.
+        rows = [
+            kept[new.id] if new.id in kept and _same(kept[new.id], new) else new
+            for new in (Row.of(m) for m in items if m.id)
+        ]
+        for row in old:
+            self._where.pop(row.id, None)
+        for pos, row in enumerate(rows):
+            self._where[row.id] = (page, pos)
+        self.pages[page] = rows
+        self.answered = True
+        start, end = page * PAGE_SIZE, page * PAGE_SIZE + len(rows)
+        if rows or page == 0:
+            if not has_more:
+                self.length, self.exact = end, True
+            elif total is not None and total > end:
+                self.length, self.exact = total, True  # a service that counts everything
+            elif not self.exact or self.length <= end:
+                self.length, self.exact = max(self.length, end + 1), False
+        elif self.length > start:  # past the end: the feed is shorter than believed
+            self.length = start
+            self.exact = page - 1 in self.pages
+        changed = [
+            start + pos for pos, row in enumerate(rows) if pos >= len(old) or old[pos] is not row
+        ]
+        return changed + list(range(start + len(rows), start + len(old)))
+
+    def end_found(self, length: int) -> None:
+        """The true length, from a search for the last row."""
+        self.length, self.exact = length, True
+        for number in [p for p in self.pages if p * PAGE_SIZE >= length]:
+            self._drop(number)
+
+    def drop_far(self, *rows: int) -> None:
+        """Drop the pages farthest from these rows (the view, the cursor): they are
+        fetched again when needed."""
+        if len(self.pages) <= KEEP_PAGES:
+            return
+        near = [row // PAGE_SIZE for row in rows] or [0]
+
+        def distance(page: int) -> int:
+            return min(abs(page - n) for n in near)
+
+        farthest = sorted(self.pages, key=distance, reverse=True)
+        for number in farthest[: len(self.pages) - KEEP_PAGES]:
+            self._drop(number)
+
+    def _drop(self, number: int) -> None:
+        for row in self.pages.pop(number, []):
+            self._where.pop(row.id, None)
+
+    def update(self, items: Iterable[Message]) -> list[int]:
+        """Take the service's newer copies of loaded rows; returns the changed indices."""
+        changed = []
+        for item in items:
+            where = self._where.get(item.id or "")
+            if where is None:
+                continue
+            page, pos = where
+            row = self.pages[page][pos]
+            if (row.read, row.seen) != (item.read, item.seen):
+                row.read, row.seen = item.read, item.seen
+                changed.append(page * PAGE_SIZE + pos)
+        return changed
+
+    def set_flags(self, read: bool, seen: bool, channel: str = "in_app") -> list[int]:
+        """Apply a documented effect (mark-all) to every loaded row of a channel."""
+        changed = []
+        for number, page in self.pages.items():
+            for pos, row in enumerate(page):
+                if row.channel == channel and (row.read, row.seen) != (read, seen):
+                    row.read, row.seen = read, seen
+                    changed.append(number * PAGE_SIZE + pos)
+        return changed
+
+    def flags(self, ids: Iterable[str]) -> dict[str, tuple[bool, bool]]:
+        """Read and seen of each loaded id."""
+        return {i: (r.read, r.seen) for i in ids if (r := self.get(i)) is not None}
+
+    def remember(self, mark_as: MarkAs, ids: Iterable[str]) -> Change:
+        return Change(mark_as, self.flags(ids))
+
+
+def _same(a: Row, b: Row) -> bool:
+    return a.id == b.id and (a.read, a.seen) == (b.read, b.seen) and a.item == b.item
 
 
 @dataclass
-class InboxState:
-    subscriber_id: str
-    filter: FeedFilter = FeedFilter.ALL
-    text: str = ""
-    messages: dict[str, Row] = field(default_factory=dict)
-    next_page: int = 0
-    has_more: bool = True
-    total: int | None = None
-    selected: set[str] = field(default_factory=set)
-    last_change: Change | None = None
-    # One object per workflow and subscriber: thousands of messages repeat them.
-    _workflows: dict[str, Workflow] = field(default_factory=dict, repr=False)
-    _subscribers: dict[str, Subscriber] = field(default_factory=dict, repr=False)
-    _parsed: dict[str, Message] = field(default_factory=dict, repr=False)
+class Filtered:
+    """The loaded rows that contain a text: what the list shows under the text filter."""
 
-    def reset(self, feed_filter: FeedFilter | None = None) -> None:
-        """Forget loaded pages (keeping selection and undo) to load from page 0 again."""
-        if feed_filter is not None:
-            self.filter = feed_filter
-        self.messages.clear()
-        self._parsed.clear()
-        self.next_page = 0
-        self.has_more = True
-        self.total = None
+    found: list[Row]
+    exact = True
 
-    def _keep(self, message: Message) -> Row:
-        template, subscriber = message.template, message.subscriber
-        if template is not None and template.id:
-            self._workflows.setdefault(template.id, template)
-        if subscriber is not None and subscriber.id:
-            self._subscribers.setdefault(subscriber.id, subscriber)
-        row = Row.of(message)
-        self._parsed.pop(row.id, None)
-        self.messages[row.id] = row
-        return row
+    @classmethod
+    def of(cls, feed: Feed, text: str) -> Filtered:
+        needle = text.casefold()
+        return cls(
+            [r for r in feed.rows() if needle in f"{r.heading} {r.preview} {r.status}".casefold()]
+        )
 
-    def message(self, message_id: str) -> Message | None:
-        """The full message, parsed from its row (recent ones are kept parsed)."""
-        row = self.messages.get(message_id)
-        if row is None:
-            return None
-        parsed = self._parsed.get(message_id)
-        if parsed is None:
-            parsed = Message.model_validate_json(row.raw)
-            if row.template_id:
-                parsed.template = self._workflows.get(row.template_id)
-            if row.subscriber_pk:
-                parsed.subscriber = self._subscribers.get(row.subscriber_pk)
-            if len(self._parsed) >= PARSED_CACHE:
-                self._parsed.pop(next(iter(self._parsed)))
-            self._parsed[message_id] = parsed
-        parsed.read, parsed.seen = row.read, row.seen
-        return parsed
+    def __len__(self) -> int:
+        return len(self.found)
 
-    def add_page(
-        self, page: int, items: Iterable[Message], has_more: bool, total: int | None
-    ) -> list[Row]:
-        """Take one page; returns the rows not already loaded, in feed order."""
-        added = [self._keep(m) for m in items if m.id and m.id not in self.messages]
-        self.next_page = page + 1
-        self.has_more = has_more
-        self.total = total
-        return added
+    def row(self, index: int) -> Row | None:
+        return self.found[index] if 0 <= index < len(self.found) else None
 
-    def update(self, items: Iterable[Message]) -> list[Row]:
-        """Replace loaded rows with the service's newer copies; returns those replaced."""
-        return [self._keep(m) for m in items if m.id in self.messages]
+    def index_of(self, message_id: str) -> int | None:
+        return next((n for n, r in enumerate(self.found) if r.id == message_id), None)
 
-    def set_flags(self, read: bool, seen: bool, channel: str = "in_app") -> list[Row]:
-        """Apply a documented effect (mark-all) to every loaded row of a channel."""
-        changed = []
-        for row in self.messages.values():
-            if row.channel == channel:
-                row.read, row.seen = read, seen
-                changed.append(row)
-        return changed
 
-    def matches(self, row: Row) -> bool:
-        if not self.text:
-            return True
-        needle = self.text.casefold()
-        return needle in f"{row.heading} {row.preview} {row.workflow} {row.status}".casefold()
+def targets(selected: Iterable[str], cursor_id: str | None, feed: Feed) -> list[str]:
+    """The ids an action applies to: the selection in feed order (ids no longer loaded
+    last), else the highlighted message."""
 
-    def visible(self) -> list[Row]:
-        return [r for r in self.messages.values() if self.matches(r)]
+    def order(message_id: str) -> tuple[int, str]:
+        index = feed.index_of(message_id)
+        return (index if index is not None else 1 << 62, message_id)
 
-    def targets(self, cursor_id: str | None) -> list[str]:
-        """The ids an action applies to: the selection, else the highlighted message."""
-        if self.selected:
-            return [i for i in self.messages if i in self.selected] + sorted(
-                self.selected - self.messages.keys()
-            )
-        return [cursor_id] if cursor_id else []
+    chosen = sorted(selected, key=order)
+    if chosen:
+        return chosen
+    return [cursor_id] if cursor_id else []
 
-    def toggle(self, message_id: str) -> bool:
-        if message_id in self.selected:
-            self.selected.discard(message_id)
-            return False
-        self.selected.add(message_id)
-        return True
 
-    def remember(self, mark_as: MarkAs, ids: Iterable[str]) -> Change:
-        before = {
-            i: (self.messages[i].read, self.messages[i].seen) for i in ids if i in self.messages
-        }
-        return Change(mark_as, before)
+def marked_notice(mark_as: MarkAs, asked: int, changed: int, ignored: int) -> str:
+    """What a mark did, counted from the rows that actually changed."""
+    noun = "message" if asked == 1 else "messages"
+    if asked == 1:
+        text = f"Marked 1 message {mark_as}." if changed else f"Already {mark_as}: nothing changed."
+    else:
+        unchanged = asked - changed - ignored
+        text = f"{changed} of {asked} {noun} marked {mark_as}"
+        text += (
+            f"; {unchanged} already {'was' if unchanged == 1 else 'were'}." if unchanged else "."
+        )
+    if ignored:
+        text += (
+            f" The service ignored {ignored} id{'s' if ignored != 1 else ''} "
+            "(not this subscriber's, or gone)."
+        )
+    return text
 
 
 def undo_steps(change: Change, now: dict[str, tuple[bool, bool]]) -> list[tuple[MarkAs, list[str]]]:

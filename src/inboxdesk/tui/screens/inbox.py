@@ -1,56 +1,86 @@
-"""The inbox of one subscriber: paged messages, detail pane, marking and undo."""
+"""The inbox of one subscriber: sparse pages of messages, detail pane, marking and undo.
+
+State lives here, in reactives and one `Feed`, and changes only in message handlers:
+workers do their I/O and post a message (`inboxdesk.tui.messages`); the app reports
+every worker's failure. Key availability follows the reactives declared with
+`bindings=True` through `check_action`.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import uuid
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.message import Message as TextualMessage
-from textual.widgets import DataTable, Footer, Header, Input, Static, Tab, Tabs
+from textual.reactive import reactive
+from textual.widgets import Footer, Header, Input, Static, Tab, Tabs
+from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import InboxdeskError, MarkResult, NotFoundError
-from inboxdesk.models import MarkAs, Message, Subscriber
-from inboxdesk.tui.inbox_state import Change, FeedFilter, InboxState, Row, undo_steps
+from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError, TransportError
+from inboxdesk.models import MarkAs, Subscriber
+from inboxdesk.text import clip
+from inboxdesk.tui.inbox_state import (
+    PAGE_SIZE,
+    Change,
+    Counts,
+    Feed,
+    FeedFilter,
+    Filtered,
+    PendingMark,
+    marked_notice,
+    targets,
+    undo_steps,
+)
+from inboxdesk.tui.messages import (
+    AllMarked,
+    CountsLoaded,
+    EndFound,
+    Listing,
+    Marked,
+    MarkNotSent,
+    OpenSubscriber,
+    PageLoaded,
+    ServiceAnswered,
+    SubscriberLoaded,
+    Undone,
+    UnreadListed,
+)
 from inboxdesk.tui.screens.service_screen import ServiceScreen
-from inboxdesk.tui.widgets.message_detail import MessageDetail
 from inboxdesk.tui.widgets.message_table import MessageTable
 from inboxdesk.tui.widgets.subscriber_header import SubscriberHeader
 
-PAGE_SIZE = 100  # the most the feed gives in one page
-# Load the next page when the cursor is this close to the last loaded row.
-PREFETCH_ROWS = 15
+if TYPE_CHECKING:
+    from inboxdesk.tui.widgets.message_detail import MessageDetail
+
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
+ROW_ACTIONS = MARK_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
+# Mark-all lists the unread ids first (so that it can be undone) up to this many.
+UNDOABLE_MARK_ALL = 1000
 
 
-class PageLoaded(TextualMessage):
-    def __init__(
-        self,
-        generation: int,
-        page: int,
-        items: list[Message],
-        has_more: bool,
-        total: int | None,
-        keep: str | None,
-    ) -> None:
-        super().__init__()
-        self.keep = keep
-        self.generation = generation
-        self.page = page
-        self.items = items
-        self.has_more = has_more
-        self.total = total
+async def fetch_counts(client: InboxClient, subscriber_id: str) -> Counts:
+    """The header's unread and unseen counts: the one place that asks the service for them."""
+    unread, unseen = await asyncio.gather(
+        client.feed(subscriber_id, limit=1, read=False),
+        client.feed(subscriber_id, limit=1, seen=False),
+    )
+    return Counts(unread.total_count or 0, unseen.total_count or 0)
 
 
-class Marked(TextualMessage):
-    def __init__(self, mark_as: MarkAs, result: MarkResult, change: Change | None) -> None:
-        super().__init__()
-        self.mark_as = mark_as
-        self.result = result
-        self.change = change
+def after_mark(mark_as: MarkAs, before: tuple[bool, bool]) -> tuple[bool, bool]:
+    """Read and seen after `mark_as` (read and unread also set seen, as the service does)."""
+    read, _ = before
+    return {
+        MarkAs.READ: (True, True),
+        MarkAs.UNREAD: (False, True),
+        MarkAs.SEEN: (read, True),
+        MarkAs.UNSEEN: (read, False),
+    }[mark_as]
 
 
 class InboxScreen(ServiceScreen):
@@ -58,7 +88,7 @@ class InboxScreen(ServiceScreen):
 
     AUTO_FOCUS = "#messages"
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "r",
             "mark_read",
@@ -92,7 +122,7 @@ class InboxScreen(ServiceScreen):
             "mark_all_read",
             "All read",
             id="inbox.mark_all_read",
-            tooltip="Mark every in-app message of this subscriber read",
+            tooltip="Mark every in-app message of this subscriber read (asks first)",
         ),
         Binding(
             "space",
@@ -117,6 +147,13 @@ class InboxScreen(ServiceScreen):
             tooltip="Empty the selection (or close the text filter)",
         ),
         Binding("z", "undo", "Undo", id="inbox.undo", tooltip="Undo the last mark-as"),
+        Binding(
+            "o",
+            "open_cta",
+            "Open link",
+            id="inbox.open_cta",
+            tooltip="Open the highlighted message's call-to-action URL in the browser",
+        ),
         Binding(
             "slash",
             "filter_text",
@@ -159,7 +196,7 @@ class InboxScreen(ServiceScreen):
             "refresh",
             "Refresh",
             id="inbox.refresh",
-            tooltip="Load the subscriber, counts and first page again",
+            tooltip="Load the subscriber, counts and the pages in view again",
         ),
         Binding(
             "2",
@@ -170,15 +207,28 @@ class InboxScreen(ServiceScreen):
         ),
     ]
 
+    # What the view shows; changed only by handlers (and the keys' own actions).
+    subscriber_id: reactive[str] = reactive("", init=False)
+    subscriber: reactive[Subscriber | None] = reactive(None, init=False)
+    counts: reactive[Counts | None] = reactive(None, init=False)
+    has_rows: reactive[bool] = reactive(False, init=False, bindings=True)
+    selected: reactive[frozenset[str]] = reactive(frozenset(), init=False, bindings=True)
+    text: reactive[str] = reactive("", init=False, bindings=True)
+    last_change: reactive[Change | None] = reactive(None, init=False)
+    pending: reactive[tuple[PendingMark, ...]] = reactive((), init=False)
+    offline: reactive[bool] = reactive(False, init=False)
+    # Not `loading`: that is Widget.loading, which covers the screen with an indicator.
+    fetching: reactive[bool] = reactive(False, init=False)
+
     def __init__(self, subscriber_id: str) -> None:
         super().__init__(id="inbox")
-        self.state = InboxState(subscriber_id)
-        self.subscriber: Subscriber | None = None
-        self.unread: int | None = None
-        self.unseen: int | None = None
-        self.loading_page = False
-        # Bumped on every reload so that pages of an older listing are dropped.
-        self.generation = 0
+        self._first_subscriber = subscriber_id
+        self.feed_filter = FeedFilter.ALL
+        self.feed = Feed()
+        self.listing = Listing(subscriber_id, 0)
+        self._generation = 0
+        # Pages asked for and not yet answered, so that the viewport does not ask twice.
+        self._asked: set[int] = set()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -190,8 +240,7 @@ class InboxScreen(ServiceScreen):
             id="filters",
         )
         with Horizontal(id="panes"):
-            yield MessageTable(self.inbox_app.now(), id="messages")
-            yield MessageDetail(id="detail")
+            yield MessageTable(self.inbox_app.now, id="messages")
         yield Input(
             placeholder="filter loaded messages (Enter to apply, Esc to clear)", id="text-filter"
         )
@@ -200,183 +249,393 @@ class InboxScreen(ServiceScreen):
 
     def on_mount(self) -> None:
         self.query_one("#text-filter", Input).display = False
-        self.query_one(MessageTable).focus()
-        self.reload()
-        self._show_header()
-
-    # -- loading -----------------------------------------------------------------------
+        self.table.focus()
+        self.watch(self.app, "offline", self._service_state, init=False)
+        self.open(self._first_subscriber)
+        refresh = self.inbox_app.settings.auto_refresh
+        if refresh > 0:
+            self.set_interval(refresh, self._refresh_on_timer)
 
     @property
     def table(self) -> MessageTable:
         return self.query_one(MessageTable)
 
-    def reload(self, keep_cursor: bool = True) -> None:
-        """Subscriber, counts and the first page, from the service, all at once."""
-        keep = self.table.cursor_key if keep_cursor else None
-        self.generation += 1
-        self.state.reset()
-        self.table.clear()
-        self.table.loading = True
-        self.loading_page = False
-        self.load_subscriber()
-        self.load_counts()
-        self.load_page(self.generation, keep)
+    # -- opening and loading -----------------------------------------------------------
 
-    @work(exclusive=True, group="subscriber", exit_on_error=False)
-    async def load_subscriber(self) -> None:
+    def open(self, subscriber_id: str, feed_filter: FeedFilter | None = None) -> None:
+        """Show a subscriber's inbox, forgetting everything tied to the previous listing."""
+        same = subscriber_id == self.subscriber_id
+        self._generation += 1
+        self.listing = Listing(subscriber_id, self._generation)
+        self.feed_filter = feed_filter or (self.feed_filter if same else FeedFilter.ALL)
+        self.feed = Feed()
+        self._asked.clear()
+        if not same:
+            self.subscriber_id = subscriber_id
+            self.subscriber = None
+            self.counts = None
+            self.selected = frozenset()
+            self.last_change = None
+            self.query_one(Tabs).active = self.feed_filter.value
+        self.text = ""
+        self.has_rows = False
+        self.table.show(self.feed)
+        self.table.move_to(0)
+        self.fetching = True
+        self.load_subscriber(subscriber_id)
+        self.load_counts(subscriber_id)
+        self._fetch([0], refresh=True)
+
+    def on_open_subscriber(self, event: OpenSubscriber) -> None:
+        self.open(event.subscriber_id)
+
+    def reload(self) -> None:
+        """Subscriber, counts and the pages in view again, merged into the rows in place."""
+        top = round(self.table.scroll_y)
+        pages = {0, *range(top // PAGE_SIZE, (top + self.table.size.height) // PAGE_SIZE + 1)}
+        self.load_subscriber(self.subscriber_id)
+        self.load_counts(self.subscriber_id)
+        self._fetch(sorted(p for p in pages if p * PAGE_SIZE < max(1, len(self.feed))), True)
+
+    def _fetch(self, pages: list[int], refresh: bool = False) -> None:
+        wanted = pages if refresh else [p for p in pages if p not in self._asked]
+        if not wanted:
+            return
+        self._asked.update(wanted)
+        self.fetching = True
+        self.load_pages(self.listing, wanted, self.feed_filter)
+
+    @work(group="subscriber", exclusive=True, exit_on_error=False)
+    async def load_subscriber(self, subscriber_id: str) -> None:
         try:
-            self.subscriber = await self.inbox_app.client.get_subscriber(self.state.subscriber_id)
+            subscriber = await self.inbox_app.client.get_subscriber(subscriber_id)
         except NotFoundError:
+            subscriber = None
+        self.post_message(SubscriberLoaded(subscriber_id, subscriber))
+
+    @work(group="counts", exclusive=True, exit_on_error=False)
+    async def load_counts(self, subscriber_id: str) -> None:
+        try:
+            counts = await fetch_counts(self.inbox_app.client, subscriber_id)
+        except NotFoundError:
+            return  # load_subscriber says so, once
+        self.post_message(CountsLoaded(subscriber_id, counts))
+
+    # Not exclusive: pages of a newer listing simply make older answers stale.
+    @work(group="pages", exit_on_error=False)
+    async def load_pages(self, listing: Listing, pages: list[int], feed_filter: FeedFilter) -> None:
+        client = self.inbox_app.client
+        try:
+            results = await asyncio.gather(
+                *(
+                    client.feed(listing.subscriber_id, page, PAGE_SIZE, **feed_filter.query)
+                    for page in pages
+                )
+            )
+        except NotFoundError:
+            return  # load_subscriber says so, once
+        self.post_message(ServiceAnswered())
+        for page, result in zip(pages, results, strict=True):
+            self.post_message(
+                PageLoaded(listing, page, result.data, result.has_more, result.total_count)
+            )
+
+    @work(group="end", exclusive=True, exit_on_error=False)
+    async def find_end(self, listing: Listing, known: int, feed_filter: FeedFilter) -> None:
+        """The feed's length when it gives no total: gallop, then halve, one row per probe."""
+        client = self.inbox_app.client
+
+        async def exists(offset: int) -> tuple[bool, bool]:
+            # With limit 1 the feed's page number is the row's offset.
+            page = await client.feed(listing.subscriber_id, offset, 1, **feed_filter.query)
+            return bool(page.data), page.has_more
+
+        low, step, high = max(0, known - 1), PAGE_SIZE, None
+        while high is None:
+            found, more = await exists(low + step)
+            if found and not more:
+                self.post_message(EndFound(listing, low + step + 1))
+                return
+            if found:
+                low, step = low + step, step * 2
+            else:
+                high = low + step
+        while high - low > 1:
+            middle = (low + high) // 2
+            found, more = await exists(middle)
+            if found and not more:
+                low = high = middle
+                break
+            low, high = (middle, high) if found else (low, middle)
+        self.post_message(EndFound(listing, low + 1))
+
+    # -- handlers: the only places state changes ---------------------------------------
+
+    def on_page_loaded(self, event: PageLoaded) -> None:
+        self._asked.discard(event.page)
+        if event.listing != self.listing:
+            return
+        self.fetching = bool(self._asked)
+        grew_from = len(self.feed)
+        changed = self.feed.add_page(event.page, event.items, event.has_more, event.total)
+        self.feed.drop_far(self.table.cursor_row, round(self.table.scroll_y))
+        self.has_rows = len(self.feed) > 0
+        if self.text:
+            self.table.show(Filtered.of(self.feed, self.text), self.table.cursor_key)
+        else:
+            if len(self.feed) != grew_from:
+                self.table.grown()
+            self.table.refresh_rows(changed)
+        if event.page == 0:
+            # After the frame that shows the rows: the pane is the costliest part to build.
+            self.call_after_refresh(self._ensure_detail)
+        self._show_status()
+
+    def on_end_found(self, event: EndFound) -> None:
+        if event.listing != self.listing:
+            return
+        self.feed.end_found(event.length)
+        self.table.grown()
+        self.table.move_to(event.length - 1)
+        self._show_status()
+
+    def on_subscriber_loaded(self, event: SubscriberLoaded) -> None:
+        if event.subscriber_id != self.subscriber_id:
+            return
+        self.subscriber = event.subscriber
+        if event.subscriber is None:
             self.notify(
-                f"Subscriber {self.state.subscriber_id} not found in this environment; "
+                f"Subscriber {clip(event.subscriber_id, 80)} not found in this environment; "
                 "pick another.",
                 severity="warning",
                 markup=False,
             )
-            self.inbox_app.action_pick_subscriber()
-        except InboxdeskError as exc:
-            self.inbox_app.report(exc)
-        self._show_header()
+            self.call_later(self.run_action, "app.pick_subscriber")
 
-    @work(exclusive=True, group="counts", exit_on_error=False)
-    async def load_counts(self) -> None:
-        client = self.inbox_app.client
-        try:
-            unread, unseen = await asyncio.gather(
-                client.feed(self.state.subscriber_id, limit=1, read=False),
-                client.feed(self.state.subscriber_id, limit=1, seen=False),
-            )
-        except InboxdeskError as exc:
-            if not isinstance(exc, NotFoundError):  # load_subscriber says so, once
-                self.inbox_app.report(exc)
-            return
-        self.unread, self.unseen = unread.total_count, unseen.total_count
-        self._show_header()
+    def on_counts_loaded(self, event: CountsLoaded) -> None:
+        if event.subscriber_id == self.subscriber_id:
+            self.counts = event.counts
 
-    @work(exclusive=True, group="page", exit_on_error=False)
-    async def load_page(self, generation: int, keep: str | None = None) -> None:
-        self.loading_page = True
-        self.show_status()
-        page = self.state.next_page
-        try:
-            result = await self.inbox_app.client.feed(
-                self.state.subscriber_id, page, PAGE_SIZE, **self.state.filter.query
-            )
-        except InboxdeskError as exc:
-            self.loading_page = False
-            self.table.loading = False
-            self.show_status()
-            if not isinstance(exc, NotFoundError):  # load_subscriber says so, once
-                self.inbox_app.report(exc)
+    def on_marked(self, event: Marked) -> None:
+        mark, result = event.mark, event.result
+        self.pending = tuple(p for p in self.pending if p.key != mark.key)
+        if event.subscriber_id != self.subscriber_id:
+            self.notify(f"Sent: {self._describe(mark)}.", markup=False)
             return
-        self.post_message(
-            # The feed now yields FeedItems; the inbox reads them as Messages until it
-            # moves to FeedItem (the inbox's owner does that).
-            PageLoaded(
-                generation,
-                page,
-                [Message.model_validate(item.to_wire()) for item in result.data],
-                result.has_more,
-                result.total_count,
-                keep,
-            )
+        before = mark.change.before if mark.change else {}
+        changed = sum(1 for m in result.messages if before.get(m.id or "") != (m.read, m.seen))
+        self._repaint(self.feed.update(result.messages))
+        if mark.change is not None:
+            self.last_change = mark.change
+        self.notify(
+            marked_notice(mark.mark_as, len(mark.ids), changed, len(result.not_updated)),
+            severity="warning" if result.not_updated else "information",
+            markup=False,
+        )
+        self.load_counts(self.subscriber_id)
+
+    def on_mark_not_sent(self, event: MarkNotSent) -> None:
+        mark = event.mark
+        if not isinstance(event.error, TransportError):
+            # Refused, not lost: the app's worker handler reports the error itself.
+            self.pending = tuple(p for p in self.pending if p.key != mark.key)
+            return
+        if any(p.key == mark.key for p in self.pending):
+            return  # still queued; it said so when it was queued
+        self.pending = (*self.pending, mark)
+        self.notify(
+            f"Not applied yet: {self._describe(mark)}. Queued; it is sent when the service "
+            "is back.",
+            title="Queued",
+            severity="warning",
+            timeout=8,
+            markup=False,
         )
 
-    def on_page_loaded(self, event: PageLoaded) -> None:
-        if event.generation != self.generation:
+    def on_undone(self, event: Undone) -> None:
+        if event.subscriber_id != self.subscriber_id:
             return
-        self.inbox_app.connected = True
-        self.loading_page = False
-        table = self.table
-        table.loading = False
-        added = self.state.add_page(event.page, event.items, event.has_more, event.total)
-        table.add_messages([m for m in added if self.state.matches(m)], self.state.selected)
-        if event.keep and event.keep in table.rows:
-            table.move_cursor(row=table.get_row_index(event.keep), animate=False)
-        if event.page == 0:
-            self._show_detail()
-        self.show_status()
-        self.sync_bindings()
-        self._maybe_prefetch()
+        for result in event.results:
+            self._repaint(self.feed.update(result.messages))
+        self.notify("Undone: the messages are back to their earlier state.")
+        self.load_counts(self.subscriber_id)
 
-    def _maybe_prefetch(self) -> None:
-        table = self.table
-        near_end = table.cursor_row >= table.row_count - PREFETCH_ROWS
-        if near_end and self.state.has_more and not self.loading_page:
-            self.load_page(self.generation)
+    def on_unread_listed(self, event: UnreadListed) -> None:
+        if event.subscriber_id != self.subscriber_id:
+            return
+        from inboxdesk.tui.screens.confirm import ConfirmScreen
 
-    # -- showing -----------------------------------------------------------------------
+        if event.count == 0:
+            self.notify("No unread messages: nothing to mark.")
+            return
+        # Counted while listing them, or else the header's count.
+        if event.count is not None:
+            count = f"{event.count:,}"
+        elif self.counts is not None:
+            count = f"{self.counts.unread:,}"
+        else:
+            count = f"more than {UNDOABLE_MARK_ALL:,}"
+        detail = "Every in-app message of this subscriber becomes read and seen. " + (
+            "z undoes it."
+            if event.before is not None
+            else "This cannot be undone: there are too many to list which ones change."
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.send_mark_all(self.subscriber_id, event.before)
+
+        self.app.push_screen(
+            ConfirmScreen(f"Mark all {count} unread messages read?", detail, "Mark all read"),
+            answered,
+        )
+
+    def on_all_marked(self, event: AllMarked) -> None:
+        if event.subscriber_id != self.subscriber_id:
+            return
+        # The documented effect of mark-all read, on every loaded in-app message.
+        self._repaint(self.feed.set_flags(read=True, seen=True))
+        self.last_change = event.change
+        undo = " z undoes it." if event.change is not None else ""
+        self.notify(
+            f"Marked all {event.count} unread message{'s' if event.count != 1 else ''} read." + undo
+        )
+        self.load_counts(self.subscriber_id)
+
+    @on(Worker.StateChanged)
+    def _worker_ended(self, event: Worker.StateChanged) -> None:
+        """A failed page load frees its pages; the failure goes to the app's one report.
+
+        Worker.StateChanged does not bubble, so it is handed on to the app here.
+        """
+        if event.state not in (WorkerState.ERROR, WorkerState.CANCELLED):
+            return
+        if event.worker.group == "pages":
+            self._asked.clear()
+            self.fetching = False
+        if event.state == WorkerState.ERROR:
+            self.app.post_message(Worker.StateChanged(event.worker, event.state))
+
+    def _service_state(self, offline: bool) -> None:
+        self.offline = offline
+        if not offline:
+            self.reload()
+            for mark in self.pending:
+                self.send_mark(mark)
+
+    # -- watchers: state to view -------------------------------------------------------
+
+    def watch_subscriber(self) -> None:
+        self._show_header()
+
+    def watch_counts(self) -> None:
+        self._show_header()
+
+    def watch_selected(self) -> None:
+        self._marks_changed()
+
+    def watch_pending(self) -> None:
+        self._marks_changed()
+
+    def watch_fetching(self) -> None:
+        self._show_status()
+
+    def watch_offline(self) -> None:
+        self._show_status()
+
+    def _marks_changed(self) -> None:
+        self.table.set_marks(self.selected, frozenset(i for p in self.pending for i in p.ids))
+        self._show_status()
 
     def _show_header(self) -> None:
+        counts = self.counts
         self.query_one(SubscriberHeader).show(
-            self.subscriber, self.unread, self.unseen, self.state.subscriber_id
+            self.subscriber,
+            None if counts is None else counts.unread,
+            None if counts is None else counts.unseen,
+            self.subscriber_id,
         )
-        self.sub_title = (
-            self.subscriber.display_name if self.subscriber else self.state.subscriber_id
-        )
+        name = self.subscriber.display_name if self.subscriber else self.subscriber_id
+        self.sub_title = clip(name, 60)
 
-    def show_status(self) -> None:
-        state = self.state
+    def _show_status(self) -> None:
+        feed = self.feed
         text = Text()
-        total = state.total if state.total is not None else "…"
-        text.append(f"{len(state.messages)} of {total} loaded")
-        if state.text:
-            text.append(f" · filter “{state.text}”: {self.table.row_count} shown")
-        if state.selected:
-            text.append(f" · {len(state.selected)} selected", style="bold magenta")
-        if self.loading_page:
+        if not feed.answered:
+            text.append("loading…", style="italic")
+        elif feed.exact:
+            text.append(f"{len(feed):,} message{'s' if len(feed) != 1 else ''}")
+        else:
+            # The service gives no total past the page size: a lower bound that grows.
+            text.append(f"{len(feed) - 1:,}+ messages")
+        if self.text:
+            text.append(f" · filter “{clip(self.text, 30)}”: {self.table.row_count} of loaded")
+        if self.selected:
+            text.append(f" · {len(self.selected)} selected", style="bold magenta")
+        if self.pending:
+            count = sum(len(p.ids) for p in self.pending)
+            text.append(f" · {count} waiting to be sent (⧗)", style="bold yellow")
+        if self.fetching and feed.answered:
             text.append(" · loading…", style="italic")
-        if self.inbox_app.offline:
+        if self.offline:
             text.append(" · service unreachable, retrying", style="bold red")
-        self.query_one("#status", Static).update(text)
+        # One line of fixed height: no layout pass (a full reflow costs tens of ms).
+        self.query_one("#status", Static).update(text, layout=False)
+
+    async def _ensure_detail(self) -> None:
+        """The detail pane, built after the first rows show (it pulls in JSON highlighting)."""
+        if not self.query("#detail"):
+            from inboxdesk.tui.widgets.message_detail import MessageDetail
+
+            await self.query_one("#panes", Horizontal).mount(MessageDetail(id="detail"))
+        self._show_detail()
 
     def _show_detail(self) -> None:
+        details: list[MessageDetail] = list(self.query("#detail").results())  # type: ignore[arg-type]
+        if not details or not details[0].children:
+            return  # not built yet, or being torn down with the app
         message_id = self.table.cursor_key
-        message = self.state.message(message_id) if message_id else None
-        self.query_one(MessageDetail).show(message, self.inbox_app.now())
+        message = self.feed.message(message_id) if message_id else None
+        details[0].show(message, self.inbox_app.now())
 
-    def _rebuild(self) -> None:
-        """Redraw the rows from the loaded state (after the text filter changes)."""
-        keep = self.table.cursor_key
-        self.table.clear()
-        self.table.add_messages(self.state.visible(), self.state.selected)
-        if keep and keep in self.table.rows:
-            self.table.move_cursor(row=self.table.get_row_index(keep), animate=False)
-        self._show_detail()
-        self.show_status()
+    def _repaint(self, indices: list[int]) -> None:
+        if self.text:
+            found = {r.id for r in self.feed.rows()}
+            indices = [
+                i
+                for i in range(self.table.row_count)
+                if (row := self.table.source.row(i)) is not None and row.id in found
+            ]
+        self.table.refresh_rows(indices)
 
-    @on(DataTable.RowHighlighted, "#messages")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(MessageTable.Highlighted, "#messages")
+    def _highlighted(self, event: MessageTable.Highlighted) -> None:
         self._show_detail()
-        self._maybe_prefetch()
-        self.sync_bindings()
+
+    @on(MessageTable.RowsWanted, "#messages")
+    def _rows_wanted(self, event: MessageTable.RowsWanted) -> None:
+        if not self.text:
+            self._fetch(self.feed.missing(event.start, event.end))
+
+    @on(MessageTable.EndWanted, "#messages")
+    def _end_wanted(self, event: MessageTable.EndWanted) -> None:
+        if not self.text and self.feed.answered:
+            self.fetching = True
+            self.find_end(self.listing, len(self.feed), self.feed_filter)
 
     @on(Tabs.TabActivated, "#filters")
     def _filter_tab(self, event: Tabs.TabActivated) -> None:
         chosen = FeedFilter(event.tab.id or "all")
-        if chosen != self.state.filter:
-            self.state.filter = chosen
-            self.reload(keep_cursor=False)
+        if chosen != self.feed_filter:
+            self.open(self.subscriber_id, chosen)
 
     # -- actions -----------------------------------------------------------------------
 
-    def availability(self) -> tuple[object, ...]:
-        state = self.state
-        rows = any(t.row_count for t in self.query(MessageTable))
-        return (
-            rows or bool(state.selected),
-            state.last_change is not None,
-            bool(state.selected or state.text),
-        )
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in MARK_ACTIONS or action in {"toggle_select", "copy_id"}:
-            rows = any(t.row_count for t in self.query(MessageTable))
-            return True if rows or self.state.selected else None
-        if action == "undo":
-            return True if self.state.last_change else None
+        if action in ROW_ACTIONS:
+            return True if self.has_rows or self.selected else None
         if action == "clear_selection":
-            return True if self.state.selected or self.state.text else None
+            return True if self.selected or self.text else None
         return True
 
     def action_mark_read(self) -> None:
@@ -392,125 +651,103 @@ class InboxScreen(ServiceScreen):
         self._mark(MarkAs.UNSEEN)
 
     def _mark(self, mark_as: MarkAs) -> None:
-        ids = self.state.targets(self.table.cursor_key)
+        ids = targets(self.selected, self.table.cursor_key, self.feed)
         if not ids:
             self.notify("Nothing to mark: no message is highlighted.", severity="warning")
             return
-        self.send_mark(mark_as, ids, self.state.remember(mark_as, ids))
+        mark = PendingMark(
+            self.subscriber_id,
+            mark_as,
+            tuple(ids),
+            uuid.uuid4().hex,
+            self.feed.remember(mark_as, ids),
+        )
+        if self.offline:
+            self.post_message(MarkNotSent(self.subscriber_id, mark, _OFFLINE))
+            return
+        self.send_mark(mark)
+
+    @staticmethod
+    def _describe(mark: PendingMark) -> str:
+        count = len(mark.ids)
+        return f"mark {count} message{'s' if count != 1 else ''} {mark.mark_as}"
 
     # Writes are not exclusive: a second mark-as never cancels the first.
     @work(group="write", exit_on_error=False)
-    async def send_mark(self, mark_as: MarkAs, ids: list[str], change: Change | None) -> None:
+    async def send_mark(self, mark: PendingMark) -> None:
         try:
-            result = await self.inbox_app.client.mark_as(self.state.subscriber_id, ids, mark_as)
-        except InboxdeskError as exc:
-            self.inbox_app.report(exc)
-            return
-        self.post_message(Marked(mark_as, result, change))
-
-    def on_marked(self, event: Marked) -> None:
-        self._apply(event.result.messages)
-        if event.change is not None:
-            self.state.last_change = event.change
-        count = len(event.result.messages)
-        text = f"Marked {count} message{'s' if count != 1 else ''} {event.mark_as}."
-        if event.result.not_updated:
-            ignored = len(event.result.not_updated)
-            text += (
-                f" The service ignored {ignored} id{'s' if ignored != 1 else ''} "
-                "(not this subscriber's, or gone)."
+            result = await self.inbox_app.client.mark_as(
+                mark.subscriber_id, list(mark.ids), mark.mark_as, idempotency_key=mark.key
             )
-        self.notify(
-            text, severity="warning" if event.result.not_updated else "information", markup=False
-        )
-        self.load_counts()
-        self.sync_bindings()
-
-    def _apply(self, messages: list[Message]) -> None:
-        """Rows and detail from the objects the service returned."""
-        self._redraw(self.state.update(messages))
-
-    def _redraw(self, rows: list[Row]) -> None:
-        shown = self.table.cursor_key
-        for row in rows:
-            self.table.refresh_message(row, row.id in self.state.selected)
-        if any(row.id == shown for row in rows):  # the detail pane is the costliest to draw
-            self._show_detail()
+        except InboxdeskError as exc:
+            self.post_message(MarkNotSent(mark.subscriber_id, mark, exc))
+            raise
+        self.post_message(Marked(mark.subscriber_id, mark, result))
 
     def action_undo(self) -> None:
-        change = self.state.last_change
+        change = self.last_change
         if change is None:
+            self.notify("Nothing to undo.", markup=False)
             return
-        now = {i: (m.read, m.seen) for i in change.before if (m := self.state.messages.get(i))}
-        self.state.last_change = None
-        self.send_undo(undo_steps(change, now))
+        loaded = self.feed.flags(change.before)
+        now = {
+            i: loaded.get(i, after_mark(change.mark_as, before))
+            for i, before in change.before.items()
+        }
+        self.last_change = None
+        self.send_undo(self.subscriber_id, undo_steps(change, now))
 
     @work(group="write", exit_on_error=False)
-    async def send_undo(self, steps: list[tuple[MarkAs, list[str]]]) -> None:
+    async def send_undo(self, subscriber_id: str, steps: list[tuple[MarkAs, list[str]]]) -> None:
         client = self.inbox_app.client
-        try:
-            for mark_as, ids in steps:
-                result = await client.mark_as(self.state.subscriber_id, ids, mark_as)
-                self._apply(result.messages)
-        except InboxdeskError as exc:
-            self.inbox_app.report(exc)
-            return
-        self.notify("Undone: the messages are back to their earlier state.")
-        self.load_counts()
-        self.sync_bindings()
+        results = [await client.mark_as(subscriber_id, ids, mark_as) for mark_as, ids in steps]
+        self.post_message(Undone(subscriber_id, results))
 
     def action_mark_all_read(self) -> None:
-        self.send_mark_all()
+        self.list_unread(self.subscriber_id)
 
     @work(group="write", exit_on_error=False)
-    async def send_mark_all(self) -> None:
-        try:
-            count = await self.inbox_app.client.mark_all(self.state.subscriber_id, MarkAs.READ)
-        except InboxdeskError as exc:
-            self.inbox_app.report(exc)
-            return
-        # The documented effect of mark-all read, on every loaded in-app message.
-        self._redraw(self.state.set_flags(read=True, seen=True))
-        self.state.last_change = None
-        self.notify(f"Marked all {count} unread message{'s' if count != 1 else ''} read.")
-        self.load_counts()
+    async def list_unread(self, subscriber_id: str) -> None:
+        """The unread messages a mark-all would change, when few enough to undo it."""
+        client = self.inbox_app.client
+        before: dict[str, tuple[bool, bool]] = {}
+        for page in range(UNDOABLE_MARK_ALL // PAGE_SIZE):
+            result = await client.feed(subscriber_id, page, PAGE_SIZE, read=False)
+            before.update({m.id: (m.read, m.seen) for m in result.data if m.id})
+            if not result.has_more:
+                change = Change(MarkAs.READ, before)
+                self.post_message(UnreadListed(subscriber_id, change, len(before)))
+                return
+        self.post_message(UnreadListed(subscriber_id, None, None))
+
+    @work(group="write", exit_on_error=False)
+    async def send_mark_all(self, subscriber_id: str, change: Change | None) -> None:
+        count = await self.inbox_app.client.mark_all(subscriber_id, MarkAs.READ)
+        self.post_message(AllMarked(subscriber_id, count, change))
 
     def action_toggle_select(self) -> None:
         message_id = self.table.cursor_key
         if message_id is None:
             return
-        selected = self.state.toggle(message_id)
-        self.table.refresh_message(self.state.messages[message_id], selected)
-        if self.table.cursor_row < self.table.row_count - 1:
-            self.table.move_cursor(row=self.table.cursor_row + 1)
-        self.show_status()
-        self.sync_bindings()
+        self.selected = self.selected ^ {message_id}
+        self.table.move_to(self.table.cursor_row + 1)
 
     def action_select_all(self) -> None:
-        for message in self.state.visible():
-            if message.id:
-                self.state.selected.add(message.id)
-                self.table.refresh_message(message, True)
-        self.show_status()
-        self.sync_bindings()
+        source = self.table.source
+        shown = (source.row(i) for i in range(len(source)))
+        self.selected = self.selected | {r.id for r in shown if r is not None}
 
     def action_clear_selection(self) -> None:
         text_filter = self.query_one("#text-filter", Input)
-        if text_filter.has_focus or (self.state.text and not self.state.selected):
+        if text_filter.has_focus or (self.text and not self.selected):
             self._set_text_filter("")
             return
-        cleared = self.state.selected.copy()
-        self.state.selected.clear()
-        for message_id in cleared:
-            if message_id in self.state.messages:
-                self.table.refresh_message(self.state.messages[message_id], False)
-        self.show_status()
-        self.sync_bindings()
+        self.selected = frozenset()
 
     def action_filter_text(self) -> None:
         text_filter = self.query_one("#text-filter", Input)
         text_filter.display = True
-        text_filter.value = self.state.text
+        text_filter.value = self.text
         text_filter.focus()
 
     @on(Input.Submitted, "#text-filter")
@@ -521,29 +758,66 @@ class InboxScreen(ServiceScreen):
         text_filter = self.query_one("#text-filter", Input)
         text_filter.display = bool(text)
         text_filter.value = text
-        self.state.text = text
+        self.text = text
+        keep = self.table.cursor_key
+        self.table.show(Filtered.of(self.feed, text) if text else self.feed, keep)
         self.table.focus()
-        self._rebuild()
-        self.sync_bindings()
+        self._show_detail()
+        self._show_status()
 
     def action_next_filter(self) -> None:
         order = list(FeedFilter)
-        following = order[(order.index(self.state.filter) + 1) % len(order)]
+        following = order[(order.index(self.feed_filter) + 1) % len(order)]
         self.query_one(Tabs).active = following.value
 
     def action_pick_subscriber(self) -> None:
-        self.inbox_app.action_pick_subscriber()
+        self.call_later(self.run_action, "app.pick_subscriber")
 
     def action_copy_id(self) -> None:
         message_id = self.table.cursor_key
         if message_id:
             self.app.copy_to_clipboard(message_id)
-            self.notify(f"Copied message id {message_id}.", markup=False)
+            self.notify(f"Copied message id {clip(message_id, 60)}.", markup=False)
 
     def action_copy_subscriber(self) -> None:
-        self.app.copy_to_clipboard(self.state.subscriber_id)
-        self.notify(f"Copied subscriberId {self.state.subscriber_id}.", markup=False)
+        self.app.copy_to_clipboard(self.subscriber_id)
+        self.notify(f"Copied subscriberId {clip(self.subscriber_id, 60)}.", markup=False)
+
+    def action_open_cta(self) -> None:
+        """The call-to-action URL in the browser; shown (and copied) when there is none."""
+        message_id = self.table.cursor_key
+        row = self.feed.get(message_id) if message_id else None
+        url = row.cta_url if row is not None else None
+        if not url:
+            self.notify("This message has no call-to-action URL.", markup=False)
+            return
+        import webbrowser  # here: it pulls in subprocess and shlex, which start-up skips
+
+        shown = clip(url, 200)
+        if not url.lower().startswith(("https://", "http://")):
+            self.notify(f"Not opened (not a web link): {shown}", severity="warning", markup=False)
+            return
+        try:
+            webbrowser.get()
+        except webbrowser.Error:
+            self.app.copy_to_clipboard(url)
+            self.notify(f"No browser here; copied the link: {shown}", timeout=10, markup=False)
+            return
+        self.app.open_url(url)
+        self.notify(f"Opened {shown}", markup=False)
 
     def action_refresh(self) -> None:
         self.reload()
-        self.notify("Refreshed from the service.", timeout=2)
+        self.notify("Refreshing from the service.", timeout=2)
+
+    def _refresh_on_timer(self) -> None:
+        if not self.offline:
+            self.reload()
+
+    def pending_count(self) -> int:
+        """How many marks are queued and not yet sent (the app asks before quitting)."""
+        return len(self.pending)
+
+
+# A mark pressed while the app already knows the service is unreachable: queued at once.
+_OFFLINE = TransportError("The service is unreachable.", "")

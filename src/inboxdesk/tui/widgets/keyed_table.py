@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from typing import ClassVar
+
+from textual.binding import BindingType
 from textual.widgets import DataTable
+
+from inboxdesk.tui.list_keys import LIST_BINDINGS
 
 
 class KeyedTable(DataTable[object]):
     """Rows keyed by id; `cursor_key` is the id of the highlighted row."""
 
-    # One set of ids for every list, so one keymap entry moves them all.
-    BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False, id="list.down", tooltip="Next row"),
-        Binding("k", "cursor_up", "Up", show=False, id="list.up", tooltip="Previous row"),
-        Binding("g", "scroll_top", "Top", show=False, id="list.top", tooltip="First row"),
-        Binding(
-            "G", "scroll_bottom", "Bottom", show=False, id="list.bottom", tooltip="Last loaded row"
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*LIST_BINDINGS]
 
     @property
     def cursor_key(self) -> str | None:

@@ -1,55 +1,344 @@
-"""The message list: one row per message, keyed by message id, updated in place."""
+"""The message list: a line-API widget that draws only the rows in view.
+
+Built like Textual's own `Log` and `DataTable` on `ScrollView`, over a row source
+that may be sparse: a row not loaded yet is drawn as a placeholder, and the list asks
+for the rows its viewport needs (`RowsWanted`) instead of holding every row before
+them. A mark repaints only the rows that changed (`refresh_rows`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
+from typing import ClassVar, Protocol
 
-from inboxdesk.text import clip
-from inboxdesk.tui.format import heading_text, relative, state_marker, status_text
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from inboxdesk.text import clip, pad
+from inboxdesk.tui.format import relative, status_style
 from inboxdesk.tui.inbox_state import Row
-from inboxdesk.tui.widgets.keyed_table import KeyedTable
-
-# Column key, label and width; the cells are clipped to the same widths.
-COLUMNS = (
-    ("state", "   ", 3),
-    ("when", "When", 8),
-    ("title", "Title", 28),
-    ("preview", "Preview", 24),
-    ("status", "Status", 7),
-    ("workflow", "Workflow", 14),
-)
-WIDTH = {key: width for key, _, width in COLUMNS}
+from inboxdesk.tui.list_keys import LIST_BINDINGS
 
 
-class MessageTable(KeyedTable):
-    """Messages with vim-style movement; the app reads `cursor_key`."""
+class RowSource(Protocol):
+    """What the list shows: a length, a row per index (None until loaded), and lookup."""
 
-    def __init__(self, now: datetime, **kwargs: object) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
-        self.now = now
+    @property
+    def exact(self) -> bool: ...
 
-    def on_mount(self) -> None:
-        for key, label, width in COLUMNS:
-            self.add_column(label, key=key, width=width)
+    def __len__(self) -> int: ...
 
-    def cells(self, row: Row, selected: bool) -> tuple[object, ...]:
-        return (
-            state_marker(selected, row.read, row.seen),
-            relative(row.created_at, self.now),
-            heading_text(row.heading, row.read, WIDTH["title"]),
-            clip(row.preview, WIDTH["preview"]),
-            status_text(row.status),
-            clip(row.workflow, WIDTH["workflow"]),
-        )
+    def row(self, index: int) -> Row | None: ...
 
-    def add_messages(self, rows: Iterable[Row], selected: set[str]) -> None:
-        for row in rows:
-            self.add_row(*self.cells(row, row.id in selected), key=row.id)
+    def index_of(self, message_id: str) -> int | None: ...
 
-    def refresh_message(self, row: Row, selected: bool) -> None:
-        """Rewrite the cells that a mark-as or selection change can alter."""
-        if row.id not in self.rows:
+
+class _Empty:
+    exact = True
+
+    def __len__(self) -> int:
+        return 0
+
+    def row(self, index: int) -> Row | None:
+        return None
+
+    def index_of(self, message_id: str) -> int | None:
+        return None
+
+
+# Columns by priority: markers, time, title (at least TITLE_MIN cells) and status are
+# always drawn; the preview comes only once the title has TITLE_WIDE cells beside it.
+MARKERS, WHEN, STATUS, TITLE_MIN, TITLE_WIDE, TITLE_MAX, PREVIEW_MIN = 3, 8, 7, 20, 30, 48, 12
+
+
+def column_widths(width: int) -> dict[str, int]:
+    """Each column's width for a list `width` cells wide (one space between columns)."""
+    fixed = MARKERS + WHEN + STATUS + 3
+    room = max(TITLE_MIN, width - fixed)
+    if room - 1 - PREVIEW_MIN < TITLE_WIDE:
+        return {"state": MARKERS, "when": WHEN, "title": room, "preview": 0, "status": STATUS}
+    title = max(TITLE_WIDE, min(TITLE_MAX, room * 11 // 20))
+    return {
+        "state": MARKERS,
+        "when": WHEN,
+        "title": title,
+        "preview": room - title - 1,
+        "status": STATUS,
+    }
+
+
+HEADINGS = {"state": "", "when": "When", "title": "Title", "preview": "Preview", "status": "Status"}
+ORDER = ("state", "when", "title", "preview", "status")
+
+
+class MessageTable(ScrollView, can_focus=True):
+    """Messages with vim-style movement; `cursor_key` is the highlighted message's id."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *LIST_BINDINGS,
+        Binding("up", "cursor_up", "Up", show=False, id="messages.up"),
+        Binding("down", "cursor_down", "Down", show=False, id="messages.down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="messages.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="messages.page_down"),
+        Binding("home", "scroll_top", "First", show=False, id="messages.home"),
+        Binding("end", "scroll_bottom", "Last", show=False, id="messages.end"),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "message-table--header",
+        "message-table--cursor",
+        "message-table--even-row",
+        "message-table--placeholder",
+    }
+    DEFAULT_CSS = """
+    MessageTable {
+        background: $surface;
+        color: $foreground;
+        overflow-x: hidden;
+        overflow-y: scroll;
+        & > .message-table--header { text-style: bold; background: $panel; }
+        & > .message-table--even-row { background: $surface-lighten-1 50%; }
+        & > .message-table--placeholder { color: $text-muted; text-style: italic; }
+        & > .message-table--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+        }
+        &:focus > .message-table--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: $block-cursor-text-style;
+        }
+    }
+    """
+
+    cursor_row: reactive[int] = reactive(0, init=False, always_update=True)
+
+    class Highlighted(Message):
+        """The cursor moved to another row (its id is None until that row is loaded)."""
+
+        def __init__(self, table: MessageTable, index: int, message_id: str | None) -> None:
+            super().__init__()
+            self.table = table
+            self.index = index
+            self.message_id = message_id
+
+        @property
+        def control(self) -> MessageTable:
+            return self.table
+
+    class RowsWanted(Message):
+        """Rows `start` to `end` are in view (or under the cursor) and not loaded."""
+
+        def __init__(self, table: MessageTable, start: int, end: int) -> None:
+            super().__init__()
+            self.table = table
+            self.start = start
+            self.end = end
+
+        @property
+        def control(self) -> MessageTable:
+            return self.table
+
+    class EndWanted(Message):
+        """The last row was asked for while the source's length is only a lower bound."""
+
+        def __init__(self, table: MessageTable) -> None:
+            super().__init__()
+            self.table = table
+
+        @property
+        def control(self) -> MessageTable:
+            return self.table
+
+    def __init__(self, clock: Callable[[], datetime], **kwargs: str | None) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.clock = clock
+        self.source: RowSource = _Empty()
+        self.selected: frozenset[str] = frozenset()
+        self.pending: frozenset[str] = frozenset()
+
+    # -- what the screen calls ---------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        return len(self.source)
+
+    @property
+    def cursor_key(self) -> str | None:
+        row = self.source.row(self.cursor_row)
+        return row.id if row is not None else None
+
+    def show(self, source: RowSource, keep: str | None = None) -> None:
+        """Show another source (a new listing, or the text filter), keeping `keep` highlighted."""
+        self.source = source
+        self._resize()
+        index = source.index_of(keep) if keep else None
+        self.cursor_row = index if index is not None else min(self.cursor_row, self._last())
+        self.refresh()
+
+    def grown(self) -> None:
+        """The source's length changed: resize the scroll range."""
+        self._resize()
+        if self.cursor_row > self._last():
+            self.cursor_row = self._last()
+        self.refresh()
+
+    def refresh_rows(self, indices: Iterable[int]) -> None:
+        """Repaint these rows, if in view; the others are drawn when scrolled to."""
+        top = round(self.scroll_y)
+        bottom = top + self.scrollable_content_region.height - 1
+        for index in indices:
+            if top <= index < bottom:
+                self.refresh_line(index + 1)
+            if index == self.cursor_row:
+                self.post_message(self.Highlighted(self, index, self.cursor_key))
+
+    def set_marks(self, selected: frozenset[str], pending: frozenset[str]) -> None:
+        """New selection and pending sets; only the rows whose markers changed repaint."""
+        changed = (selected ^ self.selected) | (pending ^ self.pending)
+        self.selected, self.pending = selected, pending
+        indices = [i for i in map(self.source.index_of, changed) if i is not None]
+        top = round(self.scroll_y)
+        bottom = top + self.scrollable_content_region.height - 1
+        for index in indices:
+            if top <= index < bottom:
+                self.refresh_line(index + 1)
+
+    def row_text(self, index: int) -> str:
+        """Row `index` as plain text, as drawn (markers first); empty until loaded."""
+        row = self.source.row(index)
+        if row is None:
+            return ""
+        return self._cells(row, column_widths(self.scrollable_content_region.width)).plain
+
+    def move_to(self, index: int) -> None:
+        self.cursor_row = max(0, min(index, self._last()))
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def _last(self) -> int:
+        return max(0, len(self.source) - 1)
+
+    def _resize(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.source) + 1)
+
+    def on_resize(self) -> None:
+        self._resize()
+        self._want_visible()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        widths = column_widths(width)
+        if y == 0:
+            style = self.get_component_rich_style("message-table--header")
+            return self._strip(self._header(widths), width, style)
+        index = round(self.scroll_y) + y - 1
+        if index >= len(self.source):
+            return Strip.blank(width, self.rich_style)
+        base = self.rich_style
+        if index % 2:
+            base += self.get_component_rich_style("message-table--even-row")
+        if index == self.cursor_row:
+            base += self.get_component_rich_style("message-table--cursor")
+        row = self.source.row(index)
+        if row is None:
+            placeholder = self.get_component_rich_style("message-table--placeholder")
+            return self._strip(Text(pad("", MARKERS + 1) + "…", style=placeholder), width, base)
+        return self._strip(self._cells(row, widths), width, base)
+
+    def _strip(self, text: Text, width: int, style: Style) -> Strip:
+        segments = [
+            Segment(s.text, style + s.style if s.style else style)
+            for s in text.render(self.app.console)
+        ]
+        return Strip(segments).crop_extend(0, width, style)
+
+    @staticmethod
+    def _header(widths: dict[str, int]) -> Text:
+        return Text(" ".join(pad(HEADINGS[k], widths[k]) for k in ORDER if widths[k]))
+
+    def _cells(self, row: Row, widths: dict[str, int]) -> Text:
+        """One row: every value from the wire clipped to plain text (never markup)."""
+        text = Text(no_wrap=True, overflow="crop")
+        text.append("✔" if row.id in self.selected else " ", style="bold magenta")
+        if row.id in self.pending:
+            text.append("⧗ ", style="bold yellow")  # sent, not yet confirmed by the service
+        else:
+            text.append("●" if not row.read else " ", style="bold cyan")
+            text.append("◌" if not row.seen else " ", style="yellow")
+        text.append(" ")
+        text.append(pad(clip(relative(row.created_at, self.clock()), WHEN), WHEN))
+        text.append(" ")
+        title = clip(row.heading or "(no title)", widths["title"])
+        text.append(pad(title, widths["title"]), style="" if row.read else "bold")
+        if widths["preview"]:
+            text.append(" ")
+            text.append(pad(clip(row.preview, widths["preview"]), widths["preview"]), style="dim")
+        text.append(" ")
+        text.append(clip(row.status, STATUS), style=status_style(row.status))
+        return text
+
+    # -- moving ------------------------------------------------------------------------
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        self.refresh_line(old + 1)
+        self.refresh_line(new + 1)
+        self._scroll_to_cursor()
+        self.post_message(self.Highlighted(self, new, self.cursor_key))
+        if self.source.row(new) is None and new < len(self.source):
+            self.post_message(self.RowsWanted(self, new, new + 1))
+
+    def _scroll_to_cursor(self) -> None:
+        rows = max(1, self.scrollable_content_region.height - 1)
+        top = round(self.scroll_y)
+        if self.cursor_row < top:
+            self.scroll_to(y=self.cursor_row, animate=False, immediate=True)
+        elif self.cursor_row >= top + rows:
+            self.scroll_to(y=self.cursor_row - rows + 1, animate=False, immediate=True)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self._want_visible()
+
+    def _want_visible(self) -> None:
+        top = round(self.scroll_y)
+        stop = min(len(self.source), top + self.scrollable_content_region.height)
+        if any(self.source.row(i) is None for i in range(top, stop)):
+            self.post_message(self.RowsWanted(self, top, stop))
+
+    def action_cursor_down(self) -> None:
+        self.move_to(self.cursor_row + 1)
+
+    def action_cursor_up(self) -> None:
+        self.move_to(self.cursor_row - 1)
+
+    def action_page_down(self) -> None:
+        self.move_to(self.cursor_row + max(1, self.scrollable_content_region.height - 2))
+
+    def action_page_up(self) -> None:
+        self.move_to(self.cursor_row - max(1, self.scrollable_content_region.height - 2))
+
+    def action_scroll_top(self) -> None:
+        self.move_to(0)
+
+    def action_scroll_bottom(self) -> None:
+        """The last row; when only a lower bound is known, the screen finds the end first."""
+        if not self.source.exact:
+            self.post_message(self.EndWanted(self))
+        self.move_to(self._last())
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y == 0:
             return
-        self.update_cell(row.id, "state", state_marker(selected, row.read, row.seen))
-        self.update_cell(row.id, "title", heading_text(row.heading, row.read, WIDTH["title"]))
+        self.focus()
+        self.move_to(round(self.scroll_y) + offset.y - 1)
