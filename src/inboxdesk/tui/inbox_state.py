@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeAlias
 
 from inboxdesk.models import MarkAs, Message
+from inboxdesk.models.feed import FeedItem
 
-# What the feed returns. Feed items become `FeedItem` (the Message fields with a
-# subset of subscriber and template): rows use only fields both types have.
-FeedEntry = Message
+# The feed gives FeedItems, mark-as gives full Messages: rows use only fields both have.
+FeedEntry: TypeAlias = Message | FeedItem
 
 PAGE_SIZE = 100  # the most the feed gives in one page; feed `page` = offset // PAGE_SIZE
 # Pages kept around the viewport; farther ones are dropped and fetched again if needed,
@@ -99,7 +100,7 @@ class Row:
             id=item.id or "",
             read=item.read,
             seen=item.seen,
-            created_at=item.created_at,
+            created_at=item.created_at or "",
             # Title or subject: the workflow's name is not part of a feed item.
             heading=item.title or item.subject or "",
             preview=preview_of(item.content),

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from textual.message import Message as TextualMessage
 
 from inboxdesk.client import InboxdeskError, MarkResult
-from inboxdesk.models import Message, Subscriber
-from inboxdesk.tui.inbox_state import Change, Counts, PendingMark
+from inboxdesk.models import Subscriber
+from inboxdesk.tui.inbox_state import Change, Counts, FeedEntry, PendingMark
 
 
 @dataclass
@@ -26,7 +26,7 @@ class Listing:
 
 class PageLoaded(TextualMessage):
     def __init__(
-        self, listing: Listing, page: int, items: list[Message], has_more: bool, total: int | None
+        self, listing: Listing, page: int, items: list[FeedEntry], has_more: bool, total: int | None
     ) -> None:
         super().__init__()
         self.listing = listing
