@@ -46,7 +46,7 @@ async def test_set_primary_confirms_then_shows_the_demotion(service: Service) ->
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await integrations(pilot)
-        assert "PRIMARY" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN)
+        assert "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN)
         await go_to(pilot, screen, MAILGUN)
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
@@ -65,9 +65,7 @@ async def test_set_primary_confirms_then_shows_the_demotion(service: Service) ->
         )
         await until(
             pilot,
-            lambda: (
-                "PRIMARY" in primary_cell(screen, MAILGUN) and not primary_cell(screen, SENDGRID)
-            ),
+            lambda: "★" in primary_cell(screen, MAILGUN) and not primary_cell(screen, SENDGRID),
             what="rows updated",
         )
         assert service.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 0
