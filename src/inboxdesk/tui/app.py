@@ -27,6 +27,7 @@ from inboxdesk.client import (
 from inboxdesk.client.factory import client_for
 from inboxdesk.config import ConfigError, Settings
 from inboxdesk.models import Integration, Subscriber
+from inboxdesk.tui.commands import AppCommands
 from inboxdesk.tui.screens.help import HelpScreen
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.integrations import IntegrationsScreen
@@ -42,6 +43,7 @@ class InboxdeskApp(App[None]):
     # Absolute, so that subclasses elsewhere (benchmarks, scripts) find it too.
     CSS_PATH = Path(__file__).parent / "inboxdesk.tcss"
     TITLE = "inboxdesk"
+    COMMANDS = {AppCommands}  # the palette's one provider (tui/commands.py)
     BINDINGS = [
         Binding(
             "question_mark,f1", "help", "Help", id="app.help", tooltip="Every key that applies here"

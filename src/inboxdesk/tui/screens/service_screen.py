@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from inboxdesk.text import clip
+
 if TYPE_CHECKING:
     from inboxdesk.tui.app import InboxdeskApp
 
+TITLE_CELLS = 60
 # Below this many columns the list takes the whole width and the detail pane goes below.
 NARROW_BELOW = 120
 
@@ -45,6 +48,10 @@ class ServiceScreen(Screen[None]):
 
         assert isinstance(self.app, InboxdeskApp)
         return self.app
+
+    def validate_sub_title(self, sub_title: object) -> str | None:
+        """The header shows a subscriber's or integration's name: one safe, short line."""
+        return None if sub_title is None else clip(str(sub_title), TITLE_CELLS)
 
     def action_toggle_detail(self) -> None:
         self.toggle_class("-no-detail")
