@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.screens.inbox import InboxScreen
@@ -126,6 +126,10 @@ async def click_every_line(pilot: Pilot[None], pane: Widget, column: int = 15) -
             await pilot.click(pane, offset=(column, y))
 
 
+def body_of(screen: InboxScreen) -> Static:
+    return screen.query_one("#message-body", Static)
+
+
 def assert_untouched(app: InboxdeskApp, service: Service, before: object) -> None:
     assert app.is_running, "an action from the data quit the app"
     assert service.snapshot() == before, "an action from the data changed the service"
@@ -162,15 +166,15 @@ async def test_messages_and_their_detail_stay_inert_text(make_service: ServiceFa
         pane = screen.query_one("#detail")
         for n in range(MESSAGES):
             if n:
-                previous = plain(screen.query_one("#message-body"))
+                previous = body_of(screen).content
                 screen.table.focus()
                 await pilot.press("j")
                 await until(
                     pilot,
-                    lambda: plain(screen.query_one("#message-body")) != previous,  # noqa: B023
+                    lambda: body_of(screen).content is not previous,  # noqa: B023
                     what=f"message {n} in the detail pane",
                 )
-            body = plain(screen.query_one("#message-body"))
+            body = plain(body_of(screen))
             shown.add(body)
             assert VISIBLE_MARKER in body and "␛" in body
             async for page in pages(pilot, pane):
