@@ -23,8 +23,6 @@ from inboxdesk.text import clip
 if TYPE_CHECKING:
     from inboxdesk.tui.app import InboxdeskApp
 
-# Textual's entries the app's own keys already give.
-GENERIC_SKIPPED = frozenset({"Quit"})
 # Actions the palette offers as views, not as keys of the current view.
 VIEW_ACTIONS = frozenset({"app.show_inbox", "app.show_integrations", "show_inbox"})
 # A match in the help text ranks below one in the name.
@@ -45,6 +43,7 @@ def _view_keys(app: InboxdeskApp, screen: object) -> Iterator[Command]:
     for node, binding, enabled, tooltip in active.values():
         if not (binding.id and binding.description and enabled):
             continue
+        # Views are offered as commands of their own; Textual's entries include Quit.
         if binding.action in VIEW_ACTIONS or binding.action in {"quit", "app.quit"}:
             continue
         if (id(node), binding.action) in seen:
@@ -60,7 +59,6 @@ def commands(app: InboxdeskApp, screen: object) -> list[Command]:
     found = [
         Command(c.title, c.help, c.callback, c.discover)
         for c in App.get_system_commands(app, screen)  # type: ignore[arg-type]
-        if c.title not in GENERIC_SKIPPED
     ]
     found += _view_keys(app, screen)
     found += [
