@@ -123,7 +123,7 @@ async def test_credentials_are_masked(service: Service) -> None:
 
 
 async def test_layout_from_80_to_200_columns(service: Service) -> None:
-    """Narrow: the pane goes below the list, `d` hides it; the marker and name always show."""
+    """Narrow: the pane goes below the list, `d` hides it; marker, name, ? and q always show."""
     for size, narrow in (
         ((80, 24), True),
         ((100, 30), True),
@@ -146,6 +146,9 @@ async def test_layout_from_80_to_200_columns(service: Service) -> None:
             assert (
                 sum(c.get_render_width(table) for c in table.columns.values()) <= table.size.width
             )
+            keys = list(screen.query("FooterKey"))
+            assert [getattr(k, "key", "") for k in keys[:2]] == ["question_mark", "q"]
+            assert all(k.region.right <= size[0] for k in keys[:2]), "? and q fit"
             await pilot.press("d")
             await until(pilot, lambda: not pane.display, what="pane hidden")  # noqa: B023
             await pilot.press("d")
