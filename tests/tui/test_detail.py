@@ -45,6 +45,7 @@ async def test_full_message_then_feed_item_subset(service: Service) -> None:
         await pilot.pause()
         full = " ".join(plain(screen.query_one("#message-body")).split())
         assert "email jane@example.test" in full and "Workflow: Order shipped" in full
+        assert "• Wait" in full
 
         subset = shown.model_copy(
             update={

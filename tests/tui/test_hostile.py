@@ -24,13 +24,15 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.integrations import IntegrationsScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
+from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from inboxdesk.tui.widgets.message_table import MessageTable
 from tests.conftest import Service, ServiceFactory
-from tests.hostile import ATTACKS, HOSTILE_KEY, SUBSCRIBER, VISIBLE_MARKER, hostile_fixture
+from tests.hostile import ALL, ATTACKS, HOSTILE_KEY, SUBSCRIBER, VISIBLE_MARKER, hostile_fixture
 from tests.tui.conftest import app_for, plain, until
 
 MESSAGES = len(ATTACKS) + 2  # one per attack, the 10,000-character title, the blocks
@@ -242,6 +244,30 @@ async def test_picker_integrations_and_palette_stay_inert_text(
         await click_every_line(pilot, table)
         assert_untouched(app, service, before)
         assert isinstance(app.screen, IntegrationsScreen), "a click ran an action"
+
+        # The confirmation names the hostile integration (the non-primary email one).
+        table.move_cursor(row=0)
+        await pilot.pause()
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        question = plain(app.screen.query_one("#question", Static))
+        assert "Make [@click=app.quit]quit[/] the primary email integration?" in question
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen))
+
+        # A problem screen quoting the service (an error message or hint).
+        app.push_screen(ProblemScreen("The service answered with an error", ALL, ALL))
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-message"))
+            ),
+            what="problem screen",
+        )
+        message = plain(app.screen.query_one("#problem-message", Static))
+        assert VISIBLE_MARKER in message and "␛" in message
+        app.pop_screen()
+        await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen))
 
         await pilot.press("ctrl+p")
         await pilot.press(*"open inbox")
