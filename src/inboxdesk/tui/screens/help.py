@@ -29,7 +29,8 @@ GROUPS = {
     "list": "Moving in lists",
     "app": "Everywhere",
 }
-GENERIC = "Textual's built-in keys (they have no id, so the keymap cannot move them)"
+GENERIC = "Textual's own"
+GENERIC_NOTE = "Textual's own keys have no binding id: the keymap cannot move them."
 
 
 def _group(active: ActiveBinding) -> str:
@@ -49,21 +50,29 @@ def key_table(screen: Screen[object]) -> Table:
     shown = [a for a in screen.active_bindings.values() if a.binding.description]
     # Groups in a fixed order; within one, as declared, wherever the keymap moved a key.
     shown.sort(key=lambda a: (groups.index(_group(a)), declared.get(a.binding.action, 999)))
-    seen: set[tuple[str, str]] = set()
     for group, members in groupby(shown, key=_group):
         table.add_row(Text(""), Text(group, style="bold underline"))
+        # One line per binding: its keys together (`^r, f5`); a generic key bound by a
+        # widget and by the screen alike is listed once.
+        lines: dict[tuple[str, str], tuple[list[str], ActiveBinding]] = {}
         for active in members:
             binding = active.binding
+            line = lines.setdefault(
+                (binding.id or binding.action, binding.description), ([], active)
+            )
             label = screen.app.get_key_display(binding)
-            # A generic key bound twice (a widget and the screen) is listed once.
-            if (label, binding.description) in seen:
-                continue
-            seen.add((label, binding.description))
+            if label not in line[0]:
+                line[0].append(label)
+        for labels, active in lines.values():
+            binding = active.binding
             note = active.tooltip or binding.tooltip
             if not active.enabled:
                 note = f"(not available now) {note}"
             table.add_row(
-                Text(label), Text(binding.description), Text(binding.id or ""), Text(note)
+                Text(", ".join(labels)),
+                Text(binding.description),
+                Text(binding.id or ""),
+                Text(note),
             )
     return table
 
@@ -84,7 +93,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(key_table(self.of), id="help-keys")
             yield Static(
                 Text(
-                    f"\n{LEGEND}\nCtrl+P opens the command palette: every action, "
+                    f"\n{LEGEND}\n{GENERIC_NOTE}\nCtrl+P opens the command palette: every action, "
                     "and jumping to a subscriber or integration.\n"
                     "Keys can be changed in the config file: "
                     "inboxdesk config set app.keymap.<id> <key>.",
