@@ -85,7 +85,7 @@ def commands(app: InboxdeskApp, screen: object) -> list[Command]:
         for item in items.values() if isinstance(items, dict) else []:
             name = (
                 f"Show integration: {clip(item.name, 40)} "
-                f"({clip(str(item.channel), 10)}, {clip(item.provider_id, 20)})"
+                f"({clip(str(item.channel or 'no channel'), 12)}, {clip(item.provider_id, 20)})"
             )
             found.append(
                 Command(
