@@ -1,5 +1,8 @@
 """Make the README's screenshots: the app on the demo data, at a fixed size and time.
 
+Each view at 120 columns, and the inbox at 80x24 too, where the detail pane sits below
+the list.
+
 Run: .venv/bin/python screenshots/make.py   (writes screenshots/*.svg)
 """
 
@@ -30,7 +33,8 @@ from inboxdesk.tui.widgets.message_table import MessageTable
 
 OUT = Path(__file__).resolve().parent
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
-SIZE = (150, 42)
+SIZE = (120, 36)
+NARROW = (80, 24)
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
@@ -86,19 +90,21 @@ async def help_screen(pilot: Pilot[None]) -> None:
 
 
 Scene = Callable[[Pilot[None]], Awaitable[None]]
-SCENES: dict[str, Scene] = {
-    "inbox": inbox,
-    "message-detail": detail,
-    "integrations": integrations,
-    "set-primary-confirmation": confirm,
-    "help": help_screen,
+# Name: how to get there, and the terminal size.
+SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
+    "inbox": (inbox, SIZE),
+    "message-detail": (detail, SIZE),
+    "integrations": (integrations, SIZE),
+    "set-primary-confirmation": (confirm, SIZE),
+    "help": (help_screen, SIZE),
+    "inbox-narrow": (detail, NARROW),
 }
 
 
-async def shoot(url: str, key: str, name: str, scene: Scene) -> None:
+async def shoot(url: str, key: str, name: str, scene: Scene, size: tuple[int, int]) -> None:
     app: InboxdeskApp = make_app(Settings(base_url=url, api_key=key), clock=lambda: NOW)
     app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await scene(pilot)
         await pilot.pause(0.2)
         app.save_screenshot(f"{name}.svg", path=str(OUT))
@@ -107,13 +113,13 @@ async def shoot(url: str, key: str, name: str, scene: Scene) -> None:
 
 async def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
-        for name, scene in SCENES.items():
+        for name, (scene, size) in SCENES.items():
             # A fresh demo database per scene, so that no scene sees another's changes.
             db = Path(scratch) / f"{name}.db"
             store = Store(db)
             key = load_fixture(store, demo_fixture(NOW))[0].api_key
             with ServiceThread(ServerSettings(db_path=db), store) as service:
-                await shoot(service.url, key, name, scene)
+                await shoot(service.url, key, name, scene, size)
     return 0
 
 

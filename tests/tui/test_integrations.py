@@ -8,6 +8,7 @@ from textual.widgets import Static
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.integrations import IntegrationsScreen
+from inboxdesk.tui.widgets.integration_detail import IntegrationDetail
 from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from tests.client.faults import FaultTransport
 from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service
@@ -46,7 +47,7 @@ async def test_set_primary_confirms_then_shows_the_demotion(service: Service) ->
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await integrations(pilot)
-        assert "PRIMARY" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN)
+        assert "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN)
         await go_to(pilot, screen, MAILGUN)
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
@@ -65,9 +66,7 @@ async def test_set_primary_confirms_then_shows_the_demotion(service: Service) ->
         )
         await until(
             pilot,
-            lambda: (
-                "PRIMARY" in primary_cell(screen, MAILGUN) and not primary_cell(screen, SENDGRID)
-            ),
+            lambda: "★" in primary_cell(screen, MAILGUN) and not primary_cell(screen, SENDGRID),
             what="rows updated",
         )
         assert service.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 0
@@ -121,3 +120,36 @@ async def test_credentials_are_masked(service: Service) -> None:
         detail = plain(screen.query_one("#integration-body", Static))
         assert "secret-sendgrid" not in detail and "••••3456" in detail
         assert isinstance(app, InboxdeskApp)
+
+
+async def test_layout_from_80_to_200_columns(service: Service) -> None:
+    """Narrow: the pane goes below the list, `d` hides it; marker, name, ? and q always show."""
+    for size, narrow in (
+        ((80, 24), True),
+        ((100, 30), True),
+        ((140, 42), False),
+        ((200, 50), False),
+    ):
+        app = app_for(service)
+        async with app.run_test(size=size) as pilot:
+            screen = await integrations(pilot)
+            table = screen.query_one(IntegrationTable)
+            pane = screen.query_one(IntegrationDetail)
+            await pilot.pause()
+            assert screen.has_class("-narrow") is narrow
+            if narrow:
+                assert pane.region.y >= table.region.bottom, "pane below the list"
+            else:
+                assert pane.region.x >= table.region.right, "pane beside the list"
+            shown = [str(c.label) for c in table.columns.values()]
+            assert shown[0] == "★" and "Name" in shown
+            assert (
+                sum(c.get_render_width(table) for c in table.columns.values()) <= table.size.width
+            )
+            keys = list(screen.query("FooterKey"))
+            assert [getattr(k, "key", "") for k in keys[:2]] == ["question_mark", "q"]
+            assert all(k.region.right <= size[0] for k in keys[:2]), "? and q fit"
+            await pilot.press("d")
+            await until(pilot, lambda: not pane.display, what="pane hidden")  # noqa: B023
+            await pilot.press("d")
+            await until(pilot, lambda: pane.display, what="pane shown")  # noqa: B023

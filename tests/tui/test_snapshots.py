@@ -1,12 +1,16 @@
-"""How the main views look, at a fixed size, time and data (pytest-textual-snapshot).
+"""How the main views look, at a fixed time and data (pytest-textual-snapshot).
 
-Update after a deliberate change of looks: pytest tests/tui/test_snapshots.py --snapshot-update
+The inbox, the integrations and the set-primary confirmation are drawn at each of
+`SIZES`, from a small terminal (the detail pane below the list) to a wide one. Update
+after a deliberate change of looks:
+pytest tests/tui/test_snapshots.py --snapshot-update
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from inboxdesk.tui.screens.confirm import ConfirmScreen
@@ -17,12 +21,16 @@ from tests.conftest import MAILGUN, Service
 from tests.tui.conftest import SIZE, app_for, until
 from tests.tui.test_inbox import opened
 
+SIZES = [(80, 24), (100, 30), (140, 42), (200, 50)]
+sizes = pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 
-def test_inbox(snap_compare: Any, service: Service) -> None:
+
+@sizes
+def test_inbox(snap_compare: Any, service: Service, size: tuple[int, int]) -> None:
     async def ready(pilot: Pilot[None]) -> None:
         await opened(pilot)
 
-    assert snap_compare(app_for(service), terminal_size=SIZE, run_before=ready)
+    assert snap_compare(app_for(service), terminal_size=size, run_before=ready)
 
 
 def test_message_detail_with_blocks_and_a_selection(snap_compare: Any, service: Service) -> None:
@@ -48,16 +56,20 @@ async def _integrations(pilot: Pilot[None]) -> IntegrationsScreen:
     return app.screen
 
 
-def test_integrations(snap_compare: Any, service: Service) -> None:
+@sizes
+def test_integrations(snap_compare: Any, service: Service, size: tuple[int, int]) -> None:
     async def ready(pilot: Pilot[None]) -> None:
         screen = await _integrations(pilot)
         table = screen.query_one(IntegrationTable)
         table.move_cursor(row=table.get_row_index(MAILGUN))
 
-    assert snap_compare(app_for(service), terminal_size=SIZE, run_before=ready)
+    assert snap_compare(app_for(service), terminal_size=size, run_before=ready)
 
 
-def test_set_primary_confirmation(snap_compare: Any, service: Service) -> None:
+@sizes
+def test_set_primary_confirmation(
+    snap_compare: Any, service: Service, size: tuple[int, int]
+) -> None:
     async def ready(pilot: Pilot[None]) -> None:
         screen = await _integrations(pilot)
         table = screen.query_one(IntegrationTable)
@@ -65,7 +77,7 @@ def test_set_primary_confirmation(snap_compare: Any, service: Service) -> None:
         await pilot.press("p")
         await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
 
-    assert snap_compare(app_for(service), terminal_size=SIZE, run_before=ready)
+    assert snap_compare(app_for(service), terminal_size=size, run_before=ready)
 
 
 def test_help(snap_compare: Any, service: Service) -> None:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
@@ -28,7 +26,8 @@ from inboxdesk.client import (
 )
 from inboxdesk.client.factory import client_for
 from inboxdesk.config import ConfigError, Settings
-from inboxdesk.models import Integration, Subscriber
+from inboxdesk.models import Subscriber
+from inboxdesk.tui.commands import AppCommands
 from inboxdesk.tui.messages import OpenSubscriber, ServiceAnswered
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.problem import ProblemScreen
@@ -55,6 +54,7 @@ class InboxdeskApp(App[None]):
     # Absolute, so that subclasses elsewhere (benchmarks, scripts) find it too.
     CSS_PATH = Path(__file__).parent / "inboxdesk.tcss"
     TITLE = "inboxdesk"
+    COMMANDS = {AppCommands}  # the palette's one provider (tui/commands.py)
     BINDINGS = [
         Binding(
             "question_mark,f1", "help", "Help", id="app.help", tooltip="Every key that applies here"
@@ -335,43 +335,6 @@ class InboxdeskApp(App[None]):
             ),
             answered,
         )
-
-    # -- command palette ---------------------------------------------------------------
-
-    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        for active in screen.active_bindings.values():
-            binding = active.binding
-            if binding.description and active.enabled and binding.action not in {"quit"}:
-                yield SystemCommand(
-                    binding.description,
-                    binding.tooltip or binding.description,
-                    partial(screen.run_action, binding.action),
-                )
-        yield SystemCommand("Inbox", "Switch to the inbox view", self.action_show_inbox)
-        yield SystemCommand(
-            "Integrations", "Switch to the integrations view", self.action_show_integrations
-        )
-        for subscriber in self.subscribers:
-            yield SystemCommand(
-                f"Open inbox: {subscriber.display_name} ({subscriber.subscriber_id})",
-                "Jump to this subscriber's inbox",
-                partial(self.open_subscriber, subscriber.subscriber_id),
-                discover=False,
-            )
-        for item in self._known_integrations():
-            yield SystemCommand(
-                f"Show integration: {item.name} ({item.channel}, {item.provider_id})",
-                "Jump to this integration",
-                partial(self.show_integration, item.id or ""),
-                discover=False,
-            )
-
-    def _known_integrations(self) -> list[Integration]:
-        if not self.is_screen_installed("integrations"):
-            return []
-        items = getattr(self.get_screen("integrations"), "items", {})
-        return list(items.values()) if isinstance(items, dict) else []
 
     async def on_unmount(self) -> None:
         if self._client is not None:

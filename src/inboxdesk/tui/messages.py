@@ -7,6 +7,7 @@ handler). Worker failures are not messages here: the app reports them all from o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textual.message import Message as TextualMessage
@@ -26,7 +27,12 @@ class Listing:
 
 class PageLoaded(TextualMessage):
     def __init__(
-        self, listing: Listing, page: int, items: list[FeedEntry], has_more: bool, total: int | None
+        self,
+        listing: Listing,
+        page: int,
+        items: Sequence[FeedEntry],
+        has_more: bool,
+        total: int | None,
     ) -> None:
         super().__init__()
         self.listing = listing

@@ -9,6 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from inboxdesk.text import safe
+
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [
@@ -23,9 +25,10 @@ class ConfirmScreen(ModalScreen[bool]):
         self.confirm_label = confirm_label
 
     def compose(self) -> ComposeResult:
+        # Both may name things from the wire (an integration's name): plain, safe text.
         with Vertical(id="dialog"):
-            yield Static(Text(self.question, style="bold"), id="question")
-            yield Static(Text(self.detail), id="detail")
+            yield Static(Text(safe(self.question), style="bold"), id="question")
+            yield Static(Text(safe(self.detail)), id="detail")
             with Horizontal(id="buttons"):
                 yield Button(f"{self.confirm_label} (y)", variant="warning", id="yes")
                 yield Button("Cancel (n)", id="no")

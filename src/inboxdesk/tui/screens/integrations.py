@@ -7,12 +7,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
-from textual.widgets import DataTable, Footer, Header
+from textual.widgets import DataTable, Header
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models import Integration
+from inboxdesk.text import safe
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.integration_detail import IntegrationDetail, primary_note
 from inboxdesk.tui.widgets.integration_table import IntegrationTable
 
@@ -74,7 +76,7 @@ class IntegrationsScreen(ServiceScreen):
         with Horizontal(id="panes"):
             yield IntegrationTable(id="integration-table")
             yield IntegrationDetail(id="integration-detail")
-        yield Footer()
+        yield AppFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Integrations"
@@ -112,7 +114,14 @@ class IntegrationsScreen(ServiceScreen):
         self.sync_bindings()
 
     def _show_detail(self) -> None:
-        self.query_one(IntegrationDetail).show(self.current)
+        self.query_one(IntegrationDetail).show(self.current, self.key_for("set_primary"))
+
+    def key_for(self, action: str) -> str:
+        """The key an action of this view is bound to now (after the keymap)."""
+        for active in self.active_bindings.values():
+            if active.binding.action == action:
+                return self.app.get_key_display(active.binding)
+        return "?"
 
     def availability(self) -> tuple[object, ...]:
         item = self.current
@@ -150,14 +159,15 @@ class IntegrationsScreen(ServiceScreen):
             ),
             None,
         )
+        name, channel = safe(item.name), safe(item.channel)
         detail = (
-            f"It replaces {previous.name} ({previous.provider_id}), the current primary, "
-            f"which stays active."
+            f"It replaces {safe(previous.name)} ({safe(previous.provider_id)}), the current "
+            "primary, which stays active."
             if previous
-            else f"No {item.channel} integration is primary now."
+            else f"No {channel} integration is primary now."
         )
         if not item.active:
-            detail += f" {item.name} is inactive and will be activated; its conditions are cleared."
+            detail += f" {name} is inactive and will be activated; its conditions are cleared."
         elif item.conditions:
             detail += f" Its {len(item.conditions)} condition(s) will be cleared."
 
@@ -166,9 +176,7 @@ class IntegrationsScreen(ServiceScreen):
                 self.send_set_primary(item, previous)
 
         self.app.push_screen(
-            ConfirmScreen(
-                f"Make {item.name} the primary {item.channel} integration?", detail, "Set primary"
-            ),
+            ConfirmScreen(f"Make {name} the primary {channel} integration?", detail, "Set primary"),
             answered,
         )
 
@@ -188,9 +196,9 @@ class IntegrationsScreen(ServiceScreen):
         # Show the returned object now, then the service's whole list for the truth.
         self.table.show(list(self.items.values()), item.id)
         self._show_detail()
-        text = f"{item.name} is now the primary {item.channel} integration."
+        text = f"{safe(item.name)} is now the primary {safe(item.channel)} integration."
         if event.previous is not None:
-            text += f" {event.previous.name} is no longer primary."
+            text += f" {safe(event.previous.name)} is no longer primary."
         self.notify(text, markup=False)
         self.reload(item.id)
 
@@ -201,4 +209,4 @@ class IntegrationsScreen(ServiceScreen):
         item = self.current
         if item and item.id:
             self.app.copy_to_clipboard(item.id)
-            self.notify(f"Copied integration id {item.id}.", markup=False)
+            self.notify(f"Copied integration id {safe(item.id)}.", markup=False)

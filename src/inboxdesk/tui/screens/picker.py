@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.models import Subscriber
+from inboxdesk.text import clip, safe
 
 MAX_PAGES = 20
 
@@ -52,7 +54,7 @@ class SubscriberPicker(ModalScreen[str | None]):
                 if not result.has_more:
                     break
         except InboxdeskError as exc:
-            self.notify(str(exc), severity="error", markup=False)
+            self.notify(safe(str(exc)), severity="error", markup=False)
             return
         self.subscribers = found
         self._show(self.query_one(Input).value)
@@ -64,7 +66,10 @@ class SubscriberPicker(ModalScreen[str | None]):
         for s in self.subscribers:
             text = f"{s.display_name}  {s.email or ''}  ({s.subscriber_id})"
             if needle in text.casefold():
-                options.add_option(Option(text, id=s.subscriber_id))
+                # A Text, not a str: OptionList parses markup in a str prompt.
+                shown = Text(f"{clip(s.display_name, 40)}  {clip(s.email or '', 32)}  ")
+                shown.append(f"({clip(s.subscriber_id, 40)})", style="dim")
+                options.add_option(Option(shown, id=s.subscriber_id))
         if options.option_count:
             options.highlighted = 0
 

@@ -7,7 +7,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from inboxdesk.text import safe
+from inboxdesk.tui.widgets.app_footer import AppFooter
 
 
 class ProblemScreen(Screen[None]):
@@ -23,10 +26,11 @@ class ProblemScreen(Screen[None]):
         self.hint = hint
 
     def compose(self) -> ComposeResult:
+        # The message may quote the service's answer: plain, safe text.
         with Center(), Vertical(id="problem"):
-            yield Static(Text(self.problem_title, style="bold red"), id="problem-title")
-            yield Static(Text(self.message), id="problem-message")
+            yield Static(Text(safe(self.problem_title), style="bold red"), id="problem-title")
+            yield Static(Text(safe(self.message)), id="problem-message")
             if self.hint:
-                yield Static(Text(f"\nWhat to do: {self.hint}"), id="problem-hint")
+                yield Static(Text(f"\nWhat to do: {safe(self.hint)}"), id="problem-hint")
             yield Static(Text("\nPress r to retry, q to quit.", style="dim"))
-        yield Footer()
+        yield AppFooter()

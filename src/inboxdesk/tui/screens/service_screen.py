@@ -1,17 +1,44 @@
-"""What the two views share: the app that owns the client, and a cheap footer refresh."""
+"""What the two views share: the app that owns the client, the width breakpoint, the footer.
+
+Both views get the screen class `-narrow` below `NARROW_BELOW` columns (Textual's
+breakpoints); `inboxdesk.tcss` then moves the detail pane below the list. `d` hides or
+shows the detail pane in any width (the class `-no-detail`).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
+
+from inboxdesk.text import clip
 
 if TYPE_CHECKING:
     from inboxdesk.tui.app import InboxdeskApp
 
+TITLE_CELLS = 60
+# Below this many columns the list takes the whole width and the detail pane goes below.
+NARROW_BELOW = 120
+
 
 class ServiceScreen(Screen[None]):
     """A view whose keys call the service through the app's client."""
+
+    HORIZONTAL_BREAKPOINTS = [
+        (0, "-narrow"),
+        (NARROW_BELOW, "-wide"),
+    ]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "d",
+            "toggle_detail",
+            "Detail",
+            show=False,
+            id="view.toggle_detail",
+            tooltip="Hide or show the detail pane",
+        ),
+    ]
 
     _shown: tuple[object, ...] | None = None
 
@@ -21,6 +48,13 @@ class ServiceScreen(Screen[None]):
 
         assert isinstance(self.app, InboxdeskApp)
         return self.app
+
+    def validate_sub_title(self, sub_title: object) -> str | None:
+        """The header shows a subscriber's or integration's name: one safe, short line."""
+        return None if sub_title is None else clip(str(sub_title), TITLE_CELLS)
+
+    def action_toggle_detail(self) -> None:
+        self.toggle_class("-no-detail")
 
     def availability(self) -> tuple[object, ...]:
         """Everything check_action's answers depend on."""

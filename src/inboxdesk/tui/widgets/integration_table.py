@@ -1,17 +1,58 @@
-"""Integrations grouped by channel, the primary of each channel clearly marked."""
+"""Integrations grouped by channel, the primary of each channel clearly marked.
+
+Columns come in priority order: the primary marker and the name always show; the others
+join as the table gets wider (`columns_for`), so no width cuts a column in half.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from rich.text import Text
+from textual import events
 
 from inboxdesk.models import Channel, Integration
+from inboxdesk.text import clip
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
 CHANNEL_ORDER = [
     c.value for c in (Channel.EMAIL, Channel.SMS, Channel.IN_APP, Channel.CHAT, Channel.PUSH)
 ]
+
+
+class Column(NamedTuple):
+    key: str
+    label: str
+    width: int
+
+
+# Highest priority first. The name takes what the others leave, between its bounds.
+PRIMARY = Column("primary", "★", 1)
+NAME = Column("name", "Name", 16)
+NAME_MAX = 40
+OPTIONAL = (
+    Column("channel", "Channel", 7),
+    Column("active", "Active", 8),
+    Column("provider", "Provider", 12),
+    Column("conditions", "Conditions", 10),
+    Column("identifier", "Identifier", 22),
+)
+PADDING = 2  # a DataTable cell's padding, one each side
+SCROLLBAR = 2
+DISPLAY_ORDER = ("primary", "channel", "name", "active", "provider", "conditions", "identifier")
+
+
+def columns_for(width: int) -> list[Column]:
+    """The columns that fit in `width` cells, in display order, the name sized to fill."""
+    used = PRIMARY.width + NAME.width + 2 * PADDING + SCROLLBAR
+    chosen = {PRIMARY.key: PRIMARY}
+    for column in OPTIONAL:
+        if used + column.width + PADDING <= width:
+            chosen[column.key] = column
+            used += column.width + PADDING
+    chosen[NAME.key] = NAME._replace(width=min(NAME_MAX, NAME.width + max(0, width - used)))
+    return [chosen[key] for key in DISPLAY_ORDER if key in chosen]
 
 
 def grouped(items: Iterable[Integration]) -> list[Integration]:
@@ -28,36 +69,44 @@ def grouped(items: Iterable[Integration]) -> list[Integration]:
 class IntegrationTable(KeyedTable):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(cursor_type="row", **kwargs)  # type: ignore[arg-type]
+        self.items: list[Integration] = []
+        self.layout_columns: list[Column] = []
 
-    def on_mount(self) -> None:
-        for key, label in (
-            ("channel", "Channel"),
-            ("name", "Name"),
-            ("identifier", "Identifier"),
-            ("provider", "Provider"),
-            ("active", "Active"),
-            ("primary", "Primary"),
-            ("conditions", "Conditions"),
-        ):
-            self.add_column(label, key=key)
+    def on_resize(self, event: events.Resize) -> None:
+        if columns_for(event.size.width) != self.layout_columns:
+            self.show(self.items, self.cursor_key)
 
     def show(self, items: list[Integration], keep: str | None = None) -> None:
         """Replace the rows, keeping the cursor on `keep` when it is still listed."""
-        self.clear()
+        self.items = list(items)
+        columns = columns_for(self.size.width)
+        if columns != self.layout_columns:
+            self.clear(columns=True)
+            self.layout_columns = columns
+            for column in columns:
+                self.add_column(column.label, key=column.key, width=column.width)
+        else:
+            self.clear()
         previous = None
         for item in grouped(items):
-            channel = str(item.channel)
-            label = Text(channel if channel != previous else "", style="bold")
+            channel = str(item.channel) if item.channel else "—"
+            cells = self._cells(item, channel if channel != previous else "")
             previous = channel
-            self.add_row(
-                label,
-                Text(item.name, style="bold" if item.primary else ""),
-                item.identifier,
-                item.provider_id,
-                Text("active", style="green") if item.active else Text("inactive", style="dim"),
-                Text("★ PRIMARY", style="bold yellow") if item.primary else "",
-                str(len(item.conditions or [])),
-                key=item.id,
-            )
+            self.add_row(*(cells[c.key] for c in columns), key=item.id)
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep), animate=False)
+
+    def _cells(self, item: Integration, channel: str) -> dict[str, object]:
+        width = {c.key: c.width for c in self.layout_columns}
+        name = clip(item.name, width.get("name", NAME.width))
+        return {
+            "primary": Text("★", style="bold yellow") if item.primary else Text(""),
+            "channel": Text(clip(channel, width.get("channel", 7)), style="bold"),
+            "name": Text(name, style="bold" if item.primary else ""),
+            "active": (
+                Text("active", style="green") if item.active else Text("inactive", style="dim")
+            ),
+            "provider": Text(clip(item.provider_id, width.get("provider", 12))),
+            "conditions": Text(str(len(item.conditions or []))),
+            "identifier": Text(clip(item.identifier, width.get("identifier", 22))),
+        }

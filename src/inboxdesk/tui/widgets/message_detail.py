@@ -1,166 +1,217 @@
-"""Everything a support agent may need about one message, rendered without markup."""
+"""Everything a support agent may need about one message, rendered without markup.
+
+It shows a full `Message` (what mark-as returns) or a feed item, whose subscriber and
+workflow are subsets (no email or phone, no workflow name or steps): every field is
+read with `getattr`, so a field the object lacks is simply not shown.
+"""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from inboxdesk.models import EmailBlock, Message, NotificationStep
+from inboxdesk.models.feed import FeedItem
 from inboxdesk.tui.format import relative
+from inboxdesk.tui.widgets.fields import add, grid, heading, json_block, json_value, plain
 
 
-def _json(value: Any) -> Syntax:
-    return Syntax(
-        json.dumps(value, indent=2, ensure_ascii=False),
-        "json",
-        word_wrap=True,
-        background_color="default",
-    )
+def _get(obj: object, name: str) -> Any:
+    """A field of a full or subset model; None where the model has no such field."""
+    return getattr(obj, name, None)
 
 
-def _grid() -> Table:
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column()
-    return grid
+def _title(message: Message | FeedItem) -> str:
+    workflow = _get(message.template, "name") if message.template else None
+    return _get(message, "title") or _get(message, "subject") or workflow or ""
+
+
+def _person(subscriber: object) -> str:
+    name = " ".join(p for p in (_get(subscriber, n) for n in ("first_name", "last_name")) if p)
+    return name or _get(subscriber, "email") or _get(subscriber, "subscriber_id") or ""
+
+
+def _step_kind(step: NotificationStep) -> str:
+    """digest, delay, in_app…: the step template's type, else told by its metadata."""
+    template_type = (step.template or {}).get("type")
+    if template_type:
+        return str(template_type)
+    name = type(step.metadata).__name__
+    return "digest" if name.startswith("Digest") else "delay" if name.startswith("Delay") else ""
 
 
 def _step_line(step: NotificationStep) -> Text:
-    line = Text(f"• {step.name or step.uuid or 'step'}")
+    line = Text("• ")
+    line.append_text(plain(step.name or step.uuid or "step"))
+    kind = _step_kind(step)
+    if kind:
+        line.append(f"  ({json_value(kind)})", style="cyan")
     if step.active is False:
-        line.append(" (inactive)", style="dim")
+        line.append(" inactive", style="dim")
     metadata = step.metadata
     if metadata is not None:
         described = metadata if isinstance(metadata, dict) else metadata.to_wire()
-        kind = described.get("type", "?")
         detail = ", ".join(
-            f"{k}={v}" for k, v in described.items() if k != "type" and not isinstance(v, dict)
+            f"{k}={json_value(v)}"
+            for k, v in described.items()
+            if k != "type" and not isinstance(v, dict)
         )
-        line.append(f"  [{kind}] {detail}", style="cyan")
+        line.append("  ")
+        line.append_text(plain(f"{described.get('type', '?')}: {detail}", style="cyan"))
     for condition in step.filters or []:
-        line.append(f"\n    if {condition.describe()}", style="magenta")
+        line.append("\n    if ", style="magenta")
+        line.append_text(plain(condition.describe(), style="magenta"))
     return line
 
 
-def render_message(message: Message, now: datetime) -> RenderableType:
-    parts: list[RenderableType] = []
-    title = Text(message.heading or "(no title)", style="bold")
-    parts.append(title)
-    state = Text()
-    state.append("read" if message.read else "unread", style="" if message.read else "bold cyan")
-    state.append(" · ")
-    state.append("seen" if message.seen else "unseen", style="" if message.seen else "yellow")
-    state.append(f" · {message.status} · {message.channel}")
-    parts.append(state)
-
+def _content(message: Message | FeedItem) -> Text:
     content = Text()
     if isinstance(message.content, str):
-        content.append(message.content)
+        content.append_text(plain(message.content))
     elif message.content:
         for block in message.content:
             content.append_text(_block(block))
             content.append("\n")
-    parts += [Text("\nContent", style="bold underline"), content]
+    return content
 
+
+def _cta(message: Message | FeedItem) -> list[RenderableType]:
     cta = message.cta
-    if (cta.data and cta.data.url) or cta.action:
-        parts.append(Text("\nCall to action", style="bold underline"))
-        grid = _grid()
-        if cta.type:
-            grid.add_row("type", str(cta.type))
-        if cta.data and cta.data.url:
-            grid.add_row("url", cta.data.url)
-        if cta.action:
-            grid.add_row("action", str(cta.action.status or "—"))
-            for button in cta.action.buttons or []:
-                label = f"[{button.content}] ({button.type})"
-                if button.result_content:
-                    label += f" → {button.result_content}"
-                grid.add_row("button", label)
-            if cta.action.result:
-                grid.add_row(
-                    "result",
-                    f"{cta.action.result.type or ''} {json.dumps(cta.action.result.payload or {})}",
-                )
-        parts.append(grid)
+    url = cta.data.url if cta and cta.data else None
+    if cta is None or (not url and not cta.action):
+        return []
+    rows = grid()
+    if cta.type:
+        add(rows, "type", cta.type)
+    if url:
+        # Plain text, never a link: a URL from a notification is not trusted to open.
+        add(rows, "url", Text(json_value(url), style="underline"))
+    if cta.action:
+        add(rows, "action", cta.action.status or "—")
+        for button in cta.action.buttons or []:
+            label = Text("[ ")
+            label.append_text(plain(button.content))
+            label.append(f" ] ({json_value(button.type)})")
+            if button.result_content:
+                label.append(" → ")
+                label.append_text(plain(button.result_content))
+            add(rows, "button", label)
+        if cta.action.result:
+            result = cta.action.result
+            add(rows, "result", f"{result.type or ''} {json_value(result.payload or {})}")
+    return [heading("Call to action"), rows]
 
-    if message.error_id or message.error_text:
-        parts.append(
-            Text(f"\nError {message.error_id or ''}: {message.error_text or ''}", style="bold red")
-        )
 
-    grid = _grid()
-    grid.add_row("created", f"{message.created_at} ({relative(message.created_at, now)})")
+def _details(message: Message | FeedItem, now: datetime) -> Table:
+    rows = grid()
+
+    def when(label: str, stamp: str | None) -> None:
+        if stamp:
+            add(rows, label, f"{json_value(stamp)} ({relative(stamp, now)})")
+
+    when("created", message.created_at)
     for stamp in message.delivered_at or []:
-        grid.add_row("delivered", f"{stamp} ({relative(stamp, now)})")
-    for label, value in (
-        ("last seen", message.last_seen_date),
-        ("last read", message.last_read_date),
-        ("snoozed until", message.snoozed_until),
-    ):
-        if value:
-            grid.add_row(label, f"{value} ({relative(value, now)})")
+        when("delivered", stamp)
+    when("last seen", message.last_seen_date)
+    when("last read", message.last_read_date)
+    when("snoozed until", message.snoozed_until)
     for label, value in (
         ("message id", message.id),
         ("transaction", message.transaction_id),
         ("notification", message.notification_id),
+        ("job", _get(message, "job_id")),
         ("template id", message.template_id),
         ("template", message.template_identifier),
         ("feed", message.feed_id),
         ("provider", message.provider_id),
         ("email", message.email),
         ("phone", message.phone),
+        ("archived", _get(message, "archived")),
     ):
-        if value:
-            grid.add_row(label, value)
+        if value is not None and value != "":
+            add(rows, label, value)
     if message.context_keys:
-        grid.add_row("context", ", ".join(message.context_keys))
+        add(rows, "context", ", ".join(message.context_keys))
     if message.device_tokens:
-        grid.add_row("devices", ", ".join(message.device_tokens))
-    parts += [Text("\nDetails", style="bold underline"), grid]
+        add(rows, "devices", ", ".join(message.device_tokens))
+    return rows
 
-    if message.subscriber:
-        s = message.subscriber
-        who = _grid()
-        who.add_row("name", s.display_name)
-        for label, value in (
-            ("subscriberId", s.subscriber_id),
-            ("email", s.email),
-            ("phone", s.phone),
-            ("locale", s.locale),
-            ("timezone", s.timezone),
-        ):
+
+def _subscriber(subscriber: object) -> list[RenderableType]:
+    rows = grid([("name", _person(subscriber))])
+    for label, field in (
+        ("subscriberId", "subscriber_id"),
+        ("email", "email"),
+        ("phone", "phone"),
+        ("locale", "locale"),
+        ("timezone", "timezone"),
+    ):
+        value = _get(subscriber, field)
+        if value:
+            add(rows, label, value)
+    return [heading("Subscriber"), rows]
+
+
+def _workflow(template: object) -> list[RenderableType]:
+    name = _get(template, "name")
+    parts: list[RenderableType] = []
+    if name is None:  # a feed item's subset: id and tags only
+        rows = grid()
+        for label, value in (("id", _get(template, "id")), ("tags", _get(template, "tags"))):
             if value:
-                who.add_row(label, value)
-        parts += [Text("\nSubscriber", style="bold underline"), who]
+                add(rows, label, ", ".join(value) if isinstance(value, list) else value)
+        return [heading("Workflow"), rows] if rows.row_count else []
+    title = Text("\nWorkflow: ", style="bold underline")
+    title.append_text(plain(name, style="bold underline"))
+    parts.append(title)
+    if _get(template, "description"):
+        parts.append(plain(template.description, style="dim"))  # type: ignore[attr-defined]
+    parts += [_step_line(step) for step in _get(template, "steps") or []]
+    return parts
+
+
+def render_message(message: Message | FeedItem, now: datetime) -> RenderableType:
+    parts: list[RenderableType] = [plain(_title(message) or "(no title)", style="bold")]
+    state = Text()
+    state.append("read" if message.read else "unread", style="" if message.read else "bold cyan")
+    state.append(" · ")
+    state.append("seen" if message.seen else "unseen", style="" if message.seen else "yellow")
+    state.append_text(plain(f" · {message.status} · {message.channel}"))
+    parts.append(state)
+    parts += [heading("Content"), _content(message)]
+    parts += _cta(message)
+    if message.error_id or message.error_text:
+        error = Text("\nError ", style="bold red")
+        error.append_text(plain(f"{message.error_id or ''}: {message.error_text or ''}"))
+        error.stylize("bold red")
+        parts.append(error)
+    parts += [heading("Details"), _details(message, now)]
+    if message.subscriber:
+        parts += _subscriber(message.subscriber)
     if message.template:
-        workflow = message.template
-        parts.append(Text(f"\nWorkflow: {workflow.name}", style="bold underline"))
-        if workflow.description:
-            parts.append(Text(workflow.description, style="dim"))
-        for step in workflow.steps:
-            parts.append(_step_line(step))
+        parts += _workflow(message.template)
     for label, data in (("Payload", message.payload), ("Overrides", message.overrides)):
         if data:
-            parts += [Text(f"\n{label}", style="bold underline"), _json(data)]
+            parts += [heading(label), json_block(data)]
     return Group(*parts)
 
 
 def _block(block: EmailBlock) -> Text:
     if block.type == "button":
-        text = Text(f"[ {block.content} ]", style="bold reverse")
+        text = Text("[ ", style="bold reverse")
+        text.append_text(plain(block.content, style="bold reverse"))
+        text.append(" ]", style="bold reverse")
         if block.url:
-            text.append(f" → {block.url}", style="underline")
+            text.append(" → ", style="underline")
+            text.append_text(plain(block.url, style="underline"))
         return text
-    return Text(block.content)
+    return plain(block.content)
 
 
 class MessageDetail(VerticalScroll):
@@ -169,7 +220,7 @@ class MessageDetail(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("No message selected.", style="dim"), id="message-body")
 
-    def show(self, message: Message | None, now: datetime) -> None:
+    def show(self, message: Message | FeedItem | None, now: datetime) -> None:
         body = self.query_one("#message-body", Static)
         if message is None:
             body.update(Text("No message selected.", style="dim"))

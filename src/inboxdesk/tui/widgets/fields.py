@@ -1,0 +1,69 @@
+"""Pieces both detail panes are built from, each showing wire text as plain text.
+
+Rich parses markup in a `str` given to a table cell, so every cell here is a `Text` of
+`safe()` output: `[@click=…]` and escape sequences from a notification stay inert.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+from rich.text import Text
+
+from inboxdesk.text import safe, safe_json
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+# A 1 MB payload would take seconds to highlight and thousands of lines to scroll.
+JSON_LIMIT = 20_000
+
+
+def plain(value: object, style: str = "") -> Text:
+    """Wire text as a `Text`: controls made visible, markup left literal."""
+    return Text(safe(value), style=style)
+
+
+def json_value(value: object) -> str:
+    """A value spelled as JSON (`true`, `null`, `3`), a string as itself; made safe."""
+    if isinstance(value, str):
+        return safe(value)
+    return safe_json(value)
+
+
+def heading(label: str) -> Text:
+    return Text(f"\n{label}", style="bold underline")
+
+
+def grid(rows: list[tuple[str, object]] | None = None) -> Table:
+    """Label and value columns; values are wire text and shown as plain text."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    for label, value in rows or []:
+        add(table, label, value)
+    return table
+
+
+def add(table: Table, label: str, value: object) -> None:
+    """A row of `grid()`; a value that is a `Text` keeps its style."""
+    cell = value if isinstance(value, Text) else Text(json_value(value))
+    table.add_row(Text(label), cell)
+
+
+def json_block(value: Any) -> RenderableType:
+    """Highlighted JSON whose strings cannot escape: C1 and bidi escaped, no markup."""
+    from rich.syntax import Syntax  # pygments loads only when a pane shows JSON
+
+    text = safe_json(value, indent=2)
+    note = None
+    if len(text) > JSON_LIMIT:
+        note = f"… {len(text) - JSON_LIMIT:,} more characters not shown"
+        text = text[:JSON_LIMIT]
+    syntax = Syntax(text, "json", word_wrap=True, background_color="default")
+    if note is None:
+        return syntax
+    from rich.console import Group
+
+    return Group(syntax, Text(note, style="dim italic"))

@@ -1,0 +1,152 @@
+"""Finding things: help, footer and palette follow the keymap; values read as JSON.
+
+Through Pilot against the real service: a key moved by the keymap shows where it is
+now, help groups the app's keys apart from Textual's and says how to close it, the
+palette lists each command once and finds it by its words, and the detail panes spell
+values as JSON (`true`, not `True`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+
+from inboxdesk.server.fixtures import read_fixture
+from inboxdesk.tui.screens.help import GENERIC, HelpScreen
+from inboxdesk.tui.screens.inbox import InboxScreen
+from inboxdesk.tui.screens.integrations import IntegrationsScreen
+from inboxdesk.tui.screens.picker import SubscriberPicker
+from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, ServiceFactory
+from tests.tui.conftest import SIZE, app_for, plain, until
+from tests.tui.test_inbox import opened
+from tests.tui.test_integrations import go_to, integrations
+
+APP_ID = re.compile(r"\b(inbox|integrations|list|view|app|help)\.[a-z_]+")
+
+
+def lines(static: Widget) -> list[str]:
+    return [" ".join(line.split()) for line in plain(static).splitlines()]
+
+
+def footer_keys(screen: Widget) -> list[tuple[str, str]]:
+    """(key, description) of each key the footer shows, left to right."""
+    return [(str(k.key), str(k.description)) for k in screen.query("FooterKey")]
+
+
+async def help_of(pilot: Pilot[None]) -> list[str]:
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), what="help")
+    keys = lines(pilot.app.screen.query_one("#help-keys", Static))
+    title = plain(pilot.app.screen.query_one("#help-title", Static))
+    assert "Esc" in title and "closes" in title
+    await pilot.press("escape")
+    await until(pilot, lambda: not isinstance(pilot.app.screen, HelpScreen), what="help closed")
+    return keys
+
+
+async def test_a_remapped_key_shows_in_help_and_footer(make_service: ServiceFactory) -> None:
+    service = make_service()
+    keymap = {"inbox.mark_read": "x", "integrations.set_primary": "m"}
+    app = app_for(service, keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        keys = await help_of(pilot)
+        assert any(line.startswith("x Read inbox.mark_read") for line in keys), keys
+        assert not any(line.startswith("r Read") for line in keys)
+
+        screen = await integrations(pilot)
+        await go_to(pilot, screen, MAILGUN)
+        shown = footer_keys(screen)
+        assert shown[:2] == [("question_mark", "Help"), ("q", "Quit")], "help and quit first"
+        assert ("m", "Set primary") in shown and ("p", "Set primary") not in shown
+        assert "Press m to make it the primary" in plain(screen.query_one("#integration-body"))
+
+
+async def test_help_groups_the_app_keys_apart_and_names_them_per_view(
+    make_service: ServiceFactory,
+) -> None:
+    app = app_for(make_service())
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        inbox = await help_of(pilot)
+        await integrations(pilot)
+        integration = await help_of(pilot)
+    for keys, view, p in (
+        (inbox, "Inbox", "inbox.pick_subscriber"),
+        (integration, "Integrations", "integrations.set_primary"),
+    ):
+        assert keys.index(view) < keys.index("Everywhere") < keys.index(GENERIC), keys
+        app_part = keys[: keys.index(GENERIC)]
+        generic_part = keys[keys.index(GENERIC) :]
+        assert any(line.startswith("p ") and p in line for line in app_part)
+        assert len(generic_part) > 1 and not any(APP_ID.search(line) for line in generic_part)
+    assert any(line.startswith("p Set primary") for line in integration)
+
+
+async def palette(pilot: Pilot[None], query: str) -> list[str]:
+    """The first line of every entry the palette shows for `query`."""
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: bool(pilot.app.screen.query("CommandList")), what="palette")
+    options = pilot.app.screen.query_one("CommandList", OptionList)
+    if query:
+        await pilot.press(*query)
+    await until(pilot, lambda: options.option_count > 0, what=f"palette entries for {query!r}")
+    await pilot.pause(0.2)  # the palette gathers hits in a worker; let it finish
+    prompts = [options.get_option_at_index(n).prompt for n in range(options.option_count)]
+    return [str(getattr(p, "plain", p)).split("\n")[0] for p in prompts]
+
+
+async def test_palette_lists_each_command_once_and_finds_it_by_its_words(
+    make_service: ServiceFactory,
+) -> None:
+    app = app_for(make_service())
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        everything = await palette(pilot, "")
+        assert len(everything) == len(set(everything)), everything
+        assert {"Read", "Integrations view", "Theme", "Quit"} <= set(everything)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen))
+
+        found = await palette(pilot, "subscr")
+        assert found and "ubscriber" in found[0], found
+        assert any(name.startswith("Open inbox: ") for name in found), "by the help's words too"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
+
+
+def _with_json_values() -> dict[str, Any]:
+    fixture = read_fixture(EXAMPLE)
+    env = fixture["environments"][0]
+    steps = env["workflows"][0]["steps"]
+    steps.insert(
+        0,
+        {
+            "name": "Collect",
+            "metadata": {"type": "regular", "amount": 5, "unit": "minutes", "backoff": True},
+        },
+    )
+    sendgrid = next(i for i in env["integrations"] if i["_id"] == SENDGRID)
+    sendgrid["configurations"] = {"inboundWebhookEnabled": True}
+    sendgrid["credentials"]["secure"] = False
+    return fixture
+
+
+async def test_detail_panes_spell_values_as_json(make_service: ServiceFactory) -> None:
+    app = app_for(make_service(fixture=_with_json_values()))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await until(pilot, lambda: bool(screen.query("#message-body")))
+        message = " ".join(plain(screen.query_one("#message-body")).split())
+        assert "Collect (digest) regular: amount=5, unit=minutes, backoff=true" in message
+        assert "Wait (delay)" in message
+        shown = await integrations(pilot)
+        await go_to(pilot, shown, SENDGRID)
+        pane = " ".join(plain(shown.query_one("#integration-body")).split())
+        assert "inboundWebhookEnabled true" in pane and "secure false" in pane
+        assert "True" not in pane and "False" not in pane
+        assert isinstance(app.screen, IntegrationsScreen)

@@ -1,0 +1,283 @@
+"""The app over a hostile fixture: text from the wire stays inert, visible text.
+
+Every string field of the messages, subscribers and integrations holds markup,
+`[@click=…]` actions, hyperlinks, escape sequences, controls, bidi overrides and huge
+values (tests/hostile.py). Driven through Pilot over the real service, the app must not
+crash, run an action or change anything, must show the text literally, and must write
+none of those sequences to the terminal.
+
+What reaches the terminal is caught by a driver: Textual's headless driver, told it is
+not headless, so the app renders exactly as for a real terminal, into a list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from typing import ClassVar
+
+from textual.drivers.headless_driver import HeadlessDriver
+from textual.message import Message
+from textual.notifications import Notify
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+
+from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.inbox import InboxScreen
+from inboxdesk.tui.screens.integrations import IntegrationsScreen
+from inboxdesk.tui.screens.picker import SubscriberPicker
+from inboxdesk.tui.screens.problem import ProblemScreen
+from inboxdesk.tui.widgets.integration_table import IntegrationTable
+from inboxdesk.tui.widgets.message_table import MessageTable
+from tests.conftest import Service, ServiceFactory
+from tests.hostile import ALL, ATTACKS, HOSTILE_KEY, SUBSCRIBER, VISIBLE_MARKER, hostile_fixture
+from tests.tui.conftest import app_for, plain, until
+
+MESSAGES = len(ATTACKS) + 2  # one per attack, the 10,000-character title, the blocks
+SIZE = (220, 50)  # wide: the detail pane at its widest, so fewer lines to click
+# Sequences from the data that must never reach the terminal. Textual writes its own
+# CSI sequences (colours, cursor moves), but never these.
+FORBIDDEN = {
+    "OSC 0 (window title)": "\x1b]0;",
+    "OSC 8 (hyperlink)": "\x1b]8;",
+    "OSC 52 (clipboard)": "\x1b]52;",
+    "CSI 2J (clear screen)": "\x1b[2J",
+    "BEL": "\x07",
+    "NUL": "\x00",
+    "C1 CSI": "\x9b",
+    "C1 ST": "\x9c",
+    "C1 OSC": "\x9d",
+    "RLO (bidi override)": "\u202e",
+}
+# Textual's own: the mouse pointer's shape (OSC 22), ended by BEL.
+POINTER_SHAPE = re.compile(r"\x1b\]22;[a-z-]*\x07")
+CSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]")
+MAX_PAGES = 60  # the 10,000-character title alone wraps to some 200 lines
+
+
+class Terminal(HeadlessDriver):
+    """A headless driver that keeps what the app would write to a real terminal."""
+
+    written: ClassVar[list[str]] = []
+
+    @property
+    def is_headless(self) -> bool:
+        return False  # so that the app renders and writes, as for a real terminal
+
+    def write(self, data: str) -> None:
+        self.written.append(data)
+
+
+def recording(app: InboxdeskApp) -> list[str]:
+    """Record what `app` writes to the terminal; returns the list it is written to."""
+    written: list[str] = []
+    app.driver_class = type("RecordingTerminal", (Terminal,), {"written": written})
+    return written
+
+
+def leaks(written: list[str]) -> list[str]:
+    """The forbidden sequences in what the app wrote, beside Textual's own."""
+    output = POINTER_SHAPE.sub("", "".join(written))
+    return [name for name, sequence in FORBIDDEN.items() if sequence in output]
+
+
+def visible(written: list[str]) -> str:
+    """The text the app wrote, without Textual's own CSI sequences."""
+    return CSI.sub("", "".join(written))
+
+
+class Notices(list[str]):
+    def hook(self, message: Message) -> None:
+        if isinstance(message, Notify):
+            self.append(message.notification.message)
+
+
+def actions_in(widget: Widget) -> list[str]:
+    """Every piece of `widget`'s lines whose style would run an action or open a link.
+
+    Textual runs `@click` actions and opens links from the style under the mouse, so a
+    line without either is inert however it is clicked. Every line is rendered, also
+    those scrolled out of view (a pane's body is as tall as its content).
+    """
+    found = []
+    for y in range(widget.size.height):
+        for segment in widget.render_line(y):
+            style = segment.style
+            if style is not None and (style.link or "@click" in style.meta):
+                found.append(f"line {y}: {segment.text!r} {style.link or style.meta}")
+    return found
+
+
+async def pages(pilot: Pilot[None], pane: Widget) -> AsyncIterator[int]:
+    """Scroll `pane` from its top to its end a page at a time, yielding at each page."""
+    pane.scroll_home(animate=False)
+    for page in range(MAX_PAGES):
+        await pilot.pause()
+        yield page
+        if pane.scroll_y >= pane.max_scroll_y:
+            return
+        pane.scroll_page_down(animate=False)
+
+
+async def click_every_line(pilot: Pilot[None], pane: Widget, column: int = 15) -> None:
+    """Click each line of `pane` from top to end (a real click through Pilot)."""
+    async for _ in pages(pilot, pane):
+        for y in range(min(pane.content_region.height, pane.virtual_size.height)):
+            await pilot.click(pane, offset=(column, y))
+
+
+def body_of(screen: InboxScreen) -> Static:
+    return screen.query_one("#message-body", Static)
+
+
+def assert_untouched(app: InboxdeskApp, service: Service, before: object) -> None:
+    assert app.is_running, "an action from the data quit the app"
+    assert service.snapshot() == before, "an action from the data changed the service"
+
+
+async def hostile_app(
+    pilot: Pilot[None], service: Service
+) -> tuple[InboxdeskApp, InboxScreen, object]:
+    app = pilot.app
+    assert isinstance(app, InboxdeskApp)
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, InboxScreen)
+            and app.screen.query_one(MessageTable).row_count == MESSAGES
+            and bool(app.screen.query("#message-body"))
+        ),
+        what="the hostile inbox",
+    )
+    assert isinstance(app.screen, InboxScreen)
+    return app, app.screen, service.snapshot()
+
+
+async def test_messages_and_their_detail_stay_inert_text(make_service: ServiceFactory) -> None:
+    service = make_service(fixture=hostile_fixture())
+    app = app_for(service, key=HOSTILE_KEY, subscriber=SUBSCRIBER)
+    written = recording(app)
+    notices = Notices()
+    async with app.run_test(
+        headless=False, size=SIZE, notifications=True, message_hook=notices.hook
+    ) as pilot:
+        app, screen, before = await hostile_app(pilot, service)
+        shown: set[str] = set()
+        pane = screen.query_one("#detail")
+        for n in range(MESSAGES):
+            if n:
+                previous = body_of(screen).content
+                screen.table.focus()
+                await pilot.press("j")
+                await until(
+                    pilot,
+                    lambda: body_of(screen).content is not previous,  # noqa: B023
+                    what=f"message {n} in the detail pane",
+                )
+            body = plain(body_of(screen))
+            shown.add(body)
+            assert VISIBLE_MARKER in body and "␛" in body
+            assert not actions_in(body_of(screen)), f"message {n}: {actions_in(body_of(screen))}"
+            if body.startswith("title click_screen"):
+                # The CTA URL that marked every message read when clicked.
+                await click_every_line(pilot, pane)
+            assert_untouched(app, service, before)
+        assert len(shown) == MESSAGES
+        assert isinstance(app.screen, InboxScreen), "a click ran an action"
+        assert not [n for n in notices if n.startswith(("Marked", "Unexpected error"))]
+    assert not leaks(written), leaks(written)
+    assert VISIBLE_MARKER in visible(written)
+
+
+async def test_picker_integrations_and_palette_stay_inert_text(
+    make_service: ServiceFactory,
+) -> None:
+    service = make_service(fixture=hostile_fixture())
+    app = app_for(service, key=HOSTILE_KEY, subscriber=SUBSCRIBER)
+    written = recording(app)
+    notices = Notices()
+    async with app.run_test(
+        headless=False, size=SIZE, notifications=True, message_hook=notices.hook
+    ) as pilot:
+        app, _, before = await hostile_app(pilot, service)
+
+        await pilot.press("p")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, SubscriberPicker)
+                and app.screen.query_one(OptionList).option_count == 2
+            ),
+            what="the picker's hostile subscribers",
+        )
+        assert "[link=file:///etc/passwd]open me[/link]" in visible(written)
+        assert not actions_in(app.screen.query_one(OptionList))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen))
+
+        await pilot.press("2")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, IntegrationsScreen)
+                and app.screen.query_one(IntegrationTable).row_count == 3
+            ),
+            what="the hostile integrations",
+        )
+        screen = app.screen
+        assert isinstance(screen, IntegrationsScreen)
+        table = screen.query_one(IntegrationTable)
+        for n in range(3):
+            if n:
+                table.focus()
+                await pilot.press("j")
+            await pilot.pause()
+            body = plain(screen.query_one("#integration-body"))
+            assert "[@click=app.quit]quit[/]" in body
+            pane = screen.query_one("#integration-detail")
+            assert not actions_in(screen.query_one("#integration-body"))
+            assert not actions_in(table)
+            await click_every_line(pilot, pane)
+        await click_every_line(pilot, table)
+        assert_untouched(app, service, before)
+        assert isinstance(app.screen, IntegrationsScreen), "a click ran an action"
+
+        # The confirmation names the hostile integration (the non-primary email one).
+        table.move_cursor(row=0)
+        await pilot.pause()
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        question = plain(app.screen.query_one("#question", Static))
+        assert "Make [@click=app.quit]quit[/] the primary email integration?" in question
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen))
+
+        # A problem screen quoting the service (an error message or hint).
+        app.push_screen(ProblemScreen("The service answered with an error", ALL, ALL))
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-message"))
+            ),
+            what="problem screen",
+        )
+        message = plain(app.screen.query_one("#problem-message", Static))
+        assert VISIBLE_MARKER in message and "␛" in message
+        app.pop_screen()
+        await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen))
+
+        await pilot.press("ctrl+p")
+        await pilot.press(*"open inbox")
+        await until(
+            pilot,
+            lambda: "Open inbox: first [@click=app.quit]quit[/]" in visible(written),
+            what="the palette's hostile subscriber",
+        )
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen))
+        assert_untouched(app, service, before)
+        assert not [n for n in notices if n.startswith(("Marked", "Unexpected error"))]
+    assert not leaks(written), leaks(written)
+    assert VISIBLE_MARKER in visible(written)
