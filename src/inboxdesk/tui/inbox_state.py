@@ -45,14 +45,6 @@ class Change:
 
 
 @dataclass(frozen=True)
-class Counts:
-    """The subscriber's unread and unseen counts."""
-
-    unread: int
-    unseen: int
-
-
-@dataclass(frozen=True)
 class PendingMark:
     """A mark-as the service has not confirmed; sent again with the same Idempotency-Key."""
 

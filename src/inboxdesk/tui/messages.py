@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from textual.message import Message as TextualMessage
 
 from inboxdesk.client import InboxdeskError, MarkResult
-from inboxdesk.models import Subscriber
-from inboxdesk.tui.inbox_state import Change, Counts, FeedEntry, PendingMark
+from inboxdesk.models import NotificationCounts, Subscriber
+from inboxdesk.tui.inbox_state import Change, FeedEntry, PendingMark
 
 
 @dataclass
@@ -59,7 +59,7 @@ class SubscriberLoaded(TextualMessage):
 
 
 class CountsLoaded(TextualMessage):
-    def __init__(self, subscriber_id: str, counts: Counts) -> None:
+    def __init__(self, subscriber_id: str, counts: NotificationCounts) -> None:
         super().__init__()
         self.subscriber_id = subscriber_id
         self.counts = counts

@@ -22,12 +22,11 @@ from textual.widgets import Footer, Header, Input, Static, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError, TransportError
-from inboxdesk.models import MarkAs, Subscriber
+from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui.inbox_state import (
     PAGE_SIZE,
     Change,
-    Counts,
     Feed,
     FeedFilter,
     Filtered,
@@ -63,13 +62,12 @@ ROW_ACTIONS = MARK_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
 UNDOABLE_MARK_ALL = 1000
 
 
-async def fetch_counts(client: InboxClient, subscriber_id: str) -> Counts:
-    """The header's unread and unseen counts: the one place that asks the service for them."""
-    unread, unseen = await asyncio.gather(
-        client.feed(subscriber_id, limit=1, read=False),
-        client.feed(subscriber_id, limit=1, seen=False),
-    )
-    return Counts(unread.total_count or 0, unseen.total_count or 0)
+async def fetch_counts(client: InboxClient, subscriber_id: str) -> NotificationCounts:
+    """The header's unread and unseen counts: the one place that asks the service for them.
+
+    From a count endpoint, since the feed's totalCount is capped at its page size.
+    """
+    return await client.notification_counts(subscriber_id)
 
 
 def after_mark(mark_as: MarkAs, before: tuple[bool, bool]) -> tuple[bool, bool]:
@@ -210,7 +208,7 @@ class InboxScreen(ServiceScreen):
     # What the view shows; changed only by handlers (and the keys' own actions).
     subscriber_id: reactive[str] = reactive("", init=False)
     subscriber: reactive[Subscriber | None] = reactive(None, init=False)
-    counts: reactive[Counts | None] = reactive(None, init=False)
+    counts: reactive[NotificationCounts | None] = reactive(None, init=False)
     has_rows: reactive[bool] = reactive(False, init=False, bindings=True)
     selected: reactive[frozenset[str]] = reactive(frozenset(), init=False, bindings=True)
     text: reactive[str] = reactive("", init=False, bindings=True)
@@ -472,7 +470,7 @@ class InboxScreen(ServiceScreen):
         if event.count is not None:
             count = f"{event.count:,}"
         elif self.counts is not None:
-            count = f"{self.counts.unread:,}"
+            count = str(self.counts.unread)
         else:
             count = f"more than {UNDOABLE_MARK_ALL:,}"
         detail = "Every in-app message of this subscriber becomes read and seen. " + (
@@ -551,8 +549,8 @@ class InboxScreen(ServiceScreen):
         counts = self.counts
         self.query_one(SubscriberHeader).show(
             self.subscriber,
-            None if counts is None else counts.unread,
-            None if counts is None else counts.unseen,
+            None if counts is None else str(counts.unread),
+            None if counts is None else str(counts.unseen),
             self.subscriber_id,
         )
         name = self.subscriber.display_name if self.subscriber else self.subscriber_id
