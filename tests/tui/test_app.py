@@ -138,26 +138,6 @@ async def test_theme_from_settings(service: Service) -> None:
         assert app.theme == "nord"
 
 
-async def test_palette_offers_actions_subscribers_and_integrations(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Read" in titles and "Integrations" in titles
-        assert "Open inbox: Joe Bloggs (joe)" in titles
-        command = next(
-            c for c in app.get_system_commands(app.screen) if c.title.startswith("Open inbox: Joe")
-        )
-        command.callback()
-        inbox = app.screen
-        assert isinstance(inbox, InboxScreen)
-        await until(
-            pilot,
-            lambda: inbox.subscriber_id == "joe" and inbox.query_one(MessageTable).row_count == 3,
-            what="joe's inbox",
-        )
-
-
 async def test_picker_opens_another_inbox_by_typed_id(service: Service) -> None:
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:

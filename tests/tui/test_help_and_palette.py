@@ -8,19 +8,24 @@ values as JSON (`true`, not `True`).
 
 from __future__ import annotations
 
+import io
 import re
+from datetime import UTC, datetime
 from typing import Any
 
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
+from inboxdesk.client import InboxClient
 from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.tui.screens.help import GENERIC, HelpScreen
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.integrations import IntegrationsScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
-from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, ServiceFactory
+from inboxdesk.tui.widgets.message_detail import render_message
+from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, STAGING_KEY, ServiceFactory
 from tests.tui.conftest import SIZE, app_for, plain, until
 from tests.tui.test_inbox import opened
 from tests.tui.test_integrations import go_to, integrations
@@ -137,11 +142,20 @@ def _with_json_values() -> dict[str, Any]:
 
 
 async def test_detail_panes_spell_values_as_json(make_service: ServiceFactory) -> None:
-    app = app_for(make_service(fixture=_with_json_values()))
+    service = make_service(fixture=_with_json_values())
+    app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         await until(pilot, lambda: bool(screen.query("#message-body")))
-        message = " ".join(plain(screen.query_one("#message-body")).split())
+        # A feed item carries only the workflow's id and tags, as production's feed
+        # does; a full Message (from /v1/messages or mark-as) carries its steps.
+        assert "Collect (digest)" not in plain(screen.query_one("#message-body"))
+        async with InboxClient(service.url, STAGING_KEY) as client:
+            full = (await client.list_messages(limit=1, subscriber_id="jane")).data[0]
+        assert full.template is not None
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(render_message(full, datetime.now(UTC)))
+        message = " ".join(console.export_text().split())
         assert "Collect (digest) regular: amount=5, unit=minutes, backoff=true" in message
         assert "Wait (delay)" in message
         shown = await integrations(pilot)

@@ -23,7 +23,14 @@ from inboxdesk.tui.widgets.fields import add, grid, heading, json_block, json_va
 
 
 def _get(obj: object, name: str) -> Any:
-    """A field of a full or subset model; None where the model has no such field."""
+    """A declared field of a full or subset model; None where the model declares none.
+
+    Unknown wire fields are kept on models as extras, untyped: a subset (a feed item's
+    template) sent in full by some service must not be read as the full model.
+    """
+    fields = getattr(type(obj), "model_fields", None)
+    if fields is not None and name not in fields:
+        return None
     return getattr(obj, name, None)
 
 
