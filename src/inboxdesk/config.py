@@ -7,6 +7,7 @@ else the file's `default_profile`), then defaults.
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 import sys
@@ -257,6 +258,38 @@ def _readable_by_others(path: Path) -> bool:
         return False
 
 
+def check_api_key(key: str, source: str) -> str:
+    """`key` if it can go in an Authorization header; else a one-line error without it.
+
+    A key with whitespace (a pasted trailing newline) or non-ASCII characters would be
+    refused by the HTTP layer with a message quoting the whole header, key included.
+    """
+    if not key:
+        raise ConfigError(f"The API key from {source} is empty.")
+    if any(c.isspace() for c in key):
+        raise ConfigError(
+            f"The API key from {source} contains whitespace (a space, tab or newline); "
+            "set it again without it."
+        )
+    if not key.isascii() or not key.isprintable():
+        raise ConfigError(
+            f"The API key from {source} contains non-ASCII or control characters; "
+            "copy it again from the service's dashboard."
+        )
+    return key
+
+
+def _number(value: Any, name: str) -> float:
+    """A finite number from a flag, variable or config value, or a one-line error."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name} must be a number, not {str(value)[:40]!r}.") from None
+    if not math.isfinite(number):
+        raise ConfigError(f"{name} must be a finite number, not {value!r}.")
+    return number
+
+
 def resolve(
     flags: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
@@ -301,13 +334,10 @@ def resolve(
         values["base_url"] = region_url(values["region"])
         sources["base_url"] = sources["region"]
     values.pop("region", None)
+    if "api_key" in values:
+        values["api_key"] = check_api_key(str(values["api_key"]), sources["api_key"])
     if "timeout" in values:
-        try:
-            values["timeout"] = float(values["timeout"])
-        except (TypeError, ValueError):
-            raise ConfigError(
-                f"timeout must be a number of seconds, not {values['timeout']!r}."
-            ) from None
+        values["timeout"] = _number(values["timeout"], f"timeout ({sources['timeout']})")
         if values["timeout"] <= 0:
             raise ConfigError("timeout must be more than 0 seconds.")
     base_url = str(values.get("base_url", REGION_URLS[Region.LOCAL]))
@@ -317,7 +347,10 @@ def resolve(
     settings = Settings(
         profile=name,
         theme=environ.get("INBOXDESK_THEME") or app.get("theme"),
-        auto_refresh=float(environ.get("INBOXDESK_AUTO_REFRESH") or app.get("auto_refresh", 0.0)),
+        auto_refresh=_number(
+            environ.get("INBOXDESK_AUTO_REFRESH") or app.get("auto_refresh", 0.0),
+            "auto_refresh (env INBOXDESK_AUTO_REFRESH or [app] in the config)",
+        ),
         keymap=dict(app.get("keymap", {})),
     )
     if name:

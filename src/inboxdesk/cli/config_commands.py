@@ -9,7 +9,7 @@ import sys
 
 from inboxdesk.cli.connection import connection_options, settings_from
 from inboxdesk.cli.tables import table
-from inboxdesk.config import ConfigFile, config_path
+from inboxdesk.config import ConfigFile, check_api_key, config_path
 
 
 def _secret(value: str | None, what: str) -> str | None:
@@ -19,6 +19,10 @@ def _secret(value: str | None, what: str) -> str | None:
     if sys.stdin.isatty():
         return getpass.getpass(f"{what}: ").strip()
     return sys.stdin.readline().strip()
+
+
+def _origin(value: str | None) -> str:
+    return "stdin" if value == "-" else "the command line"
 
 
 def _path(args: argparse.Namespace) -> int:
@@ -45,7 +49,9 @@ def _show(args: argparse.Namespace) -> int:
 
 def _set(args: argparse.Namespace) -> int:
     config = ConfigFile.load()
-    value = _secret(args.value, args.key) if args.key == "api_key" else args.value
+    value = args.value
+    if args.key == "api_key":
+        value = check_api_key(_secret(args.value, args.key) or "", _origin(args.value))
     config.set_value(args.profile, args.key, value or "")
     config.save()
     print(f"Set {args.key} in {config.path}.")
@@ -58,7 +64,9 @@ def _add_profile(args: argparse.Namespace) -> int:
         "region": args.region,
         "base_url": args.base_url,
         "subscriber": args.subscriber,
-        "api_key": _secret(args.api_key, "API key"),
+        "api_key": None
+        if args.api_key is None
+        else check_api_key(_secret(args.api_key, "API key") or "", _origin(args.api_key)),
     }
     config.add_profile(args.name, {k: v for k, v in values.items() if v})
     config.save()

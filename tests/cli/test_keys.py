@@ -1,0 +1,65 @@
+"""Keys are checked where they enter; an error never contains the key."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SECRET = "sk0123456789abcdefQZXJ"
+BAD = [SECRET + " ", SECRET + "\n", "sk01234\t56789abcdefQZXJ", SECRET + "é"]
+
+
+def run(
+    args: list[str], tmp_path: Path, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k != "NOVU_SECRET_KEY"}
+    environ |= {"INBOXDESK_CONFIG": str(tmp_path / "config.toml"), **env}
+    return subprocess.run(
+        [sys.executable, "-m", "inboxdesk", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+    )
+
+
+def refused(result: subprocess.CompletedProcess[str]) -> None:
+    assert result.returncode == 2, result.stderr
+    assert "API key" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "QZXJ" not in result.stdout + result.stderr and "sk0123" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("key", BAD, ids=["space", "newline", "tab", "non-ascii"])
+def test_a_bad_key_is_refused_from_the_environment_and_flags(key: str, tmp_path: Path) -> None:
+    refused(run(["integrations"], tmp_path, NOVU_SECRET_KEY=key))
+    refused(run(["integrations", "--api-key", key], tmp_path))
+
+
+@pytest.mark.parametrize("key", BAD[2:], ids=["tab", "non-ascii"])
+def test_a_bad_key_is_refused_from_stdin(key: str, tmp_path: Path) -> None:
+    refused(run(["config", "add-profile", "work", "--api-key", "-"], tmp_path, stdin=key + "\n"))
+    assert not (tmp_path / "config.toml").exists()
+
+
+def test_a_bad_key_in_a_profile_is_refused_when_used(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text(
+        f'default_profile = "p"\n[profiles.p]\napi_key = "{SECRET} "\n', encoding="utf-8"
+    )
+    (tmp_path / "config.toml").chmod(0o600)
+    result = run(["integrations"], tmp_path)
+    refused(result)
+    assert "profile p" in result.stderr
+
+
+def test_bad_numbers_in_the_environment_get_one_line(tmp_path: Path) -> None:
+    for name, value in (("INBOXDESK_TIMEOUT", "nan"), ("INBOXDESK_AUTO_REFRESH", "soon")):
+        result = run(["config", "show"], tmp_path, **{name: value})
+        assert result.returncode == 2, result.stderr
+        assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
