@@ -12,7 +12,7 @@ from inboxdesk.paths import default_db_path
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser("serve", help="run the local service (SQLite over HTTP)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
-    serve.add_argument("--port", type=int, default=3000, help="port (default 3000; 0 picks one)")
+    serve.add_argument("--port", type=_port, default=3000, help="port (default 3000; 0 picks one)")
     serve.add_argument("--db", type=Path, help=f"database file (default {default_db_path()})")
     serve.add_argument("--demo", action="store_true", help="seed demo data into an empty database")
     serve.add_argument(
@@ -31,6 +31,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve.set_defaults(run=run)
 
 
+def _port(text: str) -> int:
+    """A TCP port number (0 lets the system pick one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
 def run(args: argparse.Namespace) -> int:
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
@@ -40,6 +51,14 @@ def run(args: argparse.Namespace) -> int:
     from inboxdesk.server.store import Store
 
     db_path: Path = args.db or default_db_path()
+    if args.db is not None and not db_path.parent.is_dir():
+        # Creating it would hide a typo in the path: say so and stop.
+        print(
+            f"inboxdesk: no directory {db_path.parent} for the database; create it first "
+            "or choose another --db.",
+            file=sys.stderr,
+        )
+        return 2
     try:
         store = Store(db_path)
     except Exception as exc:  # sqlite3 raises several kinds for a bad path or file
