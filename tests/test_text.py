@@ -39,3 +39,10 @@ def test_safe_json_escapes_c1_and_bidi_and_stays_json() -> None:
     text = safe_json(value)
     assert is_safe(text)
     assert json.loads(text) == value
+
+
+def test_zero_width_characters_are_shown_but_emoji_sequences_survive() -> None:
+    out = safe("pay\u200bpal\u2060.com\ufeff")
+    assert out == "pay<U+200B>pal<U+2060>.com<U+FEFF>"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert safe(family) == family

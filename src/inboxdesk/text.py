@@ -2,8 +2,8 @@
 
 Every string that came from the service (titles, content, URLs, payloads, names,
 integration settings) passes through `safe()` before any view or CLI table shows it.
-The result holds no control character, no ESC, no C1 code and no bidi override: each
-is replaced by a visible stand-in, so nothing from a notification can move the cursor,
+The result holds no control character, no ESC, no C1 code, no bidi override and no
+zero-width character that hides text: each is replaced by a visible stand-in, so nothing from a notification can move the cursor,
 set the window title, write the clipboard or reorder text. Views then show the result
 as plain text (`rich.text.Text`, never markup), so `[@click=...]` stays literal.
 """
@@ -30,6 +30,13 @@ _INVISIBLE = [
     0x061C,  # ALM
     0x2028,  # LINE SEPARATOR
     0x2029,  # PARAGRAPH SEPARATOR
+    # Zero-width characters that hide text or split a word that looks whole (a
+    # spoofed URL or name). ZWJ (U+200D) stays: emoji sequences need it.
+    0x200B,  # ZERO WIDTH SPACE
+    0x200C,  # ZERO WIDTH NON-JOINER
+    *range(0x2060, 0x2065),  # WORD JOINER and the invisible operators
+    0x180E,  # MONGOLIAN VOWEL SEPARATOR
+    0xFEFF,  # ZERO WIDTH NO-BREAK SPACE (BOM)
 ]
 _CONTROL.update({c: f"<U+{c:04X}>" for c in _INVISIBLE})
 _TABLE = str.maketrans({chr(c): s for c, s in _CONTROL.items()})
