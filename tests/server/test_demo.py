@@ -112,3 +112,42 @@ def test_messages_exercise_every_field(make_service: ServiceFactory) -> None:
     subscribers = [Subscriber.model_validate(s) for s in store.list_subscribers(dev, 0, 100)[0]]
     for s in subscribers:
         assert s.first_name and s.last_name and s.avatar and s.locale and s.timezone and s.channels
+
+
+def _dates(value: Any, key: str = "") -> list[tuple[str, str]]:
+    """Every (field, timestamp) in a fixture, nested lists and objects included."""
+    if isinstance(value, dict):
+        return [d for k, v in value.items() for d in _dates(v, k)]
+    if isinstance(value, list):
+        return [d for v in value for d in _dates(v, key)]
+    if isinstance(value, str) and key.endswith(("At", "Date", "Until")):
+        return [(key, value)]
+    return []
+
+
+def test_no_date_lies_in_the_future_but_a_snooze() -> None:
+    dates = _dates(demo_fixture(NOW))
+    keys = {k for k, _ in dates}
+    assert {"createdAt", "deliveredAt", "lastSeenDate", "lastReadDate", "lastOnlineAt"} <= keys
+    stamp = NOW.isoformat().replace("+00:00", "")
+    future = [(k, v) for k, v in dates if v.removesuffix("Z")[:19] > stamp[:19]]
+    assert future and {k for k, _ in future} == {"snoozedUntil"}
+
+
+def test_errors_fit_their_message_and_waits_are_named_for_what_they_do() -> None:
+    messages = [m for env in demo_fixture(NOW)["environments"] for m in env["messages"]]
+    errors = [m for m in messages if m.get("status") == "error"]
+    assert {m["errorId"] for m in errors} == {"render_error", "provider_error"}
+    for m in errors:
+        if m["errorId"] == "render_error":
+            missing = m["errorText"].split("'")[1]
+            assert missing in m["payload"], (m["workflow"], m["errorText"])
+        else:
+            assert m["channel"] != "in_app", m["errorText"]
+    workflows = demo_fixture(NOW)["environments"][0]["workflows"]
+    waits = [s for w in workflows for s in w["steps"] if s.get("metadata")]
+    assert waits
+    for step in waits:
+        kind = "digest" if "digestKey" in step["metadata"] else "delay"
+        assert step["template"]["type"] == kind
+        assert step["name"].lower().startswith(kind), step["name"]

@@ -190,11 +190,36 @@ _CITIES = [
 ]
 _PROJECTS = ["apollo", "gemini", "mercury", "voyager", "pioneer"]
 _CARRIERS = ["DHL", "UPS", "FedEx", "La Poste"]
-_ERRORS = [
-    ("provider_error", "Provider rejected the message: recipient inbox is full"),
-    ("render_error", "Variable 'invoice' is missing from the payload"),
-]
+# Errors that fit the message: a provider's refusal for its channel, or a variable of
+# the message's own workflow missing from the payload.
+_PROVIDER_ERRORS = {
+    "email": "Provider rejected the message: recipient inbox is full",
+    "sms": "Provider rejected the message: the number is unreachable",
+    "push": "Provider rejected the message: the device token has expired",
+    "chat": "Provider rejected the message: the webhook was revoked",
+}
 _WARNINGS = [("slow_provider", "Provider answered after 12 s; delivered late")]
+
+
+def _between(rng: random.Random, start: datetime, end: datetime) -> datetime:
+    """A time after `start` and not after `end`: the data never dates itself in the future."""
+    return start + (end - start) * rng.random() if end > start else start
+
+
+def _every(amount: int, unit: str) -> str:
+    return f"every {unit.removesuffix('s')}" if amount == 1 else f"every {amount} {unit}"
+
+
+def _step_name(metadata: dict[str, Any]) -> tuple[str, str]:
+    """The step's name and template type, from its metadata: digests and delays by kind."""
+    if metadata["type"] == "timed":
+        return f"Digest by {metadata['digestKey']} at {metadata['timed']['atTime']}", "digest"
+    if "digestKey" in metadata:
+        when = _every(metadata["amount"], metadata["unit"])
+        return f"Digest by {metadata['digestKey']} {when}", "digest"
+    if metadata["type"] == "scheduled":
+        return f"Delay until {metadata['delayPath']}", "delay"
+    return f"Delay {metadata['amount']} {metadata['unit']}", "delay"
 
 
 def _hex(rng: random.Random, at: datetime) -> str:
@@ -294,15 +319,18 @@ def _workflows(rng: random.Random, now: datetime) -> list[dict[str, Any]]:
     for n, (name, group, _, _) in enumerate(_WORKFLOWS):
         step_id = _hex(rng, now - timedelta(days=80))
         steps: list[dict[str, Any]] = []
-        if metadata[n] is not None:
+        wait = metadata[n]
+        if wait is not None:
+            step_name, step_type = _step_name(wait)
             steps.append(
                 {
                     "_id": _hex(rng, now),
-                    "uuid": f"step-{n}-wait",
-                    "name": "Wait",
+                    "uuid": f"step-{n}-{step_type}",
+                    "name": step_name,
+                    "template": {"type": step_type},
                     "active": True,
                     "shouldStopOnFail": False,
-                    "metadata": metadata[n],
+                    "metadata": wait,
                 }
             )
         steps.append(
@@ -399,7 +427,7 @@ def _subscribers(
                 "timezone": tz,
                 "isOnline": online,
                 "lastOnlineAt": iso(
-                    now - timedelta(minutes=0 if online else rng.randrange(30, 9000))
+                    now - timedelta(minutes=1 if online else rng.randrange(30, 9000))
                 ),
                 "channels": [
                     {
@@ -470,7 +498,7 @@ def _message(
         "subscriberId": sid,
         "workflow": name,
         "createdAt": iso(at),
-        "deliveredAt": [iso(at + timedelta(seconds=rng.randrange(1, 20)))],
+        "deliveredAt": [iso(min(at + timedelta(seconds=rng.randrange(1, 20)), now))],
         "transactionId": f"txn_{rng.getrandbits(48):012x}",
         "channel": channel,
         "read": read,
@@ -515,23 +543,30 @@ def _message(
         message["cta"] = cta
     roll = rng.random()
     if roll < 0.06:
-        error_id, error_text = rng.choice(_ERRORS)
+        if channel in _PROVIDER_ERRORS and rng.random() < 0.5:
+            error_id, error_text = "provider_error", _PROVIDER_ERRORS[channel]
+        else:
+            missing = rng.choice(sorted(message["payload"]) or ["actor"])
+            error_id = "render_error"
+            error_text = f"Variable '{missing}' is missing from the payload"
         message.update(status="error", errorId=error_id, errorText=error_text)
     elif roll < 0.1:
         error_id, error_text = rng.choice(_WARNINGS)
         message.update(status="warning", errorId=error_id, errorText=error_text)
     if rng.random() < 0.08:
-        message["deliveredAt"].append(iso(at + timedelta(hours=rng.randrange(1, 48))))
+        # Snoozed and delivered again; snoozedUntil alone lies ahead, as a snooze does.
+        message["deliveredAt"].append(iso(_between(rng, at, now)))
         message["snoozedUntil"] = iso(now + timedelta(hours=rng.randrange(1, 72)))
     if rng.random() < 0.2:
         message["overrides"] = {
             "email": {"replyTo": "support@acme.test"},
             "layoutIdentifier": "default",
         }
+    seen_at = _between(rng, at, now)
     if seen:
-        message["lastSeenDate"] = iso(at + timedelta(minutes=rng.randrange(1, 600)))
+        message["lastSeenDate"] = iso(seen_at)
     if read:
-        message["lastReadDate"] = iso(at + timedelta(minutes=rng.randrange(601, 1200)))
+        message["lastReadDate"] = iso(_between(rng, seen_at, now))
     if channel == "email":
         message.update(email=f"{sid}@example.test", providerId="sendgrid", subject=title)
     elif channel == "sms":
