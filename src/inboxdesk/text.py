@@ -3,8 +3,9 @@
 Every string that came from the service (titles, content, URLs, payloads, names,
 integration settings) passes through `safe()` before any view or CLI table shows it.
 The result holds no control character, no ESC, no C1 code, no bidi override and no
-zero-width character that hides text: each is replaced by a visible stand-in, so nothing from a notification can move the cursor,
-set the window title, write the clipboard or reorder text. Views then show the result
+zero-width character that hides text: each is replaced by a visible stand-in, so
+nothing from a notification can move the cursor, set the window title, write the
+clipboard or reorder text. Views then show the result
 as plain text (`rich.text.Text`, never markup), so `[@click=...]` stays literal.
 """
 
