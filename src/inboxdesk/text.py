@@ -5,8 +5,8 @@ integration settings) passes through `safe()` before any view or CLI table shows
 The result holds no control character, no ESC, no C1 code, no bidi override and no
 zero-width character that hides text: each is replaced by a visible stand-in, so
 nothing from a notification can move the cursor, set the window title, write the
-clipboard or reorder text. Views then show the result
-as plain text (`rich.text.Text`, never markup), so `[@click=...]` stays literal.
+clipboard or reorder text. Views then show the result as plain text
+(`rich.text.Text`, never markup), so `[@click=...]` stays literal.
 """
 
 from __future__ import annotations
