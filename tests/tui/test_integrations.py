@@ -153,3 +153,33 @@ async def test_layout_from_80_to_200_columns(service: Service) -> None:
             await until(pilot, lambda: not pane.display, what="pane hidden")  # noqa: B023
             await pilot.press("d")
             await until(pilot, lambda: pane.display, what="pane shown")  # noqa: B023
+
+
+async def test_refresh_and_set_primary_merge_rows_in_place(service: Service) -> None:
+    """A change made elsewhere, then one made here: cells change, rows are not rebuilt."""
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await integrations(pilot)
+        table = screen.query_one(IntegrationTable)
+        rows = dict(table.rows)
+        with service.http() as http:
+            http.post(f"/v1/integrations/{MAILGUN}/set-primary").raise_for_status()
+        await pilot.press("ctrl+r")
+        await until(
+            pilot,
+            lambda: "★" in primary_cell(screen, MAILGUN) and not primary_cell(screen, SENDGRID),
+            what="the change made elsewhere",
+        )
+        assert all(table.rows[key] is row for key, row in rows.items()), "rows rebuilt"
+
+        await go_to(pilot, screen, SENDGRID)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        await pilot.press("y")
+        await until(
+            pilot,
+            lambda: "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN),
+            what="both rows redrawn from the answer",
+        )
+        assert table.cursor_key == SENDGRID
+        assert all(table.rows[key] is row for key, row in rows.items()), "rows rebuilt"

@@ -191,14 +191,18 @@ class IntegrationsScreen(ServiceScreen):
 
     def on_primary_set(self, event: PrimarySet) -> None:
         item = event.item
+        previous = event.previous
         if item.id:
             self.items[item.id] = item
-        # Show the returned object now, then the service's whole list for the truth.
+        if previous is not None and previous.id in self.items:
+            # The service demoted it; its answer holds only the new primary.
+            self.items[previous.id] = previous.model_copy(update={"primary": False})
+        # Show the two changed rows now, then merge the service's whole list for the truth.
         self.table.show(list(self.items.values()), item.id)
         self._show_detail()
         text = f"{safe(item.name)} is now the primary {safe(item.channel)} integration."
-        if event.previous is not None:
-            text += f" {safe(event.previous.name)} is no longer primary."
+        if previous is not None:
+            text += f" {safe(previous.name)} is no longer primary."
         self.notify(text, markup=False)
         self.reload(item.id)
 

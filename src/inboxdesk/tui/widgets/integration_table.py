@@ -66,6 +66,13 @@ def grouped(items: Iterable[Integration]) -> list[Integration]:
     return sorted(items, key=key)
 
 
+def _same(shown: object, new: object) -> bool:
+    """Whether a cell would look the same (Text's == ignores its style)."""
+    if isinstance(shown, Text) and isinstance(new, Text):
+        return (shown.plain, shown.style, shown.spans) == (new.plain, new.style, new.spans)
+    return shown == new
+
+
 class IntegrationTable(KeyedTable):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(cursor_type="row", **kwargs)  # type: ignore[arg-type]
@@ -77,9 +84,24 @@ class IntegrationTable(KeyedTable):
             self.show(self.items, self.cursor_key)
 
     def show(self, items: list[Integration], keep: str | None = None) -> None:
-        """Replace the rows, keeping the cursor on `keep` when it is still listed."""
+        """Show `items`, keeping the cursor on `keep` when it is still listed.
+
+        When the same integrations come in the same order at the same width, only the
+        cells that changed are redrawn (a set primary, a refresh): the rows stay.
+        """
         self.items = list(items)
+        ordered = grouped(items)
         columns = columns_for(self.size.width)
+        if columns == self.layout_columns and [i.id for i in ordered] == [
+            row.key.value for row in self.ordered_rows
+        ]:
+            self._merge(ordered)
+        else:
+            self._rebuild(ordered, columns)
+        if keep is not None and keep in self.rows and keep != self.cursor_key:
+            self.move_cursor(row=self.get_row_index(keep), animate=False)
+
+    def _rebuild(self, ordered: list[Integration], columns: list[Column]) -> None:
         if columns != self.layout_columns:
             self.clear(columns=True)
             self.layout_columns = columns
@@ -87,14 +109,25 @@ class IntegrationTable(KeyedTable):
                 self.add_column(column.label, key=column.key, width=column.width)
         else:
             self.clear()
-        previous = None
-        for item in grouped(items):
-            channel = str(item.channel) if item.channel else "—"
-            cells = self._cells(item, channel if channel != previous else "")
-            previous = channel
+        for item, cells in zip(ordered, self._rows_of(ordered), strict=True):
             self.add_row(*(cells[c.key] for c in columns), key=item.id)
-        if keep is not None and keep in self.rows:
-            self.move_cursor(row=self.get_row_index(keep), animate=False)
+
+    def _merge(self, ordered: list[Integration]) -> None:
+        for item, cells in zip(ordered, self._rows_of(ordered), strict=True):
+            row = item.id or ""
+            for column in self.layout_columns:
+                if not _same(self.get_cell(row, column.key), cells[column.key]):
+                    self.update_cell(row, column.key, cells[column.key])
+
+    def _rows_of(self, ordered: list[Integration]) -> list[dict[str, object]]:
+        """Each row's cells; the channel is named on the first row of its group only."""
+        rows = []
+        previous = None
+        for item in ordered:
+            channel = str(item.channel) if item.channel else "—"
+            rows.append(self._cells(item, channel if channel != previous else ""))
+            previous = channel
+        return rows
 
     def _cells(self, item: Integration, channel: str) -> dict[str, object]:
         width = {c.key: c.width for c in self.layout_columns}
