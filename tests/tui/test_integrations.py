@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Static
 
 from inboxdesk.tui.app import InboxdeskApp
@@ -108,8 +109,19 @@ async def test_key_is_unavailable_on_in_app_chat_and_the_current_primary(
             assert not isinstance(app.screen, ConfirmScreen)
         posts = [r for r in transport.seen if r.method == "POST"]
         assert posts == []
+        await until(pilot, lambda: set_primary_key(screen).has_class("-disabled"))
         await go_to(pilot, screen, MAILGUN)
         assert screen.check_action("set_primary", ()) is True
+        await until(
+            pilot,
+            lambda: not set_primary_key(screen).has_class("-disabled"),
+            what="the footer offering p",
+        )
+
+
+def set_primary_key(screen: IntegrationsScreen) -> Widget:
+    """The footer's key for set primary (greyed out with the class -disabled)."""
+    return next(k for k in screen.query("FooterKey") if "Set primary" in str(k.description))  # type: ignore[attr-defined]
 
 
 async def test_credentials_are_masked(service: Service) -> None:

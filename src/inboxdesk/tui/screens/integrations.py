@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
+from textual.reactive import reactive
 from textual.widgets import DataTable, Header
 
 from inboxdesk.client import InboxdeskError
@@ -67,6 +68,9 @@ class IntegrationsScreen(ServiceScreen):
         ),
     ]
 
+    # Whether `p` applies to the highlighted integration; the footer follows it.
+    can_set_primary: reactive[bool] = reactive(False, bindings=True)
+
     def __init__(self) -> None:
         super().__init__(id="integrations")
         self.items: dict[str, Integration] = {}
@@ -111,10 +115,11 @@ class IntegrationsScreen(ServiceScreen):
         self.table.loading = False
         self.table.show(event.items, event.keep)
         self._show_detail()
-        self.sync_bindings()
 
     def _show_detail(self) -> None:
-        self.query_one(IntegrationDetail).show(self.current, self.key_for("set_primary"))
+        item = self.current
+        self.can_set_primary = item is not None and primary_note(item) is None
+        self.query_one(IntegrationDetail).show(item, self.key_for("set_primary"))
 
     def key_for(self, action: str) -> str:
         """The key an action of this view is bound to now (after the keymap)."""
@@ -123,14 +128,9 @@ class IntegrationsScreen(ServiceScreen):
                 return self.app.get_key_display(active.binding)
         return "?"
 
-    def availability(self) -> tuple[object, ...]:
-        item = self.current
-        return (item is not None and primary_note(item) is None,)
-
     @on(DataTable.RowHighlighted, "#integration-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
-        self.sync_bindings()
 
     def select(self, integration_id: str) -> None:
         """Move the cursor to an integration (from the command palette)."""
@@ -139,8 +139,7 @@ class IntegrationsScreen(ServiceScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "set_primary":
-            item = self.current
-            return True if item is not None and primary_note(item) is None else None
+            return True if self.can_set_primary else None
         return True
 
     def action_set_primary(self) -> None:

@@ -40,8 +40,6 @@ class ServiceScreen(Screen[None]):
         ),
     ]
 
-    _shown: tuple[object, ...] | None = None
-
     @property
     def inbox_app(self) -> InboxdeskApp:
         from inboxdesk.tui.app import InboxdeskApp
@@ -55,17 +53,3 @@ class ServiceScreen(Screen[None]):
 
     def action_toggle_detail(self) -> None:
         self.toggle_class("-no-detail")
-
-    def availability(self) -> tuple[object, ...]:
-        """Everything check_action's answers depend on."""
-        return ()
-
-    def sync_bindings(self) -> None:
-        """Refresh the footer only when what check_action answers has changed.
-
-        Redrawing the footer is costly, and most key presses change nothing it shows.
-        """
-        now = self.availability()
-        if now != self._shown:
-            self._shown = now
-            self.refresh_bindings()
