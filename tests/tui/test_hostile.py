@@ -181,6 +181,7 @@ async def test_messages_and_their_detail_stay_inert_text(make_service: ServiceFa
             body = plain(body_of(screen))
             shown.add(body)
             assert VISIBLE_MARKER in body and "␛" in body
+            assert "<U+200B>" in body and "\u200b" not in body, "zero-width shown, not hidden"
             assert not actions_in(body_of(screen)), f"message {n}: {actions_in(body_of(screen))}"
             if body.startswith("title click_screen"):
                 # The CTA URL that marked every message read when clicked.
