@@ -164,3 +164,17 @@ async def test_detail_panes_spell_values_as_json(make_service: ServiceFactory) -
         assert "inboundWebhookEnabled true" in pane and "secure false" in pane
         assert "True" not in pane and "False" not in pane
         assert isinstance(app.screen, IntegrationsScreen)
+
+
+async def test_the_inbox_footer_shows_help_and_quit_first_at_every_width(
+    make_service: ServiceFactory,
+) -> None:
+    service = make_service()
+    for size in ((80, 24), (100, 30), (140, 42)):
+        app = app_for(service)
+        async with app.run_test(size=size) as pilot:
+            screen = await opened(pilot)
+            await until(pilot, lambda: bool(footer_keys(screen)), what="the footer")  # noqa: B023
+            assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")], size
+            keys = list(screen.query("FooterKey"))[:2]
+            assert all(k.region.right <= size[0] for k in keys), f"? and q fit at {size}"

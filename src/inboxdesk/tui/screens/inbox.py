@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, Input, Static, Tab, Tabs
+from textual.widgets import Header, Input, Static, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError, TransportError
@@ -50,6 +50,7 @@ from inboxdesk.tui.messages import (
     UnreadListed,
 )
 from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.message_table import MessageTable
 from inboxdesk.tui.widgets.subscriber_header import SubscriberHeader
 
@@ -243,7 +244,7 @@ class InboxScreen(ServiceScreen):
             placeholder="filter loaded messages (Enter to apply, Esc to clear)", id="text-filter"
         )
         yield Static(id="status")
-        yield Footer()
+        yield AppFooter()
 
     def on_mount(self) -> None:
         self.query_one("#text-filter", Input).display = False
