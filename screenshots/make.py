@@ -1,14 +1,17 @@
 """Make the README's screenshots: the app on the demo data, at a fixed size and time.
 
 Each view at 120 columns, and the inbox at 80x24 too, where the detail pane sits below
-the list.
+the list; then `web-inbox.png`, the app in headless Chromium (`demo --web`), taken by the
+browser test itself so that the picture is the one the test checked.
 
-Run: .venv/bin/python screenshots/make.py   (writes screenshots/*.svg)
+Run: .venv/bin/python screenshots/make.py   (writes screenshots/*.svg and *.png)
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -120,7 +123,23 @@ async def main() -> int:
             key = load_fixture(store, demo_fixture(NOW))[0].api_key
             with ServiceThread(ServerSettings(db_path=db), store) as service:
                 await shoot(service.url, key, name, scene, size)
-    return 0
+    return web()
+
+
+def web() -> int:
+    """The browser screenshot, from tests/web (which needs Debian's chromium)."""
+    target = OUT / "web-inbox.png"
+    test = "tests/web/test_web_demo.py::test_demo_in_a_browser_marks_the_first_unread_message_read"
+    env = {**os.environ, "INBOXDESK_WEB_SCREENSHOT": str(target), "CI": "true"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
+        cwd=OUT.parent,
+        env=env,
+        check=False,
+    )
+    if done.returncode == 0:
+        print(f"wrote {target}")
+    return done.returncode
 
 
 if __name__ == "__main__":

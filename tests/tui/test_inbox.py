@@ -536,7 +536,13 @@ async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
     from inboxdesk.server.demo import BIG_INBOX, demo_fixture
     from inboxdesk.tui.screens.confirm import ConfirmScreen
 
-    service = make_service(fixture=demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))  # type: ignore[operator]
+    fixture = demo_fixture(datetime(2026, 11, 22, tzinfo=UTC))
+    unread = sum(
+        m["subscriberId"] == BIG_INBOX and m["channel"] == "in_app" and not m["read"]
+        for m in fixture["environments"][0]["messages"]
+    )
+    assert unread > 1000
+    service = make_service(fixture=fixture)  # type: ignore[operator]
     env = next(r for r in service.store.environments() if r["name"] == "Development")
     key = "paging-key-0123456789abcdef"
     service.store.add_api_key(env["id"], key)
@@ -549,7 +555,7 @@ async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
         assert "Mark all 99+ unread" in plain(app.screen.query_one("#question", Static))
         assert "cannot be undone" in plain(app.screen.query_one("#detail", Static))
         await pilot.press("y")
-        await until(pilot, lambda: notices.saying("Marked all 1175 unread messages read."))
+        await until(pilot, lambda: notices.saying(f"Marked all {unread} unread messages read."))
         assert screen.last_change is None
         await pilot.press("z")
         await until(pilot, lambda: notices.saying("Nothing to undo."))

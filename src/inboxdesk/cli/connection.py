@@ -27,19 +27,21 @@ def connection_options() -> argparse.ArgumentParser:
     return parent
 
 
+CONNECTION_FLAGS = (
+    "profile",
+    "region",
+    "base_url",
+    "api_key",
+    "timeout",
+    "ca_bundle",
+    "client_cert",
+    "client_key",
+    "proxy",
+)
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
-    names = (
-        "profile",
-        "region",
-        "base_url",
-        "api_key",
-        "timeout",
-        "ca_bundle",
-        "client_cert",
-        "client_key",
-        "proxy",
-    )
-    flags = {name: getattr(args, name, None) for name in names}
+    flags = {name: getattr(args, name, None) for name in CONNECTION_FLAGS}
     if getattr(args, "subscriber_flag", None):
         flags["subscriber"] = args.subscriber_flag
     return resolve(flags)

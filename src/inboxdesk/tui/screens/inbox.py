@@ -259,6 +259,16 @@ class InboxScreen(ServiceScreen):
     def table(self) -> MessageTable:
         return self.query_one(MessageTable)
 
+    def _show_filter(self, value: str) -> None:
+        """Mark the filter's tab active.
+
+        Until its tabs are mounted, Tabs refuses every id (ValueError); it then makes the
+        first tab, All, active by itself, which is the only filter a first open can have.
+        """
+        tabs = self.query_one(Tabs)
+        if tabs.active != value and any(tab.id == value for tab in tabs.query(Tab)):
+            tabs.active = value
+
     # -- opening and loading -----------------------------------------------------------
 
     def open(self, subscriber_id: str, feed_filter: FeedFilter | None = None) -> None:
@@ -275,7 +285,7 @@ class InboxScreen(ServiceScreen):
             self.counts = None
             self.selected = frozenset()
             self.last_change = None
-            self.query_one(Tabs).active = self.feed_filter.value
+            self._show_filter(self.feed_filter.value)
         self.text = ""
         self.has_rows = False
         self.table.show(self.feed)
@@ -767,7 +777,7 @@ class InboxScreen(ServiceScreen):
     def action_next_filter(self) -> None:
         order = list(FeedFilter)
         following = order[(order.index(self.feed_filter) + 1) % len(order)]
-        self.query_one(Tabs).active = following.value
+        self._show_filter(following.value)
 
     def action_pick_subscriber(self) -> None:
         self.call_later(self.run_action, "app.pick_subscriber")
