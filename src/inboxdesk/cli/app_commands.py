@@ -7,13 +7,17 @@ import sys
 import tempfile
 from pathlib import Path
 
+from inboxdesk.cli import web
 from inboxdesk.cli.connection import connection_options, settings_from
+from inboxdesk.cli.serve import _port
 from inboxdesk.config import ConfigError, Settings, resolve
 
 
 def run_tui(args: argparse.Namespace) -> int:
     from inboxdesk.tui.app import InboxdeskApp
 
+    if args.web:
+        return web.serve_tui(settings_from(args), args.subscriber_flag, args.host, args.port)
     problem = None
     try:
         settings = settings_from(args)
@@ -35,6 +39,11 @@ def run_demo(args: argparse.Namespace) -> int:
     from inboxdesk.server.store import Store
     from inboxdesk.tui.app import InboxdeskApp
 
+    if args.web:
+        return web.serve_demo(args.db, args.load, args.subscriber_flag, args.host, args.port)
+    if args.load:
+        print("inboxdesk: demo --load needs --web (or use serve --load).", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
         db_path: Path = args.db or Path(scratch) / "demo.db"
         store = Store(db_path)
@@ -70,6 +79,7 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     tui.add_argument(
         "--subscriber", dest="subscriber_flag", metavar="ID", help="open this subscriber's inbox"
     )
+    web_options(tui)
     tui.set_defaults(run=run_tui)
 
     demo = commands.add_parser("demo", help="the app on a local service with demo data")
@@ -80,4 +90,26 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         metavar="ID",
         help="open this subscriber's inbox (default: the first)",
     )
+    demo.add_argument(
+        "--load",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="with --web: a fixture file (JSON; see README) instead of the demo data",
+    )
+    web_options(demo)
     demo.set_defaults(run=run_demo)
+
+
+def web_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--web", action="store_true", help="serve the app to browsers")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="with --web: address to bind (default: loopback)"
+    )
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=web.DEFAULT_PORT,
+        help=f"with --web: port (default {web.DEFAULT_PORT}; 0 picks one)",
+    )
