@@ -75,10 +75,10 @@ def warn_if_exposed(host: str) -> None:
 
 
 def _public_url(sock: socket.socket) -> str:
-    """The address a browser uses; a wildcard bind is reached by this machine's name."""
+    """The address to print; a wildcard bind is reached by this machine's name."""
     host, port = sock.getsockname()[:2]
     if host in ("0.0.0.0", "::"):
-        host = socket.getfqdn()
+        host = socket.gethostname()
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
@@ -130,6 +130,13 @@ def serve_web(
 
         async def on_startup(self, app: web.Application) -> None:
             print(f"inboxdesk in a browser: {url}  (Ctrl-C stops it)", flush=True)
+
+        async def handle_index(self, request: web.Request) -> Any:
+            # The page's websocket goes back to the address the browser used (a name,
+            # an IP, a tunnel), not one fixed at start. Nothing awaits between setting
+            # and reading it, so concurrent requests cannot mix them up.
+            self.public_url = f"{request.scheme}://{request.host}"
+            return await super().handle_index(request)
 
     server = WebServer(shlex.join(command), host=host, port=sock.getsockname()[1], title=title)
     server.public_url = url
