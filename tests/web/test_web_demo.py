@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -242,9 +243,16 @@ def test_demo_in_a_browser(demo: Demo, fixture_file: Path, tmp_path: Path) -> No
             def marker() -> str:
                 return screen()[row][:3]
 
+            def unread() -> int | None:
+                counts = re.search(r"(\d+) unread", "\n".join(screen()[:3]))
+                return int(counts[1]) if counts else None
+
+            before = unread()
+            assert before, screen()
             assert "●" in marker(), screen()
             page.keyboard.press("r")
             wait_for("the read marker", lambda: "●" not in marker())
+            wait_for("the header's count", lambda: unread() == before - 1)
 
             # The service has it too.
             def read_now() -> bool:
