@@ -269,6 +269,12 @@ def test_demo_in_a_browser(demo: Demo, fixture_file: Path, tmp_path: Path) -> No
             assert shot.stat().st_size > 10_000
             apps = descendants(demo.process.pid)
             assert apps, "the page runs the app in a child process"
+            # The key reaches the apps through their environment: not in a command line
+            # (`ps` shows those to every user), the URL or the page.
+            for pid in apps:
+                assert KEY.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
+            assert KEY not in page_url
+            assert KEY not in page.content()
         finally:
             browser.close()
             http.close()

@@ -127,6 +127,11 @@ def serve_web(
         def initialize_logging(self) -> None:
             # Problems only, plain: textual-serve's default logs with local variables.
             logging.basicConfig(level=logging.WARNING, format="inboxdesk web: %(message)s")
+            # An app that ends as the server stops is reaped after the loop closes;
+            # asyncio's note about it says nothing to the user.
+            logging.getLogger("asyncio").addFilter(
+                lambda record: "that handles pid" not in record.getMessage()
+            )
 
         async def on_startup(self, app: web.Application) -> None:
             print(f"inboxdesk in a browser: {url}  (Ctrl-C stops it)", flush=True)
@@ -183,6 +188,27 @@ def serve_demo(
 
     The service stays on loopback whatever `host` is: only the page is served there.
     """
+    with _sigterm_unwinds():
+        return _serve_demo(db, load, subscriber, host, port)
+
+
+@contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    """SIGTERM before the page is up unwinds like Ctrl-C, so the database still goes."""
+
+    def unwind(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, unwind)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _serve_demo(
+    db: Path | None, load: Sequence[Path], subscriber: str | None, host: str, port: int
+) -> int:
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.runner import ServiceThread
