@@ -119,7 +119,7 @@ async def shoot(url: str, key: str, name: str, scene: Scene, size: tuple[int, in
 def web_inbox() -> int:
     """The browser screenshot: the browser test, told where to save its screenshot."""
     target = OUT / "web-inbox.png"
-    test = ROOT / "tests" / "web" / "test_web_demo.py"
+    test = ROOT / "tests" / "web" / "test_web_demo.py::test_demo_in_a_browser"
     env = {**os.environ, "INBOXDESK_WEB_SCREENSHOT": str(target), "CI": "true"}
     done = subprocess.run([sys.executable, "-m", "pytest", str(test), "-q"], cwd=ROOT, env=env)
     if done.returncode == 0:

@@ -19,13 +19,18 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 import pytest
 
 from inboxdesk.server.demo import demo_fixture
+from tests.conftest import STAGING_KEY, Service
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 KEY = "web-demo-key-0123456789abcdef"
 CHROMIUM = os.environ.get("INBOXDESK_CHROMIUM", "/usr/bin/chromium")
@@ -117,18 +122,15 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-class Demo:
-    """`inboxdesk demo --web` as a user starts it, its output read as it comes."""
+class Served:
+    """An `inboxdesk ... --web` command as a user starts it, its output read as it comes."""
 
-    def __init__(self, fixture: Path, subscriber: str) -> None:
-        command = [sys.executable, "-m", "inboxdesk", "demo", "--web", "--port", "0"]
-        command += ["--load", str(fixture), "--subscriber", subscriber]
+    def __init__(self, args: list[str], scratch: Path, env: dict[str, str] | None = None) -> None:
+        command = [sys.executable, "-m", "inboxdesk", *args, "--web", "--port", "0"]
+        # No config file of the machine's user: the test sees only what it passes.
+        isolated = {**os.environ, "INBOXDESK_CONFIG": str(scratch / "none.toml"), **(env or {})}
         self.process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env={**os.environ, "INBOXDESK_CONFIG": str(fixture.parent / "none.toml")},
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=isolated
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.output: list[str] = []
@@ -145,7 +147,7 @@ class Demo:
             try:
                 line = self.lines.get(timeout=0.5)
             except queue.Empty:
-                assert self.process.poll() is None, f"demo exited: {''.join(self.output)}"
+                assert self.process.poll() is None, f"it exited: {''.join(self.output)}"
                 continue
             self.output.append(line)
             if words in line:
@@ -179,32 +181,46 @@ def fixture_file(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def demo(fixture_file: Path, browser_ready: None) -> Iterator[Demo]:
+def demo(fixture_file: Path, browser_ready: None) -> Iterator[Served]:
     subscriber = json.loads(fixture_file.read_text())["environments"][0]["subscribers"][0]
-    running = Demo(fixture_file, subscriber["subscriberId"])
+    args = ["demo", "--load", str(fixture_file), "--subscriber", subscriber["subscriberId"]]
+    running = Served(args, fixture_file.parent)
     try:
         yield running
     finally:
         running.stop()
 
 
-def test_demo_in_a_browser(demo: Demo, fixture_file: Path, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
+class Screen:
+    """The page's terminal, read as lines of text."""
 
-    service_line = demo.line_with("local service on")
-    service_url = service_line.split()[4]
-    database = Path(service_line.split("(database ")[1].rstrip(")\n"))
-    page_url = demo.line_with("in a browser:").split()[4]
-    fixture = json.loads(fixture_file.read_text())
-    subscriber = fixture["environments"][0]["subscribers"][0]["subscriberId"]
-    http = httpx.Client(
-        base_url=service_url, headers={"Authorization": f"ApiKey {KEY}"}, timeout=30
-    )
-    feed = http.get(f"/v1/subscribers/{subscriber}/notifications/feed", params={"limit": 30})
-    items: list[dict[str, Any]] = feed.json()["data"]
-    index = next(i for i, item in enumerate(items) if not item["read"])
-    target = items[index]
-    shot = Path(os.environ.get("INBOXDESK_WEB_SCREENSHOT") or tmp_path / "web-inbox.png")
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    def lines(self) -> list[str]:
+        lines: list[str] = self.page.evaluate(SCREEN)
+        return lines
+
+    def list_top(self) -> int | None:
+        """The screen line of the message list's first row, once rows are drawn."""
+        lines = self.lines()
+        header = next(
+            (y for y, line in enumerate(lines) if "When" in line and "Title" in line), None
+        )
+        if header is None or not lines[header + 1].strip():
+            return None
+        return header + 1
+
+    def unread(self) -> int | None:
+        """The unread count in the header."""
+        counts = re.search(r"(\d+) unread", "\n".join(self.lines()[:3]))
+        return int(counts[1]) if counts else None
+
+
+@contextmanager
+def browser_on(url: str) -> Iterator[Screen]:
+    """Headless Chromium showing `url`, its keys going to the app."""
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -213,74 +229,100 @@ def test_demo_in_a_browser(demo: Demo, fixture_file: Path, tmp_path: Path) -> No
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 760})
             page.add_init_script(CATCH_TERMINAL)
-            page.goto(page_url)
-
-            def screen() -> list[str]:
-                lines: list[str] = page.evaluate(SCREEN)
-                return lines
-
-            def list_top() -> int | None:
-                """The screen line of the list's first row, once rows are drawn."""
-                lines = screen()
-                header = next(
-                    (y for y, line in enumerate(lines) if "When" in line and "Title" in line),
-                    None,
-                )
-                if header is None or not lines[header + 1].strip():
-                    return None
-                return header + 1
-
-            # The inbox has rendered: the header with the subscriber's counts, and rows.
-            top = wait_for("the inbox", list_top)
-            wait_for("the counts", lambda: any("unread" in line for line in screen()))
+            page.goto(url)
+            screen = Screen(page)
+            wait_for("the inbox", screen.list_top)
+            wait_for("the counts", screen.unread)
             page.focus(".xterm-helper-textarea")  # keys go to the terminal, no click
-            for _ in range(index):  # the first row is highlighted when the inbox opens
-                page.keyboard.press("j")
-            # The detail pane shows the highlighted message: the right one is highlighted.
-            wait_for("its detail", lambda: any(target["_id"] in line for line in screen()))
-            row = top + index
-
-            def marker() -> str:
-                return screen()[row][:3]
-
-            def unread() -> int | None:
-                counts = re.search(r"(\d+) unread", "\n".join(screen()[:3]))
-                return int(counts[1]) if counts else None
-
-            before = unread()
-            assert before, screen()
-            assert "●" in marker(), screen()
-            page.keyboard.press("r")
-            wait_for("the read marker", lambda: "●" not in marker())
-            wait_for("the header's count", lambda: unread() == before - 1)
-
-            # The service has it too.
-            def read_now() -> bool:
-                answer = http.get(
-                    f"/v1/subscribers/{subscriber}/notifications/feed", params={"limit": 30}
-                )
-                return (
-                    next(i for i in answer.json()["data"] if i["_id"] == target["_id"])["read"]
-                    is True
-                )
-
-            wait_for("the service's read flag", read_now, timeout=10)
-            page.screenshot(path=str(shot))
-            assert shot.stat().st_size > 10_000
-            apps = descendants(demo.process.pid)
-            assert apps, "the page runs the app in a child process"
-            # The key reaches the apps through their environment: not in a command line
-            # (`ps` shows those to every user), the URL or the page.
-            for pid in apps:
-                assert KEY.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
-            assert KEY not in page_url
-            assert KEY not in page.content()
+            yield screen
         finally:
             browser.close()
-            http.close()
+
+
+def assert_key_kept(served: Served, key: str, screen: Screen, url: str) -> None:
+    """The key reaches the apps through their environment: not in a command line (`ps`
+    shows those to every user), the URL or the page."""
+    apps = descendants(served.process.pid)
+    assert apps, "the page runs the app in a child process"
+    for pid in apps:
+        assert key.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    assert key not in url
+    assert key not in screen.page.content()
+
+
+def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> None:
+    service_line = demo.line_with("local service on")
+    service_url = service_line.split()[4]
+    database = Path(service_line.split("(database ")[1].rstrip(")\n"))
+    page_url = demo.line_with("in a browser:").split()[4]
+    fixture = json.loads(fixture_file.read_text())
+    subscriber = fixture["environments"][0]["subscribers"][0]["subscriberId"]
+    feed_path = f"/v1/subscribers/{subscriber}/notifications/feed"
+    http = httpx.Client(
+        base_url=service_url, headers={"Authorization": f"ApiKey {KEY}"}, timeout=30
+    )
+    items: list[dict[str, Any]] = http.get(feed_path, params={"limit": 30}).json()["data"]
+    index = next(i for i, item in enumerate(items) if not item["read"])
+    target = items[index]
+    shot = Path(os.environ.get("INBOXDESK_WEB_SCREENSHOT") or tmp_path / "web-inbox.png")
+
+    with closing(http), browser_on(page_url) as screen:
+        for _ in range(index):  # the first row is highlighted when the inbox opens
+            screen.page.keyboard.press("j")
+        # The detail pane shows the highlighted message: the right one is highlighted.
+        wait_for("its detail", lambda: any(target["_id"] in line for line in screen.lines()))
+        row = (screen.list_top() or 0) + index
+
+        def marker() -> str:
+            return screen.lines()[row][:3]
+
+        before = screen.unread()
+        assert before, screen.lines()
+        assert "●" in marker(), screen.lines()
+        screen.page.keyboard.press("r")
+        wait_for("the read marker", lambda: "●" not in marker())
+        wait_for("the header's count", lambda: screen.unread() == before - 1)
+
+        # The service has it too.
+        def read_now() -> bool:
+            data = http.get(feed_path, params={"limit": 30}).json()["data"]
+            return next(i for i in data if i["_id"] == target["_id"])["read"] is True
+
+        wait_for("the service's read flag", read_now, timeout=10)
+        screen.page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
+        apps = descendants(demo.process.pid)
+        assert_key_kept(demo, KEY, screen, page_url)
 
     assert demo.stop() == 0
     # Stopping takes the browser sessions' apps and the temporary database with it.
     wait_for("the apps to end", lambda: not any(Path(f"/proc/{p}").exists() for p in apps))
     assert not database.exists()
     assert KEY not in demo.rest_of_output()
+
+
+def test_tui_in_a_browser(service: Service, browser_ready: None, tmp_path: Path) -> None:
+    """`tui --web` serves the app with the resolved settings: here a flag and the key
+    from the environment, as a profile would give them."""
+    args = ["tui", "--base-url", service.url]
+    served = Served(args, tmp_path, env={"NOVU_SECRET_KEY": STAGING_KEY})
+    try:
+        page_url = served.line_with("in a browser:").split()[4]
+        with browser_on(page_url) as screen:
+            # The example fixture's first subscriber, from the service the flag named.
+            assert any("Jane" in line for line in screen.lines()[:3]), screen.lines()
+            assert_key_kept(served, STAGING_KEY, screen, page_url)
+        assert served.stop() == 0
+    finally:
+        served.stop()
+    assert STAGING_KEY not in served.rest_of_output()
+
+
+def test_off_loopback_is_warned_about(tmp_path: Path) -> None:
+    """A --host other than loopback serves, with a warning (no browser needed)."""
+    served = Served(["tui", "--host", "0.0.0.0"], tmp_path)
+    try:
+        served.line_with("in a browser: http://")
+        assert "is not loopback" in served.rest_of_output()
+    finally:
+        assert served.stop() == 0
