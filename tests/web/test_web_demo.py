@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 KEY = "web-demo-key-0123456789abcdef"
+DEAD = "http://127.0.0.1:9"  # nothing listens on the discard port
 CHROMIUM = os.environ.get("INBOXDESK_CHROMIUM", "/usr/bin/chromium")
 # Without the background-networking flags Chromium's own calls home are refused by a
 # closed network; with them it needs nothing but loopback.
@@ -184,7 +185,16 @@ def fixture_file(tmp_path: Path) -> Path:
 def demo(fixture_file: Path, browser_ready: None) -> Iterator[Served]:
     subscriber = json.loads(fixture_file.read_text())["environments"][0]["subscribers"][0]
     args = ["demo", "--load", str(fixture_file), "--subscriber", subscriber["subscriberId"]]
-    running = Served(args, fixture_file.parent)
+    # A profile and a variable that point elsewhere: the demo's apps must ignore both,
+    # as the terminal demo does.
+    config = fixture_file.parent / "config.toml"
+    config.write_text(
+        'default_profile = "elsewhere"\n[profiles.elsewhere]\n'
+        f'base_url = "{DEAD}"\nproxy = "{DEAD}"\n',
+        encoding="utf-8",
+    )
+    elsewhere = {"INBOXDESK_CONFIG": str(config), "INBOXDESK_BASE_URL": DEAD}
+    running = Served(args, fixture_file.parent, env=elsewhere)
     try:
         yield running
     finally:

@@ -1,9 +1,9 @@
 """`inboxdesk demo --web` and `inboxdesk tui --web`: the app in a browser, via textual-serve.
 
 textual-serve starts one `inboxdesk tui` process per browser session and relays its
-screen over a websocket. The key reaches those processes through the environment (the
-command is a shell line that `ps` and textual-serve's own log would show); the URL and
-everything printed carry no key.
+screen over a websocket. The key reaches those processes through the environment (a
+command line is shown by `ps` to every user); the URL and everything printed carry no
+key.
 """
 
 from __future__ import annotations
@@ -22,7 +22,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from inboxdesk.config import KEY_ENV, PROFILE_ENV, ConfigError, Settings, resolve
+from inboxdesk.config import (
+    KEY_ENV,
+    PROFILE_ENV,
+    PROFILE_FIELDS,
+    ConfigError,
+    ConfigFile,
+    Settings,
+    resolve,
+)
 
 DEFAULT_PORT = 8000
 TITLE = "inboxdesk"
@@ -83,10 +91,15 @@ def _public_url(sock: socket.socket) -> str:
 
 
 @contextmanager
-def _environment(values: Mapping[str, str]) -> Iterator[None]:
-    """`values` set in os.environ (textual-serve copies it for each app) for a while."""
+def _environment(values: Mapping[str, str | None]) -> Iterator[None]:
+    """`values` set in os.environ (textual-serve copies it for each app) for a while;
+    None removes a variable."""
     saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
+    for name, value in values.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
     try:
         yield
     finally:
@@ -101,13 +114,14 @@ def serve_web(
     command: Sequence[str],
     host: str = "127.0.0.1",
     port: int = DEFAULT_PORT,
-    environment: Mapping[str, str] | None = None,
+    environment: Mapping[str, str | None] | None = None,
     title: str = TITLE,
 ) -> int:
     """Serve `command` (a Textual app) to every browser session until Ctrl-C or SIGTERM.
 
-    `environment` is added to each session's environment (put secrets there, never in
-    `command`). Port 0 picks a free one; the URL is printed once the socket is bound.
+    `environment` is added to each session's environment, None removing a variable (put
+    secrets there, never in `command`). Port 0 picks a free one; the URL is printed once
+    the page is served.
     """
     from aiohttp import web
     from aiohttp.web_runner import GracefulExit
@@ -251,6 +265,17 @@ def _serve_demo(
                     auto_refresh=base.auto_refresh,
                     keymap=base.keymap,
                 )
-                return serve_web(app_command(subscriber), host, port, app_environment(settings))
+                environment = _demo_environment(settings, Path(scratch) / "app.toml")
+                return serve_web(app_command(subscriber), host, port, environment)
         finally:
             store.close()
+
+
+def _demo_environment(settings: Settings, config: Path) -> dict[str, str | None]:
+    """The apps' environment for a demo: like the terminal demo, they take only the app
+    settings (theme, keymap, auto-refresh) from the user's; no profile or INBOXDESK_*
+    connection variable may point them elsewhere. `config` receives the keymap."""
+    ConfigFile(config, {"app": {"keymap": settings.keymap}}).save()
+    environment: dict[str, str | None] = {f"INBOXDESK_{k.upper()}": None for k in PROFILE_FIELDS}
+    environment |= {PROFILE_ENV: None, "INBOXDESK_CONFIG": str(config)}
+    return environment | app_environment(settings)
