@@ -1,10 +1,11 @@
 """Make the README's screenshots: the app on the demo data, at a fixed size and time.
 
 Each view at 120 columns, and the inbox at 80x24 too, where the detail pane sits below
-the list; then `web-inbox.png`, the app in headless Chromium (`demo --web`), taken by the
-browser test itself so that the picture is the one the test checked.
+the list. web-inbox.png is `inboxdesk demo --web` in headless Chromium, taken by the
+browser test itself (tests/web/test_web_demo.py), so the picture is what the test checks.
 
-Run: .venv/bin/python screenshots/make.py   (writes screenshots/*.svg and *.png)
+Run: .venv/bin/python screenshots/make.py   (writes screenshots/*.svg and web-inbox.png;
+--web makes only the PNG)
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from inboxdesk.tui.widgets.message_table import MessageTable
 
 OUT = Path(__file__).resolve().parent
+ROOT = OUT.parent
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
 SIZE = (120, 36)
 NARROW = (80, 24)
@@ -114,7 +116,20 @@ async def shoot(url: str, key: str, name: str, scene: Scene, size: tuple[int, in
     print(f"wrote {OUT / (name + '.svg')}")
 
 
+def web_inbox() -> int:
+    """The browser screenshot: the browser test, told where to save its screenshot."""
+    target = OUT / "web-inbox.png"
+    test = ROOT / "tests" / "web" / "test_web_demo.py::test_demo_in_a_browser"
+    env = {**os.environ, "INBOXDESK_WEB_SCREENSHOT": str(target), "CI": "true"}
+    done = subprocess.run([sys.executable, "-m", "pytest", str(test), "-q"], cwd=ROOT, env=env)
+    if done.returncode == 0:
+        print(f"wrote {target}")
+    return done.returncode
+
+
 async def main() -> int:
+    if "--web" in sys.argv[1:]:
+        return web_inbox()
     with tempfile.TemporaryDirectory() as scratch:
         for name, (scene, size) in SCENES.items():
             # A fresh demo database per scene, so that no scene sees another's changes.
@@ -123,23 +138,7 @@ async def main() -> int:
             key = load_fixture(store, demo_fixture(NOW))[0].api_key
             with ServiceThread(ServerSettings(db_path=db), store) as service:
                 await shoot(service.url, key, name, scene, size)
-    return web()
-
-
-def web() -> int:
-    """The browser screenshot, from tests/web (which needs Debian's chromium)."""
-    target = OUT / "web-inbox.png"
-    test = "tests/web/test_web_demo.py::test_demo_in_a_browser_marks_the_first_unread_message_read"
-    env = {**os.environ, "INBOXDESK_WEB_SCREENSHOT": str(target), "CI": "true"}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
-        cwd=OUT.parent,
-        env=env,
-        check=False,
-    )
-    if done.returncode == 0:
-        print(f"wrote {target}")
-    return done.returncode
+    return web_inbox()
 
 
 if __name__ == "__main__":

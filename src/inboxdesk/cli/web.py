@@ -1,84 +1,281 @@
-"""`--web` on `demo` and `tui`: the app served to browsers through textual-serve.
+"""`inboxdesk demo --web` and `inboxdesk tui --web`: the app in a browser, via textual-serve.
 
-textual-serve starts one app process per browser session and relays its screen over a
-websocket. The app process is `inboxdesk tui`, told where to connect and with which key
-through its environment, so the key is never on a command line, in a URL or printed.
+textual-serve starts one `inboxdesk tui` process per browser session and relays its
+screen over a websocket. The key reaches those processes through the environment (a
+command line is shown by `ps` to every user); the URL and everything printed carry no
+key.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import logging
 import os
 import shlex
+import signal
+import socket
 import sys
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from inboxdesk.config import (
+    KEY_ENV,
+    PROFILE_ENV,
+    PROFILE_FIELDS,
+    ConfigError,
+    ConfigFile,
+    Settings,
+    resolve,
+)
 
 DEFAULT_PORT = 8000
+TITLE = "inboxdesk"
 
 
 def is_loopback(host: str) -> bool:
-    """Whether `host` is reachable from this machine only."""
     if host == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
 
 
-def exposure_warning(host: str) -> str | None:
-    """The warning to print before binding `host`, or None for loopback."""
-    if is_loopback(host):
-        return None
-    return (
-        f"inboxdesk: warning: {host} is not a loopback address; anyone who can reach it "
-        "gets the app and acts with its API key."
-    )
+def app_command(subscriber: str | None = None) -> list[str]:
+    """What each browser session runs: this interpreter's `inboxdesk tui`."""
+    command = [sys.executable, "-m", "inboxdesk", "tui"]
+    return [*command, "--subscriber", subscriber] if subscriber else command
 
 
-def flags_environment(flags: Mapping[str, object]) -> dict[str, str]:
-    """Connection flags given to `tui --web`, as the environment its app processes read."""
-    from inboxdesk.config import KEY_ENV, PROFILE_ENV
+def app_environment(settings: Settings) -> dict[str, str]:
+    """Variables under which the child's `inboxdesk tui` resolves to `settings`.
 
-    names = {"api_key": KEY_ENV, "profile": PROFILE_ENV}
-    return {
-        names.get(name, f"INBOXDESK_{name.upper()}"): str(value)
-        for name, value in flags.items()
-        if value is not None
+    The environment beats any profile, so every value resolved here wins in the child;
+    the key travels here rather than on the command line.
+    """
+    values: dict[str, object] = {
+        PROFILE_ENV: settings.profile,
+        "INBOXDESK_BASE_URL": settings.base_url,
+        KEY_ENV: settings.api_key,
+        "INBOXDESK_SUBSCRIBER": settings.subscriber,
+        "INBOXDESK_TIMEOUT": settings.timeout,
+        "INBOXDESK_CA_BUNDLE": settings.ca_bundle,
+        "INBOXDESK_CLIENT_CERT": settings.client_cert,
+        "INBOXDESK_CLIENT_KEY": settings.client_key,
+        "INBOXDESK_PROXY": settings.proxy,
+        "INBOXDESK_THEME": settings.theme,
+        "INBOXDESK_AUTO_REFRESH": settings.auto_refresh,
     }
+    return {name: str(value) for name, value in values.items() if value is not None}
 
 
-def app_command(subscriber: str | None = None) -> str:
-    """The shell command textual-serve runs per session: this interpreter's inboxdesk."""
-    words = [sys.executable, "-m", "inboxdesk", "tui"]
-    if subscriber:
-        words += ["--subscriber", subscriber]
-    return shlex.join(words)
+def warn_if_exposed(host: str) -> None:
+    if not is_loopback(host):
+        print(
+            f"inboxdesk: warning: --host {host} is not loopback: anyone who can reach this "
+            "machine can open the app in a browser and act with its API key.",
+            file=sys.stderr,
+        )
+
+
+def _public_url(sock: socket.socket) -> str:
+    """The address to print; a wildcard bind is reached by this machine's name."""
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = socket.gethostname()
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+@contextmanager
+def _environment(values: Mapping[str, str | None]) -> Iterator[None]:
+    """`values` set in os.environ (textual-serve copies it for each app) for a while;
+    None removes a variable."""
+    saved = {name: os.environ.get(name) for name in values}
+    for name, value in values.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def serve_web(
-    command: str,
-    host: str,
-    port: int,
-    environment: Mapping[str, str] | None = None,
+    command: Sequence[str],
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    environment: Mapping[str, str | None] | None = None,
+    title: str = TITLE,
 ) -> int:
-    """Serve `command` to browsers on host:port until Ctrl-C or SIGTERM.
+    """Serve `command` (a Textual app) to every browser session until Ctrl-C or SIGTERM.
 
-    `environment` is added to what each app process inherits (the key goes there).
+    `environment` is added to each session's environment, None removing a variable (put
+    secrets there, never in `command`). Port 0 picks a free one; the URL is printed once
+    the page is served.
     """
+    from aiohttp import web
+    from aiohttp.web_runner import GracefulExit
     from textual_serve.server import Server
 
-    warning = exposure_warning(host)
-    if warning:
-        print(warning, file=sys.stderr)
-    os.environ.update(environment or {})
-    url_host = f"[{host}]" if ":" in host else host
-    url = f"http://{url_host}:{port}"
-    server = Server(command, host=host, port=port, title="inboxdesk", public_url=url)
-    print(f"inboxdesk in a browser: open {url}  (Ctrl-C stops)", flush=True)
+    from inboxdesk.server.runner import bind
+
+    warn_if_exposed(host)
     try:
-        server.serve()
+        sock = bind(host, port)
     except OSError as exc:
         print(f"inboxdesk: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
         return 2
+    url = _public_url(sock)
+
+    class WebServer(Server):
+        def initialize_logging(self) -> None:
+            # Problems only, plain: textual-serve's default logs with local variables.
+            logging.basicConfig(level=logging.WARNING, format="inboxdesk web: %(message)s")
+            # An app that ends as the server stops is reaped after the loop closes;
+            # asyncio's note about it says nothing to the user.
+            logging.getLogger("asyncio").addFilter(
+                lambda record: "that handles pid" not in record.getMessage()
+            )
+
+        async def on_startup(self, app: web.Application) -> None:
+            print(f"inboxdesk in a browser: {url}  (Ctrl-C stops it)", flush=True)
+
+        async def handle_index(self, request: web.Request) -> Any:
+            # The page's websocket goes back to the address the browser used (a name,
+            # an IP, a tunnel), not one fixed at start. Nothing awaits between setting
+            # and reading it, so concurrent requests cannot mix them up.
+            self.public_url = f"{request.scheme}://{request.host}"
+            return await super().handle_index(request)
+
+    server = WebServer(shlex.join(command), host=host, port=sock.getsockname()[1], title=title)
+    server.public_url = url
+    server.initialize_logging()
+    loop = asyncio.new_event_loop()
+
+    def stop() -> None:
+        raise GracefulExit()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop)
+    application: Any = server._make_app()  # textual-serve's routes (pinned: <2)
+    try:
+        with _environment(environment or {}):
+            web.run_app(
+                application,
+                sock=sock,
+                handle_signals=False,
+                loop=loop,
+                print=None,
+                shutdown_timeout=5,
+            )
+    finally:
+        loop.close()
+        sock.close()
+    print("inboxdesk: stopped.", flush=True)
     return 0
+
+
+def serve_tui(settings: Settings, subscriber: str | None, host: str, port: int) -> int:
+    """`inboxdesk tui --web`: the app with these resolved settings in every session."""
+    return serve_web(app_command(subscriber), host, port, app_environment(settings))
+
+
+def serve_demo(
+    db: Path | None,
+    load: Sequence[Path],
+    subscriber: str | None,
+    host: str,
+    port: int,
+) -> int:
+    """`inboxdesk demo --web`: the local service (loopback, free port) with the demo data
+    or the fixture files in `load`, and the app on it in every browser session.
+
+    The service stays on loopback whatever `host` is: only the page is served there.
+    """
+    with _sigterm_unwinds():
+        return _serve_demo(db, load, subscriber, host, port)
+
+
+@contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    """SIGTERM before the page is up unwinds like Ctrl-C, so the database still goes."""
+
+    def unwind(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, unwind)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _serve_demo(
+    db: Path | None, load: Sequence[Path], subscriber: str | None, host: str, port: int
+) -> int:
+    from inboxdesk.server.demo import demo_fixture
+    from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
+    from inboxdesk.server.runner import ServiceThread
+    from inboxdesk.server.settings import ServerSettings
+    from inboxdesk.server.store import Store
+
+    try:
+        fixtures = [read_fixture(path) for path in load] or [demo_fixture()]
+    except FixtureError as exc:
+        print(f"inboxdesk: {exc}", file=sys.stderr)
+        return 2
+    try:
+        base = resolve({}, {})  # only the app settings (theme, keymap) are used
+    except ConfigError:
+        base = Settings()
+    with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
+        db_path = db or Path(scratch) / "demo.db"
+        store = Store(db_path)
+        try:
+            if not store.is_empty():
+                print(
+                    f"inboxdesk: {db_path} already holds data and its keys are stored "
+                    "hashed; use a new --db path for a demo.",
+                    file=sys.stderr,
+                )
+                return 2
+            try:
+                loaded = [load_fixture(store, fixture) for fixture in fixtures]
+            except FixtureError as exc:
+                print(f"inboxdesk: {exc}", file=sys.stderr)
+                return 2
+            # The app opens the first environment of the first file, as `demo` does.
+            key = loaded[0][0].api_key
+            with ServiceThread(ServerSettings(db_path=db_path), store) as service:
+                print(f"inboxdesk local service on {service.url}  (database {db_path})")
+                settings = Settings(
+                    base_url=service.url,
+                    api_key=key,
+                    theme=base.theme,
+                    auto_refresh=base.auto_refresh,
+                    keymap=base.keymap,
+                )
+                environment = _demo_environment(settings, Path(scratch) / "app.toml")
+                return serve_web(app_command(subscriber), host, port, environment)
+        finally:
+            store.close()
+
+
+def _demo_environment(settings: Settings, config: Path) -> dict[str, str | None]:
+    """The apps' environment for a demo: like the terminal demo, they take only the app
+    settings (theme, keymap, auto-refresh) from the user's; no profile or INBOXDESK_*
+    connection variable may point them elsewhere. `config` receives the keymap."""
+    ConfigFile(config, {"app": {"keymap": settings.keymap}}).save()
+    environment: dict[str, str | None] = {f"INBOXDESK_{k.upper()}": None for k in PROFILE_FIELDS}
+    environment |= {PROFILE_ENV: None, "INBOXDESK_CONFIG": str(config)}
+    return environment | app_environment(settings)
