@@ -97,7 +97,7 @@ def test_errors_are_one_clear_message_and_non_zero(
     assert code == 1 and "API Key not found" in err and "not-the-key" not in err
     monkeypatch.delenv("NOVU_SECRET_KEY")
     code, _, err = run(capsys, "integrations")
-    assert code == 2 and "No API key" in err and "config set api_key" in err
+    assert code == 2 and "No API key" in err and "inboxdesk config init" in err
     code, _, err = run(capsys, "integrations", "--profile", "nope")
     assert code == 2 and "Unknown profile 'nope'" in err
 
@@ -138,7 +138,7 @@ def test_config_profiles_file_mode_and_masking(
     shown = json.loads(out)
     assert shown["settings"]["timeout"] == "3.0" and shown["sources"]["timeout"] == "profile local"
     code, _, err = run(capsys, "config", "set", "timeout", "soon")
-    assert code == 2 and "timeout must be a number" in err
+    assert code == 2 and "profiles.local.timeout=soon: not a number" in err
     code, out, _ = run(capsys, "config", "show", "--timeout", "7", "--json")
     assert json.loads(out)["sources"]["timeout"] == "flag"
 
