@@ -2,31 +2,77 @@
 
 from __future__ import annotations
 
-import argparse
+import os
+import signal
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
-from inboxdesk.cli.connection import connection_options, settings_from
+import click
+
+from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.config import ConfigError, Settings, resolve
 
+if TYPE_CHECKING:
+    from textual.app import App
 
-def run_tui(args: argparse.Namespace) -> int:
+# A terminal closed (SIGHUP) or a polite kill (SIGTERM) ends the app as `q` does, so
+# that what it started (the demo's service and temporary database) is cleaned up.
+END_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+
+
+@contextmanager
+def exit_on_signals(app: App[Any]) -> Iterator[None]:
+    def stop(signum: int, frame: FrameType | None) -> None:
+        app.exit(return_code=128 + signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in END_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def run_tui(flags: Flags, subscriber: str | None) -> int:
     from inboxdesk.tui.app import InboxdeskApp
 
     problem = None
     try:
-        settings = settings_from(args)
+        settings = settings_from(flags, subscriber)
     except ConfigError as exc:
         # The app still opens, on a screen that says what is wrong and how to fix it.
         settings, problem = Settings(), str(exc)
-    InboxdeskApp(
-        settings, subscriber_id=getattr(args, "subscriber_flag", None), problem=problem
-    ).run()
-    return 0
+    app = InboxdeskApp(settings, subscriber_id=subscriber, problem=problem)
+    with exit_on_signals(app):
+        app.run()
+    return app.return_code or 0
 
 
-def run_demo(args: argparse.Namespace) -> int:
+@click.command()
+@click.option("--subscriber", metavar="ID", help="open this subscriber's inbox")
+@connection_options
+def tui(flags: Flags, subscriber: str | None) -> int:
+    """Open the app (the default when no command is given)."""
+    return run_tui(flags, subscriber)
+
+
+def app_settings() -> Settings:
+    """The app's own settings (theme, keymap, auto-refresh) from the environment and
+    the config file, for an app on another service; a problem is reported, not fatal."""
+    names = ("INBOXDESK_THEME", "INBOXDESK_AUTO_REFRESH", "INBOXDESK_CONFIG")
+    try:
+        return resolve({}, {k: v for k, v in os.environ.items() if k in names})
+    except ConfigError as exc:
+        print(f"inboxdesk: warning: {exc} (using the default look)", file=sys.stderr)
+        return Settings()
+
+
+def run_demo(db: Path | None, subscriber: str | None) -> int:
     """The local service with demo data on a free loopback port, and the app on it."""
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import load_fixture
@@ -35,49 +81,42 @@ def run_demo(args: argparse.Namespace) -> int:
     from inboxdesk.server.store import Store
     from inboxdesk.tui.app import InboxdeskApp
 
+    base, code = app_settings(), 0
     with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
-        db_path: Path = args.db or Path(scratch) / "demo.db"
+        db_path = db or Path(scratch) / "demo.db"
         store = Store(db_path)
-        if store.is_empty():
-            environments = load_fixture(store, demo_fixture())
-            key = environments[0].api_key
-        else:
-            print(
-                f"inboxdesk: {db_path} already holds data and its keys are stored hashed; "
-                "use a new --db path for a demo.",
-                file=sys.stderr,
-            )
-            return 2
         try:
-            base = resolve({}, {})  # only the app settings (theme, keymap) are used
-        except ConfigError:
-            base = Settings()
-        with ServiceThread(ServerSettings(db_path=db_path), store) as service:
-            settings = Settings(
-                base_url=service.url, api_key=key, theme=base.theme, keymap=base.keymap
-            )
-            InboxdeskApp(settings, subscriber_id=args.subscriber_flag).run()
-        store.close()
-    return 0
+            if not store.is_empty():
+                print(
+                    f"inboxdesk: {db_path} already holds data and its keys are stored hashed; "
+                    "use a new --db path for a demo.",
+                    file=sys.stderr,
+                )
+                return 2
+            key = load_fixture(store, demo_fixture())[0].api_key
+            with ServiceThread(ServerSettings(db_path=db_path), store) as service:
+                settings = base.model_copy(update={"base_url": service.url, "api_key": key})
+                app = InboxdeskApp(settings, subscriber_id=subscriber)
+                with exit_on_signals(app):
+                    app.run()
+                code = app.return_code or 0
+        finally:
+            store.close()
+    return code
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    tui = commands.add_parser(
-        "tui",
-        parents=[connection_options()],
-        help="open the app (the default when no command is given)",
-    )
-    tui.add_argument(
-        "--subscriber", dest="subscriber_flag", metavar="ID", help="open this subscriber's inbox"
-    )
-    tui.set_defaults(run=run_tui)
+@click.command()
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="keep the demo database here (default: temporary)",
+)
+@click.option(
+    "--subscriber", metavar="ID", help="open this subscriber's inbox (default: the first)"
+)
+def demo(db: Path | None, subscriber: str | None) -> int:
+    """The app on a local service with demo data."""
+    return run_demo(db, subscriber)
 
-    demo = commands.add_parser("demo", help="the app on a local service with demo data")
-    demo.add_argument("--db", type=Path, help="keep the demo database here (default: temporary)")
-    demo.add_argument(
-        "--subscriber",
-        dest="subscriber_flag",
-        metavar="ID",
-        help="open this subscriber's inbox (default: the first)",
-    )
-    demo.set_defaults(run=run_demo)
+
+COMMANDS = [tui, demo]
