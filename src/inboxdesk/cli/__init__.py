@@ -9,21 +9,16 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from pathlib import Path
 
 import click
 
 from inboxdesk import __version__
 from inboxdesk.cli import api_commands, app_commands, config_commands, serve
+from inboxdesk.cli.crash import crashed
 from inboxdesk.client.errors import InboxdeskError
 from inboxdesk.config import ConfigError
-from inboxdesk.paths import log_dir
 
-# Exit status of a crash (an exception nothing expected): sysexits' EX_SOFTWARE.
-CRASHED = 70
 # Words that mean the group itself, not options of the app.
 _OWN = {"-h", "--help", "-V", "--version"}
 
@@ -77,24 +72,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         return crashed(exc)
     return code if isinstance(code, int) else 0
-
-
-def crashed(exc: BaseException) -> int:
-    """An unexpected error: the traceback to a log file, one line naming it to the user."""
-    name = datetime.now(UTC).strftime("crash-%Y%m%d-%H%M%S-%f.log")
-    try:
-        folder = log_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        where: Path | None = folder / name
-        (folder / name).write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
-    except OSError:
-        where = None
-    detail = f"the traceback is in {where}" if where else "the traceback could not be saved"
-    print(
-        f"inboxdesk: crashed ({type(exc).__name__}); {detail}. Please report it.",
-        file=sys.stderr,
-    )
-    return CRASHED
 
 
 def _closed_pipe() -> int:

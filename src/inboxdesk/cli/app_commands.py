@@ -2,40 +2,78 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import io
 import os
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich.console import Console
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
+from inboxdesk.cli.crash import report
 from inboxdesk.config import ConfigError, Settings, resolve
 
 if TYPE_CHECKING:
     from textual.app import App
 
 # A terminal closed (SIGHUP) or a polite kill (SIGTERM) ends the app as `q` does, so
-# that what it started (the demo's service and temporary database) is cleaned up.
+# that what the run started (the demo's service and temporary database) is cleaned up.
 END_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
 
 
-@contextmanager
-def exit_on_signals(app: App[Any]) -> Iterator[None]:
-    def stop(signum: int, frame: FrameType | None) -> None:
-        app.exit(return_code=128 + signum)
+class EndOnSignals:
+    """While active, SIGHUP and SIGTERM end the run cleanly: a running app exits (from
+    its own event loop), and before one runs the run unwinds with SystemExit, so every
+    `with` block closes what it opened."""
 
-    previous = {sig: signal.signal(sig, stop) for sig in END_SIGNALS}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
+    def __init__(self) -> None:
+        self.app: App[Any] | None = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> EndOnSignals:
+        self._previous = {sig: signal.signal(sig, self._stop) for sig in END_SIGNALS}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._previous.items():
             signal.signal(sig, handler)
+
+    def _stop(self, signum: int, frame: FrameType | None) -> None:
+        code = 128 + signum
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if self.app is None or loop is None:
+            raise SystemExit(code)
+        # Thread-safe scheduling wakes the loop even when it is waiting for input.
+        loop.call_soon_threadsafe(functools.partial(self.app.exit, return_code=code))
+
+
+def run_app(app: App[Any], headless: bool = False) -> int:
+    """Run `app` until it quits; a crash is reported in one line, its traceback saved.
+
+    Textual prints a crash's traceback to `error_console` once the terminal is restored:
+    it is captured here and written to the log file instead.
+    """
+    captured = io.StringIO()
+    app.error_console = Console(
+        file=captured, markup=False, highlight=False, color_system=None, width=120
+    )
+    with EndOnSignals() as ending:
+        ending.app = app
+        app.run(headless=headless)
+    if app.return_code == 1 and captured.getvalue().strip():  # 1: Textual's crash status
+        return report(captured.getvalue(), "the app")
+    sys.stderr.write(captured.getvalue())  # a message the app left on exit, if any
+    return app.return_code or 0
 
 
 def run_tui(flags: Flags, subscriber: str | None) -> int:
@@ -47,10 +85,7 @@ def run_tui(flags: Flags, subscriber: str | None) -> int:
     except ConfigError as exc:
         # The app still opens, on a screen that says what is wrong and how to fix it.
         settings, problem = Settings(), str(exc)
-    app = InboxdeskApp(settings, subscriber_id=subscriber, problem=problem)
-    with exit_on_signals(app):
-        app.run()
-    return app.return_code or 0
+    return run_app(InboxdeskApp(settings, subscriber_id=subscriber, problem=problem))
 
 
 @click.command()
@@ -82,7 +117,7 @@ def run_demo(db: Path | None, subscriber: str | None) -> int:
     from inboxdesk.tui.app import InboxdeskApp
 
     base, code = app_settings(), 0
-    with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
+    with EndOnSignals(), tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
         db_path = db or Path(scratch) / "demo.db"
         store = Store(db_path)
         try:
@@ -96,10 +131,7 @@ def run_demo(db: Path | None, subscriber: str | None) -> int:
             key = load_fixture(store, demo_fixture())[0].api_key
             with ServiceThread(ServerSettings(db_path=db_path), store) as service:
                 settings = base.model_copy(update={"base_url": service.url, "api_key": key})
-                app = InboxdeskApp(settings, subscriber_id=subscriber)
-                with exit_on_signals(app):
-                    app.run()
-                code = app.return_code or 0
+                code = run_app(InboxdeskApp(settings, subscriber_id=subscriber))
         finally:
             store.close()
     return code
