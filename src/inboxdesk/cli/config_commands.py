@@ -9,19 +9,18 @@ from typing import Any
 
 import click
 
-from inboxdesk.cli.connection import Flags, connection_options, settings_from
+from inboxdesk.cli.connection import REGION_CHOICE, Flags, connection_options, settings_from
 from inboxdesk.cli.tables import table
 from inboxdesk.config import (
     PROFILE_FIELDS,
     REGION_URLS,
+    REGIONS,
     ConfigError,
     ConfigFile,
     check_api_key,
     config_path,
 )
 from inboxdesk.models import Region
-
-REGIONS = click.Choice([r.value for r in Region])
 
 
 def _secret(value: str | None, what: str) -> str | None:
@@ -119,7 +118,7 @@ def unset(key: str, profile: str | None) -> int:
 
 @config.command("add-profile")
 @click.argument("name")
-@click.option("--region", type=REGIONS, help="production region or the local service")
+@click.option("--region", type=REGION_CHOICE, help="production region or the local service")
 @click.option("--base-url", help="the service's base URL (wins over --region)")
 @click.option("--api-key", help="- reads it from stdin (keeps it out of shell history)")
 @click.option("--subscriber", help="subscriber to open by default")
@@ -158,20 +157,22 @@ def remove_profile(name: str) -> int:
 
 @config.command()
 @click.option("--profile", "name", help="the profile's name (default: the region's)")
-@click.option("--region", type=REGIONS, help="asked for when not given")
+@click.option("--region", type=REGION_CHOICE, help="asked for when not given")
 @click.option("--api-key", help="asked for (hidden) when not given; - reads stdin")
 def init(name: str | None, region: str | None, api_key: str | None) -> int:
     """Save a first profile: asks for the region and the key, and makes it the default."""
     if region is None:
+        if not sys.stdin.isatty():
+            raise ConfigError(f"No region given: pass --region ({REGIONS}).")
         region = click.prompt(
-            "Region (us, eu: production; local: `inboxdesk serve`)",
-            type=REGIONS,
+            f"Region ({REGIONS}; local is `inboxdesk serve`)",
+            type=REGION_CHOICE,
             default=Region.US.value,
             err=True,
         )
     if api_key is None:
         if not sys.stdin.isatty():
-            raise ConfigError("No key given: pass --api-key - and the key on stdin.")
+            raise ConfigError("No key given: pass --api-key - with the key on stdin.")
         api_key = "-"
     key = _key(api_key)
     name = name or str(region)

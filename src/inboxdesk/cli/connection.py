@@ -24,12 +24,13 @@ CONNECTION = (
     "proxy",
 )
 Flags = dict[str, Any]
+REGION_CHOICE = click.Choice([r.value for r in Region])
 
 _OPTIONS = [
     click.option("--profile", help="profile from the config file (INBOXDESK_PROFILE)"),
     click.option(
         "--region",
-        type=click.Choice([r.value for r in Region]),
+        type=REGION_CHOICE,
         help="production region or the local service",
     ),
     click.option("--base-url", help="service base URL, e.g. https://api.novu.co"),
