@@ -49,7 +49,8 @@ def test_a_command_that_crashes_says_where_the_traceback_is(
 
 class Broken(App[None]):
     def on_mount(self) -> None:
-        raise RuntimeError("the app broke")
+        key = "sk-held-in-a-local-QZXJ"
+        raise RuntimeError(f"the app broke ({len(key)})")
 
 
 def test_an_app_that_crashes_says_where_the_traceback_is(
@@ -58,7 +59,9 @@ def test_an_app_that_crashes_says_where_the_traceback_is(
     monkeypatch.setenv("INBOXDESK_LOG_DIR", str(tmp_path / "logs"))
     assert run_app(Broken(), headless=True) == CRASHED
     log = crash_line(capsys.readouterr().err, "the app", tmp_path / "logs")
-    assert "RuntimeError: the app broke" in log.read_text()
+    text = log.read_text()
+    assert "RuntimeError: the app broke (23)" in text and "on_mount" in text
+    assert "QZXJ" not in text, "local values (a key, credentials) are not saved"
 
 
 def test_an_app_that_quits_is_not_a_crash(

@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -60,8 +61,10 @@ class EndOnSignals:
 def run_app(app: App[Any], headless: bool = False) -> int:
     """Run `app` until it quits; a crash is reported in one line, its traceback saved.
 
-    Textual prints a crash's traceback to `error_console` once the terminal is restored:
-    it is captured here and written to the log file instead.
+    Textual prints a crash's traceback, with local values, once the terminal is
+    restored; it goes to `error_console`, captured here so that the user sees one line.
+    The saved traceback is the exception's own, without local values (they may hold a
+    key or credentials); Textual keeps the exception in `_exception`, its only handle.
     """
     captured = io.StringIO()
     app.error_console = Console(
@@ -70,8 +73,9 @@ def run_app(app: App[Any], headless: bool = False) -> int:
     with EndOnSignals() as ending:
         ending.app = app
         app.run(headless=headless)
-    if app.return_code == 1 and captured.getvalue().strip():  # 1: Textual's crash status
-        return report(captured.getvalue(), "the app")
+    error = getattr(app, "_exception", None)
+    if isinstance(error, BaseException):
+        return report("".join(traceback.format_exception(error)), "the app")
     sys.stderr.write(captured.getvalue())  # a message the app left on exit, if any
     return app.return_code or 0
 
