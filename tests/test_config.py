@@ -75,11 +75,14 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
     [
         ("profiles = 3", "must be a table"),
         ("[profiles.a]\nregion = 'mars'", "us, eu, local"),
-        ("[profiles.a]\ntimeout = 'soon'", "must be a number"),
+        ("[profiles.a]\ntimeout = 'soon'", r"profiles\.a\.timeout=soon in .*: not a number"),
         ("[profiles.a]\ncolour = 'red'", "unknown setting profiles.a.colour"),
         ("default_profile = 'b'\n[profiles.a]\n", "default_profile 'b' names no profile"),
         ("[profiles.a\n", "not valid TOML"),
         ("[app]\nkeymap = 3", "app.keymap"),
+        ("[profiles.'a b']\n", "Profile name 'a b' is not allowed"),
+        ("[profiles.'']\n", "Profile name '' is not allowed"),
+        ("[app]\nauto_refresh = -1", "app.auto_refresh=-1 in .*: must be 0 or more"),
     ],
 )
 def test_malformed_files_get_a_one_line_fix(tmp_path: Path, text: str, message: str) -> None:
@@ -94,7 +97,7 @@ def test_bad_values_from_flags_or_env(tmp_path: Path) -> None:
         resolve({"profile": "x"}, {}, config)
     with pytest.raises(ConfigError, match="http:// or https://"):
         resolve({"base_url": "api.novu.co"}, {}, config)
-    with pytest.raises(ConfigError, match="timeout"):
+    with pytest.raises(ConfigError, match="INBOXDESK_TIMEOUT=-1: must be more than 0"):
         resolve({}, {"INBOXDESK_TIMEOUT": "-1"}, config)
 
 
@@ -133,3 +136,118 @@ def test_client_settings_reach_the_transport(tmp_path: Path) -> None:
     garbage.write_text("not a certificate")
     with pytest.raises(ConfigError, match="PEM files"):
         client_for(Settings(api_key=KEY, ca_bundle=str(garbage)))
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("INBOXDESK_AUTO_REFRESH", "soon", "INBOXDESK_AUTO_REFRESH=soon: not a number."),
+        ("INBOXDESK_TIMEOUT", "nan", "INBOXDESK_TIMEOUT=nan: not a finite number."),
+        ("INBOXDESK_TIMEOUT", "0", "INBOXDESK_TIMEOUT=0: must be more than 0."),
+        ("INBOXDESK_REGION", "mars", "INBOXDESK_REGION=mars: must be one of us, eu, local"),
+        ("INBOXDESK_BASE_URL", "api.novu.co", "INBOXDESK_BASE_URL=api.novu.co: must start"),
+        ("INBOXDESK_PROFILE", "a b", "Profile name 'a b' is not allowed"),
+        ("NOVU_SECRET_KEY", KEY + " ", "The API key from NOVU_SECRET_KEY contains white"),
+    ],
+)
+def test_every_variable_is_validated_in_one_line_naming_it(
+    tmp_path: Path, name: str, value: str, message: str
+) -> None:
+    config = ConfigFile.load(tmp_path / "none.toml")
+    with pytest.raises(ConfigError) as failure:
+        resolve({}, {name: value}, config)
+    assert str(failure.value).startswith(message)
+    assert "\n" not in str(failure.value) and KEY not in str(failure.value)
+
+
+def test_a_bad_flag_is_named_as_typed(tmp_path: Path) -> None:
+    config = ConfigFile.load(tmp_path / "none.toml")
+    with pytest.raises(ConfigError, match=r"^--timeout=-3\.0: must be more than 0\.$"):
+        resolve({"timeout": -3.0}, {}, config)
+
+
+def test_sources_name_where_each_value_came_from(tmp_path: Path) -> None:
+    config = config_at(tmp_path, PROFILES)
+    env = {"INBOXDESK_AUTO_REFRESH": "5", "INBOXDESK_TIMEOUT": "9"}
+    settings = resolve({"subscriber": "grace"}, env, config)
+    assert settings.auto_refresh == 5 and settings.timeout == 9
+    sources = settings.sources
+    assert sources["subscriber"] == "flag"
+    assert sources["timeout"] == "env INBOXDESK_TIMEOUT"
+    assert sources["auto_refresh"] == "env INBOXDESK_AUTO_REFRESH"
+    assert sources["api_key"] == "profile work"
+    assert sources["base_url"] == "profile work (region eu)"
+    assert sources["theme"].startswith("config [app]")
+    assert sources["proxy"] == "default" and sources["profile"].startswith("default_profile")
+
+
+def test_set_checks_values_with_the_same_model(tmp_path: Path) -> None:
+    config = config_at(tmp_path, PROFILES)
+    config.set_value(None, "timeout", "3")
+    assert config.profiles()["work"]["timeout"] == 3.0, "stored as the model reads it"
+    context = {"themes": {"nord", "dracula"}, "bindings": {"inbox.mark_read"}}
+    with pytest.raises(ConfigError, match=r"app.theme=nosuchtheme: no such theme; known: drac"):
+        config.set_value(None, "app.theme", "nosuchtheme", **context)
+    with pytest.raises(ConfigError, match=r"no binding id inbox.nosuch, mark_read; known: inbox"):
+        config.set_value(None, "app.keymap.inbox.nosuch", "x", **context)
+    config.unset_value(None, "app.keymap.mark_read")
+    with pytest.raises(ConfigError, match=r"no binding id inbox.nosuch; known: inbox.mark_read"):
+        config.set_value(None, "app.keymap.inbox.nosuch", "x", **context)
+    config.set_value(None, "app.theme", "dracula", **context)
+    config.set_value(None, "app.keymap.inbox.mark_read", "x", **context)
+    with pytest.raises(ConfigError, match=r"^profiles\.work\.region=mars: must be one of"):
+        config.set_value(None, "region", "mars")
+    with pytest.raises(ConfigError, match="Unknown setting colour"):
+        config.set_value(None, "colour", "red")
+    assert config.data["app"] == {
+        "theme": "dracula",
+        "keymap": {"inbox.mark_read": "x"},
+    }
+    assert config.profiles()["work"]["region"] == "eu", "a refused value changes nothing"
+
+
+def test_unset_and_remove_profile(tmp_path: Path) -> None:
+    config = config_at(tmp_path, PROFILES)
+    assert config.unset_value(None, "subscriber") and "subscriber" not in config.profiles()["work"]
+    assert not config.unset_value(None, "subscriber")
+    assert config.unset_value(None, "app.theme") and "theme" not in config.data["app"]
+    assert config.unset_value(None, "app.keymap.mark_read")
+    config.remove_profile("work")
+    assert list(config.profiles()) == ["self"] and config.data["default_profile"] == "self"
+    with pytest.raises(ConfigError, match="No profile 'work'"):
+        config.remove_profile("work")
+    config.save()
+    assert ConfigFile.load(config.path).profiles().keys() == {"self"}
+
+
+def test_odd_profile_names_are_refused(tmp_path: Path) -> None:
+    config = ConfigFile.load(tmp_path / "config.toml")
+    for name in ("", " ", "a.b", "-x", "work\n", "x" * 65):
+        with pytest.raises(ConfigError, match="is not allowed"):
+            config.add_profile(name, {})
+    assert config.profiles() == {}
+
+
+def test_written_through_a_symlink_to_its_target(tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "inboxdesk.toml"
+    real.parent.mkdir()
+    real.write_text("")
+    link = tmp_path / "config.toml"
+    link.symlink_to(real)
+    config = ConfigFile.load(link)
+    config.add_profile("local", {"region": "local", "api_key": KEY})
+    config.save()
+    assert link.is_symlink() and link.resolve() == real
+    assert "local" in ConfigFile.load(real).profiles()
+    assert stat.S_IMODE(real.stat().st_mode) == 0o600
+
+
+def test_an_unwritable_config_gets_one_line(tmp_path: Path) -> None:
+    # A file where the directory should be: refused even for root, unlike a chmod.
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    config = ConfigFile.load(blocker / "config.toml")
+    config.add_profile("local", {"region": "local"})
+    with pytest.raises(ConfigError, match=r"Cannot write .*config.toml") as failure:
+        config.save()
+    assert "\n" not in str(failure.value)

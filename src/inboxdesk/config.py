@@ -1,24 +1,41 @@
 """Connection profiles and app settings: a TOML file, the environment, and flags.
 
-Precedence, highest first: command-line flags, environment (`NOVU_SECRET_KEY` for the
-key, `INBOXDESK_*` for the rest), the chosen profile (`--profile`, `INBOXDESK_PROFILE`,
-else the file's `default_profile`), then defaults.
+One pydantic-settings model, `Settings`, declares every setting, its kind and its
+environment variable (`INBOXDESK_<NAME>`; the key is `NOVU_SECRET_KEY`, as the
+service's own SDKs read it). The file's profiles and `[app]` table are validated by
+`Profile` and `AppSettings`, which use the same field types, so a value is checked the
+same way from a flag, a variable, the file or `config set`.
+
+Precedence, highest first: command-line flags, the environment, the chosen profile
+(`--profile`, `INBOXDESK_PROFILE`, else the file's `default_profile`), then defaults.
 """
 
 from __future__ import annotations
 
-import math
 import os
+import re
 import stat
 import sys
 import tempfile
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import tomli_w
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
+from pydantic_settings.sources import PydanticBaseSettingsSource
 
 from inboxdesk.models import Region
 from inboxdesk.models.integration import mask_secret
@@ -29,21 +46,13 @@ REGION_URLS: dict[Region, str] = {
     Region.EU: "https://eu.api.novu.co",
     Region.LOCAL: "http://127.0.0.1:3000",
 }
+ENV_PREFIX = "INBOXDESK_"
 KEY_ENV = "NOVU_SECRET_KEY"
 PROFILE_ENV = "INBOXDESK_PROFILE"
-# Profile fields and their kinds; each may also come from INBOXDESK_<NAME>.
-PROFILE_FIELDS: dict[str, type] = {
-    "region": str,
-    "base_url": str,
-    "api_key": str,
-    "subscriber": str,
-    "timeout": float,
-    "ca_bundle": str,
-    "client_cert": str,
-    "client_key": str,
-    "proxy": str,
-}
-APP_FIELDS: dict[str, type] = {"theme": str, "auto_refresh": float}
+CONFIG_ENV = "INBOXDESK_CONFIG"
+REGIONS = ", ".join(r.value for r in Region)
+# Profile names are bare TOML keys: nothing to quote, nothing that looks like a flag.
+PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
 
 class ConfigError(Exception):
@@ -51,61 +60,287 @@ class ConfigError(Exception):
 
 
 def config_path() -> Path:
-    override = os.environ.get("INBOXDESK_CONFIG")
+    override = os.environ.get(CONFIG_ENV)
     return Path(override) if override else config_dir() / "config.toml"
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The resolved settings one run uses."""
+# -- the kinds of values, shared by every model below ---------------------------------
 
-    profile: str | None = None
-    base_url: str = REGION_URLS[Region.LOCAL]
-    api_key: str | None = None
-    subscriber: str | None = None
-    timeout: float = 10.0
-    ca_bundle: str | None = None
-    client_cert: str | None = None
-    client_key: str | None = None
-    proxy: str | None = None
-    theme: str | None = None
-    auto_refresh: float = 0.0
-    keymap: dict[str, str] = field(default_factory=dict)
-    # Where each value came from: flag, env, profile NAME, or default.
-    sources: dict[str, str] = field(default_factory=dict)
 
-    def __repr__(self) -> str:
-        key = mask_secret(self.api_key) if self.api_key else None
-        return f"Settings(profile={self.profile!r}, base_url={self.base_url!r}, api_key={key!r})"
+def key_problem(key: str) -> str | None:
+    """Why `key` cannot go in an Authorization header, or None if it can.
+
+    A key with whitespace (a pasted trailing newline) or non-ASCII characters would be
+    refused by the HTTP layer with a message quoting the whole header, key included.
+    """
+    if not key:
+        return "is empty"
+    if any(c.isspace() for c in key):
+        return "contains whitespace (a space, tab or newline); set it again without it"
+    if not key.isascii() or not key.isprintable():
+        return "contains non-ASCII or control characters; copy it again from the dashboard"
+    return None
+
+
+def check_api_key(key: str, source: str) -> str:
+    """`key` if it can go in an Authorization header; else a one-line error without it."""
+    problem = key_problem(key)
+    if problem:
+        raise ConfigError(f"The API key from {source} {problem}.")
+    return key
+
+
+def _valid_key(key: str) -> str:
+    problem = key_problem(key)
+    if problem:
+        raise ValueError(problem)
+    return key
+
+
+def _http_url(url: str) -> str:
+    if not url.startswith(("http://", "https://")):
+        raise ValueError("must start with http:// or https://")
+    return url.rstrip("/")
+
+
+def check_profile_name(name: str) -> str:
+    if not PROFILE_NAME.fullmatch(name):
+        raise ConfigError(
+            f"Profile name {name[:40]!r} is not allowed: use 1 to 64 letters, digits, "
+            "- or _, starting with a letter or digit."
+        )
+    return name
+
+
+def _profile_name(name: str) -> str:
+    try:
+        return check_profile_name(name)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+
+
+ApiKey = Annotated[str, AfterValidator(_valid_key)]
+BaseUrl = Annotated[str, AfterValidator(_http_url)]
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+Interval = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+ProfileName = Annotated[str, AfterValidator(_profile_name)]
+
+
+class Profile(BaseModel):
+    """One `[profiles.NAME]` table: where a service is and how to reach it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    region: Region | None = Field(None, description="us, eu or local; base_url wins")
+    base_url: BaseUrl | None = Field(None, description="the service's base URL")
+    api_key: ApiKey | None = Field(None, repr=False, description="the API key (secret)")
+    subscriber: str | None = Field(None, description="the subscriber the app opens")
+    timeout: Seconds | None = Field(None, description="seconds to wait for each answer")
+    ca_bundle: str | None = Field(None, description="CA bundle file for TLS")
+    client_cert: str | None = Field(None, description="client certificate file (PEM)")
+    client_key: str | None = Field(None, description="client certificate key file (PEM)")
+    proxy: str | None = Field(None, description="proxy URL")
+
+
+class AppSettings(BaseModel):
+    """The `[app]` table. Given a validation context with `themes` and `bindings`
+    (the command line passes Textual's), theme names and keymap ids are checked too."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    theme: str | None = Field(None, description="a Textual theme name")
+    auto_refresh: Interval | None = Field(None, description="seconds; 0 is off")
+    keymap: dict[str, str] = Field(default_factory=dict, description="binding id = key(s)")
+
+    @field_validator("theme")
+    @classmethod
+    def _known_theme(cls, theme: str | None, info: ValidationInfo) -> str | None:
+        themes = (info.context or {}).get("themes")
+        if theme is not None and themes is not None and theme not in themes:
+            raise ValueError(f"no such theme; known: {', '.join(sorted(themes))}")
+        return theme
+
+    @field_validator("keymap")
+    @classmethod
+    def _known_bindings(cls, keymap: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        bindings: set[str] | None = (info.context or {}).get("bindings")
+        unknown = sorted(set(keymap) - bindings) if bindings is not None else []
+        if unknown:
+            raise ValueError(
+                f"no binding id {', '.join(unknown)}; known: {', '.join(sorted(bindings or ()))}"
+            )
+        return keymap
+
+
+class ConfigData(BaseModel):
+    """The whole file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    default_profile: str | None = None
+    profiles: dict[ProfileName, Profile] = Field(default_factory=dict)
+    app: AppSettings = Field(default_factory=AppSettings)
+
+    @model_validator(mode="after")
+    def _default_exists(self) -> ConfigData:
+        if self.default_profile is not None and self.default_profile not in self.profiles:
+            raise ValueError(
+                f"default_profile '{self.default_profile}' names no profile; add it with "
+                f"`inboxdesk config add-profile {self.default_profile}`"
+            )
+        return self
+
+
+class Settings(BaseSettings):
+    """The resolved settings one run uses. Built from keyword values only: `resolve`
+    reads the flags, the environment and the profile in order and records where each
+    value came from (`sources`: flag, env NAME, profile NAME, config [app], default)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, frozen=True, validate_by_name=True, extra="forbid"
+    )
+
+    profile: ProfileName | None = Field(None, description="the profile in use")
+    region: Region | None = Field(None, description="us, eu or local; picks base_url")
+    base_url: BaseUrl = Field(REGION_URLS[Region.LOCAL], description="the service's base URL")
+    api_key: ApiKey | None = Field(
+        None, repr=False, validation_alias=AliasChoices(KEY_ENV), description="the API key"
+    )
+    subscriber: str | None = Field(None, description="the subscriber the app opens")
+    timeout: Seconds = Field(10.0, description="seconds to wait for each answer")
+    ca_bundle: str | None = Field(None, description="CA bundle file for TLS")
+    client_cert: str | None = Field(None, description="client certificate file (PEM)")
+    client_key: str | None = Field(None, description="client certificate key file (PEM)")
+    proxy: str | None = Field(None, description="proxy URL")
+    theme: str | None = Field(None, description="a Textual theme name")
+    auto_refresh: Interval = Field(0.0, description="seconds between refreshes; 0 is off")
+    keymap: dict[str, str] = Field(default_factory=dict, description="binding id = key(s)")
+    sources: dict[str, str] = Field(default_factory=dict, repr=False, exclude=True)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Only the values given: `resolve` layers the rest, so that it knows each source.
+        return (init_settings,)
 
     def require_key(self) -> str:
         if not self.api_key:
-            where = f"profile '{self.profile}'" if self.profile else "any profile"
-            raise ConfigError(
-                f"No API key: none in {where}, {KEY_ENV} or --api-key. Set one with "
-                "`inboxdesk config set api_key -` (reads it from stdin)."
-            )
+            raise ConfigError(f"No API key. {FIRST_RUN}")
         return self.api_key
 
     def shown(self) -> dict[str, str]:
         """Every setting as text, the key masked, for `config show`."""
         out = {}
-        for f in fields(self):
-            if f.name in ("sources", "keymap"):
-                continue
-            value = getattr(self, f.name)
-            if f.name == "api_key" and value:
+        for name in SHOWN:
+            value = getattr(self, name)
+            if name == "api_key" and value:
                 value = mask_secret(value)
-            out[f.name] = "" if value is None else str(value)
+            out[name] = "" if value is None else str(value)
         return out
 
 
-@dataclass
+# The command that works from nothing, named wherever a key is missing.
+FIRST_RUN = (
+    f"Save one with `inboxdesk config init` (asks for the region and the key), or set {KEY_ENV}."
+)
+SHOWN = [n for n in Settings.model_fields if n not in ("sources", "keymap")]
+PROFILE_FIELDS = list(Profile.model_fields)
+APP_FIELDS = [n for n in AppSettings.model_fields if n != "keymap"]
+
+
+def env_name(field: str) -> str:
+    """The environment variable a setting is read from."""
+    return KEY_ENV if field == "api_key" else f"{ENV_PREFIX}{field.upper()}"
+
+
+class _Environment(EnvSettingsSource):
+    """The model's variables, read from a given mapping (tests pass their own)."""
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self._environ = environ
+        super().__init__(Settings, env_ignore_empty=True)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        # Names match case-insensitively (as the source's own reading does); empty is unset.
+        return {name.lower(): value for name, value in self._environ.items() if value}
+
+
+def read_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    values = _Environment(environ)()
+    values = {("api_key" if k == KEY_ENV else k): v for k, v in values.items()}
+    return {k: v for k, v in values.items() if k in SHOWN and k != "profile"}
+
+
+# -- one line per validation error ------------------------------------------------------
+
+
+def _problem(error: Any) -> str:
+    kind, ctx = error["type"], error.get("ctx", {})
+    if kind in ("float_parsing", "float_type", "int_parsing", "int_type"):
+        return "not a number"
+    if kind == "finite_number":
+        return "not a finite number"
+    if kind == "greater_than":
+        return f"must be more than {ctx['gt']:g}"
+    if kind == "greater_than_equal":
+        return f"must be {ctx['ge']:g} or more"
+    if kind == "enum":
+        return f"must be one of {REGIONS} (or set base_url)"
+    if kind == "string_type":
+        return "must be a string (in quotes)"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "must be a table"
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
+    return str(error["msg"])
+
+
+def _shown_value(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else repr(value)[1:-1]
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def one_line(exc: ValidationError, where: Callable[[str], str], place: str = "") -> ConfigError:
+    """The first error as one line: `NAME=value: problem`, NAME from `where(location)`.
+
+    `place` follows the value (" in PATH" for the file); a key's value is never shown.
+    """
+    error = exc.errors()[0]
+    loc = ".".join(str(part) for part in error["loc"])
+    if loc.endswith("api_key") and error["type"] == "value_error":
+        return ConfigError(f"The API key from {where(loc)}{place} {_problem(error)}.")
+    if error["type"] == "extra_forbidden":
+        return ConfigError(f"unknown setting {loc}{place}; known: {_known(loc)}.")
+    label = where(loc)
+    value = error.get("input")
+    if loc and value is not None and not isinstance(value, dict) and "api_key" not in loc:
+        label += f"={_shown_value(value)}"
+    return ConfigError(f"{label}{place}: {_problem(error)}.")
+
+
+def _known(loc: str) -> str:
+    if loc.startswith("profiles."):
+        return ", ".join(PROFILE_FIELDS)
+    if loc.startswith("app."):
+        return ", ".join(APP_FIELDS) + ", keymap"
+    return "default_profile, profiles, app"
+
+
+# -- the file ---------------------------------------------------------------------------
+
+
 class ConfigFile:
     """The TOML file: profiles, the default profile, and app settings."""
 
-    path: Path
-    data: dict[str, Any]
+    def __init__(self, path: Path, data: dict[str, Any]) -> None:
+        self.path = path
+        self.data = data
 
     @classmethod
     def load(cls, path: Path | None = None, warn: bool = True) -> ConfigFile:
@@ -113,8 +348,7 @@ class ConfigFile:
         if not path.exists():
             return cls(path, {})
         try:
-            text = path.read_text(encoding="utf-8")
-            data = tomllib.loads(text)
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path} is not valid TOML ({exc}): fix or delete it.") from None
         except (OSError, UnicodeDecodeError) as exc:
@@ -129,32 +363,11 @@ class ConfigFile:
             )
         return config
 
-    def validate(self) -> None:
-        profiles = self.data.get("profiles", {})
-        if not isinstance(profiles, dict):
-            raise ConfigError(f"{self.path}: [profiles] must be a table of profiles.")
-        for name, profile in profiles.items():
-            if not isinstance(profile, dict):
-                raise ConfigError(f"{self.path}: profiles.{name} must be a table.")
-            for key, value in profile.items():
-                _check(f"profiles.{name}.{key}", key, value, PROFILE_FIELDS, self.path)
-        app = self.data.get("app", {})
-        if not isinstance(app, dict):
-            raise ConfigError(f"{self.path}: [app] must be a table.")
-        for key, value in app.items():
-            if key == "keymap":
-                if not isinstance(value, dict) or not all(
-                    isinstance(v, str) for v in value.values()
-                ):
-                    raise ConfigError(f"{self.path}: app.keymap must map binding ids to keys.")
-                continue
-            _check(f"app.{key}", key, value, APP_FIELDS, self.path)
-        default = self.data.get("default_profile")
-        if default is not None and default not in profiles:
-            raise ConfigError(
-                f"{self.path}: default_profile '{default}' names no profile; "
-                f"add it with `inboxdesk config add-profile {default}`."
-            )
+    def validate(self, context: Mapping[str, Any] | None = None) -> ConfigData:
+        try:
+            return ConfigData.model_validate(self.data, context=context)
+        except ValidationError as exc:
+            raise one_line(exc, _file_where, f" in {self.path}") from None
 
     def holds_key(self) -> bool:
         return any(isinstance(p, dict) and p.get("api_key") for p in self.profiles().values())
@@ -164,91 +377,142 @@ class ConfigFile:
         return profiles
 
     def save(self) -> None:
-        """Write atomically, mode 0600 from the first byte: the file may hold keys."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".config-", suffix=".toml")
+        """Write atomically, mode 0600 from the first byte: the file may hold keys.
+
+        A symlinked config is written at its target, so the link stays a link.
+        """
+        target = self.path.resolve() if self.path.is_symlink() else self.path
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".config-", suffix=".toml")
+        except OSError as exc:
+            raise ConfigError(
+                f"Cannot write {target} ({exc.strerror}): check the directory's permissions "
+                f"or point {CONFIG_ENV} at a writable file."
+            ) from None
         try:
             os.fchmod(handle, 0o600)
             with os.fdopen(handle, "wb") as out:
                 tomli_w.dump(self.data, out)
-            os.replace(temp, self.path)
+            os.replace(temp, target)
+        except OSError as exc:
+            Path(temp).unlink(missing_ok=True)
+            raise ConfigError(f"Cannot write {target} ({exc.strerror}).") from None
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
 
-    def set_value(self, profile: str | None, key: str, value: str) -> None:
-        """Set a profile field (or `app.NAME`, `app.keymap.ID`), checking its kind."""
-        if key.startswith("app.keymap."):
-            self.data.setdefault("app", {}).setdefault("keymap", {})[key[11:]] = value
-            return
-        if key.startswith("app."):
-            name = key[4:]
-            self.data.setdefault("app", {})[name] = _convert(key, name, value, APP_FIELDS)
-            return
-        if key == "default_profile":
-            if value not in self.profiles():
-                raise ConfigError(
-                    f"No profile '{value}': add it with `inboxdesk config add-profile {value}`."
-                )
-            self.data["default_profile"] = value
-            return
+    def _target(self, profile: str | None) -> str:
         target: str | None = profile or self.data.get("default_profile")
         if not target:
-            raise ConfigError("Which profile? Pass --profile NAME or set default_profile first.")
+            raise ConfigError(
+                "Which profile? Pass --profile NAME, or add one with "
+                "`inboxdesk config add-profile NAME`."
+            )
         if target not in self.profiles():
             raise ConfigError(
                 f"No profile '{target}': add it with `inboxdesk config add-profile {target}`."
             )
-        self.profiles()[target][key] = _convert(key, key, value, PROFILE_FIELDS)
-        self.validate()
+        return target
+
+    def _apply(self, change: Callable[[dict[str, Any]], None], **context: Any) -> None:
+        """Make `change` on a copy, validate the copy, and keep it only if it is valid.
+
+        Values are stored as the model reads them (`timeout = 3.0`, not `"3"`).
+        """
+        data = _copy(self.data)
+        change(data)
+        try:
+            valid = ConfigData.model_validate(data, context=context or None)
+        except ValidationError as exc:
+            raise one_line(exc, _file_where) from None
+        self.data = data
+        for name, profile in valid.profiles.items():
+            data["profiles"][name] = profile.model_dump(mode="json", exclude_none=True)
+        if "app" in data:
+            data["app"] = valid.app.model_dump(mode="json", exclude_none=True)
+            if not data["app"]["keymap"]:
+                del data["app"]["keymap"]
+
+    def set_value(self, profile: str | None, key: str, value: str, **context: Any) -> None:
+        """Set a profile field, `app.NAME`, `app.keymap.ID` or `default_profile`.
+
+        `context` (themes, bindings) lets the model check theme names and binding ids.
+        """
+        if key.startswith("app.keymap."):
+            binding = key.removeprefix("app.keymap.")
+            self._apply(
+                lambda d: d.setdefault("app", {}).setdefault("keymap", {}).update({binding: value}),
+                **context,
+            )
+        elif key.startswith("app."):
+            name = key.removeprefix("app.")
+            self._apply(lambda d: d.setdefault("app", {}).update({name: value}), **context)
+        elif key == "default_profile":
+            self._apply(lambda d: d.update(default_profile=value))
+        elif key in PROFILE_FIELDS:
+            target = self._target(profile)
+            self._apply(lambda d: d["profiles"][target].update({key: value}))
+        else:
+            raise ConfigError(
+                f"Unknown setting {key}; known: {', '.join(PROFILE_FIELDS)}, "
+                f"{', '.join('app.' + n for n in APP_FIELDS)}, app.keymap.BINDING_ID, "
+                "default_profile."
+            )
+
+    def unset_value(self, profile: str | None, key: str) -> bool:
+        """Remove a setting; False when it was not set."""
+        if key.startswith("app."):
+            path = ["app", *key.removeprefix("app.").split(".", 1)]
+        elif key == "default_profile":
+            path = ["default_profile"]
+        else:
+            path = ["profiles", self._target(profile), key]
+        table = self.data
+        for part in path[:-1]:
+            table = table.get(part, {})
+            if not isinstance(table, dict):
+                return False
+        if path[-1] not in table:
+            return False
+        del table[path[-1]]
+        return True
 
     def add_profile(self, name: str, values: Mapping[str, str]) -> None:
+        check_profile_name(name)
         if name in self.profiles():
             raise ConfigError(f"Profile '{name}' exists; change it with `inboxdesk config set`.")
-        self.data.setdefault("profiles", {})[name] = {
-            k: _convert(k, k, v, PROFILE_FIELDS) for k, v in values.items()
-        }
-        self.data.setdefault("default_profile", name)
-        self.validate()
+
+        def add(data: dict[str, Any]) -> None:
+            data.setdefault("profiles", {})[name] = dict(values)
+            data.setdefault("default_profile", name)
+
+        self._apply(add)
+
+    def remove_profile(self, name: str) -> None:
+        if name not in self.profiles():
+            raise ConfigError(f"No profile '{name}' in {self.path}.")
+        del self.profiles()[name]
+        if self.data.get("default_profile") == name:
+            # The next profile becomes the default, so that a default still exists.
+            rest = list(self.profiles())
+            if rest:
+                self.data["default_profile"] = rest[0]
+            else:
+                del self.data["default_profile"]
 
 
-def _check(where: str, key: str, value: Any, known: Mapping[str, type], path: Path) -> None:
-    kind = known.get(key)
-    if kind is None:
-        raise ConfigError(f"{path}: unknown setting {where}; known: {', '.join(known)}.")
-    ok = (
-        isinstance(value, int | float) and not isinstance(value, bool)
-        if kind is float
-        else isinstance(value, kind)
-    )
-    if not ok:
-        raise ConfigError(f"{path}: {where} must be a {'number' if kind is float else 'string'}.")
-    if key == "region":
-        region_url(value, f"{path}: {where}")
+def _file_where(loc: str) -> str:
+    parts = loc.split(".")
+    if parts[0] == "profiles" and len(parts) > 2 and parts[-1] == "api_key":
+        return f"profile {parts[1]}"
+    return loc
 
 
-def region_url(value: object, where: str = "region") -> str:
-    """The base URL of a region name, or a ConfigError naming the choices."""
-    try:
-        return REGION_URLS[Region(str(value))]
-    except ValueError:
-        raise ConfigError(
-            f"{where} must be one of us, eu, local (or set base_url), not {value!r}."
-        ) from None
-
-
-def _convert(where: str, key: str, value: str, known: Mapping[str, type]) -> str | float:
-    kind = known.get(key)
-    if kind is None:
-        raise ConfigError(f"Unknown setting {where}; known: {', '.join(known)}.")
-    if kind is float:
-        try:
-            return float(value)
-        except ValueError:
-            raise ConfigError(f"{where} must be a number, not {value!r}.") from None
-    if key == "region":
-        region_url(value)
-    return value
+def _copy(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _copy(v) for k, v in data.items()}
+    return data
 
 
 def _readable_by_others(path: Path) -> bool:
@@ -258,36 +522,17 @@ def _readable_by_others(path: Path) -> bool:
         return False
 
 
-def check_api_key(key: str, source: str) -> str:
-    """`key` if it can go in an Authorization header; else a one-line error without it.
-
-    A key with whitespace (a pasted trailing newline) or non-ASCII characters would be
-    refused by the HTTP layer with a message quoting the whole header, key included.
-    """
-    if not key:
-        raise ConfigError(f"The API key from {source} is empty.")
-    if any(c.isspace() for c in key):
-        raise ConfigError(
-            f"The API key from {source} contains whitespace (a space, tab or newline); "
-            "set it again without it."
-        )
-    if not key.isascii() or not key.isprintable():
-        raise ConfigError(
-            f"The API key from {source} contains non-ASCII or control characters; "
-            "copy it again from the service's dashboard."
-        )
-    return key
-
-
-def _number(value: Any, name: str) -> float:
-    """A finite number from a flag, variable or config value, or a one-line error."""
+def region_url(value: object, where: str = "region") -> str:
+    """The base URL of a region name, or a ConfigError naming the choices."""
     try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name} must be a number, not {str(value)[:40]!r}.") from None
-    if not math.isfinite(number):
-        raise ConfigError(f"{name} must be a finite number, not {value!r}.")
-    return number
+        return REGION_URLS[Region(str(value))]
+    except ValueError:
+        raise ConfigError(
+            f"{where}={_shown_value(str(value))}: must be one of {REGIONS} (or set base_url)."
+        ) from None
+
+
+# -- resolving one run's settings -------------------------------------------------------
 
 
 def resolve(
@@ -302,61 +547,86 @@ def resolve(
     profiles = config.profiles()
     name = flags.get("profile") or environ.get(PROFILE_ENV) or config.data.get("default_profile")
     if name is not None and name not in profiles:
+        check_profile_name(str(name))
         known = ", ".join(profiles) or "none yet"
         raise ConfigError(
             f"Unknown profile '{name}' (profiles: {known}); "
             f"add it with `inboxdesk config add-profile {name}`."
         )
     profile = profiles.get(name, {}) if name else {}
-    chosen_by = (
-        "flag"
-        if flags.get("profile")
-        else f"env {PROFILE_ENV}"
-        if environ.get(PROFILE_ENV)
-        else "default_profile"
-    )
+    app = {k: v for k, v in config.data.get("app", {}).items() if k in APP_FIELDS}
 
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    for key in PROFILE_FIELDS:
-        env_name = KEY_ENV if key == "api_key" else f"INBOXDESK_{key.upper()}"
-        if key in flags:
-            values[key], sources[key] = flags[key], "flag"
-        elif environ.get(env_name):
-            values[key], sources[key] = environ[env_name], f"env {env_name}"
-        elif key in profile:
-            values[key], sources[key] = profile[key], f"profile {name}"
+    for source, layer in (
+        ("flag", {k: v for k, v in flags.items() if k != "profile"}),
+        ("env", read_environment(environ)),
+        (f"profile {name}", profile),
+        (f"config [app] ({config.path})", app),
+    ):
+        for key, value in layer.items():
+            if key not in values:
+                values[key] = value
+                sources[key] = f"env {env_name(key)}" if source == "env" else source
 
     # base_url beats region from the same or a lower level; region alone picks a URL.
     if "region" in values and (
         "base_url" not in values or _rank(sources["region"]) < _rank(sources["base_url"])
     ):
-        values["base_url"] = region_url(values["region"])
-        sources["base_url"] = sources["region"]
-    values.pop("region", None)
-    if "api_key" in values:
-        values["api_key"] = check_api_key(str(values["api_key"]), sources["api_key"])
-    if "timeout" in values:
-        values["timeout"] = _number(values["timeout"], f"timeout ({sources['timeout']})")
-        if values["timeout"] <= 0:
-            raise ConfigError("timeout must be more than 0 seconds.")
-    base_url = str(values.get("base_url", REGION_URLS[Region.LOCAL]))
-    if not base_url.startswith(("http://", "https://")):
-        raise ConfigError(f"base URL must start with http:// or https://, not {base_url!r}.")
-    app = config.data.get("app", {})
-    settings = Settings(
-        profile=name,
-        theme=environ.get("INBOXDESK_THEME") or app.get("theme"),
-        auto_refresh=_number(
-            environ.get("INBOXDESK_AUTO_REFRESH") or app.get("auto_refresh", 0.0),
-            "auto_refresh (env INBOXDESK_AUTO_REFRESH or [app] in the config)",
-        ),
-        keymap=dict(app.get("keymap", {})),
-    )
+        values["base_url"] = region_url(values["region"], _where(sources["region"], "region"))
+        sources["base_url"] = f"{sources['region']} (region {values['region']})"
     if name:
-        sources["profile"] = chosen_by
-    return replace(settings, **values, sources=sources)
+        sources["profile"] = (
+            "flag"
+            if flags.get("profile")
+            else f"env {PROFILE_ENV}"
+            if environ.get(PROFILE_ENV)
+            else f"default_profile ({config.path})"
+        )
+    for key in SHOWN:
+        sources.setdefault(key, "default")
+    try:
+        return Settings(
+            profile=name,
+            keymap=dict(config.data.get("app", {}).get("keymap", {})),
+            sources=sources,
+            **values,
+        )
+    except ValidationError as exc:
+        field = str(exc.errors()[0]["loc"][0])
+        raise one_line(exc, lambda loc: _where(sources.get(field, "default"), field)) from None
+
+
+def _where(source: str, field: str) -> str:
+    """A value's place, as one would type it: `--timeout`, `INBOXDESK_TIMEOUT`, ..."""
+    if source == "flag":
+        return f"--{field.replace('_', '-')}"
+    if source.startswith("env "):
+        return source.removeprefix("env ")
+    if field == "api_key":
+        return source
+    if source.startswith("profile "):
+        name = source.removeprefix("profile ")
+        return f"profiles.{name}.{field}"
+    if source.startswith("config [app]"):
+        return f"app.{field}"
+    return field
 
 
 def _rank(source: str) -> int:
     return 0 if source == "flag" else 1 if source.startswith("env") else 2
+
+
+__all__ = [
+    "KEY_ENV",
+    "REGION_URLS",
+    "AppSettings",
+    "ConfigData",
+    "ConfigError",
+    "ConfigFile",
+    "Profile",
+    "Settings",
+    "check_api_key",
+    "config_path",
+    "resolve",
+]

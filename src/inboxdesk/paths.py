@@ -22,3 +22,8 @@ def data_dir() -> Path:
 
 def default_db_path() -> Path:
     return data_dir() / "local.db"
+
+
+def log_dir() -> Path:
+    override = os.environ.get("INBOXDESK_LOG_DIR")
+    return Path(override) if override else Path(platformdirs.user_log_dir(APP))

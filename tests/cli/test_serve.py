@@ -31,3 +31,53 @@ def test_a_port_out_of_range_is_refused(tmp_path: Path) -> None:
     assert "a port is 0 to 65535, not 70000" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "local.db").exists()
+
+
+def serve_until_ready(*args: str, last: str) -> tuple[str, str]:
+    """Start `serve`, read its banner up to the line holding `last`, then stop it."""
+    service = subprocess.Popen(
+        [sys.executable, "-m", "inboxdesk", "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert service.stdout is not None and service.stderr is not None
+    lines = []
+    try:
+        for line in service.stdout:
+            lines.append(line)
+            if last in line:
+                break
+    finally:
+        service.terminate()
+        rest, err = service.communicate(timeout=30)
+    return "".join(lines) + rest, err
+
+
+def test_demo_prints_the_command_that_saves_its_key(tmp_path: Path) -> None:
+    out, err = serve_until_ready(
+        "--db", str(tmp_path / "local.db"), "--demo", "--port", "0", last="save a key"
+    )
+    key = out.split("Development API key: ", 1)[1].split()[0]
+    url = out.split("local service on ", 1)[1].split()[0]
+    assert (
+        f"save a key as a profile: inboxdesk config add-profile local --base-url {url} "
+        "--api-key -" in out
+    )
+    assert len(key) >= 16 and "warning" not in err
+
+
+def test_a_host_beyond_loopback_is_warned_about_and_gets_no_keys(tmp_path: Path) -> None:
+    out, err = serve_until_ready(
+        "--db",
+        str(tmp_path / "local.db"),
+        "--demo",
+        "--port",
+        "0",
+        "--host",
+        "0.0.0.0",
+        last="Production API key",
+    )
+    assert "warning: --host 0.0.0.0 is not loopback" in err
+    assert "Development API key: (not printed: output is not a terminal)" in out
+    assert "config add-profile" not in out

@@ -97,7 +97,7 @@ def test_errors_are_one_clear_message_and_non_zero(
     assert code == 1 and "API Key not found" in err and "not-the-key" not in err
     monkeypatch.delenv("NOVU_SECRET_KEY")
     code, _, err = run(capsys, "integrations")
-    assert code == 2 and "No API key" in err and "config set api_key" in err
+    assert code == 2 and "No API key" in err and "inboxdesk config init" in err
     code, _, err = run(capsys, "integrations", "--profile", "nope")
     assert code == 2 and "Unknown profile 'nope'" in err
 
@@ -138,7 +138,7 @@ def test_config_profiles_file_mode_and_masking(
     shown = json.loads(out)
     assert shown["settings"]["timeout"] == "3.0" and shown["sources"]["timeout"] == "profile local"
     code, _, err = run(capsys, "config", "set", "timeout", "soon")
-    assert code == 2 and "timeout must be a number" in err
+    assert code == 2 and "profiles.local.timeout=soon: not a number" in err
     code, out, _ = run(capsys, "config", "show", "--timeout", "7", "--json")
     assert json.loads(out)["sources"]["timeout"] == "flag"
 
@@ -147,11 +147,38 @@ def test_bare_options_open_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     from inboxdesk.cli import app_commands
 
     seen: list[Any] = []
-    monkeypatch.setattr(app_commands, "run_tui", lambda args: seen.append(args) or 0)
+
+    def run_tui(flags: dict[str, Any], subscriber: str | None) -> int:
+        seen.append((flags["profile"], subscriber))
+        return 0
+
+    monkeypatch.setattr(app_commands, "run_tui", run_tui)
     assert main(["--profile", "work", "--subscriber", "ada"]) == 0
-    assert (seen[0].command, seen[0].profile, seen[0].subscriber_flag) == ("tui", "work", "ada")
+    assert seen[0] == ("work", "ada")
     assert main([]) == 0
-    assert seen[1].command == "tui" and seen[1].profile is None
+    assert seen[1] == (None, None)
+    assert main(["tui", "--profile", "eu"]) == 0 and seen[2] == ("eu", None)
+
+
+def test_version_help_and_choices_from_the_enums(capsys: pytest.CaptureFixture[str]) -> None:
+    from inboxdesk import __version__
+
+    for flag in ("-V", "--version"):
+        code, out, _ = run(capsys, flag)
+        assert code == 0 and out.strip() == f"inboxdesk, version {__version__}"
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "mark-as" in out and "config" in out
+    code, out, _ = run(capsys, "mark-as", "--help")
+    assert code == 0 and "{read|seen|unread|unseen}" in out and "[us|eu|local]" in out
+    code, _, err = run(capsys, "mark-all", "jane", "done")
+    assert code == 2 and "'done' is not one of 'read', 'seen', 'unread', 'unseen'" in err
+    code, out, _ = run(capsys, "integrations", "--help")
+    assert "[in_app|email|sms|chat|push]" in out
+
+
+def test_integrations_by_channel(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "integrations", "--channel", "sms", "--json")
+    assert code == 0 and {i["channel"] for i in json.loads(out)} == {"sms"}
 
 
 def test_subscribers_search_the_service(env: Service, capsys: pytest.CaptureFixture[str]) -> None:

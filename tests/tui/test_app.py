@@ -43,7 +43,7 @@ async def test_no_key_shows_how_to_set_one() -> None:
                 isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
             ),
         )
-        assert "config set api_key" in plain(app.screen.query_one("#problem-message", Static))
+        assert "inboxdesk config init" in plain(app.screen.query_one("#problem-message", Static))
 
 
 async def test_unreachable_at_start_then_retry_connects(service: Service) -> None:

@@ -1,43 +1,64 @@
-"""The `inboxdesk` command line: the service, the app, and scriptable API calls."""
+"""The `inboxdesk` command line: the service, the app, and scriptable API calls.
+
+`main(argv) -> int` is the entry point (the console script, `python -m inboxdesk` and
+the tests); it runs the click group in non-standalone mode and turns every error into
+one line and an exit status.
+"""
 
 from __future__ import annotations
 
-import argparse
+import os
 import sys
 from collections.abc import Sequence
 
+import click
+
 from inboxdesk import __version__
 from inboxdesk.cli import api_commands, app_commands, config_commands, serve
+from inboxdesk.cli.crash import crashed
 from inboxdesk.client.errors import InboxdeskError
 from inboxdesk.config import ConfigError
 
+# Words that mean the group itself, not options of the app.
+_OWN = {"-h", "--help", "-V", "--version"}
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="inboxdesk",
-        description="Inbox and integrations of a notification service, in the terminal.",
-    )
-    parser.add_argument("--version", action="version", version=f"inboxdesk {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    serve.add_parser(commands)
-    app_commands.add_parsers(commands)
-    api_commands.add_parsers(commands)
-    config_commands.add_parser(commands)
-    return parser
+
+class AppByDefault(click.Group):
+    """Bare `inboxdesk`, or options alone (`inboxdesk --profile eu`), open the app."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing and (
+            not args or (args[0].startswith("-") and args[0] not in _OWN)
+        ):
+            args = ["tui", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=AppByDefault, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="inboxdesk")
+def cli() -> None:
+    """Inbox and integrations of a notification service, in the terminal.
+
+    With no command, opens the app (as `inboxdesk tui`).
+    """
+
+
+for command in [serve.serve, *app_commands.COMMANDS, *api_commands.COMMANDS]:
+    cli.add_command(command)
+cli.add_command(config_commands.config)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
-    if words and words[0].startswith("-") and words[0] not in {"-h", "--help", "--version"}:
-        # `inboxdesk --profile eu` means the app, as bare `inboxdesk` does.
-        words.insert(0, "tui")
-    args = parser.parse_args(words)
-    if args.command is None:
-        # Bare `inboxdesk` opens the app, as `inboxdesk tui` does.
-        args = parser.parse_args(["tui"])
     try:
-        code: int = args.run(args)
+        code = cli.main(words, prog_name="inboxdesk", standalone_mode=False)
+    except click.ClickException as exc:  # a usage error: click says what and how
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except (click.Abort, KeyboardInterrupt):
+        return 130
     except ConfigError as exc:
         print(f"inboxdesk: {exc}", file=sys.stderr)
         return 2
@@ -46,11 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.hint:
             print(f"  {exc.hint}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         return _closed_pipe()
-    return code
+    except Exception as exc:
+        return crashed(exc)
+    return code if isinstance(code, int) else 0
 
 
 def _closed_pipe() -> int:
@@ -58,8 +79,6 @@ def _closed_pipe() -> int:
 
     stdout is pointed at /dev/null so the interpreter's final flush cannot raise again.
     """
-    import os
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)

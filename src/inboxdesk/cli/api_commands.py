@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from inboxdesk.cli.connection import connection_options, settings_from
+import click
+
+from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.client.factory import client_for
-from inboxdesk.models import PRIMARY_CHANNELS, Integration, MarkAs, MessageFields
+from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration, MarkAs, MessageFields
 from inboxdesk.text import clip, safe, safe_json
 
 # Exit status when mark-as left some requested ids alone.
 PARTIAL = 3
 # Exit status when the user declined a confirmation.
 DECLINED = 1
-STATES = [m.value for m in MarkAs]
+STATES = click.Choice([m.value for m in MarkAs])
+json_option = click.option("--json", "as_json", is_flag=True, help="print JSON, not a table")
 
 
 def _emit(data: Any) -> None:
@@ -27,8 +29,8 @@ def _emit(data: Any) -> None:
     print(safe_json(data, indent=2))
 
 
-def _call(args: argparse.Namespace, work: Callable[[InboxClient], Awaitable[int]]) -> int:
-    settings = settings_from(args)
+def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
+    settings = settings_from(flags)
 
     async def main() -> int:
         async with client_for(settings) as client:
@@ -42,10 +44,21 @@ def _names(item: Integration) -> str:
     return safe(f"{item.name} ({item.provider_id})", newlines=False)
 
 
-def _integrations(args: argparse.Namespace) -> int:
+@click.command()
+@click.option("--active", is_flag=True, help="active integrations only")
+@click.option(
+    "--channel", type=click.Choice([c.value for c in Channel]), help="this channel's only"
+)
+@json_option
+@connection_options
+def integrations(flags: Flags, active: bool, channel: str | None, as_json: bool) -> int:
+    """List integrations."""
+
     async def work(client: InboxClient) -> int:
-        items = await client.list_integrations(active_only=args.active)
-        if args.json:
+        items = await client.list_integrations(active_only=active)
+        if channel:
+            items = [i for i in items if i.channel == channel]
+        if as_json:
             _emit([i.masked() for i in items])
             return 0
         rows = [
@@ -78,7 +91,7 @@ def _integrations(args: argparse.Namespace) -> int:
         )
         return 0
 
-    return _call(args, work)
+    return _call(flags, work)
 
 
 def _confirm(question: str) -> bool:
@@ -91,15 +104,22 @@ def _confirm(question: str) -> bool:
     return answer.strip().lower() in {"y", "yes"}
 
 
-def _set_primary(args: argparse.Namespace) -> int:
+@click.command("set-primary")
+@click.argument("integration_id", metavar="INTEGRATION_ID")
+@click.option("-y", "--yes", is_flag=True, help="do not ask for confirmation on a terminal")
+@json_option
+@connection_options
+def set_primary(flags: Flags, integration_id: str, yes: bool, as_json: bool) -> int:
+    """Make an email or sms integration the primary of its channel."""
+
     async def work(client: InboxClient) -> int:
         everything = await client.list_integrations()
-        target = next((i for i in everything if i.id == args.integration_id), None)
+        target = next((i for i in everything if i.id == integration_id), None)
         # Unknown ids and channels without a primary go to the service, which says why.
         if target is not None and target.channel in PRIMARY_CHANNELS:
             channel = safe(str(target.channel), newlines=False)
             if target.primary:
-                if args.json:
+                if as_json:
                     _emit(target.masked())
                 else:
                     print(f"{_names(target)} is already the primary {channel} integration.")
@@ -110,7 +130,7 @@ def _set_primary(args: argparse.Namespace) -> int:
                 if i.primary and i.channel == target.channel and i is not target
             ]
             conditions = len(target.conditions or [])
-            if not args.yes and sys.stdin.isatty():
+            if not yes and sys.stdin.isatty():
                 replacing = (
                     f", replacing {', '.join(_names(i) for i in current)}"
                     if current
@@ -124,8 +144,8 @@ def _set_primary(args: argparse.Namespace) -> int:
                     return DECLINED
         else:
             current, conditions = [], 0
-        item = await client.set_primary(args.integration_id)
-        if args.json:
+        item = await client.set_primary(integration_id)
+        if as_json:
             _emit(item.masked())
             return 0
         channel = safe(str(item.channel), newlines=False)
@@ -136,27 +156,49 @@ def _set_primary(args: argparse.Namespace) -> int:
             print(f"Its {conditions} condition(s) were cleared.")
         return 0
 
-    return _call(args, work)
+    return _call(flags, work)
 
 
-def _subscribers(args: argparse.Namespace) -> int:
+@click.command()
+@click.option("--email", help="by email")
+@click.option("--name", help="by name")
+@click.option("--phone", help="by phone number")
+@click.option("--subscriber-id", help="by subscriberId")
+@click.option("--limit", type=click.IntRange(1, 100), default=100, help="per page, at most 100")
+@click.option("--after", metavar="CURSOR", help="the page after this cursor")
+@click.option("--all", "follow", is_flag=True, help="follow pages to the end")
+@json_option
+@connection_options
+def subscribers(
+    flags: Flags,
+    email: str | None,
+    name: str | None,
+    phone: str | None,
+    subscriber_id: str | None,
+    limit: int,
+    after: str | None,
+    follow: bool,
+    as_json: bool,
+) -> int:
+    """Search subscribers: every filter given must match (GET /v2/subscribers)."""
+
     async def work(client: InboxClient) -> int:
+        nonlocal after
         found = []
-        after = args.after
         while True:
             result = await client.search_subscribers(
-                email=args.email,
-                name=args.name,
-                phone=args.phone,
-                subscriber_id=args.subscriber_id,
-                limit=args.limit,
+                email=email,
+                name=name,
+                phone=phone,
+                subscriber_id=subscriber_id,
+                limit=limit,
                 after=after,
             )
             found += result.data
             after = result.next
-            if not (args.all and after):
+            if not (follow and after):
                 break
-        if args.json:
+        if as_json:
             _emit([s.to_wire() for s in found])
         else:
             rows = [
@@ -164,11 +206,11 @@ def _subscribers(args: argparse.Namespace) -> int:
                 for s in found
             ]
             print(table(["SUBSCRIBER", "NAME", "EMAIL", "PHONE", "ONLINE"], rows))
-        if after and not args.all:
+        if after and not follow:
             print(f"(more: --after {safe(after, newlines=False)})", file=sys.stderr)
         return 0
 
-    return _call(args, work)
+    return _call(flags, work)
 
 
 def _message_rows(messages: Sequence[MessageFields]) -> list[tuple[object, ...]]:
@@ -186,20 +228,38 @@ def _message_rows(messages: Sequence[MessageFields]) -> list[tuple[object, ...]]
     ]
 
 
-def _messages(args: argparse.Namespace) -> int:
-    read = False if args.unread else None
-    seen = False if args.unseen else None
+@click.command()
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.option("--unread", is_flag=True, help="unread only")
+@click.option("--unseen", is_flag=True, help="unseen only")
+@click.option("--limit", type=click.IntRange(1, 100), default=20, help="per page, at most 100")
+@click.option("--page", type=click.IntRange(0), default=0, help="zero-based page")
+@click.option("--all", "follow", is_flag=True, help="follow pages to the end")
+@json_option
+@connection_options
+def messages(
+    flags: Flags,
+    subscriber_id: str,
+    unread: bool,
+    unseen: bool,
+    limit: int,
+    page: int,
+    follow: bool,
+    as_json: bool,
+) -> int:
+    """A subscriber's in-app messages."""
+    read = False if unread else None
+    seen = False if unseen else None
 
     async def work(client: InboxClient) -> int:
-        if args.all:
-            found = [m async for m in client.iter_feed(args.subscriber_id, 100, read, seen)]
+        if follow:
+            found = [m async for m in client.iter_feed(subscriber_id, 100, read, seen)]
         else:
-            page = await client.feed(args.subscriber_id, args.page, args.limit, read, seen)
-            found = page.data
-        if args.json:
+            found = (await client.feed(subscriber_id, page, limit, read, seen)).data
+        if as_json:
             _emit([m.to_wire() for m in found])
             return 0
-        counts = await client.notification_counts(args.subscriber_id)
+        counts = await client.notification_counts(subscriber_id)
         print(
             table(
                 ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
@@ -212,13 +272,19 @@ def _messages(args: argparse.Namespace) -> int:
         )
         return 0
 
-    return _call(args, work)
+    return _call(flags, work)
 
 
-def _counts(args: argparse.Namespace) -> int:
+@click.command()
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@json_option
+@connection_options
+def counts(flags: Flags, subscriber_id: str, as_json: bool) -> int:
+    """A subscriber's unread and unseen in-app messages (99+ past the cap)."""
+
     async def work(client: InboxClient) -> int:
-        counts = await client.notification_counts(args.subscriber_id)
-        if args.json:
+        counts = await client.notification_counts(subscriber_id)
+        if as_json:
             _emit(
                 {
                     name: {"count": count.value, "capped": count.capped, "shown": str(count)}
@@ -229,7 +295,7 @@ def _counts(args: argparse.Namespace) -> int:
             print(table(["UNREAD", "UNSEEN"], [(str(counts.unread), str(counts.unseen))]))
         return 0
 
-    return _call(args, work)
+    return _call(flags, work)
 
 
 def _ids(values: list[str]) -> list[str]:
@@ -242,8 +308,20 @@ def _ids(values: list[str]) -> list[str]:
     return ids
 
 
-def _mark_as(args: argparse.Namespace) -> int:
-    ids = _ids(args.message_ids)
+@click.command("mark-as")
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.argument("state", type=STATES)
+@click.argument("message_ids", nargs=-1, required=True, metavar="MESSAGE_ID...")
+@json_option
+@connection_options
+def mark_as(
+    flags: Flags, subscriber_id: str, state: str, message_ids: tuple[str, ...], as_json: bool
+) -> int:
+    """Mark messages read, seen, unread or unseen (ids, or - to read them from stdin).
+
+    Exit status 3 when some ids were not updated (unknown, or another subscriber's).
+    """
+    ids = _ids(list(message_ids))
     if not ids:
         print(
             "inboxdesk: no message ids given (pass ids, or - to read them from stdin).",
@@ -252,13 +330,13 @@ def _mark_as(args: argparse.Namespace) -> int:
         return 2
 
     async def work(client: InboxClient) -> int:
-        result = await client.mark_as(args.subscriber_id, ids, args.state)
-        if args.json:
+        result = await client.mark_as(subscriber_id, ids, state)
+        if as_json:
             _emit(
                 {"data": [m.to_wire() for m in result.messages], "notUpdated": result.not_updated}
             )
         else:
-            print(f"Marked {len(result.messages)} message(s) {args.state}.")
+            print(f"Marked {len(result.messages)} message(s) {state}.")
         if result.not_updated:
             print(
                 f"Not updated ({len(result.not_updated)}; unknown, or not this subscriber's): "
@@ -268,88 +346,26 @@ def _mark_as(args: argparse.Namespace) -> int:
             return PARTIAL
         return 0
 
-    return _call(args, work)
+    return _call(flags, work)
 
 
-def _mark_all(args: argparse.Namespace) -> int:
+@click.command("mark-all")
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.argument("state", type=STATES)
+@json_option
+@connection_options
+def mark_all(flags: Flags, subscriber_id: str, state: str, as_json: bool) -> int:
+    """Mark every in-app message of a subscriber."""
+
     async def work(client: InboxClient) -> int:
-        count = await client.mark_all(args.subscriber_id, args.state)
-        if args.json:
+        count = await client.mark_all(subscriber_id, state)
+        if as_json:
             _emit({"data": count})
         else:
-            print(f"Marked {count} message(s) {args.state}.")
+            print(f"Marked {count} message(s) {state}.")
         return 0
 
-    return _call(args, work)
+    return _call(flags, work)
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    conn = connection_options()
-    out = argparse.ArgumentParser(add_help=False)
-    out.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parents = [conn, out]
-
-    p = commands.add_parser("integrations", parents=parents, help="list integrations")
-    p.add_argument("--active", action="store_true", help="active integrations only")
-    p.set_defaults(run=_integrations)
-
-    p = commands.add_parser(
-        "set-primary",
-        parents=parents,
-        help="make an email/sms integration the primary of its channel",
-    )
-    p.add_argument("integration_id", metavar="INTEGRATION_ID")
-    p.add_argument(
-        "-y", "--yes", action="store_true", help="do not ask for confirmation on a terminal"
-    )
-    p.set_defaults(run=_set_primary)
-
-    p = commands.add_parser(
-        "subscribers",
-        parents=parents,
-        help="search subscribers",
-        description="Every filter given must match (GET /v2/subscribers).",
-    )
-    p.add_argument("--email", help="by email")
-    p.add_argument("--name", help="by name")
-    p.add_argument("--phone", help="by phone number")
-    p.add_argument("--subscriber-id", help="by subscriberId")
-    p.add_argument("--limit", type=int, default=100, help="per page, at most 100 (default 100)")
-    p.add_argument("--after", metavar="CURSOR", help="the page after this cursor")
-    p.add_argument("--all", action="store_true", help="follow pages to the end")
-    p.set_defaults(run=_subscribers)
-
-    p = commands.add_parser(
-        "counts",
-        parents=parents,
-        help="a subscriber's unread and unseen in-app messages (99+ past the cap)",
-    )
-    p.add_argument("subscriber_id", metavar="SUBSCRIBER_ID")
-    p.set_defaults(run=_counts)
-
-    p = commands.add_parser("messages", parents=parents, help="a subscriber's in-app messages")
-    p.add_argument("subscriber_id", metavar="SUBSCRIBER_ID")
-    p.add_argument("--unread", action="store_true", help="unread only")
-    p.add_argument("--unseen", action="store_true", help="unseen only")
-    p.add_argument("--limit", type=int, default=20, help="per page, at most 100 (default 20)")
-    p.add_argument("--page", type=int, default=0, help="zero-based page (default 0)")
-    p.add_argument("--all", action="store_true", help="follow pages to the end")
-    p.set_defaults(run=_messages)
-
-    p = commands.add_parser(
-        "mark-as",
-        parents=parents,
-        help="mark messages read, seen, unread or unseen",
-        description="Exit status 3 when some ids were not updated (unknown or another's).",
-    )
-    p.add_argument("subscriber_id", metavar="SUBSCRIBER_ID")
-    p.add_argument("state", choices=STATES)
-    p.add_argument("message_ids", nargs="+", metavar="MESSAGE_ID", help="ids, or - for stdin")
-    p.set_defaults(run=_mark_as)
-
-    p = commands.add_parser(
-        "mark-all", parents=parents, help="mark every in-app message of a subscriber"
-    )
-    p.add_argument("subscriber_id", metavar="SUBSCRIBER_ID")
-    p.add_argument("state", choices=STATES)
-    p.set_defaults(run=_mark_all)
+COMMANDS = [integrations, set_primary, subscribers, counts, messages, mark_as, mark_all]

@@ -2,114 +2,214 @@
 
 from __future__ import annotations
 
-import argparse
+import asyncio
+import functools
+import io
+import os
+import signal
 import sys
 import tempfile
+import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
-from inboxdesk.cli import web
-from inboxdesk.cli.connection import connection_options, settings_from
-from inboxdesk.cli.serve import _port
+import click
+from rich.console import Console
+
+from inboxdesk.cli.connection import Flags, connection_options, settings_from
+from inboxdesk.cli.crash import report
 from inboxdesk.config import ConfigError, Settings, resolve
 
+if TYPE_CHECKING:
+    from textual.app import App
 
-def run_tui(args: argparse.Namespace) -> int:
+# A terminal closed (SIGHUP) or a polite kill (SIGTERM) ends the app as `q` does, so
+# that what the run started (the demo's service and temporary database) is cleaned up.
+END_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+
+
+class EndOnSignals:
+    """While active, SIGHUP and SIGTERM end the run cleanly: a running app exits (from
+    its own event loop), and before one runs the run unwinds with SystemExit, so every
+    `with` block closes what it opened."""
+
+    def __init__(self) -> None:
+        self.app: App[Any] | None = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> EndOnSignals:
+        self._previous = {sig: signal.signal(sig, self._stop) for sig in END_SIGNALS}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+    def _stop(self, signum: int, frame: FrameType | None) -> None:
+        code = 128 + signum
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if self.app is None or loop is None:
+            raise SystemExit(code)
+        # Thread-safe scheduling wakes the loop even when it is waiting for input.
+        loop.call_soon_threadsafe(functools.partial(self.app.exit, return_code=code))
+
+
+def run_app(app: App[Any], headless: bool = False) -> int:
+    """Run `app` until it quits; a crash is reported in one line, its traceback saved.
+
+    Textual prints a crash's traceback, with local values, once the terminal is
+    restored; it goes to `error_console`, captured here so that the user sees one line.
+    The saved traceback is the exception's own, without local values (they may hold a
+    key or credentials); Textual keeps the exception in `_exception`, its only handle.
+    """
+    captured = io.StringIO()
+    app.error_console = Console(
+        file=captured, markup=False, highlight=False, color_system=None, width=120
+    )
+    with EndOnSignals() as ending:
+        ending.app = app
+        app.run(headless=headless)
+    error = getattr(app, "_exception", None)
+    if isinstance(error, BaseException):
+        return report("".join(traceback.format_exception(error)), "the app")
+    sys.stderr.write(captured.getvalue())  # a message the app left on exit, if any
+    return app.return_code or 0
+
+
+def run_tui(flags: Flags, subscriber: str | None) -> int:
     from inboxdesk.tui.app import InboxdeskApp
 
-    if args.web:
-        return web.serve_tui(settings_from(args), args.subscriber_flag, args.host, args.port)
     problem = None
     try:
-        settings = settings_from(args)
+        settings = settings_from(flags, subscriber)
     except ConfigError as exc:
         # The app still opens, on a screen that says what is wrong and how to fix it.
         settings, problem = Settings(), str(exc)
-    InboxdeskApp(
-        settings, subscriber_id=getattr(args, "subscriber_flag", None), problem=problem
-    ).run()
-    return 0
+    return run_app(InboxdeskApp(settings, subscriber_id=subscriber, problem=problem))
 
 
-def run_demo(args: argparse.Namespace) -> int:
-    """The local service with demo data on a free loopback port, and the app on it."""
+def web_options(command: Callable[..., int]) -> Callable[..., int]:
+    """--web, --host and --port: the app served to browsers (cli/web.py)."""
+    from inboxdesk.cli.serve import _port
+    from inboxdesk.cli.web import DEFAULT_PORT
+
+    options = [
+        click.option("--web", is_flag=True, help="serve the app to browsers instead"),
+        click.option(
+            "--host", default="127.0.0.1", show_default=True, help="with --web: address to bind"
+        ),
+        click.option(
+            "--port",
+            type=int,
+            default=DEFAULT_PORT,
+            callback=_port,
+            show_default=True,
+            help="with --web: port (0 picks one)",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@click.command()
+@click.option("--subscriber", metavar="ID", help="open this subscriber's inbox")
+@web_options
+@connection_options
+def tui(flags: Flags, subscriber: str | None, web: bool, host: str, port: int) -> int:
+    """Open the app (the default when no command is given)."""
+    if web:
+        from inboxdesk.cli import web as served
+
+        # A config problem is said here, before any browser opens the page.
+        return served.serve_tui(settings_from(flags, subscriber), subscriber, host, port)
+    return run_tui(flags, subscriber)
+
+
+def app_settings() -> Settings:
+    """The app's own settings (theme, keymap, auto-refresh) from the environment and
+    the config file, for an app on another service; a problem is reported, not fatal."""
+    names = ("INBOXDESK_THEME", "INBOXDESK_AUTO_REFRESH", "INBOXDESK_CONFIG")
+    try:
+        return resolve({}, {k: v for k, v in os.environ.items() if k in names})
+    except ConfigError as exc:
+        print(f"inboxdesk: warning: {exc} (using the default look)", file=sys.stderr)
+        return Settings()
+
+
+def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ()) -> int:
+    """The local service with demo data (or the `load` fixtures) on a free loopback
+    port, and the app on it."""
     from inboxdesk.server.demo import demo_fixture
-    from inboxdesk.server.fixtures import load_fixture
+    from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.settings import ServerSettings
     from inboxdesk.server.store import Store
     from inboxdesk.tui.app import InboxdeskApp
 
-    if args.web:
-        return web.serve_demo(args.db, args.load, args.subscriber_flag, args.host, args.port)
-    if args.load:
-        print("inboxdesk: demo --load needs --web (or use serve --load).", file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
-        db_path: Path = args.db or Path(scratch) / "demo.db"
+    base, code = app_settings(), 0
+    with EndOnSignals(), tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
+        db_path = db or Path(scratch) / "demo.db"
         store = Store(db_path)
-        if store.is_empty():
-            environments = load_fixture(store, demo_fixture())
-            key = environments[0].api_key
-        else:
-            print(
-                f"inboxdesk: {db_path} already holds data and its keys are stored hashed; "
-                "use a new --db path for a demo.",
-                file=sys.stderr,
-            )
-            return 2
         try:
-            base = resolve({}, {})  # only the app settings (theme, keymap) are used
-        except ConfigError:
-            base = Settings()
-        with ServiceThread(ServerSettings(db_path=db_path), store) as service:
-            settings = Settings(
-                base_url=service.url, api_key=key, theme=base.theme, keymap=base.keymap
-            )
-            InboxdeskApp(settings, subscriber_id=args.subscriber_flag).run()
-        store.close()
-    return 0
+            if not store.is_empty():
+                print(
+                    f"inboxdesk: {db_path} already holds data and its keys are stored hashed; "
+                    "use a new --db path for a demo.",
+                    file=sys.stderr,
+                )
+                return 2
+            try:
+                fixtures = [read_fixture(path) for path in load] or [demo_fixture()]
+                loaded = [load_fixture(store, fixture) for fixture in fixtures]
+                key = loaded[0][0].api_key  # the first environment of the first file
+            except FixtureError as exc:
+                print(f"inboxdesk: {exc}", file=sys.stderr)
+                return 2
+            with ServiceThread(ServerSettings(db_path=db_path), store) as service:
+                settings = base.model_copy(update={"base_url": service.url, "api_key": key})
+                code = run_app(InboxdeskApp(settings, subscriber_id=subscriber))
+        finally:
+            store.close()
+    return code
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    tui = commands.add_parser(
-        "tui",
-        parents=[connection_options()],
-        help="open the app (the default when no command is given)",
-    )
-    tui.add_argument(
-        "--subscriber", dest="subscriber_flag", metavar="ID", help="open this subscriber's inbox"
-    )
-    web_options(tui)
-    tui.set_defaults(run=run_tui)
+@click.command()
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="keep the demo database here (default: temporary)",
+)
+@click.option(
+    "--subscriber", metavar="ID", help="open this subscriber's inbox (default: the first)"
+)
+@click.option(
+    "--load",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    multiple=True,
+    metavar="FILE",
+    help="a fixture file instead of the demo data (JSON; may be repeated)",
+)
+@web_options
+def demo(
+    db: Path | None,
+    subscriber: str | None,
+    load: tuple[Path, ...],
+    web: bool,
+    host: str,
+    port: int,
+) -> int:
+    """The app on a local service with demo data."""
+    if web:
+        from inboxdesk.cli import web as served
 
-    demo = commands.add_parser("demo", help="the app on a local service with demo data")
-    demo.add_argument("--db", type=Path, help="keep the demo database here (default: temporary)")
-    demo.add_argument(
-        "--subscriber",
-        dest="subscriber_flag",
-        metavar="ID",
-        help="open this subscriber's inbox (default: the first)",
-    )
-    demo.add_argument(
-        "--load",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="with --web: a fixture file (JSON; see README) instead of the demo data",
-    )
-    web_options(demo)
-    demo.set_defaults(run=run_demo)
+        return served.serve_demo(db, load, subscriber, host, port)
+    return run_demo(db, subscriber, load)
 
 
-def web_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--web", action="store_true", help="serve the app to browsers")
-    parser.add_argument(
-        "--host", default="127.0.0.1", help="with --web: address to bind (default: loopback)"
-    )
-    parser.add_argument(
-        "--port",
-        type=_port,
-        default=web.DEFAULT_PORT,
-        help=f"with --web: port (default {web.DEFAULT_PORT}; 0 picks one)",
-    )
+COMMANDS = [tui, demo]

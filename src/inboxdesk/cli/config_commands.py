@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-import argparse
 import getpass
 import json
 import sys
+from typing import Any
 
-from inboxdesk.cli.connection import connection_options, settings_from
+import click
+
+from inboxdesk.cli.connection import REGION_CHOICE, Flags, connection_options, settings_from
 from inboxdesk.cli.tables import table
-from inboxdesk.config import ConfigFile, check_api_key, config_path
+from inboxdesk.config import (
+    PROFILE_FIELDS,
+    REGION_URLS,
+    REGIONS,
+    ConfigError,
+    ConfigFile,
+    check_api_key,
+    config_path,
+)
+from inboxdesk.models import Region
 
 
 def _secret(value: str | None, what: str) -> str | None:
@@ -21,19 +32,43 @@ def _secret(value: str | None, what: str) -> str | None:
     return sys.stdin.readline().strip()
 
 
-def _origin(value: str | None) -> str:
-    return "stdin" if value == "-" else "the command line"
+def _key(value: str | None) -> str | None:
+    """The API key of an option (`-` for stdin), checked before anything is written."""
+    if value is None:
+        return None
+    origin = "stdin" if value == "-" else "the command line"
+    return check_api_key(_secret(value, "API key") or "", origin)
 
 
-def _path(args: argparse.Namespace) -> int:
+def _ui_names() -> dict[str, Any]:
+    """Textual's theme names and the app's binding ids, for checking app.* settings."""
+    from textual.theme import BUILTIN_THEMES
+
+    from inboxdesk.tui.app import binding_ids
+
+    return {"themes": set(BUILTIN_THEMES), "bindings": binding_ids()}
+
+
+@click.group()
+def config() -> None:
+    """Profiles and settings."""
+
+
+@config.command()
+def path() -> int:
+    """Print the config file's path."""
     print(config_path())
     return 0
 
 
-def _show(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
+@config.command()
+@click.option("--json", "as_json", is_flag=True, help="print JSON, not a table")
+@connection_options
+def show(flags: Flags, as_json: bool) -> int:
+    """The resolved settings (key masked) and where each came from."""
+    settings = settings_from(flags)
     shown = settings.shown()
-    if args.json:
+    if as_json:
         print(
             json.dumps(
                 {"path": str(config_path()), "settings": shown, "sources": settings.sources},
@@ -42,66 +77,111 @@ def _show(args: argparse.Namespace) -> int:
         )
         return 0
     print(f"config file: {config_path()}")
-    rows = [(k, v, settings.sources.get(k, "default" if v else "")) for k, v in shown.items()]
+    rows = [(k, v, settings.sources.get(k, "default")) for k, v in shown.items()]
     print(table(["SETTING", "VALUE", "FROM"], rows))
     return 0
 
 
-def _set(args: argparse.Namespace) -> int:
+SETTABLE = (
+    f"{', '.join(PROFILE_FIELDS)} (in a profile), app.theme, app.auto_refresh, "
+    "app.keymap.BINDING_ID or default_profile"
+)
+
+
+@config.command("set", help=f"Set KEY: {SETTABLE}.")
+@click.argument("key")
+@click.argument("value")
+@click.option("--profile", help="profile to change (default: the default profile)")
+def set_(key: str, value: str, profile: str | None) -> int:
     config = ConfigFile.load()
-    value = args.value
-    if args.key == "api_key":
-        value = check_api_key(_secret(args.value, args.key) or "", _origin(args.value))
-    config.set_value(args.profile, args.key, value or "")
+    if key == "api_key":
+        value = _key(value) or ""
+    context = _ui_names() if key.startswith("app.") else {}
+    config.set_value(profile, key, value, **context)
     config.save()
-    print(f"Set {args.key} in {config.path}.")
+    print(f"Set {key} in {config.path}.")
     return 0
 
 
-def _add_profile(args: argparse.Namespace) -> int:
+@config.command(help=f"Remove KEY ({SETTABLE}), so that a lower level applies.")
+@click.argument("key")
+@click.option("--profile", help="profile to change (default: the default profile)")
+def unset(key: str, profile: str | None) -> int:
+    config = ConfigFile.load()
+    if not config.unset_value(profile, key):
+        print(f"{key} was not set in {config.path}.")
+        return 0
+    config.save()
+    print(f"Removed {key} from {config.path}.")
+    return 0
+
+
+@config.command("add-profile")
+@click.argument("name")
+@click.option("--region", type=REGION_CHOICE, help="production region or the local service")
+@click.option("--base-url", help="the service's base URL (wins over --region)")
+@click.option("--api-key", help="- reads it from stdin (keeps it out of shell history)")
+@click.option("--subscriber", help="subscriber to open by default")
+def add_profile(
+    name: str,
+    region: str | None,
+    base_url: str | None,
+    api_key: str | None,
+    subscriber: str | None,
+) -> int:
+    """Add a named profile (the first one becomes the default)."""
     config = ConfigFile.load()
     values = {
-        "region": args.region,
-        "base_url": args.base_url,
-        "subscriber": args.subscriber,
-        "api_key": None
-        if args.api_key is None
-        else check_api_key(_secret(args.api_key, "API key") or "", _origin(args.api_key)),
+        "region": region,
+        "base_url": base_url,
+        "subscriber": subscriber,
+        "api_key": _key(api_key),
     }
-    config.add_profile(args.name, {k: v for k, v in values.items() if v})
+    config.add_profile(name, {k: v for k, v in values.items() if v})
     config.save()
-    print(f"Added profile '{args.name}' to {config.path}.")
+    print(f"Added profile '{name}' to {config.path}.")
     return 0
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    config = commands.add_parser("config", help="profiles and settings")
-    actions = config.add_subparsers(dest="action", metavar="ACTION", required=True)
-    actions.add_parser("path", help="print the config file's path").set_defaults(run=_path)
+@config.command("remove-profile")
+@click.argument("name")
+def remove_profile(name: str) -> int:
+    """Remove a profile (and its key) from the file."""
+    config = ConfigFile.load()
+    config.remove_profile(name)
+    config.save()
+    default = config.data.get("default_profile")
+    print(f"Removed profile '{name}'." + (f" The default is now '{default}'." if default else ""))
+    return 0
 
-    show = actions.add_parser(
-        "show",
-        parents=[connection_options()],
-        help="the resolved settings (key masked) and where each came from",
+
+@config.command()
+@click.option("--profile", "name", help="the profile's name (default: the region's)")
+@click.option("--region", type=REGION_CHOICE, help="asked for when not given")
+@click.option("--api-key", help="asked for (hidden) when not given; - reads stdin")
+def init(name: str | None, region: str | None, api_key: str | None) -> int:
+    """Save a first profile: asks for the region and the key, and makes it the default."""
+    if region is None:
+        if not sys.stdin.isatty():
+            raise ConfigError(f"No region given: pass --region ({REGIONS}).")
+        region = click.prompt(
+            f"Region ({REGIONS}; local is `inboxdesk serve`)",
+            type=REGION_CHOICE,
+            default=Region.US.value,
+            err=True,
+        )
+    if api_key is None:
+        if not sys.stdin.isatty():
+            raise ConfigError("No key given: pass --api-key - with the key on stdin.")
+        api_key = "-"
+    key = _key(api_key)
+    name = name or str(region)
+    config = ConfigFile.load()
+    config.add_profile(name, {"region": str(region), "api_key": key or ""})
+    config.data["default_profile"] = name
+    config.save()
+    print(
+        f"Saved profile '{name}' ({REGION_URLS[Region(region)]}) as the default in "
+        f"{config.path}. Run `inboxdesk` to open the app."
     )
-    show.add_argument("--json", action="store_true")
-    show.set_defaults(run=_show)
-
-    set_ = actions.add_parser(
-        "set",
-        help="set a profile value (region, base_url, api_key, subscriber, timeout, "
-        "ca_bundle, client_cert, client_key, proxy), app.theme, app.auto_refresh, "
-        "app.keymap.BINDING_ID or default_profile",
-    )
-    set_.add_argument("key")
-    set_.add_argument("value", help="the value; for api_key, - reads it from stdin")
-    set_.add_argument("--profile", help="profile to change (default: the default profile)")
-    set_.set_defaults(run=_set)
-
-    add = actions.add_parser("add-profile", help="add a named profile")
-    add.add_argument("name")
-    add.add_argument("--region", choices=["us", "eu", "local"])
-    add.add_argument("--base-url")
-    add.add_argument("--api-key", help="- reads it from stdin (keeps it out of shell history)")
-    add.add_argument("--subscriber", help="subscriber to open by default")
-    add.set_defaults(run=_add_profile)
+    return 0

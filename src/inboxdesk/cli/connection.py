@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import click
 
 from inboxdesk.config import Settings, resolve
+from inboxdesk.models import Region
 
-
-def connection_options() -> argparse.ArgumentParser:
-    """A parent parser holding --profile, --base-url and the rest."""
-    parent = argparse.ArgumentParser(add_help=False)
-    group = parent.add_argument_group("connection")
-    group.add_argument("--profile", help="profile from the config file (INBOXDESK_PROFILE)")
-    group.add_argument("--region", choices=["us", "eu", "local"], help="production region or local")
-    group.add_argument("--base-url", help="service base URL, e.g. https://api.novu.co")
-    group.add_argument(
-        "--api-key",
-        help="API key; prefer NOVU_SECRET_KEY or a profile, "
-        "since arguments are visible to other users of this machine",
-    )
-    group.add_argument("--timeout", type=float, help="seconds to wait for each answer")
-    group.add_argument("--ca-bundle", help="CA bundle file for TLS verification")
-    group.add_argument("--client-cert", help="client certificate file (PEM)")
-    group.add_argument("--client-key", help="client certificate key file (PEM)")
-    group.add_argument("--proxy", help="proxy URL")
-    return parent
-
-
-CONNECTION_FLAGS = (
+# The option names `resolve` reads as flags (click's parameter names).
+CONNECTION = (
     "profile",
     "region",
     "base_url",
@@ -38,10 +23,44 @@ CONNECTION_FLAGS = (
     "client_key",
     "proxy",
 )
+Flags = dict[str, Any]
+REGION_CHOICE = click.Choice([r.value for r in Region])
+
+_OPTIONS = [
+    click.option("--profile", help="profile from the config file (INBOXDESK_PROFILE)"),
+    click.option(
+        "--region",
+        type=REGION_CHOICE,
+        help="production region or the local service",
+    ),
+    click.option("--base-url", help="service base URL, e.g. https://api.novu.co"),
+    click.option(
+        "--api-key",
+        help="API key; prefer NOVU_SECRET_KEY or a profile, "
+        "since arguments are visible to other users of this machine",
+    ),
+    click.option("--timeout", type=float, help="seconds to wait for each answer"),
+    click.option("--ca-bundle", help="CA bundle file for TLS verification"),
+    click.option("--client-cert", help="client certificate file (PEM)"),
+    click.option("--client-key", help="client certificate key file (PEM)"),
+    click.option("--proxy", help="proxy URL"),
+]
 
 
-def settings_from(args: argparse.Namespace) -> Settings:
-    flags = {name: getattr(args, name, None) for name in CONNECTION_FLAGS}
-    if getattr(args, "subscriber_flag", None):
-        flags["subscriber"] = args.subscriber_flag
+def connection_options(command: Callable[..., int]) -> Callable[..., int]:
+    """Add --profile, --region, --base-url and the rest; the command gets them as `flags`."""
+
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> int:
+        flags = {name: kwargs.pop(name) for name in CONNECTION}
+        return command(flags, **kwargs)
+
+    for option in reversed(_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper
+
+
+def settings_from(flags: Flags, subscriber: str | None = None) -> Settings:
+    if subscriber:
+        flags = {**flags, "subscriber": subscriber}
     return resolve(flags)

@@ -2,47 +2,64 @@
 
 from __future__ import annotations
 
-import argparse
+import ipaddress
 import sys
 from pathlib import Path
+
+import click
 
 from inboxdesk.paths import default_db_path
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    serve = commands.add_parser("serve", help="run the local service (SQLite over HTTP)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback)")
-    serve.add_argument("--port", type=_port, default=3000, help="port (default 3000; 0 picks one)")
-    serve.add_argument("--db", type=Path, help=f"database file (default {default_db_path()})")
-    serve.add_argument("--demo", action="store_true", help="seed demo data into an empty database")
-    serve.add_argument(
-        "--load",
-        type=Path,
-        action="append",
-        metavar="FILE",
-        help="load a fixture file (JSON; see README); may be repeated",
-    )
-    serve.add_argument(
-        "--rate-limit",
-        type=int,
-        metavar="N",
-        help="answer 429 past N requests per second per environment",
-    )
-    serve.set_defaults(run=run)
-
-
-def _port(text: str) -> int:
+def _port(ctx: click.Context, param: click.Parameter, port: int) -> int:
     """A TCP port number (0 lets the system pick one)."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+        raise click.BadParameter(f"a port is 0 to 65535, not {port}")
     return port
 
 
-def run(args: argparse.Namespace) -> int:
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to bind")
+@click.option(
+    "--port", type=int, default=3000, callback=_port, show_default=True, help="port (0 picks one)"
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help=f"database file (default {default_db_path()})",
+)
+@click.option("--demo", "seed_demo", is_flag=True, help="seed demo data into an empty database")
+@click.option(
+    "--load",
+    type=click.Path(dir_okay=False, path_type=Path),
+    multiple=True,
+    metavar="FILE",
+    help="load a fixture file (JSON; see README); may be repeated",
+)
+@click.option(
+    "--rate-limit",
+    type=click.IntRange(1),
+    metavar="N",
+    help="answer 429 past N requests per second per environment",
+)
+def serve(
+    host: str,
+    port: int,
+    db: Path | None,
+    seed_demo: bool,
+    load: tuple[Path, ...],
+    rate_limit: int | None,
+) -> int:
+    """Run the local service (SQLite over HTTP)."""
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.ratelimit import RateLimit
@@ -50,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     from inboxdesk.server.settings import ServerSettings
     from inboxdesk.server.store import Store
 
-    db_path: Path = args.db or default_db_path()
-    if args.db is not None and not db_path.parent.is_dir():
+    db_path: Path = db or default_db_path()
+    if db is not None and not db_path.parent.is_dir():
         # Creating it would hide a typo in the path: say so and stop.
         print(
             f"inboxdesk: no directory {db_path.parent} for the database; create it first "
@@ -59,13 +76,20 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    exposed = not is_loopback(host)
+    if exposed:
+        print(
+            f"inboxdesk: warning: --host {host} is not loopback: anyone who can reach this "
+            "machine can try keys against it; the service is meant for local use.",
+            file=sys.stderr,
+        )
     try:
         store = Store(db_path)
     except Exception as exc:  # sqlite3 raises several kinds for a bad path or file
         print(f"inboxdesk: cannot open database {db_path}: {exc}", file=sys.stderr)
         return 2
     fixtures = []
-    if args.demo:
+    if seed_demo:
         if store.is_empty():
             fixtures.append(("demo data", demo_fixture()))
         else:
@@ -74,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
                 "(use a new --db for a fresh demo)."
             )
     try:
-        for path in args.load or []:
+        for path in load:
             fixtures.append((str(path), read_fixture(path)))
         loaded = [(name, load_fixture(store, fixture)) for name, fixture in fixtures]
     except FixtureError as exc:
@@ -86,22 +110,28 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     try:
-        sock = bind(args.host, args.port)
+        sock = bind(host, port)
     except OSError as exc:
-        print(
-            f"inboxdesk: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr
-        )
+        print(f"inboxdesk: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
         return 2
     url = base_url(sock)
     print(f"inboxdesk local service on {url}  (database {db_path})")
+    # Keys are shown once, at creation (only their hashes are stored), and only to a
+    # terminal when the service is exposed: a redirected log of it may be read by others.
+    show_keys = not exposed or sys.stdout.isatty()
     for name, environments in loaded:
         for env in environments:
-            # Keys are shown once, at creation: only their hashes are stored.
             note = "" if env.generated_key else " (from the fixture)"
-            print(f"  {name}: {env.name} API key: {env.api_key}{note}")
-    if loaded:
+            key = env.api_key if show_keys else "(not printed: output is not a terminal)"
+            print(f"  {name}: {env.name} API key: {key}{note}")
+    if loaded and show_keys:
+        local = url.replace("0.0.0.0", "127.0.0.1") if exposed else url
         print(f"  try: curl -H 'Authorization: ApiKey <key>' {url}/v1/integrations")
+        print(
+            f"  save a key as a profile: inboxdesk config add-profile local --base-url {local} "
+            "--api-key -   (paste the key when asked)"
+        )
     sys.stdout.flush()
-    limit = RateLimit(args.rate_limit, 1.0) if args.rate_limit else None
+    limit = RateLimit(rate_limit, 1.0) if rate_limit else None
     serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock)
     return 0

@@ -9,7 +9,6 @@ key.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import os
 import shlex
@@ -22,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from inboxdesk.cli.serve import is_loopback
 from inboxdesk.config import (
     KEY_ENV,
     PROFILE_ENV,
@@ -34,15 +34,6 @@ from inboxdesk.config import (
 
 DEFAULT_PORT = 8000
 TITLE = "inboxdesk"
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def app_command(subscriber: str | None = None) -> list[str]:

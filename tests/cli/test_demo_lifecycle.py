@@ -1,0 +1,97 @@
+"""`inboxdesk demo` under a real terminal (a pty) cleans up on SIGHUP and SIGTERM."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+
+def wait_for(condition: Callable[[], object], what: str, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_demo_removes_its_database_on_a_signal(sig: signal.Signals, tmp_path: Path) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {
+        **os.environ,
+        "TMPDIR": str(scratch),  # where the demo's temporary directory goes
+        "TERM": "xterm-256color",
+        "INBOXDESK_CONFIG": str(tmp_path / "config.toml"),
+        "INBOXDESK_LOG_DIR": str(tmp_path / "logs"),
+    }
+    master, slave = pty.openpty()
+    # A 120x40 terminal: a pty starts at 0x0, where nothing can be drawn.
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "inboxdesk", "demo"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    screen = bytearray()
+
+    def drain() -> None:  # a pty that nobody reads blocks the app's writes
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            screen.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        wait_for(lambda: list(scratch.glob("inboxdesk-demo-*/demo.db")), "the demo database")
+        # The status line counts the messages once the service has answered.
+        wait_for(lambda: re.search(rb"\d+ messages", screen), "the app's first screen")
+        demo.send_signal(sig)
+        code = demo.wait(timeout=60)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+        os.close(master)
+        reader.join(timeout=5)
+    assert code == 128 + sig
+    assert list(scratch.iterdir()) == [], "the temporary database is gone"
+    assert not (tmp_path / "logs").exists(), "no crash"
+
+
+def test_demo_takes_its_look_from_the_environment_and_the_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inboxdesk.cli.app_commands import app_settings
+
+    config = tmp_path / "config.toml"
+    config.write_text('[app]\ntheme = "nord"\nauto_refresh = 5\n[app.keymap]\n"app.quit" = "x"\n')
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(config))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", "not used by the demo")
+    monkeypatch.setenv("INBOXDESK_THEME", "dracula")
+    settings = app_settings()
+    assert settings.theme == "dracula" and settings.auto_refresh == 5
+    assert settings.keymap == {"app.quit": "x"}
+    monkeypatch.delenv("INBOXDESK_THEME")
+    assert app_settings().theme == "nord"
