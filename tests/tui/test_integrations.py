@@ -12,7 +12,7 @@ from inboxdesk.tui.widgets.integration_detail import IntegrationDetail
 from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from tests.client.faults import FaultTransport
 from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service
-from tests.tui.conftest import SIZE, app_for, plain, until
+from tests.tui.conftest import SIZE, app_for, plain, settled, until
 from tests.tui.test_inbox import opened
 
 
@@ -83,7 +83,7 @@ async def test_cancel_changes_nothing(service: Service) -> None:
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")
         await until(pilot, lambda: app.screen is screen)
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert service.snapshot() == before
 
 
@@ -104,7 +104,7 @@ async def test_key_is_unavailable_on_in_app_chat_and_the_current_primary(
             detail = plain(screen.query_one("#integration-body", Static))
             assert f"Set primary (p): {note}" in " ".join(detail.split())
             await pilot.press("p")
-            await pilot.pause(0.2)
+            await settled(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
         posts = [r for r in transport.seen if r.method == "POST"]
         assert posts == []
