@@ -71,6 +71,13 @@ def shared_thread(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceT
     thread.stop()
 
 
+def give_back(shared: ServiceThread) -> None:
+    """After a test served by the shared thread: a test that stopped it is an error."""
+    if not shared.running:
+        shared.start()
+        pytest.fail(f"a test that stops its service must be marked {OWN_SERVICE}")
+
+
 @pytest.fixture
 def make_service(
     tmp_path: Path, request: pytest.FixtureRequest, shared_thread: ServiceThread
@@ -103,9 +110,8 @@ def make_service(
     yield make
     for thread in started:
         thread.stop()
-    if shared_used and not shared_thread.running:
-        shared_thread.start()
-        pytest.fail(f"a test that stops its service must be marked {OWN_SERVICE}")
+    if shared_used:
+        give_back(shared_thread)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.integrations import IntegrationsScreen
 from inboxdesk.tui.widgets.integration_detail import IntegrationDetail
@@ -119,7 +118,6 @@ async def test_credentials_are_masked(service: Service) -> None:
         await go_to(pilot, screen, SENDGRID)
         detail = plain(screen.query_one("#integration-body", Static))
         assert "secret-sendgrid" not in detail and "••••3456" in detail
-        assert isinstance(app, InboxdeskApp)
 
 
 async def test_layout_from_80_to_200_columns(service: Service) -> None:
