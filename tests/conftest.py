@@ -59,23 +59,59 @@ class Service:
 
 ServiceFactory = Callable[..., Service]
 
+OWN_SERVICE = "own_service"
+
+
+@pytest.fixture(scope="session")
+def shared_thread(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
+    """The one service thread of the run; each test swaps its own store into it."""
+    db_path = tmp_path_factory.mktemp("shared") / "idle.db"
+    thread = ServiceThread(ServerSettings(db_path=db_path), Store(db_path)).start()
+    yield thread
+    thread.stop()
+
+
+def give_back(shared: ServiceThread) -> None:
+    """After a test served by the shared thread: a test that stopped it is an error."""
+    if not shared.running:
+        shared.start()
+        pytest.fail(f"a test that stops its service must be marked {OWN_SERVICE}")
+
 
 @pytest.fixture
-def make_service(tmp_path: Path) -> Iterator[ServiceFactory]:
-    """Start a service on the example fixture, with any ServerSettings overrides."""
+def make_service(
+    tmp_path: Path, request: pytest.FixtureRequest, shared_thread: ServiceThread
+) -> Iterator[ServiceFactory]:
+    """A service on the example fixture (or `fixture`), with any ServerSettings overrides.
+
+    Each call gets a fresh store. With default settings it is served by the shared
+    thread, unless the test is marked `own_service` (it stops its service); other
+    settings get a thread of their own.
+    """
+    own = request.node.get_closest_marker(OWN_SERVICE) is not None
     started: list[ServiceThread] = []
+    shared_used = False
 
     def make(fixture: dict[str, Any] | None = None, **settings: Any) -> Service:
-        db_path = tmp_path / f"service{len(started)}.db"
+        nonlocal shared_used
+        db_path = tmp_path / f"service{len(started) + shared_used}.db"
         store = Store(db_path)
         load_fixture(store, fixture or read_fixture(EXAMPLE))
-        thread = ServiceThread(ServerSettings(db_path=db_path, **settings), store).start()
-        started.append(thread)
+        wanted = ServerSettings(db_path=db_path, **settings)
+        if own or shared_used or wanted != ServerSettings(db_path=db_path):
+            # Two services in one test must not share a port.
+            thread = ServiceThread(wanted, store).start()
+            started.append(thread)
+        else:
+            thread = shared_thread.replace(wanted, store)
+            shared_used = True
         return Service(thread.url, store, thread, db_path)
 
     yield make
     for thread in started:
         thread.stop()
+    if shared_used:
+        give_back(shared_thread)
 
 
 @pytest.fixture

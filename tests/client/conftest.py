@@ -16,7 +16,7 @@ from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Caller, Store
 from tests.client.faults import FaultTransport
-from tests.conftest import EXAMPLE, STAGING_KEY
+from tests.conftest import EXAMPLE, OWN_SERVICE, STAGING_KEY, give_back
 
 
 class CountingStore(Store):
@@ -40,11 +40,20 @@ class CountingStore(Store):
 
 
 class Counted:
-    def __init__(self, tmp_path: Path, **settings: Any) -> None:
+    """A counting store, served by `shared` (swapped in) or by a thread of its own."""
+
+    def __init__(
+        self, tmp_path: Path, shared: ServiceThread | None = None, **settings: Any
+    ) -> None:
         self.db = tmp_path / "counted.db"
         self.store = CountingStore(self.db)
         load_fixture(self.store, read_fixture(EXAMPLE))
-        self.thread = ServiceThread(ServerSettings(db_path=self.db, **settings), self.store).start()
+        wanted = ServerSettings(db_path=self.db, **settings)
+        self.own = shared is None
+        if shared is None:
+            self.thread = ServiceThread(wanted, self.store).start()
+        else:
+            self.thread = shared.replace(wanted, self.store)
         self.url = self.thread.url
 
     def client(
@@ -59,14 +68,21 @@ class Counted:
 
 
 @pytest.fixture
-def counted(tmp_path: Path) -> Iterator[Counted]:
-    service = Counted(tmp_path)
+def counted(
+    tmp_path: Path, request: pytest.FixtureRequest, shared_thread: ServiceThread
+) -> Iterator[Counted]:
+    own = request.node.get_closest_marker(OWN_SERVICE) is not None
+    service = Counted(tmp_path, None if own else shared_thread)
     yield service
-    service.thread.stop()
+    if service.own:
+        service.thread.stop()
+    else:
+        give_back(shared_thread)
 
 
 @pytest.fixture
 def make_counted(tmp_path: Path) -> Iterator[Any]:
+    """Counted services with ServerSettings of their own, each on its own thread."""
     made: list[Counted] = []
 
     def make(**settings: Any) -> Counted:

@@ -34,6 +34,7 @@ def idempotency_keys(transport: FaultTransport) -> set[str]:
     return {r.headers["idempotency-key"] for r in transport.seen}
 
 
+@pytest.mark.own_service
 async def test_server_stopped(counted: Counted) -> None:
     counted.thread.stop()
     async with counted.client(retry=RetryPolicy(attempts=3, base=0.01, deadline=2)) as client:

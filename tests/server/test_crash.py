@@ -47,6 +47,8 @@ def test_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> No
     process = start(db, port, "--load", str(EXAMPLE))
     headers = {"Authorization": f"ApiKey {STAGING_KEY}"}
     stop = threading.Event()
+    # Kill once writes are flowing, rather than after a fixed time.
+    written = threading.Semaphore(0)
 
     def hammer(work: int) -> None:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=5) as http:
@@ -63,17 +65,19 @@ def test_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> No
                         )
                 except httpx.TransportError:
                     return
+                written.release()
                 n += 1
 
     workers = [threading.Thread(target=hammer, args=(n,)) for n in range(4)]
     for worker in workers:
         worker.start()
-    time.sleep(1.0)
+    flowing = all(written.acquire(timeout=20) for _ in range(40))
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     stop.set()
     for worker in workers:
         worker.join()
+    assert flowing, "the writes never got going"
 
     restarted = start(db, port)
     try:

@@ -51,6 +51,20 @@ async def until(
         waited += 0.05
 
 
+async def settled(pilot: Pilot[None], timeout: float = 8.0) -> None:
+    """Let the app finish what it started: every worker done and its messages handled.
+
+    What to await before checking that something did *not* happen.
+    """
+    await until(
+        pilot,
+        lambda: not any(not worker.is_finished for worker in pilot.app.workers),
+        timeout,
+        "the app's workers to finish",
+    )
+    await pilot.pause()
+
+
 class Notices(list[Notification]):
     """Every notification the app raised, seen through run_test's public message hook."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Static
 
 from inboxdesk.config import Settings
@@ -46,6 +47,7 @@ async def test_no_key_shows_how_to_set_one() -> None:
         assert "inboxdesk config init" in plain(app.screen.query_one("#problem-message", Static))
 
 
+@pytest.mark.own_service
 async def test_unreachable_at_start_then_retry_connects(service: Service) -> None:
     port = service.thread.port
     service.thread.stop()
@@ -66,6 +68,7 @@ async def test_unreachable_at_start_then_retry_connects(service: Service) -> Non
             restarted.stop()
 
 
+@pytest.mark.own_service
 async def test_service_dies_mid_session_and_the_app_recovers(
     service: Service, notices: Notices
 ) -> None:

@@ -26,7 +26,7 @@ from inboxdesk.tui.screens.integrations import IntegrationsScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.widgets.message_detail import render_message
 from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, STAGING_KEY, ServiceFactory
-from tests.tui.conftest import SIZE, app_for, plain, until
+from tests.tui.conftest import SIZE, app_for, plain, settled, until
 from tests.tui.test_inbox import opened
 from tests.tui.test_integrations import go_to, integrations
 
@@ -100,7 +100,7 @@ async def palette(pilot: Pilot[None], query: str) -> list[str]:
     if query:
         await pilot.press(*query)
     await until(pilot, lambda: options.option_count > 0, what=f"palette entries for {query!r}")
-    await pilot.pause(0.2)  # the palette gathers hits in a worker; let it finish
+    await settled(pilot)  # the palette gathers hits in a worker; let it finish
     prompts = [options.get_option_at_index(n).prompt for n in range(options.option_count)]
     return [str(getattr(p, "plain", p)).split("\n")[0] for p in prompts]
 

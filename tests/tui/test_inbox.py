@@ -385,6 +385,7 @@ async def test_open_link_without_a_browser_shows_it(
         assert "No browser" in notices.saying(url)[0].message
 
 
+@pytest.mark.own_service
 async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
     service: Service, transport: FaultTransport, notices: Notices
 ) -> None:

@@ -8,6 +8,7 @@ import time
 from types import TracebackType
 
 import uvicorn
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from inboxdesk.server.app import create_app
 from inboxdesk.server.settings import ServerSettings
@@ -34,8 +35,21 @@ def base_url(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def _server(settings: ServerSettings, store: Store | None, log_level: str) -> uvicorn.Server:
-    app = create_app(settings, store)
+class Swappable:
+    """An ASGI app that hands each request to whichever app it holds now.
+
+    Swapping `app` lets one running server serve a new store and settings without a
+    restart (the test suite runs one service thread and gives each test a fresh store).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
+
+
+def _server(app: ASGIApp, log_level: str) -> uvicorn.Server:
     config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off")
     return uvicorn.Server(config)
 
@@ -43,7 +57,7 @@ def _server(settings: ServerSettings, store: Store | None, log_level: str) -> uv
 def serve_forever(
     settings: ServerSettings, sock: socket.socket, log_level: str = "warning"
 ) -> None:
-    _server(settings, None, log_level).run(sockets=[sock])
+    _server(create_app(settings), log_level).run(sockets=[sock])
 
 
 class ServiceThread:
@@ -51,6 +65,7 @@ class ServiceThread:
 
     Use as a context manager; `url` is its base URL. `stop()` and `start()` again
     (on the same port) let callers show a service going away and coming back.
+    `replace()` serves other settings and store from the running server.
     """
 
     def __init__(
@@ -65,6 +80,7 @@ class ServiceThread:
         self.host = host
         self.port = port
         self.url = ""
+        self._app = Swappable(create_app(settings, store))
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
@@ -73,7 +89,7 @@ class ServiceThread:
         sock = bind(self.host, self.port)
         self.port = sock.getsockname()[1]
         self.url = base_url(sock)
-        self._server = _server(self.settings, self.store, "error")
+        self._server = _server(self._app, "error")
         self._thread = threading.Thread(
             target=self._server.run,
             kwargs={"sockets": [sock]},
@@ -87,6 +103,20 @@ class ServiceThread:
                 raise RuntimeError("the local service did not start")
             time.sleep(0.01)
         self._socket = sock
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def replace(self, settings: ServerSettings, store: Store | None = None) -> ServiceThread:
+        """Serve `settings` and `store` from now on, on the same port and thread.
+
+        Requests already in flight finish on the app they started on.
+        """
+        self.settings = settings
+        self.store = store
+        self._app.app = create_app(settings, store)
         return self
 
     def stop(self) -> None:
