@@ -110,6 +110,9 @@ REQUIRED_DIFFERENCES = {
     "ListSubscribersResponseDto": {"next", "previous", "totalCount", "totalCountCapped"},
     # Every error body is read, even one without its timestamp or path.
     "ErrorDto": {"timestamp", "path"},
+    # A missing messageId passes the model: the service answers 400 "messageId is
+    # required", as production does, not a validation error.
+    "MessageMarkAsRequestDto": {"messageId"},
 }
 
 

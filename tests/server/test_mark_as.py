@@ -80,7 +80,10 @@ def test_dates_are_set_even_when_the_flag_already_had_the_value(service: Service
     assert second["data"][0]["read"] is True
 
 
-def test_foreign_and_unknown_ids_are_ignored_and_order_is_kept(service: Service) -> None:
+def test_foreign_ids_come_back_unchanged_unknown_ones_not_and_order_is_kept(
+    service: Service,
+) -> None:
+    """As production: every id of the environment comes back, only jane's are changed."""
     before = service.snapshot()
     ids = [
         jane_message(7),
@@ -93,9 +96,42 @@ def test_foreign_and_unknown_ids_are_ignored_and_order_is_kept(service: Service)
     with service.http() as http:
         response = http.post(MARK, json={"messageId": ids, "markAs": "seen"})
     assert response.status_code == 201
-    assert [m["_id"] for m in response.json()["data"]] == [jane_message(7), jane_message(2)]
+    returned = response.json()["data"]
+    assert [m["_id"] for m in returned] == [jane_message(7), JOE_MESSAGES[0], jane_message(2)]
     changed = {row[0] for row in set(service.snapshot()) - set(before)}
     assert changed == {jane_message(7), jane_message(2)}
+    joes = returned[1]
+    assert (
+        joes["_subscriberId"] != returned[0]["_subscriberId"]
+        and joes["subscriber"]["subscriberId"] == "joe"
+    )
+    assert "lastSeenDate" not in joes, "another subscriber's message is returned unchanged"
+
+
+@pytest.mark.parametrize("missing", [{}, {"messageId": ""}, {"messageId": []}, {"messageId": None}])
+def test_missing_or_empty_message_id_is_400(service: Service, missing: dict[str, Any]) -> None:
+    before = service.snapshot()
+    with service.http() as http:
+        response = http.post(MARK, json={**missing, "markAs": "read"})
+    assert response.status_code == 400
+    assert response.json()["message"] == "messageId is required"
+    assert service.snapshot() == before
+
+
+def test_a_comma_separated_message_id_is_split(service: Service) -> None:
+    with service.http() as http:
+        response = http.post(
+            MARK, json={"messageId": f"{jane_message(1)},{jane_message(3)}", "markAs": "read"}
+        )
+    assert response.status_code == 201
+    assert [m["_id"] for m in response.json()["data"]] == [jane_message(1), jane_message(3)]
+    assert all(m["read"] for m in response.json()["data"])
+
+
+def test_a_malformed_id_in_a_comma_separated_string_is_422(service: Service) -> None:
+    with service.http() as http:
+        response = http.post(MARK, json={"messageId": f"{jane_message(1)},nope", "markAs": "read"})
+    assert response.status_code == 422 and "messageId" in response.json()["errors"]
 
 
 def test_response_messages_are_full_objects(service: Service) -> None:

@@ -258,7 +258,7 @@ def _mark_as(args: argparse.Namespace) -> int:
                 {"data": [m.to_wire() for m in result.messages], "notUpdated": result.not_updated}
             )
         else:
-            print(f"Marked {len(result.messages)} message(s) {args.state}.")
+            print(f"Marked {len(result.updated)} message(s) {args.state}.")
         if result.not_updated:
             print(
                 f"Not updated ({len(result.not_updated)}; unknown, or not this subscriber's): "

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
+import json
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from inboxdesk.models import (
-    MAX_MARK_IDS,
     Channel,
     Data,
     ErrorBody,
+    FeedItem,
     Integration,
-    MarkAs,
+    MarkAllRequest,
+    MarkAsRequest,
     Message,
     Page,
     Subscriber,
@@ -25,12 +29,14 @@ from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
 from inboxdesk.server.settings import ServerSettings
-from inboxdesk.server.store import Store
+from inboxdesk.server.store import NotAllowed, Store
 
 IdempotencyKey = Annotated[
     str | None,
     Header(alias="idempotency-key", description="Replays the first response for 24 hours"),
 ]
+# Production's words for a larger `limit` on /v1/messages (a 400, not a 422).
+MAX_MESSAGES_LIMIT = 1000
 PageNumber = Annotated[int, Query(ge=0, description="Zero-based page number")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -46,43 +52,23 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class MarkAsBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    message_id: str | list[str] = Field(alias="messageId")
-    mark_as: MarkAs = Field(alias="markAs")
-
-    @field_validator("message_id", mode="before")
-    @classmethod
-    def _ids(cls, value: Any) -> Any:
-        ids = value if isinstance(value, list) else [value]
-        if not isinstance(value, str | list):
-            raise ValueError("messageId must be a message id or an array of message ids")
-        if not ids:
-            raise ValueError("messageId must not be an empty array")
-        if len(ids) > MAX_MARK_IDS:
-            raise ValueError(f"messageId must contain no more than {MAX_MARK_IDS} ids")
-        bad = [i for i in ids if not is_object_id(i)]
-        if bad:
-            raise ValueError(
-                f"messageId must hold 24-character hex ids; not one: {str(bad[0])[:40]!r}"
-            )
-        return value
-
-    @property
-    def ids(self) -> list[str]:
-        return [self.message_id] if isinstance(self.message_id, str) else self.message_id
-
-
-class MarkAllBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    mark_as: MarkAs = Field(alias="markAs")
-
-
 def _require_id(name: str, value: str) -> None:
     if not is_object_id(value):
-        raise ApiValidationError(name, f"{name} must be a 24-character hex id", value)
+        raise ApiValidationError(name, f"{name} must be a mongodb id", value)
+
+
+def _payload(encoded: str | None) -> Any:
+    """The feed's `payload` query: base64 of a JSON value, read as production reads it
+    (lenient base64, either alphabet, padding optional); anything else is a 400."""
+    if not encoded:
+        return None
+    text = re.sub(r"[^A-Za-z0-9+/]", "", encoded.replace("-", "+").replace("_", "/"))
+    try:
+        return json.loads(base64.b64decode(text + "=" * (-len(text) % 4)).decode())
+    except (ValueError, binascii.Error):
+        raise NotAllowed(
+            "Invalid payload, the JSON object should be encoded to base64 string."
+        ) from None
 
 
 def _data(value: Any, status: int = 200) -> JSONResponse:
@@ -140,9 +126,11 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def mark_as(
         request: Request,
         subscriberId: str,
-        body: MarkAsBody,
+        body: MarkAsRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
+        if not body.ids:
+            raise NotAllowed("messageId is required")
         await pause()
         caller = caller_of(request.scope)
         return _data(store.mark_as(caller, subscriberId, body.ids, body.mark_as), 201)
@@ -157,7 +145,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def mark_all(
         request: Request,
         subscriberId: str,
-        body: MarkAllBody,
+        body: MarkAllRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
         await pause()
@@ -189,8 +177,10 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/feed",
-        responses={200: {"model": Page[Message]}},
-        summary="A subscriber's in-app messages, newest first",
+        responses={200: {"model": Page[FeedItem]}, 400: {"model": ErrorBody}},
+        summary="A subscriber's in-app feed items, newest first",
+        description="`totalCount` stops at `limit`, as production's does; `hasMore` says "
+        "whether another page follows. `payload` is base64 of a partial payload object.",
         tags=["subscribers"],
     )
     async def feed(
@@ -200,10 +190,20 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         limit: Annotated[int, Query(ge=1, le=100)] = 10,
         read: bool | None = None,
         seen: bool | None = None,
+        payload: Annotated[str | None, Query(description="Base64 of a JSON object")] = None,
     ) -> JSONResponse:
+        wanted = _payload(payload)
         caller = caller_of(request.scope)
-        data, total = store.feed(caller, subscriberId, page, limit, read, seen)
-        return _page(data, page, limit, total)
+        data, total, has_more = store.feed(caller, subscriberId, page, limit, read, seen, wanted)
+        return JSONResponse(
+            {
+                "data": data,
+                "page": page,
+                "pageSize": limit,
+                "totalCount": total,
+                "hasMore": has_more,
+            }
+        )
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/unseen",
@@ -232,8 +232,10 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         subscriberId: str | None = None,
         transactionId: Annotated[list[str] | None, Query()] = None,
         page: PageNumber = 0,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 10,
+        limit: Annotated[int, Query(ge=1)] = 10,
     ) -> JSONResponse:
+        if limit > MAX_MESSAGES_LIMIT:
+            raise NotAllowed(f"Limit can not be larger then {MAX_MESSAGES_LIMIT}")
         data, total = store.list_messages(
             caller_of(request.scope), page, limit, channel, subscriberId, transactionId or ()
         )

@@ -144,7 +144,7 @@ class NotFound(Exception):
 
 
 class NotAllowed(Exception):
-    """The request is well formed but the resource does not support it."""
+    """A request the service refuses with 400 and this message, as production words it."""
 
 
 class IdempotencyConflict(Exception):
@@ -307,6 +307,9 @@ class Store:
             doc = m.to_wire()
             for joined in ("subscriber", "template"):
                 doc.pop(joined, None)
+            # Production's feed items carry the job that sent them and the archive state.
+            doc.setdefault("_jobId", new_object_id())
+            doc.setdefault("archived", False)
             rows.append(
                 (
                     m.id,
@@ -441,7 +444,9 @@ class Store:
     ) -> list[dict[str, Any]]:
         """Apply one markAs to the subscriber's messages among the ids, in one transaction.
 
-        Ids of other subscribers or environments, and unknown ids, are ignored.
+        As production does, every requested id that exists in the caller's environment
+        comes back: the subscriber's updated, another subscriber's unchanged. Unknown
+        ids and other environments' are left out.
         """
         assignments = MARK_EFFECTS[mark_as][0]
         wanted = list(dict.fromkeys(message_ids))
@@ -457,7 +462,7 @@ class Store:
             )
             rows = db.execute(
                 f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE environment_id = :env "
-                f"AND subscriber_pk = :pk AND id IN ({in_list})",
+                f"AND id IN ({in_list})",
                 params,
             ).fetchall()
             by_id = {r["id"]: r for r in rows}
@@ -484,25 +489,52 @@ class Store:
         limit: int,
         read: bool | None = None,
         seen: bool | None = None,
-    ) -> tuple[list[dict[str, Any]], int]:
-        """One page of the subscriber's in-app messages, newest first, and the total."""
-        pk = self.subscriber_pk(caller, subscriber_id)
+        payload: Any = None,
+    ) -> tuple[list[dict[str, Any]], int, bool]:
+        """One page of the subscriber's in-app feed items, newest first, as production
+        answers it: the items, `totalCount` and `hasMore`.
+
+        Production counts at most `limit + 1` rows past the page's offset, sets `hasMore`
+        from that count and caps `totalCount` at `limit` (0 on an empty page). `payload`
+        keeps the items whose payload holds every leaf of it (a partial payload).
+        """
+        db = self.read()
+        row = db.execute(
+            "SELECT id FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+            (caller.environment_id, subscriber_id),
+        ).fetchone()
+        if row is None:
+            raise NotAllowed(
+                f"Subscriber not found for this environment with the id: {subscriber_id}. "
+                "Make sure to create a subscriber before fetching the feed."
+            )
         where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"
-        params: list[Any] = [caller.environment_id, pk]
+        params: list[Any] = [caller.environment_id, row["id"]]
         if read is not None:
             where += " AND read = ?"
             params.append(int(read))
         if seen is not None:
             where += " AND seen = ?"
             params.append(int(seen))
-        db = self.read()
-        total = db.execute(f"SELECT COUNT(*) FROM messages WHERE {where}", params).fetchone()[0]
+        if payload is not None:
+            clause, values = payload_filter(payload)
+            where += f" AND {clause}"
+            params += values
+        offset = page * limit
         rows = db.execute(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {where} "
             "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
-            [*params, limit, page * limit],
+            [*params, limit, offset],
         ).fetchall()
-        return self._messages(db, rows), int(total)
+        if not rows:
+            return [], 0, False
+        counted = db.execute(
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE {where} "
+            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?)",
+            [*params, limit + 1, offset],
+        ).fetchone()[0]
+        items = [feed_item(doc) for doc in self._messages(db, rows)]
+        return items, min(int(counted), limit), len(rows) < counted
 
     def unseen_count(self, caller: Caller, subscriber_id: str, seen: bool, limit: int) -> int:
         pk = self.subscriber_pk(caller, subscriber_id)
@@ -610,3 +642,70 @@ def _docs_by_id(db: sqlite3.Connection, table: str, ids: set[str]) -> dict[str, 
     marks = ",".join("?" * len(ids))
     rows = db.execute(f"SELECT id, doc FROM {table} WHERE id IN ({marks})", list(ids))
     return {r["id"]: json.loads(r["doc"]) for r in rows}
+
+
+# The fields production's feed embeds of a message's subscriber and of its workflow.
+FEED_SUBSCRIBER_FIELDS = ("_id", "firstName", "lastName", "avatar", "subscriberId")
+FEED_TEMPLATE_FIELDS = ("_id", "tags")
+
+
+def feed_item(message: dict[str, Any]) -> dict[str, Any]:
+    """A full wire Message as production's feed sends it (NotificationFeedItemDto)."""
+    item = dict(message)
+    for joined, fields in (
+        ("subscriber", FEED_SUBSCRIBER_FIELDS),
+        ("template", FEED_TEMPLATE_FIELDS),
+    ):
+        if isinstance(item.get(joined), dict):
+            item[joined] = {k: item[joined][k] for k in fields if k in item[joined]}
+    content = item.get("content")
+    if isinstance(content, list):
+        # An in-app message's content is a string in production; blocks become their text.
+        item["content"] = "\n".join(
+            str(b.get("content", "")) for b in content if isinstance(b, dict)
+        )
+    elif content is None:
+        item["content"] = ""
+    # Rows stored before the job id was filled in: the message id stands in for it.
+    item.setdefault("_jobId", item.get("_id"))
+    item.setdefault("archived", False)
+    return item
+
+
+def payload_filter(payload: Any) -> tuple[str, list[Any]]:
+    """SQL for production's payload filter: each leaf of `payload`, addressed by its
+    dotted path as MongoDB does, equals the message payload's value at that path."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for path, value in _leaves(("payload",), payload):
+        if any('"' in part for part in path):
+            clauses.append("0")  # SQLite's JSON paths cannot name such a key: no match
+            continue
+        where = "$" + "".join(f'."{part}"' for part in path)
+        if value is None:
+            clauses.append("json_extract(doc, ?) IS NULL")
+            params.append(where)
+        elif isinstance(value, bool):
+            clauses.append("json_type(doc, ?) = ?")
+            params += [where, "true" if value else "false"]
+        elif isinstance(value, int | float):
+            clauses.append(
+                "(json_type(doc, ?) IN ('integer', 'real') AND json_extract(doc, ?) = ?)"
+            )
+            params += [where, where, value]
+        elif isinstance(value, str):
+            clauses.append("(json_type(doc, ?) = 'text' AND json_extract(doc, ?) = ?)")
+            params += [where, where, value]
+        else:
+            clauses.append("doc -> ? = json(?)")
+            params += [where, json.dumps(value)]
+    return " AND ".join(clauses) or "1", params
+
+
+def _leaves(path: tuple[str, ...], value: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """(path, value) of every non-object value under `value`; dotted keys are paths."""
+    if isinstance(value, dict) and value:
+        for key, inner in value.items():
+            yield from _leaves((*path, *str(key).split(".")), inner)
+    else:
+        yield path, value
