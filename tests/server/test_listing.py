@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from inboxdesk.server.fixtures import read_fixture
-from tests.conftest import EXAMPLE, Service, ServiceFactory, jane_message
+from tests.conftest import EXAMPLE, MAILGUN, Service, ServiceFactory, jane_message
 
 FEED = "/v1/subscribers/jane/notifications/feed"
 
@@ -236,3 +236,15 @@ def test_messages_limit_over_1000_is_400(service: Service) -> None:
     assert too_many.json()["message"] == "Limit can not be larger then 1000"
     assert too_many.json()["path"] == "/v1/messages?limit=1001"
     assert most.status_code == 200
+
+
+def test_credentials_are_omitted_for_api_key_callers(make_service: ServiceFactory) -> None:
+    """As production's: API-key callers get integrations without their credentials."""
+    for send, present in ((False, False), (True, True)):
+        service = make_service(send_credentials=send)
+        with service.http() as http:
+            listed = http.get("/v1/integrations").json()["data"]
+            active = http.get("/v1/integrations/active").json()["data"]
+            made = http.post(f"/v1/integrations/{MAILGUN}/set-primary").json()["data"]
+        for integration in [*listed, *active, made]:
+            assert ("credentials" in integration) is present, integration["_id"]

@@ -7,13 +7,15 @@ import base64
 import binascii
 import json
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 
 from inboxdesk.models import (
+    COUNT_CAP,
     Channel,
+    CursorPage,
     Data,
     ErrorBody,
     FeedItem,
@@ -21,6 +23,7 @@ from inboxdesk.models import (
     MarkAllRequest,
     MarkAsRequest,
     Message,
+    NotificationCount,
     Page,
     Subscriber,
     UnseenCount,
@@ -29,7 +32,12 @@ from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
 from inboxdesk.server.settings import ServerSettings
-from inboxdesk.server.store import NotAllowed, Store
+from inboxdesk.server.store import (
+    SUBSCRIBER_COUNT_CAP,
+    NotAllowed,
+    Store,
+    SubscriberSearch,
+)
 
 IdempotencyKey = Annotated[
     str | None,
@@ -37,6 +45,8 @@ IdempotencyKey = Annotated[
 ]
 # Production's words for a larger `limit` on /v1/messages (a 400, not a 422).
 MAX_MESSAGES_LIMIT = 1000
+# Production's cap on the filters of one count request.
+MAX_COUNT_FILTERS = 30
 PageNumber = Annotated[int, Query(ge=0, description="Zero-based page number")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -81,6 +91,12 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     than the work itself (benchmarks/load.py). Writes are serialized by the loop."""
     router = APIRouter(prefix="/v1", responses=_ERRORS)
 
+    def shown(integration: dict[str, Any]) -> dict[str, Any]:
+        """An integration as API-key callers get it: production omits the credentials."""
+        if not settings.send_credentials:
+            integration.pop("credentials", None)
+        return integration
+
     async def pause() -> None:
         if settings.operation_delay:
             await asyncio.sleep(settings.operation_delay)
@@ -96,7 +112,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         _require_id("integrationId", integrationId)
         await pause()
-        return _data(store.set_primary(caller_of(request.scope), integrationId))
+        return _data(shown(store.set_primary(caller_of(request.scope), integrationId)))
 
     @router.get(
         "/integrations",
@@ -105,7 +121,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["integrations"],
     )
     async def list_integrations(request: Request) -> JSONResponse:
-        return _data(store.list_integrations(caller_of(request.scope)))
+        return _data([shown(i) for i in store.list_integrations(caller_of(request.scope))])
 
     @router.get(
         "/integrations/active",
@@ -114,7 +130,8 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["integrations"],
     )
     async def list_active_integrations(request: Request) -> JSONResponse:
-        return _data(store.list_integrations(caller_of(request.scope), active_only=True))
+        caller = caller_of(request.scope)
+        return _data([shown(i) for i in store.list_integrations(caller, active_only=True)])
 
     @router.post(
         "/subscribers/{subscriberId}/messages/mark-as",
@@ -241,7 +258,108 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         )
         return _page(data, page, limit, total)
 
+    root = APIRouter()
+    root.include_router(router)
+    if settings.v2_subscribers:
+        root.include_router(build_v2_router(store, settings))
+    return root
+
+
+def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
+    """The v2 subscriber endpoints production documents (behaviour.md section 7)."""
+    router = APIRouter(prefix="/v2", responses=_ERRORS)
+
+    @router.get(
+        "/subscribers",
+        responses={200: {"model": CursorPage[Subscriber]}, 400: {"model": ErrorBody}},
+        summary="Search subscribers",
+        description="Every filter given must match (a case-insensitive part of the "
+        "field); pass `next` as `after` for the following page.",
+        tags=["subscribers"],
+    )
+    async def search_subscribers(
+        request: Request,
+        email: str | None = None,
+        name: str | None = None,
+        phone: str | None = None,
+        subscriberId: str | None = None,
+        limit: Annotated[int, Query(ge=1, le=100)] = 10,
+        after: str | None = None,
+        before: str | None = None,
+        orderBy: Literal["_id", "createdAt", "updatedAt", "subscriberId", "email"] = "_id",
+        orderDirection: Literal["ASC", "DESC"] = "DESC",
+        includeCursor: bool = False,
+    ) -> JSONResponse:
+        search = SubscriberSearch(
+            email=email,
+            name=name,
+            phone=phone,
+            subscriber_id=subscriberId,
+            limit=limit,
+            after=after or None,
+            before=before or None,
+            order_by=orderBy,
+            descending=orderDirection == "DESC",
+            include_cursor=includeCursor,
+        )
+        data, following, previous, total = store.search_subscribers(
+            caller_of(request.scope), search
+        )
+        return JSONResponse(
+            {
+                "data": data,
+                "next": following,
+                "previous": previous,
+                "totalCount": min(total, SUBSCRIBER_COUNT_CAP),
+                "totalCountCapped": total > SUBSCRIBER_COUNT_CAP,
+            }
+        )
+
+    @router.get(
+        "/subscribers/{subscriberId}",
+        responses={200: {"model": Data[Subscriber]}},
+        summary="Get a subscriber",
+        tags=["subscribers"],
+    )
+    async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
+        return _data(store.get_subscriber(caller_of(request.scope), subscriberId))
+
+    @router.get(
+        "/subscribers/{subscriberId}/notifications/count",
+        responses={200: {"model": Data[list[NotificationCount]]}},
+        summary="Count a subscriber's in-app notifications per filter",
+        description=f"Each count stops at {COUNT_CAP}, as production's do.",
+        tags=["subscribers"],
+    )
+    async def count_notifications(
+        request: Request,
+        subscriberId: str,
+        filters: Annotated[str, Query(description="JSON array of filter objects (max 30)")],
+    ) -> JSONResponse:
+        wanted = _filters(filters)
+        counts = store.count_notifications(caller_of(request.scope), subscriberId, wanted)
+        return _data([{"count": n, "filter": f} for n, f in zip(counts, wanted, strict=True)])
+
     return router
+
+
+def _filters(text: str) -> list[dict[str, Any]]:
+    """The count endpoint's `filters`: a JSON array of 1 to 30 objects, else a 422."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if (
+        not isinstance(value, list)
+        or not 1 <= len(value) <= MAX_COUNT_FILTERS
+        or not all(isinstance(f, dict) for f in value)
+    ):
+        raise ApiValidationError(
+            "filters",
+            f"filters must be a JSON array of 1 to {MAX_COUNT_FILTERS} filter objects",
+            text[:200],
+        )
+    return value
 
 
 def _page(data: list[dict[str, Any]], page: int, limit: int, total: int) -> JSONResponse:
