@@ -5,11 +5,13 @@ from __future__ import annotations
 import base64
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from inboxdesk.server.fixtures import read_fixture
+from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
+from inboxdesk.server.store import Store
 from tests.conftest import EXAMPLE, MAILGUN, Service, ServiceFactory, jane_message
 
 FEED = "/v1/subscribers/jane/notifications/feed"
@@ -248,3 +250,19 @@ def test_credentials_are_omitted_for_api_key_callers(make_service: ServiceFactor
             made = http.post(f"/v1/integrations/{MAILGUN}/set-primary").json()["data"]
         for integration in [*listed, *active, made]:
             assert ("credentials" in integration) is present, integration["_id"]
+
+
+@pytest.mark.parametrize("channel", [None, "pigeon", 3])
+def test_the_fixture_loader_requires_each_integrations_channel(
+    tmp_path: Path, channel: object
+) -> None:
+    fixture = copy.deepcopy(read_fixture(EXAMPLE))
+    integration = fixture["environments"][0]["integrations"][1]
+    if channel is None:
+        del integration["channel"]
+    else:
+        integration["channel"] = channel
+    store = Store(tmp_path / "refused.db")
+    with pytest.raises(FixtureError, match=r"environments\[0\]\.integrations\[1\]\.channel"):
+        load_fixture(store, fixture)
+    assert store.is_empty(), "nothing is stored from a refused fixture"

@@ -17,9 +17,11 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from inboxdesk.models import Integration, Message, Subscriber, Workflow
+from inboxdesk.models import Channel, Integration, Message, Subscriber, Workflow
 from inboxdesk.models.ids import new_object_id
 from inboxdesk.server.store import Store, utc_now
+
+CHANNELS = tuple(c.value for c in Channel)
 
 
 class FixtureError(ValueError):
@@ -87,6 +89,12 @@ def load_fixture(
         if key is not None and (not isinstance(key, str) or len(key) < 16):
             raise FixtureError(f"{where}.apiKey: must be a string of at least 16 characters")
 
+        for i, doc in enumerate(_items(env, "integrations", where)):
+            # The store keys primaries by channel: every integration here needs a known one.
+            if doc.get("channel") not in CHANNELS:
+                raise FixtureError(
+                    f"{where}.integrations[{i}].channel: must be one of {', '.join(CHANNELS)}"
+                )
         integrations = [
             _validate(
                 Integration,
