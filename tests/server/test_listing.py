@@ -266,3 +266,19 @@ def test_the_fixture_loader_requires_each_integrations_channel(
     with pytest.raises(FixtureError, match=r"environments\[0\]\.integrations\[1\]\.channel"):
         load_fixture(store, fixture)
     assert store.is_empty(), "nothing is stored from a refused fixture"
+
+
+@pytest.mark.parametrize("workflow", [None, "No such workflow"])
+def test_the_fixture_loader_requires_each_messages_workflow(
+    tmp_path: Path, workflow: str | None
+) -> None:
+    """Production's messages and feed items always carry their workflow's id."""
+    fixture = copy.deepcopy(read_fixture(EXAMPLE))
+    message = fixture["environments"][0]["messages"][2]
+    message.pop("workflow")
+    if workflow is not None:
+        message["workflow"] = workflow
+    store = Store(tmp_path / "refused.db")
+    with pytest.raises(FixtureError, match=r"environments\[0\]\.messages\[2\]\.workflow"):
+        load_fixture(store, fixture)
+    assert store.is_empty()

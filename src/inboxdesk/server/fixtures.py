@@ -160,10 +160,12 @@ def load_fixture(
             owner = by_subscriber_id.get(str(doc.pop("subscriberId", "")))
             if owner is None:
                 raise FixtureError(f"{spot}.subscriberId: names no subscriber of this environment")
+            # Production's messages (and feed items) always carry their workflow's id.
             workflow = by_workflow.get(str(doc.pop("workflow", "")))
-            if workflow is not None:
-                doc.setdefault("_templateId", workflow.id)
-                doc.setdefault("templateIdentifier", _slug(workflow.name))
+            if workflow is None:
+                raise FixtureError(f"{spot}.workflow: names no workflow of this environment")
+            doc.setdefault("_templateId", workflow.id)
+            doc.setdefault("templateIdentifier", _slug(workflow.name))
             defaults = {
                 "_id": new_object_id(),
                 "_notificationId": new_object_id(),
