@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from tests.conftest import JOE_MESSAGES, OTHER_ENV_MESSAGES, OTHER_KEY, Service, jane_message
+from inboxdesk.client import InboxClient
+from inboxdesk.models import MarkAllRequest, MarkAs, MarkAsRequest
+from tests.client.faults import FaultTransport
+from tests.conftest import (
+    JOE_MESSAGES,
+    OTHER_ENV_MESSAGES,
+    OTHER_KEY,
+    STAGING_KEY,
+    Service,
+    jane_message,
+)
 
 MARK = "/v1/subscribers/jane/messages/mark-as"
 
@@ -203,3 +214,21 @@ def test_mark_all_changes_every_in_app_message(
     ) == tuple(email_before)
     other = service.row("SELECT read FROM messages WHERE id = ?", OTHER_ENV_MESSAGES[0])[0]
     assert other == 0, "the other environment's jane is untouched"
+
+
+async def test_the_service_and_the_client_share_one_request_model(service: Service) -> None:
+    """The service validates MarkAsRequest / MarkAllRequest; the client sends their wire form."""
+    with service.http() as http:
+        paths = http.get("/openapi.json").json()["paths"]
+    for path, model in (("mark-as", MarkAsRequest), ("mark-all", MarkAllRequest)):
+        body = paths[f"/v1/subscribers/{{subscriberId}}/messages/{path}"]["post"]["requestBody"]
+        assert body["content"]["application/json"]["schema"]["$ref"].endswith(model.__name__)
+    transport = FaultTransport()
+    async with InboxClient(service.url, STAGING_KEY, transport=transport) as client:
+        await client.mark_as("jane", [jane_message(1)], "read")
+        await client.mark_all("jane", "seen")
+    sent = [json.loads(r.content) for r in transport.seen if r.method == "POST"]
+    assert sent == [
+        MarkAsRequest(message_id=[jane_message(1)], mark_as=MarkAs.READ).to_wire(),
+        MarkAllRequest(mark_as=MarkAs.SEEN).to_wire(),
+    ]
