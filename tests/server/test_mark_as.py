@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from inboxdesk.client import InboxClient
 from inboxdesk.models import MarkAllRequest, MarkAs, MarkAsRequest
+from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.server.settings import ServerSettings
+from inboxdesk.server.store import Caller, Store
 from tests.client.faults import FaultTransport
 from tests.conftest import (
+    EXAMPLE,
     JOE_MESSAGES,
     OTHER_ENV_MESSAGES,
     OTHER_KEY,
@@ -21,6 +30,7 @@ from tests.conftest import (
 )
 
 MARK = "/v1/subscribers/jane/messages/mark-as"
+FEED_OF_JANE = "/v1/subscribers/jane/notifications/feed"
 
 # (read, seen) before the call: one message in each of the four states.
 STATES = {
@@ -232,3 +242,46 @@ async def test_the_service_and_the_client_share_one_request_model(service: Servi
         MarkAsRequest(message_id=[jane_message(1)], mark_as=MarkAs.READ).to_wire(),
         MarkAllRequest(mark_as=MarkAs.SEEN).to_wire(),
     ]
+
+
+class GatedStore(Store):
+    """The real store, whose mark-as waits for the test to let it go."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def mark_as(
+        self, caller: Caller, subscriber_id: str, message_ids: Sequence[str], mark_as: MarkAs
+    ) -> list[dict[str, Any]]:
+        self.entered.set()
+        assert self.release.wait(30), "the test never released the write"
+        return super().mark_as(caller, subscriber_id, message_ids, mark_as)
+
+
+def test_a_store_call_in_progress_never_blocks_the_event_loop(tmp_path: Path) -> None:
+    """Store calls run in worker threads: while a write is held, reads are answered."""
+    store = GatedStore(tmp_path / "gated.db")
+    load_fixture(store, read_fixture(EXAMPLE))
+    with ServiceThread(ServerSettings(db_path=store.path), store) as service:
+        headers = {"Authorization": f"ApiKey {STAGING_KEY}"}
+        answers: list[httpx.Response] = []
+
+        def write() -> None:
+            body = {"messageId": jane_message(1), "markAs": "read"}
+            with httpx.Client(base_url=service.url, headers=headers, timeout=30) as http:
+                answers.append(http.post(MARK, json=body))
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            assert store.entered.wait(30), "the write never reached the store"
+            with httpx.Client(base_url=service.url, headers=headers, timeout=10) as http:
+                assert http.get("/v1/integrations").status_code == 200
+                assert http.get(FEED_OF_JANE).json()["data"][0]["_id"] == jane_message(11)
+            assert not answers, "the write is still held"
+        finally:
+            store.release.set()
+            writer.join(30)
+    assert [a.status_code for a in answers] == [201]

@@ -7,8 +7,11 @@ import base64
 import binascii
 import json
 import re
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from functools import partial
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
+from anyio import to_thread
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 
@@ -39,6 +42,9 @@ from inboxdesk.server.store import (
     SubscriberSearch,
 )
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 IdempotencyKey = Annotated[
     str | None,
     Header(alias="idempotency-key", description="Replays the first response for 24 hours"),
@@ -60,6 +66,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         429: "Rate limit exceeded; see Retry-After",
     }.items()
 }
+
+
+async def off_loop(call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run a store call in one of anyio's worker threads and await its result."""
+    return await to_thread.run_sync(partial(call, *args, **kwargs))
 
 
 def _require_id(name: str, value: str) -> None:
@@ -86,9 +97,9 @@ def _data(value: Any, status: int = 200) -> JSONResponse:
 
 
 def build_router(store: Store, settings: ServerSettings) -> APIRouter:
-    """The routes. They are async and call the store on the event loop: one SQLite
-    statement takes well under a millisecond, and a thread hop per request cost more
-    than the work itself (benchmarks/load.py). Writes are serialized by the loop."""
+    """The routes. Every store call runs in a worker thread (`off_loop`), so a slow
+    statement or a write waiting for SQLite's lock never stalls the event loop; the
+    store lets one transaction write at a time."""
     router = APIRouter(prefix="/v1", responses=_ERRORS)
 
     def shown(integration: dict[str, Any]) -> dict[str, Any]:
@@ -112,7 +123,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         _require_id("integrationId", integrationId)
         await pause()
-        return _data(shown(store.set_primary(caller_of(request.scope), integrationId)))
+        return _data(
+            shown(await off_loop(store.set_primary, caller_of(request.scope), integrationId))
+        )
 
     @router.get(
         "/integrations",
@@ -121,7 +134,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["integrations"],
     )
     async def list_integrations(request: Request) -> JSONResponse:
-        return _data([shown(i) for i in store.list_integrations(caller_of(request.scope))])
+        return _data(
+            [shown(i) for i in await off_loop(store.list_integrations, caller_of(request.scope))]
+        )
 
     @router.get(
         "/integrations/active",
@@ -131,7 +146,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     )
     async def list_active_integrations(request: Request) -> JSONResponse:
         caller = caller_of(request.scope)
-        return _data([shown(i) for i in store.list_integrations(caller, active_only=True)])
+        return _data(
+            [shown(i) for i in await off_loop(store.list_integrations, caller, active_only=True)]
+        )
 
     @router.post(
         "/subscribers/{subscriberId}/messages/mark-as",
@@ -150,7 +167,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
             raise NotAllowed("messageId is required")
         await pause()
         caller = caller_of(request.scope)
-        return _data(store.mark_as(caller, subscriberId, body.ids, body.mark_as), 201)
+        return _data(
+            await off_loop(store.mark_as, caller, subscriberId, body.ids, body.mark_as), 201
+        )
 
     @router.post(
         "/subscribers/{subscriberId}/messages/mark-all",
@@ -167,7 +186,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         await pause()
         caller = caller_of(request.scope)
-        return _data(store.mark_all(caller, subscriberId, body.mark_as), 201)
+        return _data(await off_loop(store.mark_all, caller, subscriberId, body.mark_as), 201)
 
     @router.get(
         "/subscribers",
@@ -180,7 +199,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         page: PageNumber = 0,
         limit: Annotated[int, Query(ge=1, le=100)] = 10,
     ) -> JSONResponse:
-        data, has_more = store.list_subscribers(caller_of(request.scope), page, limit)
+        data, has_more = await off_loop(
+            store.list_subscribers, caller_of(request.scope), page, limit
+        )
         return JSONResponse({"data": data, "page": page, "pageSize": limit, "hasMore": has_more})
 
     @router.get(
@@ -190,7 +211,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["subscribers"],
     )
     async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
-        return _data(store.get_subscriber(caller_of(request.scope), subscriberId))
+        return _data(await off_loop(store.get_subscriber, caller_of(request.scope), subscriberId))
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/feed",
@@ -211,7 +232,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         wanted = _payload(payload)
         caller = caller_of(request.scope)
-        data, total, has_more = store.feed(caller, subscriberId, page, limit, read, seen, wanted)
+        data, total, has_more = await off_loop(
+            store.feed, caller, subscriberId, page, limit, read, seen, wanted
+        )
         return JSONResponse(
             {
                 "data": data,
@@ -234,7 +257,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         seen: bool = False,
         limit: Annotated[int, Query(ge=1, le=100)] = 100,
     ) -> JSONResponse:
-        count = store.unseen_count(caller_of(request.scope), subscriberId, seen, limit)
+        count = await off_loop(
+            store.unseen_count, caller_of(request.scope), subscriberId, seen, limit
+        )
         return _data({"count": count})
 
     @router.get(
@@ -253,8 +278,14 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         if limit > MAX_MESSAGES_LIMIT:
             raise NotAllowed(f"Limit can not be larger then {MAX_MESSAGES_LIMIT}")
-        data, total = store.list_messages(
-            caller_of(request.scope), page, limit, channel, subscriberId, transactionId or ()
+        data, total = await off_loop(
+            store.list_messages,
+            caller_of(request.scope),
+            page,
+            limit,
+            channel,
+            subscriberId,
+            transactionId or (),
         )
         return _page(data, page, limit, total)
 
@@ -302,8 +333,8 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
             descending=orderDirection == "DESC",
             include_cursor=includeCursor,
         )
-        data, following, previous, total = store.search_subscribers(
-            caller_of(request.scope), search
+        data, following, previous, total = await off_loop(
+            store.search_subscribers, caller_of(request.scope), search
         )
         return JSONResponse(
             {
@@ -322,7 +353,7 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["subscribers"],
     )
     async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
-        return _data(store.get_subscriber(caller_of(request.scope), subscriberId))
+        return _data(await off_loop(store.get_subscriber, caller_of(request.scope), subscriberId))
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/count",
@@ -337,7 +368,9 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
         filters: Annotated[str, Query(description="JSON array of filter objects (max 30)")],
     ) -> JSONResponse:
         wanted = _filters(filters)
-        counts = store.count_notifications(caller_of(request.scope), subscriberId, wanted)
+        counts = await off_loop(
+            store.count_notifications, caller_of(request.scope), subscriberId, wanted
+        )
         return _data([{"count": n, "filter": f} for n, f in zip(counts, wanted, strict=True)])
 
     return router

@@ -7,7 +7,6 @@ its wire JSON in `doc`. Every read and write is scoped to one environment.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import sqlite3
 import threading
@@ -189,6 +188,7 @@ class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
         self._local = threading.local()
+        self._writer = threading.Lock()
         self._callers: dict[str, Caller] = {}
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -213,15 +213,21 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction that holds the write lock from its first statement."""
+        """A write transaction that holds the write lock from its first statement.
+
+        One writer at a time in this process: a writer waits on a lock in its own thread
+        instead of retrying SQLite's busy lock (busy_timeout still covers other processes).
+        Callers on the service run it in worker threads, never on the event loop.
+        """
         db = self._connection()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._writer:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def read(self) -> sqlite3.Connection:
         return self._connection()
@@ -257,9 +263,11 @@ class Store:
         return self.read().execute("SELECT * FROM environments ORDER BY name").fetchall()
 
     def authenticate(self, api_key: str) -> Caller | None:
-        """The caller a key belongs to; hashes are compared in constant time.
+        """The caller a key belongs to, looked up by the key's SHA-256.
 
-        Keys are never revoked by this service, so a found key is remembered.
+        The lookup's time depends on the hash, not on the key, so it tells a caller
+        nothing about a stored key. Keys are never revoked by this service, so a found
+        key is remembered.
         """
         digest = hash_key(api_key)
         known = self._callers.get(digest)
@@ -274,7 +282,7 @@ class Store:
             )
             .fetchone()
         )
-        if row is None or not hmac.compare_digest(row["key_hash"], digest):
+        if row is None:
             return None
         caller = Caller(environment_id=row["env"], organization_id=row["org"])
         self._callers[digest] = caller
