@@ -282,3 +282,15 @@ def test_the_fixture_loader_requires_each_messages_workflow(
     with pytest.raises(FixtureError, match=r"environments\[0\]\.messages\[2\]\.workflow"):
         load_fixture(store, fixture)
     assert store.is_empty()
+
+
+def test_query_numbers_are_read_as_json_numbers(service: Service) -> None:
+    """Production types page and limit as numbers: 2.0 is 2, 1e1 is 10, 2.5 is refused."""
+    with service.http() as http:
+        whole = http.get(FEED, params={"page": "2.0", "limit": "5.0"}).json()
+        exponent = http.get("/v1/messages", params={"limit": "1e1"}).json()
+        subscribers = http.get("/v2/subscribers", params={"limit": "1.0"}).json()
+        half = http.get(FEED, params={"page": "2.5"})
+    assert (whole["page"], whole["pageSize"], len(whole["data"])) == (2, 5, 2)
+    assert exponent["pageSize"] == 10 and len(subscribers["data"]) == 1
+    assert half.status_code == 422 and "page" in half.json()["errors"]

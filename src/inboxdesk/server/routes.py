@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 from anyio import to_thread
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
+from pydantic import BeforeValidator
 
 from inboxdesk.models import (
     COUNT_CAP,
@@ -53,7 +54,24 @@ IdempotencyKey = Annotated[
 MAX_MESSAGES_LIMIT = 1000
 # Production's cap on the filters of one count request.
 MAX_COUNT_FILTERS = 30
-PageNumber = Annotated[int, Query(ge=0, description="Zero-based page number")]
+
+
+def _whole_number(value: Any) -> Any:
+    """A query number as production reads one (a JSON number): `2.0` is 2; `2.5` stays
+    a validation error."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        if number.is_integer():
+            return int(number)
+    return value
+
+
+Whole = BeforeValidator(_whole_number)
+PageNumber = Annotated[int, Whole, Query(ge=0, description="Zero-based page number")]
+Limit100 = Annotated[int, Whole, Query(ge=1, le=100)]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}
@@ -197,7 +215,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def list_subscribers(
         request: Request,
         page: PageNumber = 0,
-        limit: Annotated[int, Query(ge=1, le=100)] = 10,
+        limit: Limit100 = 10,
     ) -> JSONResponse:
         data, has_more = await off_loop(
             store.list_subscribers, caller_of(request.scope), page, limit
@@ -225,7 +243,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         request: Request,
         subscriberId: str,
         page: PageNumber = 0,
-        limit: Annotated[int, Query(ge=1, le=100)] = 10,
+        limit: Limit100 = 10,
         read: bool | None = None,
         seen: bool | None = None,
         payload: Annotated[str | None, Query(description="Base64 of a JSON object")] = None,
@@ -255,7 +273,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         request: Request,
         subscriberId: str,
         seen: bool = False,
-        limit: Annotated[int, Query(ge=1, le=100)] = 100,
+        limit: Limit100 = 100,
     ) -> JSONResponse:
         count = await off_loop(
             store.unseen_count, caller_of(request.scope), subscriberId, seen, limit
@@ -274,7 +292,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         subscriberId: str | None = None,
         transactionId: Annotated[list[str] | None, Query()] = None,
         page: PageNumber = 0,
-        limit: Annotated[int, Query(ge=1)] = 10,
+        limit: Annotated[int, Whole, Query(ge=1)] = 10,
     ) -> JSONResponse:
         if limit > MAX_MESSAGES_LIMIT:
             raise NotAllowed(f"Limit can not be larger then {MAX_MESSAGES_LIMIT}")
@@ -314,7 +332,7 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
         name: str | None = None,
         phone: str | None = None,
         subscriberId: str | None = None,
-        limit: Annotated[int, Query(ge=1, le=100)] = 10,
+        limit: Limit100 = 10,
         after: str | None = None,
         before: str | None = None,
         orderBy: Literal["_id", "createdAt", "updatedAt", "subscriberId", "email"] = "_id",
