@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from inboxdesk import models
 from inboxdesk.models import enums
@@ -110,6 +110,9 @@ REQUIRED_DIFFERENCES = {
     "ListSubscribersResponseDto": {"next", "previous", "totalCount", "totalCountCapped"},
     # Every error body is read, even one without its timestamp or path.
     "ErrorDto": {"timestamp", "path"},
+    # A missing messageId passes the model: the service answers 400 "messageId is
+    # required", as production does, not a validation error.
+    "MessageMarkAsRequestDto": {"messageId"},
 }
 
 
@@ -407,3 +410,39 @@ def test_counts_past_the_cap_show_as_99_plus() -> None:
     assert str(models.Count.of(100)) == "99+" and models.Count.of(100).capped
     assert str(models.Count(3, capped=True)) == "99+"
     assert not models.Count.of(99).capped
+
+
+ID_A, ID_B = "65f000000000000000000001", "65f000000000000000000002"
+
+
+@pytest.mark.parametrize(
+    ("message_id", "ids"),
+    [
+        (ID_A, [ID_A]),
+        (f"{ID_A},{ID_B}", [ID_A, ID_B]),
+        (f" {ID_A} , {ID_B} ,", [ID_A, ID_B]),
+        ([ID_A, ID_B], [ID_A, ID_B]),
+        ("", []),
+        ([], []),
+        (None, []),
+    ],
+)
+def test_mark_as_request_reads_one_id_a_comma_list_or_an_array(
+    message_id: object, ids: list[str]
+) -> None:
+    body = models.MarkAsRequest.model_validate({"messageId": message_id, "markAs": "seen"})
+    assert body.ids == ids and body.mark_as is enums.MarkAs.SEEN
+
+
+@pytest.mark.parametrize(
+    "message_id", [f"{ID_A},nope", [ID_A, 7], 7, {"id": ID_A}, [ID_A] * 1001, ID_A.upper()]
+)
+def test_mark_as_request_refuses_what_is_not_ids(message_id: object) -> None:
+    with pytest.raises(ValidationError, match="messageId"):
+        models.MarkAsRequest.model_validate({"messageId": message_id, "markAs": "read"})
+
+
+def test_request_models_serialise_to_the_wire_names() -> None:
+    body = models.MarkAsRequest(message_id=[ID_A], mark_as=enums.MarkAs.READ)
+    assert body.to_wire() == {"messageId": [ID_A], "markAs": "read"}
+    assert models.MarkAllRequest(mark_as=enums.MarkAs.UNSEEN).to_wire() == {"markAs": "unseen"}

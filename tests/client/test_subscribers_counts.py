@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from inboxdesk.client import NotFoundError
+from inboxdesk.client import InboxClient, NotFoundError
 from inboxdesk.models import COUNT_CAP
 from inboxdesk.server.fixtures import read_fixture
 from tests.client.conftest import Counted
-from tests.client.faults import FaultTransport, without_v2
-from tests.conftest import EXAMPLE, ServiceFactory
+from tests.client.faults import FaultTransport
+from tests.conftest import EXAMPLE, STAGING_KEY, ServiceFactory
 
 
 async def test_search_by_each_field_and_follow_the_cursor(counted: Counted) -> None:
@@ -34,10 +34,10 @@ async def test_search_by_each_field_and_follow_the_cursor(counted: Counted) -> N
     assert transport.seen[0].url.params["email"] == "joe@example.test"
 
 
-# TODO(server merge): switch to make_service(v2_subscribers=False) once ServerSettings has it.
-async def test_a_service_without_v2_is_read_through_v1(counted: Counted) -> None:
-    transport = without_v2()
-    async with counted.client(transport=transport) as client:
+async def test_a_service_without_v2_is_read_through_v1(make_service: ServiceFactory) -> None:
+    service = make_service(v2_subscribers=False)
+    transport = FaultTransport()
+    async with InboxClient(service.url, STAGING_KEY, transport=transport) as client:
         found = await client.search_subscribers(name="joe")
         jane = await client.get_subscriber("jane")
         counts = await client.notification_counts("jane")
@@ -51,9 +51,12 @@ async def test_a_service_without_v2_is_read_through_v1(counted: Counted) -> None
     assert v2 == ["/v2/subscribers", "/v2/subscribers/jane/notifications/count"]
 
 
-async def test_an_unknown_subscriber_is_not_found_on_either_version(counted: Counted) -> None:
-    for transport in (FaultTransport(), without_v2()):
-        async with counted.client(transport=transport) as client:
+async def test_an_unknown_subscriber_is_not_found_on_either_version(
+    make_service: ServiceFactory,
+) -> None:
+    for v2 in (True, False):
+        service = make_service(v2_subscribers=v2)
+        async with InboxClient(service.url, STAGING_KEY) as client:
             with pytest.raises(NotFoundError, match="Subscriber ghost not found"):
                 await client.get_subscriber("ghost")
 
@@ -85,12 +88,9 @@ def busy_fixture(unread: int) -> dict[str, Any]:
 
 
 async def test_counts_past_the_cap_are_marked_capped(make_service: ServiceFactory) -> None:
-    from inboxdesk.client import InboxClient
-    from tests.conftest import STAGING_KEY
-
-    service = make_service(fixture=busy_fixture(COUNT_CAP + 20))
-    for transport in (FaultTransport(), without_v2()):
-        async with InboxClient(service.url, STAGING_KEY, transport=transport) as client:
+    for v2 in (True, False):
+        service = make_service(fixture=busy_fixture(COUNT_CAP + 20), v2_subscribers=v2)
+        async with InboxClient(service.url, STAGING_KEY) as client:
             counts = await client.notification_counts("jane")
         assert counts.unread.capped and counts.unseen.capped
         assert (str(counts.unread), str(counts.unseen)) == ("99+", "99+")

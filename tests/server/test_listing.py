@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from tests.conftest import Service, jane_message
+from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
+from inboxdesk.server.store import Store
+from tests.conftest import EXAMPLE, MAILGUN, Service, ServiceFactory, jane_message
 
 FEED = "/v1/subscribers/jane/notifications/feed"
 
@@ -13,7 +21,8 @@ def test_feed_is_in_app_only_newest_first_with_page_fields(service: Service) -> 
     with service.http() as http:
         body = http.get(FEED, params={"limit": 5}).json()
     assert set(body) == {"data", "page", "pageSize", "totalCount", "hasMore"}
-    assert (body["page"], body["pageSize"], body["totalCount"], body["hasMore"]) == (0, 5, 12, True)
+    # totalCount stops at the page size, as production's does.
+    assert (body["page"], body["pageSize"], body["totalCount"], body["hasMore"]) == (0, 5, 5, True)
     assert [m["_id"] for m in body["data"]] == [jane_message(n) for n in (11, 10, 9, 8, 7)]
     assert all(m["channel"] == "in_app" for m in body["data"])
 
@@ -35,7 +44,8 @@ def test_feed_paging_edges(
 ) -> None:
     with service.http() as http:
         body = http.get(FEED, params={"page": page, "limit": limit}).json()
-    assert (len(body["data"]), body["hasMore"], body["totalCount"]) == (count, has_more, 12)
+    # Production counts at most limit + 1 rows past the offset: totalCount is this page's.
+    assert (len(body["data"]), body["hasMore"], body["totalCount"]) == (count, has_more, count)
 
 
 def test_paging_visits_every_message_once(service: Service) -> None:
@@ -132,3 +142,155 @@ def test_integrations_all_and_active(service: Service) -> None:
     assert len(everything) == 8 and len(active) == 7
     assert all(i["active"] for i in active)
     assert {i["channel"] for i in everything} == {"in_app", "email", "sms", "chat", "push"}
+
+
+def test_feed_items_are_production_feed_items(service: Service) -> None:
+    """NotificationFeedItemDto: subscriber and workflow subsets, string content, job id."""
+    with service.http() as http:
+        items = http.get(FEED, params={"limit": 100}).json()["data"]
+    for item in items:
+        assert set(item["subscriber"]) <= {"_id", "firstName", "lastName", "avatar", "subscriberId"}
+        assert item["subscriber"]["subscriberId"] == "jane"
+        assert set(item["template"]) <= {"_id", "tags"} and item["template"]["_id"]
+        assert isinstance(item["content"], str)
+        assert isinstance(item["_jobId"], str) and item["archived"] is False
+    blocks = next(i for i in items if i["_id"] == jane_message(4))
+    assert blocks["content"] == "Your invoice is ready.\nPay now"
+
+
+def test_feed_of_an_unknown_subscriber_is_400_with_productions_words(service: Service) -> None:
+    with service.http() as http:
+        response = http.get("/v1/subscribers/nobody/notifications/feed", params={"limit": 5})
+    assert response.status_code == 400
+    body = response.json()
+    assert body["message"] == (
+        "Subscriber not found for this environment with the id: nobody. "
+        "Make sure to create a subscriber before fetching the feed."
+    )
+    assert body["path"] == "/v1/subscribers/nobody/notifications/feed?limit=5"
+
+
+def payload_fixture() -> dict[str, Any]:
+    """The example, with payloads on four of jane's messages."""
+    fixture = copy.deepcopy(read_fixture(EXAMPLE))
+    payloads = {
+        0: {"order": {"id": 7, "tier": "gold"}, "gift": True},
+        1: {"order": {"id": 7, "tier": "silver"}, "gift": False},
+        2: {"order": {"id": 8}, "note": None, "tags": ["a", "b"]},
+        3: {"order": {"id": 7.0, "tier": "gold"}},
+    }
+    for message in fixture["environments"][0]["messages"]:
+        for n, payload in payloads.items():
+            if message["_id"] == jane_message(n):
+                message["payload"] = payload
+    return fixture
+
+
+def encoded(value: object, urlsafe: bool = False) -> str:
+    raw = json.dumps(value).encode()
+    return (
+        base64.urlsafe_b64encode(raw).rstrip(b"=") if urlsafe else base64.b64encode(raw)
+    ).decode()
+
+
+@pytest.mark.parametrize(
+    ("partial", "expected"),
+    [
+        ({"order": {"id": 7}}, [0, 1, 3]),
+        ({"order.id": 7, "order": {"tier": "gold"}}, [0, 3]),
+        ({"gift": True}, [0]),
+        ({"gift": False}, [1]),
+        ({"tags": ["a", "b"]}, [2]),
+        ({"order": {"id": "7"}}, []),
+        ({"nobody": "x"}, []),
+    ],
+)
+def test_feed_payload_filter_keeps_items_holding_the_partial_payload(
+    make_service: ServiceFactory, partial: dict[str, Any], expected: list[int]
+) -> None:
+    service = make_service(fixture=payload_fixture())
+    with service.http() as http:
+        for urlsafe in (False, True):
+            body = http.get(
+                FEED, params={"limit": 100, "payload": encoded(partial, urlsafe)}
+            ).json()
+            assert sorted(m["_id"] for m in body["data"]) == [jane_message(n) for n in expected]
+
+
+@pytest.mark.parametrize("payload", ["invalid", "e30", base64.b64encode(b"{nope").decode(), "////"])
+def test_feed_payload_that_is_not_base64_json_is_400(service: Service, payload: str) -> None:
+    with service.http() as http:
+        response = http.get(FEED, params={"payload": payload})
+    if payload == "e30":  # "{}" without padding: an empty partial payload, no error
+        assert response.status_code == 200
+        return
+    assert response.status_code == 400
+    assert response.json()["message"] == (
+        "Invalid payload, the JSON object should be encoded to base64 string."
+    )
+
+
+def test_messages_limit_over_1000_is_400(service: Service) -> None:
+    with service.http() as http:
+        too_many = http.get("/v1/messages", params={"limit": 1001})
+        most = http.get("/v1/messages", params={"limit": 1000})
+    assert too_many.status_code == 400
+    assert too_many.json()["message"] == "Limit can not be larger then 1000"
+    assert too_many.json()["path"] == "/v1/messages?limit=1001"
+    assert most.status_code == 200
+
+
+def test_credentials_are_omitted_for_api_key_callers(make_service: ServiceFactory) -> None:
+    """As production's: API-key callers get integrations without their credentials."""
+    for send, present in ((False, False), (True, True)):
+        service = make_service(send_credentials=send)
+        with service.http() as http:
+            listed = http.get("/v1/integrations").json()["data"]
+            active = http.get("/v1/integrations/active").json()["data"]
+            made = http.post(f"/v1/integrations/{MAILGUN}/set-primary").json()["data"]
+        for integration in [*listed, *active, made]:
+            assert ("credentials" in integration) is present, integration["_id"]
+
+
+@pytest.mark.parametrize("channel", [None, "pigeon", 3])
+def test_the_fixture_loader_requires_each_integrations_channel(
+    tmp_path: Path, channel: object
+) -> None:
+    fixture = copy.deepcopy(read_fixture(EXAMPLE))
+    integration = fixture["environments"][0]["integrations"][1]
+    if channel is None:
+        del integration["channel"]
+    else:
+        integration["channel"] = channel
+    store = Store(tmp_path / "refused.db")
+    with pytest.raises(FixtureError, match=r"environments\[0\]\.integrations\[1\]\.channel"):
+        load_fixture(store, fixture)
+    assert store.is_empty(), "nothing is stored from a refused fixture"
+
+
+@pytest.mark.parametrize("workflow", [None, "No such workflow"])
+def test_the_fixture_loader_requires_each_messages_workflow(
+    tmp_path: Path, workflow: str | None
+) -> None:
+    """Production's messages and feed items always carry their workflow's id."""
+    fixture = copy.deepcopy(read_fixture(EXAMPLE))
+    message = fixture["environments"][0]["messages"][2]
+    message.pop("workflow")
+    if workflow is not None:
+        message["workflow"] = workflow
+    store = Store(tmp_path / "refused.db")
+    with pytest.raises(FixtureError, match=r"environments\[0\]\.messages\[2\]\.workflow"):
+        load_fixture(store, fixture)
+    assert store.is_empty()
+
+
+def test_query_numbers_are_read_as_json_numbers(service: Service) -> None:
+    """Production types page and limit as numbers: 2.0 is 2, 1e1 is 10, 2.5 is refused."""
+    with service.http() as http:
+        whole = http.get(FEED, params={"page": "2.0", "limit": "5.0"}).json()
+        exponent = http.get("/v1/messages", params={"limit": "1e1"}).json()
+        subscribers = http.get("/v2/subscribers", params={"limit": "1.0"}).json()
+        half = http.get(FEED, params={"page": "2.5"})
+    assert (whole["page"], whole["pageSize"], len(whole["data"])) == (2, 5, 2)
+    assert exponent["pageSize"] == 10 and len(subscribers["data"]) == 1
+    assert half.status_code == 422 and "page" in half.json()["errors"]

@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
-from tests.conftest import JOE_MESSAGES, OTHER_ENV_MESSAGES, OTHER_KEY, Service, jane_message
+from inboxdesk.client import InboxClient
+from inboxdesk.models import MarkAllRequest, MarkAs, MarkAsRequest
+from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.server.settings import ServerSettings
+from inboxdesk.server.store import Caller, Store
+from tests.client.faults import FaultTransport
+from tests.conftest import (
+    EXAMPLE,
+    JOE_MESSAGES,
+    OTHER_ENV_MESSAGES,
+    OTHER_KEY,
+    STAGING_KEY,
+    Service,
+    jane_message,
+)
 
 MARK = "/v1/subscribers/jane/messages/mark-as"
+FEED_OF_JANE = "/v1/subscribers/jane/notifications/feed"
 
 # (read, seen) before the call: one message in each of the four states.
 STATES = {
@@ -80,7 +101,10 @@ def test_dates_are_set_even_when_the_flag_already_had_the_value(service: Service
     assert second["data"][0]["read"] is True
 
 
-def test_foreign_and_unknown_ids_are_ignored_and_order_is_kept(service: Service) -> None:
+def test_foreign_ids_come_back_unchanged_unknown_ones_not_and_order_is_kept(
+    service: Service,
+) -> None:
+    """As production: every id of the environment comes back, only jane's are changed."""
     before = service.snapshot()
     ids = [
         jane_message(7),
@@ -93,9 +117,42 @@ def test_foreign_and_unknown_ids_are_ignored_and_order_is_kept(service: Service)
     with service.http() as http:
         response = http.post(MARK, json={"messageId": ids, "markAs": "seen"})
     assert response.status_code == 201
-    assert [m["_id"] for m in response.json()["data"]] == [jane_message(7), jane_message(2)]
+    returned = response.json()["data"]
+    assert [m["_id"] for m in returned] == [jane_message(7), JOE_MESSAGES[0], jane_message(2)]
     changed = {row[0] for row in set(service.snapshot()) - set(before)}
     assert changed == {jane_message(7), jane_message(2)}
+    joes = returned[1]
+    assert (
+        joes["_subscriberId"] != returned[0]["_subscriberId"]
+        and joes["subscriber"]["subscriberId"] == "joe"
+    )
+    assert "lastSeenDate" not in joes, "another subscriber's message is returned unchanged"
+
+
+@pytest.mark.parametrize("missing", [{}, {"messageId": ""}, {"messageId": []}, {"messageId": None}])
+def test_missing_or_empty_message_id_is_400(service: Service, missing: dict[str, Any]) -> None:
+    before = service.snapshot()
+    with service.http() as http:
+        response = http.post(MARK, json={**missing, "markAs": "read"})
+    assert response.status_code == 400
+    assert response.json()["message"] == "messageId is required"
+    assert service.snapshot() == before
+
+
+def test_a_comma_separated_message_id_is_split(service: Service) -> None:
+    with service.http() as http:
+        response = http.post(
+            MARK, json={"messageId": f"{jane_message(1)},{jane_message(3)}", "markAs": "read"}
+        )
+    assert response.status_code == 201
+    assert [m["_id"] for m in response.json()["data"]] == [jane_message(1), jane_message(3)]
+    assert all(m["read"] for m in response.json()["data"])
+
+
+def test_a_malformed_id_in_a_comma_separated_string_is_422(service: Service) -> None:
+    with service.http() as http:
+        response = http.post(MARK, json={"messageId": f"{jane_message(1)},nope", "markAs": "read"})
+    assert response.status_code == 422 and "messageId" in response.json()["errors"]
 
 
 def test_response_messages_are_full_objects(service: Service) -> None:
@@ -167,3 +224,64 @@ def test_mark_all_changes_every_in_app_message(
     ) == tuple(email_before)
     other = service.row("SELECT read FROM messages WHERE id = ?", OTHER_ENV_MESSAGES[0])[0]
     assert other == 0, "the other environment's jane is untouched"
+
+
+async def test_the_service_and_the_client_share_one_request_model(service: Service) -> None:
+    """The service validates MarkAsRequest / MarkAllRequest; the client sends their wire form."""
+    with service.http() as http:
+        paths = http.get("/openapi.json").json()["paths"]
+    for path, model in (("mark-as", MarkAsRequest), ("mark-all", MarkAllRequest)):
+        body = paths[f"/v1/subscribers/{{subscriberId}}/messages/{path}"]["post"]["requestBody"]
+        assert body["content"]["application/json"]["schema"]["$ref"].endswith(model.__name__)
+    transport = FaultTransport()
+    async with InboxClient(service.url, STAGING_KEY, transport=transport) as client:
+        await client.mark_as("jane", [jane_message(1)], "read")
+        await client.mark_all("jane", "seen")
+    sent = [json.loads(r.content) for r in transport.seen if r.method == "POST"]
+    assert sent == [
+        MarkAsRequest(message_id=[jane_message(1)], mark_as=MarkAs.READ).to_wire(),
+        MarkAllRequest(mark_as=MarkAs.SEEN).to_wire(),
+    ]
+
+
+class GatedStore(Store):
+    """The real store, whose mark-as waits for the test to let it go."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def mark_as(
+        self, caller: Caller, subscriber_id: str, message_ids: Sequence[str], mark_as: MarkAs
+    ) -> list[dict[str, Any]]:
+        self.entered.set()
+        assert self.release.wait(30), "the test never released the write"
+        return super().mark_as(caller, subscriber_id, message_ids, mark_as)
+
+
+def test_a_store_call_in_progress_never_blocks_the_event_loop(tmp_path: Path) -> None:
+    """Store calls run in worker threads: while a write is held, reads are answered."""
+    store = GatedStore(tmp_path / "gated.db")
+    load_fixture(store, read_fixture(EXAMPLE))
+    with ServiceThread(ServerSettings(db_path=store.path), store) as service:
+        headers = {"Authorization": f"ApiKey {STAGING_KEY}"}
+        answers: list[httpx.Response] = []
+
+        def write() -> None:
+            body = {"messageId": jane_message(1), "markAs": "read"}
+            with httpx.Client(base_url=service.url, headers=headers, timeout=30) as http:
+                answers.append(http.post(MARK, json=body))
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            assert store.entered.wait(30), "the write never reached the store"
+            with httpx.Client(base_url=service.url, headers=headers, timeout=10) as http:
+                assert http.get("/v1/integrations").status_code == 200
+                assert http.get(FEED_OF_JANE).json()["data"][0]["_id"] == jane_message(11)
+            assert not answers, "the write is still held"
+        finally:
+            store.release.set()
+            writer.join(30)
+    assert [a.status_code for a in answers] == [201]

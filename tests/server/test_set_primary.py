@@ -98,7 +98,9 @@ def test_malformed_id_is_422(service: Service, bad: str) -> None:
     with service.http() as http:
         response = http.post(f"/v1/integrations/{bad}/set-primary")
     assert response.status_code == 422
-    assert "integrationId" in response.json()["errors"]
+    assert response.json()["errors"]["integrationId"]["messages"] == [
+        "integrationId must be a mongodb id"
+    ]
 
 
 def test_twenty_concurrent_calls_leave_exactly_one_primary(service: Service) -> None:

@@ -142,7 +142,8 @@ def _with_json_values() -> dict[str, Any]:
 
 
 async def test_detail_panes_spell_values_as_json(make_service: ServiceFactory) -> None:
-    service = make_service(fixture=_with_json_values())
+    # Credentials as an older deployment sends them (production omits them for API keys).
+    service = make_service(fixture=_with_json_values(), send_credentials=True)
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from inboxdesk.models import MarkAs, Message
+from inboxdesk.models import FeedItem, MarkAs
 from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.store import Store
 from inboxdesk.tui.inbox_state import (
@@ -20,12 +20,12 @@ from inboxdesk.tui.inbox_state import (
 from tests.conftest import EXAMPLE, STAGING_KEY
 
 
-def jane_messages(tmp_path: object) -> list[Message]:
+def jane_messages(tmp_path: object) -> list[FeedItem]:
     store = Store(f"{tmp_path}/state.db")
     load_fixture(store, read_fixture(EXAMPLE))
     caller = store.authenticate(STAGING_KEY)
     assert caller is not None
-    return [Message.model_validate(m) for m in store.feed(caller, "jane", 0, 100)[0]]
+    return [FeedItem.model_validate(m) for m in store.feed(caller, "jane", 0, 100)[0]]
 
 
 def test_rows_keep_their_item_and_merge_in_place(tmp_path: object) -> None:

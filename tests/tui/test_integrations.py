@@ -11,7 +11,7 @@ from inboxdesk.tui.screens.integrations import IntegrationsScreen
 from inboxdesk.tui.widgets.integration_detail import IntegrationDetail
 from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from tests.client.faults import FaultTransport
-from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service
+from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service, ServiceFactory
 from tests.tui.conftest import SIZE, app_for, plain, settled, until
 from tests.tui.test_inbox import opened
 
@@ -123,7 +123,9 @@ def set_primary_key(screen: IntegrationsScreen) -> Widget:
     return next(k for k in screen.query("FooterKey") if "Set primary" in str(k.description))  # type: ignore[attr-defined]
 
 
-async def test_credentials_are_masked(service: Service) -> None:
+async def test_credentials_are_masked(make_service: ServiceFactory) -> None:
+    # Credentials as an older deployment sends them (production omits them for API keys).
+    service = make_service(send_credentials=True)
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await integrations(pilot)

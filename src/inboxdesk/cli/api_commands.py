@@ -336,7 +336,7 @@ def mark_as(
                 {"data": [m.to_wire() for m in result.messages], "notUpdated": result.not_updated}
             )
         else:
-            print(f"Marked {len(result.messages)} message(s) {state}.")
+            print(f"Marked {len(result.updated)} message(s) {state}.")
         if result.not_updated:
             print(
                 f"Not updated ({len(result.not_updated)}; unknown, or not this subscriber's): "

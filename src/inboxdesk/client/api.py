@@ -45,7 +45,9 @@ from inboxdesk.models import (
     ErrorBody,
     FeedItem,
     Integration,
+    MarkAllRequest,
     MarkAs,
+    MarkAsRequest,
     Message,
     NotificationCount,
     NotificationCounts,
@@ -63,9 +65,16 @@ M = TypeVar("M", bound=BaseModel)
 class MarkResult:
     """What a mark-as did: the updated messages and the requested ids it left alone."""
 
+    # Every message the service returned: another subscriber's come back unchanged.
     messages: list[Message]
     requested: list[str]
     not_updated: list[str] = field(default_factory=list)
+
+    @property
+    def updated(self) -> list[Message]:
+        """The returned messages that are the subscriber's, so were changed."""
+        left = set(self.not_updated)
+        return [m for m in self.messages if m.id not in left]
 
 
 @dataclass(frozen=True)
@@ -148,10 +157,10 @@ class InboxClient:
         path = f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-as"
         for start in range(0, len(requested), MAX_MARK_IDS):
             chunk = requested[start : start + MAX_MARK_IDS]
-            payload = {
-                "messageId": chunk[0] if isinstance(message_ids, str) else chunk,
-                "markAs": state.value,
-            }
+            # Serialised, not validated, here: the service says what is wrong with an id.
+            payload = MarkAsRequest.model_construct(
+                message_id=chunk[0] if isinstance(message_ids, str) else chunk, mark_as=state
+            ).to_wire()
             key = idempotency_key
             if key is not None and start:
                 key = f"{key}.{start // MAX_MARK_IDS}"
@@ -184,7 +193,7 @@ class InboxClient:
         body = await self._request(
             "POST",
             f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-all",
-            json_body={"markAs": MarkAs(mark_as).value},
+            json_body=MarkAllRequest(mark_as=MarkAs(mark_as)).to_wire(),
         )
         return _whole(_unwrap(body), "mark-all")
 
@@ -597,7 +606,7 @@ def _api_error(response: httpx.Response) -> ApiError:
     if status == 404:
         return NotFoundError(
             status,
-            f"{message}.",
+            _sentence(message),
             hint="Check the id, and that the key belongs to the environment that holds it.",
             body=body,
             path=path,
@@ -606,7 +615,7 @@ def _api_error(response: httpx.Response) -> ApiError:
         fields = _fields(body, messages)
         if not fields:
             return ValidationError(
-                status, f"{message}.", {}, hint="Fix the request.", body=body, path=path
+                status, _sentence(message), {}, hint="Fix the request.", body=body, path=path
             )
         detail = "; ".join(f"{k}: {' '.join(v)}" for k, v in fields.items())
         return ValidationError(
@@ -630,7 +639,7 @@ def _api_error(response: httpx.Response) -> ApiError:
     if status == 409:
         return ConflictError(
             status,
-            f"{message}.",
+            _sentence(message),
             hint="Another try of this request is still running; "
             "refresh in a moment to see its effect.",
             body=body,
@@ -648,7 +657,12 @@ def _api_error(response: httpx.Response) -> ApiError:
             body=body,
             path=path,
         )
-    return BadRequestError(status, f"{message}.", body=body, path=path)
+    return BadRequestError(status, _sentence(message), body=body, path=path)
+
+
+def _sentence(text: str) -> str:
+    """The text ending in one full stop (production's own messages sometimes end in one)."""
+    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 def _fields(body: ErrorBody | None, messages: Sequence[str]) -> dict[str, list[str]]:

@@ -22,7 +22,7 @@ class AuthMiddleware:
         self.store = store
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith("/v1"):
+        if scope["type"] != "http" or not scope["path"].startswith(("/v1", "/v2")):
             await self.app(scope, receive, send)
             return
         problem = self._check(scope)

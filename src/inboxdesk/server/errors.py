@@ -46,9 +46,10 @@ def error_response(
     headers: Mapping[str, str] | None = None,
     **extra: Any,
 ) -> JSONResponse:
-    return JSONResponse(
-        error_body(status, request.url.path, message, **extra), status, headers=headers
-    )
+    # As production's: the request URL with its query string.
+    query = request.url.query
+    path = f"{request.url.path}?{query}" if query else request.url.path
+    return JSONResponse(error_body(status, path, message, **extra), status, headers=headers)
 
 
 def _describe(error: Mapping[str, Any]) -> tuple[str, str]:

@@ -17,9 +17,11 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from inboxdesk.models import Integration, Message, Subscriber, Workflow
+from inboxdesk.models import Channel, Integration, Message, Subscriber, Workflow
 from inboxdesk.models.ids import new_object_id
 from inboxdesk.server.store import Store, utc_now
+
+CHANNELS = tuple(c.value for c in Channel)
 
 
 class FixtureError(ValueError):
@@ -87,6 +89,12 @@ def load_fixture(
         if key is not None and (not isinstance(key, str) or len(key) < 16):
             raise FixtureError(f"{where}.apiKey: must be a string of at least 16 characters")
 
+        for i, doc in enumerate(_items(env, "integrations", where)):
+            # The store keys primaries by channel: every integration here needs a known one.
+            if doc.get("channel") not in CHANNELS:
+                raise FixtureError(
+                    f"{where}.integrations[{i}].channel: must be one of {', '.join(CHANNELS)}"
+                )
         integrations = [
             _validate(
                 Integration,
@@ -152,10 +160,12 @@ def load_fixture(
             owner = by_subscriber_id.get(str(doc.pop("subscriberId", "")))
             if owner is None:
                 raise FixtureError(f"{spot}.subscriberId: names no subscriber of this environment")
+            # Production's messages (and feed items) always carry their workflow's id.
             workflow = by_workflow.get(str(doc.pop("workflow", "")))
-            if workflow is not None:
-                doc.setdefault("_templateId", workflow.id)
-                doc.setdefault("templateIdentifier", _slug(workflow.name))
+            if workflow is None:
+                raise FixtureError(f"{spot}.workflow: names no workflow of this environment")
+            doc.setdefault("_templateId", workflow.id)
+            doc.setdefault("templateIdentifier", _slug(workflow.name))
             defaults = {
                 "_id": new_object_id(),
                 "_notificationId": new_object_id(),

@@ -72,16 +72,29 @@ class IdempotencyMiddleware:
                 message["headers"] = [*message.get("headers", []), *echo]
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    # Stored before the client has the answer: a retry it sends at once
+                    # is replayed, not told the first request is still running.
+                    await settle()
             await send(message)
+
+        settled = False
+
+        async def settle() -> None:
+            nonlocal settled
+            settled = True
+            if status >= 500:
+                # A server fault is not an answer: a retry with the same key runs again.
+                await run_sync(self.store.idempotency_abandon, org, key)
+            else:
+                finish = partial(self.store.idempotency_finish, org, key, status, content_type)
+                await run_sync(finish, b"".join(chunks))
 
         try:
             await self.app(scope, receive, capture)
         except BaseException:
-            await run_sync(self.store.idempotency_abandon, org, key)
+            if not settled:
+                await run_sync(self.store.idempotency_abandon, org, key)
             raise
-        if status >= 500:
-            # A server fault is not an answer: a retry with the same key runs again.
-            await run_sync(self.store.idempotency_abandon, org, key)
-        else:
-            finish = partial(self.store.idempotency_finish, org, key, status, content_type)
-            await run_sync(finish, b"".join(chunks))
+        if not settled:
+            await settle()

@@ -3,20 +3,31 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+import base64
+import binascii
+import json
+import re
+from collections.abc import Callable
+from functools import partial
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
+from anyio import to_thread
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BeforeValidator
 
 from inboxdesk.models import (
-    MAX_MARK_IDS,
+    COUNT_CAP,
     Channel,
+    CursorPage,
     Data,
     ErrorBody,
+    FeedItem,
     Integration,
-    MarkAs,
+    MarkAllRequest,
+    MarkAsRequest,
     Message,
+    NotificationCount,
     Page,
     Subscriber,
     UnseenCount,
@@ -25,13 +36,42 @@ from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
 from inboxdesk.server.settings import ServerSettings
-from inboxdesk.server.store import Store
+from inboxdesk.server.store import (
+    SUBSCRIBER_COUNT_CAP,
+    NotAllowed,
+    Store,
+    SubscriberSearch,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 IdempotencyKey = Annotated[
     str | None,
     Header(alias="idempotency-key", description="Replays the first response for 24 hours"),
 ]
-PageNumber = Annotated[int, Query(ge=0, description="Zero-based page number")]
+# Production's words for a larger `limit` on /v1/messages (a 400, not a 422).
+MAX_MESSAGES_LIMIT = 1000
+# Production's cap on the filters of one count request.
+MAX_COUNT_FILTERS = 30
+
+
+def _whole_number(value: Any) -> Any:
+    """A query number as production reads one (a JSON number): `2.0` is 2; `2.5` stays
+    a validation error."""
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        if number.is_integer():
+            return int(number)
+    return value
+
+
+Whole = BeforeValidator(_whole_number)
+PageNumber = Annotated[int, Whole, Query(ge=0, description="Zero-based page number")]
+Limit100 = Annotated[int, Whole, Query(ge=1, le=100)]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}
@@ -46,43 +86,28 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class MarkAsBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    message_id: str | list[str] = Field(alias="messageId")
-    mark_as: MarkAs = Field(alias="markAs")
-
-    @field_validator("message_id", mode="before")
-    @classmethod
-    def _ids(cls, value: Any) -> Any:
-        ids = value if isinstance(value, list) else [value]
-        if not isinstance(value, str | list):
-            raise ValueError("messageId must be a message id or an array of message ids")
-        if not ids:
-            raise ValueError("messageId must not be an empty array")
-        if len(ids) > MAX_MARK_IDS:
-            raise ValueError(f"messageId must contain no more than {MAX_MARK_IDS} ids")
-        bad = [i for i in ids if not is_object_id(i)]
-        if bad:
-            raise ValueError(
-                f"messageId must hold 24-character hex ids; not one: {str(bad[0])[:40]!r}"
-            )
-        return value
-
-    @property
-    def ids(self) -> list[str]:
-        return [self.message_id] if isinstance(self.message_id, str) else self.message_id
-
-
-class MarkAllBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    mark_as: MarkAs = Field(alias="markAs")
+async def off_loop(call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run a store call in one of anyio's worker threads and await its result."""
+    return await to_thread.run_sync(partial(call, *args, **kwargs))
 
 
 def _require_id(name: str, value: str) -> None:
     if not is_object_id(value):
-        raise ApiValidationError(name, f"{name} must be a 24-character hex id", value)
+        raise ApiValidationError(name, f"{name} must be a mongodb id", value)
+
+
+def _payload(encoded: str | None) -> Any:
+    """The feed's `payload` query: base64 of a JSON value, read as production reads it
+    (lenient base64, either alphabet, padding optional); anything else is a 400."""
+    if not encoded:
+        return None
+    text = re.sub(r"[^A-Za-z0-9+/]", "", encoded.replace("-", "+").replace("_", "/"))
+    try:
+        return json.loads(base64.b64decode(text + "=" * (-len(text) % 4)).decode())
+    except (ValueError, binascii.Error):
+        raise NotAllowed(
+            "Invalid payload, the JSON object should be encoded to base64 string."
+        ) from None
 
 
 def _data(value: Any, status: int = 200) -> JSONResponse:
@@ -90,10 +115,16 @@ def _data(value: Any, status: int = 200) -> JSONResponse:
 
 
 def build_router(store: Store, settings: ServerSettings) -> APIRouter:
-    """The routes. They are async and call the store on the event loop: one SQLite
-    statement takes well under a millisecond, and a thread hop per request cost more
-    than the work itself (benchmarks/load.py). Writes are serialized by the loop."""
+    """The routes. Every store call runs in a worker thread (`off_loop`), so a slow
+    statement or a write waiting for SQLite's lock never stalls the event loop; the
+    store lets one transaction write at a time."""
     router = APIRouter(prefix="/v1", responses=_ERRORS)
+
+    def shown(integration: dict[str, Any]) -> dict[str, Any]:
+        """An integration as API-key callers get it: production omits the credentials."""
+        if not settings.send_credentials:
+            integration.pop("credentials", None)
+        return integration
 
     async def pause() -> None:
         if settings.operation_delay:
@@ -110,7 +141,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         _require_id("integrationId", integrationId)
         await pause()
-        return _data(store.set_primary(caller_of(request.scope), integrationId))
+        return _data(
+            shown(await off_loop(store.set_primary, caller_of(request.scope), integrationId))
+        )
 
     @router.get(
         "/integrations",
@@ -119,7 +152,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["integrations"],
     )
     async def list_integrations(request: Request) -> JSONResponse:
-        return _data(store.list_integrations(caller_of(request.scope)))
+        return _data(
+            [shown(i) for i in await off_loop(store.list_integrations, caller_of(request.scope))]
+        )
 
     @router.get(
         "/integrations/active",
@@ -128,7 +163,10 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["integrations"],
     )
     async def list_active_integrations(request: Request) -> JSONResponse:
-        return _data(store.list_integrations(caller_of(request.scope), active_only=True))
+        caller = caller_of(request.scope)
+        return _data(
+            [shown(i) for i in await off_loop(store.list_integrations, caller, active_only=True)]
+        )
 
     @router.post(
         "/subscribers/{subscriberId}/messages/mark-as",
@@ -140,12 +178,16 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def mark_as(
         request: Request,
         subscriberId: str,
-        body: MarkAsBody,
+        body: MarkAsRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
+        if not body.ids:
+            raise NotAllowed("messageId is required")
         await pause()
         caller = caller_of(request.scope)
-        return _data(store.mark_as(caller, subscriberId, body.ids, body.mark_as), 201)
+        return _data(
+            await off_loop(store.mark_as, caller, subscriberId, body.ids, body.mark_as), 201
+        )
 
     @router.post(
         "/subscribers/{subscriberId}/messages/mark-all",
@@ -157,12 +199,12 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def mark_all(
         request: Request,
         subscriberId: str,
-        body: MarkAllBody,
+        body: MarkAllRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
         await pause()
         caller = caller_of(request.scope)
-        return _data(store.mark_all(caller, subscriberId, body.mark_as), 201)
+        return _data(await off_loop(store.mark_all, caller, subscriberId, body.mark_as), 201)
 
     @router.get(
         "/subscribers",
@@ -173,9 +215,11 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def list_subscribers(
         request: Request,
         page: PageNumber = 0,
-        limit: Annotated[int, Query(ge=1, le=100)] = 10,
+        limit: Limit100 = 10,
     ) -> JSONResponse:
-        data, has_more = store.list_subscribers(caller_of(request.scope), page, limit)
+        data, has_more = await off_loop(
+            store.list_subscribers, caller_of(request.scope), page, limit
+        )
         return JSONResponse({"data": data, "page": page, "pageSize": limit, "hasMore": has_more})
 
     @router.get(
@@ -185,25 +229,39 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["subscribers"],
     )
     async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
-        return _data(store.get_subscriber(caller_of(request.scope), subscriberId))
+        return _data(await off_loop(store.get_subscriber, caller_of(request.scope), subscriberId))
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/feed",
-        responses={200: {"model": Page[Message]}},
-        summary="A subscriber's in-app messages, newest first",
+        responses={200: {"model": Page[FeedItem]}, 400: {"model": ErrorBody}},
+        summary="A subscriber's in-app feed items, newest first",
+        description="`totalCount` stops at `limit`, as production's does; `hasMore` says "
+        "whether another page follows. `payload` is base64 of a partial payload object.",
         tags=["subscribers"],
     )
     async def feed(
         request: Request,
         subscriberId: str,
         page: PageNumber = 0,
-        limit: Annotated[int, Query(ge=1, le=100)] = 10,
+        limit: Limit100 = 10,
         read: bool | None = None,
         seen: bool | None = None,
+        payload: Annotated[str | None, Query(description="Base64 of a JSON object")] = None,
     ) -> JSONResponse:
+        wanted = _payload(payload)
         caller = caller_of(request.scope)
-        data, total = store.feed(caller, subscriberId, page, limit, read, seen)
-        return _page(data, page, limit, total)
+        data, total, has_more = await off_loop(
+            store.feed, caller, subscriberId, page, limit, read, seen, wanted
+        )
+        return JSONResponse(
+            {
+                "data": data,
+                "page": page,
+                "pageSize": limit,
+                "totalCount": total,
+                "hasMore": has_more,
+            }
+        )
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/unseen",
@@ -215,9 +273,11 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         request: Request,
         subscriberId: str,
         seen: bool = False,
-        limit: Annotated[int, Query(ge=1, le=100)] = 100,
+        limit: Limit100 = 100,
     ) -> JSONResponse:
-        count = store.unseen_count(caller_of(request.scope), subscriberId, seen, limit)
+        count = await off_loop(
+            store.unseen_count, caller_of(request.scope), subscriberId, seen, limit
+        )
         return _data({"count": count})
 
     @router.get(
@@ -232,14 +292,125 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         subscriberId: str | None = None,
         transactionId: Annotated[list[str] | None, Query()] = None,
         page: PageNumber = 0,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 10,
+        limit: Annotated[int, Whole, Query(ge=1)] = 10,
     ) -> JSONResponse:
-        data, total = store.list_messages(
-            caller_of(request.scope), page, limit, channel, subscriberId, transactionId or ()
+        if limit > MAX_MESSAGES_LIMIT:
+            raise NotAllowed(f"Limit can not be larger then {MAX_MESSAGES_LIMIT}")
+        data, total = await off_loop(
+            store.list_messages,
+            caller_of(request.scope),
+            page,
+            limit,
+            channel,
+            subscriberId,
+            transactionId or (),
         )
         return _page(data, page, limit, total)
 
+    root = APIRouter()
+    root.include_router(router)
+    if settings.v2_subscribers:
+        root.include_router(build_v2_router(store, settings))
+    return root
+
+
+def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
+    """The v2 subscriber endpoints production documents (behaviour.md section 7)."""
+    router = APIRouter(prefix="/v2", responses=_ERRORS)
+
+    @router.get(
+        "/subscribers",
+        responses={200: {"model": CursorPage[Subscriber]}, 400: {"model": ErrorBody}},
+        summary="Search subscribers",
+        description="Every filter given must match (a case-insensitive part of the "
+        "field); pass `next` as `after` for the following page.",
+        tags=["subscribers"],
+    )
+    async def search_subscribers(
+        request: Request,
+        email: str | None = None,
+        name: str | None = None,
+        phone: str | None = None,
+        subscriberId: str | None = None,
+        limit: Limit100 = 10,
+        after: str | None = None,
+        before: str | None = None,
+        orderBy: Literal["_id", "createdAt", "updatedAt", "subscriberId", "email"] = "_id",
+        orderDirection: Literal["ASC", "DESC"] = "DESC",
+        includeCursor: bool = False,
+    ) -> JSONResponse:
+        search = SubscriberSearch(
+            email=email,
+            name=name,
+            phone=phone,
+            subscriber_id=subscriberId,
+            limit=limit,
+            after=after or None,
+            before=before or None,
+            order_by=orderBy,
+            descending=orderDirection == "DESC",
+            include_cursor=includeCursor,
+        )
+        data, following, previous, total = await off_loop(
+            store.search_subscribers, caller_of(request.scope), search
+        )
+        return JSONResponse(
+            {
+                "data": data,
+                "next": following,
+                "previous": previous,
+                "totalCount": min(total, SUBSCRIBER_COUNT_CAP),
+                "totalCountCapped": total > SUBSCRIBER_COUNT_CAP,
+            }
+        )
+
+    @router.get(
+        "/subscribers/{subscriberId}",
+        responses={200: {"model": Data[Subscriber]}},
+        summary="Get a subscriber",
+        tags=["subscribers"],
+    )
+    async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
+        return _data(await off_loop(store.get_subscriber, caller_of(request.scope), subscriberId))
+
+    @router.get(
+        "/subscribers/{subscriberId}/notifications/count",
+        responses={200: {"model": Data[list[NotificationCount]]}},
+        summary="Count a subscriber's in-app notifications per filter",
+        description=f"Each count stops at {COUNT_CAP}, as production's do.",
+        tags=["subscribers"],
+    )
+    async def count_notifications(
+        request: Request,
+        subscriberId: str,
+        filters: Annotated[str, Query(description="JSON array of filter objects (max 30)")],
+    ) -> JSONResponse:
+        wanted = _filters(filters)
+        counts = await off_loop(
+            store.count_notifications, caller_of(request.scope), subscriberId, wanted
+        )
+        return _data([{"count": n, "filter": f} for n, f in zip(counts, wanted, strict=True)])
+
     return router
+
+
+def _filters(text: str) -> list[dict[str, Any]]:
+    """The count endpoint's `filters`: a JSON array of 1 to 30 objects, else a 422."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if (
+        not isinstance(value, list)
+        or not 1 <= len(value) <= MAX_COUNT_FILTERS
+        or not all(isinstance(f, dict) for f in value)
+    ):
+        raise ApiValidationError(
+            "filters",
+            f"filters must be a JSON array of 1 to {MAX_COUNT_FILTERS} filter objects",
+            text[:200],
+        )
+    return value
 
 
 def _page(data: list[dict[str, Any]], page: int, limit: int, total: int) -> JSONResponse:

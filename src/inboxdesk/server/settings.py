@@ -17,3 +17,9 @@ class ServerSettings:
     # Seconds each write operation takes on purpose: lets clients be tested against
     # a slow service and a request still in flight.
     operation_delay: float = 0.0
+    # Send integrations' credentials, as older deployments did; production omits them
+    # for API-key callers.
+    send_credentials: bool = False
+    # Serve GET /v2/subscribers[/{id}[/notifications/count]]; off, the service answers
+    # 404 there as an older deployment does, and clients fall back to v1.
+    v2_subscribers: bool = True

@@ -7,7 +7,6 @@ its wire JSON in `doc`. Every read and write is scoped to one environment.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import sqlite3
 import threading
@@ -18,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from inboxdesk.models import Integration, MarkAs, Message, Subscriber, Workflow
+from inboxdesk.models import COUNT_CAP, Integration, MarkAs, Message, Subscriber, Workflow
 from inboxdesk.models.enums import PRIMARY_CHANNELS, Channel
 from inboxdesk.models.ids import new_object_id
 
@@ -133,6 +132,34 @@ class Caller:
 
 
 @dataclass(frozen=True)
+class SubscriberSearch:
+    """The query of `GET /v2/subscribers`: filters, page size, cursors and order."""
+
+    email: str | None = None
+    name: str | None = None
+    phone: str | None = None
+    subscriber_id: str | None = None
+    limit: int = 10
+    after: str | None = None
+    before: str | None = None
+    order_by: str = "_id"
+    descending: bool = True
+    include_cursor: bool = False
+
+
+# What `orderBy` may name, as SQL over the subscribers table.
+SUBSCRIBER_ORDER = {
+    "_id": "id",
+    "createdAt": "created_at",
+    "updatedAt": "coalesce(json_extract(doc, '$.updatedAt'), '')",
+    "subscriberId": "subscriber_id",
+    "email": "coalesce(json_extract(doc, '$.email'), '')",
+}
+# Production counts matching subscribers up to this many (totalCountCapped past it).
+SUBSCRIBER_COUNT_CAP = 50_000
+
+
+@dataclass(frozen=True)
 class Replay:
     status: int
     content_type: str
@@ -144,7 +171,7 @@ class NotFound(Exception):
 
 
 class NotAllowed(Exception):
-    """The request is well formed but the resource does not support it."""
+    """A request the service refuses with 400 and this message, as production words it."""
 
 
 class IdempotencyConflict(Exception):
@@ -161,6 +188,7 @@ class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
         self._local = threading.local()
+        self._writer = threading.Lock()
         self._callers: dict[str, Caller] = {}
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -185,15 +213,21 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction that holds the write lock from its first statement."""
+        """A write transaction that holds the write lock from its first statement.
+
+        One writer at a time in this process: a writer waits on a lock in its own thread
+        instead of retrying SQLite's busy lock (busy_timeout still covers other processes).
+        Callers on the service run it in worker threads, never on the event loop.
+        """
         db = self._connection()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._writer:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def read(self) -> sqlite3.Connection:
         return self._connection()
@@ -229,9 +263,11 @@ class Store:
         return self.read().execute("SELECT * FROM environments ORDER BY name").fetchall()
 
     def authenticate(self, api_key: str) -> Caller | None:
-        """The caller a key belongs to; hashes are compared in constant time.
+        """The caller a key belongs to, looked up by the key's SHA-256.
 
-        Keys are never revoked by this service, so a found key is remembered.
+        The lookup's time depends on the hash, not on the key, so it tells a caller
+        nothing about a stored key. Keys are never revoked by this service, so a found
+        key is remembered.
         """
         digest = hash_key(api_key)
         known = self._callers.get(digest)
@@ -246,7 +282,7 @@ class Store:
             )
             .fetchone()
         )
-        if row is None or not hmac.compare_digest(row["key_hash"], digest):
+        if row is None:
             return None
         caller = Caller(environment_id=row["env"], organization_id=row["org"])
         self._callers[digest] = caller
@@ -307,6 +343,9 @@ class Store:
             doc = m.to_wire()
             for joined in ("subscriber", "template"):
                 doc.pop(joined, None)
+            # Production's feed items carry the job that sent them and the archive state.
+            doc.setdefault("_jobId", new_object_id())
+            doc.setdefault("archived", False)
             rows.append(
                 (
                     m.id,
@@ -408,6 +447,109 @@ class Store:
         )
         return [json.loads(r["doc"]) for r in rows[:limit]], len(rows) > limit
 
+    def search_subscribers(
+        self, caller: Caller, search: SubscriberSearch
+    ) -> tuple[list[dict[str, Any]], str | None, str | None, int]:
+        """One cursor page of `GET /v2/subscribers`: the subscribers, the `next` and
+        `previous` cursors (a subscriber's `_id`) and the total, counted up to a cap."""
+        db = self.read()
+        where = "environment_id = ?"
+        params: list[Any] = [caller.environment_id]
+        # Each filter given is a case-insensitive part of its field (LIKE's own wildcards
+        # escaped); the name is "first last".
+        for path, value in (
+            ("$.email", search.email),
+            ("$.phone", search.phone),
+            ("$.subscriberId", search.subscriber_id),
+        ):
+            if value:
+                where += " AND lower(coalesce(json_extract(doc, ?), '')) LIKE ? ESCAPE '\\'"
+                params += [path, _contains(value)]
+        if search.name:
+            where += (
+                " AND lower(trim(coalesce(json_extract(doc, '$.firstName'), '') || ' ' || "
+                "coalesce(json_extract(doc, '$.lastName'), ''))) LIKE ? ESCAPE '\\'"
+            )
+            params.append(_contains(search.name))
+        key = SUBSCRIBER_ORDER[search.order_by]
+        total = db.execute(
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM subscribers WHERE {where} LIMIT ?)",
+            [*params, SUBSCRIBER_COUNT_CAP + 1],
+        ).fetchone()[0]
+        descending = search.descending
+        backwards = search.before is not None and search.after is None
+        cursor = search.after if search.after is not None else search.before
+        page_where, page_params = where, list(params)
+        if cursor is not None:
+            row = db.execute(
+                f"SELECT {key} AS k, id FROM subscribers WHERE {where} AND id = ?",
+                [*params, cursor],
+            ).fetchone()
+            if row is None:
+                raise NotAllowed(f"Cursor {cursor} does not name a subscriber of this search")
+            # After the cursor in the page order, or before it when paging back.
+            later = descending != backwards
+            sign = "<" if later else ">"
+            if search.include_cursor:
+                sign += "="
+            page_where += f" AND ({key}, id) {sign} (?, ?)"
+            page_params += [row["k"], row["id"]]
+        walk = "DESC" if descending != backwards else "ASC"
+        rows = db.execute(
+            f"SELECT id, doc FROM subscribers WHERE {page_where} "
+            f"ORDER BY {key} {walk}, id {walk} LIMIT ?",
+            [*page_params, search.limit + 1],
+        ).fetchall()
+        more = len(rows) > search.limit
+        rows = rows[: search.limit]
+        if backwards:
+            rows.reverse()
+        docs = [json.loads(r["doc"]) for r in rows]
+        if not rows:
+            return [], None, None, min(total, SUBSCRIBER_COUNT_CAP)
+        first, last = rows[0]["id"], rows[-1]["id"]
+        if backwards:
+            following, previous = last, (first if more else None)
+        else:
+            following, previous = (last if more else None), (first if cursor else None)
+        return docs, following, previous, int(total)
+
+    def count_notifications(
+        self, caller: Caller, subscriber_id: str, filters: Sequence[dict[str, Any]]
+    ) -> list[int]:
+        """In-app notifications of the subscriber matching each filter, each counted up
+        to COUNT_CAP as production's count endpoint does."""
+        db = self.read()
+        pk = self._subscriber(db, caller, subscriber_id)["id"]
+        counts = []
+        for wanted in filters:
+            where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"
+            params: list[Any] = [caller.environment_id, pk]
+            for flag in ("read", "seen"):
+                if isinstance(wanted.get(flag), bool):
+                    where += f" AND {flag} = ?"
+                    params.append(int(wanted[flag]))
+            if isinstance(wanted.get("archived"), bool):
+                where += " AND coalesce(json_extract(doc, '$.archived'), 0) = ?"
+                params.append(int(wanted["archived"]))
+            if isinstance(wanted.get("snoozed"), bool):
+                where += " AND (json_extract(doc, '$.snoozedUntil') IS NOT NULL) = ?"
+                params.append(int(wanted["snoozed"]))
+            tags = wanted.get("tags")
+            if isinstance(tags, list) and tags:
+                marks = ",".join("?" * len(tags))
+                where += (
+                    " AND EXISTS (SELECT 1 FROM workflows w, json_each(w.doc, '$.tags') t "
+                    f"WHERE w.id = messages.workflow_id AND t.value IN ({marks}))"
+                )
+                params += [str(t) for t in tags]
+            row = db.execute(
+                f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE {where} LIMIT ?)",
+                [*params, COUNT_CAP],
+            ).fetchone()
+            counts.append(int(row[0]))
+        return counts
+
     # -- messages ----------------------------------------------------------------------
 
     def _messages(
@@ -441,7 +583,9 @@ class Store:
     ) -> list[dict[str, Any]]:
         """Apply one markAs to the subscriber's messages among the ids, in one transaction.
 
-        Ids of other subscribers or environments, and unknown ids, are ignored.
+        As production does, every requested id that exists in the caller's environment
+        comes back: the subscriber's updated, another subscriber's unchanged. Unknown
+        ids and other environments' are left out.
         """
         assignments = MARK_EFFECTS[mark_as][0]
         wanted = list(dict.fromkeys(message_ids))
@@ -457,7 +601,7 @@ class Store:
             )
             rows = db.execute(
                 f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE environment_id = :env "
-                f"AND subscriber_pk = :pk AND id IN ({in_list})",
+                f"AND id IN ({in_list})",
                 params,
             ).fetchall()
             by_id = {r["id"]: r for r in rows}
@@ -484,25 +628,52 @@ class Store:
         limit: int,
         read: bool | None = None,
         seen: bool | None = None,
-    ) -> tuple[list[dict[str, Any]], int]:
-        """One page of the subscriber's in-app messages, newest first, and the total."""
-        pk = self.subscriber_pk(caller, subscriber_id)
+        payload: Any = None,
+    ) -> tuple[list[dict[str, Any]], int, bool]:
+        """One page of the subscriber's in-app feed items, newest first, as production
+        answers it: the items, `totalCount` and `hasMore`.
+
+        Production counts at most `limit + 1` rows past the page's offset, sets `hasMore`
+        from that count and caps `totalCount` at `limit` (0 on an empty page). `payload`
+        keeps the items whose payload holds every leaf of it (a partial payload).
+        """
+        db = self.read()
+        row = db.execute(
+            "SELECT id FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+            (caller.environment_id, subscriber_id),
+        ).fetchone()
+        if row is None:
+            raise NotAllowed(
+                f"Subscriber not found for this environment with the id: {subscriber_id}. "
+                "Make sure to create a subscriber before fetching the feed."
+            )
         where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"
-        params: list[Any] = [caller.environment_id, pk]
+        params: list[Any] = [caller.environment_id, row["id"]]
         if read is not None:
             where += " AND read = ?"
             params.append(int(read))
         if seen is not None:
             where += " AND seen = ?"
             params.append(int(seen))
-        db = self.read()
-        total = db.execute(f"SELECT COUNT(*) FROM messages WHERE {where}", params).fetchone()[0]
+        if payload is not None:
+            clause, values = payload_filter(payload)
+            where += f" AND {clause}"
+            params += values
+        offset = page * limit
         rows = db.execute(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {where} "
             "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
-            [*params, limit, page * limit],
+            [*params, limit, offset],
         ).fetchall()
-        return self._messages(db, rows), int(total)
+        if not rows:
+            return [], 0, False
+        counted = db.execute(
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE {where} "
+            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?)",
+            [*params, limit + 1, offset],
+        ).fetchone()[0]
+        items = [feed_item(doc) for doc in self._messages(db, rows)]
+        return items, min(int(counted), limit), len(rows) < counted
 
     def unseen_count(self, caller: Caller, subscriber_id: str, seen: bool, limit: int) -> int:
         pk = self.subscriber_pk(caller, subscriber_id)
@@ -610,3 +781,76 @@ def _docs_by_id(db: sqlite3.Connection, table: str, ids: set[str]) -> dict[str, 
     marks = ",".join("?" * len(ids))
     rows = db.execute(f"SELECT id, doc FROM {table} WHERE id IN ({marks})", list(ids))
     return {r["id"]: json.loads(r["doc"]) for r in rows}
+
+
+# The fields production's feed embeds of a message's subscriber and of its workflow.
+FEED_SUBSCRIBER_FIELDS = ("_id", "firstName", "lastName", "avatar", "subscriberId")
+FEED_TEMPLATE_FIELDS = ("_id", "tags")
+
+
+def feed_item(message: dict[str, Any]) -> dict[str, Any]:
+    """A full wire Message as production's feed sends it (NotificationFeedItemDto)."""
+    item = dict(message)
+    for joined, fields in (
+        ("subscriber", FEED_SUBSCRIBER_FIELDS),
+        ("template", FEED_TEMPLATE_FIELDS),
+    ):
+        if isinstance(item.get(joined), dict):
+            item[joined] = {k: item[joined][k] for k in fields if k in item[joined]}
+    content = item.get("content")
+    if isinstance(content, list):
+        # An in-app message's content is a string in production; blocks become their text.
+        item["content"] = "\n".join(
+            str(b.get("content", "")) for b in content if isinstance(b, dict)
+        )
+    elif content is None:
+        item["content"] = ""
+    # Rows stored before the job id was filled in: the message id stands in for it.
+    item.setdefault("_jobId", item.get("_id"))
+    item.setdefault("archived", False)
+    return item
+
+
+def payload_filter(payload: Any) -> tuple[str, list[Any]]:
+    """SQL for production's payload filter: each leaf of `payload`, addressed by its
+    dotted path as MongoDB does, equals the message payload's value at that path."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for path, value in _leaves(("payload",), payload):
+        if any('"' in part for part in path):
+            clauses.append("0")  # SQLite's JSON paths cannot name such a key: no match
+            continue
+        where = "$" + "".join(f'."{part}"' for part in path)
+        if value is None:
+            clauses.append("json_extract(doc, ?) IS NULL")
+            params.append(where)
+        elif isinstance(value, bool):
+            clauses.append("json_type(doc, ?) = ?")
+            params += [where, "true" if value else "false"]
+        elif isinstance(value, int | float):
+            clauses.append(
+                "(json_type(doc, ?) IN ('integer', 'real') AND json_extract(doc, ?) = ?)"
+            )
+            params += [where, where, value]
+        elif isinstance(value, str):
+            clauses.append("(json_type(doc, ?) = 'text' AND json_extract(doc, ?) = ?)")
+            params += [where, where, value]
+        else:
+            clauses.append("doc -> ? = json(?)")
+            params += [where, json.dumps(value)]
+    return " AND ".join(clauses) or "1", params
+
+
+def _leaves(path: tuple[str, ...], value: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """(path, value) of every non-object value under `value`; dotted keys are paths."""
+    if isinstance(value, dict) and value:
+        for key, inner in value.items():
+            yield from _leaves((*path, *str(key).split(".")), inner)
+    else:
+        yield path, value
+
+
+def _contains(text: str) -> str:
+    """A LIKE pattern for `text` anywhere, lower-cased, its wildcards taken literally."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
