@@ -31,7 +31,8 @@ IdempotencyKey = Annotated[
     str | None,
     Header(alias="idempotency-key", description="Replays the first response for 24 hours"),
 ]
-PageNumber = Annotated[int, Query(ge=0, description="Zero-based page number")]
+# Bounded so page * limit stays a SQLite integer (issue 9: a huge page was a 500).
+PageNumber = Annotated[int, Query(ge=0, le=10**9, description="Zero-based page number")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}
