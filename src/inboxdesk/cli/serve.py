@@ -43,6 +43,7 @@ def _port(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.ratelimit import RateLimit
@@ -58,6 +59,13 @@ def run(args: argparse.Namespace) -> int:
             "or choose another --db.",
             file=sys.stderr,
         )
+        return 2
+    # Held from before the store opens: a second service must not touch the first's rows.
+    lock = DatabaseLock(db_path)
+    try:
+        lock.acquire()
+    except DatabaseInUse as exc:
+        print(f"inboxdesk: {exc}", file=sys.stderr)
         return 2
     try:
         store = Store(db_path)
@@ -103,5 +111,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"  try: curl -H 'Authorization: ApiKey <key>' {url}/v1/integrations")
     sys.stdout.flush()
     limit = RateLimit(args.rate_limit, 1.0) if args.rate_limit else None
-    serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock)
+    serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock, lock=lock)
     return 0

@@ -10,6 +10,7 @@ from types import TracebackType
 import uvicorn
 
 from inboxdesk.server.app import create_app
+from inboxdesk.server.dblock import DatabaseLock
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
 
@@ -41,9 +42,14 @@ def _server(settings: ServerSettings, store: Store | None, log_level: str) -> uv
 
 
 def serve_forever(
-    settings: ServerSettings, sock: socket.socket, log_level: str = "warning"
+    settings: ServerSettings,
+    sock: socket.socket,
+    log_level: str = "warning",
+    lock: DatabaseLock | None = None,
 ) -> None:
-    _server(settings, None, log_level).run(sockets=[sock])
+    """Serve until stopped; raises DatabaseInUse if another service holds the database."""
+    with lock or DatabaseLock(settings.db_path):
+        _server(settings, None, log_level).run(sockets=[sock])
 
 
 class ServiceThread:
@@ -68,9 +74,15 @@ class ServiceThread:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
+        self._lock = DatabaseLock(store.path if store is not None else settings.db_path)
 
     def start(self) -> ServiceThread:
-        sock = bind(self.host, self.port)
+        self._lock.acquire()  # DatabaseInUse when another service holds the database
+        try:
+            sock = bind(self.host, self.port)
+        except BaseException:
+            self._lock.release()
+            raise
         self.port = sock.getsockname()[1]
         self.url = base_url(sock)
         self._server = _server(self.settings, self.store, "error")
@@ -98,6 +110,7 @@ class ServiceThread:
         self._socket = None
         self._server = None
         self._thread = None
+        self._lock.release()
 
     def __enter__(self) -> ServiceThread:
         return self.start()
