@@ -37,6 +37,7 @@ PageNumber = Annotated[int, Query(ge=0, le=10**9, description="Zero-based page n
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}
     for code, text in {
+        400: "Bad request, such as an empty or over-long Idempotency-Key",
         401: "Missing, malformed or unknown API key",
         404: "Not found in the caller's environment",
         409: "The idempotency key is in use by a request still running",
