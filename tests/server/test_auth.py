@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import http.client
+import json
+from urllib.parse import urlsplit
+
 import pytest
 
-from tests.conftest import OTHER_KEY, Service
+from tests.conftest import OTHER_KEY, STAGING_KEY, Service
 
 
 @pytest.mark.parametrize(
@@ -60,3 +64,45 @@ def test_each_key_sees_only_its_environment(service: Service) -> None:
         jane_there = other.get("/v1/subscribers/jane").json()["data"]["lastName"]
         assert (jane_here, jane_there) == ("Doe", "Elsewhere")
         assert other.get("/v1/messages").json()["totalCount"] == 2
+
+
+SECRET = "Sk9secretsecret0123456789abcdef"
+LETTERS = "SecretLettersOnlyKeyABCDEFGHIJKL"
+
+
+@pytest.mark.parametrize(
+    ("header", "key"),
+    [
+        (f"ApiKey\t{SECRET}", SECRET),
+        (f"ApiKey {SECRET} ", SECRET),
+        (f"ApiKey {SECRET}\t", SECRET),
+        (f"ApiKey\t{SECRET}\t", SECRET),
+        (f"ApiKey{SECRET}", SECRET),
+        (f"ApiKey:{SECRET}", SECRET),
+        (SECRET, SECRET),
+        (f"Bearer\t{SECRET}", SECRET),
+        (f"{SECRET} ApiKey", SECRET),
+        (LETTERS, LETTERS),
+        (f"{LETTERS}\t{SECRET}", LETTERS),
+    ],
+)
+def test_a_401_never_echoes_the_key(service: Service, header: str, key: str) -> None:
+    # http.client, unlike httpx, sends a trailing space or tab as the caller wrote it.
+    connection = http.client.HTTPConnection(urlsplit(service.url).netloc, timeout=30)
+    try:
+        connection.request("GET", "/v1/integrations", headers={"Authorization": header})
+        response = connection.getresponse()
+        text = response.read().decode()
+    finally:
+        connection.close()
+    assert response.status == 401
+    assert json.loads(text)["statusCode"] == 401
+    assert key not in text and SECRET not in text
+
+
+def test_a_tab_separates_scheme_and_key(service: Service) -> None:
+    with service.http(None) as client:
+        response = client.get(
+            "/v1/integrations", headers={"Authorization": f"ApiKey\t{STAGING_KEY}"}
+        )
+    assert response.status_code == 200

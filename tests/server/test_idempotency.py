@@ -147,3 +147,16 @@ def test_keys_are_scoped_to_the_organization(make_service: ServiceFactory) -> No
         )
     assert first.status_code == 200
     assert theirs.status_code == 404 and "idempotency-replay" not in theirs.headers
+
+
+def test_an_empty_key_is_a_400_and_changes_nothing(service: Service) -> None:
+    before = service.snapshot()
+    body = {"messageId": jane_message(1), "markAs": "read"}
+    with service.http() as http:
+        # httpx refuses a value with surrounding whitespace, so "" is the blank case.
+        response = http.post(MARK, json=body, headers={"Idempotency-Key": ""})
+    assert response.status_code == 400, response.text
+    error = response.json()
+    assert error["statusCode"] == 400 and error["path"] == MARK
+    assert "must not be empty" in error["message"]
+    assert service.snapshot() == before

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import Service
 
 
@@ -22,3 +24,34 @@ def test_openapi_describes_envelopes_and_errors(service: Service) -> None:
     assert "200" in primary["responses"] and "400" in primary["responses"]
     error = spec["components"]["schemas"]["ErrorBody"]
     assert {"statusCode", "timestamp", "path", "message", "errors"} <= set(error["properties"])
+
+
+def test_openapi_is_valid_openapi(service: Service) -> None:
+    from openapi_spec_validator import validate
+
+    with service.http(None) as http:
+        spec = http.get("/openapi.json").json()
+    validate(spec)  # raises with the first problem it finds
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        {"type": "regular", "amount": 5, "unit": "minutes"},
+        {"type": "regular", "amount": 5, "unit": "minutes", "digestKey": "postId"},
+        {"type": "backoff", "amount": 1, "unit": "hours", "backoffAmount": 5},
+        {"type": "timed", "amount": 1, "unit": "days", "timed": {"atTime": "09:00"}},
+        {"type": "scheduled", "delayPath": "payload.sendAt"},
+        {"type": "some-future-kind", "x": 1},
+    ],
+)
+def test_real_step_metadata_satisfies_the_schema(service: Service, metadata: object) -> None:
+    from jsonschema import Draft202012Validator
+
+    with service.http(None) as http:
+        spec = http.get("/openapi.json").json()
+    schema = {
+        "$ref": "#/components/schemas/NotificationStep/properties/metadata",
+        "components": spec["components"],
+    }
+    Draft202012Validator(schema).validate(metadata)

@@ -60,6 +60,7 @@ def serve(
     rate_limit: int | None,
 ) -> int:
     """Run the local service (SQLite over HTTP)."""
+    from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.ratelimit import RateLimit
@@ -83,6 +84,13 @@ def serve(
             "machine can try keys against it; the service is meant for local use.",
             file=sys.stderr,
         )
+    # Held from before the store opens: a second service must not touch the first's rows.
+    lock = DatabaseLock(db_path)
+    try:
+        lock.acquire()
+    except DatabaseInUse as exc:
+        print(f"inboxdesk: {exc}", file=sys.stderr)
+        return 2
     try:
         store = Store(db_path)
     except Exception as exc:  # sqlite3 raises several kinds for a bad path or file
@@ -133,5 +141,5 @@ def serve(
         )
     sys.stdout.flush()
     limit = RateLimit(rate_limit, 1.0) if rate_limit else None
-    serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock)
+    serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock, lock=lock)
     return 0

@@ -84,6 +84,13 @@ def _metadata_kind(value: Any) -> str:
     return "other"
 
 
+def _any_of(schema: dict[str, Any]) -> None:
+    # The open "other" member matches every metadata, so as a oneOf no real step
+    # metadata could satisfy the schema (issue 9): it is an anyOf on the wire.
+    schema["anyOf"] = schema.pop("oneOf")
+    schema.pop("discriminator", None)
+
+
 # A step kind a newer server adds stays readable as a plain dict.
 StepMetadata = Annotated[
     Annotated[DigestTimedMetadata, Tag("digest-timed")]
@@ -92,6 +99,7 @@ StepMetadata = Annotated[
     | Annotated[DelayRegularMetadata, Tag("delay-regular")]
     | Annotated[dict[str, Any], Tag("other")],
     Discriminator(_metadata_kind),
+    Field(json_schema_extra=_any_of),
 ]
 
 

@@ -6,6 +6,7 @@ from fastapi import FastAPI
 
 from inboxdesk import __version__
 from inboxdesk.server.auth import AuthMiddleware
+from inboxdesk.server.dbguard import DatabaseGuardMiddleware, file_identity
 from inboxdesk.server.errors import install_handlers
 from inboxdesk.server.idempotency import IdempotencyMiddleware
 from inboxdesk.server.limits import BodyLimitMiddleware
@@ -26,10 +27,13 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> FastAPI:
     app.state.store = store
     app.include_router(build_router(store, settings))
     install_handlers(app)
-    # Added innermost first: a request passes body limit, auth, rate limit, idempotency.
+    # Added innermost first: a request passes database guard, body limit, auth, rate
+    # limit, idempotency.
     app.add_middleware(IdempotencyMiddleware, store=store)
     if settings.rate_limit is not None:
         app.add_middleware(RateLimitMiddleware, limit=settings.rate_limit)
     app.add_middleware(AuthMiddleware, store=store)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    identity = None if store.path == ":memory:" else file_identity(store.path)
+    app.add_middleware(DatabaseGuardMiddleware, db_path=store.path, identity=identity)
     return app

@@ -7,6 +7,7 @@ from inboxdesk.server.errors import error_bytes
 from inboxdesk.server.store import Caller, Store
 
 CALLER_KEY = "caller"
+MAX_SCHEME_SHOWN = 16
 
 
 def caller_of(scope: Scope) -> Caller:
@@ -41,9 +42,16 @@ class AuthMiddleware:
         value = header(scope, "authorization")
         if value is None:
             return "Missing authorization header"
-        scheme, _, key = value.strip().partition(" ")
+        # Any whitespace separates scheme and key: a tab must not glue the key to the scheme.
+        scheme, key = [*value.split(None, 1), "", ""][:2]
         if scheme != "ApiKey":
-            return f'Invalid authentication scheme: "{scheme}"'
+            # Echo only what looks like a scheme name; "ApiKey<key>" or a bare key is not.
+            shown = scheme if scheme.isalpha() and len(scheme) <= MAX_SCHEME_SHOWN else ""
+            return (
+                f'Invalid authentication scheme: "{shown}"'
+                if shown
+                else ('Invalid authentication scheme; expected "ApiKey <key>"')
+            )
         key = key.strip()
         if not key:
             return "Unauthorized"

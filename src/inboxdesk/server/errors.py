@@ -145,7 +145,18 @@ def install_handlers(app: FastAPI) -> None:
         )
         return error_response(request, exc.status_code, message, headers=exc.headers)
 
+    async def on_overflow(request: Request, exc: Exception) -> JSONResponse:
+        # A number past SQLite's 64-bit integers is the caller's input, not a crash:
+        # name the numeric query parameters, which are the only numbers a store call gets.
+        errors = {
+            name: {"messages": [f"{name} is out of range"], "value": None}
+            for name, value in request.query_params.items()
+            if value.lstrip("-").isdigit()
+        } or {"query": {"messages": ["a number in the request is out of range"], "value": None}}
+        return error_response(request, 422, "Validation Error", errors=errors)
+
     app.add_exception_handler(RequestValidationError, on_request_validation)
+    app.add_exception_handler(OverflowError, on_overflow)
     app.add_exception_handler(ApiValidationError, on_api_validation)
     app.add_exception_handler(NotFound, on_not_found)
     app.add_exception_handler(NotAllowed, on_not_allowed)

@@ -28,6 +28,11 @@ class IdempotencyMiddleware:
             return
         path = scope["path"]
         echo = [(b"idempotency-key", key.encode("latin-1"))]
+        if not key.strip():
+            # An empty key would make every keyless retry of the caller collide on "".
+            text = "idempotency-key header must not be empty"
+            await reply(send, 400, error_bytes(400, path, text))
+            return
         if len(key) > MAX_KEY_LENGTH:
             text = f"idempotency-key header must be at most {MAX_KEY_LENGTH} characters"
             await reply(send, 400, error_bytes(400, path, text))

@@ -70,12 +70,14 @@ def _whole_number(value: Any) -> Any:
 
 
 Whole = BeforeValidator(_whole_number)
-PageNumber = Annotated[int, Whole, Query(ge=0, description="Zero-based page number")]
+# Bounded so page * limit stays a SQLite integer (a huge page was a 500).
+PageNumber = Annotated[int, Whole, Query(ge=0, le=10**9, description="Zero-based page number")]
 Limit100 = Annotated[int, Whole, Query(ge=1, le=100)]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}
     for code, text in {
+        400: "Bad request, such as an empty or over-long Idempotency-Key",
         401: "Missing, malformed or unknown API key",
         404: "Not found in the caller's environment",
         409: "The idempotency key is in use by a request still running",

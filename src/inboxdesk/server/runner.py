@@ -11,6 +11,7 @@ import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from inboxdesk.server.app import create_app
+from inboxdesk.server.dblock import DatabaseLock
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
 
@@ -55,9 +56,14 @@ def _server(app: ASGIApp, log_level: str) -> uvicorn.Server:
 
 
 def serve_forever(
-    settings: ServerSettings, sock: socket.socket, log_level: str = "warning"
+    settings: ServerSettings,
+    sock: socket.socket,
+    log_level: str = "warning",
+    lock: DatabaseLock | None = None,
 ) -> None:
-    _server(create_app(settings), log_level).run(sockets=[sock])
+    """Serve until stopped; raises DatabaseInUse if another service holds the database."""
+    with lock or DatabaseLock(settings.db_path):
+        _server(create_app(settings), log_level).run(sockets=[sock])
 
 
 class ServiceThread:
@@ -84,9 +90,15 @@ class ServiceThread:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
+        self._lock = DatabaseLock(store.path if store is not None else settings.db_path)
 
     def start(self) -> ServiceThread:
-        sock = bind(self.host, self.port)
+        self._lock.acquire()  # DatabaseInUse when another service holds the database
+        try:
+            sock = bind(self.host, self.port)
+        except BaseException:
+            self._lock.release()
+            raise
         self.port = sock.getsockname()[1]
         self.url = base_url(sock)
         self._server = _server(self._app, "error")
@@ -114,6 +126,11 @@ class ServiceThread:
 
         Requests already in flight finish on the app they started on.
         """
+        lock = DatabaseLock(store.path if store is not None else settings.db_path)
+        if self.running:
+            lock.acquire()  # the new database is this service's now, the old one free
+            self._lock.release()
+        self._lock = lock
         self.settings = settings
         self.store = store
         self._app.app = create_app(settings, store)
@@ -128,6 +145,7 @@ class ServiceThread:
         self._socket = None
         self._server = None
         self._thread = None
+        self._lock.release()
 
     def __enter__(self) -> ServiceThread:
         return self.start()

@@ -1,0 +1,61 @@
+"""One service per database: an exclusive lock on `<db>.lock` while a service runs.
+
+Two services on one file each believe they own its pending idempotency rows, so one
+key could run twice (issue 9). flock locks belong to an open file, so a second service
+is refused even inside the same process, and the lock goes when its holder exits.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+
+class DatabaseInUse(RuntimeError):
+    """Another running service holds the database."""
+
+
+class DatabaseLock:
+    def __init__(self, db_path: Path | str) -> None:
+        self.db_path = str(db_path)
+        self._file: IO[str] | None = None
+
+    @property
+    def held(self) -> bool:
+        return self._file is not None
+
+    def acquire(self) -> DatabaseLock:
+        if self.db_path == ":memory:" or self._file is not None:
+            return self
+        file = open(f"{self.db_path}.lock", "a+", encoding="utf-8")  # noqa: SIM115
+        try:
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            file.close()
+            raise DatabaseInUse(
+                f"{self.db_path} is in use by another inboxdesk service; "
+                "stop that one or choose another --db"
+            ) from None
+        # The holder's pid, for whoever wonders which process that is.
+        file.truncate(0)
+        file.write(f"{os.getpid()}\n")
+        file.flush()
+        self._file = file
+        return self
+
+    def release(self) -> None:
+        if self._file is not None:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> DatabaseLock:
+        return self.acquire()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()

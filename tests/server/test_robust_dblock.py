@@ -1,0 +1,57 @@
+"""A second service on the same database is refused; the first keeps working."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from inboxdesk.server.dblock import DatabaseInUse
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.server.settings import ServerSettings
+from inboxdesk.server.store import Store
+from tests.conftest import Service, ServiceFactory, jane_message
+
+MARK = "/v1/subscribers/jane/messages/mark-as"
+
+
+def test_a_second_service_on_the_same_database_is_refused(service: Service) -> None:
+    second = ServiceThread(ServerSettings(db_path=service.db_path), Store(service.db_path))
+    with pytest.raises(DatabaseInUse, match="in use by another inboxdesk service") as refused:
+        second.start()
+    assert "\n" not in str(refused.value)
+    with service.http() as http:
+        response = http.post(MARK, json={"messageId": jane_message(1), "markAs": "read"})
+    assert response.status_code == 201
+
+
+def test_the_database_is_free_again_once_its_service_stops(make_service: ServiceFactory) -> None:
+    first = make_service()
+    first.thread.stop()
+    with ServiceThread(ServerSettings(db_path=first.db_path), first.store) as again:
+        with first.http() as http:
+            response = http.get(f"{again.url}/v1/integrations")
+        assert response.status_code == 200
+    first.thread.start()  # the fixture stops it at the end
+
+
+def test_services_on_different_databases_run_side_by_side(make_service: ServiceFactory) -> None:
+    one, two = make_service(), make_service()
+    for service in (one, two):
+        with service.http() as http:
+            assert http.get("/v1/integrations").status_code == 200
+
+
+def test_serve_on_a_database_in_use_says_so_in_one_line(service: Service) -> None:
+    before = service.snapshot()
+    result = subprocess.run(
+        [sys.executable, "-m", "inboxdesk", "serve", "--db", str(service.db_path), "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "in use by another inboxdesk service" in result.stderr
+    assert service.snapshot() == before
