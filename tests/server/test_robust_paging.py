@@ -12,7 +12,8 @@ LISTINGS = [
     "/v1/subscribers/jane/notifications/unseen",
     "/v1/messages",
 ]
-BAD = [str(10**30), str(2**63), "-1", "-" + str(10**30), "abc", "1.5", "", "1e3", "NaN"]
+# "1e3" and "2.0" are fine: production reads query numbers as JSON numbers.
+BAD = [str(10**30), str(2**63), "-1", "-" + str(10**30), "abc", "1.5", "", "NaN"]
 
 
 @pytest.mark.parametrize("path", LISTINGS)
@@ -27,8 +28,11 @@ def test_out_of_range_paging_is_a_json_4xx(service: Service, path: str, name: st
                 continue
             assert 400 <= response.status_code < 500, (value, response.text)
             body = response.json()
-            assert body["statusCode"] == response.status_code and body["path"] == path
-            assert name in body["errors"], (value, body)
+            assert body["statusCode"] == response.status_code
+            assert body["path"].split("?")[0] == path  # production keeps the query
+            # A validation error names the parameter; production's own 400 for a large
+            # /v1/messages limit says it in its message.
+            assert name in body.get("errors", {}) or name in body["message"].lower(), body
 
 
 def test_the_last_allowed_page_is_empty_not_an_error(service: Service) -> None:
