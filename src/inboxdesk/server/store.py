@@ -344,7 +344,9 @@ class Store:
             for joined in ("subscriber", "template"):
                 doc.pop(joined, None)
             # Production's feed items carry the job that sent them and the archive state.
-            doc.setdefault("_jobId", new_object_id())
+            # The job id follows from the message's, so a fixture loads the same each time.
+            job = hashlib.sha256(f"job:{m.id}".encode()).hexdigest()[:24]
+            doc.setdefault("_jobId", job)
             doc.setdefault("archived", False)
             rows.append(
                 (
