@@ -597,12 +597,14 @@ class Store:
             params.update({f"id{n}": v for n, v in enumerate(wanted)})
             in_list = ",".join(f":id{n}" for n in range(len(wanted)))
             db.execute(
-                f"UPDATE messages SET {assignments} WHERE environment_id = :env "
-                f"AND subscriber_pk = :pk AND id IN ({in_list})",
+                # `+` keeps SQLite on the primary key: the env index scans the whole
+                # environment (58 ms at 100k messages instead of 2).
+                f"UPDATE messages SET {assignments} WHERE +environment_id = :env "
+                f"AND +subscriber_pk = :pk AND id IN ({in_list})",
                 params,
             )
             rows = db.execute(
-                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE environment_id = :env "
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE +environment_id = :env "
                 f"AND id IN ({in_list})",
                 params,
             ).fetchall()
