@@ -75,7 +75,9 @@ def test_demo_removes_its_database_on_a_signal(sig: signal.Signals, tmp_path: Pa
             demo.wait()
         os.close(master)
         reader.join(timeout=5)
-    assert code == 128 + sig
+    logs = tmp_path / "logs"
+    saved = [f.read_text() for f in logs.rglob("*") if f.is_file()] if logs.exists() else []
+    assert code == 128 + sig, saved  # a crash's saved traceback, to say what went wrong
     assert list(scratch.iterdir()) == [], "the temporary database is gone"
     assert not (tmp_path / "logs").exists(), "no crash"
 

@@ -10,7 +10,9 @@ import signal
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -142,41 +144,65 @@ def app_settings() -> Settings:
         return Settings()
 
 
-def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ()) -> int:
-    """The local service with demo data (or the `load` fixtures) on a free loopback
-    port, and the app on it."""
+class DemoRefused(Exception):
+    """Why a demo cannot start, in one line."""
+
+
+@dataclass(frozen=True)
+class DemoService:
+    url: str
+    key: str  # the first environment's of the first fixture: the one the app opens
+    db_path: Path
+    scratch: Path  # a temporary directory that goes with the demo
+
+
+@contextmanager
+def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoService]:
+    """The local service on a free loopback port with the demo data (or the `load`
+    fixtures), in a temporary database unless `db` is given; all of it goes on exit.
+    Raises DemoRefused for a database that holds data or a bad fixture."""
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.settings import ServerSettings
     from inboxdesk.server.store import Store
-    from inboxdesk.tui.app import InboxdeskApp
 
-    base, code = app_settings(), 0
-    with EndOnSignals(), tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
+    try:
+        fixtures = [read_fixture(path) for path in load] or [demo_fixture()]
+    except FixtureError as exc:
+        raise DemoRefused(str(exc)) from None
+    with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
         db_path = db or Path(scratch) / "demo.db"
         store = Store(db_path)
         try:
             if not store.is_empty():
-                print(
-                    f"inboxdesk: {db_path} already holds data and its keys are stored hashed; "
-                    "use a new --db path for a demo.",
-                    file=sys.stderr,
+                raise DemoRefused(
+                    f"{db_path} already holds data and its keys are stored hashed; "
+                    "use a new --db path for a demo."
                 )
-                return 2
             try:
-                fixtures = [read_fixture(path) for path in load] or [demo_fixture()]
                 loaded = [load_fixture(store, fixture) for fixture in fixtures]
-                key = loaded[0][0].api_key  # the first environment of the first file
             except FixtureError as exc:
-                print(f"inboxdesk: {exc}", file=sys.stderr)
-                return 2
+                raise DemoRefused(str(exc)) from None
             with ServiceThread(ServerSettings(db_path=db_path), store) as service:
-                settings = base.model_copy(update={"base_url": service.url, "api_key": key})
-                code = run_app(InboxdeskApp(settings, subscriber_id=subscriber))
+                yield DemoService(service.url, loaded[0][0].api_key, db_path, Path(scratch))
         finally:
             store.close()
-    return code
+
+
+def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ()) -> int:
+    """The local service with demo data (or the `load` fixtures) on a free loopback
+    port, and the app on it."""
+    from inboxdesk.tui.app import InboxdeskApp
+
+    base = app_settings()
+    try:
+        with EndOnSignals(), demo_service(db, load) as demo:
+            settings = base.model_copy(update={"base_url": demo.url, "api_key": demo.key})
+            return run_app(InboxdeskApp(settings, subscriber_id=subscriber))
+    except DemoRefused as exc:
+        print(f"inboxdesk: {exc}", file=sys.stderr)
+        return 2
 
 
 @click.command()

@@ -15,7 +15,6 @@ import shlex
 import signal
 import socket
 import sys
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -214,52 +213,27 @@ def _sigterm_unwinds() -> Iterator[None]:
 def _serve_demo(
     db: Path | None, load: Sequence[Path], subscriber: str | None, host: str, port: int
 ) -> int:
-    from inboxdesk.server.demo import demo_fixture
-    from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
-    from inboxdesk.server.runner import ServiceThread
-    from inboxdesk.server.settings import ServerSettings
-    from inboxdesk.server.store import Store
+    from inboxdesk.cli.app_commands import DemoRefused, demo_service
 
-    try:
-        fixtures = [read_fixture(path) for path in load] or [demo_fixture()]
-    except FixtureError as exc:
-        print(f"inboxdesk: {exc}", file=sys.stderr)
-        return 2
     try:
         base = resolve({}, {})  # only the app settings (theme, keymap) are used
     except ConfigError:
         base = Settings()
-    with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
-        db_path = db or Path(scratch) / "demo.db"
-        store = Store(db_path)
-        try:
-            if not store.is_empty():
-                print(
-                    f"inboxdesk: {db_path} already holds data and its keys are stored "
-                    "hashed; use a new --db path for a demo.",
-                    file=sys.stderr,
-                )
-                return 2
-            try:
-                loaded = [load_fixture(store, fixture) for fixture in fixtures]
-            except FixtureError as exc:
-                print(f"inboxdesk: {exc}", file=sys.stderr)
-                return 2
-            # The app opens the first environment of the first file, as `demo` does.
-            key = loaded[0][0].api_key
-            with ServiceThread(ServerSettings(db_path=db_path), store) as service:
-                print(f"inboxdesk local service on {service.url}  (database {db_path})")
-                settings = Settings(
-                    base_url=service.url,
-                    api_key=key,
-                    theme=base.theme,
-                    auto_refresh=base.auto_refresh,
-                    keymap=base.keymap,
-                )
-                environment = _demo_environment(settings, Path(scratch) / "app.toml")
-                return serve_web(app_command(subscriber), host, port, environment)
-        finally:
-            store.close()
+    try:
+        with demo_service(db, load) as demo:
+            print(f"inboxdesk local service on {demo.url}  (database {demo.db_path})")
+            settings = Settings(
+                base_url=demo.url,
+                api_key=demo.key,
+                theme=base.theme,
+                auto_refresh=base.auto_refresh,
+                keymap=base.keymap,
+            )
+            environment = _demo_environment(settings, demo.scratch / "app.toml")
+            return serve_web(app_command(subscriber), host, port, environment)
+    except DemoRefused as exc:
+        print(f"inboxdesk: {exc}", file=sys.stderr)
+        return 2
 
 
 def _demo_environment(settings: Settings, config: Path) -> dict[str, str | None]:
