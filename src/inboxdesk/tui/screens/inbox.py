@@ -596,7 +596,10 @@ class InboxScreen(ServiceScreen):
         if not self.query("#detail"):
             from inboxdesk.tui.widgets.message_detail import MessageDetail
 
-            await self.query_one("#panes", Horizontal).mount(MessageDetail(id="detail"))
+            panes = next(iter(self.query("#panes").results(Horizontal)), None)
+            if panes is None or not panes.is_attached:
+                return  # the app is closing (q, SIGHUP) before the first frame was built on
+            await panes.mount(MessageDetail(id="detail"))
         self._show_detail()
 
     def _show_detail(self) -> None:
