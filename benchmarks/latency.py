@@ -56,6 +56,9 @@ async def app_times(url: str, actions: int, selection: int) -> list[float]:
             started = time.perf_counter()
             app.post_message(events.Key(key, key))
             while not table.row_text(index).startswith(shown):
+                if time.perf_counter() - started > 30:
+                    said = "; ".join(n.message for n in app._notifications)
+                    raise TimeoutError(f"mark {n} ({key}) never showed; the app said: {said}")
                 await asyncio.sleep(0.0002)
             times.append(time.perf_counter() - started)
             await asyncio.sleep(GAP)

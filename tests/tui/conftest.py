@@ -95,3 +95,16 @@ def plain(static: object) -> str:
     console = Console(width=200, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
     console.print(static.content)
     return console.export_text()
+
+
+# The message detail pane's parts, top to bottom: title, state line (read, seen,
+# status, channel), body.
+DETAIL_PARTS = ("#message-title", "#message-state", "#message-body")
+
+
+def detail_text(screen: object) -> str:
+    """The whole message detail pane as plain text, title first."""
+    from textual.widget import Widget
+
+    assert isinstance(screen, Widget)
+    return "".join(plain(screen.query_one(part)) for part in DETAIL_PARTS)

@@ -33,7 +33,7 @@ from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from inboxdesk.tui.widgets.message_table import MessageTable
 from tests.conftest import Service, ServiceFactory
 from tests.hostile import ALL, ATTACKS, HOSTILE_KEY, SUBSCRIBER, VISIBLE_MARKER, hostile_fixture
-from tests.tui.conftest import app_for, plain, until
+from tests.tui.conftest import DETAIL_PARTS, app_for, detail_text, plain, until
 
 MESSAGES = len(ATTACKS) + 2  # one per attack, the 10,000-character title, the blocks
 SIZE = (220, 50)  # wide: the detail pane at its widest, so fewer lines to click
@@ -132,6 +132,11 @@ def body_of(screen: InboxScreen) -> Static:
     return screen.query_one("#message-body", Static)
 
 
+def detail_parts(screen: InboxScreen) -> list[Static]:
+    """Title, state line and body of the message detail pane."""
+    return [screen.query_one(part, Static) for part in DETAIL_PARTS]
+
+
 def assert_untouched(app: InboxdeskApp, service: Service, before: object) -> None:
     assert app.is_running, "an action from the data quit the app"
     assert service.snapshot() == before, "an action from the data changed the service"
@@ -149,7 +154,7 @@ async def hostile_app(
             and app.screen.query_one(MessageTable).row_count == MESSAGES
             and bool(app.screen.query("#message-body"))
             # the first message's detail is drawn after the first frame
-            and "No message selected" not in plain(body_of(app.screen))
+            and "No message selected" not in detail_text(app.screen)
         ),
         what="the hostile inbox",
     )
@@ -178,11 +183,12 @@ async def test_messages_and_their_detail_stay_inert_text(make_service: ServiceFa
                     lambda: body_of(screen).content is not previous,  # noqa: B023
                     what=f"message {n} in the detail pane",
                 )
-            body = plain(body_of(screen))
+            body = detail_text(screen)
             shown.add(body)
             assert VISIBLE_MARKER in body and "␛" in body
             assert "<U+200B>" in body and "\u200b" not in body, "zero-width shown, not hidden"
-            assert not actions_in(body_of(screen)), f"message {n}: {actions_in(body_of(screen))}"
+            for part in detail_parts(screen):
+                assert not actions_in(part), f"message {n}: {actions_in(part)}"
             if body.startswith("title click_screen"):
                 # The CTA URL that marked every message read when clicked.
                 await click_every_line(pilot, pane)

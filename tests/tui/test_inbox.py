@@ -15,7 +15,7 @@ from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.widgets.message_table import MessageTable
 from tests.client.faults import FaultTransport
 from tests.conftest import JOE_MESSAGES, Service, jane_message
-from tests.tui.conftest import SIZE, Notices, app_for, plain, until
+from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, until
 
 
 def inbox(app: InboxdeskApp) -> InboxScreen:
@@ -61,7 +61,7 @@ async def opened(pilot: Pilot[None], rows: int = 12) -> InboxScreen:
             and screen.subscriber is not None
             and screen.table.row_text(0)
             and screen.query("#message-body")
-            and "No message selected" not in plain(screen.query_one("#message-body", Static))
+            and "No message selected" not in detail_text(screen)
         ),
         what="header and detail",
     )
@@ -91,8 +91,9 @@ async def test_inbox_lists_messages_newest_first_with_header_and_counts(service:
         assert "8 unread" in header and "6 unseen" in header
         assert marker(app, jane_message(11)) == " ●◌"  # unread, unseen
         assert marker(app, jane_message(0)) == "   "  # read and seen
-        detail = plain(screen.query_one("#message-body", Static))
+        detail = detail_text(screen)
         assert "Order #1011 shipped" in detail and jane_message(11) in detail
+        assert "unread · unseen · sent · in_app" in detail
 
 
 @pytest.mark.parametrize(

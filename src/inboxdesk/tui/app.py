@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -84,6 +85,7 @@ class InboxdeskApp(App[None]):
         self._problem_open = False
         self._probe: Timer | None = None
         self.subscribers: list[Subscriber] = []
+        self._frozen = False
         self.sub_title = settings.base_url
 
     @property
@@ -94,6 +96,20 @@ class InboxdeskApp(App[None]):
 
     def now(self) -> datetime:
         return self.clock()
+
+    def settled(self) -> None:
+        """Start-up is over (the first page and the detail pane are built): freeze the heap.
+
+        Python's full garbage collection scans every object alive, and the app holds
+        hundreds of thousands (Textual, pydantic's validators, styles) that live as long
+        as it does: each full pass took 60 to 70 ms, the whole tail of a mark's latency
+        (BENCHMARKS.md). Frozen, they are left out of every later pass. Once per process.
+        """
+        if not self._frozen:
+            self._frozen = True
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(20_000, 10, 10)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"inboxdesk: connecting to {self.settings.base_url}…"), id="connecting")

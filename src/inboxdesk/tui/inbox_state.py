@@ -13,6 +13,7 @@ from typing import TypeAlias
 
 from inboxdesk.models import MarkAs, Message
 from inboxdesk.models.feed import FeedItem
+from inboxdesk.text import clip, pad
 
 # The feed gives FeedItems, mark-as gives full Messages: rows use only fields both have.
 FeedEntry: TypeAlias = Message | FeedItem
@@ -84,6 +85,24 @@ class Row:
     channel: str
     cta_url: str | None
     item: FeedEntry
+    # The clipped and padded title, preview and status of the last widths drawn.
+    _clipped: tuple[tuple[int, int, int], tuple[str, str, str]] | None = None
+
+    def clipped(self, title: int, preview: int, status: int) -> tuple[str, str, str]:
+        """Title and preview padded to their widths, and the status clipped, as drawn.
+
+        Kept for the widths last asked: a repaint after a mark redraws the row's flags,
+        not its text.
+        """
+        widths = (title, preview, status)
+        if self._clipped is None or self._clipped[0] != widths:
+            cells = (
+                pad(clip(self.heading or "(no title)", title), title),
+                pad(clip(self.preview, preview), preview) if preview else "",
+                clip(self.status, status),
+            )
+            self._clipped = (widths, cells)
+        return self._clipped[1]
 
     @classmethod
     def of(cls, item: FeedEntry) -> Row:

@@ -600,6 +600,7 @@ class InboxScreen(ServiceScreen):
             if panes is None or not panes.is_attached:
                 return  # the app is closing (q, SIGHUP) before the first frame was built on
             await panes.mount(MessageDetail(id="detail"))
+            self.inbox_app.settled()
         self._show_detail()
 
     def _show_detail(self) -> None:

@@ -183,15 +183,23 @@ def _workflow(template: object) -> list[RenderableType]:
     return parts
 
 
-def render_message(message: Message | FeedItem, now: datetime) -> RenderableType:
-    parts: list[RenderableType] = [plain(_title(message) or "(no title)", style="bold")]
-    state = Text()
+def render_state(message: Message | FeedItem) -> Text:
+    """The line a mark changes: read, seen, status and channel, never wrapped."""
+    state = Text(no_wrap=True, overflow="ellipsis")
     state.append("read" if message.read else "unread", style="" if message.read else "bold cyan")
     state.append(" · ")
     state.append("seen" if message.seen else "unseen", style="" if message.seen else "yellow")
     state.append_text(plain(f" · {message.status} · {message.channel}"))
-    parts.append(state)
-    parts += [heading("Content"), _content(message)]
+    return state
+
+
+def render_title(message: Message | FeedItem) -> Text:
+    return plain(_title(message) or "(no title)", style="bold")
+
+
+def render_message(message: Message | FeedItem, now: datetime) -> RenderableType:
+    """The body below title and state: what stays the same when a mark changes the flags."""
+    parts: list[RenderableType] = [heading("Content"), _content(message)]
     parts += _cta(message)
     if message.error_id or message.error_text:
         error = Text("\nError ", style="bold red")
@@ -222,15 +230,39 @@ def _block(block: EmailBlock) -> Text:
 
 
 class MessageDetail(VerticalScroll):
-    """The detail pane; shows the highlighted message."""
+    """The detail pane; shows the highlighted message.
+
+    Title, state line and body are three widgets. A mark changes only the flags of the
+    message shown, so only the state line, one line high, is redrawn, without a layout
+    pass; title and body (with its JSON highlighting) are built again only when another
+    message, or a new copy of it, is shown.
+    """
+
+    DEFAULT_CSS = """
+    MessageDetail > #message-state { height: 1; }
+    """
+
+    def __init__(self, **kwargs: str | None) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._shown: Message | FeedItem | None = None
 
     def compose(self):  # type: ignore[no-untyped-def]
-        yield Static(Text("No message selected.", style="dim"), id="message-body")
+        yield Static(Text("No message selected.", style="dim"), id="message-title")
+        yield Static(id="message-state")
+        yield Static(id="message-body")
 
     def show(self, message: Message | FeedItem | None, now: datetime) -> None:
+        state = self.query_one("#message-state", Static)
+        state.update(Text() if message is None else render_state(message), layout=False)
+        if message is self._shown and message is not None:
+            return
+        self._shown = message
+        title = self.query_one("#message-title", Static)
         body = self.query_one("#message-body", Static)
         if message is None:
-            body.update(Text("No message selected.", style="dim"))
+            title.update(Text("No message selected.", style="dim"))
+            body.update(Text())
         else:
+            title.update(render_title(message))
             body.update(render_message(message, now))
         self.scroll_home(animate=False)
