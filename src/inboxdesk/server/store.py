@@ -20,6 +20,7 @@ from typing import Any
 from inboxdesk.models import COUNT_CAP, Integration, MarkAs, Message, Subscriber, Workflow
 from inboxdesk.models.enums import PRIMARY_CHANNELS, Channel
 from inboxdesk.models.ids import new_object_id
+from inboxdesk.server.checkpoints import FeedCheckpoints
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS organizations (
@@ -190,6 +191,7 @@ class Store:
         self._local = threading.local()
         self._writer = threading.Lock()
         self._callers: dict[str, Caller] = {}
+        self._checkpoints = FeedCheckpoints()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._connection().executescript(SCHEMA)
@@ -366,6 +368,7 @@ class Store:
             )
         with self.transaction() as db:
             db.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self._checkpoints.inserted()
 
     # -- integrations ------------------------------------------------------------------
 
@@ -610,7 +613,9 @@ class Store:
             ).fetchall()
             by_id = {r["id"]: r for r in rows}
             ordered = [by_id[i] for i in wanted if i in by_id]
-            return self._messages(db, ordered)
+            messages = self._messages(db, ordered)
+        self._checkpoints.marked()
+        return messages
 
     def mark_all(self, caller: Caller, subscriber_id: str, mark_as: MarkAs) -> int:
         """Apply one markAs to every in-app message of the subscriber; the count changed."""
@@ -622,7 +627,8 @@ class Store:
                 f"AND subscriber_pk = :pk AND channel = 'in_app' AND {differs}",
                 {"now": utc_now(), "env": caller.environment_id, "pk": pk},
             )
-            return cursor.rowcount
+        self._checkpoints.marked()
+        return cursor.rowcount
 
     def feed(
         self,
@@ -663,16 +669,20 @@ class Store:
             clause, values = payload_filter(payload)
             where += f" AND {clause}"
             params += values
-        offset = page * limit
+        offset, after, anchor = page * limit, "", list[Any]()
+        if payload is None:
+            # A deep page walks from the checkpoint before it, not from the top.
+            listing = (caller.environment_id, row["id"], read, seen)
+            after, anchor, offset = self._checkpoints.start(db, listing, where, params, offset)
         # One row past the page says whether there are more (production counts at most
         # limit + 1), so the offset is walked once; and it is walked in the feed index
         # alone, whole rows being read for the page only.
         fetched = db.execute(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ("
-            f"SELECT id FROM messages WHERE {where} "
+            f"SELECT id FROM messages WHERE {where}{after} "
             "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) "
             "ORDER BY created_at DESC, id DESC",
-            [*params, limit + 1, offset],
+            [*params, *anchor, limit + 1, offset],
         ).fetchall()
         if not fetched:
             return [], 0, False
