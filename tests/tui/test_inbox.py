@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 
@@ -15,7 +16,7 @@ from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.widgets.message_table import MessageTable
 from tests.client.faults import FaultTransport
 from tests.conftest import JOE_MESSAGES, Service, jane_message
-from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, until
+from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 
 
 def inbox(app: InboxdeskApp) -> InboxScreen:
@@ -470,13 +471,11 @@ async def test_g_reaches_the_true_end_fetching_only_what_it_shows(
         assert pages == {"0", str((BIG_INBOX_SIZE - 1) // 100)}, "only the pages shown"
 
 
-async def test_g_finds_the_end_when_the_feed_caps_its_total(
-    make_service: object, transport: FaultTransport
-) -> None:
-    """Production caps totalCount at the page size: the list says so, and G still ends."""
+def capped_big_inbox(make_service: object, transport: FaultTransport) -> tuple[object, str]:
+    """The demo's big inbox behind feed answers whose totalCount stops at the page size."""
     from datetime import UTC, datetime
 
-    from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE, demo_fixture
+    from inboxdesk.server.demo import demo_fixture
 
     service = make_service(fixture=demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))  # type: ignore[operator]
     env = next(r for r in service.store.environments() if r["name"] == "Development")
@@ -488,13 +487,65 @@ async def test_g_finds_the_end_when_the_feed_caps_its_total(
         return {**body, "totalCount": min(body["totalCount"], body["pageSize"])}
 
     transport.inner = CappingTransport(transport.inner, capped)
-    app = app_for(service, key=key, subscriber=BIG_INBOX, transport=transport)
+    return service, key
+
+
+def feed_requests(sent: list[httpx.Request], limit: str) -> list[httpx.Request]:
+    return [r for r in sent if r.url.path.endswith("/feed") and r.url.params.get("limit") == limit]
+
+
+async def test_the_true_length_is_found_by_itself_when_the_feed_caps_its_total(
+    make_service: object, transport: FaultTransport
+) -> None:
+    """Production caps totalCount at the page size: the length is searched for once the
+    first page is in, with single-row probes, and `G` then needs no request at all."""
+    from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE
+
+    service, key = capped_big_inbox(make_service, transport)
+    app = app_for(service, key=key, subscriber=BIG_INBOX, transport=transport)  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, rows=50)
+        await until(pilot, lambda: screen.feed.exact, what="the true length")
+        assert len(screen.feed) == BIG_INBOX_SIZE
+        await until(
+            pilot,
+            lambda: f"{BIG_INBOX_SIZE:,} messages" in plain(screen.query_one("#status", Static)),
+            what="the true length on the status line",
+        )
+        pages = -(-BIG_INBOX_SIZE // 100)
+        # Galloping then halving over pages, never a walk through them.
+        assert len(feed_requests(transport.seen, "1")) <= 2 * pages.bit_length()
+        last_page = str((BIG_INBOX_SIZE - 1) // 100)
+        pages_fetched = [r.url.params["page"] for r in feed_requests(transport.seen, "100")]
+        assert pages_fetched == ["0", last_page]
+        await settled(pilot)
+        before = len(transport.seen)
+        await pilot.press("G")
+        await until(pilot, lambda: screen.table.cursor_row == BIG_INBOX_SIZE - 1)
+        assert screen.table.cursor_key is not None, "the last page came with the search"
+        await settled(pilot)
+        assert not feed_requests(transport.seen[before:], "100"), "G fetched a page it had"
+
+
+async def test_g_before_the_length_is_known_waits_for_the_search(
+    make_service: object, transport: FaultTransport
+) -> None:
+    """Until the search ends the list says `100+`; `G` pressed meanwhile goes to the end
+    when it is found."""
+    from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE
+
+    service, key = capped_big_inbox(make_service, transport)
+    capping = transport.inner
+    assert isinstance(capping, CappingTransport)
+    capping.hold = asyncio.Event()
+    app = app_for(service, key=key, subscriber=BIG_INBOX, transport=transport)  # type: ignore[arg-type]
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot, rows=50)
         assert not screen.feed.exact
         assert "100+ messages" in plain(screen.query_one("#status", Static))
         await pilot.press("G")
-        await until(pilot, lambda: screen.feed.exact and len(screen.feed) == BIG_INBOX_SIZE)
+        await until(pilot, lambda: screen.table.cursor_row == 100, what="the last row known")
+        capping.hold.set()
         await until(pilot, lambda: screen.table.cursor_row == BIG_INBOX_SIZE - 1)
         await until(pilot, lambda: screen.table.cursor_key is not None, what="last page")
         assert f"{BIG_INBOX_SIZE:,} messages" in plain(screen.query_one("#status", Static))
@@ -506,8 +557,12 @@ class CappingTransport(httpx.AsyncBaseTransport):
     def __init__(self, inner: httpx.AsyncBaseTransport, change: Callable[[object], object]):
         self.inner = inner
         self.change = change
+        # When set: single-row feed requests (the search for the end) wait for it.
+        self.hold: asyncio.Event | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.hold is not None and request.url.params.get("limit") == "1":
+            await self.hold.wait()
         response = await self.inner.handle_async_request(request)
         if not request.url.path.endswith("/notifications/feed"):
             return response

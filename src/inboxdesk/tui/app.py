@@ -85,7 +85,8 @@ class InboxdeskApp(App[None]):
         self._problem_open = False
         self._probe: Timer | None = None
         self.subscribers: list[Subscriber] = []
-        self._frozen = False
+        # The collector's thresholds before `settled` froze the heap; None until then.
+        self._gc_before: tuple[int, int, int] | None = None
         self.sub_title = settings.base_url
 
     @property
@@ -103,10 +104,12 @@ class InboxdeskApp(App[None]):
         Python's full garbage collection scans every object alive, and the app holds
         hundreds of thousands (Textual, pydantic's validators, styles) that live as long
         as it does: each full pass took 60 to 70 ms, the whole tail of a mark's latency
-        (BENCHMARKS.md). Frozen, they are left out of every later pass. Once per process.
+        (BENCHMARKS.md). Frozen, they are left out of every later pass, and collections
+        run less often. Undone when the app ends, so that an app run in a longer process
+        (tests, benchmarks) leaves nothing behind that cannot be collected.
         """
-        if not self._frozen:
-            self._frozen = True
+        if self._gc_before is None:
+            self._gc_before = gc.get_threshold()
             gc.collect()
             gc.freeze()
             gc.set_threshold(20_000, 10, 10)
@@ -353,6 +356,9 @@ class InboxdeskApp(App[None]):
         )
 
     async def on_unmount(self) -> None:
+        if self._gc_before is not None:
+            gc.set_threshold(*self._gc_before)
+            gc.unfreeze()
         if self._client is not None:
             await self._client.aclose()
 

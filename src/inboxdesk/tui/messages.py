@@ -43,9 +43,10 @@ class PageLoaded(TextualMessage):
 
 
 class EndFound(TextualMessage):
-    """How many messages the feed holds, found by probing when it gives no total."""
+    """How many messages the feed holds, found by probing when it gives no total;
+    None when the feed changed during the search, so that no end could be told."""
 
-    def __init__(self, listing: Listing, length: int) -> None:
+    def __init__(self, listing: Listing, length: int | None) -> None:
         super().__init__()
         self.listing = listing
         self.length = length

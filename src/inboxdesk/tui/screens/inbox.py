@@ -230,6 +230,9 @@ class InboxScreen(ServiceScreen):
         self._generation = 0
         # Pages asked for and not yet answered, so that the viewport does not ask twice.
         self._asked: set[int] = set()
+        # The listing whose end was searched for, and whether `G` waits for that search.
+        self._end_searched: Listing | None = None
+        self._jump_to_end = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -281,6 +284,7 @@ class InboxScreen(ServiceScreen):
         self.feed_filter = feed_filter or (self.feed_filter if same else FeedFilter.ALL)
         self.feed = Feed()
         self._asked.clear()
+        self._jump_to_end = False
         if not same:
             self.subscriber_id = subscriber_id
             self.subscriber = None
@@ -353,32 +357,34 @@ class InboxScreen(ServiceScreen):
 
     @work(group="end", exclusive=True, exit_on_error=False)
     async def find_end(self, listing: Listing, known: int, feed_filter: FeedFilter) -> None:
-        """The feed's length when it gives no total: gallop, then halve, one row per probe."""
+        """The feed's length when it gives no total (production caps it at the page size).
+
+        Single-row probes find the last page that holds a row, galloping then halving
+        over pages (about 2·log₂(pages): 19 for 100,000 messages), and that page, fetched
+        whole, says how many rows it holds; its rows are the ones `G` shows.
+        """
         client = self.inbox_app.client
+        query = feed_filter.query
 
-        async def exists(offset: int) -> tuple[bool, bool]:
-            # With limit 1 the feed's page number is the row's offset.
-            page = await client.feed(listing.subscriber_id, offset, 1, **feed_filter.query)
-            return bool(page.data), page.has_more
+        async def holds(page: int) -> bool:
+            # With limit 1 the feed's page number is an offset: the page's first row.
+            found = await client.feed(listing.subscriber_id, page * PAGE_SIZE, 1, **query)
+            return bool(found.data)
 
-        low, step, high = max(0, known - 1), PAGE_SIZE, None
+        low, step, high = max(0, known - 1) // PAGE_SIZE, 1, None
         while high is None:
-            found, more = await exists(low + step)
-            if found and not more:
-                self.post_message(EndFound(listing, low + step + 1))
-                return
-            if found:
+            if await holds(low + step):
                 low, step = low + step, step * 2
             else:
                 high = low + step
         while high - low > 1:
             middle = (low + high) // 2
-            found, more = await exists(middle)
-            if found and not more:
-                low = high = middle
-                break
-            low, high = (middle, high) if found else (low, middle)
-        self.post_message(EndFound(listing, low + 1))
+            low, high = (middle, high) if await holds(middle) else (low, middle)
+        last = await client.feed(listing.subscriber_id, low, PAGE_SIZE, **query)
+        self.post_message(PageLoaded(listing, low, last.data, last.has_more, last.total_count))
+        # Rows added or removed meanwhile (more after it, or none left): no end to tell.
+        ended = bool(last.data) and not last.has_more
+        self.post_message(EndFound(listing, low * PAGE_SIZE + len(last.data) if ended else None))
 
     # -- handlers: the only places state changes ---------------------------------------
 
@@ -400,14 +406,21 @@ class InboxScreen(ServiceScreen):
         if event.page == 0:
             # After the frame that shows the rows: the pane is the costliest part to build.
             self.call_after_refresh(self._ensure_detail)
+            # The total the service did not give, found meanwhile: the status line says
+            # it, and `G` goes straight there.
+            self._search_end()
         self._show_status()
 
     def on_end_found(self, event: EndFound) -> None:
         if event.listing != self.listing:
             return
-        self.feed.end_found(event.length)
-        self.table.grown()
-        self.table.move_to(event.length - 1)
+        jump, self._jump_to_end = self._jump_to_end, False
+        if event.length is not None:
+            self.feed.end_found(event.length)
+            self.table.grown()
+        if jump and not self.text:
+            self.table.move_to(len(self.feed) - 1)
+        self.fetching = bool(self._asked)
         self._show_status()
 
     def on_subscriber_loaded(self, event: SubscriberLoaded) -> None:
@@ -524,6 +537,10 @@ class InboxScreen(ServiceScreen):
         if event.worker.group == "pages":
             self._asked.clear()
             self.fetching = False
+        if event.worker.group == "end" and event.state == WorkerState.ERROR:
+            # Searched again when `G` next needs it (a cancelled search was replaced).
+            self._end_searched, self._jump_to_end = None, False
+            self.fetching = bool(self._asked)
         if event.state == WorkerState.ERROR:
             self.app.post_message(Worker.StateChanged(event.worker, event.state))
 
@@ -634,8 +651,17 @@ class InboxScreen(ServiceScreen):
 
     @on(MessageTable.EndWanted, "#messages")
     def _end_wanted(self, event: MessageTable.EndWanted) -> None:
+        """`G` before the end is known: go there when the search (started now, or
+        already under way since the first page) finds it."""
         if not self.text and self.feed.answered:
+            self._jump_to_end = True
             self.fetching = True
+            self._search_end()
+
+    def _search_end(self) -> None:
+        """Find the feed's true length once per listing, when the service gives no total."""
+        if self._end_searched != self.listing and not self.feed.exact:
+            self._end_searched = self.listing
             self.find_end(self.listing, len(self.feed), self.feed_filter)
 
     @on(Tabs.TabActivated, "#filters")
