@@ -38,7 +38,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDic
 from pydantic_settings.sources import PydanticBaseSettingsSource
 
 from inboxdesk.models import Region
-from inboxdesk.models.integration import mask_secret
+from inboxdesk.models.secrets import mask_secret
 from inboxdesk.paths import config_dir
 
 REGION_URLS: dict[Region, str] = {

@@ -1,61 +1,135 @@
-"""Pydantic models of the API contract, shared by server, client and app."""
+"""Pydantic models of the API contract, shared by server, client and app.
+
+Names are imported from their modules when first used (PEP 562): `from
+inboxdesk.models.enums import Region` must not build every model, since start-up
+needs only a few of them (BENCHMARKS.md, start-up).
+"""
 
 from __future__ import annotations
 
-from inboxdesk.models.base import ApiModel, Open
-from inboxdesk.models.enums import (
-    PRIMARY_CHANNELS,
-    Channel,
-    IntegrationKind,
-    MarkAs,
-    MessageStatus,
-    Region,
-)
-from inboxdesk.models.errors import ErrorBody, FieldErrors
-from inboxdesk.models.feed import FeedActor, FeedItem, FeedSubscriber, FeedTemplate
-from inboxdesk.models.filters import FieldFilterPart, StepFilter
-from inboxdesk.models.integration import (
-    Configurations,
-    Credentials,
-    Integration,
-    is_secret,
-    mask_secret,
-    mask_secrets,
-)
-from inboxdesk.models.message import (
-    EmailBlock,
-    EmailBlockStyles,
-    Message,
-    MessageAction,
-    MessageActionResult,
-    MessageButton,
-    MessageCTA,
-    MessageCTAData,
-    MessageFields,
-)
-from inboxdesk.models.pages import (
-    COUNT_CAP,
-    Count,
-    CursorPage,
-    Data,
-    NotificationCount,
-    NotificationCounts,
-    Page,
-    UnseenCount,
-)
-from inboxdesk.models.requests import MAX_MARK_IDS, MarkAllRequest, MarkAsRequest
-from inboxdesk.models.subscriber import ChannelCredentials, ChannelSettings, Subscriber
-from inboxdesk.models.workflow import (
-    DelayRegularMetadata,
-    DelayScheduledMetadata,
-    DigestRegularMetadata,
-    DigestTimedMetadata,
-    NotificationGroup,
-    NotificationStep,
-    NotificationTrigger,
-    TimedConfig,
-    Workflow,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from inboxdesk.models.base import ApiModel, Open
+    from inboxdesk.models.enums import (
+        PRIMARY_CHANNELS,
+        Channel,
+        IntegrationKind,
+        MarkAs,
+        MessageStatus,
+        Region,
+    )
+    from inboxdesk.models.errors import ErrorBody, FieldErrors
+    from inboxdesk.models.feed import FeedActor, FeedItem, FeedSubscriber, FeedTemplate
+    from inboxdesk.models.filters import FieldFilterPart, StepFilter
+    from inboxdesk.models.integration import Configurations, Credentials, Integration
+    from inboxdesk.models.message import (
+        EmailBlock,
+        EmailBlockStyles,
+        Message,
+        MessageAction,
+        MessageActionResult,
+        MessageButton,
+        MessageCTA,
+        MessageCTAData,
+        MessageFields,
+    )
+    from inboxdesk.models.pages import (
+        COUNT_CAP,
+        Count,
+        CursorPage,
+        Data,
+        NotificationCount,
+        NotificationCounts,
+        Page,
+        UnseenCount,
+    )
+    from inboxdesk.models.requests import MAX_MARK_IDS, MarkAllRequest, MarkAsRequest
+    from inboxdesk.models.secrets import is_secret, mask_secret, mask_secrets
+    from inboxdesk.models.subscriber import ChannelCredentials, ChannelSettings, Subscriber
+    from inboxdesk.models.workflow import (
+        DelayRegularMetadata,
+        DelayScheduledMetadata,
+        DigestRegularMetadata,
+        DigestTimedMetadata,
+        NotificationGroup,
+        NotificationStep,
+        NotificationTrigger,
+        TimedConfig,
+        Workflow,
+    )
+
+# Each public name and the module that defines it.
+_MODULES = {
+    **dict.fromkeys(["ApiModel", "Open"], "base"),
+    **dict.fromkeys(
+        ["PRIMARY_CHANNELS", "Channel", "IntegrationKind", "MarkAs", "MessageStatus", "Region"],
+        "enums",
+    ),
+    **dict.fromkeys(["ErrorBody", "FieldErrors"], "errors"),
+    **dict.fromkeys(["FeedActor", "FeedItem", "FeedSubscriber", "FeedTemplate"], "feed"),
+    **dict.fromkeys(["FieldFilterPart", "StepFilter"], "filters"),
+    **dict.fromkeys(["Configurations", "Credentials", "Integration"], "integration"),
+    **dict.fromkeys(
+        [
+            "EmailBlock",
+            "EmailBlockStyles",
+            "Message",
+            "MessageAction",
+            "MessageActionResult",
+            "MessageButton",
+            "MessageCTA",
+            "MessageCTAData",
+            "MessageFields",
+        ],
+        "message",
+    ),
+    **dict.fromkeys(
+        [
+            "COUNT_CAP",
+            "Count",
+            "CursorPage",
+            "Data",
+            "NotificationCount",
+            "NotificationCounts",
+            "Page",
+            "UnseenCount",
+        ],
+        "pages",
+    ),
+    **dict.fromkeys(["MAX_MARK_IDS", "MarkAllRequest", "MarkAsRequest"], "requests"),
+    **dict.fromkeys(["is_secret", "mask_secret", "mask_secrets"], "secrets"),
+    **dict.fromkeys(["ChannelCredentials", "ChannelSettings", "Subscriber"], "subscriber"),
+    **dict.fromkeys(
+        [
+            "DelayRegularMetadata",
+            "DelayScheduledMetadata",
+            "DigestRegularMetadata",
+            "DigestTimedMetadata",
+            "NotificationGroup",
+            "NotificationStep",
+            "NotificationTrigger",
+            "TimedConfig",
+            "Workflow",
+        ],
+        "workflow",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MODULES])
+
 
 __all__ = [
     "COUNT_CAP",

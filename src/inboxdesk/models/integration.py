@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pydantic import Field
@@ -10,40 +9,7 @@ from pydantic import Field
 from inboxdesk.models.base import ApiModel, Open
 from inboxdesk.models.enums import PRIMARY_CHANNELS, Channel, IntegrationKind
 from inboxdesk.models.filters import StepFilter
-
-# Credential fields that are safe to show as they are; every other value is masked.
-PUBLIC_CREDENTIALS: frozenset[str] = frozenset(
-    {
-        "user",
-        "domain",
-        "host",
-        "port",
-        "region",
-        "from",
-        "senderName",
-        "projectName",
-        "baseUrl",
-        "redirectUrl",
-        "ipPoolName",
-        "apiKeyRequestHeader",
-        "secretKeyRequestHeader",
-        "idPath",
-        "datePath",
-        "title",
-        "imageUrl",
-        "state",
-        "externalLink",
-        "channelId",
-        "phoneNumberIdentification",
-        "senderId",
-        "secure",
-        "requireTls",
-        "ignoreTls",
-        "hmac",
-        "authenticateByToken",
-        "AppBaseUrl",
-    }
-)
+from inboxdesk.models.secrets import PUBLIC_CREDENTIALS, mask_secrets, mask_value
 
 
 class Credentials(ApiModel):
@@ -103,61 +69,10 @@ class Credentials(ApiModel):
         return {
             key: value
             if key in PUBLIC_CREDENTIALS and not isinstance(value, dict | list)
-            else _mask_value(value)
+            else mask_value(value)
             for key, value in self.to_wire().items()
             if value is not None
         }
-
-
-def mask_secret(value: str) -> str:
-    """Show at most the last four characters of a long secret, nothing of a short one."""
-    if len(value) <= 8:
-        return "••••"
-    return "••••" + value[-4:]
-
-
-# Names of settings that hold secrets (apiKey, signingKey, authToken, password, ...).
-_SECRET_NAME = re.compile(
-    r"key|secret|token|passw|pwd|signing|credential|private|cert|auth|salt",
-    re.IGNORECASE,
-)
-# Values that are secrets whatever their name: provider key and token prefixes, JWTs.
-_SECRET_VALUE = re.compile(
-    r"^(whsec_|sk_|rk_|pk_live_|SG\.|xox[abposr]-|gh[pousr]_|github_pat_|AKIA|ASIA|"
-    r"AC[0-9a-f]{32}|eyJ[\w-]+\.|key-[0-9a-f]{16})"
-)
-# Names that match _SECRET_NAME but only say whether a secret is used, or where.
-_PUBLIC_NAMES = frozenset(PUBLIC_CREDENTIALS | {"inboundWebhookEnabled"})
-
-
-def is_secret(name: str, value: object) -> bool:
-    """True when a setting looks secret: by its name, or by what its value looks like."""
-    if isinstance(value, str) and _SECRET_VALUE.match(value.strip()):
-        return True
-    if name in _PUBLIC_NAMES or isinstance(value, bool) or value is None:
-        return False
-    return _SECRET_NAME.search(name) is not None
-
-
-def _mask_value(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _mask_value(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_mask_value(v) for v in value]
-    return mask_secret(str(value))
-
-
-def mask_secrets(value: Any, name: str = "") -> Any:
-    """A JSON value with every secret-looking setting masked and the rest as it came.
-
-    The one masking rule for settings from the wire (credentials of older deployments,
-    `configurations`, unknown fields): the command line and the app both show this.
-    """
-    if isinstance(value, dict):
-        return {k: mask_secrets(v, str(k)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [mask_secrets(v, name) for v in value]
-    return mask_secret(str(value)) if is_secret(name, value) else value
 
 
 class Configurations(ApiModel):

@@ -404,8 +404,9 @@ class InboxScreen(ServiceScreen):
                 self.table.grown()
             self.table.refresh_rows(changed)
         if event.page == 0:
-            # After the frame that shows the rows: the pane is the costliest part to build.
-            self.call_after_refresh(self._ensure_detail)
+            # After the frame that shows the rows, and after what else waits for that
+            # frame: the pane is the costliest part to build (JSON highlighting).
+            self.call_after_refresh(self.call_later, self._ensure_detail)
             # The total the service did not give, found meanwhile: the status line says
             # it, and `G` goes straight there.
             self._search_end()

@@ -27,8 +27,30 @@ def declared_order(screen: Screen[object]) -> dict[str, int]:
 
 
 class AppFooter(Footer):
+    def __init__(self) -> None:
+        super().__init__()
+        # The keys the footer last composed: what it shows.
+        self._shown: tuple[object, ...] | None = None
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Recompose only when the keys to show change: bindings are updated after every
+        focus and state change, and each recompose restyles twenty widgets."""
+        if _shown_keys(screen) == self._shown:
+            self._bindings_ready = True
+            return
+        super().bindings_changed(screen)
+
     def compose(self) -> ComposeResult:
+        self._shown = _shown_keys(self.screen)
         order = declared_order(self.screen)
         keys = list(super().compose())
         # Stable: keys of other owners (the focused widget's) keep their places.
         yield from sorted(keys, key=lambda key: order.get(getattr(key, "action", ""), len(order)))
+
+
+def _shown_keys(screen: Screen[object]) -> tuple[object, ...]:
+    return tuple(
+        (binding.key, binding.description, enabled, tooltip)
+        for _, binding, enabled, tooltip in screen.active_bindings.values()
+        if binding.show
+    )
