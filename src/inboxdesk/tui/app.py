@@ -99,7 +99,8 @@ class InboxdeskApp(App[None]):
         return self.clock()
 
     def settled(self) -> None:
-        """Start-up is over (the first page and the detail pane are built): freeze the heap.
+        """Start-up is over (the first page and the detail pane are built): freeze the
+        heap, and list the environment's subscribers for the picker and the palette.
 
         Python's full garbage collection scans every object alive, and the app holds
         hundreds of thousands (Textual, pydantic's validators, styles) that live as long
@@ -113,6 +114,8 @@ class InboxdeskApp(App[None]):
             gc.collect()
             gc.freeze()
             gc.set_threshold(20_000, 10, 10)
+            if not self.subscribers:
+                self.load_subscribers()
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"inboxdesk: connecting to {self.settings.base_url}…"), id="connecting")
@@ -186,8 +189,8 @@ class InboxdeskApp(App[None]):
         if event.open is not None and not self.is_screen_installed("inbox"):
             self.install_screen(InboxScreen(event.open), "inbox")
             self.push_screen("inbox")
-            if event.subscribers is None:
-                self.load_subscribers()
+            # The picker's and the palette's list is loaded once start-up is over (see
+            # `settled`): the first page needs the service to itself.
 
     def _startup_failed(self, error: InboxdeskError) -> None:
         # Several first requests fail together; one problem screen says it.

@@ -252,7 +252,6 @@ class InboxScreen(ServiceScreen):
         yield AppFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#text-filter", Input).display = False
         self.table.focus()
         self.watch(self.app, "offline", self._service_state, init=False)
         self.open(self._first_subscriber)
