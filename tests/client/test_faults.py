@@ -7,6 +7,7 @@ import logging
 import time
 from typing import Any
 
+import httpx
 import pytest
 
 from inboxdesk.client import (
@@ -160,6 +161,27 @@ async def test_200_with_invalid_json_is_a_protocol_error_and_not_retried(counted
             await client.mark_as("jane", jane_message(6), MarkAs.READ)
     assert "refresh" in failure.value.hint
     assert counted.store.applied["mark_as"] == 1 and len(transport.seen) == 1
+
+
+async def test_json_behind_a_byte_order_mark_still_reads(counted: Counted) -> None:
+    """pydantic's own JSON parser refuses a BOM that Python's json reads: the client does not."""
+
+    def with_bom(request: httpx.Request, response: httpx.Response | None) -> httpx.Response:
+        assert response is not None
+        return httpx.Response(
+            response.status_code,
+            content=b"\xef\xbb\xbf" + response.content,
+            request=request,
+            headers={"content-type": "application/json"},
+        )
+
+    transport = FaultTransport(after=[with_bom, with_bom])
+    async with counted.client(transport=transport) as client:
+        page = await client.feed("jane", 0, 5)
+        result = await client.mark_as("jane", jane_message(7), MarkAs.READ)
+    assert [m.id for m in page.data] == [jane_message(n) for n in (11, 10, 9, 8, 7)]
+    assert page.has_more and result.messages[0].read and not result.not_updated
+    assert len(transport.seen) == 2
 
 
 async def test_unknown_enum_values_and_fields_still_read(counted: Counted) -> None:

@@ -107,8 +107,9 @@ def test_deep_pages_follow_marks_and_new_messages(deep: Service) -> None:
     assert marked.status_code == 201
     still_unread = [n for n in unread if message_id(n) not in set(newest)]
     assert_pages(deep, newest_first(still_unread), read="false")
+    assert_pages(deep, newest_first(list(range(COUNT))))  # the unfiltered listing's built
 
-    # New messages, newer than all: every later row moves down by their number.
+    # New unread messages, newer than all: every later row of both listings moves down.
     template = deep_fixture()["environments"][0]
     pk = deep.row("SELECT id FROM subscribers WHERE subscriber_id = ?", SUBSCRIBER)[0]
     later = [
@@ -132,3 +133,5 @@ def test_deep_pages_follow_marks_and_new_messages(deep: Service) -> None:
     ]
     deep.store.insert_messages(later)
     assert_pages(deep, newest_first(list(range(COUNT + 40))))
+    added = list(range(COUNT, COUNT + 40))
+    assert_pages(deep, newest_first(still_unread + added), read="false")

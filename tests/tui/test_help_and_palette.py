@@ -8,6 +8,7 @@ values as JSON (`true`, not `True`).
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 from datetime import UTC, datetime
@@ -24,6 +25,7 @@ from inboxdesk.tui.screens.help import GENERIC, HelpScreen
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.integrations import IntegrationsScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
+from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.widgets.message_detail import render_message
 from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, STAGING_KEY, ServiceFactory
 from tests.tui.conftest import SIZE, app_for, plain, settled, until
@@ -179,3 +181,25 @@ async def test_the_inbox_footer_shows_help_and_quit_first_at_every_width(
             assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")], size
             keys = list(screen.query("FooterKey"))[:2]
             assert all(k.region.right <= size[0] for k in keys), f"? and q fit at {size}"
+
+
+async def test_the_footer_shows_its_keys_on_a_problem_screen_and_an_empty_inbox(
+    make_service: ServiceFactory,
+) -> None:
+    """The footer composes once the bindings are ready, even when they never change."""
+    fixture = copy.deepcopy(read_fixture(EXAMPLE))
+    fixture["environments"][0]["subscribers"].append({"subscriberId": "nobody-writes"})
+    service = make_service(fixture=fixture)
+    app = app_for(service, key="wrong-key-0123456789abcdef")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="problem screen")
+        await until(pilot, lambda: bool(footer_keys(app.screen)), what="the problem's footer")
+        assert ("r", "Retry") in footer_keys(app.screen)
+    app = app_for(service, subscriber="nobody-writes")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        await until(pilot, lambda: screen.feed.answered, what="the empty first page")
+        await until(pilot, lambda: bool(footer_keys(screen)), what="the empty inbox's footer")
+        assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")]

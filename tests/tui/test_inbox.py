@@ -463,11 +463,7 @@ async def test_g_reaches_the_true_end_fetching_only_what_it_shows(
         assert str(BIG_INBOX_SIZE) in plain(screen.query_one("#status", Static)).replace(",", "")
         await pilot.press("G")
         await until(pilot, lambda: table.cursor_key == oldest, what="the oldest message")
-        pages = {
-            r.url.params["page"]
-            for r in transport.seen
-            if r.url.path.endswith("/feed") and r.url.params.get("limit") == "100"
-        }
+        pages = {r.url.params["page"] for r in feed_requests(transport.seen, "100")}
         assert pages == {"0", str((BIG_INBOX_SIZE - 1) // 100)}, "only the pages shown"
 
 
@@ -551,6 +547,29 @@ async def test_g_before_the_length_is_known_waits_for_the_search(
         assert f"{BIG_INBOX_SIZE:,} messages" in plain(screen.query_one("#status", Static))
 
 
+async def test_a_failed_search_for_the_end_is_quiet_and_g_searches_again(
+    make_service: object, transport: FaultTransport
+) -> None:
+    """A search nobody asked for fails without a word; `G` then searches again."""
+    from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE
+
+    service, key = capped_big_inbox(make_service, transport)
+    capping = transport.inner
+    assert isinstance(capping, CappingTransport)
+    capping.fail = 1
+    notices = Notices()
+    app = app_for(service, key=key, subscriber=BIG_INBOX, transport=transport)  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot, rows=50)
+        await until(pilot, lambda: capping.fail == 0, what="the failed probe")
+        await settled(pilot)
+        assert not screen.feed.exact and not notices, notices
+        await pilot.press("G")
+        await until(pilot, lambda: screen.table.cursor_row == BIG_INBOX_SIZE - 1)
+        await until(pilot, lambda: screen.table.cursor_key is not None, what="last page")
+        assert f"{BIG_INBOX_SIZE:,} messages" in plain(screen.query_one("#status", Static))
+
+
 class CappingTransport(httpx.AsyncBaseTransport):
     """Feed answers changed as production's are: totalCount at most the page size."""
 
@@ -559,10 +578,16 @@ class CappingTransport(httpx.AsyncBaseTransport):
         self.change = change
         # When set: single-row feed requests (the search for the end) wait for it.
         self.hold: asyncio.Event | None = None
+        # So many single-row feed requests fail with a 500 first.
+        self.fail = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if self.hold is not None and request.url.params.get("limit") == "1":
             await self.hold.wait()
+        if self.fail and request.url.params.get("limit") == "1":
+            self.fail -= 1
+            body = {"statusCode": 500, "message": "Internal server error", "errorId": "e1"}
+            return httpx.Response(500, json=body, request=request)
         response = await self.inner.handle_async_request(request)
         if not request.url.path.endswith("/notifications/feed"):
             return response

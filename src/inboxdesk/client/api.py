@@ -591,13 +591,25 @@ def _cursor_page_type(model: type[BaseModel]) -> type[BaseModel]:
 
 
 def _from_json(kind: Any, response: httpx.Response, what: str) -> Any:
-    """`kind` validated from the response's JSON; any problem is a ProtocolError."""
-    validate = kind.validate_json if isinstance(kind, TypeAdapter) else kind.model_validate_json
+    """`kind` validated from the response's JSON; any problem is a ProtocolError.
+
+    JSON that pydantic's parser refuses but Python's reads (a byte-order mark, UTF-16)
+    is validated as Python's parsed it; a body that is not JSON says so.
+    """
+    adapter = isinstance(kind, TypeAdapter)
     try:
-        return validate(response.content)
+        try:
+            return (
+                kind.validate_json(response.content)
+                if adapter
+                else kind.model_validate_json(response.content)
+            )
+        except PydanticValidationError as exc:
+            if exc.errors()[0]["type"] != "json_invalid":
+                raise
+        body = _json(response)
+        return kind.validate_python(body) if adapter else kind.model_validate(body)
     except PydanticValidationError as exc:
-        if exc.errors()[0]["type"] == "json_invalid":
-            _json(response)  # raises the ProtocolError that says the body is not JSON
         raise ProtocolError(
             f"The service sent a {what} this client cannot read: {_first_problem(exc)}.",
             "Is the base URL right? A newer service may need a newer inboxdesk.",

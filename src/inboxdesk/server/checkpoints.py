@@ -16,7 +16,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 STRIDE = 1000
@@ -33,19 +34,29 @@ class FeedCheckpoints:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._kept: OrderedDict[Key, tuple[tuple[int, int], list[SortKey]]] = OrderedDict()
-        # Bumped after each write commits: a listing built before a write is not used after.
+        # Moved around each write (`writing`): a listing built before it is not used after.
         self._inserts = 0
         self._marks = 0
 
-    def inserted(self) -> None:
-        """Messages were stored: every listing may have changed."""
-        with self._lock:
-            self._inserts += 1
+    @contextmanager
+    def writing(self, inserts: bool) -> Iterator[None]:
+        """Around a write to messages (`inserts`: new messages, else flags only).
 
-    def marked(self) -> None:
-        """Flags changed: listings filtered by read or seen may have changed."""
+        The version moves before the write and again once it has committed, so no
+        listing walked or used while it runs is used after it.
+        """
+        self._bump(inserts)
+        try:
+            yield
+        finally:
+            self._bump(inserts)
+
+    def _bump(self, inserts: bool) -> None:
         with self._lock:
-            self._marks += 1
+            if inserts:
+                self._inserts += 1
+            else:
+                self._marks += 1
 
     def _version(self, key: Key) -> tuple[int, int]:
         filtered = key[2] is not None or key[3] is not None

@@ -366,9 +366,8 @@ class Store:
                     json.dumps(doc),
                 )
             )
-        with self.transaction() as db:
+        with self._checkpoints.writing(inserts=True), self.transaction() as db:
             db.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        self._checkpoints.inserted()
 
     # -- integrations ------------------------------------------------------------------
 
@@ -594,7 +593,7 @@ class Store:
         """
         assignments = MARK_EFFECTS[mark_as][0]
         wanted = list(dict.fromkeys(message_ids))
-        with self.transaction() as db:
+        with self._checkpoints.writing(inserts=False), self.transaction() as db:
             pk = self._subscriber(db, caller, subscriber_id)["id"]
             params: dict[str, Any] = {"now": utc_now(), "env": caller.environment_id, "pk": pk}
             params.update({f"id{n}": v for n, v in enumerate(wanted)})
@@ -613,22 +612,19 @@ class Store:
             ).fetchall()
             by_id = {r["id"]: r for r in rows}
             ordered = [by_id[i] for i in wanted if i in by_id]
-            messages = self._messages(db, ordered)
-        self._checkpoints.marked()
-        return messages
+            return self._messages(db, ordered)
 
     def mark_all(self, caller: Caller, subscriber_id: str, mark_as: MarkAs) -> int:
         """Apply one markAs to every in-app message of the subscriber; the count changed."""
         assignments, differs = MARK_EFFECTS[mark_as]
-        with self.transaction() as db:
+        with self._checkpoints.writing(inserts=False), self.transaction() as db:
             pk = self._subscriber(db, caller, subscriber_id)["id"]
             cursor = db.execute(
                 f"UPDATE messages SET {assignments} WHERE environment_id = :env "
                 f"AND subscriber_pk = :pk AND channel = 'in_app' AND {differs}",
                 {"now": utc_now(), "env": caller.environment_id, "pk": pk},
             )
-        self._checkpoints.marked()
-        return cursor.rowcount
+            return cursor.rowcount
 
     def feed(
         self,

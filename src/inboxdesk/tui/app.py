@@ -99,7 +99,7 @@ class InboxdeskApp(App[None]):
         return self.clock()
 
     def settled(self) -> None:
-        """Start-up is over (the first page and the detail pane are built): freeze the
+        """Start-up is over (first page and detail pane built, or no page to come): freeze the
         heap, and list the environment's subscribers for the picker and the palette.
 
         Python's full garbage collection scans every object alive, and the app holds
@@ -111,7 +111,7 @@ class InboxdeskApp(App[None]):
         """
         if self._gc_before is None:
             self._gc_before = gc.get_threshold()
-            gc.collect()
+            gc.collect(1)  # the young garbage; a full pass would pause the first keys
             gc.freeze()
             gc.set_threshold(20_000, 10, 10)
             if not self.subscribers:

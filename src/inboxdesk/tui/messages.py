@@ -44,12 +44,15 @@ class PageLoaded(TextualMessage):
 
 class EndFound(TextualMessage):
     """How many messages the feed holds, found by probing when it gives no total;
-    None when the feed changed during the search, so that no end could be told."""
+    None when the feed changed during the search or a request failed (`error`)."""
 
-    def __init__(self, listing: Listing, length: int | None) -> None:
+    def __init__(
+        self, listing: Listing, length: int | None, error: InboxdeskError | None = None
+    ) -> None:
         super().__init__()
         self.listing = listing
         self.length = length
+        self.error = error
 
 
 class SubscriberLoaded(TextualMessage):

@@ -230,8 +230,10 @@ class InboxScreen(ServiceScreen):
         self._generation = 0
         # Pages asked for and not yet answered, so that the viewport does not ask twice.
         self._asked: set[int] = set()
-        # The listing whose end was searched for, and whether `G` waits for that search.
-        self._end_searched: Listing | None = None
+        # The listings whose end is being searched for and was searched for, and
+        # whether `G` waits for that search.
+        self._end_running: Listing | None = None
+        self._end_tried: Listing | None = None
         self._jump_to_end = False
 
     def compose(self) -> ComposeResult:
@@ -371,15 +373,20 @@ class InboxScreen(ServiceScreen):
             return bool(found.data)
 
         low, step, high = max(0, known - 1) // PAGE_SIZE, 1, None
-        while high is None:
-            if await holds(low + step):
-                low, step = low + step, step * 2
-            else:
-                high = low + step
-        while high - low > 1:
-            middle = (low + high) // 2
-            low, high = (middle, high) if await holds(middle) else (low, middle)
-        last = await client.feed(listing.subscriber_id, low, PAGE_SIZE, **query)
+        try:
+            while high is None:
+                if await holds(low + step):
+                    low, step = low + step, step * 2
+                else:
+                    high = low + step
+            while high - low > 1:
+                middle = (low + high) // 2
+                low, high = (middle, high) if await holds(middle) else (low, middle)
+            last = await client.feed(listing.subscriber_id, low, PAGE_SIZE, **query)
+        except InboxdeskError as exc:
+            # Said only if `G` waits for it (on_end_found): nobody asked for this search.
+            self.post_message(EndFound(listing, None, exc))
+            return
         self.post_message(PageLoaded(listing, low, last.data, last.has_more, last.total_count))
         # Rows added or removed meanwhile (more after it, or none left): no end to tell.
         ended = bool(last.data) and not last.has_more
@@ -414,10 +421,13 @@ class InboxScreen(ServiceScreen):
     def on_end_found(self, event: EndFound) -> None:
         if event.listing != self.listing:
             return
+        self._end_running = None
         jump, self._jump_to_end = self._jump_to_end, False
         if event.length is not None:
             self.feed.end_found(event.length)
             self.table.grown()
+        elif jump and event.error is not None:
+            self.inbox_app.report(event.error)
         if jump and not self.text:
             self.table.move_to(len(self.feed) - 1)
         self.fetching = bool(self._asked)
@@ -428,6 +438,7 @@ class InboxScreen(ServiceScreen):
             return
         self.subscriber = event.subscriber
         if event.subscriber is None:
+            self.inbox_app.settled()  # no first page to wait for
             self.notify(
                 f"Subscriber {clip(event.subscriber_id, 80)} not found in this environment; "
                 "pick another.",
@@ -538,8 +549,8 @@ class InboxScreen(ServiceScreen):
             self._asked.clear()
             self.fetching = False
         if event.worker.group == "end" and event.state == WorkerState.ERROR:
-            # Searched again when `G` next needs it (a cancelled search was replaced).
-            self._end_searched, self._jump_to_end = None, False
+            # A bug, reported below; `G` may search again (a cancelled search was replaced).
+            self._end_running, self._jump_to_end = None, False
             self.fetching = bool(self._asked)
         if event.state == WorkerState.ERROR:
             self.app.post_message(Worker.StateChanged(event.worker, event.state))
@@ -653,15 +664,18 @@ class InboxScreen(ServiceScreen):
     def _end_wanted(self, event: MessageTable.EndWanted) -> None:
         """`G` before the end is known: go there when the search (started now, or
         already under way since the first page) finds it."""
-        if not self.text and self.feed.answered:
+        if not self.text and self.feed.answered and not self.feed.exact:
             self._jump_to_end = True
             self.fetching = True
-            self._search_end()
+            self._search_end(asked=True)
 
-    def _search_end(self) -> None:
-        """Find the feed's true length once per listing, when the service gives no total."""
-        if self._end_searched != self.listing and not self.feed.exact:
-            self._end_searched = self.listing
+    def _search_end(self, asked: bool = False) -> None:
+        """Find the feed's true length when the service gives no total: by itself once
+        per listing, and again whenever `G` asks after a search that found no end."""
+        if self.feed.exact or self._end_running == self.listing:
+            return
+        if asked or self._end_tried != self.listing:
+            self._end_running = self._end_tried = self.listing
             self.find_end(self.listing, len(self.feed), self.feed_filter)
 
     @on(Tabs.TabActivated, "#filters")

@@ -41,7 +41,9 @@ class AppFooter(Footer):
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
-        self._shown = _shown_keys(self.screen)
+        # Footer composes nothing until the screen's bindings are ready: only then
+        # does a compose show these keys.
+        self._shown = _shown_keys(self.screen) if self._bindings_ready else None
         order = declared_order(self.screen)
         keys = list(super().compose())
         # Stable: keys of other owners (the focused widget's) keep their places.
