@@ -111,7 +111,9 @@ class InboxdeskApp(App[None]):
         """
         if self._gc_before is None:
             self._gc_before = gc.get_threshold()
-            gc.collect(1)  # the young garbage; a full pass would pause the first keys
+            # The young garbage only: a full pass (tens of ms) would hold up the first
+            # keys; what older garbage there is stays frozen until the app ends.
+            gc.collect(1)
             gc.freeze()
             gc.set_threshold(20_000, 10, 10)
             if not self.subscribers:
@@ -362,6 +364,7 @@ class InboxdeskApp(App[None]):
         if self._gc_before is not None:
             gc.set_threshold(*self._gc_before)
             gc.unfreeze()
+            gc.collect()
         if self._client is not None:
             await self._client.aclose()
 
