@@ -446,3 +446,22 @@ def test_request_models_serialise_to_the_wire_names() -> None:
     body = models.MarkAsRequest(message_id=[ID_A], mark_as=enums.MarkAs.READ)
     assert body.to_wire() == {"messageId": [ID_A], "markAs": "read"}
     assert models.MarkAllRequest(mark_as=enums.MarkAs.UNSEEN).to_wire() == {"markAs": "unseen"}
+
+
+def test_every_public_name_resolves_and_a_submodule_imports_alone() -> None:
+    """The package imports each model on first use: every name still resolves, and one
+    submodule (the config's enums) does not bring in the others."""
+    import subprocess
+    import sys
+
+    for name in models.__all__:
+        assert getattr(models, name) is not None, name
+    assert set(models.__all__) <= set(dir(models))
+    code = (
+        "import sys; from inboxdesk.models.enums import Region; "
+        "print(sorted(m for m in sys.modules if m.startswith('inboxdesk.models.')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "['inboxdesk.models.enums']", loaded
