@@ -213,6 +213,18 @@ async def test_bare_bodies_are_read_too(counted: Counted) -> None:
     assert len(integrations) == 8 and jane.subscriber_id == "jane"
 
 
+async def test_a_page_answered_as_a_bare_list_is_one_whole_page(counted: Counted) -> None:
+    def items(body: object) -> object:
+        assert isinstance(body, dict)
+        return body["data"]
+
+    transport = FaultTransport(after=[rewrite(items)])
+    async with counted.client(transport=transport) as client:
+        page = await client.feed("jane", 0, 5)
+    assert [m.id for m in page.data] == [jane_message(n) for n in (11, 10, 9, 8, 7)]
+    assert (page.page, page.page_size, page.has_more) == (0, 5, False)
+
+
 async def test_older_400_with_a_message_list_is_a_validation_error(counted: Counted) -> None:
     body = json.dumps(
         {"statusCode": 400, "message": ["markAs must be one of read, seen"], "error": "Bad Request"}

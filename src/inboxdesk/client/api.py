@@ -203,7 +203,7 @@ class InboxClient:
 
     async def list_integrations(self, active_only: bool = False) -> list[Integration]:
         path = "/v1/integrations/active" if active_only else "/v1/integrations"
-        return _parse_list(Integration, _unwrap(await self._request("GET", path)))
+        return _items_of(Integration, await self._send("GET", path))
 
     async def search_subscribers(
         self,
@@ -227,22 +227,22 @@ class InboxClient:
             if after:
                 params["after"] = after
             try:
-                body = await self._request("GET", "/v2/subscribers", params=params)
+                response = await self._send("GET", "/v2/subscribers", params=params)
             except NotFoundError:
                 self._subscribers_v2 = False
             else:
                 self._subscribers_v2 = True
-                return _cursor_page(Subscriber, body)
+                return _cursor_page_of(Subscriber, response)
         page = int(after) if after and after.isdigit() else 0
         result = await self.list_subscribers(page, limit)
         found = [s for s in result.data if _matches(s, wanted)]
         following = str(page + 1) if result.has_more and result.data else None
-        return CursorPage[Subscriber](data=found, next=following, previous=None)
+        return _cursor_page_type(Subscriber)(data=found, next=following, previous=None)  # type: ignore[return-value]
 
     async def list_subscribers(self, page: int = 0, limit: int = 10) -> Page[Subscriber]:
         """One page of `GET /v1/subscribers`, which only older deployments serve."""
-        body = await self._request("GET", "/v1/subscribers", params={"page": page, "limit": limit})
-        return _page(Subscriber, body)
+        params = {"page": page, "limit": limit}
+        return _page_of(Subscriber, await self._send("GET", "/v1/subscribers", params=params))
 
     async def get_subscriber(self, subscriber_id: str) -> Subscriber:
         """`GET /v2/subscribers/{id}`, or v1 on a service that has no v2 (404 on both: unknown)."""
@@ -324,7 +324,7 @@ class InboxClient:
         if self._counts_v2 is not False:
             filters = [{"read": False}, {"seen": False}]
             try:
-                body = await self._request(
+                response = await self._send(
                     "GET",
                     f"/v2/subscribers/{segment}/notifications/count",
                     params={"filters": json.dumps(filters, separators=(",", ":"))},
@@ -333,7 +333,7 @@ class InboxClient:
                 self._counts_v2 = False
             else:
                 self._counts_v2 = True
-                counts = _parse_list(NotificationCount, _unwrap(body))
+                counts = _items_of(NotificationCount, response)
                 if len(counts) != len(filters):
                     raise ProtocolError(
                         f"The count endpoint answered {len(counts)} counts for 2 filters."
@@ -364,7 +364,7 @@ class InboxClient:
         if subscriber_id is not None:
             params.append(("subscriberId", subscriber_id))
         params += [("transactionId", t) for t in transaction_ids]
-        return _page(Message, await self._request("GET", "/v1/messages", params=params))
+        return _page_of(Message, await self._send("GET", "/v1/messages", params=params))
 
     # -- the transport -----------------------------------------------------------------
 
@@ -538,14 +538,6 @@ def _parse(model: type[M], data: Any) -> M:
         ) from None
 
 
-def _parse_list(model: type[M], data: Any) -> list[M]:
-    if not isinstance(data, list):
-        raise ProtocolError(
-            f"Expected a list of {model.__name__} objects, got {type(data).__name__}."
-        )
-    return [_parse(model, item) for item in data]
-
-
 def _items_of(model: type[M], response: httpx.Response) -> list[M]:
     """A list of `model` objects, `{"data": [...]}` or bare, validated from the bytes.
 
@@ -560,8 +552,14 @@ def _items_of(model: type[M], response: httpx.Response) -> list[M]:
 def _page_of(model: type[M], response: httpx.Response) -> Page[M]:
     """A page of `model` objects validated from the bytes; a bare list is one whole page."""
     if _first_byte(response) == b"[":
-        return _page(model, _json(response))
+        items = _items_of(model, response)
+        whole = {"data": items, "page": 0, "pageSize": len(items), "hasMore": False}
+        return _page_type(model).model_validate(whole)  # type: ignore[return-value]
     return _from_json(_page_type(model), response, "page")  # type: ignore[no-any-return]
+
+
+def _cursor_page_of(model: type[M], response: httpx.Response) -> CursorPage[M]:
+    return _from_json(_cursor_page_type(model), response, "page")  # type: ignore[no-any-return]
 
 
 def _first_byte(response: httpx.Response) -> bytes:
@@ -613,32 +611,6 @@ def _from_json(kind: Any, response: httpx.Response, what: str) -> Any:
         raise ProtocolError(
             f"The service sent a {what} this client cannot read: {_first_problem(exc)}.",
             "Is the base URL right? A newer service may need a newer inboxdesk.",
-        ) from None
-
-
-def _page(model: type[M], body: Any) -> Page[M]:
-    if isinstance(body, list):  # a bare list: one page holding everything
-        body = {"data": body, "page": 0, "pageSize": len(body), "hasMore": False}
-    if not isinstance(body, dict) or "data" not in body:
-        raise ProtocolError(f"Expected a page of {model.__name__} objects.")
-    items = _parse_list(model, body["data"])
-    try:
-        return _page_type(model).model_validate({**body, "data": items})  # type: ignore[return-value]
-    except PydanticValidationError as exc:
-        raise ProtocolError(
-            f"The service sent a page this client cannot read: {_first_problem(exc)}."
-        ) from None
-
-
-def _cursor_page(model: type[M], body: Any) -> CursorPage[M]:
-    if not isinstance(body, dict) or "data" not in body:
-        raise ProtocolError(f"Expected a cursor page of {model.__name__} objects.")
-    items = _parse_list(model, body["data"])
-    try:
-        return _cursor_page_type(model).model_validate({**body, "data": items})  # type: ignore[return-value]
-    except PydanticValidationError as exc:
-        raise ProtocolError(
-            f"The service sent a page this client cannot read: {_first_problem(exc)}."
         ) from None
 
 
