@@ -8,7 +8,6 @@ them. A mark repaints only the rows that changed (`refresh_rows`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import ClassVar, Protocol
@@ -83,11 +82,6 @@ _UNREAD = Style.parse("bold cyan")
 _UNSEEN = Style.parse("yellow")
 _BOLD = Style.parse("bold")
 _DIM = Style.parse("dim")
-
-
-@functools.cache
-def _status_style(status: str) -> Style | None:
-    return Style.parse(status_style(status)) if status_style(status) else None
 
 
 HEADINGS = {"state": "", "when": "When", "title": "Title", "preview": "Preview", "status": "Status"}
@@ -306,7 +300,8 @@ class MessageTable(ScrollView, can_focus=True):
         runs += [(f" {when} ", None), (title, None if row.read else _BOLD)]
         if preview_width:
             runs += [(" ", None), (preview, _DIM)]
-        runs += [(" ", None), (status, _status_style(row.status))]
+        # Style.parse is cached by Rich; an empty style is falsy, so the row's base applies.
+        runs += [(" ", None), (status, Style.parse(status_style(row.status)))]
         return runs
 
     # -- moving ------------------------------------------------------------------------
