@@ -81,3 +81,40 @@ def test_a_host_beyond_loopback_is_warned_about_and_gets_no_keys(tmp_path: Path)
     assert "warning: --host 0.0.0.0 is not loopback" in err
     assert "Development API key: (not printed: output is not a terminal)" in out
     assert "config add-profile" not in out
+
+
+def test_serve_on_a_fresh_machine_creates_its_private_data_directory(tmp_path: Path) -> None:
+    """An empty HOME and no --db: the default data directory is made, mode 0700."""
+    import os
+
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
+    service = subprocess.Popen(
+        [sys.executable, "-m", "inboxdesk", "serve", "--demo", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert service.stdout is not None
+    lines = []
+    try:
+        for line in service.stdout:
+            lines.append(line)
+            if "save a key" in line:
+                break
+    finally:
+        service.terminate()
+        rest, err = service.communicate(timeout=30)
+    out = "".join(lines) + rest
+    assert "Development API key" in out, err
+    assert "Traceback" not in err and "crashed" not in err
+    data = next(home.rglob("local.db")).parent
+    assert data.is_relative_to(home)
+    assert data.stat().st_mode & 0o777 == 0o700

@@ -77,6 +77,17 @@ def serve(
             file=sys.stderr,
         )
         return 2
+    if db is None:
+        # The default directory is ours: create it on a fresh machine, private to the user.
+        try:
+            db_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            print(
+                f"inboxdesk: cannot create {db_path.parent} for the database: {exc.strerror}; "
+                "choose another --db.",
+                file=sys.stderr,
+            )
+            return 2
     exposed = not is_loopback(host)
     if exposed:
         print(
