@@ -1,0 +1,58 @@
+"""SQLite storage of the local service, one module per resource.
+
+Queryable state (flags, dates, owners) lives in columns; the rest of each resource is
+its wire JSON in `doc`. Every read and write is scoped to the caller's environment,
+except integrations, which production scopes to the organization.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from inboxdesk.server.checkpoints import FeedCheckpoints
+from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, hash_key, iso, utc_now
+from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyStore, Replay
+from inboxdesk.server.store.integrations import IntegrationStore
+from inboxdesk.server.store.messages import MARK_EFFECTS, MessageStore
+from inboxdesk.server.store.schema import SCHEMA
+from inboxdesk.server.store.seeding import SeedingStore
+from inboxdesk.server.store.subscribers import (
+    SUBSCRIBER_COUNT_CAP,
+    SUBSCRIBER_ORDER,
+    SubscriberSearch,
+)
+from inboxdesk.server.store.tenancy import TenancyStore
+
+__all__ = [
+    "MARK_EFFECTS",
+    "SUBSCRIBER_COUNT_CAP",
+    "SUBSCRIBER_ORDER",
+    "Caller",
+    "IdempotencyConflict",
+    "NotAllowed",
+    "NotFound",
+    "Replay",
+    "Store",
+    "SubscriberSearch",
+    "hash_key",
+    "iso",
+    "utc_now",
+]
+
+
+class Store(TenancyStore, SeedingStore, IntegrationStore, MessageStore, IdempotencyStore):
+    """The whole database: every resource's store over one set of connections."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        self._writer = threading.Lock()
+        self._callers: dict[str, Caller] = {}
+        self._checkpoints = FeedCheckpoints()
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._connection().executescript(SCHEMA)
+        with self.transaction() as db:
+            # Requests that were running when the process died never finish.
+            db.execute("DELETE FROM idempotency WHERE state = 'pending'")

@@ -1,0 +1,87 @@
+"""The database under every store: one connection per thread, one writer at a time."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+
+def iso(at: datetime) -> str:
+    """ISO 8601 UTC with milliseconds and `Z`, as the service writes every time."""
+    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def utc_now() -> str:
+    return iso(datetime.now(UTC))
+
+
+def hash_key(api_key: str) -> str:
+    return hashlib.sha256(api_key.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who a request acts for: one environment of one organization."""
+
+    environment_id: str
+    organization_id: str
+
+
+class NotFound(Exception):
+    """The resource does not exist in the caller's environment."""
+
+
+class NotAllowed(Exception):
+    """A request the service refuses with 400 and this message, as production words it."""
+
+
+class Database:
+    """One SQLite database; one connection per thread, WAL so readers never block."""
+
+    path: str
+    _local: threading.local
+    _writer: threading.Lock
+
+    def _connection(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA busy_timeout=30000")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction that holds the write lock from its first statement.
+
+        One writer at a time in this process: a writer waits on a lock in its own thread
+        instead of retrying SQLite's busy lock (busy_timeout still covers other processes).
+        Callers on the service run it in worker threads, never on the event loop.
+        """
+        db = self._connection()
+        with self._writer:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def read(self) -> sqlite3.Connection:
+        return self._connection()
+
+    def close(self) -> None:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None

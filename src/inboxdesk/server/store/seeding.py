@@ -1,0 +1,89 @@
+"""Resources inserted as they are: the demo data and fixtures."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+
+from inboxdesk.models import Integration, Message, Subscriber, Workflow
+from inboxdesk.server.checkpoints import FeedCheckpoints
+from inboxdesk.server.store.base import Database
+
+
+class SeedingStore(Database):
+    _checkpoints: FeedCheckpoints
+
+    def insert_integrations(self, items: Sequence[Integration]) -> None:
+        with self.transaction() as db:
+            start = db.execute("SELECT COUNT(*) FROM integrations").fetchone()[0]
+            db.executemany(
+                "INSERT INTO integrations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        item.id,
+                        item.environment_id,
+                        str(item.channel),
+                        int(item.primary),
+                        int(item.active),
+                        int(item.deleted),
+                        start + n,
+                        json.dumps(item.to_wire()),
+                    )
+                    for n, item in enumerate(items)
+                ],
+            )
+
+    def insert_subscribers(self, items: Sequence[Subscriber]) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT INTO subscribers VALUES (?, ?, ?, ?, ?)",
+                [
+                    (
+                        s.id,
+                        s.environment_id,
+                        s.subscriber_id,
+                        s.created_at,
+                        json.dumps(s.to_wire()),
+                    )
+                    for s in items
+                ],
+            )
+
+    def insert_workflows(self, items: Sequence[Workflow]) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT INTO workflows VALUES (?, ?, ?)",
+                [(w.id, w.environment_id, json.dumps(w.to_wire())) for w in items],
+            )
+
+    def insert_messages(self, items: Sequence[Message]) -> None:
+        """Store messages; their subscriber and template are stored once, elsewhere."""
+        rows = []
+        for m in items:
+            doc = m.to_wire()
+            for joined in ("subscriber", "template"):
+                doc.pop(joined, None)
+            # Production's feed items carry the job that sent them and the archive state.
+            # The job id follows from the message's, so a fixture loads the same each time.
+            job = hashlib.sha256(f"job:{m.id}".encode()).hexdigest()[:24]
+            doc.setdefault("_jobId", job)
+            doc.setdefault("archived", False)
+            rows.append(
+                (
+                    m.id,
+                    m.environment_id,
+                    m.subscriber_internal_id,
+                    m.template_id,
+                    str(m.channel),
+                    m.transaction_id,
+                    m.created_at,
+                    int(m.read),
+                    int(m.seen),
+                    m.last_read_date,
+                    m.last_seen_date,
+                    json.dumps(doc),
+                )
+            )
+        with self._checkpoints.writing(inserts=True), self.transaction() as db:
+            db.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)

@@ -1,0 +1,185 @@
+"""Subscribers: lookup, listing, search and counts."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from inboxdesk.models import COUNT_CAP
+from inboxdesk.server.store.base import Caller, Database, NotAllowed, NotFound
+
+
+@dataclass(frozen=True)
+class SubscriberSearch:
+    """The query of `GET /v2/subscribers`: filters, page size, cursors and order."""
+
+    email: str | None = None
+    name: str | None = None
+    phone: str | None = None
+    subscriber_id: str | None = None
+    limit: int = 10
+    after: str | None = None
+    before: str | None = None
+    order_by: str = "_id"
+    descending: bool = True
+    include_cursor: bool = False
+
+
+# What `orderBy` may name, as SQL over the subscribers table.
+SUBSCRIBER_ORDER = {
+    "_id": "id",
+    "createdAt": "created_at",
+    "updatedAt": "coalesce(json_extract(doc, '$.updatedAt'), '')",
+    "subscriberId": "subscriber_id",
+    "email": "coalesce(json_extract(doc, '$.email'), '')",
+}
+# Production counts matching subscribers up to this many (totalCountCapped past it).
+SUBSCRIBER_COUNT_CAP = 50_000
+
+
+class SubscriberStore(Database):
+    @staticmethod
+    def _subscriber(db: sqlite3.Connection, caller: Caller, subscriber_id: str) -> sqlite3.Row:
+        """The caller's subscriber by subscriberId, or NotFound."""
+        row: sqlite3.Row | None = db.execute(
+            "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+            (caller.environment_id, subscriber_id),
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"Subscriber {subscriber_id} not found")
+        return row
+
+    def subscriber_pk(self, caller: Caller, subscriber_id: str) -> str:
+        return str(self._subscriber(self.read(), caller, subscriber_id)["id"])
+
+    def get_subscriber(self, caller: Caller, subscriber_id: str) -> dict[str, Any]:
+        doc: dict[str, Any] = json.loads(
+            self._subscriber(self.read(), caller, subscriber_id)["doc"]
+        )
+        return doc
+
+    def list_subscribers(
+        self, caller: Caller, page: int, limit: int
+    ) -> tuple[list[dict[str, Any]], bool]:
+        rows = (
+            self.read()
+            .execute(
+                "SELECT doc FROM subscribers WHERE environment_id = ? "
+                "ORDER BY created_at, id LIMIT ? OFFSET ?",
+                (caller.environment_id, limit + 1, page * limit),
+            )
+            .fetchall()
+        )
+        return [json.loads(r["doc"]) for r in rows[:limit]], len(rows) > limit
+
+    def search_subscribers(
+        self, caller: Caller, search: SubscriberSearch
+    ) -> tuple[list[dict[str, Any]], str | None, str | None, int]:
+        """One cursor page of `GET /v2/subscribers`: the subscribers, the `next` and
+        `previous` cursors (a subscriber's `_id`) and the total, counted up to a cap."""
+        db = self.read()
+        where = "environment_id = ?"
+        params: list[Any] = [caller.environment_id]
+        # Each filter given is a case-insensitive part of its field (LIKE's own wildcards
+        # escaped); the name is "first last".
+        for path, value in (
+            ("$.email", search.email),
+            ("$.phone", search.phone),
+            ("$.subscriberId", search.subscriber_id),
+        ):
+            if value:
+                where += " AND lower(coalesce(json_extract(doc, ?), '')) LIKE ? ESCAPE '\\'"
+                params += [path, _contains(value)]
+        if search.name:
+            where += (
+                " AND lower(trim(coalesce(json_extract(doc, '$.firstName'), '') || ' ' || "
+                "coalesce(json_extract(doc, '$.lastName'), ''))) LIKE ? ESCAPE '\\'"
+            )
+            params.append(_contains(search.name))
+        key = SUBSCRIBER_ORDER[search.order_by]
+        total = db.execute(
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM subscribers WHERE {where} LIMIT ?)",
+            [*params, SUBSCRIBER_COUNT_CAP + 1],
+        ).fetchone()[0]
+        descending = search.descending
+        backwards = search.before is not None and search.after is None
+        cursor = search.after if search.after is not None else search.before
+        page_where, page_params = where, list(params)
+        if cursor is not None:
+            row = db.execute(
+                f"SELECT {key} AS k, id FROM subscribers WHERE {where} AND id = ?",
+                [*params, cursor],
+            ).fetchone()
+            if row is None:
+                raise NotAllowed(f"Cursor {cursor} does not name a subscriber of this search")
+            # After the cursor in the page order, or before it when paging back.
+            later = descending != backwards
+            sign = "<" if later else ">"
+            if search.include_cursor:
+                sign += "="
+            page_where += f" AND ({key}, id) {sign} (?, ?)"
+            page_params += [row["k"], row["id"]]
+        walk = "DESC" if descending != backwards else "ASC"
+        rows = db.execute(
+            f"SELECT id, doc FROM subscribers WHERE {page_where} "
+            f"ORDER BY {key} {walk}, id {walk} LIMIT ?",
+            [*page_params, search.limit + 1],
+        ).fetchall()
+        more = len(rows) > search.limit
+        rows = rows[: search.limit]
+        if backwards:
+            rows.reverse()
+        docs = [json.loads(r["doc"]) for r in rows]
+        if not rows:
+            return [], None, None, min(total, SUBSCRIBER_COUNT_CAP)
+        first, last = rows[0]["id"], rows[-1]["id"]
+        if backwards:
+            following, previous = last, (first if more else None)
+        else:
+            following, previous = (last if more else None), (first if cursor else None)
+        return docs, following, previous, int(total)
+
+    def count_notifications(
+        self, caller: Caller, subscriber_id: str, filters: Sequence[dict[str, Any]]
+    ) -> list[int]:
+        """In-app notifications of the subscriber matching each filter, each counted up
+        to COUNT_CAP as production's count endpoint does."""
+        db = self.read()
+        pk = self._subscriber(db, caller, subscriber_id)["id"]
+        counts = []
+        for wanted in filters:
+            where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"
+            params: list[Any] = [caller.environment_id, pk]
+            for flag in ("read", "seen"):
+                if isinstance(wanted.get(flag), bool):
+                    where += f" AND {flag} = ?"
+                    params.append(int(wanted[flag]))
+            if isinstance(wanted.get("archived"), bool):
+                where += " AND coalesce(json_extract(doc, '$.archived'), 0) = ?"
+                params.append(int(wanted["archived"]))
+            if isinstance(wanted.get("snoozed"), bool):
+                where += " AND (json_extract(doc, '$.snoozedUntil') IS NOT NULL) = ?"
+                params.append(int(wanted["snoozed"]))
+            tags = wanted.get("tags")
+            if isinstance(tags, list) and tags:
+                marks = ",".join("?" * len(tags))
+                where += (
+                    " AND EXISTS (SELECT 1 FROM workflows w, json_each(w.doc, '$.tags') t "
+                    f"WHERE w.id = messages.workflow_id AND t.value IN ({marks}))"
+                )
+                params += [str(t) for t in tags]
+            row = db.execute(
+                f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE {where} LIMIT ?)",
+                [*params, COUNT_CAP],
+            ).fetchone()
+            counts.append(int(row[0]))
+        return counts
+
+
+def _contains(text: str) -> str:
+    """A LIKE pattern for `text` anywhere, lower-cased, its wildcards taken literally."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

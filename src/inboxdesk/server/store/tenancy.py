@@ -1,0 +1,63 @@
+"""Organizations, environments and API keys: who a request acts for."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from inboxdesk.models.ids import new_object_id
+from inboxdesk.server.store.base import Caller, Database, hash_key, utc_now
+
+
+class TenancyStore(Database):
+    _callers: dict[str, Caller]
+
+    def create_organization(self, name: str, org_id: str | None = None) -> str:
+        org_id = org_id or new_object_id()
+        with self.transaction() as db:
+            db.execute("INSERT INTO organizations VALUES (?, ?)", (org_id, name))
+        return org_id
+
+    def create_environment(self, organization_id: str, name: str, env_id: str | None = None) -> str:
+        env_id = env_id or new_object_id()
+        with self.transaction() as db:
+            db.execute("INSERT INTO environments VALUES (?, ?, ?)", (env_id, organization_id, name))
+        return env_id
+
+    def add_api_key(self, environment_id: str, api_key: str) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO api_keys VALUES (?, ?, ?)",
+                (hash_key(api_key), environment_id, utc_now()),
+            )
+
+    def environments(self) -> list[sqlite3.Row]:
+        return self.read().execute("SELECT * FROM environments ORDER BY name").fetchall()
+
+    def authenticate(self, api_key: str) -> Caller | None:
+        """The caller a key belongs to, looked up by the key's SHA-256.
+
+        The lookup's time depends on the hash, not on the key, so it tells a caller
+        nothing about a stored key. Keys are never revoked by this service, so a found
+        key is remembered.
+        """
+        digest = hash_key(api_key)
+        known = self._callers.get(digest)
+        if known is not None:
+            return known
+        row = (
+            self.read()
+            .execute(
+                "SELECT k.key_hash, e.id AS env, e.organization_id AS org FROM api_keys k "
+                "JOIN environments e ON e.id = k.environment_id WHERE k.key_hash = ?",
+                (digest,),
+            )
+            .fetchone()
+        )
+        if row is None:
+            return None
+        caller = Caller(environment_id=row["env"], organization_id=row["org"])
+        self._callers[digest] = caller
+        return caller
+
+    def is_empty(self) -> bool:
+        return self.read().execute("SELECT 1 FROM organizations LIMIT 1").fetchone() is None
