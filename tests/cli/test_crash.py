@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.app import App
 
-from inboxdesk.cli import api_commands, main
+from inboxdesk.cli import integration_commands, main
 from inboxdesk.cli.app_commands import run_app
 from inboxdesk.cli.crash import CRASHED
 from tests.conftest import STAGING_KEY, Service
@@ -37,7 +37,7 @@ def test_a_command_that_crashes_says_where_the_traceback_is(
         raise RuntimeError("a bug in the table")
 
     # The one mock: a bug cannot be produced on purpose through the public commands.
-    monkeypatch.setattr(api_commands, "table", broken)
+    monkeypatch.setattr(integration_commands, "table", broken)
     code = main(["integrations", "--base-url", service.url])
     _, err = capsys.readouterr()
     assert code == CRASHED

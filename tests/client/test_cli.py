@@ -35,6 +35,7 @@ def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "integrations")
     assert code == 0
     assert out.splitlines()[0].split() == [
+        "ENVIRONMENT",
         "ID",
         "CHANNEL",
         "NAME",
@@ -47,13 +48,13 @@ def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture
     assert "SendGrid" in out and "PRIMARY" in out
     code, out, _ = run(capsys, "integrations", "--active", "--json")
     items = json.loads(out)
-    assert code == 0 and len(items) == 7
+    assert code == 0 and len(items) == 9, "both environments' active ones"
     assert "secret-" not in out, "credentials are masked in JSON too"
 
 
 def test_set_primary(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "set-primary", MAILGUN)
-    assert code == 0 and "Mailgun (mailgun) is now the primary email integration." in out
+    assert code == 0 and "Mailgun (mailgun) is now the primary email integration of Staging." in out
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 1
     code, _, err = run(capsys, "set-primary", "65e000000000000000000001")
     assert code == 1 and "Channel in_app does not support primary" in err
@@ -213,14 +214,14 @@ def test_set_primary_names_the_demoted_and_the_cleared_conditions(
     code, out, _ = run(capsys, "set-primary", MAILGUN)
     assert code == 0
     assert out.splitlines() == [
-        "Mailgun (mailgun) is now the primary email integration.",
+        "Mailgun (mailgun) is now the primary email integration of Staging.",
         "SendGrid (sendgrid) is no longer primary (it stays active).",
-        "Its 1 condition(s) were cleared.",
+        "Its 1 condition was cleared.",
     ]
     before = env.snapshot()
     code, out, _ = run(capsys, "set-primary", MAILGUN)
     assert code == 0 and out.strip() == (
-        "Mailgun (mailgun) is already the primary email integration."
+        "Mailgun (mailgun) is already the primary email integration of Staging."
     )
     assert env.snapshot() == before
 
@@ -232,8 +233,9 @@ def test_set_primary_asks_on_a_terminal_unless_yes(
     monkeypatch.setattr("sys.stdin", Terminal("n\n"))
     code, out, err = run(capsys, "set-primary", MAILGUN)
     assert code == 1 and out == "" and "Nothing changed." in err
-    assert "Make Mailgun (mailgun) the primary email integration, replacing SendGrid" in err
-    assert "Its 1 condition(s) will be cleared." in err
+    assert "Make Mailgun (mailgun) the primary email integration of Staging?" in err
+    assert "It replaces SendGrid (sendgrid), the current email primary of Staging" in err
+    assert "Its 1 condition will be cleared." in err
     assert env.snapshot() == before
     monkeypatch.setattr("sys.stdin", Terminal("y\n"))
     code, out, _ = run(capsys, "set-primary", MAILGUN)

@@ -210,7 +210,7 @@ async def test_bare_bodies_are_read_too(counted: Counted) -> None:
     async with counted.client(transport=transport) as client:
         integrations = await client.list_integrations()
         jane = await client.get_subscriber("jane")
-    assert len(integrations) == 8 and jane.subscriber_id == "jane"
+    assert len(integrations) == 10 and jane.subscriber_id == "jane"
 
 
 async def test_a_page_answered_as_a_bare_list_is_one_whole_page(counted: Counted) -> None:

@@ -42,13 +42,50 @@ def test_integrations_cover_every_channel_and_state(demo: tuple[Store, list[Any]
         caller = store.authenticate(env.api_key)
         assert caller is not None
         items = [Integration.model_validate(i) for i in store.list_integrations(caller)]
-        by_channel = Counter(str(i.channel) for i in items)
+        # The list spans the organization: both environments, each with its primaries.
+        assert {i.environment_id for i in items} == {e.environment_id for e in loaded}
+        items = [i for i in items if i.environment_id == env.environment_id]
+        by_channel = Counter(str(i.channel) for i in items if i.channel is not None)
         assert set(by_channel) == {"in_app", "email", "sms", "chat", "push"}
         assert by_channel["email"] >= 3 and by_channel["sms"] >= 3
         for channel in ("email", "sms"):
             assert sum(i.primary for i in items if i.channel == channel) == 1
         assert any(not i.active for i in items)
         assert any(c.children for i in items for c in (i.conditions or []))
+        # An agent-kind integration has no channel, as production's.
+        assert any(i.kind == "agent" and i.channel is None for i in items)
+
+
+def test_conditions_come_in_every_shape_production_stores(
+    demo: tuple[Store, list[Any]],
+) -> None:
+    """behaviour.md 2: no isNegated/type, children with _id, on: tenant, any value."""
+    store, loaded = demo
+    caller = store.authenticate(loaded[0].api_key)
+    assert caller is not None
+    raw = [c for i in store.list_integrations(caller) for c in i.get("conditions") or []]
+    children = [child for c in raw for child in c["children"]]
+    assert any("isNegated" not in c and "type" not in c for c in raw)
+    assert any("_id" in child for child in children)
+    assert any(child.get("on") == "tenant" for child in children)
+    assert any(isinstance(child.get("value"), int) for child in children)
+    assert any(isinstance(child.get("value"), list) for child in children)
+    for item in store.list_integrations(caller):
+        Integration.model_validate(item)
+
+
+def test_each_environment_has_its_own_primaries(demo: tuple[Store, list[Any]]) -> None:
+    store, loaded = demo
+    caller = store.authenticate(loaded[0].api_key)
+    assert caller is not None
+    names = {
+        (env["name"], i["channel"]): i["name"]
+        for env in store.list_environments(caller)
+        for i in store.list_integrations(caller)
+        if i["primary"] and i["_environmentId"] == env["_id"]
+    }
+    assert names[("Development", "email")] != names[("Production", "email")]
+    assert {c for _, c in names} == {"email", "sms"}
 
 
 def test_messages_exercise_every_field(make_service: ServiceFactory) -> None:

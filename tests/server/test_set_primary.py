@@ -1,4 +1,4 @@
-"""Set primary over HTTP: behaviour.md section 1."""
+"""Set primary over HTTP: behaviour.md section 2, scoped to the organization."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.conftest import (
+    EXAMPLE,
     FCM,
     INBOX,
     MAILGUN,
     OTHER_KEY,
+    OTHER_SMTP,
     POSTMARK,
     SENDGRID,
     SES,
@@ -18,13 +20,26 @@ from tests.conftest import (
     TWILIO,
     VONAGE,
     Service,
+    ServiceFactory,
 )
 
+STAGING_ENV, OTHER_ENV = "65d000000000000000000002", "65d000000000000000000003"
 
-def primaries(service: Service, channel: str) -> list[str]:
+
+def primaries(service: Service, channel: str, env: str = STAGING_ENV) -> list[str]:
     with service.http() as http:
         items = http.get("/v1/integrations").json()["data"]
-    return [i["_id"] for i in items if i["channel"] == channel and i["primary"]]
+    return [
+        i["_id"]
+        for i in items
+        if i.get("channel") == channel and i["primary"] and i["_environmentId"] == env
+    ]
+
+
+def priorities(service: Service, *ids: str) -> list[int | None]:
+    with service.http() as http:
+        items = {i["_id"]: i for i in http.get("/v1/integrations").json()["data"]}
+    return [items[i].get("priority") for i in ids]
 
 
 def test_set_primary_demotes_the_old_primary_and_clears_conditions(service: Service) -> None:
@@ -69,20 +84,133 @@ def test_channels_without_primary_answer_400(service: Service, integration: str)
     assert service.snapshot() == before
 
 
+# An organization of its own, with one email integration.
+ELSEWHERE = "65e000000000000000077777"
+ELSEWHERE_KEY = "elsewhere-key-0123456789abcdef"
+
+
+@pytest.fixture
+def two_organizations(make_service: ServiceFactory) -> Service:
+    import json
+
+    from inboxdesk.server.fixtures import load_fixture
+
+    service = make_service(json.loads(EXAMPLE.read_text()))
+    foreign = {
+        "_organizationId": "65d000000000000000077770",
+        "environments": [
+            {
+                "name": "Elsewhere",
+                "apiKey": ELSEWHERE_KEY,
+                "integrations": [
+                    {
+                        "_id": ELSEWHERE,
+                        "name": "Foreign SMTP",
+                        "identifier": "foreign-smtp",
+                        "providerId": "nodemailer",
+                        "channel": "email",
+                    }
+                ],
+            }
+        ],
+    }
+    load_fixture(service.store, foreign)
+    return service
+
+
 @pytest.mark.parametrize(
     ("key", "integration"),
-    [(None, "65e000000000000000099999"), (OTHER_KEY, SENDGRID), (None, POSTMARK)],
-    ids=["unknown", "staging-id-from-other-env", "other-env-id-from-staging"],
+    [(None, "65e000000000000000099999"), (None, ELSEWHERE), (ELSEWHERE_KEY, SENDGRID)],
+    ids=["unknown", "other-organization", "from-the-other-organization"],
 )
-def test_unknown_or_foreign_integration_is_404(
-    service: Service, key: str | None, integration: str
+def test_unknown_or_other_organizations_integration_is_404(
+    two_organizations: Service, key: str | None, integration: str
 ) -> None:
+    service = two_organizations
     before = service.snapshot()
     with service.http(key or "staging-key-0123456789abcdef") as http:
         response = http.post(f"/v1/integrations/{integration}/set-primary")
     assert response.status_code == 404
     assert response.json()["message"] == f"Integration with id {integration} not found"
     assert service.snapshot() == before
+
+
+def test_the_list_spans_the_organization_but_not_other_organizations(
+    two_organizations: Service,
+) -> None:
+    with two_organizations.http() as http:
+        items = http.get("/v1/integrations").json()["data"]
+    assert {i["_environmentId"] for i in items} == {STAGING_ENV, OTHER_ENV}
+    assert ELSEWHERE not in {i["_id"] for i in items}
+
+
+def test_another_environments_integration_switches_that_environment_only(
+    service: Service,
+) -> None:
+    """A Staging key makes an Other integration primary: Other's primary changes, and
+    Staging's stays (production finds it in the organization and acts in its own)."""
+    with service.http() as http:
+        response = http.post(f"/v1/integrations/{OTHER_SMTP}/set-primary")
+    assert response.status_code == 200
+    body = response.json()["data"]
+    assert (body["_environmentId"], body["primary"]) == (OTHER_ENV, True)
+    assert primaries(service, "email", OTHER_ENV) == [OTHER_SMTP]
+    assert primaries(service, "email", STAGING_ENV) == [SENDGRID]
+    assert primaries(service, "sms", STAGING_ENV) == [TWILIO]
+    with service.http(OTHER_KEY) as http:
+        response = http.post(f"/v1/integrations/{SENDGRID}/set-primary")
+    assert response.status_code == 200, "already primary, from either environment"
+    with service.http(OTHER_KEY) as http:
+        assert http.post(f"/v1/integrations/{MAILGUN}/set-primary").status_code == 200
+    assert primaries(service, "email", STAGING_ENV) == [MAILGUN]
+    assert primaries(service, "email", OTHER_ENV) == [OTHER_SMTP]
+
+
+def test_priority_is_recalculated_among_the_active_ones(service: Service) -> None:
+    """decisions.md 10: the primary highest, the other active ones below in their
+    previous order, inactive ones untouched."""
+    with service.http() as http:
+        assert http.post(f"/v1/integrations/{MAILGUN}/set-primary").status_code == 200
+    assert priorities(service, MAILGUN, SENDGRID) == [2, 1]
+    assert priorities(service, SES) == [None], "inactive: untouched"
+    with service.http() as http:
+        body = http.post(f"/v1/integrations/{SES}/set-primary").json()["data"]
+    assert body["priority"] == 3
+    # Mailgun had 2 and SendGrid 1: that order is kept below the new primary.
+    assert priorities(service, SES, MAILGUN, SENDGRID) == [3, 2, 1]
+    assert priorities(service, POSTMARK, OTHER_SMTP) == [None, None], "other environment"
+
+
+def test_already_primary_keeps_its_conditions(service: Service) -> None:
+    with service.store.transaction() as db:
+        db.execute(
+            "UPDATE integrations SET doc = json_set(doc, '$.conditions', json(?)) WHERE id = ?",
+            (
+                '[{"value": "AND", "children": [{"field": "x", "value": 1, "on": "tenant"}]}]',
+                TWILIO,
+            ),
+        )
+    before = service.snapshot()
+    with service.http() as http:
+        body = http.post(f"/v1/integrations/{TWILIO}/set-primary").json()["data"]
+    assert body["conditions"][0]["children"][0]["value"] == 1
+    assert service.snapshot() == before
+
+
+def test_lists_carry_empty_credentials_and_set_primary_none(
+    service: Service, make_service: ServiceFactory
+) -> None:
+    with service.http() as http:
+        listed = http.get("/v1/integrations").json()["data"]
+        active = http.get("/v1/integrations/active").json()["data"]
+        switched = http.post(f"/v1/integrations/{MAILGUN}/set-primary").json()["data"]
+    assert all(i["credentials"] == {} for i in listed + active)
+    assert "credentials" not in switched
+    older = make_service(send_credentials=True)
+    with older.http() as http:
+        listed = http.get("/v1/integrations").json()["data"]
+        switched = http.post(f"/v1/integrations/{MAILGUN}/set-primary").json()["data"]
+    assert any(i["credentials"] for i in listed) and switched["credentials"]
 
 
 def test_deleted_integration_is_404(service: Service) -> None:
@@ -103,19 +231,21 @@ def test_malformed_id_is_422(service: Service, bad: str) -> None:
     ]
 
 
-def test_twenty_concurrent_calls_leave_exactly_one_primary(service: Service) -> None:
-    targets = [SENDGRID, MAILGUN, SES] * 7
+def test_twenty_concurrent_calls_leave_exactly_one_primary_per_environment(
+    service: Service,
+) -> None:
+    targets = [SENDGRID, MAILGUN, SES, POSTMARK, OTHER_SMTP] * 4
     with service.http() as http, ThreadPoolExecutor(max_workers=20) as pool:
         statuses = list(
-            pool.map(
-                lambda i: http.post(f"/v1/integrations/{i}/set-primary").status_code, targets[:20]
-            )
+            pool.map(lambda i: http.post(f"/v1/integrations/{i}/set-primary").status_code, targets)
         )
     assert statuses == [200] * 20
-    assert len(primaries(service, "email")) == 1
-    count = service.row(
-        "SELECT COUNT(*) FROM integrations WHERE channel = 'email' AND is_primary = 1 "
-        "AND environment_id = (SELECT environment_id FROM integrations WHERE id = ?)",
-        SENDGRID,
-    )[0]
-    assert count == 1
+    assert len(primaries(service, "email", STAGING_ENV)) == 1
+    assert len(primaries(service, "email", OTHER_ENV)) == 1
+    for env in (STAGING_ENV, OTHER_ENV):
+        count = service.row(
+            "SELECT COUNT(*) FROM integrations WHERE channel = 'email' AND is_primary = 1 "
+            "AND environment_id = ?",
+            env,
+        )[0]
+        assert count == 1

@@ -14,7 +14,13 @@ from collections.abc import Sequence
 import click
 
 from inboxdesk import __version__
-from inboxdesk.cli import api_commands, app_commands, config_commands, serve
+from inboxdesk.cli import (
+    api_commands,
+    app_commands,
+    config_commands,
+    integration_commands,
+    serve,
+)
 from inboxdesk.cli.crash import crashed
 from inboxdesk.client.errors import InboxdeskError
 from inboxdesk.config import ConfigError
@@ -43,7 +49,12 @@ def cli() -> None:
     """
 
 
-for command in [serve.serve, *app_commands.COMMANDS, *api_commands.COMMANDS]:
+for command in [
+    serve.serve,
+    *app_commands.COMMANDS,
+    *integration_commands.COMMANDS,
+    *api_commands.COMMANDS,
+]:
     cli.add_command(command)
 cli.add_command(config_commands.config)
 

@@ -13,7 +13,7 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.client.factory import client_for
-from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration, MarkAs, MessageFields
+from inboxdesk.models import MarkAs, MessageFields
 from inboxdesk.text import clip, safe, safe_json
 
 # Exit status when mark-as left some requested ids alone.
@@ -37,126 +37,6 @@ def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
             return await work(client)
 
     return asyncio.run(main())
-
-
-def _names(item: Integration) -> str:
-    """`Name (provider)`, safe to print."""
-    return safe(f"{item.name} ({item.provider_id})", newlines=False)
-
-
-@click.command()
-@click.option("--active", is_flag=True, help="active integrations only")
-@click.option(
-    "--channel", type=click.Choice([c.value for c in Channel]), help="this channel's only"
-)
-@json_option
-@connection_options
-def integrations(flags: Flags, active: bool, channel: str | None, as_json: bool) -> int:
-    """List integrations."""
-
-    async def work(client: InboxClient) -> int:
-        items = await client.list_integrations(active_only=active)
-        if channel:
-            items = [i for i in items if i.channel == channel]
-        if as_json:
-            _emit([i.masked() for i in items])
-            return 0
-        rows = [
-            (
-                i.id,
-                i.channel or i.kind or "",
-                i.name,
-                i.provider_id,
-                i.identifier,
-                "yes" if i.active else "no",
-                "PRIMARY" if i.primary else "",
-                len(i.conditions or []),
-            )
-            for i in items
-        ]
-        print(
-            table(
-                [
-                    "ID",
-                    "CHANNEL",
-                    "NAME",
-                    "PROVIDER",
-                    "IDENTIFIER",
-                    "ACTIVE",
-                    "PRIMARY",
-                    "CONDITIONS",
-                ],
-                rows,
-            )
-        )
-        return 0
-
-    return _call(flags, work)
-
-
-def _confirm(question: str) -> bool:
-    """Ask on the terminal; anything but y or yes declines."""
-    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
-    try:
-        answer = sys.stdin.readline()
-    except KeyboardInterrupt:
-        return False
-    return answer.strip().lower() in {"y", "yes"}
-
-
-@click.command("set-primary")
-@click.argument("integration_id", metavar="INTEGRATION_ID")
-@click.option("-y", "--yes", is_flag=True, help="do not ask for confirmation on a terminal")
-@json_option
-@connection_options
-def set_primary(flags: Flags, integration_id: str, yes: bool, as_json: bool) -> int:
-    """Make an email or sms integration the primary of its channel."""
-
-    async def work(client: InboxClient) -> int:
-        everything = await client.list_integrations()
-        target = next((i for i in everything if i.id == integration_id), None)
-        # Unknown ids and channels without a primary go to the service, which says why.
-        if target is not None and target.channel in PRIMARY_CHANNELS:
-            channel = safe(str(target.channel), newlines=False)
-            if target.primary:
-                if as_json:
-                    _emit(target.masked())
-                else:
-                    print(f"{_names(target)} is already the primary {channel} integration.")
-                return 0
-            current = [
-                i
-                for i in everything
-                if i.primary and i.channel == target.channel and i is not target
-            ]
-            conditions = len(target.conditions or [])
-            if not yes and sys.stdin.isatty():
-                replacing = (
-                    f", replacing {', '.join(_names(i) for i in current)}"
-                    if current
-                    else " (it has none now)"
-                )
-                cleared = f" Its {conditions} condition(s) will be cleared." if conditions else ""
-                if not _confirm(
-                    f"Make {_names(target)} the primary {channel} integration{replacing}?{cleared}"
-                ):
-                    print("Nothing changed.", file=sys.stderr)
-                    return DECLINED
-        else:
-            current, conditions = [], 0
-        item = await client.set_primary(integration_id)
-        if as_json:
-            _emit(item.masked())
-            return 0
-        channel = safe(str(item.channel), newlines=False)
-        print(f"{_names(item)} is now the primary {channel} integration.")
-        for old in current:
-            print(f"{_names(old)} is no longer primary (it stays active).")
-        if conditions:
-            print(f"Its {conditions} condition(s) were cleared.")
-        return 0
-
-    return _call(flags, work)
 
 
 @click.command()
@@ -368,4 +248,4 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, as_json: bool) -> int
     return _call(flags, work)
 
 
-COMMANDS = [integrations, set_primary, subscribers, counts, messages, mark_as, mark_all]
+COMMANDS = [subscribers, counts, messages, mark_as, mark_all]

@@ -44,6 +44,7 @@ from inboxdesk.models import (
     Count,
     CursorPage,
     Data,
+    Environment,
     ErrorBody,
     FeedItem,
     Integration,
@@ -204,6 +205,18 @@ class InboxClient:
     async def list_integrations(self, active_only: bool = False) -> list[Integration]:
         path = "/v1/integrations/active" if active_only else "/v1/integrations"
         return _items_of(Integration, await self._send("GET", path))
+
+    async def list_environments(self) -> list[Environment]:
+        """The organization's environments (`GET /v1/environments`), never their keys."""
+        return _items_of(Environment, await self._send("GET", "/v1/environments"))
+
+    async def own_environment(self) -> Environment | None:
+        """The key's own environment (`GET /v1/environments/me`); None where not served."""
+        try:
+            body = await self._request("GET", "/v1/environments/me")
+        except NotFoundError:
+            return None
+        return _parse(Environment, _unwrap(body))
 
     async def search_subscribers(
         self,

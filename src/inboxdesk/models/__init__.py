@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         MessageStatus,
         Region,
     )
+    from inboxdesk.models.environment import Environment
     from inboxdesk.models.errors import ErrorBody, FieldErrors
     from inboxdesk.models.feed import FeedActor, FeedItem, FeedSubscriber, FeedTemplate
     from inboxdesk.models.filters import FieldFilterPart, StepFilter
@@ -67,6 +68,7 @@ _MODULES = {
         ["PRIMARY_CHANNELS", "Channel", "IntegrationKind", "MarkAs", "MessageStatus", "Region"],
         "enums",
     ),
+    **dict.fromkeys(["Environment"], "environment"),
     **dict.fromkeys(["ErrorBody", "FieldErrors"], "errors"),
     **dict.fromkeys(["FeedActor", "FeedItem", "FeedSubscriber", "FeedTemplate"], "feed"),
     **dict.fromkeys(["FieldFilterPart", "StepFilter"], "filters"),
@@ -150,6 +152,7 @@ __all__ = [
     "DigestTimedMetadata",
     "EmailBlock",
     "EmailBlockStyles",
+    "Environment",
     "ErrorBody",
     "FeedActor",
     "FeedItem",

@@ -91,6 +91,8 @@ class FilterOperator(StrEnum):
 class FilterOn(StrEnum):
     SUBSCRIBER = "subscriber"
     PAYLOAD = "payload"
+    # Stored by production's older dashboards on integration conditions.
+    TENANT = "tenant"
 
 
 class TimeUnit(StrEnum):
@@ -180,3 +182,10 @@ class IntegrationKind(StrEnum):
 
     DELIVERY = "delivery"
     AGENT = "agent"
+
+
+class EnvironmentType(StrEnum):
+    """What production says an environment is for; older ones have none (null)."""
+
+    DEV = "dev"
+    PROD = "prod"

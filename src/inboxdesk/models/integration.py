@@ -109,6 +109,10 @@ class Integration(ApiModel):
     deleted_by: str | None = Field(None, alias="deletedBy")
     primary: bool
     conditions: list[StepFilter] | None = None
+    # Delivery order among the environment's active integrations of the channel: the
+    # primary has the highest (decisions.md 10). Any JSON number reads.
+    priority: int | float | None = None
+    rules: Any = None
 
     @property
     def supports_primary(self) -> bool:

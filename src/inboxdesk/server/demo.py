@@ -240,9 +240,47 @@ def _filters(rng: random.Random) -> list[dict[str, Any]]:
     ]
 
 
-def _integrations(rng: random.Random, now: datetime) -> list[dict[str, Any]]:
+# Conditions as production's database holds them from older dashboards (behaviour.md
+# section 2): no `isNegated` or `type`, children with `_id`, `on: tenant`, values that
+# are numbers or lists. The client must read every one.
+_STORED_CONDITIONS: dict[str, list[dict[str, Any]]] = {
+    "ses": [
+        {
+            "value": "AND",
+            "children": [
+                {
+                    "_id": "6613a1f0c2b4e5a6b7c8d9e0",
+                    "field": "region",
+                    "value": "eu-west",
+                    "operator": "EQUAL",
+                    "on": "tenant",
+                }
+            ],
+        }
+    ],
+    "plivo": [
+        {
+            "value": "OR",
+            "children": [
+                {"field": "tier", "value": 3, "operator": "LARGER", "on": "payload"},
+                {"field": "tags", "value": ["vip", "beta"], "operator": "IN", "on": "payload"},
+            ],
+        }
+    ],
+}
+# Each environment's primaries: Production sends email through its own SMTP server.
+_PRIMARIES = {
+    "Development": {"email": "SendGrid", "sms": "Twilio"},
+    "Production": {"email": "Company SMTP", "sms": "Twilio"},
+}
+
+
+def _integrations(rng: random.Random, now: datetime, environment: str) -> list[dict[str, Any]]:
     out = []
+    primaries = _PRIMARIES.get(environment, {})
     for n, (channel, name, provider, active, primary, creds) in enumerate(_INTEGRATIONS):
+        if channel in primaries:
+            primary = primaries[channel] == name
         # Secret-looking values get a random tail; public ones are kept as they are.
         credentials: dict[str, Any] = {}
         for key, value in creds.items():
@@ -278,10 +316,39 @@ def _integrations(rng: random.Random, now: datetime) -> list[dict[str, Any]]:
                     ],
                 }
             ]
+        elif provider in _STORED_CONDITIONS:
+            item["conditions"] = _STORED_CONDITIONS[provider]
         elif channel != "in_app":
             item["conditions"] = []
         out.append(item)
+    # An agent-runtime integration: production gives it no channel.
+    out.append(
+        {
+            "_id": _hex(rng, now - timedelta(days=20)),
+            "name": "Support agent",
+            "identifier": f"agent-{rng.getrandbits(24):06x}",
+            "providerId": "novu-agent",
+            "kind": "agent",
+            "credentials": {},
+            "active": True,
+            "deleted": False,
+            "primary": False,
+        }
+    )
+    _prioritise(out)
     return out
+
+
+def _prioritise(items: list[dict[str, Any]]) -> None:
+    """Priorities as production keeps them: per channel, the primary highest, then the
+    other active ones, down to 1; inactive ones 0."""
+    for channel in {i.get("channel") for i in items if i.get("channel")}:
+        mine = [i for i in items if i.get("channel") == channel]
+        ranked = sorted((i for i in mine if i["active"]), key=lambda i: not i["primary"])
+        for n, item in enumerate(ranked):
+            item["priority"] = len(ranked) - n
+        for item in mine:
+            item.setdefault("priority", 0)
 
 
 def _workflows(rng: random.Random, now: datetime) -> list[dict[str, Any]]:
@@ -607,7 +674,10 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
     return {
         "_id": _hex(rng, now - timedelta(days=120)),
         "name": name,
-        "integrations": _integrations(rng, now),
+        "identifier": f"{name[:4].lower()}-{rng.getrandbits(32):08x}",
+        "type": "dev" if big else "prod",
+        "slug": name.lower(),
+        "integrations": _integrations(rng, now, name),
         "workflows": _workflows(rng, now),
         "subscribers": _subscribers(rng, now, people),
         "messages": messages,
@@ -617,11 +687,13 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
 def demo_fixture(now: datetime | None = None, seed: int = 7) -> dict[str, Any]:
     """The demo data set as a fixture: Development (with the big inbox) and Production."""
     now = (now or datetime.now(UTC).replace(minute=0, second=0, microsecond=0)).astimezone(UTC)
+    development = _environment("Development", seed, now, big=True)
+    # Production is made from Development, as production's own environments are.
+    production = _environment("Production", seed, now, big=False) | {
+        "_parentId": development["_id"]
+    }
     return {
         "_organizationId": _hex(random.Random(seed), now - timedelta(days=365)),
         "organization": "Acme Robotics",
-        "environments": [
-            _environment("Development", seed, now, big=True),
-            _environment("Production", seed, now, big=False),
-        ],
+        "environments": [development, production],
     }

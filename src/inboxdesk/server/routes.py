@@ -21,6 +21,7 @@ from inboxdesk.models import (
     Channel,
     CursorPage,
     Data,
+    Environment,
     ErrorBody,
     FeedItem,
     Integration,
@@ -122,10 +123,14 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     store lets one transaction write at a time."""
     router = APIRouter(prefix="/v1", responses=_ERRORS)
 
-    def shown(integration: dict[str, Any]) -> dict[str, Any]:
-        """An integration as API-key callers get it: production omits the credentials."""
+    def shown(integration: dict[str, Any], listed: bool = True) -> dict[str, Any]:
+        """An integration as API-key callers get it (production since May 2026): lists
+        carry `credentials: {}`, set primary none. Older deployments sent them decrypted."""
         if not settings.send_credentials:
-            integration.pop("credentials", None)
+            if listed:
+                integration["credentials"] = {}
+            else:
+                integration.pop("credentials", None)
         return integration
 
     async def pause() -> None:
@@ -143,9 +148,8 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         _require_id("integrationId", integrationId)
         await pause()
-        return _data(
-            shown(await off_loop(store.set_primary, caller_of(request.scope), integrationId))
-        )
+        item = await off_loop(store.set_primary, caller_of(request.scope), integrationId)
+        return _data(shown(item, listed=False))
 
     @router.get(
         "/integrations",
@@ -169,6 +173,26 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         return _data(
             [shown(i) for i in await off_loop(store.list_integrations, caller, active_only=True)]
         )
+
+    @router.get(
+        "/environments",
+        responses={200: {"model": Data[list[Environment]]}},
+        summary="List all environments",
+        tags=["environments"],
+    )
+    async def list_environments(request: Request) -> JSONResponse:
+        """The organization's environments. Production adds every environment's secret
+        keys (`apiKeys`) for callers who may see them; this service never sends them."""
+        return _data(await off_loop(store.list_environments, caller_of(request.scope)))
+
+    @router.get(
+        "/environments/me",
+        responses={200: {"model": Data[Environment]}},
+        summary="The API key's own environment",
+        tags=["environments"],
+    )
+    async def own_environment(request: Request) -> JSONResponse:
+        return _data(await off_loop(store.own_environment, caller_of(request.scope)))
 
     @router.post(
         "/subscribers/{subscriberId}/messages/mark-as",

@@ -15,7 +15,7 @@ from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, hash_key, 
 from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyStore, Replay
 from inboxdesk.server.store.integrations import IntegrationStore
 from inboxdesk.server.store.messages import MARK_EFFECTS, MessageStore
-from inboxdesk.server.store.schema import SCHEMA
+from inboxdesk.server.store.schema import ADDED_COLUMNS, SCHEMA
 from inboxdesk.server.store.seeding import SeedingStore
 from inboxdesk.server.store.subscribers import (
     SUBSCRIBER_COUNT_CAP,
@@ -53,6 +53,15 @@ class Store(TenancyStore, SeedingStore, IntegrationStore, MessageStore, Idempote
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._connection().executescript(SCHEMA)
+        self._add_columns()
         with self.transaction() as db:
             # Requests that were running when the process died never finish.
             db.execute("DELETE FROM idempotency WHERE state = 'pending'")
+
+    def _add_columns(self) -> None:
+        """Bring a database made by an older version up to the schema, in place."""
+        with self.transaction() as db:
+            for table, column, kind in ADDED_COLUMNS:
+                have = {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")

@@ -1,4 +1,5 @@
-"""Integrations and set primary (Operation A)."""
+"""Integrations and set primary (Operation A), scoped to the organization as production
+scopes them: a list spans every environment, and a switch acts in the integration's own."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ from typing import Any
 
 from inboxdesk.models.enums import PRIMARY_CHANNELS
 from inboxdesk.server.store.base import Caller, Database, NotAllowed, NotFound
+
+_OF_ORGANIZATION = (
+    "environment_id IN (SELECT id FROM environments WHERE organization_id = :org) AND deleted = 0"
+)
 
 
 class IntegrationStore(Database):
@@ -21,36 +26,59 @@ class IntegrationStore(Database):
         return doc
 
     def list_integrations(self, caller: Caller, active_only: bool = False) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM integrations WHERE environment_id = ? AND deleted = 0"
+        """Every environment's integrations of the caller's organization (behaviour.md 1)."""
+        sql = f"SELECT * FROM integrations WHERE {_OF_ORGANIZATION}"
         if active_only:
             sql += " AND active = 1"
-        rows = self.read().execute(sql + " ORDER BY position", (caller.environment_id,))
+        rows = self.read().execute(sql + " ORDER BY position", {"org": caller.organization_id})
         return [self._integration(row) for row in rows]
 
     def set_primary(self, caller: Caller, integration_id: str) -> dict[str, Any]:
-        """Make one email/sms integration the only primary of its channel, atomically."""
+        """Make an email/sms integration the only primary of its channel in its own
+        environment, atomically; other environments are untouched (behaviour.md 2)."""
         with self.transaction() as db:
             row = db.execute(
-                "SELECT * FROM integrations WHERE id = ? AND environment_id = ? AND deleted = 0",
-                (integration_id, caller.environment_id),
+                f"SELECT * FROM integrations WHERE id = :id AND {_OF_ORGANIZATION}",
+                {"id": integration_id, "org": caller.organization_id},
             ).fetchone()
             if row is None:
                 raise NotFound(f"Integration with id {integration_id} not found")
             if row["channel"] not in PRIMARY_CHANNELS:
-                raise NotAllowed(f"Channel {row['channel']} does not support primary")
+                # Agent-kind integrations have no channel: production's words print it so.
+                channel = row["channel"] or "undefined"
+                raise NotAllowed(f"Channel {channel} does not support primary")
             if row["is_primary"]:
                 return self._integration(row)
+            slot = {"env": row["environment_id"], "channel": row["channel"]}
             db.execute(
                 "UPDATE integrations SET is_primary = 0 "
-                "WHERE environment_id = ? AND channel = ? AND is_primary = 1",
-                (caller.environment_id, row["channel"]),
+                "WHERE environment_id = :env AND channel = :channel AND is_primary = 1",
+                slot,
             )
             db.execute(
                 "UPDATE integrations SET is_primary = 1, active = 1, "
                 "doc = json_set(doc, '$.conditions', json('[]')) WHERE id = ?",
                 (integration_id,),
             )
+            _recalculate_priority(db, integration_id, slot)
             updated = db.execute(
                 "SELECT * FROM integrations WHERE id = ?", (integration_id,)
             ).fetchone()
             return self._integration(updated)
+
+
+def _recalculate_priority(db: sqlite3.Connection, primary_id: str, slot: dict[str, str]) -> None:
+    """decisions.md 10: among the environment's active integrations of the channel, the
+    primary gets the highest number N, the others N-1 ... 1 in their previous order
+    (highest priority first, as production sorts them). Inactive ones are untouched."""
+    others = db.execute(
+        "SELECT id FROM integrations WHERE environment_id = :env AND channel = :channel "
+        "AND active = 1 AND deleted = 0 AND id != :id "
+        "ORDER BY coalesce(json_extract(doc, '$.priority'), 0) DESC, position",
+        {**slot, "id": primary_id},
+    ).fetchall()
+    order = [primary_id, *(r["id"] for r in others)]
+    db.executemany(
+        "UPDATE integrations SET doc = json_set(doc, '$.priority', ?) WHERE id = ?",
+        [(len(order) - n, item) for n, item in enumerate(order)],
+    )

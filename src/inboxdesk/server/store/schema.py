@@ -10,7 +10,11 @@ CREATE TABLE IF NOT EXISTS organizations (
 CREATE TABLE IF NOT EXISTS environments (
     id TEXT PRIMARY KEY,
     organization_id TEXT NOT NULL REFERENCES organizations(id),
-    name TEXT NOT NULL
+    name TEXT NOT NULL,
+    identifier TEXT,
+    type TEXT,
+    slug TEXT,
+    parent_id TEXT
 );
 CREATE TABLE IF NOT EXISTS api_keys (
     key_hash TEXT PRIMARY KEY,
@@ -77,3 +81,11 @@ CREATE TABLE IF NOT EXISTS idempotency (
 
 # Columns of `messages` that override the stored document when a message is read.
 MESSAGE_COLUMNS = "id, subscriber_pk, workflow_id, read, seen, last_read_date, last_seen_date, doc"
+
+# Columns added since a database could first be made: (table, column, type).
+ADDED_COLUMNS = [
+    ("environments", "identifier", "TEXT"),
+    ("environments", "type", "TEXT"),
+    ("environments", "slug", "TEXT"),
+    ("environments", "parent_id", "TEXT"),
+]

@@ -23,7 +23,7 @@ class SeedingStore(Database):
                     (
                         item.id,
                         item.environment_id,
-                        str(item.channel),
+                        "" if item.channel is None else str(item.channel),
                         int(item.primary),
                         int(item.active),
                         int(item.deleted),

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from inboxdesk.models.ids import new_object_id
-from inboxdesk.server.store.base import Caller, Database, hash_key, utc_now
+from inboxdesk.server.store.base import Caller, Database, NotFound, hash_key, utc_now
 
 
 class TenancyStore(Database):
@@ -17,10 +18,23 @@ class TenancyStore(Database):
             db.execute("INSERT INTO organizations VALUES (?, ?)", (org_id, name))
         return org_id
 
-    def create_environment(self, organization_id: str, name: str, env_id: str | None = None) -> str:
+    def create_environment(
+        self,
+        organization_id: str,
+        name: str,
+        env_id: str | None = None,
+        *,
+        identifier: str | None = None,
+        type: str | None = None,
+        slug: str | None = None,
+        parent_id: str | None = None,
+    ) -> str:
         env_id = env_id or new_object_id()
         with self.transaction() as db:
-            db.execute("INSERT INTO environments VALUES (?, ?, ?)", (env_id, organization_id, name))
+            db.execute(
+                "INSERT INTO environments VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (env_id, organization_id, name, identifier or env_id, type, slug, parent_id),
+            )
         return env_id
 
     def add_api_key(self, environment_id: str, api_key: str) -> None:
@@ -32,6 +46,40 @@ class TenancyStore(Database):
 
     def environments(self) -> list[sqlite3.Row]:
         return self.read().execute("SELECT * FROM environments ORDER BY name").fetchall()
+
+    @staticmethod
+    def _environment(row: sqlite3.Row) -> dict[str, Any]:
+        """An environment as production's EnvironmentResponseDto, without `apiKeys`."""
+        doc: dict[str, Any] = {
+            "_id": row["id"],
+            "name": row["name"],
+            "_organizationId": row["organization_id"],
+            "identifier": row["identifier"] or row["id"],
+            "type": row["type"],
+        }
+        if row["parent_id"]:
+            doc["_parentId"] = row["parent_id"]
+        if row["slug"]:
+            doc["slug"] = row["slug"]
+        return doc
+
+    def list_environments(self, caller: Caller) -> list[dict[str, Any]]:
+        """The caller's organization's environments, oldest first as production lists them."""
+        rows = self.read().execute(
+            "SELECT * FROM environments WHERE organization_id = ? ORDER BY rowid",
+            (caller.organization_id,),
+        )
+        return [self._environment(row) for row in rows]
+
+    def own_environment(self, caller: Caller) -> dict[str, Any]:
+        row = (
+            self.read()
+            .execute("SELECT * FROM environments WHERE id = ?", (caller.environment_id,))
+            .fetchone()
+        )
+        if row is None:
+            raise NotFound("Environment not found")
+        return self._environment(row)
 
     def authenticate(self, api_key: str) -> Caller | None:
         """The caller a key belongs to, looked up by the key's SHA-256.

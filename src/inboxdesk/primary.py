@@ -1,0 +1,123 @@
+"""What a primary switch will change, said once for the app and the command line.
+
+Production switches the primary of the integration's own environment, whichever
+environment the key belongs to (behaviour.md 2). A plan names that environment, the
+primary there that loses it, whether the target is activated and its conditions
+cleared, and whether the user must type the environment's name first (decisions.md 8):
+when it is not the key's own, or the key's own is unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from inboxdesk.models import Integration
+from inboxdesk.scope import Scope
+from inboxdesk.text import safe
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`1 condition`, `3 conditions`, with thousands separators."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
+def names(item: Integration) -> str:
+    """`Name (provider)`, safe to show."""
+    return safe(f"{item.name} ({item.provider_id})", newlines=False)
+
+
+@dataclass(frozen=True)
+class PrimaryPlan:
+    target: Integration
+    environment: str  # the target's environment id
+    environment_name: str  # safe to show
+    replaces: tuple[Integration, ...]  # that environment's primaries of the channel now
+    own_environment: bool  # the key's own environment (False when that is unknown)
+    own_known: bool
+
+    @property
+    def channel(self) -> str:
+        return safe(str(self.target.channel), newlines=False)
+
+    @property
+    def already(self) -> bool:
+        return self.target.primary
+
+    @property
+    def activates(self) -> bool:
+        return not self.target.active
+
+    @property
+    def clears(self) -> int:
+        return len(self.target.conditions or [])
+
+    @property
+    def needs_typed_confirmation(self) -> bool:
+        """decisions.md 7-8: another environment's switch, or one where the key's own
+        environment is unknown, asks for the environment's name to be typed."""
+        return not self.own_environment
+
+    def question(self) -> str:
+        where = self.environment_name
+        return f"Make {names(self.target)} the primary {self.channel} integration of {where}?"
+
+    def details(self) -> list[str]:
+        """What else happens, one sentence each."""
+        lines = []
+        if self.replaces:
+            replaced = ", ".join(names(i) for i in self.replaces)
+            lines.append(
+                f"It replaces {replaced}, the current {self.channel} primary of "
+                f"{self.environment_name}, which stays active."
+            )
+        else:
+            lines.append(f"{self.environment_name} has no {self.channel} primary now.")
+        if self.activates:
+            lines.append(f"{names(self.target)} is inactive and will be activated.")
+        if self.clears:
+            lines.append(f"Its {plural(self.clears, 'condition')} will be cleared.")
+        if not self.own_known:
+            lines.append(
+                "The API key's own environment is unknown, so this may act on another "
+                "environment than the key's."
+            )
+        elif not self.own_environment:
+            lines.append(f"{self.environment_name} is not the API key's own environment.")
+        return lines
+
+    def outcome(self, updated: Integration) -> list[str]:
+        """What the switch did, from the integration the service returned."""
+        lines = [
+            f"{names(updated)} is now the primary {self.channel} integration of "
+            f"{self.environment_name}."
+        ]
+        lines += [f"{names(old)} is no longer primary (it stays active)." for old in self.replaces]
+        if self.activates and updated.active:
+            lines.append(f"{names(updated)} was activated.")
+        if self.clears:
+            verb = "was" if self.clears == 1 else "were"
+            lines.append(f"Its {plural(self.clears, 'condition')} {verb} cleared.")
+        return lines
+
+
+def plan_primary(
+    target: Integration, everything: Sequence[Integration], scope: Scope
+) -> PrimaryPlan:
+    """The plan of making `target` primary, from the organization's integrations."""
+    replaces = tuple(
+        i
+        for i in everything
+        if i.primary
+        and i.id != target.id
+        and i.channel == target.channel
+        and i.environment_id == target.environment_id
+    )
+    return PrimaryPlan(
+        target=target,
+        environment=target.environment_id,
+        environment_name=scope.name(target.environment_id),
+        replaces=replaces,
+        own_environment=scope.is_own(target.environment_id),
+        own_known=scope.own_id is not None,
+    )

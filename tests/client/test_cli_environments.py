@@ -1,0 +1,150 @@
+"""Environments on the command line: which one each integration is in, and switches
+that act on another environment only when it is named (decisions.md 7-8)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from inboxdesk.cli import main
+from tests.conftest import MAILGUN, OTHER_SMTP, POSTMARK, SENDGRID, STAGING_KEY, Service
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+class Script(io.StringIO):
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
+    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+    monkeypatch.setattr("sys.stdin", Script(""))
+    return service
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def is_primary(service: Service, integration: str) -> bool:
+    row = service.row("SELECT is_primary FROM integrations WHERE id = ?", integration)
+    return bool(row[0])
+
+
+def test_environments_are_listed_with_the_keys_own(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "environments")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["NAME", "ID"]
+    assert lines[1].startswith("Staging") and lines[1].rstrip().endswith("yes")
+    assert lines[2].startswith("Other") and not lines[2].rstrip().endswith("yes")
+    code, out, _ = run(capsys, "environments", "--json")
+    assert [e["name"] for e in json.loads(out)] == ["Staging", "Other"]
+
+
+def test_integrations_name_their_environment_and_filter_by_it(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "integrations")
+    rows = out.splitlines()[1:]
+    assert code == 0 and len(rows) == 10
+    # The key's own environment first, marked.
+    assert all(r.startswith("Staging *") for r in rows[:8])
+    assert all(r.startswith("Other") for r in rows[8:])
+    assert "* marks the API key's own environment, Staging" in err
+    code, out, _ = run(capsys, "integrations", "--environment", "other", "--json")
+    assert code == 0 and {i["_id"] for i in json.loads(out)} == {POSTMARK, OTHER_SMTP}
+    code, _, err = run(capsys, "integrations", "--environment", "Nowhere")
+    assert code == 2 and "no environment is named 'Nowhere'" in err and "Staging, Other" in err
+
+
+def test_a_script_must_name_another_environment_to_switch_it(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = env.snapshot()
+    code, out, err = run(capsys, "set-primary", "--yes", OTHER_SMTP)
+    assert code == 2 and out == ""
+    assert "is in Other, not the key's own environment" in err and "--environment" in err
+    code, _, err = run(capsys, "set-primary", "--environment", "Staging", OTHER_SMTP)
+    assert code == 2 and "is in Other, not in Staging: nothing changed" in err
+    assert env.snapshot() == before
+    code, out, _ = run(capsys, "set-primary", "--environment", "OTHER", OTHER_SMTP)
+    assert code == 0
+    assert out.splitlines() == [
+        "SMTP (nodemailer) is now the primary email integration of Other.",
+        "Postmark (postmark) is no longer primary (it stays active).",
+    ]
+    assert is_primary(env, OTHER_SMTP) and not is_primary(env, POSTMARK)
+    assert is_primary(env, SENDGRID), "Staging's primary is untouched"
+
+
+def test_a_terminal_asks_for_another_environments_name(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = env.snapshot()
+    monkeypatch.setattr("sys.stdin", Terminal("y\n"))
+    code, _, err = run(capsys, "set-primary", OTHER_SMTP)
+    assert code == 1 and "Type the environment's name (Other)" in err
+    assert "Other is not the API key's own environment." in err
+    assert "It replaces Postmark (postmark), the current email primary of Other" in err
+    assert env.snapshot() == before
+    monkeypatch.setattr("sys.stdin", Terminal("other\n"))
+    code, out, _ = run(capsys, "set-primary", OTHER_SMTP)
+    assert code == 0 and "primary email integration of Other" in out
+    assert is_primary(env, OTHER_SMTP)
+
+
+def test_the_keys_own_environment_needs_no_name(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    assert code == 0 and "of Staging" in out and is_primary(env, MAILGUN)
+
+
+def test_without_environment_endpoints_the_key_is_placed_by_its_subscribers(
+    make_service: object, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An older service without /v1/environments: ids stand in for names, and the key's
+    environment comes from its first subscriber, so its own switch needs no name."""
+    import httpx
+
+    from inboxdesk.client.factory import using_transport
+
+    service: Service = make_service()  # type: ignore[operator]
+    real = httpx.HTTPTransport()
+
+    def older(request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith("/v1/environments"):
+            return httpx.Response(404, json={"statusCode": 404, "message": "Cannot GET"})
+        return real.handle_request(request)
+
+    class Older(httpx.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            response = older(request)
+            body = response.read()
+            return httpx.Response(response.status_code, headers=response.headers, content=body)
+
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", "/nonexistent-config")
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
+    monkeypatch.setattr("sys.stdin", Script(""))
+    with using_transport(Older()):
+        code, out, _ = run(capsys, "set-primary", MAILGUN)
+        assert code == 0 and "of 65d000000000000000000002" in out
+        code, _, err = run(capsys, "set-primary", OTHER_SMTP)
+        assert code == 2 and "--environment" in err

@@ -1,0 +1,44 @@
+"""Where production's database is looser than its document (decisions.md 11).
+
+The local service's bodies are checked against the excerpt with this overlay, and the
+client's property tests generate bodies from it, so both cover what production really
+sends. Each change names the shape it allows:
+
+- condition items written by older dashboards: no `isNegated`, no `type`; children with
+  an `_id`, `on: tenant`, and a `value` of any JSON type;
+- integrations carry `priority` and may carry `rules` (behaviour.md 1); `credentials`
+  absent on set primary and `channel` absent on agent-kind integrations are already
+  optional in the excerpt, though api.md marks them required.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+ANY_JSON: dict[str, Any] = {
+    "anyOf": [
+        {"type": "string"},
+        {"type": "integer"},
+        {"type": "number"},
+        {"type": "boolean"},
+        {"type": "null"},
+        {"type": "array", "items": {"type": "string"}},
+    ]
+}
+
+
+def loosened(schemas: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the excerpt's schemas with the overlay applied."""
+    out = copy.deepcopy(schemas)
+    step = out["StepFilterDto"]
+    step["required"] = ["children", "value"]
+    part = out["FieldFilterPartDto"]
+    part["properties"]["on"]["enum"] = [*part["properties"]["on"]["enum"], "tenant"]
+    part["properties"]["value"] = ANY_JSON
+    part["properties"]["_id"] = {"type": "string"}
+    integration = out["IntegrationResponseDto"]
+    assert "channel" not in integration["required"] and "credentials" not in integration["required"]
+    integration["properties"]["priority"] = {"type": "number"}
+    integration["properties"]["rules"] = {"type": "array", "items": {"type": "string"}}
+    return out
