@@ -259,7 +259,8 @@ async def test_picker_integrations_and_palette_stay_inert_text(
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         question = plain(app.screen.query_one("#question", Static))
-        assert "Make [@click=app.quit]quit[/] the primary email integration?" in question
+        assert "Make [@click=app.quit]quit[/] (mailgun) the primary email integration" in question
+        assert "\x1b" not in question and "␛" in question, "the environment's name is safe"
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen))
 

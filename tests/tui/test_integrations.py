@@ -24,7 +24,7 @@ async def integrations(pilot: Pilot[None]) -> IntegrationsScreen:
         pilot,
         lambda: (
             isinstance(app.screen, IntegrationsScreen)
-            and app.screen.query_one(IntegrationTable).row_count == 8
+            and app.screen.query_one(IntegrationTable).row_count == 10
         ),
         what="integrations",
     )
@@ -53,10 +53,9 @@ async def test_set_primary_confirms_then_shows_the_demotion(service: Service) ->
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         question = plain(app.screen.query_one("#question", Static))
         detail = plain(app.screen.query_one("#detail", Static))
-        assert "Make Mailgun the primary email integration?" in question
-        assert (
-            "replaces SendGrid (sendgrid)" in detail and "1 condition(s) will be cleared" in detail
-        )
+        assert "Make Mailgun (mailgun) the primary email integration of Staging?" in question
+        assert "replaces SendGrid (sendgrid), the current email primary of Staging" in detail
+        assert "1 condition will be cleared" in detail
         await pilot.press("y")
         await until(
             pilot,
@@ -154,7 +153,10 @@ async def test_layout_from_80_to_200_columns(service: Service) -> None:
             else:
                 assert pane.region.x >= table.region.right, "pane beside the list"
             shown = [str(c.label) for c in table.columns.values()]
-            assert shown[0] == "★" and "Name" in shown
+            # The environment shows at every width: production lists every one's.
+            assert shown[:2] == ["Environment", "★"] and "Name" in shown
+            cells = [str(table.get_cell(key, "environment")) for key in table.rows]
+            assert set(cells) == {"Staging", "Other"} and cells[0] == "Staging"
             assert (
                 sum(c.get_render_width(table) for c in table.columns.values()) <= table.size.width
             )
@@ -195,3 +197,59 @@ async def test_refresh_and_set_primary_merge_rows_in_place(service: Service) -> 
         )
         assert table.cursor_key == SENDGRID
         assert all(table.rows[key] is row for key, row in rows.items()), "rows rebuilt"
+
+
+async def test_another_environments_switch_asks_for_its_name(service: Service) -> None:
+    """decisions.md 8: a switch outside the key's environment is confirmed by typing
+    that environment's name; a wrong name changes nothing."""
+    from textual.widgets import Input
+
+    from inboxdesk.tui.screens.confirm import TypedConfirmScreen
+    from tests.conftest import OTHER_SMTP, POSTMARK
+
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await integrations(pilot)
+        await until(pilot, lambda: "Staging" in str(app.title), what="header names the env")
+        assert str(app.title).startswith("inboxdesk · ")
+        await go_to(pilot, screen, OTHER_SMTP)
+        detail = plain(screen.query_one("#integration-body", Static))
+        assert "in Other (not the API key's environment)" in detail
+        before = service.snapshot()
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, TypedConfirmScreen), what="typed")
+        dialog = app.screen
+        assert "of Other?" in plain(dialog.query_one("#question", Static))
+        assert "It replaces Postmark (postmark)" in plain(dialog.query_one("#detail", Static))
+        dialog.query_one(Input).value = "Staging"
+        await pilot.press("enter")
+        await until(pilot, lambda: "not the environment" in plain(dialog.query_one("#mismatch")))
+        assert service.snapshot() == before and app.screen is dialog
+        dialog.query_one(Input).value = "OTHER"
+        await pilot.press("enter")
+        await until(
+            pilot,
+            lambda: (
+                service.row("SELECT is_primary FROM integrations WHERE id = ?", OTHER_SMTP)[0] == 1
+            ),
+        )
+        assert service.row("SELECT is_primary FROM integrations WHERE id = ?", POSTMARK)[0] == 0
+        assert service.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 1
+        await until(
+            pilot,
+            lambda: "★" in primary_cell(screen, OTHER_SMTP) and not primary_cell(screen, POSTMARK),
+            what="rows updated",
+        )
+
+
+async def test_the_keys_own_environment_gets_the_plain_confirmation(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await integrations(pilot)
+        await go_to(pilot, screen, MAILGUN)
+        assert "(the API key's own environment)" in plain(
+            screen.query_one("#integration-body", Static)
+        )
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        await pilot.press("n")

@@ -49,7 +49,7 @@ async def _integrations(pilot: Pilot[None]) -> IntegrationsScreen:
         pilot,
         lambda: (
             isinstance(app.screen, IntegrationsScreen)
-            and app.screen.query_one(IntegrationTable).row_count == 8
+            and app.screen.query_one(IntegrationTable).row_count == 10
         ),
     )
     assert isinstance(app.screen, IntegrationsScreen)

@@ -28,6 +28,8 @@ from inboxdesk.client import (
 from inboxdesk.client.factory import client_for
 from inboxdesk.config import ConfigError, Settings
 from inboxdesk.models import Subscriber
+from inboxdesk.scope import Scope, load_scope
+from inboxdesk.text import clip
 from inboxdesk.tui.commands import AppCommands
 from inboxdesk.tui.messages import OpenSubscriber, ServiceAnswered
 from inboxdesk.tui.screens.inbox import InboxScreen
@@ -65,6 +67,8 @@ class InboxdeskApp(App[None]):
 
     # True while the service is unreachable; screens watch it to show it and to resend.
     offline: reactive[bool] = reactive(False, init=False)
+    # The organization's environments and the key's own; the header names the latter.
+    scope: reactive[Scope | None] = reactive(None, init=False)
 
     def __init__(
         self,
@@ -118,6 +122,8 @@ class InboxdeskApp(App[None]):
             gc.set_threshold(20_000, 10, 10)
             if not self.subscribers:
                 self.load_subscribers()
+            if self.scope is None:
+                self.load_scope()
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"inboxdesk: connecting to {self.settings.base_url}…"), id="connecting")
@@ -206,6 +212,20 @@ class InboxdeskApp(App[None]):
         else:
             title = "The service answered with an error"
         self.push_screen(ProblemScreen(title, error.message, error.hint))
+
+    @work(exclusive=True, group="scope", exit_on_error=False)
+    async def load_scope(self) -> None:
+        """The environments and the key's own (decisions.md 7), for the header."""
+        try:
+            self.scope = await load_scope(self.client)
+        except InboxdeskError:
+            return  # the header keeps "environment unknown"; the next view load retries
+
+    def watch_scope(self, scope: Scope | None) -> None:
+        """The header says which profile and environment the app acts as."""
+        profile = self.settings.profile or "no profile"
+        where = scope.own_name() if scope is not None else "environment unknown"
+        self.title = f"inboxdesk · {clip(profile, 20)} · {where}"
 
     @work(exclusive=True, group="subscribers", exit_on_error=False)
     async def load_subscribers(self) -> None:

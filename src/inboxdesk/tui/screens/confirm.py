@@ -1,13 +1,15 @@
-"""A yes/no question in a modal, e.g. before replacing a primary integration."""
+"""Questions in a modal: yes or no, or a name to type before a switch elsewhere."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 from inboxdesk.text import safe
 
@@ -41,3 +43,43 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class TypedConfirmScreen(ModalScreen[bool]):
+    """A question answered by typing a name, e.g. the environment a switch acts in when
+    it is not the API key's own (decisions.md 8). Escape cancels."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="confirm.cancel", tooltip="Cancel"),
+    ]
+
+    def __init__(
+        self, question: str, detail: str, prompt: str, accepts: Callable[[str], bool]
+    ) -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+        self.prompt = prompt
+        self.accepts = accepts
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(safe(self.question), style="bold"), id="question")
+            yield Static(Text(safe(self.detail)), id="detail")
+            yield Static(Text(safe(self.prompt)), id="prompt")
+            yield Input(id="typed")
+            yield Static("", id="mismatch")
+
+    def on_mount(self) -> None:
+        self.query_one("#typed", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.accepts(event.value):
+            self.dismiss(True)
+            return
+        self.query_one("#mismatch", Static).update(
+            Text("That is not the environment's name; nothing changed yet.", style="bold red")
+        )
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

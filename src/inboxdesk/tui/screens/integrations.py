@@ -1,4 +1,5 @@
-"""The environment's integrations, and switching the primary email or sms one."""
+"""The organization's integrations by environment, and switching the primary email or sms
+one of an environment (behaviour.md 1-2; decisions.md 7-10)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from textual.widgets import DataTable, Header
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models import Integration
+from inboxdesk.primary import PrimaryPlan, plan_primary
+from inboxdesk.scope import Scope, load_scope, matches
 from inboxdesk.text import safe
-from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.integration_detail import IntegrationDetail, primary_note
@@ -21,17 +24,18 @@ from inboxdesk.tui.widgets.integration_table import IntegrationTable
 
 
 class IntegrationsLoaded(TextualMessage):
-    def __init__(self, items: list[Integration], keep: str | None) -> None:
+    def __init__(self, items: list[Integration], scope: Scope, keep: str | None) -> None:
         super().__init__()
         self.items = items
+        self.scope = scope
         self.keep = keep
 
 
 class PrimarySet(TextualMessage):
-    def __init__(self, item: Integration, previous: Integration | None) -> None:
+    def __init__(self, item: Integration, plan: PrimaryPlan) -> None:
         super().__init__()
         self.item = item
-        self.previous = previous
+        self.plan = plan
 
 
 class IntegrationsScreen(ServiceScreen):
@@ -102,24 +106,32 @@ class IntegrationsScreen(ServiceScreen):
 
     @work(exclusive=True, group="integrations", exit_on_error=False)
     async def load(self, keep: str | None) -> None:
+        client = self.inbox_app.client
         try:
-            items = await self.inbox_app.client.list_integrations()
+            items = await client.list_integrations()
+            # Learned once; a list always needs the names of its environments.
+            scope = self.inbox_app.scope or await load_scope(client)
         except InboxdeskError as exc:
             self.table.loading = False
             self.inbox_app.report(exc)
             return
-        self.post_message(IntegrationsLoaded(items, keep))
+        self.post_message(IntegrationsLoaded(items, scope, keep))
 
     def on_integrations_loaded(self, event: IntegrationsLoaded) -> None:
         self.items = {i.id: i for i in event.items if i.id}
+        self.inbox_app.scope = event.scope
         self.table.loading = False
-        self.table.show(event.items, event.keep)
+        self.table.show(event.items, event.keep, event.scope)
         self._show_detail()
+
+    @property
+    def scope(self) -> Scope:
+        return self.inbox_app.scope or Scope()
 
     def _show_detail(self) -> None:
         item = self.current
         self.can_set_primary = item is not None and primary_note(item) is None
-        self.query_one(IntegrationDetail).show(item, self.key_for("set_primary"))
+        self.query_one(IntegrationDetail).show(item, self.key_for("set_primary"), self.scope)
 
     def key_for(self, action: str) -> str:
         """The key an action of this view is bound to now (after the keymap)."""
@@ -150,59 +162,54 @@ class IntegrationsScreen(ServiceScreen):
         if note is not None:
             self.notify(f"Set primary is not available: {note}", severity="warning", markup=False)
             return
-        previous = next(
-            (
-                i
-                for i in self.items.values()
-                if i.channel == item.channel and i.primary and i.id != item.id
-            ),
-            None,
-        )
-        name, channel = safe(item.name), safe(item.channel)
-        detail = (
-            f"It replaces {safe(previous.name)} ({safe(previous.provider_id)}), the current "
-            "primary, which stays active."
-            if previous
-            else f"No {channel} integration is primary now."
-        )
-        if not item.active:
-            detail += f" {name} is inactive and will be activated; its conditions are cleared."
-        elif item.conditions:
-            detail += f" Its {len(item.conditions)} condition(s) will be cleared."
+        plan = plan_primary(item, list(self.items.values()), self.scope)
+        detail = " ".join(plan.details())
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.send_set_primary(item, previous)
+                self.send_set_primary(plan)
 
-        self.app.push_screen(
-            ConfirmScreen(f"Make {name} the primary {channel} integration?", detail, "Set primary"),
-            answered,
-        )
+        if plan.needs_typed_confirmation:
+            found = self.scope.get(item.environment_id)
+
+            def accepts(typed: str) -> bool:
+                if found is None:
+                    return typed.strip() == item.environment_id
+                return matches(found, typed)
+
+            self.app.push_screen(
+                TypedConfirmScreen(
+                    plan.question(),
+                    detail,
+                    f"Type the environment's name ({plan.environment_name}) and press Enter:",
+                    accepts,
+                ),
+                answered,
+            )
+            return
+        self.app.push_screen(ConfirmScreen(plan.question(), detail, "Set primary"), answered)
 
     @work(group="write", exit_on_error=False)
-    async def send_set_primary(self, item: Integration, previous: Integration | None) -> None:
+    async def send_set_primary(self, plan: PrimaryPlan) -> None:
         try:
-            updated = await self.inbox_app.client.set_primary(item.id or "")
+            updated = await self.inbox_app.client.set_primary(plan.target.id or "")
         except InboxdeskError as exc:
             self.inbox_app.report(exc)
             return
-        self.post_message(PrimarySet(updated, previous))
+        self.post_message(PrimarySet(updated, plan))
 
     def on_primary_set(self, event: PrimarySet) -> None:
         item = event.item
-        previous = event.previous
         if item.id:
             self.items[item.id] = item
-        if previous is not None and previous.id in self.items:
-            # The service demoted it; its answer holds only the new primary.
-            self.items[previous.id] = previous.model_copy(update={"primary": False})
-        # Show the two changed rows now, then merge the service's whole list for the truth.
+        for previous in event.plan.replaces:
+            if previous.id in self.items:
+                # The service demoted it; its answer holds only the new primary.
+                self.items[previous.id] = previous.model_copy(update={"primary": False})
+        # Show the changed rows now, then merge the service's whole list for the truth.
         self.table.show(list(self.items.values()), item.id)
         self._show_detail()
-        text = f"{safe(item.name)} is now the primary {safe(item.channel)} integration."
-        if previous is not None:
-            text += f" {safe(previous.name)} is no longer primary."
-        self.notify(text, markup=False)
+        self.notify(" ".join(event.plan.outcome(item)), markup=False)
         self.reload(item.id)
 
     def action_refresh(self) -> None:

@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from inboxdesk.models import Integration
+from inboxdesk.scope import Scope
 from inboxdesk.text import safe
 from inboxdesk.tui.widgets.fields import add, grid, heading, json_value, plain
 
@@ -24,9 +25,20 @@ def primary_note(item: Integration) -> str | None:
     return None
 
 
-def render_integration(item: Integration, key: str = "p") -> RenderableType:
+def render_integration(
+    item: Integration, key: str = "p", scope: Scope | None = None
+) -> RenderableType:
     """The pane's content; `key` is what set primary is bound to (a keymap may move it)."""
+    scope = scope or Scope()
     parts: list[RenderableType] = [plain(item.name, style="bold")]
+    where = Text(f"in {scope.name(item.environment_id)}", style="bold")
+    if scope.is_own(item.environment_id):
+        where.append(" (the API key's own environment)", style="green")
+    elif scope.own_id is not None:
+        where.append(" (not the API key's environment)", style="bold yellow")
+    else:
+        where.append(" (the API key's own environment is unknown)", style="yellow")
+    parts.append(where)
     state = plain(f"{item.channel or 'no channel'} · {item.provider_id} · ")
     state.append("active" if item.active else "inactive", style="green" if item.active else "dim")
     if item.primary:
@@ -37,7 +49,8 @@ def render_integration(item: Integration, key: str = "p") -> RenderableType:
         plain(
             f"Set primary ({key}): {note}"
             if note
-            else f"Press {key} to make it the primary {item.channel} integration.",
+            else f"Press {key} to make it the primary {item.channel} integration of "
+            f"{scope.name(item.environment_id)}.",
             style="italic dim" if note else "italic",
         )
     )
@@ -45,7 +58,8 @@ def render_integration(item: Integration, key: str = "p") -> RenderableType:
         [
             ("id", item.id or ""),
             ("identifier", item.identifier),
-            ("environment", item.environment_id),
+            ("environment", f"{scope.name(item.environment_id)} ({item.environment_id})"),
+            ("priority", "" if item.priority is None else str(item.priority)),
             ("organization", item.organization_id),
         ]
     )
@@ -54,7 +68,8 @@ def render_integration(item: Integration, key: str = "p") -> RenderableType:
     conditions = item.conditions or []
     parts.append(heading(f"Conditions ({len(conditions)})"))
     for n, condition in enumerate(conditions, 1):
-        parts.append(plain(f"{n}. [{condition.type}] {condition.describe()}"))
+        kind = f"[{condition.type}] " if condition.type else ""
+        parts.append(plain(f"{n}. {kind}{condition.describe()}"))
     if not conditions:
         parts.append(Text("none", style="dim"))
 
@@ -85,8 +100,10 @@ class IntegrationDetail(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("No integration selected.", style="dim"), id="integration-body")
 
-    def show(self, item: Integration | None, key: str = "p") -> None:
+    def show(self, item: Integration | None, key: str = "p", scope: Scope | None = None) -> None:
         body = self.query_one("#integration-body", Static)
         body.update(
-            render_integration(item, key) if item else Text("No integration selected.", style="dim")
+            render_integration(item, key, scope)
+            if item
+            else Text("No integration selected.", style="dim")
         )

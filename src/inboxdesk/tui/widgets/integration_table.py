@@ -1,4 +1,5 @@
-"""Integrations grouped by channel, the primary of each channel clearly marked.
+"""Integrations grouped by environment (the key's own first), then by channel, the primary
+of each channel in each environment clearly marked.
 
 Columns come in priority order: the primary marker and the name always show; the others
 join as the table gets wider (`columns_for`), so no width cuts a column in half.
@@ -13,6 +14,7 @@ from rich.text import Text
 from textual import events
 
 from inboxdesk.models import Channel, Integration
+from inboxdesk.scope import Scope
 from inboxdesk.text import clip
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
@@ -31,7 +33,10 @@ class Column(NamedTuple):
 PRIMARY = Column("primary", "★", 1)
 NAME = Column("name", "Name", 16)
 NAME_MAX = 40
+# The environment comes first: production lists every environment's integrations, and a
+# row without it could be mistaken for the key's own (it shows from 80 columns up).
 OPTIONAL = (
+    Column("environment", "Environment", 12),
     Column("channel", "Channel", 7),
     Column("active", "Active", 8),
     Column("provider", "Provider", 12),
@@ -40,7 +45,16 @@ OPTIONAL = (
 )
 PADDING = 2  # a DataTable cell's padding, one each side
 SCROLLBAR = 2
-DISPLAY_ORDER = ("primary", "channel", "name", "active", "provider", "conditions", "identifier")
+DISPLAY_ORDER = (
+    "environment",
+    "primary",
+    "channel",
+    "name",
+    "active",
+    "provider",
+    "conditions",
+    "identifier",
+)
 
 
 def columns_for(width: int) -> list[Column]:
@@ -55,13 +69,16 @@ def columns_for(width: int) -> list[Column]:
     return [chosen[key] for key in DISPLAY_ORDER if key in chosen]
 
 
-def grouped(items: Iterable[Integration]) -> list[Integration]:
-    """Channels in a fixed order (those with a primary first), names within each."""
+def grouped(items: Iterable[Integration], scope: Scope | None = None) -> list[Integration]:
+    """Environments in `scope`'s order (the key's own first), then channels in a fixed
+    order (those with a primary first), names within each."""
+    items = list(items)
+    order = (scope or Scope()).order(i.environment_id for i in items)
 
-    def key(item: Integration) -> tuple[int, str]:
+    def key(item: Integration) -> tuple[int, int, str]:
         channel = str(item.channel)
         rank = CHANNEL_ORDER.index(channel) if channel in CHANNEL_ORDER else len(CHANNEL_ORDER)
-        return rank, item.name.casefold()
+        return order.index(item.environment_id), rank, item.name.casefold()
 
     return sorted(items, key=key)
 
@@ -78,19 +95,23 @@ class IntegrationTable(KeyedTable):
         super().__init__(cursor_type="row", **kwargs)  # type: ignore[arg-type]
         self.items: list[Integration] = []
         self.layout_columns: list[Column] = []
+        self.scope = Scope()
 
     def on_resize(self, event: events.Resize) -> None:
         if columns_for(event.size.width) != self.layout_columns:
             self.show(self.items, self.cursor_key)
 
-    def show(self, items: list[Integration], keep: str | None = None) -> None:
+    def show(
+        self, items: list[Integration], keep: str | None = None, scope: Scope | None = None
+    ) -> None:
         """Show `items`, keeping the cursor on `keep` when it is still listed.
 
         When the same integrations come in the same order at the same width, only the
         cells that changed are redrawn (a set primary, a refresh): the rows stay.
         """
         self.items = list(items)
-        ordered = grouped(items)
+        self.scope = scope or self.scope
+        ordered = grouped(items, self.scope)
         columns = columns_for(self.size.width)
         if columns == self.layout_columns and [i.id for i in ordered] == [
             row.key.value for row in self.ordered_rows
@@ -120,19 +141,24 @@ class IntegrationTable(KeyedTable):
                     self.update_cell(row, column.key, cells[column.key])
 
     def _rows_of(self, ordered: list[Integration]) -> list[dict[str, object]]:
-        """Each row's cells; the channel is named on the first row of its group only."""
+        """Each row's cells; the channel is named on the first row of its group only,
+        the environment on every row (a scrolled list still says where each row is)."""
         rows = []
         previous = None
         for item in ordered:
             channel = str(item.channel) if item.channel else "—"
-            rows.append(self._cells(item, channel if channel != previous else ""))
-            previous = channel
+            group = (item.environment_id, channel)
+            rows.append(self._cells(item, channel if group != previous else ""))
+            previous = group
         return rows
 
     def _cells(self, item: Integration, channel: str) -> dict[str, object]:
         width = {c.key: c.width for c in self.layout_columns}
         name = clip(item.name, width.get("name", NAME.width))
+        own = self.scope.is_own(item.environment_id)
+        environment = clip(self.scope.name(item.environment_id), width.get("environment", 12))
         return {
+            "environment": Text(environment, style="bold" if own else "dim"),
             "primary": Text("★", style="bold yellow") if item.primary else Text(""),
             "channel": Text(clip(channel, width.get("channel", 7)), style="bold"),
             "name": Text(name, style="bold" if item.primary else ""),
