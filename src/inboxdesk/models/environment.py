@@ -14,10 +14,12 @@ from pydantic import Field, model_validator
 
 from inboxdesk.models.base import ApiModel, Open
 from inboxdesk.models.enums import EnvironmentType
-from inboxdesk.models.secrets import mask_secrets
+from inboxdesk.models.secrets import is_secret
 
 # Names of fields that hold key material, whatever else a server sends beside them.
 _KEY_FIELDS = frozenset({"apiKeys", "apiKey", "keys"})
+# The document's own fields, kept whatever they look like.
+_SHOWN = frozenset({"_id", "name", "_organizationId", "identifier", "type", "_parentId", "slug"})
 
 
 class Environment(ApiModel):
@@ -34,13 +36,17 @@ class Environment(ApiModel):
     @model_validator(mode="before")
     @classmethod
     def _drop_keys(cls, data: Any) -> Any:
-        """Key material leaves before validation; any other secret-looking extra is masked."""
+        """Key material leaves before validation, and so does any other secret-looking
+        field (not even a masked tail is kept: an environment's keys are never shown)."""
         if not isinstance(data, dict):
             return data
         count = sum(
             len(v) if isinstance(v, list) else 1 for k, v in data.items() if k in _KEY_FIELDS
         )
-        kept = {k: v for k, v in data.items() if k not in _KEY_FIELDS}
-        cleaned: dict[str, Any] = mask_secrets(kept)
-        cleaned["api_key_count"] = count
-        return cleaned
+        kept = {
+            k: v
+            for k, v in data.items()
+            if k not in _KEY_FIELDS and (k in _SHOWN or not is_secret(str(k), v))
+        }
+        kept["api_key_count"] = count
+        return kept
