@@ -77,7 +77,7 @@ def test_a_script_must_name_another_environment_to_switch_it(
     env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = env.snapshot()
-    code, out, err = run(capsys, "set-primary", "--yes", OTHER_SMTP)
+    code, out, err = run(capsys, "set-primary", "--yes", OTHER_SMTP.upper())
     assert code == 2 and out == ""
     assert "is in Other, not the key's own environment" in err and "--environment" in err
     code, _, err = run(capsys, "set-primary", "--environment", "Staging", OTHER_SMTP)

@@ -221,7 +221,7 @@ def test_deleted_integration_is_404(service: Service) -> None:
     assert VONAGE not in listed
 
 
-@pytest.mark.parametrize("bad", ["zz", "65E000000000000000000002", "65e00000000000000000002"])
+@pytest.mark.parametrize("bad", ["zz", "65g000000000000000000002", "65e00000000000000000002"])
 def test_malformed_id_is_422(service: Service, bad: str) -> None:
     with service.http() as http:
         response = http.post(f"/v1/integrations/{bad}/set-primary")
@@ -249,3 +249,11 @@ def test_twenty_concurrent_calls_leave_exactly_one_primary_per_environment(
             env,
         )[0]
         assert count == 1
+
+
+def test_an_upper_case_id_is_the_same_integration(service: Service) -> None:
+    """behaviour.md 6: production reads ObjectIds in upper-case hex too."""
+    with service.http() as http:
+        response = http.post(f"/v1/integrations/{MAILGUN.upper()}/set-primary")
+    assert response.status_code == 200 and response.json()["data"]["_id"] == MAILGUN
+    assert primaries(service, "email") == [MAILGUN]

@@ -150,7 +150,10 @@ def set_primary(
 
     async def work(client: InboxClient) -> int:
         everything = await client.list_integrations()
-        target = next((i for i in everything if i.id == integration_id), None)
+        # Ids compare in any case, as production's do: an upper-case id must not skip
+        # the plan and its environment check.
+        wanted = integration_id.lower()
+        target = next((i for i in everything if (i.id or "").lower() == wanted), None)
         # Unknown ids and channels without a primary go to the service, which says why.
         if target is None or target.channel not in PRIMARY_CHANNELS:
             return _done(await client.set_primary(integration_id), [], as_json)

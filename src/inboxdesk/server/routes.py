@@ -94,9 +94,11 @@ async def off_loop(call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
     return await to_thread.run_sync(partial(call, *args, **kwargs))
 
 
-def _require_id(name: str, value: str) -> None:
-    if not is_object_id(value):
+def _require_id(name: str, value: str) -> str:
+    """The id as stored (lower case): production's ObjectIds read upper-case hex too."""
+    if not is_object_id(value.lower()):
         raise ApiValidationError(name, f"{name} must be a mongodb id", value)
+    return value.lower()
 
 
 def _payload(encoded: str | None) -> Any:
@@ -146,9 +148,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def set_primary(
         request: Request, integrationId: str, idempotency_key: IdempotencyKey = None
     ) -> JSONResponse:
-        _require_id("integrationId", integrationId)
+        stored = _require_id("integrationId", integrationId)
         await pause()
-        item = await off_loop(store.set_primary, caller_of(request.scope), integrationId)
+        item = await off_loop(store.set_primary, caller_of(request.scope), stored)
         return _data(shown(item, listed=False))
 
     @router.get(
