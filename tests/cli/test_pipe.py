@@ -39,3 +39,4 @@ def test_a_closed_pipe_ends_quietly(make_service: ServiceFactory, tmp_path: Path
     _, err = writer.communicate(timeout=60)
     assert first.strip()
     assert b"Traceback" not in err and b"BrokenPipeError" not in err
+    assert writer.returncode == 141, "as the README says: a closed pipe is 128 + SIGPIPE"

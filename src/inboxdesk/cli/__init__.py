@@ -68,6 +68,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
+    except SystemExit as exc:
+        # click turns a closed pipe into exit 1 after wrapping the streams: say 141.
+        if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            return _closed_pipe()
+        raise
     except (click.Abort, KeyboardInterrupt):
         return 130
     except ConfigError as exc:
