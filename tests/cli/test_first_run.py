@@ -57,7 +57,7 @@ def test_init_asks_for_what_it_is_not_given(
     code, out, err = run(capsys, "config", "init")
     assert code == 0 and "Region" in err and "https://eu.api.novu.co" in out
     code, out, _ = run(capsys, "config", "show", "--json")
-    shown = json.loads(out)
+    shown = json.loads(out)["data"]
     assert shown["settings"]["base_url"] == "https://eu.api.novu.co"
     assert shown["settings"]["api_key"] == "••••cdef" and STAGING_KEY not in out
     assert shown["sources"]["api_key"] == "profile eu"
@@ -72,7 +72,7 @@ def test_unset_remove_profile_and_true_sources(
     assert run(capsys, "config", "set", "timeout", "4")[0] == 0
     monkeypatch.setenv("INBOXDESK_AUTO_REFRESH", "30")
     code, out, _ = run(capsys, "config", "show", "--json")
-    sources = json.loads(out)["sources"]
+    sources = json.loads(out)["data"]["sources"]
     assert sources["timeout"] == "profile work"
     assert sources["base_url"] == "profile work (region eu)"
     assert sources["auto_refresh"] == "env INBOXDESK_AUTO_REFRESH"
@@ -83,13 +83,13 @@ def test_unset_remove_profile_and_true_sources(
 
     assert run(capsys, "config", "unset", "timeout")[0] == 0
     code, out, _ = run(capsys, "config", "show", "--json")
-    assert json.loads(out)["sources"]["timeout"] == "default"
+    assert json.loads(out)["data"]["sources"]["timeout"] == "default"
     code, out, _ = run(capsys, "config", "unset", "timeout")
     assert code == 0 and "was not set" in out
     code, out, _ = run(capsys, "config", "remove-profile", "work")
     assert code == 0 and "The default is now 'home'" in out
     code, out, _ = run(capsys, "config", "show", "--json")
-    assert json.loads(out)["settings"]["base_url"] == "https://api.novu.co"
+    assert json.loads(out)["data"]["settings"]["base_url"] == "https://api.novu.co"
     code, _, err = run(capsys, "config", "remove-profile", "work")
     assert code == 2 and "No profile 'work'" in err
 

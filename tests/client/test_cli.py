@@ -47,7 +47,7 @@ def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture
     ]
     assert "SendGrid" in out and "PRIMARY" in out
     code, out, _ = run(capsys, "integrations", "--active", "--json")
-    items = json.loads(out)
+    items = json.loads(out)["data"]
     assert code == 0 and len(items) == 9, "both environments' active ones"
     assert "secret-" not in out, "credentials are masked in JSON too"
 
@@ -64,11 +64,15 @@ def test_subscribers_and_messages(env: Service, capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "subscribers", "--all", "--limit", "1")
     assert code == 0 and "jane" in out and "joe" in out
     code, out, err = run(capsys, "messages", "jane", "--limit", "3")
-    assert code == 0 and len(out.splitlines()) == 4 and "(3 shown; 8 unread, 6 unseen)" in err
+    assert (
+        code == 0
+        and len(out.splitlines()) == 4
+        and "(3 shown; more on --page 1, or --all for every one; 8 unread, 6 unseen)" in err
+    )
     code, out, _ = run(capsys, "messages", "jane", "--unread", "--all", "--json")
-    assert code == 0 and len(json.loads(out)) == 8
+    assert code == 0 and len(json.loads(out)["data"]) == 8
     code, out, _ = run(capsys, "messages", "jane", "--unseen", "--all", "--json")
-    assert all(not m["seen"] for m in json.loads(out)) and len(json.loads(out)) == 6
+    assert all(not m["seen"] for m in json.loads(out)["data"]) and len(json.loads(out)["data"]) == 6
 
 
 def test_mark_as_with_ids_from_stdin_and_a_partial_report(
@@ -136,12 +140,12 @@ def test_config_profiles_file_mode_and_masking(
     code, out, _ = run(capsys, "config", "set", "timeout", "3")
     assert code == 0
     code, out, _ = run(capsys, "config", "show", "--json")
-    shown = json.loads(out)
+    shown = json.loads(out)["data"]
     assert shown["settings"]["timeout"] == "3.0" and shown["sources"]["timeout"] == "profile local"
     code, _, err = run(capsys, "config", "set", "timeout", "soon")
     assert code == 2 and "profiles.local.timeout=soon: not a number" in err
     code, out, _ = run(capsys, "config", "show", "--timeout", "7", "--json")
-    assert json.loads(out)["sources"]["timeout"] == "flag"
+    assert json.loads(out)["data"]["sources"]["timeout"] == "flag"
 
 
 def test_bare_options_open_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -179,14 +183,14 @@ def test_version_help_and_choices_from_the_enums(capsys: pytest.CaptureFixture[s
 
 def test_integrations_by_channel(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "integrations", "--channel", "sms", "--json")
-    assert code == 0 and {i["channel"] for i in json.loads(out)} == {"sms"}
+    assert code == 0 and {i["channel"] for i in json.loads(out)["data"]} == {"sms"}
 
 
 def test_subscribers_search_the_service(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "subscribers", "--email", "joe@example.test")
     assert code == 0 and "joe" in out and "jane" not in out
     code, out, _ = run(capsys, "subscribers", "--name", "Jane", "--json")
-    assert code == 0 and [s["subscriberId"] for s in json.loads(out)] == ["jane"]
+    assert code == 0 and [s["subscriberId"] for s in json.loads(out)["data"]] == ["jane"]
     code, out, err = run(capsys, "subscribers", "--limit", "1")
     assert code == 0 and len(out.splitlines()) == 2
     cursor = err.split("--after ", 1)[1].rstrip(")\n")
@@ -198,7 +202,7 @@ def test_counts(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "counts", "jane")
     assert code == 0 and out.splitlines()[1].split() == ["8", "6"]
     code, out, _ = run(capsys, "counts", "jane", "--json")
-    assert json.loads(out)["unread"] == {"count": 8, "capped": False, "shown": "8"}
+    assert json.loads(out)["data"]["unread"] == {"count": 8, "capped": False, "shown": "8"}
 
 
 class Terminal(io.StringIO):
@@ -247,7 +251,7 @@ def test_set_primary_asks_on_a_terminal_unless_yes(
 
 def test_json_keeps_the_wire_types(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "integrations", "--json")
-    items = json.loads(out)
+    items = json.loads(out)["data"]
     assert code == 0 and all(type(i["active"]) is bool for i in items)
     assert all(isinstance(v, bool) for i in items for v in i.get("configurations", {}).values())
 
@@ -309,6 +313,9 @@ def test_counts_past_the_cap_show_99_plus(
     code, out, _ = run(capsys, "counts", "jane")
     assert code == 0 and out.splitlines()[1].split() == ["99+", "99+"]
     code, out, _ = run(capsys, "counts", "jane", "--json")
-    assert json.loads(out)["unseen"] == {"count": 100, "capped": True, "shown": "99+"}
+    assert json.loads(out)["data"]["unseen"] == {"count": 100, "capped": True, "shown": "99+"}
     code, _, err = run(capsys, "messages", "jane", "--limit", "1")
-    assert code == 0 and "(1 shown; 99+ unread, 99+ unseen)" in err
+    assert (
+        code == 0
+        and "(1 shown; more on --page 1, or --all for every one; 99+ unread, 99+ unseen)" in err
+    )

@@ -54,7 +54,7 @@ def test_environments_are_listed_with_the_keys_own(
     assert lines[1].startswith("Staging") and lines[1].rstrip().endswith("yes")
     assert lines[2].startswith("Other") and not lines[2].rstrip().endswith("yes")
     code, out, _ = run(capsys, "environments", "--json")
-    assert [e["name"] for e in json.loads(out)] == ["Staging", "Other"]
+    assert [e["name"] for e in json.loads(out)["data"]] == ["Staging", "Other"]
 
 
 def test_integrations_name_their_environment_and_filter_by_it(
@@ -68,7 +68,7 @@ def test_integrations_name_their_environment_and_filter_by_it(
     assert all(r.startswith("Other") for r in rows[8:])
     assert "* marks the API key's own environment, Staging" in err
     code, out, _ = run(capsys, "integrations", "--environment", "other", "--json")
-    assert code == 0 and {i["_id"] for i in json.loads(out)} == {POSTMARK, OTHER_SMTP}
+    assert code == 0 and {i["_id"] for i in json.loads(out)["data"]} == {POSTMARK, OTHER_SMTP}
     code, _, err = run(capsys, "integrations", "--environment", "Nowhere")
     assert code == 2 and "no environment is named 'Nowhere'" in err and "Staging, Other" in err
 

@@ -42,7 +42,7 @@ def test_every_command_writes_no_escape_and_shows_the_text(
     code, out, _ = run(capsys, "integrations")
     assert code == 0 and ATTACKS["click"] in out, "markup shown literally"
     code, out, _ = run(capsys, "integrations", "--json")
-    items = json.loads(out)
+    items = json.loads(out)["data"]
     assert code == 0 and "whsec_" not in out, "the signing key is masked"
     assert any(i["name"] == ATTACKS["click"] for i in items)
     assert any(i["name"].endswith(ATTACKS["cjk_emoji"]) for i in items), "JSON keeps the text"
@@ -50,20 +50,20 @@ def test_every_command_writes_no_escape_and_shows_the_text(
     code, out, _ = run(capsys, "set-primary", "--yes", target)
     assert code == 0 and ATTACKS["click"] in out
     code, out, _ = run(capsys, "set-primary", target, "--json")
-    assert code == 0 and json.loads(out)["primary"] is True
+    assert code == 0 and json.loads(out)["data"]["primary"] is True
 
     code, out, _ = run(capsys, "subscribers")
     assert code == 0 and SUBSCRIBER in out and OTHER_SUBSCRIBER in out
     assert "␛]0;pwned-title\\x07" in out, "an escape sequence shown as visible text"
     code, out, _ = run(capsys, "subscribers", "--json")
-    assert code == 0 and {s["subscriberId"] for s in json.loads(out)} >= {SUBSCRIBER}
+    assert code == 0 and {s["subscriberId"] for s in json.loads(out)["data"]} >= {SUBSCRIBER}
     code, out, _ = run(capsys, "subscribers", "--name", "first")
     assert code == 0 and SUBSCRIBER in out
 
     code, out, err = run(capsys, "messages", SUBSCRIBER, "--all")
     assert code == 0 and "[@click=app.quit]" in out and "unread" in err
     code, out, _ = run(capsys, "messages", SUBSCRIBER, "--all", "--json")
-    messages = json.loads(out)
+    messages = json.loads(out)["data"]
     assert code == 0 and any(ATTACKS["style"] in m.get("content", "") for m in messages)
     assert "\\u202e" in out and "\\u009b" in out, "C1 and bidi escaped in JSON"
     code, out, _ = run(capsys, "counts", SUBSCRIBER)
@@ -76,7 +76,7 @@ def test_every_command_writes_no_escape_and_shows_the_text(
     code, out, _ = run(capsys, "mark-all", SUBSCRIBER, "unread")
     assert code == 0
     code, out, _ = run(capsys, "subscribers", "--subscriber-id", OTHER_SUBSCRIBER, "--json")
-    assert code == 0 and [s["subscriberId"] for s in json.loads(out)] == [OTHER_SUBSCRIBER]
+    assert code == 0 and [s["subscriberId"] for s in json.loads(out)["data"]] == [OTHER_SUBSCRIBER]
 
 
 def test_errors_echoing_hostile_ids_write_no_escape(

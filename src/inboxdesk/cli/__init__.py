@@ -61,6 +61,7 @@ cli.add_command(config_commands.config)
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    stdout, stderr = sys.stdout, sys.stderr
     try:
         code = cli.main(words, prog_name="inboxdesk", standalone_mode=False)
     except click.ClickException as exc:  # a usage error: click says what and how
@@ -68,9 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
-    except SystemExit as exc:
-        # click turns a closed pipe into exit 1 after wrapping the streams: say 141.
-        if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+    except SystemExit:
+        # click turns a closed pipe into exit 1 after swapping sys.stdout for a wrapper
+        # that hides the error: a swapped stdout is how the pipe's end shows here.
+        if sys.stdout is not stdout:
+            sys.stdout, sys.stderr = stdout, stderr
             return _closed_pipe()
         raise
     except (click.Abort, KeyboardInterrupt):

@@ -24,9 +24,23 @@ STATES = click.Choice([m.value for m in MarkAs])
 json_option = click.option("--json", "as_json", is_flag=True, help="print JSON, not a table")
 
 
-def _emit(data: Any) -> None:
-    """JSON with the wire's types, and C1 and bidi controls escaped as well as C0."""
-    print(safe_json(data, indent=2))
+def _emit(data: Any, **beside: Any) -> None:
+    """The one JSON envelope of every command (decisions.md 26): `{"data": ...}`, plus
+    `next`, `notUpdated` or `failed` where they apply; the wire's types kept, and C1 and
+    bidi controls escaped as well as C0."""
+    print(safe_json({"data": data, **beside}, indent=2))
+
+
+def _print_ids(ids: Sequence[str | None]) -> None:
+    """One id a line, for a pipe into `mark-as -` and the like."""
+    for value in ids:
+        if value:
+            print(safe(value, newlines=False))
+
+
+ids_option = click.option(
+    "--ids", "ids_only", is_flag=True, help="print ids only, one per line (for pipes)"
+)
 
 
 def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
@@ -48,6 +62,7 @@ def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
 @click.option("--after", metavar="CURSOR", help="the page after this cursor")
 @click.option("--all", "follow", is_flag=True, help="follow pages to the end")
 @json_option
+@ids_option
 @connection_options
 def subscribers(
     flags: Flags,
@@ -59,6 +74,7 @@ def subscribers(
     after: str | None,
     follow: bool,
     as_json: bool,
+    ids_only: bool,
 ) -> int:
     """Search subscribers: every filter given must match (GET /v2/subscribers)."""
 
@@ -79,7 +95,10 @@ def subscribers(
             if not (follow and after):
                 break
         if as_json:
-            _emit([s.to_wire() for s in found])
+            _emit([s.to_wire() for s in found], next=None if follow else after)
+            return 0
+        if ids_only:
+            _print_ids([s.subscriber_id for s in found])
         else:
             rows = [
                 (s.subscriber_id, s.display_name, s.email, s.phone, "online" if s.is_online else "")
@@ -116,6 +135,7 @@ def _message_rows(messages: Sequence[MessageFields]) -> list[tuple[object, ...]]
 @click.option("--page", type=click.IntRange(0), default=0, help="zero-based page")
 @click.option("--all", "follow", is_flag=True, help="follow pages to the end")
 @json_option
+@ids_option
 @connection_options
 def messages(
     flags: Flags,
@@ -126,18 +146,25 @@ def messages(
     page: int,
     follow: bool,
     as_json: bool,
+    ids_only: bool,
 ) -> int:
     """A subscriber's in-app messages."""
     read = False if unread else None
     seen = False if unseen else None
 
     async def work(client: InboxClient) -> int:
+        following: int | None = None
         if follow:
             found = [m async for m in client.iter_feed(subscriber_id, 100, read, seen)]
         else:
-            found = (await client.feed(subscriber_id, page, limit, read, seen)).data
+            listed = await client.feed(subscriber_id, page, limit, read, seen)
+            found = listed.data
+            following = page + 1 if listed.has_more else None
         if as_json:
-            _emit([m.to_wire() for m in found])
+            _emit([m.to_wire() for m in found], next=following)
+            return 0
+        if ids_only:
+            _print_ids([m.id for m in found])
             return 0
         counts = await client.notification_counts(subscriber_id)
         print(
@@ -146,8 +173,11 @@ def messages(
                 _message_rows(found),
             )
         )
+        more = (
+            f"; more on --page {following}, or --all for every one" if following is not None else ""
+        )
         print(
-            f"({len(found)} shown; {counts.unread} unread, {counts.unseen} unseen)",
+            f"({len(found):,} shown{more}; {counts.unread} unread, {counts.unseen} unseen)",
             file=sys.stderr,
         )
         return 0
@@ -212,9 +242,7 @@ def mark_as(
     async def work(client: InboxClient) -> int:
         result = await client.mark_as(subscriber_id, ids, state)
         if as_json:
-            _emit(
-                {"data": [m.to_wire() for m in result.messages], "notUpdated": result.not_updated}
-            )
+            _emit([m.to_wire() for m in result.messages], notUpdated=result.not_updated)
         else:
             print(f"Marked {len(result.updated)} message(s) {state}.")
         if result.not_updated:
@@ -240,7 +268,7 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, as_json: bool) -> int
     async def work(client: InboxClient) -> int:
         count = await client.mark_all(subscriber_id, state)
         if as_json:
-            _emit({"data": count})
+            _emit(count)
         else:
             print(f"Marked {count} message(s) {state}.")
         return 0

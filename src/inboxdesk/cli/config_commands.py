@@ -71,7 +71,13 @@ def show(flags: Flags, as_json: bool) -> int:
     if as_json:
         print(
             json.dumps(
-                {"path": str(config_path()), "settings": shown, "sources": settings.sources},
+                {
+                    "data": {
+                        "path": str(config_path()),
+                        "settings": shown,
+                        "sources": settings.sources,
+                    }
+                },
                 indent=2,
             )
         )

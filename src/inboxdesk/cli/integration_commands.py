@@ -6,7 +6,14 @@ import sys
 
 import click
 
-from inboxdesk.cli.api_commands import DECLINED, _call, _emit, json_option
+from inboxdesk.cli.api_commands import (
+    DECLINED,
+    _call,
+    _emit,
+    _print_ids,
+    ids_option,
+    json_option,
+)
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
@@ -53,14 +60,18 @@ def _environment_named(scope: Scope, typed: str) -> str | None:
 
 @click.command()
 @json_option
+@ids_option
 @connection_options
-def environments(flags: Flags, as_json: bool) -> int:
+def environments(flags: Flags, as_json: bool, ids_only: bool) -> int:
     """List the organization's environments (never their API keys)."""
 
     async def work(client: InboxClient) -> int:
         scope = await load_scope(client)
         if as_json:
             _emit([e.to_wire() for e in scope.environments])
+            return 0
+        if ids_only:
+            _print_ids([e.id for e in scope.environments])
             return 0
         rows = [
             (
@@ -88,9 +99,15 @@ def environments(flags: Flags, as_json: bool) -> int:
 )
 @click.option("--environment", metavar="NAME|ID", help="this environment's only (name, slug or id)")
 @json_option
+@ids_option
 @connection_options
 def integrations(
-    flags: Flags, active: bool, channel: str | None, environment: str | None, as_json: bool
+    flags: Flags,
+    active: bool,
+    channel: str | None,
+    environment: str | None,
+    as_json: bool,
+    ids_only: bool,
 ) -> int:
     """List the organization's integrations, every environment's, the key's own first."""
 
@@ -106,6 +123,9 @@ def integrations(
             items = [i for i in items if i.environment_id == wanted]
         if as_json:
             _emit([i.masked() for i in items])
+            return 0
+        if ids_only:
+            _print_ids([i.id for i in items])
             return 0
         # The table groups them by environment, the key's own first; JSON keeps the order.
         order = scope.order(i.environment_id for i in items)

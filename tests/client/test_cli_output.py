@@ -1,0 +1,84 @@
+"""The command line's output for scripts: one JSON envelope, ids only, and tables that
+say what they left out (decisions.md 26)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from inboxdesk.cli import main
+from tests.conftest import STAGING_KEY, Service
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
+    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+    return service
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_json_output_is_one_envelope(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv in (
+        ["environments"],
+        ["integrations"],
+        ["subscribers"],
+        ["counts", "jane"],
+        ["messages", "jane"],
+        ["mark-all", "jane", "seen"],
+        ["config", "show"],
+    ):
+        code, out, err = run(capsys, *argv, "--json")
+        assert code == 0, (argv, err)
+        body = json.loads(out)
+        assert isinstance(body, dict) and "data" in body, argv
+
+
+def test_the_next_cursor_and_page_are_in_the_json(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "subscribers", "--limit", "1", "--json")
+    first = json.loads(out)
+    assert code == 0 and len(first["data"]) == 1 and first["next"]
+    code, out, _ = run(capsys, "subscribers", "--limit", "1", "--after", first["next"], "--json")
+    assert json.loads(out)["data"][0]["subscriberId"] != first["data"][0]["subscriberId"]
+    code, out, _ = run(capsys, "messages", "jane", "--limit", "3", "--json")
+    assert json.loads(out)["next"] == 1
+    code, out, _ = run(capsys, "messages", "jane", "--all", "--json")
+    assert json.loads(out)["next"] is None
+
+
+def test_ids_only_feed_mark_as(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(capsys, "messages", "jane", "--unread", "--all", "--ids")
+    ids = out.split()
+    assert code == 0 and len(ids) == 8 and out == "".join(f"{i}\n" for i in ids)
+    assert err == "", "nothing but ids"
+    monkeypatch.setattr("sys.stdin", io.StringIO(out))
+    code, _, _ = run(capsys, "mark-as", "jane", "read", "-")
+    assert code == 0
+    code, out, _ = run(capsys, "messages", "jane", "--unread", "--all", "--ids")
+    assert out == ""
+    for command in (["subscribers"], ["integrations"], ["environments"]):
+        code, out, _ = run(capsys, *command, "--ids")
+        assert code == 0 and out and all(" " not in line for line in out.splitlines())
+
+
+def test_a_table_says_what_it_left_out(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "messages", "jane", "--limit", "2")
+    assert code == 0 and "more on --page 1, or --all for every one" in err
+    code, _, err = run(capsys, "messages", "jane", "--all")
+    assert "more on" not in err
