@@ -56,6 +56,7 @@ def test_init_asks_for_what_it_is_not_given(
     monkeypatch.setattr("getpass.getpass", lambda prompt: STAGING_KEY)
     code, out, err = run(capsys, "config", "init")
     assert code == 0 and "Region" in err and "https://eu.api.novu.co" in out
+    assert err.count("local") == 2, "the regions are listed once (and local explained)"
     code, out, _ = run(capsys, "config", "show", "--json")
     shown = json.loads(out)["data"]
     assert shown["settings"]["base_url"] == "https://eu.api.novu.co"

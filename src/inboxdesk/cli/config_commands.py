@@ -174,6 +174,8 @@ def init(name: str | None, region: str | None, api_key: str | None) -> int:
             f"Region ({REGIONS}; local is `inboxdesk serve`)",
             type=REGION_CHOICE,
             default=Region.US.value,
+            # The question names them already: click would list them a second time.
+            show_choices=False,
             err=True,
         )
     if api_key is None:
