@@ -169,6 +169,11 @@ class AppSettings(BaseModel):
             raise ValueError(
                 f"no binding id {', '.join(unknown)}; known: {', '.join(sorted(bindings or ()))}"
             )
+        # A checker of collisions within a view, given by the command line (it knows the UI).
+        collisions = (info.context or {}).get("collisions")
+        found: list[str] = collisions(keymap) if collisions is not None else []
+        if found:
+            raise ValueError("; ".join(found) + ". Move one of them too, or pick another key")
         return keymap
 
 

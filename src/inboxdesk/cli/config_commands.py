@@ -44,9 +44,13 @@ def _ui_names() -> dict[str, Any]:
     """Textual's theme names and the app's binding ids, for checking app.* settings."""
     from textual.theme import BUILTIN_THEMES
 
-    from inboxdesk.tui.app import binding_ids
+    from inboxdesk.tui.app import app_bindings, binding_ids
+    from inboxdesk.tui.keymap import conflicts
 
-    return {"themes": set(BUILTIN_THEMES), "bindings": binding_ids()}
+    def collisions(keymap: dict[str, str]) -> list[str]:
+        return conflicts(keymap, app_bindings())
+
+    return {"themes": set(BUILTIN_THEMES), "bindings": binding_ids(), "collisions": collisions}
 
 
 @click.group()

@@ -31,6 +31,7 @@ from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip
 from inboxdesk.tui.commands import AppCommands
+from inboxdesk.tui.keymap import conflicts
 from inboxdesk.tui.messages import OpenSubscriber, ServiceAnswered
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.problem import ProblemScreen
@@ -163,7 +164,17 @@ class InboxdeskApp(App[None]):
                     severity="warning",
                     markup=False,
                 )
-            self.set_keymap({k: v for k, v in keymap.items() if k not in unknown})
+            known = {k: v for k, v in keymap.items() if k not in unknown}
+            collisions = conflicts(known, app_bindings())
+            if collisions:
+                # A file edited by hand: Textual would drop one binding without a word.
+                self.notify(
+                    f"The keymap collides: {'; '.join(collisions)}.",
+                    severity="warning",
+                    timeout=15,
+                    markup=False,
+                )
+            self.set_keymap(known)
 
     # -- start-up ----------------------------------------------------------------------
 
