@@ -69,9 +69,10 @@ def test_a_keymap_that_collides_in_a_view_is_refused_naming_both(tmp_path: Path)
     result = run(["config", "set", "app.keymap.inbox.mark_read", "u"], tmp_path)
     assert result.returncode == 2, result.stderr
     assert "inbox.mark_read and inbox.mark_unread would both be on u" in result.stderr
-    assert not (tmp_path / "config.toml").exists() or "mark_read" not in (
-        tmp_path / "config.toml"
-    ).read_text()
+    assert (
+        not (tmp_path / "config.toml").exists()
+        or "mark_read" not in (tmp_path / "config.toml").read_text()
+    )
     # A key used only in another view is free here; a move of both is fine too.
     result = run(["config", "set", "app.keymap.inbox.mark_read", "x"], tmp_path)
     assert result.returncode == 0, result.stderr

@@ -164,8 +164,8 @@ class InboxdeskApp(App[None]):
                     severity="warning",
                     markup=False,
                 )
-            known = {k: v for k, v in keymap.items() if k not in unknown}
-            collisions = conflicts(known, app_bindings())
+            wanted = {k: v for k, v in keymap.items() if k not in unknown}
+            collisions = conflicts(wanted, app_bindings())
             if collisions:
                 # A file edited by hand: Textual would drop one binding without a word.
                 self.notify(
@@ -174,7 +174,7 @@ class InboxdeskApp(App[None]):
                     timeout=15,
                     markup=False,
                 )
-            self.set_keymap(known)
+            self.set_keymap(wanted)
 
     # -- start-up ----------------------------------------------------------------------
 
