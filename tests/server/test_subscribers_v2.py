@@ -41,7 +41,10 @@ def ids(body: dict[str, Any]) -> list[str]:
         ({"email": "JOE@example"}, ["joe"]),
         ({"name": "jane doe"}, ["jane"]),
         ({"name": "doe"}, ["jane"]),
-        ({"subscriberId": "ja"}, ["jane"]),
+        # subscriberId is exact and case-sensitive, as production's (behaviour.md 5).
+        ({"subscriberId": "jane"}, ["jane"]),
+        ({"subscriberId": "ja"}, []),
+        ({"subscriberId": "Jane"}, []),
         ({"email": "example.test", "name": "bloggs"}, ["joe"]),
         ({"phone": "555"}, []),
         ({"email": "%"}, []),

@@ -83,16 +83,16 @@ class SubscriberStore(Database):
         db = self.read()
         where = "environment_id = ?"
         params: list[Any] = [caller.environment_id]
-        # Each filter given is a case-insensitive part of its field (LIKE's own wildcards
-        # escaped); the name is "first last".
-        for path, value in (
-            ("$.email", search.email),
-            ("$.phone", search.phone),
-            ("$.subscriberId", search.subscriber_id),
-        ):
+        # email and phone are a case-insensitive part of their field (LIKE's own
+        # wildcards escaped); the name is "first last"; subscriberId is an exact,
+        # case-sensitive match, as production's (behaviour.md 5).
+        for path, value in (("$.email", search.email), ("$.phone", search.phone)):
             if value:
                 where += " AND lower(coalesce(json_extract(doc, ?), '')) LIKE ? ESCAPE '\\'"
                 params += [path, _contains(value)]
+        if search.subscriber_id:
+            where += " AND subscriber_id = ?"
+            params.append(search.subscriber_id)
         if search.name:
             where += (
                 " AND lower(trim(coalesce(json_extract(doc, '$.firstName'), '') || ' ' || "
