@@ -39,8 +39,10 @@ def json_reply(value: Any, status: int = 200) -> Reply:
     return Reply(status, json.dumps(value).encode(), {"Content-Type": "application/json"})
 
 
-def endless(chunk: bytes) -> Iterator[bytes]:
-    while True:
+def repeated(chunk: bytes, times: int) -> Iterator[bytes]:
+    """`chunk` `times` times: far more than any limit a test sets, yet finite, so that a
+    client without the limit reads it all and fails its test rather than hang it."""
+    for _ in range(times):
         yield chunk
 
 
@@ -50,10 +52,15 @@ class HostileServer:
     def __init__(self, answer: Answer) -> None:
         self.answer = answer
         self.seen: list[Seen] = []
+        # Answers whose whole body was written: one the client stopped reading is not.
+        self.finished = 0
         self.stopping = threading.Event()
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._http.daemon_threads = True
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+        # Polled often: shutting down waits for the next poll (half a second by default).
+        self._thread = threading.Thread(
+            target=self._http.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -96,6 +103,7 @@ def _handler(server: HostileServer) -> type[BaseHTTPRequestHandler]:
                         self.send_header("Content-Length", str(len(reply.body)))
                     self.end_headers()
                     self.wfile.write(reply.body)
+                    server.finished += 1
                     return
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
@@ -105,6 +113,8 @@ def _handler(server: HostileServer) -> type[BaseHTTPRequestHandler]:
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                     self.wfile.flush()
                 self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+                server.finished += 1
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True  # the client stopped reading: as it should
 

@@ -19,7 +19,7 @@ from inboxdesk.client import (
 )
 from inboxdesk.client.factory import limits_for
 from inboxdesk.config import Settings
-from tests.client.hostile_server import HostileServer, Reply, Seen, endless, json_reply
+from tests.client.hostile_server import HostileServer, Reply, Seen, json_reply, repeated
 
 KEY = "hostile-key-0123456789abcdef"
 DEEP = b"[" * 100_000 + b"]" * 100_000
@@ -65,12 +65,13 @@ def test_the_settings_defaults_are_the_clients() -> None:
 
 
 async def test_a_body_past_the_cap_stops_being_read() -> None:
-    # An endless body: it can only end by the client stopping.
-    with HostileServer(lambda _: Reply(body=endless(b"[" * 65_536))) as server:
+    # 20 MB: past the cap, it is read no further.
+    with HostileServer(lambda _: Reply(body=repeated(b"[" * 65_536, 300))) as server:
         async with client(server, max_body_bytes=1_000_000) as api:
             with pytest.raises(LimitExceeded) as failure:
                 await api.feed("jane")
     assert failure.value.setting == "max_body_mb"
+    assert server.finished == 0, "the client stopped reading"
     assert "larger than 1 MB" in failure.value.message
     assert "INBOXDESK_MAX_BODY_MB" in failure.value.hint
 
@@ -85,7 +86,7 @@ async def test_a_declared_length_past_the_cap_is_refused_before_reading() -> Non
 
 async def test_a_slow_drip_body_ends_at_the_deadline() -> None:
     # A byte every 20 ms never trips the 10 s read timeout: only the deadline ends it.
-    drip = Reply(body=endless(b" "), drip=0.02)
+    drip = Reply(body=repeated(b" ", 500), drip=0.02)
     with HostileServer(lambda _: drip) as server:
         async with client(server, deadline=0.5) as api:
             started = time.monotonic()
@@ -114,6 +115,7 @@ async def test_retries_stop_at_the_deadline() -> None:
         (DEEP, "max_json_depth"),
         (b'{"data": [], "totalCount": ' + HUGE_NUMBER + b"}", "max_int_digits"),
     ],
+    ids=["deep", "digits"],
 )
 async def test_deep_nesting_and_huge_numbers_are_limit_errors(answer: bytes, setting: str) -> None:
     with HostileServer(lambda _: body(answer)) as server:
