@@ -210,7 +210,7 @@ def machine() -> str:
 
 def http(url: str) -> httpx.Client:
     """A plain httpx client with the socket options the app's client uses."""
-    from inboxdesk.client.api import NO_DELAY
+    from inboxdesk.client.transport import NO_DELAY
 
     return httpx.Client(
         base_url=url,
@@ -221,7 +221,7 @@ def http(url: str) -> httpx.Client:
 
 
 def async_http(url: str) -> httpx.AsyncClient:
-    from inboxdesk.client.api import NO_DELAY
+    from inboxdesk.client.transport import NO_DELAY
 
     return httpx.AsyncClient(
         base_url=url,

@@ -41,6 +41,14 @@ def test_safe_json_escapes_c1_and_bidi_and_stays_json() -> None:
     assert json.loads(text) == value
 
 
+def test_lone_surrogates_are_shown_and_stay_writable() -> None:
+    assert safe("hi \ud800 there\udfff") == "hi <U+D800> there<U+DFFF>"
+    text = safe_json({"title": "hi \ud800"})
+    assert text == '{"title": "hi \\ud800"}' and text.encode() and is_safe(text)
+    assert json.loads(text) == {"title": "hi \ud800"}, "the wire's value, escaped"
+    assert clip("\udc00" * 3, 10).encode()
+
+
 def test_zero_width_characters_are_shown_but_emoji_sequences_survive() -> None:
     out = safe("pay\u200bpal\u2060.com\ufeff")
     assert out == "pay<U+200B>pal<U+2060>.com<U+FEFF>"

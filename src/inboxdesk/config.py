@@ -124,6 +124,11 @@ BaseUrl = Annotated[str, AfterValidator(_http_url)]
 Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 Interval = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 ProfileName = Annotated[str, AfterValidator(_profile_name)]
+Megabytes = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+# The JSON parser's own ceilings (client/limits.py): a limit may be stricter, not looser.
+JsonDepth = Annotated[int, Field(ge=1, le=200)]
+IntDigits = Annotated[int, Field(ge=1, le=4300)]
+Pages = Annotated[int, Field(ge=1)]
 
 
 class Profile(BaseModel):
@@ -140,6 +145,11 @@ class Profile(BaseModel):
     client_cert: str | None = Field(None, description="client certificate file (PEM)")
     client_key: str | None = Field(None, description="client certificate key file (PEM)")
     proxy: str | None = Field(None, description="proxy URL")
+    max_body_mb: Megabytes | None = Field(None, description="largest answer read, in MB")
+    deadline: Seconds | None = Field(None, description="seconds one request may take in all")
+    max_json_depth: JsonDepth | None = Field(None, description="deepest JSON nesting read")
+    max_int_digits: IntDigits | None = Field(None, description="longest JSON integer read")
+    max_pages: Pages | None = Field(None, description="most pages one listing follows")
 
 
 class AppSettings(BaseModel):
@@ -217,6 +227,12 @@ class Settings(BaseSettings):
     client_cert: str | None = Field(None, description="client certificate file (PEM)")
     client_key: str | None = Field(None, description="client certificate key file (PEM)")
     proxy: str | None = Field(None, description="proxy URL")
+    # What the client takes from a service before it stops (client/limits.py).
+    max_body_mb: Megabytes = Field(50.0, description="largest answer read, in MB")
+    deadline: Seconds = Field(60.0, description="seconds one request may take in all")
+    max_json_depth: JsonDepth = Field(200, description="deepest JSON nesting read")
+    max_int_digits: IntDigits = Field(4300, description="longest JSON integer read")
+    max_pages: Pages = Field(10_000, description="most pages one listing follows")
     theme: str | None = Field(None, description="a Textual theme name")
     auto_refresh: Interval = Field(0.0, description="seconds between refreshes; 0 is off")
     keymap: dict[str, str] = Field(default_factory=dict, description="binding id = key(s)")
@@ -295,6 +311,8 @@ def _problem(error: Any) -> str:
         return f"must be more than {ctx['gt']:g}"
     if kind == "greater_than_equal":
         return f"must be {ctx['ge']:g} or more"
+    if kind == "less_than_equal":
+        return f"must be {ctx['le']:g} or less"
     if kind == "enum":
         return f"must be one of {REGIONS} (or set base_url)"
     if kind == "string_type":

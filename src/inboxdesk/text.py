@@ -40,6 +40,8 @@ _INVISIBLE = [
     0xFEFF,  # ZERO WIDTH NO-BREAK SPACE (BOM)
 ]
 _CONTROL.update({c: f"<U+{c:04X}>" for c in _INVISIBLE})
+# Lone surrogates (a JSON escape can put one in a title): no terminal encoding can write one.
+_CONTROL.update({c: f"<U+{c:04X}>" for c in range(0xD800, 0xE000)})
 _TABLE = str.maketrans({chr(c): s for c, s in _CONTROL.items()})
 _UNSAFE = re.compile("[" + "".join(re.escape(chr(c)) for c in _CONTROL) + "]")
 

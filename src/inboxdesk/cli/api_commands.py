@@ -13,6 +13,7 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.client.factory import client_for
+from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import MarkAs, MessageFields
 from inboxdesk.text import clip, safe, safe_json
 
@@ -81,7 +82,10 @@ def subscribers(
     async def work(client: InboxClient) -> int:
         nonlocal after
         found = []
-        while True:
+        most = client.options.limits.max_pages
+        for pages in range(1, most + 2):
+            if pages > most:
+                raise too_many_pages(most, "subscribers")
             result = await client.search_subscribers(
                 email=email,
                 name=name,

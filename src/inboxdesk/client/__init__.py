@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from inboxdesk.client.api import ClientOptions, InboxClient, MarkResult
+from inboxdesk.client.api import InboxClient, MarkResult
 from inboxdesk.client.errors import (
     ApiError,
     AuthenticationError,
     BadRequestError,
     ConflictError,
     ConnectionFailed,
+    DeadlineExceeded,
     InboxdeskError,
+    LimitExceeded,
     NameNotResolved,
     NotFoundError,
     ProtocolError,
@@ -19,7 +21,9 @@ from inboxdesk.client.errors import (
     TransportError,
     ValidationError,
 )
+from inboxdesk.client.limits import Limits
 from inboxdesk.client.retry import NO_RETRY, RetryPolicy
+from inboxdesk.client.transport import ClientOptions
 
 __all__ = [
     "NO_RETRY",
@@ -29,8 +33,11 @@ __all__ = [
     "ClientOptions",
     "ConflictError",
     "ConnectionFailed",
+    "DeadlineExceeded",
     "InboxClient",
     "InboxdeskError",
+    "LimitExceeded",
+    "Limits",
     "MarkResult",
     "NameNotResolved",
     "NotFoundError",

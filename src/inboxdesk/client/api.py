@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
-import socket
-import ssl
-import time
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -16,36 +12,28 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, TypeAdapter
-from pydantic import ValidationError as PydanticValidationError
+from pydantic import BaseModel
 
 from inboxdesk import __version__
-from inboxdesk.client.errors import (
-    ApiError,
-    AuthenticationError,
-    BadRequestError,
-    ConflictError,
-    ConnectionFailed,
-    InboxdeskError,
-    NameNotResolved,
-    NotFoundError,
-    ProtocolError,
-    RateLimitedError,
-    ServerError,
-    TimedOut,
-    ValidationError,
-    phrase,
-)
-from inboxdesk.client.retry import RETRY_STATUSES, RetryPolicy, retry_after
+from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
+from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.parse import api_error as _api_error
+from inboxdesk.client.parse import cursor_page_of as _cursor_page_of
+from inboxdesk.client.parse import cursor_page_type as _cursor_page_type
+from inboxdesk.client.parse import items_of as _items_of
+from inboxdesk.client.parse import json_of as _json
+from inboxdesk.client.parse import page_of as _page_of
+from inboxdesk.client.parse import parse as _parse
+from inboxdesk.client.parse import unwrap as _unwrap
+from inboxdesk.client.parse import whole as _whole
+from inboxdesk.client.transport import ClientOptions, default_transport, send
 from inboxdesk.models import (
     COUNT_CAP,
     MAX_MARK_IDS,
     Channel,
     Count,
     CursorPage,
-    Data,
     Environment,
-    ErrorBody,
     FeedItem,
     Integration,
     MarkAllRequest,
@@ -58,7 +46,6 @@ from inboxdesk.models import (
     Subscriber,
 )
 from inboxdesk.models.secrets import mask_secret
-from inboxdesk.text import safe
 
 USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
 M = TypeVar("M", bound=BaseModel)
@@ -78,17 +65,6 @@ class MarkResult:
         """The returned messages that are the subscriber's, so were changed."""
         left = set(self.not_updated)
         return [m for m in self.messages if m.id not in left]
-
-
-@dataclass(frozen=True)
-class ClientOptions:
-    """Transport settings; every one has a sensible default."""
-
-    timeout: float = 10.0
-    verify: bool | str = True
-    cert: str | tuple[str, str] | None = None
-    proxy: str | None = None
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
 
 
 class InboxClient:
@@ -303,15 +279,15 @@ class InboxClient:
         read: bool | None = None,
         seen: bool | None = None,
     ) -> AsyncIterator[FeedItem]:
-        """Every item of the feed, following pages to the end."""
-        page = 0
-        while True:
+        """Every item of the feed, following pages to the end (at most `max_pages`)."""
+        most = self.options.limits.max_pages
+        for page in range(most):
             result = await self.feed(subscriber_id, page, limit, read, seen)
             for message in result.data:
                 yield message
             if not result.has_more or not result.data:
                 return
-            page += 1
+        raise too_many_pages(most, "the feed")
 
     async def unseen_count(
         self, subscriber_id: str, seen: bool = False, limit: int = COUNT_CAP
@@ -400,244 +376,32 @@ class InboxClient:
         json_body: Any = None,
         idempotency_key: str | None = None,
     ) -> httpx.Response:
-        """Send with retries; the 2xx response, or the matching ApiError raised."""
+        """Send with retries within the limits; the 2xx response, or the matching ApiError."""
         headers = {}
         if method == "POST":
             # One key for every try of this call: a retried write is applied once.
             headers["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
-        policy = self.options.retry
-        started = time.monotonic()
-        attempt = 0
-        while True:
-            attempt += 1
-            wait: float | None = None
-            try:
-                response = await self._http.request(
-                    method, path, params=params, json=json_body, headers=headers
-                )
-            except (httpx.TimeoutException, httpx.TransportError) as exc:
-                failure = self._transport_failure(exc)
-                # A name that does not resolve is a typo or no network: waiting won't help.
-                if attempt >= policy.attempts or isinstance(failure, NameNotResolved):
-                    raise failure from None
-                wait = policy.backoff(attempt)
-                if time.monotonic() - started + wait > policy.deadline:
-                    raise failure from None
-                await asyncio.sleep(wait)
-                continue
-            if response.is_success:
-                return response
-            if response.status_code in RETRY_STATUSES and attempt < policy.attempts:
-                asked = retry_after(response.headers.get("Retry-After"))
-                wait = asked if asked is not None else policy.backoff(attempt)
-                if time.monotonic() - started + wait <= policy.deadline:
-                    await asyncio.sleep(wait)
-                    continue
-            raise _api_error(response)
-
-    def _transport_failure(self, exc: httpx.HTTPError) -> ConnectionFailed | TimedOut:
-        if isinstance(exc, httpx.TimeoutException):
-            return TimedOut(
-                f"{self.base_url} did not answer within {self.options.timeout:g} s.",
-                "Check the network, or raise the timeout (--timeout, INBOXDESK_TIMEOUT).",
-            )
-        reason = str(exc) or type(exc).__name__
-        host = httpx.URL(self.base_url).host
-        if _name_not_resolved(exc):
-            return NameNotResolved(
-                f"Cannot find the host {host}: the name does not resolve.",
-                "Check the base URL or region for typos, then the network's DNS "
-                "(a VPN or proxy may be needed: --proxy).",
-            )
-        if host in LOOPBACK:
-            hint = "Is the local service running? Start one: inboxdesk serve --demo."
-        else:
-            hint = "Check the network (a proxy may be needed: --proxy) and the base URL."
-        return ConnectionFailed(f"Cannot reach {self.base_url}: {reason}.", hint)
-
-
-LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
-# What resolvers say when a name does not resolve, for errors that lost their gaierror.
-_DNS_WORDS = (
-    "name or service not known",
-    "nodename nor servname",
-    "temporary failure in name resolution",
-    "no address associated with hostname",
-    "getaddrinfo failed",
-    "name resolution",
-)
-
-
-def _name_not_resolved(exc: BaseException) -> bool:
-    """True when a connection failed because the host name did not resolve."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, socket.gaierror):
-            return True
-        if any(words in str(seen).lower() for words in _DNS_WORDS):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-# Without it a small POST waits for a delayed ACK between headers and body: 40 ms.
-NO_DELAY = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
-
-
-def tls_context(options: ClientOptions, base_url: str = "") -> ssl.SSLContext | bool:
-    """Verification as configured: a CA bundle, a client certificate, or the defaults."""
-    if options.verify is False:
-        return False
-    if isinstance(options.verify, str):
-        context = ssl.create_default_context(cafile=options.verify)
-    elif options.cert is not None:
-        context = httpx.create_ssl_context()
-    elif _plain_http(base_url) and (options.proxy is None or _plain_http(options.proxy)):
-        # Nothing goes over TLS (a local service): the CA bundle is not loaded (26 ms
-        # and a MiB at start-up). A context that trusts no one refuses any TLS peer, so
-        # nothing is ever sent unverified.
-        return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    else:
-        return True
-    if options.cert is not None:
-        certfile, keyfile = (
-            options.cert if isinstance(options.cert, tuple) else (options.cert, None)
+        request = self._http.build_request(
+            method, path, params=params, json=json_body, headers=headers
         )
-        context.load_cert_chain(certfile, keyfile)
-    return context
-
-
-def default_transport(options: ClientOptions, base_url: str = "") -> httpx.AsyncHTTPTransport:
-    """The connection pool: TLS settings, proxy, and TCP_NODELAY on every socket."""
-    return httpx.AsyncHTTPTransport(
-        verify=tls_context(options, base_url), proxy=options.proxy, socket_options=NO_DELAY
-    )
-
-
-def _plain_http(url: str) -> bool:
-    return url.lower().startswith("http://")
+        response = await send(self._http, request, self.options)
+        if response.is_success:
+            return response
+        raise _api_error(response)
 
 
 def _segment(value: str) -> str:
-    """A path segment, percent-encoded so that an id can never change the path."""
-    return quote(value, safe="")
+    """A path segment, percent-encoded so that an id can never change the path.
 
-
-def _json(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ProtocolError(
-            f"The service answered {response.status_code} to {response.request.method} "
-            f"{response.request.url.path} with a body that is not JSON.",
-            "The request may have been applied: refresh before trying again.",
-        ) from None
-
-
-def _unwrap(body: Any) -> Any:
-    """The payload of `{"data": ...}`, or the body itself when it came bare."""
-    if isinstance(body, dict) and set(body) == {"data"}:
-        return body["data"]
-    return body
-
-
-def _parse(model: type[M], data: Any) -> M:
-    try:
-        return model.model_validate(data)
-    except PydanticValidationError as exc:
-        raise ProtocolError(
-            f"The service sent a {model.__name__} this client cannot read: {_first_problem(exc)}.",
-            "Is the base URL right? A newer service may need a newer inboxdesk.",
-        ) from None
-
-
-def _items_of(model: type[M], response: httpx.Response) -> list[M]:
-    """A list of `model` objects, `{"data": [...]}` or bare, validated from the bytes.
-
-    pydantic reads the JSON straight into models: a third of the time of parsing it into
-    dicts first and validating those (2 ms rather than 6 for 100 full messages).
+    `/`, `?`, `#` and `%` are encoded by quote; a segment of dots alone is too, since
+    URL normalisation (httpx's included) removes `.` and `..` segments.
     """
-    if _first_byte(response) != b"[":
-        return _from_json(_wrapped_list(model), response, model.__name__).data  # type: ignore[no-any-return]
-    return _from_json(_list_of(model), response, model.__name__)  # type: ignore[no-any-return]
-
-
-def _page_of(model: type[M], response: httpx.Response) -> Page[M]:
-    """A page of `model` objects validated from the bytes; a bare list is one whole page."""
-    if _first_byte(response) == b"[":
-        items = _items_of(model, response)
-        whole = {"data": items, "page": 0, "pageSize": len(items), "hasMore": False}
-        return _page_type(model).model_validate(whole)  # type: ignore[return-value]
-    return _from_json(_page_type(model), response, "page")  # type: ignore[no-any-return]
-
-
-def _cursor_page_of(model: type[M], response: httpx.Response) -> CursorPage[M]:
-    return _from_json(_cursor_page_type(model), response, "page")  # type: ignore[no-any-return]
-
-
-def _first_byte(response: httpx.Response) -> bytes:
-    return response.content.lstrip()[:1]
-
-
-# pydantic keeps a parametrized generic (Page[FeedItem]) only weakly: once collected
-# it is built again, 2 to 8 ms a time. These hold each one for the process's life.
-@functools.cache
-def _list_of(model: type[BaseModel]) -> TypeAdapter[Any]:
-    return TypeAdapter(list[model])  # type: ignore[valid-type]
-
-
-@functools.cache
-def _wrapped_list(model: type[BaseModel]) -> type[BaseModel]:
-    return Data[list[model]]  # type: ignore[valid-type]
-
-
-@functools.cache
-def _page_type(model: type[BaseModel]) -> type[BaseModel]:
-    return Page[model]  # type: ignore[valid-type]
-
-
-@functools.cache
-def _cursor_page_type(model: type[BaseModel]) -> type[BaseModel]:
-    return CursorPage[model]  # type: ignore[valid-type]
-
-
-def _from_json(kind: Any, response: httpx.Response, what: str) -> Any:
-    """`kind` validated from the response's JSON; any problem is a ProtocolError.
-
-    JSON that pydantic's parser refuses but Python's reads (a byte-order mark, UTF-16)
-    is validated as Python's parsed it; a body that is not JSON says so.
-    """
-    adapter = isinstance(kind, TypeAdapter)
-    try:
-        try:
-            return (
-                kind.validate_json(response.content)
-                if adapter
-                else kind.model_validate_json(response.content)
-            )
-        except PydanticValidationError as exc:
-            if exc.errors()[0]["type"] != "json_invalid":
-                raise
-        body = _json(response)
-        return kind.validate_python(body) if adapter else kind.model_validate(body)
-    except PydanticValidationError as exc:
-        raise ProtocolError(
-            f"The service sent a {what} this client cannot read: {_first_problem(exc)}.",
-            "Is the base URL right? A newer service may need a newer inboxdesk.",
-        ) from None
+    return quote(value, safe="") if value.strip(".") else "%2E" * len(value)
 
 
 def _no_route(error: NotFoundError) -> bool:
     """True for the framework's 404 of a path it has no route for, not a missing resource."""
     return error.message.startswith("Cannot ")
-
-
-def _whole(value: Any, what: str) -> int:
-    """A count from the wire: the document types counts as numbers, so 2.0 reads as 2."""
-    whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-    if isinstance(value, bool) or not whole:
-        raise ProtocolError(f"{what} answered {value!r} where a whole number was expected.")
-    return int(value)
 
 
 def _matches(subscriber: Subscriber, wanted: dict[str, str]) -> bool:
@@ -649,107 +413,3 @@ def _matches(subscriber: Subscriber, wanted: dict[str, str]) -> bool:
         "name": " ".join(p for p in (subscriber.first_name, subscriber.last_name) if p),
     }
     return all(v.casefold() in fields[k].casefold() for k, v in wanted.items())
-
-
-def _first_problem(exc: PydanticValidationError) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "body"
-    return safe(f"{where}: {first['msg']}", newlines=False)
-
-
-def _api_error(response: httpx.Response) -> ApiError:
-    """The ApiError subclass for an error response, with a message and what to do next."""
-    status = response.status_code
-    path = response.request.url.path
-    body: ErrorBody | None = None
-    try:
-        body = ErrorBody.model_validate(response.json())
-    except (ValueError, PydanticValidationError):
-        body = None
-    raw = body.message if body else None
-    # Error text is wire text too: made safe here once for every view that shows it.
-    listed = raw if isinstance(raw, list) else [raw]
-    messages = [safe(m, newlines=False) for m in listed if m is not None and m != ""]
-    message = "; ".join(messages) or f"{status} {phrase(status)}"
-    if status in (401, 403):
-        return AuthenticationError(
-            status,
-            f"The service rejected the API key: {message}.",
-            hint="Check the key (inboxdesk config show) or set NOVU_SECRET_KEY, "
-            "and that it belongs to this service and region.",
-            body=body,
-            path=path,
-        )
-    if status == 404:
-        return NotFoundError(
-            status,
-            _sentence(message),
-            hint="Check the id, and that the key belongs to the environment that holds it.",
-            body=body,
-            path=path,
-        )
-    if status == 422 or (status == 400 and isinstance(raw, list)):
-        fields = _fields(body, messages)
-        if not fields:
-            return ValidationError(
-                status, _sentence(message), {}, hint="Fix the request.", body=body, path=path
-            )
-        detail = "; ".join(f"{k}: {' '.join(v)}" for k, v in fields.items())
-        return ValidationError(
-            status,
-            f"The service refused the request: {detail}.",
-            fields,
-            hint="Fix the values named and try again.",
-            body=body,
-            path=path,
-        )
-    if status == 429:
-        wait = retry_after(response.headers.get("Retry-After")) or 1.0
-        return RateLimitedError(
-            status,
-            f"Rate limited by the service ({message}).",
-            wait,
-            hint=f"Wait {wait:g} s and try again.",
-            body=body,
-            path=path,
-        )
-    if status == 409:
-        return ConflictError(
-            status,
-            _sentence(message),
-            hint="Another try of this request is still running; "
-            "refresh in a moment to see its effect.",
-            body=body,
-            path=path,
-        )
-    if status >= 500:
-        error_id = safe(body.error_id, newlines=False) if body and body.error_id else None
-        # Production's support asks for the errorId: it names the failure in their logs.
-        reference = f" (errorId {error_id})" if error_id else ""
-        return ServerError(
-            status,
-            f"The service failed: {message}{reference}.",
-            hint="Try again shortly; if it persists, check the service's status, "
-            "or contact its support" + (" with the errorId." if error_id else "."),
-            body=body,
-            path=path,
-        )
-    return BadRequestError(status, _sentence(message), body=body, path=path)
-
-
-def _sentence(text: str) -> str:
-    """The text ending in one full stop (production's own messages sometimes end in one)."""
-    return text if text.endswith((".", "!", "?")) else f"{text}."
-
-
-def _fields(body: ErrorBody | None, messages: Sequence[str]) -> dict[str, list[str]]:
-    if body is not None and body.errors:
-        return {
-            safe(k, newlines=False): [safe(m, newlines=False) for m in v.messages]
-            for k, v in body.errors.items()
-        }
-    fields: dict[str, list[str]] = {}
-    for text in messages:  # older services: "markAs must be one of ..."
-        name = text.split(" ", 1)[0]
-        fields.setdefault(name, []).append(text)
-    return fields

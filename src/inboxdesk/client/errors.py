@@ -38,8 +38,20 @@ class TimedOut(TransportError):
     pass
 
 
+class DeadlineExceeded(TimedOut):
+    """The whole request (retries and a slow body included) took longer than the deadline."""
+
+
 class ProtocolError(InboxdeskError):
     """The service answered with something that is not the API's shape."""
+
+
+class LimitExceeded(ProtocolError):
+    """An answer past one of the client's limits; `setting` names the one to raise."""
+
+    def __init__(self, message: str, hint: str = "", setting: str = "") -> None:
+        super().__init__(message, hint)
+        self.setting = setting
 
 
 class ApiError(InboxdeskError):

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import httpx
 
-from inboxdesk.client.api import ClientOptions, InboxClient
+from inboxdesk.client.api import InboxClient
+from inboxdesk.client.limits import Limits
 from inboxdesk.client.retry import RetryPolicy
+from inboxdesk.client.transport import ClientOptions
 from inboxdesk.config import ConfigError, Settings
 
 # The transport clients built here use when none is passed: how a caller that only has
@@ -56,6 +58,7 @@ def client_for(
         cert=cert,
         proxy=settings.proxy,
         retry=retry or RetryPolicy(deadline=max(30.0, settings.timeout * 3)),
+        limits=limits_for(settings),
     )
     key = settings.require_key()
     try:
@@ -65,3 +68,14 @@ def client_for(
             f"Cannot use the TLS files configured ({exc.__class__.__name__}: {exc}); check "
             "that the CA bundle and client certificate are PEM files."
         ) from None
+
+
+def limits_for(settings: Settings) -> Limits:
+    """The client's limits, as plain values, from the settings that declare them."""
+    return Limits(
+        max_body_bytes=round(settings.max_body_mb * 1_000_000),
+        deadline=settings.deadline,
+        max_json_depth=settings.max_json_depth,
+        max_int_digits=settings.max_int_digits,
+        max_pages=settings.max_pages,
+    )

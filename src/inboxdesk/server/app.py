@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from inboxdesk import __version__
 from inboxdesk.server.auth import AuthMiddleware
@@ -11,6 +11,7 @@ from inboxdesk.server.errors import install_handlers
 from inboxdesk.server.idempotency import IdempotencyMiddleware
 from inboxdesk.server.limits import BodyLimitMiddleware
 from inboxdesk.server.ratelimit import RateLimitMiddleware
+from inboxdesk.server.rawpath import RawPathMiddleware, decoded_path_params
 from inboxdesk.server.routes import build_router
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
@@ -23,12 +24,14 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> FastAPI:
         title="inboxdesk local service",
         version=__version__,
         description="Set primary integration and mark in-app messages, on SQLite.",
+        # Ids are routed as sent (server/rawpath.py): `a/b` or `..` is one path segment.
+        dependencies=[Depends(decoded_path_params)],
     )
     app.state.store = store
     app.include_router(build_router(store, settings))
     install_handlers(app)
-    # Added innermost first: a request passes database guard, body limit, auth, rate
-    # limit, idempotency.
+    # Added innermost first: a request passes raw path, database guard, body limit,
+    # auth, rate limit, idempotency.
     app.add_middleware(IdempotencyMiddleware, store=store)
     if settings.rate_limit is not None:
         app.add_middleware(RateLimitMiddleware, limit=settings.rate_limit)
@@ -36,4 +39,5 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> FastAPI:
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     identity = None if store.path == ":memory:" else file_identity(store.path)
     app.add_middleware(DatabaseGuardMiddleware, db_path=store.path, identity=identity)
+    app.add_middleware(RawPathMiddleware)
     return app

@@ -22,6 +22,7 @@ from inboxdesk.client import (
     InboxClient,
     InboxdeskError,
     NotFoundError,
+    ProtocolError,
     RetryPolicy,
     TransportError,
 )
@@ -220,6 +221,8 @@ class InboxdeskApp(App[None]):
             title = "The service rejected the API key"
         elif isinstance(error, TransportError):
             title = "The service is unreachable"
+        elif isinstance(error, ProtocolError):
+            title = "The service's answer cannot be read"
         else:
             title = "The service answered with an error"
         self.push_screen(ProblemScreen(title, error.message, error.hint))
@@ -300,7 +303,8 @@ class InboxdeskApp(App[None]):
 
     def report(self, error: InboxdeskError) -> None:
         """Tell the user what failed and what to do; an unreachable service is probed."""
-        if not self.connected and isinstance(error, AuthenticationError | TransportError):
+        if not self.connected:
+            # Nothing shown yet: any failure is a start-up problem, which `r` retries.
             self._startup_failed(error)
             return
         if isinstance(error, TransportError):

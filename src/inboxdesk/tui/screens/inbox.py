@@ -22,6 +22,7 @@ from textual.widgets import Header, Input, Static, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError, TransportError
+from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui.inbox_state import (
@@ -362,10 +363,12 @@ class InboxScreen(ServiceScreen):
 
         Single-row probes find the last page that holds a row, galloping then halving
         over pages (about 2·log₂(pages): 19 for 100,000 messages), and that page, fetched
-        whole, says how many rows it holds; its rows are the ones `G` shows.
+        whole, says how many rows it holds; its rows are the ones `G` shows. It looks no
+        further than `max_pages`: a service that always says "more" has no end to find.
         """
         client = self.inbox_app.client
         query = feed_filter.query
+        most = client.options.limits.max_pages
 
         async def holds(page: int) -> bool:
             # With limit 1 the feed's page number is an offset: the page's first row.
@@ -375,10 +378,13 @@ class InboxScreen(ServiceScreen):
         low, step, high = max(0, known - 1) // PAGE_SIZE, 1, None
         try:
             while high is None:
-                if await holds(low + step):
-                    low, step = low + step, step * 2
+                if low + 1 >= most:
+                    raise too_many_pages(most, "the feed")
+                probe = min(low + step, most - 1)
+                if await holds(probe):
+                    low, step = probe, step * 2
                 else:
-                    high = low + step
+                    high = probe
             while high - low > 1:
                 middle = (low + high) // 2
                 low, high = (middle, high) if await holds(middle) else (low, middle)
@@ -600,7 +606,10 @@ class InboxScreen(ServiceScreen):
     def _show_status(self) -> None:
         feed = self.feed
         text = Text()
-        if not feed.answered:
+        if not feed.answered and not self.fetching:
+            # The first page failed (the app said why): not a spinner that never ends.
+            text.append(f"not loaded · {self.key_for('refresh')} retries", style="bold red")
+        elif not feed.answered:
             text.append("loading…", style="italic")
         elif feed.exact:
             text.append(f"{len(feed):,} message{'s' if len(feed) != 1 else ''}")

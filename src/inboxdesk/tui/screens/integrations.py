@@ -133,13 +133,6 @@ class IntegrationsScreen(ServiceScreen):
         self.can_set_primary = item is not None and primary_note(item) is None
         self.query_one(IntegrationDetail).show(item, self.key_for("set_primary"), self.scope)
 
-    def key_for(self, action: str) -> str:
-        """The key an action of this view is bound to now (after the keymap)."""
-        for active in self.active_bindings.values():
-            if active.binding.action == action:
-                return self.app.get_key_display(active.binding)
-        return "?"
-
     @on(DataTable.RowHighlighted, "#integration-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()

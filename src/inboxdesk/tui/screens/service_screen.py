@@ -51,5 +51,12 @@ class ServiceScreen(Screen[None]):
         """The header shows a subscriber's or integration's name: one safe, short line."""
         return None if sub_title is None else clip(str(sub_title), TITLE_CELLS)
 
+    def key_for(self, action: str) -> str:
+        """The key an action of this view is bound to now (after the keymap)."""
+        for active in self.active_bindings.values():
+            if active.binding.action == action:
+                return self.app.get_key_display(active.binding)
+        return "?"
+
     def action_toggle_detail(self) -> None:
         self.toggle_class("-no-detail")

@@ -1,0 +1,117 @@
+"""The app against a failing or endless service: a failure is shown and retried, never a
+spinner that never ends; the search for the feed's end gives up at `max_pages`."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+import httpx
+from textual.widgets import Static
+
+from inboxdesk.client import ClientOptions, InboxClient, Limits, RetryPolicy
+from inboxdesk.config import Settings
+from inboxdesk.tui.app import make_app
+from inboxdesk.tui.screens.problem import ProblemScreen
+from tests.client.faults import FaultTransport
+from tests.client.hostile_server import HostileServer, Reply, Seen, json_reply
+from tests.client.test_cli_limits import COUNTS
+from tests.client.test_limits import KEY, item
+from tests.conftest import Service
+from tests.tui.conftest import NOW, SIZE, Notices, app_for, plain, until
+from tests.tui.test_inbox import opened
+
+
+def failing(request: httpx.Request) -> httpx.Response:
+    body = {"statusCode": 500, "message": "boom"}
+    return httpx.Response(500, json=body, request=request)
+
+
+async def test_a_startup_5xx_is_shown_and_r_retries(
+    service: Service, transport: FaultTransport
+) -> None:
+    transport.route["/v"] = failing
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, ProblemScreen) and app.screen.query("#problem-title"),
+            what="the problem screen",
+        )
+        assert "answered with an error" in plain(app.screen.query_one("#problem-title"))
+        assert "boom" in plain(app.screen.query_one("#problem-message"))
+        transport.route.clear()
+        await pilot.press("r")
+        await opened(pilot)
+
+
+async def test_a_startup_5xx_listing_subscribers_is_retried_too(
+    service: Service, transport: FaultTransport
+) -> None:
+    transport.route["/v"] = failing
+    app = app_for(service, subscriber=None, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="problem")
+        transport.route.clear()
+        await pilot.press("r")
+        await opened(pilot, rows=1)
+
+
+async def test_a_first_page_that_fails_later_says_so_and_refresh_retries(
+    service: Service, transport: FaultTransport, notices: Notices
+) -> None:
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot)
+        transport.route["/v1/subscribers/joe/notifications/feed"] = failing
+        app.open_subscriber("joe")
+        status = screen.query_one("#status", Static)
+        await until(
+            pilot,
+            lambda: "not loaded" in plain(status) and notices.saying("boom"),
+            what="the failure shown, and said",
+        )
+        assert "^r retries" in plain(status), "the refresh key, as the keymap has it"
+        transport.route.clear()
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: screen.table.row_count == 3, what="joe's rows")
+        assert "not loaded" not in plain(status)
+
+
+async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:
+    """A service that always says "more": `G` says so instead of searching forever."""
+
+    def always_more(seen: Seen) -> Reply:
+        assert len(server.seen) <= 200, "the end search did not stop"
+        if seen.path.endswith("/count"):
+            return json_reply(COUNTS)
+        if seen.path.startswith("/v2/subscribers/"):
+            return json_reply({"data": JANE})
+        query = parse_qs(seen.query)
+        page, limit = int(query["page"][0]), int(query["limit"][0])
+        items = [item(page * limit + n) for n in range(limit)]
+        return json_reply({"data": items, "page": page, "pageSize": limit, "hasMore": True})
+
+    with HostileServer(always_more) as server:
+        options = ClientOptions(
+            timeout=5, retry=RetryPolicy(attempts=1), limits=Limits(max_pages=20)
+        )
+        client = InboxClient(server.url, KEY, options)
+        settings = Settings(base_url=server.url, api_key=KEY)
+        app = make_app(settings, client=client, subscriber_id="jane", clock=lambda: NOW)
+        async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+            await opened(pilot, rows=100)
+            await pilot.press("G")
+            await until(pilot, lambda: notices.saying("after 20 pages"), what="the limit")
+    probes = [s for s in server.seen if s.query.endswith("limit=1")]
+    assert 0 < len(probes) <= 20
+
+
+JANE = {
+    "_id": "65e000000000000000000009",
+    "subscriberId": "jane",
+    "_organizationId": "65e000000000000000000002",
+    "_environmentId": "65e000000000000000000001",
+    "deleted": False,
+    "createdAt": "2026-01-01T00:00:00.000Z",
+    "updatedAt": "2026-01-01T00:00:00.000Z",
+}
