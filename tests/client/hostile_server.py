@@ -82,6 +82,8 @@ class HostileServer:
 def _handler(server: HostileServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go in two writes: without it the body waits for a delayed ACK.
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

@@ -17,7 +17,7 @@ from tests.client.hostile_server import HostileServer, Reply, Seen, json_reply
 from tests.client.test_cli_limits import COUNTS
 from tests.client.test_limits import KEY, item
 from tests.conftest import Service
-from tests.tui.conftest import NOW, SIZE, Notices, app_for, plain, until
+from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, until
 from tests.tui.test_inbox import opened
 
 
@@ -102,8 +102,29 @@ async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:
             await opened(pilot, rows=100)
             await pilot.press("G")
             await until(pilot, lambda: notices.saying("after 20 pages"), what="the limit")
+    assert notices.saying("after 20 pages")[0].title == "Stopped at a limit"
     probes = [s for s in server.seen if s.query.endswith("limit=1")]
     assert 0 < len(probes) <= 20
+
+
+async def test_a_lone_surrogate_in_a_title_is_shown_as_a_stand_in() -> None:
+    def answer(seen: Seen) -> Reply:
+        if seen.path.endswith("/count"):
+            return json_reply(COUNTS)
+        if seen.path.startswith("/v2/subscribers/"):
+            return json_reply({"data": JANE})
+        titled = item(1, title="hi \ud800 there")
+        return json_reply({"data": [titled], "page": 0, "pageSize": 100, "hasMore": False})
+
+    with HostileServer(answer) as server:
+        options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=1))
+        client = InboxClient(server.url, KEY, options)
+        settings = Settings(base_url=server.url, api_key=KEY)
+        app = make_app(settings, client=client, subscriber_id="jane", clock=lambda: NOW)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot, rows=1)
+            assert "hi <U+D800> there" in screen.table.row_text(0)
+            assert "hi <U+D800> there" in detail_text(screen)
 
 
 JANE = {

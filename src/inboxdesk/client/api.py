@@ -8,15 +8,16 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel
 
 from inboxdesk import __version__
 from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
 from inboxdesk.client.limits import too_many_pages
+
+# Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client.parse import api_error as _api_error
 from inboxdesk.client.parse import cursor_page_of as _cursor_page_of
 from inboxdesk.client.parse import cursor_page_type as _cursor_page_type
@@ -48,7 +49,6 @@ from inboxdesk.models import (
 from inboxdesk.models.secrets import mask_secret
 
 USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
-M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(frozen=True)

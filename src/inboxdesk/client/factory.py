@@ -73,7 +73,7 @@ def client_for(
 def limits_for(settings: Settings) -> Limits:
     """The client's limits, as plain values, from the settings that declare them."""
     return Limits(
-        max_body_bytes=round(settings.max_body_mb * 1_000_000),
+        max_body_bytes=max(1, round(settings.max_body_mb * 1_000_000)),
         deadline=settings.deadline,
         max_json_depth=settings.max_json_depth,
         max_int_digits=settings.max_int_digits,

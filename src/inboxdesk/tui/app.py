@@ -21,6 +21,7 @@ from inboxdesk.client import (
     AuthenticationError,
     InboxClient,
     InboxdeskError,
+    LimitExceeded,
     NotFoundError,
     ProtocolError,
     RetryPolicy,
@@ -320,7 +321,14 @@ class InboxdeskApp(App[None]):
                 )
                 self._probe = self.set_interval(PROBE_SECONDS, self._check_service)
             return
-        title = "Not found" if isinstance(error, NotFoundError) else "The service said no"
+        if isinstance(error, NotFoundError):
+            title = "Not found"
+        elif isinstance(error, LimitExceeded):
+            title = "Stopped at a limit"
+        elif isinstance(error, ProtocolError):
+            title = "The service's answer cannot be read"
+        else:
+            title = "The service said no"
         self.notify(
             f"{error.message}\n{error.hint}".strip(),
             title=title,
