@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from inboxdesk.text import cells, clip, is_safe, pad, safe, safe_json
+import pytest
+
+from inboxdesk.text import cells, clip, for_clipboard, is_safe, pad, safe, safe_json
 
 HOSTILE = "a\x1b[2Jb\x1b]0;title\x07c\x1b]52;c;ZXZpbA==\x07d\x9b31me\u202ef\x00g\x7fh\r"
 
@@ -54,3 +56,18 @@ def test_zero_width_characters_are_shown_but_emoji_sequences_survive() -> None:
     assert out == "pay<U+200B>pal<U+2060>.com<U+FEFF>"
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert safe(family) == family
+
+
+@pytest.mark.parametrize(
+    ("raw", "copied", "cleaned"),
+    [
+        ("65f000000000000000000001", "65f000000000000000000001", False),
+        ("https://x.test/\x1b[201~\nrm -rf ~\n", "https://x.test/[201~rm -rf ~", True),
+        ("a\u202eb\u200bc\x9bd\te\r\n", "abcde", True),
+        ("漢字😀", "漢字😀", False),
+    ],
+)
+def test_the_clipboard_gets_no_control_line_break_or_hidden_character(
+    raw: str, copied: str, cleaned: bool
+) -> None:
+    assert for_clipboard(raw) == (copied, cleaned)

@@ -94,3 +94,14 @@ def safe_json(value: Any, *, indent: int | None = None) -> str:
     """JSON whose strings escape C1 and bidi controls too (json escapes only C0)."""
     text = json.dumps(value, indent=indent, ensure_ascii=False)
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def for_clipboard(value: object) -> tuple[str, bool]:
+    """What may go on the clipboard: the text with every character `safe()` would
+    replace, and every line break and tab, removed (decisions.md 21), so a paste cannot
+    end a bracketed paste, run a line or hide a word. True beside it when that changed
+    the text, so the notice can say it was cleaned."""
+    raw = value if isinstance(value, str) else str(value)
+    cleaned = _UNSAFE.sub("", raw)
+    cleaned = "".join(c for c in cleaned if c not in "\r\n\t\u2028\u2029")
+    return cleaned, cleaned != raw

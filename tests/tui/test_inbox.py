@@ -387,7 +387,7 @@ async def test_open_link_without_a_browser_shows_it(
         assert url
         await pilot.press("o")
         await until(pilot, lambda: notices.saying(url), what="the link shown")
-        assert "No browser" in notices.saying(url)[0].message
+        assert "no browser" in notices.saying(url)[0].message
 
 
 @pytest.mark.own_service

@@ -25,6 +25,7 @@ from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError, Transpo
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.text import clip
+from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.inbox_state import (
     PAGE_SIZE,
     Change,
@@ -840,12 +841,10 @@ class InboxScreen(ServiceScreen):
     def action_copy_id(self) -> None:
         message_id = self.table.cursor_key
         if message_id:
-            self.app.copy_to_clipboard(message_id)
-            self.notify(f"Copied message id {clip(message_id, 60)}.", markup=False)
+            copy(self.app, message_id, "the message id")
 
     def action_copy_subscriber(self) -> None:
-        self.app.copy_to_clipboard(self.subscriber_id)
-        self.notify(f"Copied subscriberId {clip(self.subscriber_id, 60)}.", markup=False)
+        copy(self.app, self.subscriber_id, "the subscriberId")
 
     def action_open_cta(self) -> None:
         """The call-to-action URL in the browser; shown (and copied) when there is none."""
@@ -864,8 +863,7 @@ class InboxScreen(ServiceScreen):
         try:
             webbrowser.get()
         except webbrowser.Error:
-            self.app.copy_to_clipboard(url)
-            self.notify(f"No browser here; copied the link: {shown}", timeout=10, markup=False)
+            copy(self.app, url, "the link (no browser here)")
             return
         self.app.open_url(url)
         self.notify(f"Opened {shown}", markup=False)

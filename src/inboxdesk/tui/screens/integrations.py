@@ -15,7 +15,7 @@ from inboxdesk.client import InboxdeskError
 from inboxdesk.models import Integration
 from inboxdesk.primary import PrimaryPlan, plan_primary
 from inboxdesk.scope import Scope, load_scope, matches
-from inboxdesk.text import safe
+from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
@@ -211,5 +211,4 @@ class IntegrationsScreen(ServiceScreen):
     def action_copy_id(self) -> None:
         item = self.current
         if item and item.id:
-            self.app.copy_to_clipboard(item.id)
-            self.notify(f"Copied integration id {safe(item.id)}.", markup=False)
+            copy(self.app, item.id, "the integration id")

@@ -49,7 +49,8 @@ def grid(rows: list[tuple[str, object]] | None = None) -> Table:
 def add(table: Table, label: str, value: object) -> None:
     """A row of `grid()`; a value that is a `Text` keeps its style."""
     cell = value if isinstance(value, Text) else Text(json_value(value))
-    table.add_row(Text(label), cell)
+    # Labels are wire text too (a credential's or payload's key): safe like values.
+    table.add_row(Text(safe(label)), cell)
 
 
 def json_block(value: Any) -> RenderableType:
