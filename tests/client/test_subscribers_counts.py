@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import httpx
 import pytest
 
 from inboxdesk.client import InboxClient, NotFoundError
@@ -94,3 +95,26 @@ async def test_counts_past_the_cap_are_marked_capped(make_service: ServiceFactor
             counts = await client.notification_counts("jane")
         assert counts.unread.capped and counts.unseen.capped
         assert (str(counts.unread), str(counts.unseen)) == ("99+", "99+")
+
+
+async def test_an_unknown_subscriber_never_turns_v2_counts_off(counted: Counted) -> None:
+    """decisions.md 18: a 400 or 404 about a subscriber is about that subscriber. An
+    older service's 404 for an unknown one is v1's error too, so v2 stays on."""
+    from inboxdesk.client import ApiError, BadRequestError
+
+    transport = FaultTransport(
+        route={
+            "/v2/subscribers/old-ghost/": lambda r: httpx.Response(
+                404, json={"statusCode": 404, "message": "Subscriber old-ghost not found"}
+            )
+        }
+    )
+    async with counted.client(transport=transport) as client:
+        with pytest.raises(BadRequestError, match="ghost doesn't exist"):
+            await client.notification_counts("ghost")
+        with pytest.raises(ApiError, match="old-ghost"):
+            await client.notification_counts("old-ghost")
+        transport.seen.clear()
+        counts = await client.notification_counts("jane")
+    assert counts.unread.value == 8
+    assert [r.url.path for r in transport.seen] == ["/v2/subscribers/jane/notifications/count"]

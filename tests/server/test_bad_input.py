@@ -160,3 +160,50 @@ def test_fuzzed_set_primary_never_5xx(service: Service, integration: str, key: s
         )
     assert response.status_code in (400, 404, 422), response.text
     assert service.snapshot() == before
+
+
+def _b64(text: str) -> str:
+    import base64
+
+    return base64.b64encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        '{"a":' * 3000 + "1" + "}" * 3000,
+        '{"a": NaN}',
+        '{"a": "\\ud800"}',
+        json.dumps({f"k{n}": n for n in range(900)}),
+    ],
+    ids=["deep", "nan", "lone-surrogate", "900-keys"],
+)
+def test_a_hostile_payload_filter_is_400_never_500(service: Service, payload: str) -> None:
+    with service.http() as http:
+        response = http.get(
+            "/v1/subscribers/jane/notifications/feed", params={"payload": _b64(payload)}
+        )
+    assert response.status_code == 400, response.text
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("mark-as", b'{"messageId": "\\ud800", "markAs": "read"}'),
+        ("mark-as", b'{"messageId": "65f000000000000000000001", "markAs": "\\ud800"}'),
+        ("mark-all", b'{"markAs": "\\udfff"}'),
+    ],
+)
+def test_a_lone_surrogate_in_a_write_is_422_and_changes_nothing(
+    service: Service, path: str, body: bytes
+) -> None:
+    before = service.snapshot()
+    with service.http() as http:
+        response = http.post(
+            f"/v1/subscribers/jane/messages/{path}",
+            content=body,
+            headers={"content-type": "application/json"},
+        )
+    assert response.status_code == 422, response.text
+    assert "\\ud" in response.text, "the echoed value stays a JSON escape"
+    assert service.snapshot() == before

@@ -140,17 +140,39 @@ def test_counts_per_filter_capped_at_100(service: Service) -> None:
     }
 
 
-@pytest.mark.parametrize("filters", ["nope", "{}", "[]", "[1]", json.dumps([{}] * 31)])
+@pytest.mark.parametrize("filters", ["{}", "[]", "[1]", json.dumps([{}] * 31)])
 def test_bad_count_filters_are_422(service: Service, filters: str) -> None:
     with service.http() as http:
         response = http.get("/v2/subscribers/jane/notifications/count", params={"filters": filters})
     assert response.status_code == 422 and "filters" in response.json()["errors"]
 
 
-def test_counts_of_an_unknown_subscriber_are_404(service: Service) -> None:
+@pytest.mark.parametrize(
+    "filters",
+    [
+        "nope",
+        "[" * 5000 + "]" * 5000,
+        '[{"read": NaN}]',
+        '[{"tags": [Infinity]}]',
+        '[{"tags": ["\\ud800"]}]',
+        json.dumps([{"data": {f"k{n}": n for n in range(900)}}]),
+    ],
+    ids=["not-json", "deep", "nan", "infinity", "lone-surrogate", "900-keys"],
+)
+def test_malformed_count_filters_are_400_never_500(service: Service, filters: str) -> None:
+    with service.http() as http:
+        response = http.get("/v2/subscribers/jane/notifications/count", params={"filters": filters})
+    assert response.status_code == 400, response.text
+    assert response.json()["message"].startswith("filters is malformed")
+
+
+def test_counts_of_an_unknown_subscriber_are_400_as_production_says(service: Service) -> None:
     with service.http() as http:
         response = http.get("/v2/subscribers/ghost/notifications/count", params={"filters": "[{}]"})
-    assert response.status_code == 404
+    assert response.status_code == 400
+    assert response.json()["message"] == (
+        "Subscriber ghost doesn't exist in environment 65d000000000000000000002"
+    )
 
 
 def test_v2_switched_off_answers_404_as_an_older_service(make_service: ServiceFactory) -> None:

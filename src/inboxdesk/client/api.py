@@ -307,7 +307,9 @@ class InboxClient:
         """Unread and unseen in-app notifications, each marked capped past production's cap.
 
         Uses `GET /v2/subscribers/{id}/notifications/count`; a service without it (404)
-        answers through v1: the unseen count, and the unread feed's first page.
+        answers through v1: the unseen count, and the unread feed's first page. A 404
+        turns v2 counts off only once v1 has answered for the same subscriber: a 404
+        about the subscriber (older services) is then v1's error too, and v2 stays on.
         """
         segment = _segment(subscriber_id)
         if self._counts_v2 is not False:
@@ -319,7 +321,9 @@ class InboxClient:
                     params={"filters": json.dumps(filters, separators=(",", ":"))},
                 )
             except NotFoundError:
+                counts_v1 = await self._counts_v1(subscriber_id)
                 self._counts_v2 = False
+                return counts_v1
             else:
                 self._counts_v2 = True
                 counts = _items_of(NotificationCount, response)
@@ -328,6 +332,9 @@ class InboxClient:
                         f"The count endpoint answered {len(counts)} counts for 2 filters."
                     )
                 return NotificationCounts(Count.of(counts[0].count), Count.of(counts[1].count))
+        return await self._counts_v1(subscriber_id)
+
+    async def _counts_v1(self, subscriber_id: str) -> NotificationCounts:
         unseen, unread = await asyncio.gather(
             self.unseen_count(subscriber_id),
             self.feed(subscriber_id, 0, COUNT_CAP, read=False),

@@ -9,10 +9,10 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from inboxdesk.server.store import NotAllowed, NotFound, utc_now
+from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
 
 class ApiValidationError(Exception):
@@ -36,7 +36,8 @@ def error_body(status: int, path: str, message: str, **extra: Any) -> dict[str, 
 
 def error_bytes(status: int, path: str, message: str, **extra: Any) -> bytes:
     """The same body, encoded, for the ASGI middlewares that answer before routing."""
-    return json.dumps(error_body(status, path, message, **extra)).encode()
+    text = json.dumps(error_body(status, path, message, **extra), ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace")
 
 
 def error_response(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import json
 import re
 from collections.abc import Callable
 from functools import partial
@@ -13,7 +12,6 @@ from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
 from anyio import to_thread
 from fastapi import APIRouter, Header, Query, Request
-from fastapi.responses import JSONResponse
 from pydantic import BeforeValidator
 
 from inboxdesk.models import (
@@ -43,6 +41,8 @@ from inboxdesk.server.store import (
     Store,
     SubscriberSearch,
 )
+from inboxdesk.server.wire import BadJson, read_query_json
+from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -108,7 +108,8 @@ def _payload(encoded: str | None) -> Any:
         return None
     text = re.sub(r"[^A-Za-z0-9+/]", "", encoded.replace("-", "+").replace("_", "/"))
     try:
-        return json.loads(base64.b64decode(text + "=" * (-len(text) % 4)).decode())
+        # Bounded: no NaN, no lone surrogate, not too deep or wide (server/wire.py).
+        return read_query_json(base64.b64decode(text + "=" * (-len(text) % 4)).decode())
     except (ValueError, binascii.Error):
         raise NotAllowed(
             "Invalid payload, the JSON object should be encoded to base64 string."
@@ -425,9 +426,9 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
 def _filters(text: str) -> list[dict[str, Any]]:
     """The count endpoint's `filters`: a JSON array of 1 to 30 objects, else a 422."""
     try:
-        value = json.loads(text)
-    except ValueError:
-        value = None
+        value = read_query_json(text)
+    except BadJson as exc:
+        raise NotAllowed(f"filters is malformed: {exc}") from None
     if (
         not isinstance(value, list)
         or not 1 <= len(value) <= MAX_COUNT_FILTERS

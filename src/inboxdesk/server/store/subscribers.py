@@ -148,7 +148,13 @@ class SubscriberStore(Database):
         """In-app notifications of the subscriber matching each filter, each counted up
         to COUNT_CAP as production's count endpoint does."""
         db = self.read()
-        pk = self._subscriber(db, caller, subscriber_id)["id"]
+        try:
+            pk = self._subscriber(db, caller, subscriber_id)["id"]
+        except NotFound:
+            # Production's words, and a 400 (behaviour.md 5), unlike GET /v2/subscribers/{id}.
+            raise NotAllowed(
+                f"Subscriber {subscriber_id} doesn't exist in environment {caller.environment_id}"
+            ) from None
         counts = []
         for wanted in filters:
             where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"

@@ -1,0 +1,74 @@
+"""Reading JSON a caller put in a query, and writing JSON that cannot fail to encode.
+
+Query values (`payload`, `filters`) are JSON from anyone: Python's parser accepts NaN
+and Infinity, recurses on depth, and lets lone surrogates through, each of which once
+became a 500 further in. They are refused here, once, as the caller's error.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.responses import JSONResponse
+
+# Deeper than any filter a person writes, shallow enough for every recursion after it.
+MAX_DEPTH = 32
+# Leaves of one query value: each becomes an SQL condition.
+MAX_LEAVES = 200
+
+
+class BadJson(ValueError):
+    """A query value that is not JSON this service can use; the message says why."""
+
+
+def _no_constant(name: str) -> Any:
+    raise BadJson(f"{name} is not a JSON number")
+
+
+def read_query_json(text: str) -> Any:
+    """`text` as JSON, or BadJson: no NaN or Infinity, no lone surrogate, at most
+    MAX_DEPTH levels and MAX_LEAVES leaves."""
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise BadJson(f"nested deeper than {MAX_DEPTH} levels") from None
+    except BadJson:
+        raise
+    except ValueError:
+        raise BadJson("not valid JSON") from None
+    leaves = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise BadJson(f"nested deeper than {MAX_DEPTH} levels")
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                _check_text(key)
+                stack.append((inner, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((inner, depth + 1) for inner in item)
+        else:
+            leaves += 1
+            if leaves > MAX_LEAVES:
+                raise BadJson(f"more than {MAX_LEAVES} values")
+            if isinstance(item, str):
+                _check_text(item)
+    return value
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadJson("a string holds a lone surrogate (not UTF-8 text)") from None
+
+
+class WireJSONResponse(JSONResponse):
+    """JSON as production writes it; a lone surrogate echoed from a request (a bad id in
+    a 422's detail, a path) goes out as its JSON escape instead of failing the answer."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8", "backslashreplace")
