@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -207,3 +208,26 @@ def test_a_lone_surrogate_in_a_write_is_422_and_changes_nothing(
     assert response.status_code == 422, response.text
     assert "\\ud" in response.text, "the echoed value stays a JSON escape"
     assert service.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("title", "hi \ud800", "messages[0].title: holds a lone surrogate"),
+        ("\udfffkey", "x", "messages[0] (a key): holds a lone surrogate"),
+        ("score", float("nan"), "messages[0].score: nan is not a JSON number"),
+    ],
+)
+def test_the_fixture_loader_refuses_what_it_could_not_serve(
+    tmp_path: Any, field: str, value: Any, said: str
+) -> None:
+    from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
+    from inboxdesk.server.store import Store
+    from tests.conftest import EXAMPLE
+
+    fixture = read_fixture(EXAMPLE)
+    fixture["environments"][0]["messages"][0][field] = value
+    store = Store(tmp_path / "x.db")
+    with pytest.raises(FixtureError, match=re.escape(said)):
+        load_fixture(store, fixture)
+    assert store.is_empty(), "nothing was stored"

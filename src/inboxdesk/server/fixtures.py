@@ -9,6 +9,7 @@ workflow by its `name` in `workflow`. The README documents the format.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from inboxdesk.models import Channel, Integration, Message, Subscriber, Workflow
 from inboxdesk.models.enums import EnvironmentType
 from inboxdesk.models.ids import new_object_id
 from inboxdesk.server.store import Store, utc_now
+from inboxdesk.text import safe
 
 CHANNELS = tuple(c.value for c in Channel)
 ENVIRONMENT_TYPES = tuple(t.value for t in EnvironmentType)
@@ -41,6 +43,8 @@ class LoadedEnvironment:
 def read_fixture(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise FixtureError(f"{path}: nested too deep to read") from None
     except FileNotFoundError:
         raise FixtureError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -71,10 +75,36 @@ def _items(env: Mapping[str, Any], name: str, where: str) -> list[dict[str, Any]
     return items
 
 
+def _storable(value: Any, where: str = "fixture") -> None:
+    """Refuse what the store could keep but never serve: a lone surrogate (no UTF-8
+    answer can carry it) or a NaN or infinite number (no JSON answer can)."""
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        item, spot = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                _storable_text(str(key), f"{spot} (a key)")
+                stack.append((inner, f"{spot}.{safe(key, newlines=False)}"))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{spot}[{n}]") for n, inner in enumerate(item))
+        elif isinstance(item, str):
+            _storable_text(item, spot)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise FixtureError(f"{spot}: {item} is not a JSON number")
+
+
+def _storable_text(text: str, spot: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FixtureError(f"{spot}: holds a lone surrogate, which is not UTF-8 text") from None
+
+
 def load_fixture(
     store: Store, fixture: Mapping[str, Any], organization: str | None = None
 ) -> list[LoadedEnvironment]:
     """Validate the whole fixture first, then store it; returns each environment's key."""
+    _storable(fixture)
     envs = fixture.get("environments")
     if not isinstance(envs, list) or not envs:
         raise FixtureError("fixture: 'environments' must be a non-empty list")
