@@ -118,3 +118,15 @@ def test_serve_on_a_fresh_machine_creates_its_private_data_directory(tmp_path: P
     data = next(home.rglob("local.db")).parent
     assert data.is_relative_to(home)
     assert data.stat().st_mode & 0o777 == 0o700
+
+
+def test_fixture_names_are_printed_safe(tmp_path: Path) -> None:
+    import json
+
+    fixture = {"environments": [{"name": "Stag\x1b]0;pwned\x07ing"}]}
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(fixture))
+    out, _ = serve_until_ready(
+        "--db", str(tmp_path / "local.db"), "--load", str(path), "--port", "0", last="API key"
+    )
+    assert "\x1b" not in out and "\x07" not in out and "Stag␛]0;pwned" in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +56,48 @@ def test_serve_on_a_database_in_use_says_so_in_one_line(service: Service) -> Non
     assert result.stderr.strip().count("\n") == 0
     assert "in use by another inboxdesk service" in result.stderr
     assert service.snapshot() == before
+
+
+def test_a_symlink_to_a_database_in_use_is_refused_too(service: Service, tmp_path: Path) -> None:
+    from inboxdesk.server.dblock import DatabaseLock
+
+    link = tmp_path / "elsewhere.db"
+    link.symlink_to(service.db_path)
+    with pytest.raises(DatabaseInUse):
+        DatabaseLock(link).acquire()
+
+
+@pytest.mark.own_service
+def test_a_clean_stop_leaves_the_data_in_the_database_file_alone(
+    make_service: ServiceFactory, tmp_path: Path
+) -> None:
+    import shutil
+    import sqlite3
+
+    service = make_service()
+    with service.http() as http:
+        response = http.post(MARK, json={"messageId": jane_message(1), "markAs": "unread"})
+    assert response.status_code == 201
+    service.thread.stop()
+    service.store.close()
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(service.db_path, copy)  # the .db file alone, without its -wal
+    with sqlite3.connect(copy) as db:
+        row = db.execute("SELECT read FROM messages WHERE id = ?", (jane_message(1),)).fetchone()
+        count = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    assert count > 0 and row == (0,)
+
+
+def test_a_refused_demo_touches_nothing_of_the_running_service(service: Service) -> None:
+    """Opening a store clears stale idempotency records: a demo refused on a database
+    in use must not, or it frees the live service's in-flight keys."""
+    from inboxdesk.cli.app_commands import DemoRefused, demo_service
+
+    with service.store.transaction() as db:
+        db.execute(
+            "INSERT INTO idempotency (organization_id, key, body_hash, state, created_at) "
+            "VALUES ('org', 'in-flight', 'h', 'pending', 0)"
+        )
+    with pytest.raises(DemoRefused, match="in use"), demo_service(service.db_path):
+        pass
+    assert service.row("SELECT state FROM idempotency WHERE key = 'in-flight'")[0] == "pending"

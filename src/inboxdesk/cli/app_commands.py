@@ -23,6 +23,7 @@ from rich.console import Console
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.crash import report
 from inboxdesk.config import ConfigError, Settings, resolve
+from inboxdesk.text import safe
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -161,6 +162,7 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
     """The local service on a free loopback port with the demo data (or the `load`
     fixtures), in a temporary database unless `db` is given; all of it goes on exit.
     Raises DemoRefused for a database that holds data or a bad fixture."""
+    from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.runner import ServiceThread
@@ -173,7 +175,17 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
         raise DemoRefused(str(exc)) from None
     with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
         db_path = db or Path(scratch) / "demo.db"
-        store = Store(db_path)
+        # Opening a store tidies the database (stale idempotency records): a database in
+        # use by a running service must not be touched at all, so its lock comes first.
+        guard = DatabaseLock(db_path)
+        try:
+            guard.acquire()
+        except DatabaseInUse as exc:
+            raise DemoRefused(str(exc)) from None
+        try:
+            store = Store(db_path)
+        finally:
+            guard.release()  # the service thread takes its own lock when it starts
         try:
             if not store.is_empty():
                 raise DemoRefused(
@@ -201,7 +213,8 @@ def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ())
             settings = base.model_copy(update={"base_url": demo.url, "api_key": demo.key})
             return run_app(InboxdeskApp(settings, subscriber_id=subscriber))
     except DemoRefused as exc:
-        print(f"inboxdesk: {exc}", file=sys.stderr)
+        # A fixture's error may quote its text: shown safe, as any text from a file.
+        print(f"inboxdesk: {safe(str(exc), newlines=False)}", file=sys.stderr)
         return 2
 
 

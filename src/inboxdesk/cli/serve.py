@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from inboxdesk.paths import default_db_path
+from inboxdesk.text import safe
 
 
 def _port(ctx: click.Context, param: click.Parameter, port: int) -> int:
@@ -121,7 +122,7 @@ def serve(
             fixtures.append((str(path), read_fixture(path)))
         loaded = [(name, load_fixture(store, fixture)) for name, fixture in fixtures]
     except FixtureError as exc:
-        print(f"inboxdesk: {exc}", file=sys.stderr)
+        print(f"inboxdesk: {safe(str(exc), newlines=False)}", file=sys.stderr)
         return 2
     if store.is_empty():
         print(
@@ -142,7 +143,8 @@ def serve(
         for env in environments:
             note = "" if env.generated_key else " (from the fixture)"
             key = env.api_key if show_keys else "(not printed: output is not a terminal)"
-            print(f"  {name}: {env.name} API key: {key}{note}")
+            where = f"{safe(name, newlines=False)}: {safe(env.name, newlines=False)}"
+            print(f"  {where} API key: {key}{note}")
     if loaded and show_keys:
         local = url.replace("0.0.0.0", "127.0.0.1") if exposed else url
         print(f"  try: curl -H 'Authorization: ApiKey <key>' {url}/v1/integrations")

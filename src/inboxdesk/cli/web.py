@@ -30,6 +30,7 @@ from inboxdesk.config import (
     Settings,
     resolve,
 )
+from inboxdesk.text import safe
 
 DEFAULT_PORT = 8000
 TITLE = "inboxdesk"
@@ -232,7 +233,7 @@ def _serve_demo(
             environment = _demo_environment(settings, demo.scratch / "app.toml")
             return serve_web(app_command(subscriber), host, port, environment)
     except DemoRefused as exc:
-        print(f"inboxdesk: {exc}", file=sys.stderr)
+        print(f"inboxdesk: {safe(str(exc), newlines=False)}", file=sys.stderr)
         return 2
 
 

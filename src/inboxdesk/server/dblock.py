@@ -20,7 +20,9 @@ class DatabaseInUse(RuntimeError):
 
 class DatabaseLock:
     def __init__(self, db_path: Path | str) -> None:
-        self.db_path = str(db_path)
+        # The real path: a symlink to a database in use must find the same lock.
+        path = str(db_path)
+        self.db_path = path if path == ":memory:" else os.path.realpath(path)
         self._file: IO[str] | None = None
 
     @property

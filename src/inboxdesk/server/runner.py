@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import socket
+import sqlite3
 import threading
 import time
+from contextlib import closing
+from pathlib import Path
 from types import TracebackType
 
 import uvicorn
@@ -55,6 +58,17 @@ def _server(app: ASGIApp, log_level: str) -> uvicorn.Server:
     return uvicorn.Server(config)
 
 
+def checkpoint(db_path: Path | str) -> None:
+    """Move the write-ahead log into the database file and empty it."""
+    if str(db_path) == ":memory:" or not Path(db_path).exists():
+        return
+    try:
+        with closing(sqlite3.connect(db_path, timeout=5)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error:
+        pass  # a busy or vanished database keeps its log; SQLite replays it on open
+
+
 def serve_forever(
     settings: ServerSettings,
     sock: socket.socket,
@@ -64,6 +78,9 @@ def serve_forever(
     """Serve until stopped; raises DatabaseInUse if another service holds the database."""
     with lock or DatabaseLock(settings.db_path):
         _server(create_app(settings), log_level).run(sockets=[sock])
+        # A clean stop leaves everything in the .db file itself: a copy of it alone,
+        # without its -wal, holds the data.
+        checkpoint(settings.db_path)
 
 
 class ServiceThread:
@@ -145,6 +162,7 @@ class ServiceThread:
         self._socket = None
         self._server = None
         self._thread = None
+        checkpoint(self.store.path if self.store is not None else self.settings.db_path)
         self._lock.release()
 
     def __enter__(self) -> ServiceThread:
