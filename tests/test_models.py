@@ -483,3 +483,25 @@ def test_every_public_name_resolves_and_a_submodule_imports_alone() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert loaded.strip() == "['inboxdesk.models.enums']", loaded
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("url", "https://mailer:hunter2hunter2@smtp.acme.test/"),
+        ("pass", "hunter2hunter2"),
+        ("endpoint", "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXX"),
+        ("target", "https://discord.com/api/webhooks/123/abcdefabcdef"),
+        ("header", "Bearer abcdefabcdef0123456789"),
+        ("pem", "-----BEGIN RSA PRIVATE KEY-----\nMIIEabcdef\n-----END RSA PRIVATE KEY-----"),
+        ("webhookUrl", "https://chat.acme.test/hook/abcdef0123456789"),
+    ],
+)
+def test_secrets_are_masked_by_name_or_by_shape(name: str, value: str) -> None:
+    shown = models.mask_secrets({name: value})[name]
+    assert shown.startswith("••••") and value[:-4] not in shown
+
+
+def test_public_settings_stay_readable() -> None:
+    plain = {"url": "https://acme.test/path", "passive": "yes", "from": "a@b.test"}
+    assert models.mask_secrets(plain) == plain

@@ -82,3 +82,26 @@ def test_a_table_says_what_it_left_out(env: Service, capsys: pytest.CaptureFixtu
     assert code == 0 and "more on --page 1, or --all for every one" in err
     code, _, err = run(capsys, "messages", "jane", "--all")
     assert "more on" not in err
+
+
+def test_subscribers_channel_webhooks_are_masked(
+    make_service: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inboxdesk.server.fixtures import read_fixture
+    from tests.conftest import EXAMPLE
+
+    hook = "https://hooks.slack.com/services/T000/B000/SECRETSECRETSECRET"
+    fixture = read_fixture(EXAMPLE)
+    fixture["environments"][0]["subscribers"][0]["channels"] = [
+        {
+            "providerId": "slack",
+            "_integrationId": "65e000000000000000000007",
+            "credentials": {"webhookUrl": hook, "deviceTokens": ["device-token-0123456789"]},
+        }
+    ]
+    service: Service = make_service(fixture)  # type: ignore[operator]
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
+    code, out, _ = run(capsys, "subscribers", "--json")
+    assert code == 0 and "slack" in out
+    assert "SECRETSECRET" not in out and "device-token-0123" not in out

@@ -14,7 +14,7 @@ from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.client.factory import client_for
 from inboxdesk.client.limits import too_many_pages
-from inboxdesk.models import MarkAs, MessageFields
+from inboxdesk.models import MarkAs, MessageFields, mask_secrets
 from inboxdesk.text import clip, safe, safe_json
 
 # Exit status when mark-as left some requested ids alone.
@@ -99,7 +99,9 @@ def subscribers(
             if not (follow and after):
                 break
         if as_json:
-            _emit([s.to_wire() for s in found], next=None if follow else after)
+            # Channel settings hold webhook URLs and device tokens: masked like any secret.
+            shown = [mask_secrets(s.to_wire()) for s in found]
+            _emit(shown, next=None if follow else after)
             return 0
         if ids_only:
             _print_ids([s.subscriber_id for s in found])

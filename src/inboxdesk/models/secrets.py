@@ -53,13 +53,19 @@ def mask_secret(value: str) -> str:
 
 # Names of settings that hold secrets (apiKey, signingKey, authToken, password, ...).
 _SECRET_NAME = re.compile(
-    r"key|secret|token|passw|pwd|signing|credential|private|cert|auth|salt",
+    r"key|secret|token|pass(?:w|$|_|-|phrase)|pwd|signing|credential|private|cert|auth|salt"
+    r"|webhook|hook_?url",
     re.IGNORECASE,
 )
 # Values that are secrets whatever their name: provider key and token prefixes, JWTs.
 _SECRET_VALUE = re.compile(
     r"^(whsec_|sk_|rk_|pk_live_|SG\.|xox[abposr]-|gh[pousr]_|github_pat_|AKIA|ASIA|"
-    r"AC[0-9a-f]{32}|eyJ[\w-]+\.|key-[0-9a-f]{16})"
+    r"AC[0-9a-f]{32}|eyJ[\w-]+\.|key-[0-9a-f]{16}|"
+    # A bearer token, a PEM private key, a URL with a password in it, and the webhook
+    # URLs of chat services, whose path is the secret.
+    r"bearer\s|-----BEGIN [A-Z ]*PRIVATE KEY|[a-z][a-z0-9+.-]*://[^/\s@:]*:[^/\s@]+@|"
+    r"https?://hooks\.slack\.com/|https?://(?:[\w-]+\.)?discord(?:app)?\.com/api/webhooks/)",
+    re.IGNORECASE,
 )
 # Names that match _SECRET_NAME but only say whether a secret is used, or where.
 _PUBLIC_NAMES = frozenset(PUBLIC_CREDENTIALS | {"inboundWebhookEnabled"})
