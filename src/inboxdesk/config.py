@@ -358,6 +358,23 @@ def _known(loc: str) -> str:
 # -- the file ---------------------------------------------------------------------------
 
 
+# A config file is a few kilobytes; anything far larger is not one.
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _read_bounded(path: Path) -> str:
+    """The file's text, refusing what is not a regular file (a FIFO would block, a
+    device never end) and reading at most MAX_CONFIG_BYTES."""
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(handle, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        data = file.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise OSError(f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MiB")
+    return data.decode("utf-8")
+
+
 class ConfigFile:
     """The TOML file: profiles, the default profile, and app settings."""
 
@@ -371,7 +388,9 @@ class ConfigFile:
         if not path.exists():
             return cls(path, {})
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(_read_bounded(path))
+        except RecursionError:
+            raise ConfigError(f"{path} is nested too deep to read: fix or delete it.") from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path} is not valid TOML ({exc}): fix or delete it.") from None
         except (OSError, UnicodeDecodeError) as exc:

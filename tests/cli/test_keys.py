@@ -76,3 +76,20 @@ def test_a_keymap_that_collides_in_a_view_is_refused_naming_both(tmp_path: Path)
     # A key used only in another view is free here; a move of both is fine too.
     result = run(["config", "set", "app.keymap.inbox.mark_read", "x"], tmp_path)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "deep", "huge"])
+def test_a_config_file_that_is_not_one_is_one_line_never_a_hang(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path = Path("/dev/zero")
+    elif kind == "deep":
+        path.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    else:
+        path.write_text("# " + "x" * (2 << 20) + "\n")
+    result = run(["config", "show"], tmp_path, INBOXDESK_CONFIG=str(path))
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and str(path) in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
