@@ -23,6 +23,8 @@ def _refused(service: Service, caplog: pytest.LogCaptureFixture) -> None:
         assert "deleted or replaced" in body["message"]
         # A read would open the path anew and see an empty database: refused too.
         assert http.get("/v1/integrations").status_code == 503
+        for path in ("/v2/subscribers", "/v2/subscribers/jane/notifications/count?filters=[{}]"):
+            assert http.get(path).status_code == 503, path
     assert any("deleted or replaced" in r.getMessage() for r in caplog.records)
 
 

@@ -2,8 +2,8 @@
 
 SQLite keeps writing to the file it opened; if that file was unlinked or swapped, every
 later write would answer 201 and then vanish, and a thread opening the path anew would
-create an empty database (issue 9). Before each /v1 request the path is compared with
-the file the service started on.
+create an empty database (issue 9). Before each API request (/v1 and /v2) the path is
+compared with the file the service started on.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class DatabaseGuardMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
             scope["type"] == "http"
-            and scope["path"].startswith("/v1")
+            and scope["path"].startswith(("/v1/", "/v2/"))
             and self.identity is not None
             and file_identity(self.db_path) != self.identity
         ):
