@@ -71,3 +71,37 @@ def test_the_clipboard_gets_no_control_line_break_or_hidden_character(
     raw: str, copied: str, cleaned: bool
 ) -> None:
     assert for_clipboard(raw) == (copied, cleaned)
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("a\u00adb", "a<U+00AD>b"),  # soft hyphen
+        ("x\U000e0041\U000e0042y", "x<U+E0041><U+E0042>y"),  # tag characters
+        ("a\ufe0fb", "a<U+FE0F>b"),  # a variation selector on no emoji
+        ("x\u034fy", "x<U+034F>y"),  # combining grapheme joiner
+        ("\u17b4\u17b5", "<U+17B4><U+17B5>"),
+        ("\ufff9a\ufffb", "<U+FFF9>a<U+FFFB>"),
+        ("\u206a\u206f", "<U+206A><U+206F>"),
+        ("\u115f\u1160\u3164\uffa0", "<U+115F><U+1160><U+3164><U+FFA0>"),  # Hangul fillers
+        ("a\u200db", "a<U+200D>b"),  # a joiner between letters hides nothing good
+        # Kept: the joiner and VS16 inside emoji, and a subdivision flag whole.
+        ("👩\u200d👩\u200d👧 ❤\ufe0f", "👩\u200d👩\u200d👧 ❤\ufe0f"),
+        ("\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",) * 2,
+    ],
+)
+def test_every_invisible_character_is_shown(raw: str, shown: str) -> None:
+    assert safe(raw) == shown and is_safe(shown)
+    assert "\\u" in safe_json(raw) or raw == shown
+
+
+def test_combining_marks_are_capped_per_character() -> None:
+    flood = "e" + "\u0301" * 20_000
+    shown = safe(flood)
+    assert shown == "e" + "\u0301" * 30 + "<19970 more marks>"
+    assert cells(clip(flood, 40)) <= 40
+
+
+def test_hangul_fillers_take_the_cells_they_are_given() -> None:
+    row = pad(clip("\u3164\u3164name\u115f", 20), 20)
+    assert cells(row) == 20 and "\u3164" not in row

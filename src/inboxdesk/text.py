@@ -11,6 +11,7 @@ clipboard or reorder text. Views then show the result as plain text
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -46,8 +47,42 @@ _TABLE = str.maketrans({chr(c): s for c, s in _CONTROL.items()})
 _UNSAFE = re.compile("[" + "".join(re.escape(chr(c)) for c in _CONTROL) + "]")
 
 
+# Combining marks kept on one base character; a flood of them (20,000 on one letter)
+# is cut there, so a title cannot make the terminal redraw megabytes per key.
+MAX_MARKS = 30
+
+
+@functools.cache
+def _hidden() -> Any:
+    """Every default-ignorable code point (from Unicode's own data, through the regex
+    module), but those an emoji or a flag needs (decisions.md 22), and runs of combining
+    marks past MAX_MARKS. Built on first use: start-up shows ASCII first."""
+    import regex
+
+    return regex.compile(
+        # A subdivision flag: black flag, tag letters, cancel tag. Kept whole.
+        r"(\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F)"
+        # An emoji and what joins it to the next (ZWJ, VS16, skin tones). Kept whole.
+        r"|(\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0F]*"
+        r"(?:\u200D\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0F]*)*)"
+        # Format characters too (U+FFF9-FFFB annotations, number signs): all invisible.
+        r"|([\p{Default_Ignorable_Code_Point}\p{Cf}])"
+        rf"|(\p{{M}}{{{MAX_MARKS + 1},}})"
+    )
+
+
+def _shown(match: Any) -> str:
+    flag, emoji, hidden, marks = match.groups()
+    if flag or emoji:
+        return str(flag or emoji)
+    if hidden:
+        return f"<U+{ord(hidden):04X}>"
+    return f"{marks[:MAX_MARKS]}<{len(marks) - MAX_MARKS} more marks>"
+
+
 def safe(value: object, *, newlines: bool = True) -> str:
-    """`value` as text with every control and bidi character replaced by a visible stand-in.
+    """`value` as text with every control, bidi and invisible character replaced by a
+    visible stand-in, and combining marks capped at MAX_MARKS per character.
 
     Tabs become spaces; newlines stay (for panes) unless `newlines` is false, when they
     become `⏎` so one value stays one line.
@@ -55,13 +90,15 @@ def safe(value: object, *, newlines: bool = True) -> str:
     text = value if isinstance(value, str) else str(value)
     if _UNSAFE.search(text):
         text = text.translate(_TABLE)
+    if not text.isascii():
+        text = _hidden().sub(_shown, text)
     text = text.replace("\r\n", "\n").replace("\r", "\\r").replace("\t", "    ")
     return text if newlines else text.replace("\n", "⏎")
 
 
 def is_safe(text: str) -> bool:
     """True when `text` holds nothing that `safe()` would replace."""
-    return _UNSAFE.search(text) is None and "\r" not in text
+    return safe(text) == text
 
 
 def cells(text: str) -> int:
@@ -91,9 +128,29 @@ def pad(text: str, width: int) -> str:
 
 
 def safe_json(value: Any, *, indent: int | None = None) -> str:
-    """JSON whose strings escape C1 and bidi controls too (json escapes only C0)."""
+    """JSON whose strings escape C1, bidi and invisible characters too (json escapes only
+    C0); the data is unchanged, only spelled so that nothing is hidden."""
     text = json.dumps(value, indent=indent, ensure_ascii=False)
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    text = _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if not text.isascii():
+        text = _hidden().sub(_escaped, text)
+    return text
+
+
+def _escaped(match: Any) -> str:
+    """A hidden character as its JSON escape (a surrogate pair past the BMP)."""
+    flag, emoji, hidden, marks = match.groups()
+    if not hidden:
+        return str(flag or emoji or marks)
+    units = hidden.encode("utf-16-be")
+    return "".join(
+        f"\\u{int.from_bytes(units[n : n + 2], 'big'):04x}" for n in range(0, len(units), 2)
+    )
+
+
+def _removed(match: Any) -> str:
+    flag, emoji, hidden, marks = match.groups()
+    return "" if hidden else str(flag or emoji or marks[:MAX_MARKS])
 
 
 def for_clipboard(value: object) -> tuple[str, bool]:
@@ -104,4 +161,6 @@ def for_clipboard(value: object) -> tuple[str, bool]:
     raw = value if isinstance(value, str) else str(value)
     cleaned = _UNSAFE.sub("", raw)
     cleaned = "".join(c for c in cleaned if c not in "\r\n\t\u2028\u2029")
+    if not cleaned.isascii():
+        cleaned = _hidden().sub(_removed, cleaned)
     return cleaned, cleaned != raw
