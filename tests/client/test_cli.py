@@ -89,7 +89,7 @@ def test_mark_as_with_ids_from_stdin_and_a_partial_report(
 
 def test_mark_all(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "mark-all", "jane", "read")
-    assert code == 0 and out.strip() == "Marked 8 message(s) read."
+    assert code == 0 and out.strip() == "Marked 8 messages read."
 
 
 def test_errors_are_one_clear_message_and_non_zero(

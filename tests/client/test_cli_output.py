@@ -105,3 +105,25 @@ def test_subscribers_channel_webhooks_are_masked(
     code, out, _ = run(capsys, "subscribers", "--json")
     assert code == 0 and "slack" in out
     assert "SECRETSECRET" not in out and "device-token-0123" not in out
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_mark_all_confirms_on_a_terminal_unless_yes(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = env.snapshot()
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    code, out, err = run(capsys, "mark-all", "jane", "read")
+    assert code == 1 and out == "" and "Nothing changed." in err
+    assert "Mark every in-app message of jane read (8 are not read now)?" in err
+    assert env.snapshot() == before
+    monkeypatch.setattr("sys.stdin", Terminal("y\n"))
+    code, out, _ = run(capsys, "mark-all", "jane", "read")
+    assert code == 0 and out.strip() == "Marked 8 messages read."
+    monkeypatch.setattr("sys.stdin", Terminal(""))
+    code, out, err = run(capsys, "mark-all", "jane", "unread", "--yes")
+    assert code == 0 and "[y/N]" not in err

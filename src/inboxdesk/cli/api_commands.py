@@ -10,11 +10,13 @@ from typing import Any
 import click
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
+from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.client.factory import client_for
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import MarkAs, MessageFields, mask_secrets
+from inboxdesk.primary import plural
 from inboxdesk.text import clip, safe, safe_json
 
 # Exit status when mark-as left some requested ids alone.
@@ -266,17 +268,35 @@ def mark_as(
 @click.command("mark-all")
 @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
 @click.argument("state", type=STATES)
+@click.option("-y", "--yes", is_flag=True, help="do not ask for confirmation on a terminal")
 @json_option
 @connection_options
-def mark_all(flags: Flags, subscriber_id: str, state: str, as_json: bool) -> int:
-    """Mark every in-app message of a subscriber."""
+def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: bool) -> int:
+    """Mark every in-app message of a subscriber (archived and snoozed ones included)."""
 
     async def work(client: InboxClient) -> int:
+        if not yes and sys.stdin.isatty():
+            who = safe(subscriber_id, newlines=False)
+            question = f"Mark every in-app message of {who} {state}"
+            if state in ("read", "seen"):
+                counts = await client.notification_counts(subscriber_id)
+                known = counts.unread if state == "read" else counts.unseen
+                # decisions.md 15 and 17: the number it changes, and the webhooks it fires.
+                question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"
+                if known.capped or known.value > 20:
+                    print(
+                        f"  Production sends the customer's webhook once per message "
+                        f"(message.{state}): {known} of them.",
+                        file=sys.stderr,
+                    )
+            if not confirm(question + "?"):
+                print("Nothing changed.", file=sys.stderr)
+                return DECLINED
         count = await client.mark_all(subscriber_id, state)
         if as_json:
             _emit(count)
         else:
-            print(f"Marked {count} message(s) {state}.")
+            print(f"Marked {plural(count, 'message')} {state}.")
         return 0
 
     return _call(flags, work)

@@ -15,6 +15,8 @@ from inboxdesk.cli.api_commands import (
     json_option,
 )
 from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.prompts import ask as _ask
+from inboxdesk.cli.prompts import confirm as _confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
@@ -24,22 +26,6 @@ from inboxdesk.text import safe
 
 # Exit status when a switch needs the environment's name and was not given it.
 NOT_CONFIRMED = 2
-
-
-def _ask(question: str) -> str | None:
-    """One line typed on the terminal, or None when input ended."""
-    print(question, end=" ", file=sys.stderr, flush=True)
-    try:
-        answer = sys.stdin.readline()
-    except KeyboardInterrupt:
-        return None
-    return answer if answer else None
-
-
-def _confirm(question: str) -> bool:
-    """Ask on the terminal; anything but y or yes declines."""
-    answer = _ask(f"{question} [y/N]")
-    return answer is not None and answer.strip().lower() in {"y", "yes"}
 
 
 def _environment_named(scope: Scope, typed: str) -> str | None:
