@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from inboxdesk.cli import main
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.models import MarkAs
 from inboxdesk.server.fixtures import load_fixture, read_fixture
@@ -16,7 +17,7 @@ from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Caller, Store
 from tests.client.faults import FaultTransport
-from tests.conftest import EXAMPLE, OWN_SERVICE, STAGING_KEY, give_back
+from tests.conftest import EXAMPLE, OWN_SERVICE, STAGING_KEY, Service, give_back
 
 
 class CountingStore(Store):
@@ -95,3 +96,20 @@ def make_counted(tmp_path: Path) -> Iterator[Any]:
     yield make
     for service in made:
         service.thread.stop()
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
+    """The command line pointed at the test's service with the Staging key, no profile."""
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
+    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+    return service
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """One command through `main`, in-process: its exit code, stdout and stderr."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err

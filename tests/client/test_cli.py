@@ -13,22 +13,8 @@ import pytest
 
 from inboxdesk.cli import main
 from inboxdesk.client.factory import using_transport
+from tests.client.conftest import run
 from tests.conftest import JOE_MESSAGES, MAILGUN, SENDGRID, STAGING_KEY, Service, jane_message
-
-
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
-    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
-    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
-    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
-    return service
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 
-from inboxdesk.cli import main
+from tests.client.conftest import run
 from tests.conftest import MAILGUN, OTHER_SMTP, POSTMARK, SENDGRID, STAGING_KEY, Service
 
 
@@ -24,19 +23,10 @@ class Script(io.StringIO):
 
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
-    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
-    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
-    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+def env(env: Service, monkeypatch: pytest.MonkeyPatch) -> Service:
+    """The shared command-line set-up, with a script's stdin (not a terminal)."""
     monkeypatch.setattr("sys.stdin", Script(""))
-    return service
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return env
 
 
 def is_primary(service: Service, integration: str) -> bool:

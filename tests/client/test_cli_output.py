@@ -5,27 +5,11 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 
-from inboxdesk.cli import main
+from tests.client.conftest import run
 from tests.conftest import STAGING_KEY, Service
-
-
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
-    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
-    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
-    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
-    return service
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_every_json_output_is_one_envelope(
