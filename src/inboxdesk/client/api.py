@@ -110,9 +110,13 @@ class InboxClient:
 
     # -- the operations ----------------------------------------------------------------
 
-    async def set_primary(self, integration_id: str) -> Integration:
+    async def set_primary(
+        self, integration_id: str, idempotency_key: str | None = None
+    ) -> Integration:
         body = await self._request(
-            "POST", f"/v1/integrations/{_segment(integration_id)}/set-primary"
+            "POST",
+            f"/v1/integrations/{_segment(integration_id)}/set-primary",
+            idempotency_key=idempotency_key,
         )
         return _parse(Integration, _unwrap(body))
 
@@ -168,11 +172,14 @@ class InboxClient:
         except InboxdeskError:
             return None
 
-    async def mark_all(self, subscriber_id: str, mark_as: MarkAs | str) -> int:
+    async def mark_all(
+        self, subscriber_id: str, mark_as: MarkAs | str, idempotency_key: str | None = None
+    ) -> int:
         body = await self._request(
             "POST",
             f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-all",
             json_body=MarkAllRequest(mark_as=MarkAs(mark_as)).to_wire(),
+            idempotency_key=idempotency_key,
         )
         return _whole(_unwrap(body), "mark-all")
 

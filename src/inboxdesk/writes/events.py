@@ -1,0 +1,71 @@
+"""What became of a write: the outbox reports exactly one of these each time it acts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inboxdesk.client import InboxdeskError
+from inboxdesk.models import Integration, Message
+from inboxdesk.writes.model import Write
+
+
+@dataclass(frozen=True)
+class Result:
+    """What the service returned. Views redraw rows from `messages`; where it returns
+    no objects (`refetch`), the rows in view and the counts are fetched again."""
+
+    messages: tuple[Message, ...] = ()
+    count: int | None = None  # mark-all: how many messages changed
+    integration: Integration | None = None  # set primary: the new primary
+    not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer
+    refetch: bool = False
+
+
+@dataclass(frozen=True)
+class Sent:
+    write: Write
+    result: Result
+
+
+@dataclass(frozen=True)
+class Partial:
+    """Part of the work done: `result.not_updated` names ids left alone, `failed` of
+    `requests` requests were refused."""
+
+    write: Write
+    result: Result
+    failed: int = 0
+    requests: int = 1
+    error: InboxdeskError | None = None
+
+
+@dataclass(frozen=True)
+class Queued:
+    """Not sent: the service is away. It is sent, in order, when the service is back."""
+
+    write: Write
+    behind: int  # how many queued writes go before it
+
+
+@dataclass(frozen=True)
+class Failed:
+    write: Write
+    error: InboxdeskError
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """Taken out of the queue unsent (undone before it was tried, or dropped by the user)."""
+
+    write: Write
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Not made at all, with the reason (an undo whose "before" is unknown, …)."""
+
+    write: Write
+    reason: str
+
+
+Event = Sent | Partial | Queued | Failed | Dropped | Refused

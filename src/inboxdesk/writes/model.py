@@ -1,0 +1,129 @@
+"""A write: one thing the user asked the service to change, as the outbox keeps it.
+
+A write keeps the Idempotency-Key and the body it was first tried with for its whole
+life, so that sending it again after an outage applies it once (decisions.md 2).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from inboxdesk.writes.effects import Flags
+
+# The service keeps an Idempotency-Key this long: an older write may be applied twice.
+IDEMPOTENCY_WINDOW_HOURS = 24
+
+
+class Kind(StrEnum):
+    MARK = "mark"  # mark-as on the listed ids, one request per step
+    MARK_ALL = "mark-all"  # every in-app message of the subscriber
+    SET_PRIMARY = "set-primary"  # never queued (decisions.md 3)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One request of a write: a mark (read, seen, …) on some ids."""
+
+    action: str
+    ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Where:
+    """Whom a write is for: queued writes wait for the same profile, host and environment."""
+
+    profile: str
+    host: str
+    environment: str = ""  # "" while the key's environment is unknown
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _key() -> str:
+    return uuid.uuid4().hex
+
+
+@dataclass(frozen=True)
+class Write:
+    kind: Kind
+    target: str  # the subscriberId, or the integration's id
+    steps: tuple[Step, ...]
+    # The last state inboxdesk had seen of each id (decisions.md 31); None: unknown.
+    before: Mapping[str, Flags] | None = None
+    label: str = ""  # what the confirmation named (an integration's name), raw
+    undoes: str | None = None  # the id of the write this one undoes
+    id: str = field(default_factory=_key)
+    key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
+    made_at: datetime = field(default_factory=_now)
+    tried: bool = False  # sent at least once (it may have reached the service)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Every id the write touches, each once, in order."""
+        return tuple(dict.fromkeys(i for s in self.steps for i in s.ids))
+
+    def step_key(self, number: int) -> str:
+        return self.key if number == 0 else f"{self.key}-{number}"
+
+    def stale(self, now: datetime) -> bool:
+        """Older than the service's idempotency window: sending it may apply it twice."""
+        return (now - self.made_at).total_seconds() > IDEMPOTENCY_WINDOW_HOURS * 3600
+
+    def as_tried(self) -> Write:
+        return self if self.tried else replace(self, tried=True)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "target": self.target,
+            "steps": [{"action": s.action, "ids": list(s.ids)} for s in self.steps],
+            "before": None
+            if self.before is None
+            else {i: list(flags) for i, flags in self.before.items()},
+            "label": self.label,
+            "undoes": self.undoes,
+            "id": self.id,
+            "key": self.key,
+            "madeAt": self.made_at.isoformat(),
+            "tried": self.tried,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Write:
+        before = data.get("before")
+        return cls(
+            kind=Kind(data["kind"]),
+            target=str(data["target"]),
+            steps=tuple(
+                Step(str(s["action"]), tuple(str(i) for i in s["ids"])) for s in data["steps"]
+            ),
+            before=None
+            if before is None
+            else {str(i): (bool(f[0]), bool(f[1])) for i, f in before.items()},
+            label=str(data.get("label", "")),
+            undoes=data.get("undoes"),
+            id=str(data["id"]),
+            key=str(data["key"]),
+            made_at=datetime.fromisoformat(data["madeAt"]),
+            tried=bool(data.get("tried", False)),
+        )
+
+
+def describe(write: Write) -> str:
+    """The write in a few words, for notices and the queue's list (raw: show it safe)."""
+    if write.kind is Kind.SET_PRIMARY:
+        return f"make {write.label or write.target} primary"
+    if write.kind is Kind.MARK_ALL:
+        return f"mark all messages {write.steps[0].action}"
+    count = len(write.ids)
+    noun = "message" if count == 1 else "messages"
+    if write.undoes is not None:
+        return f"undo on {count} {noun}"
+    return f"mark {count} {noun} {write.steps[0].action}"

@@ -1,0 +1,253 @@
+"""The one path of every write: send it, or queue it while the service is away.
+
+Policy (decisions.md 1 to 6):
+- writes go out one at a time, in the order they were made, each with the
+  Idempotency-Key it was first tried with; none is merged with another;
+- while the service is away a write is queued (when this outbox queues at all: the
+  command line's does not) and sent, in order, by `flush` once it is back;
+- set primary is never queued: its confirmation named a state that may have changed;
+- undo of a write never tried takes it out of the queue; any other undo is a new write.
+
+Every outcome is recorded in the journal and handed to the listeners as one event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+
+from inboxdesk.client import InboxClient, InboxdeskError, TransportError
+from inboxdesk.models import MarkAs, Message
+from inboxdesk.writes.effects import Flags, after_mark, restore_steps
+from inboxdesk.writes.events import (
+    Dropped,
+    Event,
+    Failed,
+    Partial,
+    Queued,
+    Refused,
+    Result,
+    Sent,
+)
+from inboxdesk.writes.model import Kind, Step, Where, Write
+from inboxdesk.writes.store import WriteStore
+
+Listener = Callable[[Event], None]
+# Above this many messages a mark-all is not undone: the ids it changed are not listed.
+UNDOABLE_MARK_ALL = 1000
+
+
+class Outbox:
+    def __init__(
+        self,
+        client: InboxClient,
+        where: Where,
+        store: WriteStore | None = None,
+        *,
+        queue: bool = True,
+    ) -> None:
+        self.client = client
+        self.where = where
+        self.store = store if store is not None else WriteStore(None)
+        self.queues = queue
+        # True while the service is known to be away: new writes queue without a try.
+        self.away = False
+        self._lock = asyncio.Lock()
+        self._listeners: list[Listener] = []
+        # This session's writes, newest last, with the flags the service returned.
+        self._made: list[Write] = []
+        self._after: dict[str, dict[str, Flags]] = {}
+        self._undone: set[str] = set()
+
+    def listen(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _emit(self, event: Event) -> Event:
+        outcome = type(event).__name__.lower()
+        if not isinstance(event, Refused):
+            self.store.record(self.where, event.write, outcome, _detail(event))
+        for listener in self._listeners:
+            listener(event)
+        return event
+
+    # -- the queue -------------------------------------------------------------------------
+
+    def queued(self) -> list[Write]:
+        """This profile's, host's and environment's writes not yet sent, oldest first."""
+        return self.store.queued(self.where)
+
+    def move_to(self, where: Where) -> None:
+        """The key's environment became known: this session's queued writes follow it."""
+        if where == self.where:
+            return
+        mine = {w.id for w in self._made}
+        for write in self.store.queued(self.where):
+            if write.id in mine:
+                self.store.dequeue(write.id)
+                self.store.enqueue(where, write)
+        self.where = where
+
+    def drop(self, write: Write) -> Event:
+        self.store.dequeue(write.id)
+        return self._emit(Dropped(write))
+
+    # -- sending ---------------------------------------------------------------------------
+
+    async def submit(self, write: Write) -> Event:
+        """Send `write` now, or queue it behind the writes already waiting."""
+        async with self._lock:
+            self._made.append(write)
+            if write.kind is not Kind.SET_PRIMARY and self.queues:
+                waiting = self.queued()
+                if self.away or waiting:
+                    self.store.enqueue(self.where, write)
+                    return self._emit(Queued(write, len(waiting)))
+            return await self._send(write)
+
+    async def flush(self, writes: list[Write] | None = None) -> list[Event]:
+        """Send the queued writes (or those of them given) in order; stop at the first
+        that finds the service still away."""
+        events: list[Event] = []
+        async with self._lock:
+            chosen = None if writes is None else {w.id for w in writes}
+            for write in self.queued():
+                if chosen is not None and write.id not in chosen:
+                    continue
+                event = await self._send(write)
+                events.append(event)
+                if isinstance(event, Queued):
+                    break
+        return events
+
+    async def _send(self, write: Write) -> Event:
+        tried = write.as_tried()
+        try:
+            event = await self._perform(tried)
+        except TransportError as exc:
+            if tried.kind is Kind.SET_PRIMARY or not self.queues:
+                self.store.dequeue(tried.id)
+                return self._emit(Failed(tried, exc))
+            self.away = True
+            self.store.enqueue(self.where, tried)
+            ahead = [w.id for w in self.queued()].index(tried.id)
+            return self._emit(Queued(tried, ahead))
+        except InboxdeskError as exc:
+            self.store.dequeue(tried.id)
+            return self._emit(Failed(tried, exc))
+        self.away = False
+        self.store.dequeue(tried.id)
+        self._made = [tried if w.id == tried.id else w for w in self._made]
+        self._remember(tried, event)
+        return self._emit(event)
+
+    async def _perform(self, write: Write) -> Sent | Partial:
+        client = self.client
+        if write.kind is Kind.SET_PRIMARY:
+            integration = await client.set_primary(write.target, idempotency_key=write.key)
+            return Sent(write, Result(integration=integration))
+        if write.kind is Kind.MARK_ALL:
+            count = await client.mark_all(
+                write.target, write.steps[0].action, idempotency_key=write.key
+            )
+            return Sent(write, Result(count=count, refetch=True))
+        messages: list[Message] = []
+        not_updated: list[str] = []
+        for number, step in enumerate(write.steps):
+            try:
+                answer = await client.mark_as(
+                    write.target,
+                    list(step.ids),
+                    step.action,
+                    idempotency_key=write.step_key(number),
+                )
+            except InboxdeskError as exc:
+                if number == 0 or isinstance(exc, TransportError):
+                    raise  # nothing done yet, or to be resent whole (the keys make it once)
+                result = Result(tuple(messages), not_updated=tuple(not_updated))
+                return Partial(
+                    write,
+                    result,
+                    failed=len(write.steps) - number,
+                    requests=len(write.steps),
+                    error=exc,
+                )
+            messages.extend(answer.updated)
+            not_updated.extend(answer.not_updated)
+        result = Result(tuple(messages), not_updated=tuple(dict.fromkeys(not_updated)))
+        return Partial(write, result) if not_updated else Sent(write, result)
+
+    def _remember(self, write: Write, event: Sent | Partial) -> None:
+        after = {m.id: (m.read, m.seen) for m in event.result.messages if m.id}
+        if write.kind is Kind.MARK_ALL and write.before is not None:
+            mark = MarkAs(write.steps[0].action)
+            after = {i: after_mark(mark, f) for i, f in write.before.items()}
+        self._after[write.id] = after
+
+    # -- undo ------------------------------------------------------------------------------
+
+    def last(self, target: str) -> Write | None:
+        """The newest write of this session on `target` that `undo` would take back."""
+        for write in reversed(self._made):
+            if (
+                write.target == target
+                and write.undoes is None
+                and write.id not in self._undone
+                and write.kind is not Kind.SET_PRIMARY
+            ):
+                return write
+        return None
+
+    async def undo(self, write: Write, now: Mapping[str, Flags] | None = None) -> Event:
+        """Take `write` back: out of the queue if it was never tried, else by a new write
+        that restores each message's state before it. `now`: the flags as last seen,
+        where fresher than what the service answered to `write`."""
+        if write.kind is Kind.SET_PRIMARY:
+            return self._emit(Refused(write, "set primary is undone by setting the earlier one"))
+        if not write.tried and any(w.id == write.id for w in self.queued()):
+            self._undone.add(write.id)
+            return self.drop(write)
+        if write.before is None:
+            reason = (
+                f"it changed more than {UNDOABLE_MARK_ALL:,} messages"
+                if write.kind is Kind.MARK_ALL
+                else "the state before it is unknown"
+            )
+            return self._emit(Refused(write, f"This cannot be undone: {reason}."))
+        mark = MarkAs(write.steps[0].action)
+        current = {i: after_mark(mark, f) for i, f in write.before.items()}
+        current.update(self._after.get(write.id, {}))
+        current.update({i: f for i, f in (now or {}).items() if i in write.before})
+        steps = restore_steps(write.before, current)
+        self._undone.add(write.id)
+        if not steps:
+            return self._emit(Refused(write, "Nothing to undo: the messages are as they were."))
+        undo = Write(
+            Kind.MARK,
+            write.target,
+            tuple(Step(m.value, tuple(ids)) for m, ids in steps),
+            before=current,
+            undoes=write.id,
+        )
+        return await self.submit(undo)
+
+
+def _detail(event: Event) -> dict[str, object]:
+    if isinstance(event, Sent | Partial):
+        result = event.result
+        detail: dict[str, object] = {
+            "after": {m.id: [m.read, m.seen] for m in result.messages if m.id},
+            "notUpdated": list(result.not_updated),
+        }
+        if result.count is not None:
+            detail["count"] = result.count
+        if result.integration is not None:
+            detail["integration"] = result.integration.id
+        if isinstance(event, Partial) and event.error is not None:
+            detail["error"] = event.error.message
+            detail["failed"] = event.failed
+        return detail
+    if isinstance(event, Failed):
+        return {"error": event.error.message, "kind": type(event.error).__name__}
+    if isinstance(event, Queued):
+        return {"behind": event.behind}
+    return {}

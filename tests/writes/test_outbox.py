@@ -1,0 +1,235 @@
+"""The outbox against the real local service: send, queue while away, order, undo, files."""
+
+from __future__ import annotations
+
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
+from inboxdesk.models import MarkAs
+from inboxdesk.writes import (
+    Dropped,
+    Failed,
+    Kind,
+    Outbox,
+    Partial,
+    Queued,
+    Refused,
+    Sent,
+    Step,
+    Where,
+    Write,
+    WriteStore,
+    after_mark,
+)
+from tests.client.conftest import Counted
+from tests.conftest import JOE_MESSAGES, MAILGUN, STAGING_KEY, jane_message
+
+HERE = Where("work", "127.0.0.1", "env-1")
+
+
+@dataclass
+class Gate(httpx.AsyncBaseTransport):
+    """The real service, unless `down`: then every request fails to connect."""
+
+    down: bool = False
+    inner: httpx.AsyncBaseTransport = field(default_factory=httpx.AsyncHTTPTransport)
+    seen: list[httpx.Request] = field(default_factory=list)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.down:
+            raise httpx.ConnectError("connection refused", request=request)
+        self.seen.append(request)
+        return await self.inner.handle_async_request(request)
+
+
+def client_for(counted: Counted, gate: Gate) -> InboxClient:
+    options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=1, base=0.01, deadline=5))
+    return InboxClient(counted.url, STAGING_KEY, options, gate)
+
+
+def mark(mark_as: MarkAs, *ids: str, before: dict[str, tuple[bool, bool]] | None = None) -> Write:
+    return Write(Kind.MARK, "jane", (Step(mark_as.value, ids),), before=before)
+
+
+def flags(counted: Counted, message_id: str) -> tuple[bool, bool]:
+    read, seen = (
+        counted.store.read()
+        .execute("SELECT read, seen FROM messages WHERE id = ?", (message_id,))
+        .fetchone()
+    )
+    return bool(read), bool(seen)
+
+
+async def test_a_write_is_sent_and_journaled(counted: Counted) -> None:
+    gate = Gate()
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE)
+        events: list[object] = []
+        outbox.listen(events.append)
+        event = await outbox.submit(mark(MarkAs.READ, jane_message(1)))
+    assert isinstance(event, Sent) and events == [event]
+    assert [m.id for m in event.result.messages] == [jane_message(1)]
+    assert flags(counted, jane_message(1)) == (True, True)
+    [(outcome, write, detail)] = outbox.store.journal(HERE)
+    assert outcome == "sent" and write.tried and detail["after"] == {jane_message(1): [True, True]}
+
+
+async def test_writes_queue_while_away_and_go_out_in_order_with_their_keys(
+    counted: Counted,
+) -> None:
+    gate = Gate(down=True)
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE)
+        first = await outbox.submit(mark(MarkAs.READ, jane_message(2)))
+        second = await outbox.submit(mark(MarkAs.UNREAD, jane_message(2)))
+        assert isinstance(first, Queued) and first.write.tried and first.behind == 0
+        assert isinstance(second, Queued) and not second.write.tried and second.behind == 1
+        assert [w.id for w in outbox.queued()] == [first.write.id, second.write.id]
+        gate.down = False
+        events = await outbox.flush()
+    assert [type(e) for e in events] == [Sent, Sent]
+    # In the order made: read, then unread; never merged into one request.
+    assert [r.headers["idempotency-key"] for r in gate.seen] == [
+        first.write.key,
+        second.write.key,
+    ]
+    assert flags(counted, jane_message(2)) == (False, True)
+    assert outbox.queued() == [] and not outbox.away
+
+
+async def test_undo_of_a_write_never_tried_takes_it_out_of_the_queue(counted: Counted) -> None:
+    gate = Gate(down=True)
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE)
+        outbox.away = True  # known away: queued without a try
+        start = flags(counted, jane_message(3))
+        queued = await outbox.submit(mark(MarkAs.READ, jane_message(3), before={}))
+        assert isinstance(queued, Queued) and not queued.write.tried
+        undo = await outbox.undo(queued.write)
+        gate.down = False
+        assert await outbox.flush() == []
+    assert isinstance(undo, Dropped) and gate.seen == []
+    assert flags(counted, jane_message(3)) == start
+
+
+async def test_undo_of_a_sent_write_is_a_new_write_that_restores_the_state(
+    counted: Counted,
+) -> None:
+    ids = [jane_message(4), jane_message(5)]
+    before = {i: flags(counted, i) for i in ids}
+    async with client_for(counted, Gate()) as client:
+        outbox = Outbox(client, HERE)
+        sent = await outbox.submit(mark(MarkAs.READ, *ids, before=before))
+        assert outbox.last("jane") == sent.write
+        undone = await outbox.undo(sent.write)
+        assert outbox.last("jane") is None  # an undo is not undone by the next z
+    assert isinstance(undone, Sent) and undone.write.undoes == sent.write.id
+    assert {i: flags(counted, i) for i in ids} == before
+
+
+async def test_undo_while_away_is_queued_not_lost(counted: Counted) -> None:
+    gate = Gate()
+    message = jane_message(7)  # unread and unseen
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE)
+        sent = await outbox.submit(
+            mark(MarkAs.READ, message, before={message: flags(counted, message)})
+        )
+        gate.down = True
+        undo = await outbox.undo(sent.write)
+        assert isinstance(undo, Queued)
+        gate.down = False
+        [resent] = await outbox.flush()
+    assert isinstance(resent, Sent)
+    assert flags(counted, message) == (False, False)
+
+
+async def test_an_unknown_before_refuses_undo(counted: Counted) -> None:
+    async with client_for(counted, Gate()) as client:
+        outbox = Outbox(client, HERE)
+        sent = await outbox.submit(mark(MarkAs.READ, jane_message(11)))
+        refused = await outbox.undo(sent.write)
+    assert isinstance(refused, Refused) and "unknown" in refused.reason
+
+
+async def test_set_primary_is_never_queued(counted: Counted) -> None:
+    gate = Gate(down=True)
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE)
+        event = await outbox.submit(Write(Kind.SET_PRIMARY, MAILGUN, (), label="Mailgun"))
+    assert isinstance(event, Failed) and outbox.queued() == []
+    assert counted.store.applied["set_primary"] == 0
+
+
+async def test_ids_the_service_left_alone_make_a_partial(counted: Counted) -> None:
+    async with client_for(counted, Gate()) as client:
+        outbox = Outbox(client, HERE)
+        event = await outbox.submit(mark(MarkAs.READ, jane_message(8), JOE_MESSAGES[0]))
+    assert isinstance(event, Partial)
+    assert event.result.not_updated == (JOE_MESSAGES[0],)
+    assert outbox.store.journal(HERE)[-1][0] == "partial"
+
+
+async def test_a_refused_write_fails_and_leaves_the_queue(counted: Counted) -> None:
+    async with client_for(counted, Gate()) as client:
+        outbox = Outbox(client, HERE)
+        event = await outbox.submit(Write(Kind.MARK, "jane", (Step("read", ("not-an-id",)),)))
+    assert isinstance(event, Failed | Partial)
+    assert outbox.queued() == []
+
+
+async def test_the_queue_outlives_the_session_and_waits_for_its_profile(
+    counted: Counted, tmp_path: Path
+) -> None:
+    path = tmp_path / "data" / "writes.db"
+    gate = Gate(down=True)
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE, WriteStore(path))
+        queued = await outbox.submit(mark(MarkAs.READ, jane_message(9)))
+        outbox.store.close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert STAGING_KEY.encode() not in path.read_bytes()
+    gate.down = False
+    async with client_for(counted, gate) as client:
+        elsewhere = Outbox(client, Where("other", "127.0.0.1", "env-1"), WriteStore(path))
+        assert elsewhere.queued() == [] and elsewhere.store.waiting_elsewhere(elsewhere.where) == 1
+        again = Outbox(client, HERE, WriteStore(path))
+        [write] = again.queued()
+        assert write.id == queued.write.id and write.tried
+        [event] = await again.flush()
+    assert isinstance(event, Sent)
+    assert gate.seen[0].headers["idempotency-key"] == queued.write.key
+
+
+async def test_mark_all_asks_for_a_refetch_and_cannot_be_undone_without_its_ids(
+    counted: Counted,
+) -> None:
+    async with client_for(counted, Gate()) as client:
+        outbox = Outbox(client, HERE)
+        event = await outbox.submit(Write(Kind.MARK_ALL, "jane", (Step("read"),)))
+        assert isinstance(event, Sent) and event.result.refetch and event.result.count
+        refused = await outbox.undo(event.write)
+    assert isinstance(refused, Refused) and "1,000" in refused.reason
+
+
+@pytest.mark.parametrize("mark_as", list(MarkAs))
+async def test_the_service_applies_each_mark_as_the_rule_says(
+    counted: Counted, mark_as: MarkAs
+) -> None:
+    """The store's SQL against `after_mark`, from every starting state."""
+    starts = [(False, False), (False, True), (True, True), (True, False)]
+    ids = [jane_message(n) for n in range(len(starts))]
+    async with client_for(counted, Gate()) as client:
+        for message, start in zip(ids, starts, strict=True):
+            read, seen = start
+            await client.mark_as("jane", message, MarkAs.READ if read else MarkAs.UNREAD)
+            await client.mark_as("jane", message, MarkAs.SEEN if seen else MarkAs.UNSEEN)
+            assert flags(counted, message) == start
+        await client.mark_as("jane", ids, mark_as)
+    for message, start in zip(ids, starts, strict=True):
+        assert flags(counted, message) == after_mark(mark_as, start)
