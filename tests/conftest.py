@@ -62,6 +62,12 @@ ServiceFactory = Callable[..., Service]
 OWN_SERVICE = "own_service"
 
 
+@pytest.fixture(autouse=True)
+def private_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No test reads or writes the user's data directory (the outbox's queue lives there)."""
+    monkeypatch.setenv("INBOXDESK_DATA_DIR", str(tmp_path / "user-data"))
+
+
 @pytest.fixture(scope="session")
 def shared_thread(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
     """The one service thread of the run; each test swaps its own store into it."""

@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import InboxdeskApp, make_app
+from inboxdesk.writes import WriteStore
 from tests.client.faults import FaultTransport
 from tests.conftest import STAGING_KEY, Service
 
@@ -26,12 +27,19 @@ def app_for(
     subscriber: str | None = "jane",
     transport: FaultTransport | None = None,
     clock: Callable[[], datetime] | None = None,
+    writes: WriteStore | None = None,
     **settings: object,
 ) -> InboxdeskApp:
     options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=2, base=0.05, deadline=3))
     client = InboxClient(service.url, key, options, transport)
     config = Settings(base_url=service.url, api_key=key, **settings)  # type: ignore[arg-type]
-    app = make_app(config, client=client, subscriber_id=subscriber, clock=clock or (lambda: NOW))
+    app = make_app(
+        config,
+        client=client,
+        subscriber_id=subscriber,
+        clock=clock or (lambda: NOW),
+        writes=writes or WriteStore(None),
+    )
     app.animation_level = "none"  # scrolling jumps, so Pilot need not wait for animations
     return app
 

@@ -1,21 +1,16 @@
-"""The inbox state without widgets: sparse pages, merging, parsing on demand, undo."""
+"""The inbox state without widgets: sparse pages, merging, parsing on demand."""
 
 from __future__ import annotations
 
-import json
-
-from inboxdesk.models import FeedItem, MarkAs
+from inboxdesk.models import FeedItem
 from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.store import Store
 from inboxdesk.tui.inbox_state import (
     KEEP_PAGES,
     PAGE_SIZE,
-    Change,
     Feed,
     Filtered,
-    marked_notice,
     targets,
-    undo_steps,
 )
 from tests.conftest import EXAMPLE, STAGING_KEY
 
@@ -106,20 +101,3 @@ def test_text_filter_and_targets(tmp_path: object) -> None:
         "65f000000000000000000002",
         "elsewhere",
     ]
-
-
-def test_notices_count_what_changed() -> None:
-    assert marked_notice(MarkAs.SEEN, 3, 1, 0) == "1 of 3 messages marked seen; 2 already were."
-    assert marked_notice(MarkAs.READ, 1, 0, 0) == "Already read: nothing changed."
-    assert "ignored 1 id " in marked_notice(MarkAs.READ, 2, 1, 1)
-
-
-def test_undo_steps_restore_read_then_seen() -> None:
-    change = Change(MarkAs.READ, {"a": (False, False), "b": (False, True), "c": (True, True)})
-    now = {"a": (True, True), "b": (True, True), "c": (True, True)}
-    assert undo_steps(change, now) == [(MarkAs.UNREAD, ["a", "b"]), (MarkAs.UNSEEN, ["a"])]
-    seen_change = Change(MarkAs.UNSEEN, {"a": (True, True), "b": (False, True)})
-    assert undo_steps(seen_change, {"a": (True, False), "b": (False, False)}) == [
-        (MarkAs.SEEN, ["a", "b"])
-    ]
-    assert json.dumps(undo_steps(change, dict(change.before))) == "[]"

@@ -13,6 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
+from textual.signal import Signal
 from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
@@ -32,11 +33,22 @@ from inboxdesk.config import ConfigError, Settings
 from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip
+from inboxdesk.tui import write_messages
 from inboxdesk.tui.commands import AppCommands
+from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.keymap import conflicts
-from inboxdesk.tui.messages import OpenSubscriber, ServiceAnswered
+from inboxdesk.tui.messages import (
+    FirstRowsShown,
+    OpenSubscriber,
+    Reload,
+    ScopeLoaded,
+    SelectIntegration,
+    ServiceAnswered,
+)
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.problem import ProblemScreen
+from inboxdesk.tui.write_notices import notice, plural
+from inboxdesk.writes import Event, Failed, Outbox, Queued, Where, WriteStore
 
 
 class SubscribersListed(TextualMessage):
@@ -80,10 +92,16 @@ class InboxdeskApp(App[None]):
         subscriber_id: str | None = None,
         clock: Callable[[], datetime] | None = None,
         problem: str | None = None,
+        writes: WriteStore | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
         self._client = client
+        self._writes = writes
+        self._outbox: Outbox | None = None
+        self._view_context: ViewContext | None = None
+        # Every write's outcome, handed on to the views (ViewContext.writes).
+        self.write_signal: Signal[write_messages.WriteMessage] = Signal(self, "writes")
         self.subscriber_id = subscriber_id or settings.subscriber
         self.clock = clock or (lambda: datetime.now(UTC))
         self.startup_problem = problem
@@ -91,6 +109,7 @@ class InboxdeskApp(App[None]):
         self.connected = False
         self._problem_open = False
         self._probe: Timer | None = None
+        self._offered: set[str] = set()  # queued writes already offered
         self.subscribers: list[Subscriber] = []
         # The collector's thresholds before `settled` froze the heap; None until then.
         self._gc_before: tuple[int, int, int] | None = None
@@ -104,6 +123,40 @@ class InboxdeskApp(App[None]):
 
     def now(self) -> datetime:
         return self.clock()
+
+    @property
+    def outbox(self) -> Outbox:
+        """The one outbox of every write the app makes (decisions.md 1)."""
+        if self._outbox is None:
+            if self._writes is None:
+                from inboxdesk.paths import data_dir
+
+                self._writes = WriteStore(data_dir() / "writes.db")
+            self._outbox = Outbox(self.client, self._where(None), self._writes)
+            self._outbox.listen(self._write_event)
+        return self._outbox
+
+    def _where(self, scope: Scope | None) -> Where:
+        import httpx
+
+        url = httpx.URL(self.settings.base_url)
+        own = scope.own_id if scope is not None else None
+        return Where(self.settings.profile or "", f"{url.host}:{url.port or ''}", own or "")
+
+    @property
+    def context(self) -> ViewContext:
+        """What every view is handed: client, outbox, clock, reporting."""
+        if self._view_context is None:
+            self._view_context = ViewContext(
+                client=self.client,
+                outbox=self.outbox,
+                clock=self.now,
+                report=self.report,
+                writes=self.write_signal,
+                scope=lambda: self.scope,
+                auto_refresh=self.settings.auto_refresh,
+            )
+        return self._view_context
 
     def settled(self) -> None:
         """Start-up is over (first page and detail pane built, or no page to come): freeze the
@@ -185,7 +238,7 @@ class InboxdeskApp(App[None]):
         while isinstance(self.screen, ProblemScreen):
             self.pop_screen()
         if self.is_screen_installed("inbox"):
-            self.inbox().reload()  # asks the screen to fetch; it owns what it shows
+            self.get_screen("inbox").post_message(Reload())  # it owns what it shows
         else:
             self.connect()
 
@@ -208,7 +261,7 @@ class InboxdeskApp(App[None]):
             if not event.subscribers:
                 self.notify("This environment has no subscribers yet.", severity="warning")
         if event.open is not None and not self.is_screen_installed("inbox"):
-            self.install_screen(InboxScreen(event.open), "inbox")
+            self.install_screen(InboxScreen(event.open, self.context), "inbox")
             self.push_screen("inbox")
             # The picker's and the palette's list is loaded once start-up is over (see
             # `settled`): the first page needs the service to itself.
@@ -237,10 +290,35 @@ class InboxdeskApp(App[None]):
             return  # the header keeps "environment unknown"; the next view load retries
 
     def watch_scope(self, scope: Scope | None) -> None:
-        """The header says which profile and environment the app acts as."""
+        """The header says which profile and environment the app acts as; writes queued
+        in an earlier session for them are offered (decisions.md 4)."""
         profile = self.settings.profile or "no profile"
         where = scope.own_name() if scope is not None else "environment unknown"
         self.title = f"inboxdesk · {clip(profile, 20)} · {where}"
+        self.outbox.move_to(self._where(scope))
+        self._offer_queued()
+
+    def on_scope_loaded(self, event: ScopeLoaded) -> None:
+        self.scope = event.scope
+
+    def on_first_rows_shown(self, event: FirstRowsShown) -> None:
+        self.settled()
+
+    def _offer_queued(self) -> None:
+        earlier = [w for w in self.outbox.queued() if w.id not in self._offered]
+        if not earlier or self.offline:
+            return
+        self._offered.update(w.id for w in earlier)
+        from inboxdesk.tui.screens.queued import QueuedWritesScreen
+
+        def answered(choice: str | None) -> None:
+            if choice == "send":
+                self.flush_writes()
+            elif choice == "drop":
+                for write in earlier:
+                    self.outbox.drop(write)
+
+        self.push_screen(QueuedWritesScreen(earlier, self.now()), answered)
 
     @work(exclusive=True, group="subscribers", exit_on_error=False)
     async def load_subscribers(self) -> None:
@@ -259,23 +337,18 @@ class InboxdeskApp(App[None]):
         if not self.is_screen_installed("integrations"):
             from inboxdesk.tui.screens.integrations import IntegrationsScreen
 
-            self.install_screen(IntegrationsScreen(), "integrations")
+            self.install_screen(IntegrationsScreen(self.context), "integrations")
         self.switch_screen("integrations")
 
     def action_show_inbox(self) -> None:
         if self.is_screen_installed("inbox"):
             self.switch_screen("inbox")
 
-    def inbox(self) -> InboxScreen:
-        screen = self.get_screen("inbox")
-        assert isinstance(screen, InboxScreen)
-        return screen
-
     def open_subscriber(self, subscriber_id: str | None) -> None:
         if not subscriber_id:
             return
         self.action_show_inbox()
-        self.inbox().post_message(OpenSubscriber(subscriber_id))
+        self.get_screen("inbox").post_message(OpenSubscriber(subscriber_id))
 
     def action_pick_subscriber(self) -> None:
         from inboxdesk.tui.screens.picker import SubscriberPicker
@@ -283,12 +356,9 @@ class InboxdeskApp(App[None]):
         self.push_screen(SubscriberPicker(self.client, self.subscribers), self.open_subscriber)
 
     def show_integration(self, integration_id: str) -> None:
-        from inboxdesk.tui.screens.integrations import IntegrationsScreen
-
         self.action_show_integrations()
-        screen = self.get_screen("integrations")
-        assert isinstance(screen, IntegrationsScreen)
-        screen.select(integration_id)
+        if self.is_screen_installed("integrations"):
+            self.get_screen("integrations").post_message(SelectIntegration(integration_id))
 
     def action_help(self) -> None:
         from inboxdesk.tui.screens.help import HelpScreen
@@ -309,17 +379,7 @@ class InboxdeskApp(App[None]):
             self._startup_failed(error)
             return
         if isinstance(error, TransportError):
-            if not self.offline:
-                self.offline = True
-                self.notify(
-                    f"{error.message} Retrying every {PROBE_SECONDS:g} s. Marks pressed "
-                    "meanwhile are queued and sent when it is back.",
-                    title="Service unreachable",
-                    severity="error",
-                    timeout=8,
-                    markup=False,
-                )
-                self._probe = self.set_interval(PROBE_SECONDS, self._check_service)
+            self._went_away(error.message)
             return
         if isinstance(error, NotFoundError):
             title = "Not found"
@@ -336,6 +396,21 @@ class InboxdeskApp(App[None]):
             timeout=8,
             markup=False,
         )
+
+    def _went_away(self, why: str) -> None:
+        """The service is unreachable: say so once, and probe until it is back."""
+        if self.offline:
+            return
+        self.offline = True
+        self.notify(
+            f"{why} Retrying every {PROBE_SECONDS:g} s. Marks pressed "
+            "meanwhile are queued and sent, in order, when it is back.",
+            title="Service unreachable",
+            severity="error",
+            timeout=8,
+            markup=False,
+        )
+        self._probe = self.set_interval(PROBE_SECONDS, self._check_service)
 
     def on_service_answered(self, event: ServiceAnswered) -> None:
         self.connected = True
@@ -372,18 +447,42 @@ class InboxdeskApp(App[None]):
             self._probe.stop()
             self._probe = None
         self.notify("The service is back; refreshing.", title="Connected")
-        # The inbox watches `offline`: it refreshes and sends its queued marks itself.
+        # The views watch `offline` and refresh themselves; the queued writes go out.
         self.offline = False
-        if self.is_screen_installed("integrations"):
-            from inboxdesk.tui.screens.integrations import IntegrationsScreen
 
-            screen = self.get_screen("integrations")
-            if isinstance(screen, IntegrationsScreen) and screen.is_mounted:
-                screen.reload()
+    def watch_offline(self, offline: bool) -> None:
+        self.outbox.away = offline
+        if not offline:
+            self.flush_writes()
+
+    @work(exclusive=True, group="flush", exit_on_error=False)
+    async def flush_writes(self) -> None:
+        """The queued writes, in the order they were made (their events say the rest)."""
+        await self.outbox.flush()
+
+    # -- writes ------------------------------------------------------------------------
+
+    def _write_event(self, event: Event) -> None:
+        self.post_message(write_messages.message_for(event))
+
+    @on(write_messages.WriteMessage)
+    def _write_done(self, message: write_messages.WriteMessage) -> None:
+        """Say what became of a write, and hand it on to the views."""
+        event = message.event
+        said = notice(event)
+        if said is not None:
+            text, severity = said
+            title = "Queued" if isinstance(message, write_messages.Queued) else None
+            self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
+        if isinstance(event, Failed):
+            self.report(event.error)
+        elif isinstance(event, Queued) and self.outbox.away:
+            self._went_away("The service is unreachable.")
+        self.write_signal.publish(message)
 
     async def action_quit(self) -> None:
-        """Quit; with marks still queued, ask first (they would be lost)."""
-        queued = self.inbox().pending_count() if self.is_screen_installed("inbox") else 0
+        """Quit; with writes still queued, ask first (they are kept for the next start)."""
+        queued = len(self.outbox.queued()) if self._outbox is not None else 0
         if not queued:
             self.exit()
             return
@@ -395,9 +494,9 @@ class InboxdeskApp(App[None]):
 
         self.push_screen(
             ConfirmScreen(
-                f"Quit with {queued} mark{'s' if queued != 1 else ''} not sent?",
-                "The service has been unreachable since they were pressed; "
-                "quitting now drops them.",
+                f"Quit with {plural(queued, 'write')} not sent?",
+                "The service has been unreachable since they were made. They are kept, "
+                "and offered when inboxdesk next starts with this profile.",
                 "Quit",
             ),
             answered,
@@ -410,6 +509,8 @@ class InboxdeskApp(App[None]):
             gc.collect()
         if self._client is not None:
             await self._client.aclose()
+        if self._writes is not None:
+            self._writes.close()
 
 
 def app_bindings() -> list[Binding]:
@@ -447,9 +548,10 @@ def make_app(
     client: InboxClient | None = None,
     subscriber_id: str | None = None,
     clock: Callable[[], datetime] | None = None,
+    writes: WriteStore | None = None,
 ) -> InboxdeskApp:
     """The app, as the command line, tests and the screenshot script build it."""
-    return InboxdeskApp(settings, client, subscriber_id, clock)
+    return InboxdeskApp(settings, client, subscriber_id, clock, writes=writes)
 
 
 __all__ = ["InboxdeskApp", "make_app"]

@@ -1,4 +1,4 @@
-"""What the inbox view holds about the feed: sparse pages of light rows, and undo.
+"""What the inbox view holds about the feed: sparse pages of light rows.
 
 Pure state with no widgets, so paging, filtering and undo are plain to test. The
 screen owns one `Feed` per opened subscriber and changes it only in message handlers.
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeAlias
 
-from inboxdesk.models import MarkAs, Message
+from inboxdesk.models import Message
 from inboxdesk.models.feed import FeedItem
 from inboxdesk.text import clip, pad
 
@@ -35,25 +35,6 @@ class FeedFilter(StrEnum):
         return {FeedFilter.UNREAD: {"read": False}, FeedFilter.UNSEEN: {"seen": False}}.get(
             self, {}
         )
-
-
-@dataclass(frozen=True)
-class Change:
-    """One mark-as the user may undo: what it did and each message's state before."""
-
-    mark_as: MarkAs
-    before: dict[str, tuple[bool, bool]]
-
-
-@dataclass(frozen=True)
-class PendingMark:
-    """A mark-as the service has not confirmed; sent again with the same Idempotency-Key."""
-
-    subscriber_id: str
-    mark_as: MarkAs
-    ids: tuple[str, ...]
-    key: str
-    change: Change | None
 
 
 def preview_of(content: object) -> str:
@@ -266,9 +247,6 @@ class Feed:
         """Read and seen of each loaded id."""
         return {i: (r.read, r.seen) for i in ids if (r := self.get(i)) is not None}
 
-    def remember(self, mark_as: MarkAs, ids: Iterable[str]) -> Change:
-        return Change(mark_as, self.flags(ids))
-
 
 def _same(a: Row, b: Row) -> bool:
     return a.id == b.id and (a.read, a.seen) == (b.read, b.seen) and a.item == b.item
@@ -310,56 +288,3 @@ def targets(selected: Iterable[str], cursor_id: str | None, feed: Feed) -> list[
     if chosen:
         return chosen
     return [cursor_id] if cursor_id else []
-
-
-def marked_notice(mark_as: MarkAs, asked: int, changed: int, ignored: int) -> str:
-    """What a mark did, counted from the rows that actually changed."""
-    noun = "message" if asked == 1 else "messages"
-    if asked == 1:
-        text = f"Marked 1 message {mark_as}." if changed else f"Already {mark_as}: nothing changed."
-    else:
-        unchanged = asked - changed - ignored
-        text = f"{changed} of {asked} {noun} marked {mark_as}"
-        text += (
-            f"; {unchanged} already {'was' if unchanged == 1 else 'were'}." if unchanged else "."
-        )
-    if ignored:
-        text += (
-            f" The service ignored {ignored} id{'s' if ignored != 1 else ''} "
-            "(not this subscriber's, or gone)."
-        )
-    return text
-
-
-def undo_steps(change: Change, now: dict[str, tuple[bool, bool]]) -> list[tuple[MarkAs, list[str]]]:
-    """The mark-as calls that put each message back to its state before `change`.
-
-    Read flags first: read and unread both set seen, so seen flags go back after.
-    """
-    steps: list[tuple[MarkAs, list[str]]] = []
-    after_read: dict[str, tuple[bool, bool]] = {}
-    to_read = [i for i, (read, _) in change.before.items() if read and not now.get(i, (read,))[0]]
-    to_unread = [i for i, (read, _) in change.before.items() if not read and now.get(i, (read,))[0]]
-    for mark, ids in ((MarkAs.READ, to_read), (MarkAs.UNREAD, to_unread)):
-        if ids:
-            steps.append((mark, ids))
-    for i, (read, seen) in now.items():
-        after_read[i] = (
-            (change.before.get(i, (read, seen))[0], True)
-            if i in to_read + to_unread
-            else (read, seen)
-        )
-    to_seen = [
-        i
-        for i, (_, seen) in change.before.items()
-        if seen and not after_read.get(i, (False, seen))[1]
-    ]
-    to_unseen = [
-        i
-        for i, (_, seen) in change.before.items()
-        if not seen and after_read.get(i, (False, seen))[1]
-    ]
-    for mark, ids in ((MarkAs.SEEN, to_seen), (MarkAs.UNSEEN, to_unseen)):
-        if ids:
-            steps.append((mark, ids))
-    return steps

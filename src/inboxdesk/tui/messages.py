@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 from textual.message import Message as TextualMessage
 
-from inboxdesk.client import InboxdeskError, MarkResult
+from inboxdesk.client import InboxdeskError
 from inboxdesk.models import NotificationCounts, Subscriber
-from inboxdesk.tui.inbox_state import Change, FeedEntry, PendingMark
+from inboxdesk.scope import Scope
+from inboxdesk.tui.inbox_state import FeedEntry
+from inboxdesk.writes import Flags
 
 
 @dataclass
@@ -69,47 +71,16 @@ class CountsLoaded(TextualMessage):
         self.counts = counts
 
 
-class Marked(TextualMessage):
-    def __init__(self, subscriber_id: str, mark: PendingMark, result: MarkResult) -> None:
-        super().__init__()
-        self.subscriber_id = subscriber_id
-        self.mark = mark
-        self.result = result
-
-
-class MarkNotSent(TextualMessage):
-    """A mark the service did not get: queued while it is unreachable, else failed."""
-
-    def __init__(self, subscriber_id: str, mark: PendingMark, error: InboxdeskError) -> None:
-        super().__init__()
-        self.subscriber_id = subscriber_id
-        self.mark = mark
-        self.error = error
-
-
-class Undone(TextualMessage):
-    def __init__(self, subscriber_id: str, results: list[MarkResult]) -> None:
-        super().__init__()
-        self.subscriber_id = subscriber_id
-        self.results = results
-
-
 class UnreadListed(TextualMessage):
     """Before a mark-all: the unread ids, when few enough to list (for undo)."""
 
-    def __init__(self, subscriber_id: str, before: Change | None, count: int | None) -> None:
+    def __init__(
+        self, subscriber_id: str, before: dict[str, Flags] | None, count: int | None
+    ) -> None:
         super().__init__()
         self.subscriber_id = subscriber_id
         self.before = before
         self.count = count
-
-
-class AllMarked(TextualMessage):
-    def __init__(self, subscriber_id: str, count: int, change: Change | None) -> None:
-        super().__init__()
-        self.subscriber_id = subscriber_id
-        self.count = count
-        self.change = change
 
 
 class OpenSubscriber(TextualMessage):
@@ -122,3 +93,27 @@ class OpenSubscriber(TextualMessage):
 
 class ServiceAnswered(TextualMessage):
     """A screen's request succeeded: the key and the service work."""
+
+
+class Reload(TextualMessage):
+    """Load again what the view shows (the service may have changed)."""
+
+
+class SelectIntegration(TextualMessage):
+    """Move the integrations view's cursor to this integration (from the palette)."""
+
+    def __init__(self, integration_id: str) -> None:
+        super().__init__()
+        self.integration_id = integration_id
+
+
+class ScopeLoaded(TextualMessage):
+    """A view learned the environments: the App keeps them (the header names the key's)."""
+
+    def __init__(self, scope: Scope) -> None:
+        super().__init__()
+        self.scope = scope
+
+
+class FirstRowsShown(TextualMessage):
+    """The first rows and the detail pane are on screen: start-up is over."""

@@ -15,11 +15,12 @@ from inboxdesk.writes.events import (
     Result,
     Sent,
 )
-from inboxdesk.writes.model import Kind, Step, Where, Write, describe
+from inboxdesk.writes.model import IDEMPOTENCY_WINDOW_HOURS, Kind, Step, Where, Write, describe
 from inboxdesk.writes.outbox import UNDOABLE_MARK_ALL, Outbox
 from inboxdesk.writes.store import WriteStore
 
 __all__ = [
+    "IDEMPOTENCY_WINDOW_HOURS",
     "UNDOABLE_MARK_ALL",
     "Dropped",
     "Event",

@@ -9,7 +9,6 @@ every worker's failure. Key availability follows the reactives declared with
 from __future__ import annotations
 
 import asyncio
-import uuid
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -21,48 +20,43 @@ from textual.reactive import var
 from textual.widgets import Header, Input, Static, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError, TransportError
+from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui.clipboard import copy
+from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.inbox_state import (
     PAGE_SIZE,
-    Change,
     Feed,
     FeedFilter,
     Filtered,
-    PendingMark,
-    marked_notice,
     targets,
-    undo_steps,
 )
 from inboxdesk.tui.messages import (
-    AllMarked,
     CountsLoaded,
     EndFound,
+    FirstRowsShown,
     Listing,
-    Marked,
-    MarkNotSent,
     OpenSubscriber,
     PageLoaded,
+    Reload,
     ServiceAnswered,
     SubscriberLoaded,
-    Undone,
     UnreadListed,
 )
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.message_table import MessageTable
 from inboxdesk.tui.widgets.subscriber_header import SubscriberHeader
+from inboxdesk.tui.write_messages import WriteMessage
+from inboxdesk.writes import UNDOABLE_MARK_ALL, Flags, Kind, Partial, Sent, Step, Write
 
 if TYPE_CHECKING:
     from inboxdesk.tui.widgets.message_detail import MessageDetail
 
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
-# Mark-all lists the unread ids first (so that it can be undone) up to this many.
-UNDOABLE_MARK_ALL = 1000
 
 
 async def fetch_counts(client: InboxClient, subscriber_id: str) -> NotificationCounts:
@@ -71,17 +65,6 @@ async def fetch_counts(client: InboxClient, subscriber_id: str) -> NotificationC
     From a count endpoint, since the feed's totalCount is capped at its page size.
     """
     return await client.notification_counts(subscriber_id)
-
-
-def after_mark(mark_as: MarkAs, before: tuple[bool, bool]) -> tuple[bool, bool]:
-    """Read and seen after `mark_as` (read and unread also set seen, as the service does)."""
-    read, _ = before
-    return {
-        MarkAs.READ: (True, True),
-        MarkAs.UNREAD: (False, True),
-        MarkAs.SEEN: (read, True),
-        MarkAs.UNSEEN: (read, False),
-    }[mark_as]
 
 
 class InboxScreen(ServiceScreen):
@@ -217,14 +200,15 @@ class InboxScreen(ServiceScreen):
     has_rows: var[bool] = var(False, init=False, bindings=True)
     selected: var[frozenset[str]] = var(frozenset(), init=False, bindings=True)
     text: var[str] = var("", init=False, bindings=True)
-    last_change: var[Change | None] = var(None, init=False)
-    pending: var[tuple[PendingMark, ...]] = var((), init=False)
+    # Ids of this subscriber's writes queued in the outbox, marked in the list.
+    pending: var[frozenset[str]] = var(frozenset(), init=False)
     offline: var[bool] = var(False, init=False)
     # Not `loading`: that is Widget.loading, which covers the screen with an indicator.
     fetching: var[bool] = var(False, init=False)
 
-    def __init__(self, subscriber_id: str) -> None:
+    def __init__(self, subscriber_id: str, context: ViewContext) -> None:
         super().__init__(id="inbox")
+        self.context = context
         self._first_subscriber = subscriber_id
         self.feed_filter = FeedFilter.ALL
         self.feed = Feed()
@@ -248,7 +232,7 @@ class InboxScreen(ServiceScreen):
             id="filters",
         )
         with Horizontal(id="panes"):
-            yield MessageTable(self.inbox_app.now, id="messages")
+            yield MessageTable(self.context.clock, id="messages")
         yield Input(
             placeholder="filter loaded messages (Enter to apply, Esc to clear)", id="text-filter"
         )
@@ -258,8 +242,9 @@ class InboxScreen(ServiceScreen):
     def on_mount(self) -> None:
         self.table.focus()
         self.watch(self.app, "offline", self._service_state, init=False)
+        self.context.writes.subscribe(self, self._write_done)
         self.open(self._first_subscriber)
-        refresh = self.inbox_app.settings.auto_refresh
+        refresh = self.context.auto_refresh
         if refresh > 0:
             self.set_interval(refresh, self._refresh_on_timer)
 
@@ -293,7 +278,6 @@ class InboxScreen(ServiceScreen):
             self.subscriber = None
             self.counts = None
             self.selected = frozenset()
-            self.last_change = None
             self._show_filter(self.feed_filter.value)
         self.text = ""
         self.has_rows = False
@@ -306,6 +290,10 @@ class InboxScreen(ServiceScreen):
 
     def on_open_subscriber(self, event: OpenSubscriber) -> None:
         self.open(event.subscriber_id)
+        self._pending_changed()
+
+    def on_reload(self, event: Reload) -> None:
+        self.reload()
 
     def reload(self) -> None:
         """Subscriber, counts and the pages in view again, merged into the rows in place."""
@@ -326,7 +314,7 @@ class InboxScreen(ServiceScreen):
     @work(group="subscriber", exclusive=True, exit_on_error=False)
     async def load_subscriber(self, subscriber_id: str) -> None:
         try:
-            subscriber = await self.inbox_app.client.get_subscriber(subscriber_id)
+            subscriber = await self.context.client.get_subscriber(subscriber_id)
         except NotFoundError:
             subscriber = None
         self.post_message(SubscriberLoaded(subscriber_id, subscriber))
@@ -334,7 +322,7 @@ class InboxScreen(ServiceScreen):
     @work(group="counts", exclusive=True, exit_on_error=False)
     async def load_counts(self, subscriber_id: str) -> None:
         try:
-            counts = await fetch_counts(self.inbox_app.client, subscriber_id)
+            counts = await fetch_counts(self.context.client, subscriber_id)
         except NotFoundError:
             return  # load_subscriber says so, once
         self.post_message(CountsLoaded(subscriber_id, counts))
@@ -342,7 +330,7 @@ class InboxScreen(ServiceScreen):
     # Not exclusive: pages of a newer listing simply make older answers stale.
     @work(group="pages", exit_on_error=False)
     async def load_pages(self, listing: Listing, pages: list[int], feed_filter: FeedFilter) -> None:
-        client = self.inbox_app.client
+        client = self.context.client
         try:
             results = await asyncio.gather(
                 *(
@@ -367,7 +355,7 @@ class InboxScreen(ServiceScreen):
         whole, says how many rows it holds; its rows are the ones `G` shows. It looks no
         further than `max_pages`: a service that always says "more" has no end to find.
         """
-        client = self.inbox_app.client
+        client = self.context.client
         query = feed_filter.query
         most = client.options.limits.max_pages
 
@@ -434,7 +422,7 @@ class InboxScreen(ServiceScreen):
             self.feed.end_found(event.length)
             self.table.grown()
         elif jump and event.error is not None:
-            self.inbox_app.report(event.error)
+            self.context.report(event.error)
         if jump and not self.text:
             self.table.move_to(len(self.feed) - 1)
         self.fetching = bool(self._asked)
@@ -445,7 +433,7 @@ class InboxScreen(ServiceScreen):
             return
         self.subscriber = event.subscriber
         if event.subscriber is None:
-            self.inbox_app.settled()  # no first page to wait for
+            self.post_message(FirstRowsShown())  # no first page to wait for
             self.notify(
                 f"Subscriber {clip(event.subscriber_id, 80)} not found in this environment; "
                 "pick another.",
@@ -458,49 +446,22 @@ class InboxScreen(ServiceScreen):
         if event.subscriber_id == self.subscriber_id:
             self.counts = event.counts
 
-    def on_marked(self, event: Marked) -> None:
-        mark, result = event.mark, event.result
-        self.pending = tuple(p for p in self.pending if p.key != mark.key)
-        if event.subscriber_id != self.subscriber_id:
-            self.notify(f"Sent: {self._describe(mark)}.", markup=False)
+    def _write_done(self, message: WriteMessage) -> None:
+        """Redraw what a write changed, from what the service returned (decisions.md 6)."""
+        self._pending_changed()
+        event, write = message.event, message.write
+        if write.kind is Kind.SET_PRIMARY or write.target != self.subscriber_id:
             return
-        before = mark.change.before if mark.change else {}
-        changed = sum(1 for m in result.messages if before.get(m.id or "") != (m.read, m.seen))
-        self._repaint(self.feed.update(result.messages))
-        if mark.change is not None:
-            self.last_change = mark.change
-        self.notify(
-            marked_notice(mark.mark_as, len(mark.ids), changed, len(result.not_updated)),
-            severity="warning" if result.not_updated else "information",
-            markup=False,
-        )
-        self.load_counts(self.subscriber_id)
+        if isinstance(event, Sent | Partial):
+            if event.result.refetch:
+                self.reload()  # mark-all answers a number: the rows in view again
+            else:
+                self._repaint(self.feed.update(event.result.messages))
+            self.load_counts(self.subscriber_id)
 
-    def on_mark_not_sent(self, event: MarkNotSent) -> None:
-        mark = event.mark
-        if not isinstance(event.error, TransportError):
-            # Refused, not lost: the app's worker handler reports the error itself.
-            self.pending = tuple(p for p in self.pending if p.key != mark.key)
-            return
-        if any(p.key == mark.key for p in self.pending):
-            return  # still queued; it said so when it was queued
-        self.pending = (*self.pending, mark)
-        self.notify(
-            f"Not applied yet: {self._describe(mark)}. Queued; it is sent when the service "
-            "is back.",
-            title="Queued",
-            severity="warning",
-            timeout=8,
-            markup=False,
-        )
-
-    def on_undone(self, event: Undone) -> None:
-        if event.subscriber_id != self.subscriber_id:
-            return
-        for result in event.results:
-            self._repaint(self.feed.update(result.messages))
-        self.notify("Undone: the messages are back to their earlier state.")
-        self.load_counts(self.subscriber_id)
+    def _pending_changed(self) -> None:
+        queued = self.context.outbox.queued()
+        self.pending = frozenset(i for w in queued if w.target == self.subscriber_id for i in w.ids)
 
     def on_unread_listed(self, event: UnreadListed) -> None:
         if event.subscriber_id != self.subscriber_id:
@@ -522,27 +483,16 @@ class InboxScreen(ServiceScreen):
             if event.before is not None
             else "This cannot be undone: there are too many to list which ones change."
         )
+        write = Write(Kind.MARK_ALL, self.subscriber_id, (Step(MarkAs.READ.value),), event.before)
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.send_mark_all(self.subscriber_id, event.before)
+                self.submit(write)
 
         self.app.push_screen(
             ConfirmScreen(f"Mark all {count} unread messages read?", detail, "Mark all read"),
             answered,
         )
-
-    def on_all_marked(self, event: AllMarked) -> None:
-        if event.subscriber_id != self.subscriber_id:
-            return
-        # The documented effect of mark-all read, on every loaded in-app message.
-        self._repaint(self.feed.set_flags(read=True, seen=True))
-        self.last_change = event.change
-        undo = " z undoes it." if event.change is not None else ""
-        self.notify(
-            f"Marked all {event.count} unread message{'s' if event.count != 1 else ''} read." + undo
-        )
-        self.load_counts(self.subscriber_id)
 
     @on(Worker.StateChanged)
     def _worker_ended(self, event: Worker.StateChanged) -> None:
@@ -565,9 +515,7 @@ class InboxScreen(ServiceScreen):
     def _service_state(self, offline: bool) -> None:
         self.offline = offline
         if not offline:
-            self.reload()
-            for mark in self.pending:
-                self.send_mark(mark)
+            self.reload()  # the app sends the queued writes
 
     # -- watchers: state to view -------------------------------------------------------
 
@@ -590,7 +538,7 @@ class InboxScreen(ServiceScreen):
         self._show_status()
 
     def _marks_changed(self) -> None:
-        self.table.set_marks(self.selected, frozenset(i for p in self.pending for i in p.ids))
+        self.table.set_marks(self.selected, self.pending)
         self._show_status()
 
     def _show_header(self) -> None:
@@ -622,7 +570,7 @@ class InboxScreen(ServiceScreen):
         if self.selected:
             text.append(f" · {len(self.selected)} selected", style="bold magenta")
         if self.pending:
-            count = sum(len(p.ids) for p in self.pending)
+            count = len(self.pending)
             text.append(f" · {count} waiting to be sent (⧗)", style="bold yellow")
         if self.fetching and feed.answered:
             text.append(" · loading…", style="italic")
@@ -640,7 +588,7 @@ class InboxScreen(ServiceScreen):
             if panes is None or not panes.is_attached:
                 return  # the app is closing (q, SIGHUP) before the first frame was built on
             await panes.mount(MessageDetail(id="detail"))
-            self.inbox_app.settled()
+            self.post_message(FirstRowsShown())
         self._show_detail()
 
     def _show_detail(self) -> None:
@@ -649,7 +597,7 @@ class InboxScreen(ServiceScreen):
             return  # not built yet, or being torn down with the app
         message_id = self.table.cursor_key
         message = self.feed.message(message_id) if message_id else None
-        details[0].show(message, self.inbox_app.now())
+        details[0].show(message, self.context.clock())
 
     def _repaint(self, indices: list[int]) -> None:
         if self.text:
@@ -720,53 +668,25 @@ class InboxScreen(ServiceScreen):
         if not ids:
             self.notify("Nothing to mark: no message is highlighted.", severity="warning")
             return
-        mark = PendingMark(
-            self.subscriber_id,
-            mark_as,
-            tuple(ids),
-            uuid.uuid4().hex,
-            self.feed.remember(mark_as, ids),
-        )
-        if self.offline:
-            self.post_message(MarkNotSent(self.subscriber_id, mark, _OFFLINE))
-            return
-        self.send_mark(mark)
+        step = Step(mark_as.value, tuple(ids))
+        self.submit(Write(Kind.MARK, self.subscriber_id, (step,), self.feed.flags(ids)))
 
-    @staticmethod
-    def _describe(mark: PendingMark) -> str:
-        count = len(mark.ids)
-        return f"mark {count} message{'s' if count != 1 else ''} {mark.mark_as}"
-
-    # Writes are not exclusive: a second mark-as never cancels the first.
+    # Not exclusive: the outbox sends writes one at a time, in the order they were made.
     @work(group="write", exit_on_error=False)
-    async def send_mark(self, mark: PendingMark) -> None:
-        try:
-            result = await self.inbox_app.client.mark_as(
-                mark.subscriber_id, list(mark.ids), mark.mark_as, idempotency_key=mark.key
-            )
-        except InboxdeskError as exc:
-            self.post_message(MarkNotSent(mark.subscriber_id, mark, exc))
-            raise
-        self.post_message(Marked(mark.subscriber_id, mark, result))
+    async def submit(self, write: Write) -> None:
+        await self.context.outbox.submit(write)
 
     def action_undo(self) -> None:
-        change = self.last_change
-        if change is None:
+        outbox = self.context.outbox
+        write = outbox.last(self.subscriber_id)
+        if write is None:
             self.notify("Nothing to undo.", markup=False)
             return
-        loaded = self.feed.flags(change.before)
-        now = {
-            i: loaded.get(i, after_mark(change.mark_as, before))
-            for i, before in change.before.items()
-        }
-        self.last_change = None
-        self.send_undo(self.subscriber_id, undo_steps(change, now))
+        self.send_undo(write, self.feed.flags(write.before or {}))
 
     @work(group="write", exit_on_error=False)
-    async def send_undo(self, subscriber_id: str, steps: list[tuple[MarkAs, list[str]]]) -> None:
-        client = self.inbox_app.client
-        results = [await client.mark_as(subscriber_id, ids, mark_as) for mark_as, ids in steps]
-        self.post_message(Undone(subscriber_id, results))
+    async def send_undo(self, write: Write, now: dict[str, Flags]) -> None:
+        await self.context.outbox.undo(write, now)
 
     def action_mark_all_read(self) -> None:
         self.list_unread(self.subscriber_id)
@@ -774,21 +694,15 @@ class InboxScreen(ServiceScreen):
     @work(group="write", exit_on_error=False)
     async def list_unread(self, subscriber_id: str) -> None:
         """The unread messages a mark-all would change, when few enough to undo it."""
-        client = self.inbox_app.client
-        before: dict[str, tuple[bool, bool]] = {}
+        client = self.context.client
+        before: dict[str, Flags] = {}
         for page in range(UNDOABLE_MARK_ALL // PAGE_SIZE):
             result = await client.feed(subscriber_id, page, PAGE_SIZE, read=False)
             before.update({m.id: (m.read, m.seen) for m in result.data if m.id})
             if not result.has_more:
-                change = Change(MarkAs.READ, before)
-                self.post_message(UnreadListed(subscriber_id, change, len(before)))
+                self.post_message(UnreadListed(subscriber_id, before, len(before)))
                 return
         self.post_message(UnreadListed(subscriber_id, None, None))
-
-    @work(group="write", exit_on_error=False)
-    async def send_mark_all(self, subscriber_id: str, change: Change | None) -> None:
-        count = await self.inbox_app.client.mark_all(subscriber_id, MarkAs.READ)
-        self.post_message(AllMarked(subscriber_id, count, change))
 
     def action_toggle_select(self) -> None:
         message_id = self.table.cursor_key
@@ -875,11 +789,3 @@ class InboxScreen(ServiceScreen):
     def _refresh_on_timer(self) -> None:
         if not self.offline:
             self.reload()
-
-    def pending_count(self) -> int:
-        """How many marks are queued and not yet sent (the app asks before quitting)."""
-        return len(self.pending)
-
-
-# A mark pressed while the app already knows the service is unreachable: queued at once.
-_OFFLINE = TransportError("The service is unreachable.", "")

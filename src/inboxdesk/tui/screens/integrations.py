@@ -16,11 +16,15 @@ from inboxdesk.models import Integration
 from inboxdesk.primary import PrimaryPlan, plan_primary
 from inboxdesk.scope import Scope, load_scope, matches
 from inboxdesk.tui.clipboard import copy
+from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.messages import Reload, ScopeLoaded, SelectIntegration
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.integration_detail import IntegrationDetail, primary_note
 from inboxdesk.tui.widgets.integration_table import IntegrationTable
+from inboxdesk.tui.write_messages import WriteMessage
+from inboxdesk.writes import Kind, Sent, Write
 
 
 class IntegrationsLoaded(TextualMessage):
@@ -29,13 +33,6 @@ class IntegrationsLoaded(TextualMessage):
         self.items = items
         self.scope = scope
         self.keep = keep
-
-
-class PrimarySet(TextualMessage):
-    def __init__(self, item: Integration, plan: PrimaryPlan) -> None:
-        super().__init__()
-        self.item = item
-        self.plan = plan
 
 
 class IntegrationsScreen(ServiceScreen):
@@ -75,9 +72,12 @@ class IntegrationsScreen(ServiceScreen):
     # Whether `p` applies to the highlighted integration; the footer follows it.
     can_set_primary: reactive[bool] = reactive(False, bindings=True)
 
-    def __init__(self) -> None:
+    def __init__(self, context: ViewContext) -> None:
         super().__init__(id="integrations")
+        self.context = context
         self.items: dict[str, Integration] = {}
+        # The plan each switch's confirmation showed, by write id: its outcome names it.
+        self._plans: dict[str, PrimaryPlan] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -89,7 +89,19 @@ class IntegrationsScreen(ServiceScreen):
     def on_mount(self) -> None:
         self.sub_title = "Integrations"
         self.table.focus()
+        self.watch(self.app, "offline", self._service_state, init=False)
+        self.context.writes.subscribe(self, self._write_done)
         self.reload()
+
+    def _service_state(self, offline: bool) -> None:
+        if not offline:
+            self.reload()
+
+    def on_reload(self, event: Reload) -> None:
+        self.reload()
+
+    def on_select_integration(self, event: SelectIntegration) -> None:
+        self.select(event.integration_id)
 
     @property
     def table(self) -> IntegrationTable:
@@ -106,27 +118,28 @@ class IntegrationsScreen(ServiceScreen):
 
     @work(exclusive=True, group="integrations", exit_on_error=False)
     async def load(self, keep: str | None) -> None:
-        client = self.inbox_app.client
+        client = self.context.client
         try:
             items = await client.list_integrations()
             # Learned once; a list always needs the names of its environments.
-            scope = self.inbox_app.scope or await load_scope(client)
+            scope = self.context.scope() or await load_scope(client)
         except InboxdeskError as exc:
             self.table.loading = False
-            self.inbox_app.report(exc)
+            self.context.report(exc)
             return
         self.post_message(IntegrationsLoaded(items, scope, keep))
 
     def on_integrations_loaded(self, event: IntegrationsLoaded) -> None:
         self.items = {i.id: i for i in event.items if i.id}
-        self.inbox_app.scope = event.scope
+        if self.context.scope() != event.scope:
+            self.post_message(ScopeLoaded(event.scope))
         self.table.loading = False
         self.table.show(event.items, event.keep, event.scope)
         self._show_detail()
 
     @property
     def scope(self) -> Scope:
-        return self.inbox_app.scope or Scope()
+        return self.context.scope() or Scope()
 
     def _show_detail(self) -> None:
         item = self.current
@@ -184,25 +197,27 @@ class IntegrationsScreen(ServiceScreen):
 
     @work(group="write", exit_on_error=False)
     async def send_set_primary(self, plan: PrimaryPlan) -> None:
-        try:
-            updated = await self.inbox_app.client.set_primary(plan.target.id or "")
-        except InboxdeskError as exc:
-            self.inbox_app.report(exc)
-            return
-        self.post_message(PrimarySet(updated, plan))
+        target = plan.target
+        write = Write(Kind.SET_PRIMARY, target.id or "", (), label=target.name or "")
+        self._plans[write.id] = plan
+        await self.context.outbox.submit(write)
 
-    def on_primary_set(self, event: PrimarySet) -> None:
-        item = event.item
+    def _write_done(self, message: WriteMessage) -> None:
+        event = message.event
+        plan = self._plans.pop(message.write.id, None)
+        if plan is None or not isinstance(event, Sent) or event.result.integration is None:
+            return  # not this view's switch, or it failed (the app said why)
+        item = event.result.integration
         if item.id:
             self.items[item.id] = item
-        for previous in event.plan.replaces:
+        for previous in plan.replaces:
             if previous.id in self.items:
                 # The service demoted it; its answer holds only the new primary.
                 self.items[previous.id] = previous.model_copy(update={"primary": False})
         # Show the changed rows now, then merge the service's whole list for the truth.
         self.table.show(list(self.items.values()), item.id)
         self._show_detail()
-        self.notify(" ".join(event.plan.outcome(item)), markup=False)
+        self.notify(" ".join(plan.outcome(item)), markup=False)
         self.reload(item.id)
 
     def action_refresh(self) -> None:

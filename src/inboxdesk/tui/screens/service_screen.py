@@ -1,4 +1,4 @@
-"""What the two views share: the app that owns the client, the width breakpoint, the footer.
+"""What the two views share: the width breakpoint, the detail toggle, the key names.
 
 Both views get the screen class `-narrow` below `NARROW_BELOW` columns (Textual's
 breakpoints); `inboxdesk.tcss` then moves the detail pane below the list. `d` hides or
@@ -7,15 +7,12 @@ shows the detail pane in any width (the class `-no-detail`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from inboxdesk.text import clip
-
-if TYPE_CHECKING:
-    from inboxdesk.tui.app import InboxdeskApp
 
 TITLE_CELLS = 60
 # Below this many columns the list takes the whole width and the detail pane goes below.
@@ -39,13 +36,6 @@ class ServiceScreen(Screen[None]):
             tooltip="Hide or show the detail pane",
         ),
     ]
-
-    @property
-    def inbox_app(self) -> InboxdeskApp:
-        from inboxdesk.tui.app import InboxdeskApp
-
-        assert isinstance(self.app, InboxdeskApp)
-        return self.app
 
     def validate_sub_title(self, sub_title: object) -> str | None:
         """The header shows a subscriber's or integration's name: one safe, short line."""

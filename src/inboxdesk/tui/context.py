@@ -1,0 +1,32 @@
+"""What a view is handed when it is built: the services it uses, and nothing of the App.
+
+Screens get one `ViewContext` in their constructor and never import or reach into the
+App; they tell it things by posting messages that bubble up to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from textual.signal import Signal
+
+from inboxdesk.client import InboxClient, InboxdeskError
+from inboxdesk.scope import Scope
+from inboxdesk.tui.write_messages import WriteMessage
+from inboxdesk.writes import Outbox
+
+
+@dataclass(frozen=True)
+class ViewContext:
+    client: InboxClient
+    outbox: Outbox
+    clock: Callable[[], datetime]
+    # Tell the user what failed and what to do (one place: the App's report).
+    report: Callable[[InboxdeskError], None]
+    # Every write's outcome, for each view to redraw what it shows of it.
+    writes: Signal[WriteMessage]
+    # The organization's environments and the key's own, once known (its home: the App).
+    scope: Callable[[], Scope | None]
+    auto_refresh: float = 0.0

@@ -1,0 +1,87 @@
+"""Writes queued in an earlier session, offered at start (decisions.md 4): send, drop, or
+keep them for later. Those older than the service's idempotency window are marked: the
+service may apply them twice."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from inboxdesk.text import clip
+from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Write, describe
+
+SHOWN = 12
+
+
+def age(made: datetime, now: datetime) -> str:
+    minutes = max(0, int((now - made).total_seconds() // 60))
+    if minutes < 60:
+        return f"{minutes} min ago"
+    if minutes < 48 * 60:
+        return f"{minutes // 60} h ago"
+    return f"{minutes // (24 * 60)} days ago"
+
+
+class QueuedWritesScreen(ModalScreen[str]):
+    """Answers "send", "drop" or "later"."""
+
+    BINDINGS = [
+        Binding("s", "answer('send')", "Send", id="queued.send", tooltip="Send them now"),
+        Binding("d", "answer('drop')", "Drop", id="queued.drop", tooltip="Drop them unsent"),
+        Binding(
+            "l,escape", "answer('later')", "Later", id="queued.later", tooltip="Keep them queued"
+        ),
+    ]
+
+    def __init__(self, writes: list[Write], now: datetime) -> None:
+        super().__init__()
+        self.writes = writes
+        self.now = now
+
+    def compose(self) -> ComposeResult:
+        count = len(self.writes)
+        stale = [w for w in self.writes if w.stale(self.now)]
+        lines = Text()
+        for write in self.writes[:SHOWN]:
+            lines.append(f"• {clip(describe(write), 60)} · {age(write.made_at, self.now)}")
+            if write.stale(self.now):
+                lines.append(f" · over {IDEMPOTENCY_WINDOW_HOURS} h old", style="bold red")
+            lines.append("\n")
+        if count > SHOWN:
+            lines.append(f"… and {count - SHOWN} more\n")
+        warning = (
+            f"{len(stale)} of them are older than {IDEMPOTENCY_WINDOW_HOURS} hours: the "
+            "service no longer knows their keys and may apply them twice."
+            if stale
+            else "Each is sent with the key it was first tried with, in order."
+        )
+        with Vertical(id="dialog"):
+            yield Static(
+                Text(
+                    f"{count} write{'s' if count != 1 else ''} from an earlier session "
+                    "were not sent",
+                    style="bold",
+                ),
+                id="question",
+            )
+            yield Static(lines, id="queued-list")
+            yield Static(Text(warning), id="detail")
+            with Horizontal(id="buttons"):
+                yield Button("Send (s)", variant="warning", id="send")
+                yield Button("Drop (d)", id="drop")
+                yield Button("Later (l)", id="later")
+
+    def on_mount(self) -> None:
+        self.query_one("#later", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "later")
+
+    def action_answer(self, choice: str) -> None:
+        self.dismiss(choice)
