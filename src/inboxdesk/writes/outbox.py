@@ -77,14 +77,17 @@ class Outbox:
         return self.store.queued(self.where)
 
     def move_to(self, where: Where) -> None:
-        """The key's environment became known: this session's queued writes follow it."""
+        """The key's environment became known: this session's queued writes follow it,
+        and so do those of the same profile and host filed before it was known."""
         if where == self.where:
             return
         mine = {w.id for w in self._made}
-        for write in self.store.queued(self.where):
-            if write.id in mine:
-                self.store.dequeue(write.id)
-                self.store.enqueue(where, write)
+        unknown = Where(where.profile, where.host)
+        for filed in dict.fromkeys((self.where, unknown)):
+            for write in self.store.queued(filed):
+                if write.id in mine or filed == unknown:
+                    self.store.dequeue(write.id)
+                    self.store.enqueue(where, write)
         self.where = where
 
     def drop(self, write: Write) -> Event:

@@ -1,0 +1,88 @@
+"""Writes queued while the service is away outlive the session and are offered at the
+next start (decisions.md 4); an undo while away is queued, not lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.queued import QueuedWritesScreen
+from inboxdesk.writes import WriteStore
+from tests.client.faults import FaultTransport, connection_refused
+from tests.conftest import Service, jane_message
+from tests.tui.conftest import SIZE, Notices, app_for, plain, until
+from tests.tui.test_inbox import opened, stored
+
+
+async def test_queued_writes_are_kept_and_offered_at_the_next_start(
+    service: Service, tmp_path: Path, notices: Notices
+) -> None:
+    path = tmp_path / "writes.db"
+    # Every request fails while `down` holds: the first session never reaches the service.
+    down = FaultTransport()
+    app = app_for(service, transport=down, writes=WriteStore(path))
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await opened(pilot)
+        down.before = [connection_refused() for _ in range(50)]
+        await pilot.press("r")
+        await until(pilot, lambda: notices.saying("Queued"), what="queued")
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks first")
+        assert "offered when inboxdesk next starts" in plain(
+            app.screen.query_one("#detail", Static)
+        )
+        await pilot.press("y")
+    assert stored(service, jane_message(11)) == (False, False), "nothing sent yet"
+
+    again = app_for(service, writes=WriteStore(path))
+    async with again.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(again.screen, QueuedWritesScreen), what="offer")
+        listed = plain(again.screen.query_one("#queued-list", Static))
+        assert "mark 1 message read" in listed
+        await pilot.press("s")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True), what="sent")
+        await until(pilot, lambda: again.outbox.queued() == [], what="queue empty")
+
+
+@pytest.mark.parametrize("choice", ["d", "l"])
+async def test_an_offer_dropped_or_kept_sends_nothing(
+    service: Service, tmp_path: Path, choice: str
+) -> None:
+    path = tmp_path / "writes.db"
+    down = FaultTransport()
+    app = app_for(service, transport=down, writes=WriteStore(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        down.before = [connection_refused() for _ in range(50)]
+        await pilot.press("r")
+        await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
+        app.exit()
+    again = app_for(service, writes=WriteStore(path))
+    async with again.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(again.screen, QueuedWritesScreen), what="offer")
+        await pilot.press(choice)
+        await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
+        assert len(again.outbox.queued()) == (0 if choice == "d" else 1)
+    assert stored(service, jane_message(11)) == (False, False)
+
+
+async def test_an_undo_while_away_is_queued_and_sent_when_back(
+    service: Service, notices: Notices
+) -> None:
+    down = FaultTransport()
+    app = app_for(service, transport=down)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await opened(pilot)
+        await pilot.press("r")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        await until(pilot, lambda: app.outbox.last("jane") is not None)
+        down.before = [connection_refused() for _ in range(6)]
+        await pilot.press("z")
+        await until(pilot, lambda: notices.saying("Queued"), what="undo queued")
+        assert app.outbox.last("jane") is None, "a second z has nothing left to undo"
+        await until(
+            pilot, lambda: stored(service, jane_message(11)) == (False, False), 15, "undo sent"
+        )
