@@ -24,6 +24,11 @@ def default_db_path() -> Path:
     return data_dir() / "local.db"
 
 
+def writes_path() -> Path:
+    """The outbox's queue and the journal of writes (inboxdesk.writes)."""
+    return data_dir() / "writes.db"
+
+
 def log_dir() -> Path:
     override = os.environ.get("INBOXDESK_LOG_DIR")
     return Path(override) if override else Path(platformdirs.user_log_dir(APP))

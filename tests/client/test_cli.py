@@ -67,7 +67,7 @@ def test_mark_as_with_ids_from_stdin_and_a_partial_report(
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{jane_message(1)}\n{JOE_MESSAGES[0]}\n"))
     code, out, err = run(capsys, "mark-as", "jane", "read", "-")
     assert code == 3
-    assert "Marked 1 message(s) read." in out and JOE_MESSAGES[0] in err
+    assert "Marked 1 message read." in out and JOE_MESSAGES[0] in err
     assert env.row("SELECT read FROM messages WHERE id = ?", jane_message(1))[0] == 1
     code, out, _ = run(capsys, "mark-as", "jane", "unseen", jane_message(2), "--json")
     assert code == 0 and json.loads(out)["notUpdated"] == []
@@ -305,3 +305,28 @@ def test_counts_past_the_cap_show_99_plus(
         code == 0
         and "(1 shown; more on --page 1, or --all for every one; 99+ unread, 99+ unseen)" in err
     )
+
+
+def test_command_line_writes_are_journaled_and_never_queued(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    from inboxdesk.paths import writes_path
+    from inboxdesk.writes import Where, WriteStore
+
+    code, _, _ = run(capsys, "mark-as", "jane", "read", jane_message(1))
+    assert code == 0
+    code, _, _ = run(capsys, "mark-all", "jane", "seen", "--yes")
+    assert code == 0
+    path = writes_path()
+    assert path.is_relative_to(os.environ["INBOXDESK_DATA_DIR"])
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    store = WriteStore(path)
+    journal = store.journal(Where.of(None, env.url))
+    assert [(outcome, write.kind.value) for outcome, write, _ in journal] == [
+        ("sent", "mark"),
+        ("sent", "mark-all"),
+    ]
+    assert journal[0][2]["after"] == {jane_message(1): [True, True]}
+    assert store.queued(Where.of(None, env.url)) == []

@@ -70,7 +70,7 @@ def test_every_command_writes_no_escape_and_shows_the_text(
     assert code == 0
     ids = [m["_id"] for m in messages]
     code, out, _ = run(capsys, "mark-as", SUBSCRIBER, "read", *ids)
-    assert code == 0 and f"Marked {len(ids)} message(s) read." in out
+    assert code == 0 and f"Marked {len(ids)} messages read." in out
     code, out, _ = run(capsys, "mark-as", SUBSCRIBER, "unseen", *ids, "--json")
     assert code == 0 and len(json.loads(out)["data"]) == len(ids)
     code, out, _ = run(capsys, "mark-all", SUBSCRIBER, "unread")

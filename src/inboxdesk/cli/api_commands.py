@@ -12,12 +12,14 @@ import click
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
+from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import InboxClient
 from inboxdesk.client.factory import client_for
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import MarkAs, MessageFields, mask_secrets
 from inboxdesk.primary import plural
 from inboxdesk.text import clip, safe, safe_json
+from inboxdesk.writes import Kind, Outbox, Step, Write
 
 # Exit status when mark-as left some requested ids alone.
 PARTIAL = 3
@@ -52,6 +54,21 @@ def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
     async def main() -> int:
         async with client_for(settings) as client:
             return await work(client)
+
+    return asyncio.run(main())
+
+
+def _write_call(flags: Flags, work: Callable[[InboxClient, Outbox], Awaitable[int]]) -> int:
+    """Like `_call`, with the outbox every write goes through (cli/writing.py)."""
+    settings = settings_from(flags)
+
+    async def main() -> int:
+        async with client_for(settings) as client:
+            outbox = outbox_for(settings, client)
+            try:
+                return await work(client, outbox)
+            finally:
+                outbox.store.close()
 
     return asyncio.run(main())
 
@@ -247,12 +264,13 @@ def mark_as(
         )
         return 2
 
-    async def work(client: InboxClient) -> int:
-        result = await client.mark_as(subscriber_id, ids, state)
+    async def work(client: InboxClient, outbox: Outbox) -> int:
+        write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),))
+        result = (await send(outbox, write)).result
         if as_json:
-            _emit([m.to_wire() for m in result.messages], notUpdated=result.not_updated)
+            _emit([m.to_wire() for m in result.messages], notUpdated=list(result.not_updated))
         else:
-            print(f"Marked {len(result.updated)} message(s) {state}.")
+            print(f"Marked {plural(len(result.messages), 'message')} {state}.")
         if result.not_updated:
             print(
                 f"Not updated ({len(result.not_updated)}; unknown, or not this subscriber's): "
@@ -262,7 +280,7 @@ def mark_as(
             return PARTIAL
         return 0
 
-    return _call(flags, work)
+    return _write_call(flags, work)
 
 
 @click.command("mark-all")
@@ -274,7 +292,7 @@ def mark_as(
 def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: bool) -> int:
     """Mark every in-app message of a subscriber (archived and snoozed ones included)."""
 
-    async def work(client: InboxClient) -> int:
+    async def work(client: InboxClient, outbox: Outbox) -> int:
         if not yes and sys.stdin.isatty():
             who = safe(subscriber_id, newlines=False)
             question = f"Mark every in-app message of {who} {state}"
@@ -292,14 +310,15 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             if not confirm(question + "?"):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
-        count = await client.mark_all(subscriber_id, state)
+        write = Write(Kind.MARK_ALL, subscriber_id, (Step(state),))
+        count = (await send(outbox, write)).result.count or 0
         if as_json:
             _emit(count)
         else:
             print(f"Marked {plural(count, 'message')} {state}.")
         return 0
 
-    return _call(flags, work)
+    return _write_call(flags, work)
 
 
 COMMANDS = [subscribers, counts, messages, mark_as, mark_all]

@@ -11,6 +11,7 @@ from inboxdesk.cli.api_commands import (
     _call,
     _emit,
     _print_ids,
+    _write_call,
     ids_option,
     json_option,
 )
@@ -18,11 +19,13 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.prompts import ask as _ask
 from inboxdesk.cli.prompts import confirm as _confirm
 from inboxdesk.cli.tables import table
+from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
 from inboxdesk.primary import names, plan_primary
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import safe
+from inboxdesk.writes import Kind, Outbox, Write
 
 # Exit status when a switch needs the environment's name and was not given it.
 NOT_CONFIRMED = 2
@@ -154,7 +157,7 @@ def set_primary(
 ) -> int:
     """Make an email or sms integration the primary of its channel in its environment."""
 
-    async def work(client: InboxClient) -> int:
+    async def work(client: InboxClient, outbox: Outbox) -> int:
         everything = await client.list_integrations()
         # Ids compare in any case, as production's do: an upper-case id must not skip
         # the plan and its environment check.
@@ -162,7 +165,7 @@ def set_primary(
         target = next((i for i in everything if (i.id or "").lower() == wanted), None)
         # Unknown ids and channels without a primary go to the service, which says why.
         if target is None or target.channel not in PRIMARY_CHANNELS:
-            return _done(await client.set_primary(integration_id), [], as_json)
+            return _done(await _switch(outbox, integration_id, ""), [], as_json)
         scope = await load_scope(client)
         plan = plan_primary(target, everything, scope)
         if environment is not None:
@@ -218,10 +221,17 @@ def set_primary(
             if not _confirm(plan.question()):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
-        updated = await client.set_primary(integration_id)
+        updated = await _switch(outbox, integration_id, target.name or "")
         return _done(updated, plan.outcome(updated), as_json)
 
-    return _call(flags, work)
+    return _write_call(flags, work)
+
+
+async def _switch(outbox: Outbox, integration_id: str, name: str) -> Integration:
+    write = Write(Kind.SET_PRIMARY, integration_id, (), label=name)
+    updated = (await send(outbox, write)).result.integration
+    assert updated is not None  # a sent switch always carries the new primary
+    return updated
 
 
 def _done(item: Integration, lines: list[str], as_json: bool) -> int:

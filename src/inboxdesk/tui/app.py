@@ -48,7 +48,7 @@ from inboxdesk.tui.messages import (
 from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.write_notices import notice, plural
-from inboxdesk.writes import Event, Failed, Outbox, Queued, Where, WriteStore
+from inboxdesk.writes import Event, Failed, Outbox, Queued, Where, WriteStore, open_store
 
 
 class SubscribersListed(TextualMessage):
@@ -129,19 +129,18 @@ class InboxdeskApp(App[None]):
         """The one outbox of every write the app makes (decisions.md 1)."""
         if self._outbox is None:
             if self._writes is None:
-                from inboxdesk.paths import data_dir
+                from inboxdesk.paths import writes_path
 
-                self._writes = WriteStore(data_dir() / "writes.db")
+                self._writes, problem = open_store(writes_path())
+                if problem:
+                    self.notify(problem, severity="warning", timeout=15, markup=False)
             self._outbox = Outbox(self.client, self._where(None), self._writes)
             self._outbox.listen(self._write_event)
         return self._outbox
 
     def _where(self, scope: Scope | None) -> Where:
-        import httpx
-
-        url = httpx.URL(self.settings.base_url)
         own = scope.own_id if scope is not None else None
-        return Where(self.settings.profile or "", f"{url.host}:{url.port or ''}", own or "")
+        return Where.of(self.settings.profile, self.settings.base_url, own)
 
     @property
     def context(self) -> ViewContext:

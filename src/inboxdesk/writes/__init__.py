@@ -17,7 +17,7 @@ from inboxdesk.writes.events import (
 )
 from inboxdesk.writes.model import IDEMPOTENCY_WINDOW_HOURS, Kind, Step, Where, Write, describe
 from inboxdesk.writes.outbox import UNDOABLE_MARK_ALL, Outbox
-from inboxdesk.writes.store import WriteStore
+from inboxdesk.writes.store import WriteStore, open_store
 
 __all__ = [
     "IDEMPOTENCY_WINDOW_HOURS",
@@ -39,5 +39,6 @@ __all__ = [
     "WriteStore",
     "after_mark",
     "describe",
+    "open_store",
     "restore_steps",
 ]

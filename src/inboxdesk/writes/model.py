@@ -41,6 +41,14 @@ class Where:
     host: str
     environment: str = ""  # "" while the key's environment is unknown
 
+    @classmethod
+    def of(cls, profile: str | None, base_url: str, environment: str | None = None) -> Where:
+        """Filed by host and port: the same service under another path or scheme is one."""
+        import httpx
+
+        url = httpx.URL(base_url)
+        return cls(profile or "", f"{url.host}:{url.port or ''}", environment or "")
+
 
 def _now() -> datetime:
     return datetime.now(UTC)

@@ -125,3 +125,15 @@ class WriteStore:
             (outcome, Write.from_json(json.loads(body)), json.loads(detail))
             for outcome, body, detail in rows
         ]
+
+
+def open_store(path: Path) -> tuple[WriteStore, str | None]:
+    """The store at `path`; if it cannot be opened, one in memory and the reason, so that
+    a broken data directory costs the queue's persistence and history, not the write."""
+    try:
+        return WriteStore(path), None
+    except (OSError, sqlite3.Error) as exc:
+        return WriteStore(None), (
+            f"The write queue and history file {path} cannot be used ({exc}); writes are "
+            "kept in memory for this session only."
+        )

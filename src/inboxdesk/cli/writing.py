@@ -1,0 +1,27 @@
+"""The command line's writes: through the same outbox as the app's, without a queue (a
+write that cannot reach the service fails), journaled for history."""
+
+from __future__ import annotations
+
+import sys
+
+from inboxdesk.client import InboxClient
+from inboxdesk.config import Settings
+from inboxdesk.paths import writes_path
+from inboxdesk.writes import Failed, Outbox, Partial, Sent, Where, Write, open_store
+
+
+def outbox_for(settings: Settings, client: InboxClient) -> Outbox:
+    store, problem = open_store(writes_path())
+    if problem:
+        print(f"inboxdesk: {problem}", file=sys.stderr)
+    return Outbox(client, Where.of(settings.profile, settings.base_url), store, queue=False)
+
+
+async def send(outbox: Outbox, write: Write) -> Sent | Partial:
+    """The write's outcome; a failure raises the client's error, which the command reports."""
+    event = await outbox.submit(write)
+    if isinstance(event, Failed):
+        raise event.error
+    assert isinstance(event, Sent | Partial), event  # no queue: nothing else can come
+    return event
