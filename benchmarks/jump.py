@@ -30,8 +30,8 @@ from benchmarks.common import KEY, Figure, median, service
 from inboxdesk.client import ClientOptions, InboxClient
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import InboxdeskApp, make_app
-from inboxdesk.tui.screens.inbox import InboxScreen
-from inboxdesk.tui.widgets.message_table import MessageTable
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.inbox.table import MessageTable
 
 SIZES = {"k1": 1_000, "k10": 10_000, "k100": 100_000}
 RUNS = 7  # G is a few ms once settled: a median of few runs is one frame's noise

@@ -18,8 +18,8 @@ from textual import events
 from benchmarks.common import KEY, Figure, async_http, median, message_ids, percentile, service
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import make_app
-from inboxdesk.tui.screens.inbox import InboxScreen
-from inboxdesk.tui.widgets.message_table import MessageTable
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.inbox.table import MessageTable
 
 # Seconds between two actions, for the app and for httpx alike.
 GAP = 0.05

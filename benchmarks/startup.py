@@ -54,7 +54,7 @@ APP = (
 import sys, time
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import InboxdeskApp
-from inboxdesk.tui.screens.inbox import InboxScreen
+from inboxdesk.tui.inbox.screen import InboxScreen
 
 # The clock stops right after the first frame that shows rows: the handler of the first
 # page queues it, as the bare app's on_mount does, to run after the next refresh.

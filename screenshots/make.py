@@ -28,12 +28,12 @@ from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
 from inboxdesk.tui.app import InboxdeskApp, make_app
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.inbox.table import MessageTable
+from inboxdesk.tui.integrations.screen import IntegrationsScreen
+from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.help import HelpScreen
-from inboxdesk.tui.screens.inbox import InboxScreen
-from inboxdesk.tui.screens.integrations import IntegrationsScreen
-from inboxdesk.tui.widgets.integration_table import IntegrationTable
-from inboxdesk.tui.widgets.message_table import MessageTable
 
 OUT = Path(__file__).resolve().parent
 ROOT = OUT.parent

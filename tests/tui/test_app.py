@@ -8,11 +8,11 @@ from textual.widgets import Input, Static
 from inboxdesk.config import Settings
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.tui.app import app_bindings, binding_ids, make_app
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.screens.help import HelpScreen
-from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.screens.problem import ProblemScreen
-from inboxdesk.tui.widgets.message_table import MessageTable
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, until
@@ -123,9 +123,9 @@ async def test_keymap_from_the_config_remaps_keys(
 
 
 def test_every_binding_has_an_id_and_ids_are_unique() -> None:
+    from inboxdesk.tui.inbox.screen import InboxScreen as Inbox
+    from inboxdesk.tui.inbox.table import MessageTable as List
     from inboxdesk.tui.list_keys import LIST_BINDINGS
-    from inboxdesk.tui.screens.inbox import InboxScreen as Inbox
-    from inboxdesk.tui.widgets.message_table import MessageTable as List
 
     bindings = app_bindings()  # found by walking the package, not from a copied list
     assert all(b.id for b in bindings)

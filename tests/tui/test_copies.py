@@ -10,9 +10,9 @@ import webbrowser
 
 import pytest
 
-from inboxdesk.tui.screens.inbox import InboxScreen
-from inboxdesk.tui.widgets.integration_table import IntegrationTable
-from inboxdesk.tui.widgets.message_table import MessageTable
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.inbox.table import MessageTable
+from inboxdesk.tui.integrations.table import IntegrationTable
 from tests.conftest import EXAMPLE, ServiceFactory
 from tests.hostile import HOSTILE_KEY, hostile_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, plain, until

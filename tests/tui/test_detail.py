@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from inboxdesk.tui.widgets.message_detail import MessageDetail
+from inboxdesk.tui.inbox.detail import MessageDetail
 from tests.conftest import Service
 from tests.tui.conftest import NOW, SIZE, app_for, plain, until
 from tests.tui.test_inbox import opened

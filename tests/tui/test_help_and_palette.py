@@ -21,12 +21,12 @@ from textual.widgets import OptionList, Static
 
 from inboxdesk.client import InboxClient
 from inboxdesk.server.fixtures import read_fixture
+from inboxdesk.tui.inbox.detail import render_message
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.screens.help import GENERIC, HelpScreen
-from inboxdesk.tui.screens.inbox import InboxScreen
-from inboxdesk.tui.screens.integrations import IntegrationsScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.screens.problem import ProblemScreen
-from inboxdesk.tui.widgets.message_detail import render_message
 from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, STAGING_KEY, ServiceFactory
 from tests.tui.conftest import SIZE, app_for, plain, settled, until
 from tests.tui.test_inbox import opened

@@ -25,13 +25,13 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.inbox.table import MessageTable
+from inboxdesk.tui.integrations.screen import IntegrationsScreen
+from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
-from inboxdesk.tui.screens.inbox import InboxScreen
-from inboxdesk.tui.screens.integrations import IntegrationsScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.screens.problem import ProblemScreen
-from inboxdesk.tui.widgets.integration_table import IntegrationTable
-from inboxdesk.tui.widgets.message_table import MessageTable
 from tests.conftest import Service, ServiceFactory
 from tests.hostile import ALL, ATTACKS, HOSTILE_KEY, SUBSCRIBER, VISIBLE_MARKER, hostile_fixture
 from tests.tui.conftest import DETAIL_PARTS, app_for, detail_text, plain, until

@@ -12,8 +12,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static, Tabs
 
 from inboxdesk.tui.app import InboxdeskApp
-from inboxdesk.tui.screens.inbox import InboxScreen
-from inboxdesk.tui.widgets.message_table import MessageTable
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.inbox.table import MessageTable
 from tests.client.faults import FaultTransport
 from tests.conftest import JOE_MESSAGES, Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
@@ -357,7 +357,7 @@ async def test_the_clock_moves_on(service: Service) -> None:
 
 
 async def test_columns_by_priority(service: Service) -> None:
-    from inboxdesk.tui.widgets.message_table import column_widths
+    from inboxdesk.tui.inbox.table import column_widths
 
     # Markers, time, a title of at least 20 cells and the status fit any list from 41
     # cells (an 80-column terminal without the detail pane); the preview comes last.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from inboxdesk.models import FeedItem
 from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.store import Store
-from inboxdesk.tui.inbox_state import (
+from inboxdesk.tui.inbox.feed import (
     KEEP_PAGES,
     PAGE_SIZE,
     Feed,

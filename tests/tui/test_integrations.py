@@ -6,10 +6,10 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
+from inboxdesk.tui.integrations.detail import IntegrationDetail
+from inboxdesk.tui.integrations.screen import IntegrationsScreen
+from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
-from inboxdesk.tui.screens.integrations import IntegrationsScreen
-from inboxdesk.tui.widgets.integration_detail import IntegrationDetail
-from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from tests.client.faults import FaultTransport
 from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service, ServiceFactory
 from tests.tui.conftest import SIZE, app_for, plain, settled, until

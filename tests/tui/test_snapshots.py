@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from inboxdesk.tui.integrations.screen import IntegrationsScreen
+from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.help import HelpScreen
-from inboxdesk.tui.screens.integrations import IntegrationsScreen
-from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from tests.conftest import MAILGUN, Service
 from tests.tui.conftest import SIZE, app_for, until
 from tests.tui.test_inbox import opened

@@ -36,6 +36,7 @@ from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
 from inboxdesk.tui.commands import AppCommands
 from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.keymap import conflicts
 from inboxdesk.tui.messages import (
     FirstRowsShown,
@@ -45,7 +46,6 @@ from inboxdesk.tui.messages import (
     SelectIntegration,
     ServiceAnswered,
 )
-from inboxdesk.tui.screens.inbox import InboxScreen
 from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.write_notices import notice, plural
 from inboxdesk.writes import Event, Failed, Outbox, Queued, Where, WriteStore, open_store
@@ -334,7 +334,7 @@ class InboxdeskApp(App[None]):
         if not self.is_screen_installed("inbox"):
             return  # not connected yet
         if not self.is_screen_installed("integrations"):
-            from inboxdesk.tui.screens.integrations import IntegrationsScreen
+            from inboxdesk.tui.integrations.screen import IntegrationsScreen
 
             self.install_screen(IntegrationsScreen(self.context), "integrations")
         self.switch_screen("integrations")

@@ -17,12 +17,12 @@ from inboxdesk.primary import PrimaryPlan, plan_primary
 from inboxdesk.scope import Scope, load_scope, matches
 from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.integrations.detail import IntegrationDetail, primary_note
+from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.messages import Reload, ScopeLoaded, SelectIntegration
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
-from inboxdesk.tui.widgets.integration_detail import IntegrationDetail, primary_note
-from inboxdesk.tui.widgets.integration_table import IntegrationTable
 from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.writes import Kind, Sent, Write
 

@@ -1,243 +1,55 @@
-"""The inbox of one subscriber: sparse pages of messages, detail pane, marking and undo.
+"""The inbox of one subscriber: loading, handlers and keys (marking, undo, selection).
 
-State lives here, in reactives and one `Feed`, and changes only in message handlers:
-workers do their I/O and post a message (`inboxdesk.tui.messages`); the app reports
-every worker's failure. Key availability follows the reactives declared with
-`bindings=True` through `check_action`.
+A key press reads top to bottom: action -> a write for the outbox, or a load through
+`loader` -> a message -> one handler changes the state (declared in view.py) -> watchers
+redraw. The app reports every worker's failure. Key availability follows the reactives
+declared with `bindings=True` through `check_action`.
 """
 
 from __future__ import annotations
 
-import asyncio
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.reactive import var
-from textual.widgets import Header, Input, Static, Tab, Tabs
+from textual.binding import BindingType
+from textual.widgets import Input, Tabs
 from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
-from inboxdesk.client.limits import too_many_pages
-from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
+from inboxdesk.client import InboxdeskError, NotFoundError
+from inboxdesk.models import MarkAs
 from inboxdesk.text import clip
 from inboxdesk.tui.clipboard import copy
-from inboxdesk.tui.context import ViewContext
-from inboxdesk.tui.inbox_state import (
+from inboxdesk.tui.inbox import loader
+from inboxdesk.tui.inbox.bindings import INBOX_BINDINGS
+from inboxdesk.tui.inbox.feed import (
     PAGE_SIZE,
     Feed,
     FeedFilter,
     Filtered,
     targets,
 )
-from inboxdesk.tui.messages import (
+from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
     EndFound,
-    FirstRowsShown,
     Listing,
-    OpenSubscriber,
     PageLoaded,
-    Reload,
-    ServiceAnswered,
     SubscriberLoaded,
     UnreadListed,
 )
-from inboxdesk.tui.screens.service_screen import ServiceScreen
-from inboxdesk.tui.widgets.app_footer import AppFooter
-from inboxdesk.tui.widgets.message_table import MessageTable
-from inboxdesk.tui.widgets.subscriber_header import SubscriberHeader
+from inboxdesk.tui.inbox.table import MessageTable
+from inboxdesk.tui.inbox.view import InboxView
+from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
 from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.writes import UNDOABLE_MARK_ALL, Flags, Kind, Partial, Sent, Step, Write
-
-if TYPE_CHECKING:
-    from inboxdesk.tui.widgets.message_detail import MessageDetail
 
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
 
 
-async def fetch_counts(client: InboxClient, subscriber_id: str) -> NotificationCounts:
-    """The header's unread and unseen counts: the one place that asks the service for them.
-
-    From a count endpoint, since the feed's totalCount is capped at its page size.
-    """
-    return await client.notification_counts(subscriber_id)
-
-
-class InboxScreen(ServiceScreen):
+class InboxScreen(InboxView):
     """A subscriber's in-app messages; every key calls the service through the client."""
 
-    AUTO_FOCUS = "#messages"
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "r",
-            "mark_read",
-            "Read",
-            id="inbox.mark_read",
-            tooltip="Mark the highlighted message (or the selection) read",
-        ),
-        Binding(
-            "u",
-            "mark_unread",
-            "Unread",
-            id="inbox.mark_unread",
-            tooltip="Mark the highlighted message (or the selection) unread",
-        ),
-        Binding(
-            "s",
-            "mark_seen",
-            "Seen",
-            id="inbox.mark_seen",
-            tooltip="Mark the highlighted message (or the selection) seen",
-        ),
-        Binding(
-            "S",
-            "mark_unseen",
-            "Unseen",
-            id="inbox.mark_unseen",
-            tooltip="Mark the highlighted message (or the selection) unseen",
-        ),
-        Binding(
-            "A",
-            "mark_all_read",
-            "All read",
-            id="inbox.mark_all_read",
-            tooltip="Mark every in-app message of this subscriber read (asks first)",
-        ),
-        Binding(
-            "space",
-            "toggle_select",
-            "Select",
-            id="inbox.toggle_select",
-            tooltip="Add or remove the highlighted message from the selection",
-        ),
-        Binding(
-            "asterisk",
-            "select_all",
-            "Select all",
-            id="inbox.select_all",
-            show=False,
-            tooltip="Select every loaded message that the filter shows",
-        ),
-        Binding(
-            "escape",
-            "clear_selection",
-            "Clear",
-            id="inbox.clear_selection",
-            tooltip="Empty the selection (or close the text filter)",
-        ),
-        Binding("z", "undo", "Undo", id="inbox.undo", tooltip="Undo the last mark-as"),
-        Binding(
-            "o",
-            "open_cta",
-            "Open link",
-            id="inbox.open_cta",
-            tooltip="Open the highlighted message's call-to-action URL in the browser",
-        ),
-        Binding(
-            "slash",
-            "filter_text",
-            "Filter",
-            id="inbox.filter_text",
-            tooltip="Show only loaded messages containing a text",
-        ),
-        Binding(
-            "f",
-            "next_filter",
-            "All/Unread/Unseen",
-            id="inbox.next_filter",
-            tooltip="Cycle the filter tabs: all, unread, unseen",
-        ),
-        Binding(
-            "p",
-            "pick_subscriber",
-            "Subscriber",
-            id="inbox.pick_subscriber",
-            tooltip="Open another subscriber's inbox",
-        ),
-        Binding(
-            "c",
-            "copy_id",
-            "Copy id",
-            id="inbox.copy_id",
-            show=False,
-            tooltip="Copy the highlighted message's id to the clipboard",
-        ),
-        Binding(
-            "C",
-            "copy_subscriber",
-            "Copy subscriberId",
-            id="inbox.copy_subscriber",
-            show=False,
-            tooltip="Copy this subscriber's id to the clipboard",
-        ),
-        Binding(
-            "ctrl+r,f5",
-            "refresh",
-            "Refresh",
-            id="inbox.refresh",
-            tooltip="Load the subscriber, counts and the pages in view again",
-        ),
-        Binding(
-            "2",
-            "app.show_integrations",
-            "Integrations",
-            id="inbox.integrations",
-            tooltip="Switch to the integrations view",
-        ),
-    ]
-
-    # What the view shows; changed only by handlers (and the keys' own actions). `var`s:
-    # watchers redraw the widgets that show them, and the screen itself never repaints
-    # (a repaint clears its whole render cache, about 0.5 ms, after every mark).
-    subscriber_id: var[str] = var("", init=False)
-    subscriber: var[Subscriber | None] = var(None, init=False)
-    counts: var[NotificationCounts | None] = var(None, init=False)
-    has_rows: var[bool] = var(False, init=False, bindings=True)
-    selected: var[frozenset[str]] = var(frozenset(), init=False, bindings=True)
-    text: var[str] = var("", init=False, bindings=True)
-    # Ids of this subscriber's writes queued in the outbox, marked in the list.
-    pending: var[frozenset[str]] = var(frozenset(), init=False)
-    offline: var[bool] = var(False, init=False)
-    # Not `loading`: that is Widget.loading, which covers the screen with an indicator.
-    fetching: var[bool] = var(False, init=False)
-
-    def __init__(self, subscriber_id: str, context: ViewContext) -> None:
-        super().__init__(id="inbox")
-        self.context = context
-        self._first_subscriber = subscriber_id
-        self.feed_filter = FeedFilter.ALL
-        self.feed = Feed()
-        self.listing = Listing(subscriber_id, 0)
-        self._generation = 0
-        # Pages asked for and not yet answered, so that the viewport does not ask twice.
-        self._asked: set[int] = set()
-        # The listings whose end is being searched for and was searched for, and
-        # whether `G` waits for that search.
-        self._end_running: Listing | None = None
-        self._end_tried: Listing | None = None
-        self._jump_to_end = False
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield SubscriberHeader(id="subscriber")
-        yield Tabs(
-            Tab("All", id="all"),
-            Tab("Unread", id="unread"),
-            Tab("Unseen", id="unseen"),
-            id="filters",
-        )
-        with Horizontal(id="panes"):
-            yield MessageTable(self.context.clock, id="messages")
-        yield Input(
-            placeholder="filter loaded messages (Enter to apply, Esc to clear)", id="text-filter"
-        )
-        yield Static(id="status")
-        yield AppFooter()
+    BINDINGS: ClassVar[list[BindingType]] = INBOX_BINDINGS
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -247,20 +59,6 @@ class InboxScreen(ServiceScreen):
         refresh = self.context.auto_refresh
         if refresh > 0:
             self.set_interval(refresh, self._refresh_on_timer)
-
-    @property
-    def table(self) -> MessageTable:
-        return self.query_one(MessageTable)
-
-    def _show_filter(self, value: str) -> None:
-        """Mark the filter's tab active.
-
-        Until its tabs are mounted, Tabs refuses every id (ValueError); it then makes the
-        first tab, All, active by itself, which is the only filter a first open can have.
-        """
-        tabs = self.query_one(Tabs)
-        if tabs.active != value and any(tab.id == value for tab in tabs.query(Tab)):
-            tabs.active = value
 
     # -- opening and loading -----------------------------------------------------------
 
@@ -313,16 +111,13 @@ class InboxScreen(ServiceScreen):
 
     @work(group="subscriber", exclusive=True, exit_on_error=False)
     async def load_subscriber(self, subscriber_id: str) -> None:
-        try:
-            subscriber = await self.context.client.get_subscriber(subscriber_id)
-        except NotFoundError:
-            subscriber = None
-        self.post_message(SubscriberLoaded(subscriber_id, subscriber))
+        found = await loader.subscriber(self.context.client, subscriber_id)
+        self.post_message(SubscriberLoaded(subscriber_id, found))
 
     @work(group="counts", exclusive=True, exit_on_error=False)
     async def load_counts(self, subscriber_id: str) -> None:
         try:
-            counts = await fetch_counts(self.context.client, subscriber_id)
+            counts = await loader.counts(self.context.client, subscriber_id)
         except NotFoundError:
             return  # load_subscriber says so, once
         self.post_message(CountsLoaded(subscriber_id, counts))
@@ -332,12 +127,7 @@ class InboxScreen(ServiceScreen):
     async def load_pages(self, listing: Listing, pages: list[int], feed_filter: FeedFilter) -> None:
         client = self.context.client
         try:
-            results = await asyncio.gather(
-                *(
-                    client.feed(listing.subscriber_id, page, PAGE_SIZE, **feed_filter.query)
-                    for page in pages
-                )
-            )
+            results = await loader.pages(client, listing.subscriber_id, pages, feed_filter)
         except NotFoundError:
             return  # load_subscriber says so, once
         self.post_message(ServiceAnswered())
@@ -348,44 +138,17 @@ class InboxScreen(ServiceScreen):
 
     @work(group="end", exclusive=True, exit_on_error=False)
     async def find_end(self, listing: Listing, known: int, feed_filter: FeedFilter) -> None:
-        """The feed's length when it gives no total (production caps it at the page size).
-
-        Single-row probes find the last page that holds a row, galloping then halving
-        over pages (about 2·log₂(pages): 19 for 100,000 messages), and that page, fetched
-        whole, says how many rows it holds; its rows are the ones `G` shows. It looks no
-        further than `max_pages`: a service that always says "more" has no end to find.
-        """
+        """The feed's length when it gives no total (loader.find_end)."""
         client = self.context.client
-        query = feed_filter.query
-        most = client.options.limits.max_pages
-
-        async def holds(page: int) -> bool:
-            # With limit 1 the feed's page number is an offset: the page's first row.
-            found = await client.feed(listing.subscriber_id, page * PAGE_SIZE, 1, **query)
-            return bool(found.data)
-
-        low, step, high = max(0, known - 1) // PAGE_SIZE, 1, None
         try:
-            while high is None:
-                if low + 1 >= most:
-                    raise too_many_pages(most, "the feed")
-                probe = min(low + step, most - 1)
-                if await holds(probe):
-                    low, step = probe, step * 2
-                else:
-                    high = probe
-            while high - low > 1:
-                middle = (low + high) // 2
-                low, high = (middle, high) if await holds(middle) else (low, middle)
-            last = await client.feed(listing.subscriber_id, low, PAGE_SIZE, **query)
+            end = await loader.find_end(client, listing.subscriber_id, known, feed_filter)
         except InboxdeskError as exc:
             # Said only if `G` waits for it (on_end_found): nobody asked for this search.
             self.post_message(EndFound(listing, None, exc))
             return
-        self.post_message(PageLoaded(listing, low, last.data, last.has_more, last.total_count))
-        # Rows added or removed meanwhile (more after it, or none left): no end to tell.
-        ended = bool(last.data) and not last.has_more
-        self.post_message(EndFound(listing, low * PAGE_SIZE + len(last.data) if ended else None))
+        last = end.last
+        self.post_message(PageLoaded(listing, end.page, last.data, last.has_more, last.total_count))
+        self.post_message(EndFound(listing, end.length))
 
     # -- handlers: the only places state changes ---------------------------------------
 
@@ -517,102 +280,6 @@ class InboxScreen(ServiceScreen):
         if not offline:
             self.reload()  # the app sends the queued writes
 
-    # -- watchers: state to view -------------------------------------------------------
-
-    def watch_subscriber(self) -> None:
-        self._show_header()
-
-    def watch_counts(self) -> None:
-        self._show_header()
-
-    def watch_selected(self) -> None:
-        self._marks_changed()
-
-    def watch_pending(self) -> None:
-        self._marks_changed()
-
-    def watch_fetching(self) -> None:
-        self._show_status()
-
-    def watch_offline(self) -> None:
-        self._show_status()
-
-    def _marks_changed(self) -> None:
-        self.table.set_marks(self.selected, self.pending)
-        self._show_status()
-
-    def _show_header(self) -> None:
-        counts = self.counts
-        self.query_one(SubscriberHeader).show(
-            self.subscriber,
-            None if counts is None else str(counts.unread),
-            None if counts is None else str(counts.unseen),
-            self.subscriber_id,
-        )
-        name = self.subscriber.display_name if self.subscriber else self.subscriber_id
-        self.sub_title = clip(name, 60)
-
-    def _show_status(self) -> None:
-        feed = self.feed
-        text = Text()
-        if not feed.answered and not self.fetching:
-            # The first page failed (the app said why): not a spinner that never ends.
-            text.append(f"not loaded · {self.key_for('refresh')} retries", style="bold red")
-        elif not feed.answered:
-            text.append("loading…", style="italic")
-        elif feed.exact:
-            text.append(f"{len(feed):,} message{'s' if len(feed) != 1 else ''}")
-        else:
-            # The service gives no total past the page size: a lower bound that grows.
-            text.append(f"{len(feed) - 1:,}+ messages")
-        if self.text:
-            text.append(f" · filter “{clip(self.text, 30)}”: {self.table.row_count} of loaded")
-        if self.selected:
-            text.append(f" · {len(self.selected)} selected", style="bold magenta")
-        if self.pending:
-            count = len(self.pending)
-            text.append(f" · {count} waiting to be sent (⧗)", style="bold yellow")
-        if self.fetching and feed.answered:
-            text.append(" · loading…", style="italic")
-        if self.offline:
-            text.append(" · service unreachable, retrying", style="bold red")
-        # One line of fixed height: no layout pass (a full reflow costs tens of ms).
-        self.query_one("#status", Static).update(text, layout=False)
-
-    async def _ensure_detail(self) -> None:
-        """The detail pane, built after the first rows show (it pulls in JSON highlighting)."""
-        if not self.query("#detail"):
-            from inboxdesk.tui.widgets.message_detail import MessageDetail
-
-            panes = next(iter(self.query("#panes").results(Horizontal)), None)
-            if panes is None or not panes.is_attached:
-                return  # the app is closing (q, SIGHUP) before the first frame was built on
-            await panes.mount(MessageDetail(id="detail"))
-            self.post_message(FirstRowsShown())
-        self._show_detail()
-
-    def _show_detail(self) -> None:
-        details: list[MessageDetail] = list(self.query("#detail").results())  # type: ignore[arg-type]
-        if not details or not details[0].children:
-            return  # not built yet, or being torn down with the app
-        message_id = self.table.cursor_key
-        message = self.feed.message(message_id) if message_id else None
-        details[0].show(message, self.context.clock())
-
-    def _repaint(self, indices: list[int]) -> None:
-        if self.text:
-            found = {r.id for r in self.feed.rows()}
-            indices = [
-                i
-                for i in range(self.table.row_count)
-                if (row := self.table.source.row(i)) is not None and row.id in found
-            ]
-        self.table.refresh_rows(indices)
-
-    @on(MessageTable.Highlighted, "#messages")
-    def _highlighted(self, event: MessageTable.Highlighted) -> None:
-        self._show_detail()
-
     @on(MessageTable.RowsWanted, "#messages")
     def _rows_wanted(self, event: MessageTable.RowsWanted) -> None:
         if not self.text:
@@ -693,16 +360,10 @@ class InboxScreen(ServiceScreen):
 
     @work(group="write", exit_on_error=False)
     async def list_unread(self, subscriber_id: str) -> None:
-        """The unread messages a mark-all would change, when few enough to undo it."""
-        client = self.context.client
-        before: dict[str, Flags] = {}
-        for page in range(UNDOABLE_MARK_ALL // PAGE_SIZE):
-            result = await client.feed(subscriber_id, page, PAGE_SIZE, read=False)
-            before.update({m.id: (m.read, m.seen) for m in result.data if m.id})
-            if not result.has_more:
-                self.post_message(UnreadListed(subscriber_id, before, len(before)))
-                return
-        self.post_message(UnreadListed(subscriber_id, None, None))
+        before = await loader.unread_before(self.context.client, subscriber_id)
+        self.post_message(
+            UnreadListed(subscriber_id, before, None if before is None else len(before))
+        )
 
     def action_toggle_select(self) -> None:
         message_id = self.table.cursor_key

@@ -25,7 +25,7 @@ from textual.strip import Strip
 
 from inboxdesk.text import clip, pad
 from inboxdesk.tui.format import relative, status_style
-from inboxdesk.tui.inbox_state import Row
+from inboxdesk.tui.inbox.feed import Row
 from inboxdesk.tui.list_keys import LIST_BINDINGS
 
 

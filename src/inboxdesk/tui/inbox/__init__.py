@@ -1,0 +1,1 @@
+"""The inbox view: a subscriber's messages as the subscriber sees them."""

@@ -1,0 +1,79 @@
+"""What the inbox's workers tell its screen: each worker does its I/O and posts one of
+these, and the screen's handlers own every state change (Harlequin's worker -> message
+-> handler)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual.message import Message as TextualMessage
+
+from inboxdesk.client import InboxdeskError
+from inboxdesk.models import NotificationCounts, Subscriber
+from inboxdesk.tui.inbox.feed import FeedEntry
+from inboxdesk.writes import Flags
+
+
+@dataclass
+class Listing:
+    """Which listing an answer belongs to: answers for an older one are dropped."""
+
+    subscriber_id: str
+    generation: int
+
+
+class PageLoaded(TextualMessage):
+    def __init__(
+        self,
+        listing: Listing,
+        page: int,
+        items: Sequence[FeedEntry],
+        has_more: bool,
+        total: int | None,
+    ) -> None:
+        super().__init__()
+        self.listing = listing
+        self.page = page
+        self.items = items
+        self.has_more = has_more
+        self.total = total
+
+
+class EndFound(TextualMessage):
+    """How many messages the feed holds, found by probing when it gives no total;
+    None when the feed changed during the search or a request failed (`error`)."""
+
+    def __init__(
+        self, listing: Listing, length: int | None, error: InboxdeskError | None = None
+    ) -> None:
+        super().__init__()
+        self.listing = listing
+        self.length = length
+        self.error = error
+
+
+class SubscriberLoaded(TextualMessage):
+    def __init__(self, subscriber_id: str, subscriber: Subscriber | None) -> None:
+        super().__init__()
+        self.subscriber_id = subscriber_id
+        self.subscriber = subscriber
+
+
+class CountsLoaded(TextualMessage):
+    def __init__(self, subscriber_id: str, counts: NotificationCounts) -> None:
+        super().__init__()
+        self.subscriber_id = subscriber_id
+        self.counts = counts
+
+
+class UnreadListed(TextualMessage):
+    """Before a mark-all: the unread ids, when few enough to list (for undo)."""
+
+    def __init__(
+        self, subscriber_id: str, before: dict[str, Flags] | None, count: int | None
+    ) -> None:
+        super().__init__()
+        self.subscriber_id = subscriber_id
+        self.before = before
+        self.count = count

@@ -1,0 +1,1 @@
+"""The integrations view: the organization's integrations by environment."""
