@@ -23,6 +23,8 @@ FORBIDDEN = {
     "client": ("textual", "inboxdesk.tui", "inboxdesk.server", "inboxdesk.cli", "fastapi"),
     "server": ("textual", "inboxdesk.tui", "inboxdesk.client", "inboxdesk.cli"),
     "tui": ("inboxdesk.server", "inboxdesk.cli", "httpx", "fastapi", "uvicorn"),
+    # Below the UI: the app and the command line both use it.
+    "writes": ("textual", "rich", "inboxdesk.tui", "inboxdesk.cli", "inboxdesk.server", "fastapi"),
 }
 
 
@@ -54,3 +56,70 @@ def test_the_contract_would_catch_a_violation(tmp_path: Path) -> None:
     sample = tmp_path / "bad.py"
     sample.write_text("from inboxdesk.server.store import Store\nimport textual.app\n")
     assert {"inboxdesk.server.store", "textual.app"} <= imports(sample)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every inboxdesk module and the inboxdesk modules it imports, at any depth of the
+    file (a lazy import inside a function closes a circle as surely as one at the top)."""
+    modules = {module_name(p): p for p in SRC.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(), str(path))
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def cycles_within(graph: dict[str, set[str]], prefix: str) -> list[list[str]]:
+    """Import circles among the modules under `prefix` (a package's own __init__ aside)."""
+    inside = {
+        m: {n for n in graph[m] if n.startswith(prefix) and n != prefix}
+        for m in graph
+        if m.startswith(prefix) and m != prefix
+    }
+    found: list[list[str]] = []
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for imported in sorted(inside.get(module, ())):
+            if state.get(imported) == 1:
+                found.append([*path[path.index(imported) :], imported])
+            elif imported not in state:
+                visit(imported)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(inside):
+        if module not in state:
+            visit(module)
+    return found
+
+
+@pytest.mark.parametrize("package", ["inboxdesk.tui", "inboxdesk.cli", "inboxdesk.writes"])
+def test_no_import_circles(package: str) -> None:
+    assert cycles_within(import_graph(), package + ".") == []
+
+
+def test_the_circle_check_would_catch_one() -> None:
+    graph = {"p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": {"p.a"}, "p.d": {"p.a"}}
+    assert cycles_within(graph, "p.") == [["p.a", "p.b", "p.c", "p.a"]]
+
+
+def test_no_screen_imports_the_app() -> None:
+    graph = import_graph()
+    views = [m for m in graph if m.startswith("inboxdesk.tui.") and m != "inboxdesk.tui.app"]
+    assert [m for m in views if "inboxdesk.tui.app" in graph[m]] == []

@@ -91,7 +91,7 @@ def test_a_clean_stop_leaves_the_data_in_the_database_file_alone(
 def test_a_refused_demo_touches_nothing_of_the_running_service(service: Service) -> None:
     """Opening a store clears stale idempotency records: a demo refused on a database
     in use must not, or it frees the live service's in-flight keys."""
-    from inboxdesk.cli.app_commands import DemoRefused, demo_service
+    from inboxdesk.cli.demo_service import DemoRefused, demo_service
 
     with service.store.transaction() as db:
         db.execute(

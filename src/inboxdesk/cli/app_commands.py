@@ -8,11 +8,8 @@ import io
 import os
 import signal
 import sys
-import tempfile
 import traceback
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -22,6 +19,7 @@ from rich.console import Console
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.crash import report
+from inboxdesk.cli.demo_service import DemoRefused, demo_service
 from inboxdesk.config import ConfigError, Settings, resolve
 from inboxdesk.text import safe
 
@@ -143,63 +141,6 @@ def app_settings() -> Settings:
     except ConfigError as exc:
         print(f"inboxdesk: warning: {exc} (using the default look)", file=sys.stderr)
         return Settings()
-
-
-class DemoRefused(Exception):
-    """Why a demo cannot start, in one line."""
-
-
-@dataclass(frozen=True)
-class DemoService:
-    url: str
-    key: str  # the first environment's of the first fixture: the one the app opens
-    db_path: Path
-    scratch: Path  # a temporary directory that goes with the demo
-
-
-@contextmanager
-def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoService]:
-    """The local service on a free loopback port with the demo data (or the `load`
-    fixtures), in a temporary database unless `db` is given; all of it goes on exit.
-    Raises DemoRefused for a database that holds data or a bad fixture."""
-    from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
-    from inboxdesk.server.demo import demo_fixture
-    from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
-    from inboxdesk.server.runner import ServiceThread
-    from inboxdesk.server.settings import ServerSettings
-    from inboxdesk.server.store import Store
-
-    try:
-        fixtures = [read_fixture(path) for path in load] or [demo_fixture()]
-    except FixtureError as exc:
-        raise DemoRefused(str(exc)) from None
-    with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
-        db_path = db or Path(scratch) / "demo.db"
-        # Opening a store tidies the database (stale idempotency records): a database in
-        # use by a running service must not be touched at all, so its lock comes first.
-        guard = DatabaseLock(db_path)
-        try:
-            guard.acquire()
-        except DatabaseInUse as exc:
-            raise DemoRefused(str(exc)) from None
-        try:
-            store = Store(db_path)
-        finally:
-            guard.release()  # the service thread takes its own lock when it starts
-        try:
-            if not store.is_empty():
-                raise DemoRefused(
-                    f"{db_path} already holds data and its keys are stored hashed; "
-                    "use a new --db path for a demo."
-                )
-            try:
-                loaded = [load_fixture(store, fixture) for fixture in fixtures]
-            except FixtureError as exc:
-                raise DemoRefused(str(exc)) from None
-            with ServiceThread(ServerSettings(db_path=db_path), store) as service:
-                yield DemoService(service.url, loaded[0][0].api_key, db_path, Path(scratch))
-        finally:
-            store.close()
 
 
 def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ()) -> int:

@@ -214,7 +214,7 @@ def _sigterm_unwinds() -> Iterator[None]:
 def _serve_demo(
     db: Path | None, load: Sequence[Path], subscriber: str | None, host: str, port: int
 ) -> int:
-    from inboxdesk.cli.app_commands import DemoRefused, demo_service
+    from inboxdesk.cli.demo_service import DemoRefused, demo_service
 
     try:
         base = resolve({}, {})  # only the app settings (theme, keymap) are used

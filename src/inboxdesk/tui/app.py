@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from itertools import chain
 from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.signal import Signal
 from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
@@ -34,7 +36,13 @@ from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
-from inboxdesk.tui.commands import AppCommands
+from inboxdesk.tui.commands import (
+    AppCommands,
+    integration_commands,
+    once,
+    subscriber_commands,
+    view_keys,
+)
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.keymap import conflicts
@@ -358,6 +366,33 @@ class InboxdeskApp(App[None]):
         self.action_show_integrations()
         if self.is_screen_installed("integrations"):
             self.get_screen("integrations").post_message(SelectIntegration(integration_id))
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The palette's entries (tui/commands.py): Textual's, the view's keys, the
+        views, the subscribers and the loaded integrations, each once."""
+        from inboxdesk.tui.integrations.screen import IntegrationsScreen
+
+        views = [
+            SystemCommand("Inbox view", "Switch to the inbox view (key 1)", self.action_show_inbox),
+            SystemCommand(
+                "Integrations view",
+                "Switch to the integrations view (key 2)",
+                self.action_show_integrations,
+            ),
+        ]
+        found = (
+            self.get_screen("integrations") if self.is_screen_installed("integrations") else None
+        )
+        items = found.items.values() if isinstance(found, IntegrationsScreen) else []
+        yield from once(
+            chain(
+                super().get_system_commands(screen),
+                view_keys(self, screen),
+                views,
+                subscriber_commands(self.subscribers, self.open_subscriber),
+                integration_commands(items, self.show_integration),
+            )
+        )
 
     def action_help(self) -> None:
         from inboxdesk.tui.screens.help import HelpScreen
