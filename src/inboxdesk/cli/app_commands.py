@@ -21,6 +21,7 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.crash import report
 from inboxdesk.cli.demo_service import DemoRefused, demo_service
 from inboxdesk.config import ConfigError, Settings, resolve
+from inboxdesk.private_apis import app_crash
 from inboxdesk.text import safe
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def run_app(app: App[Any], headless: bool = False) -> int:
     Textual prints a crash's traceback, with local values, once the terminal is
     restored; it goes to `error_console`, captured here so that the user sees one line.
     The saved traceback is the exception's own, without local values (they may hold a
-    key or credentials); Textual keeps the exception in `_exception`, its only handle.
+    key or credentials); Textual keeps the exception only in a private attribute.
     """
     captured = io.StringIO()
     app.error_console = Console(
@@ -75,8 +76,8 @@ def run_app(app: App[Any], headless: bool = False) -> int:
     with EndOnSignals() as ending:
         ending.app = app
         app.run(headless=headless)
-    error = getattr(app, "_exception", None)
-    if isinstance(error, BaseException):
+    error = app_crash(app)
+    if error is not None:
         return report("".join(traceback.format_exception(error)), "the app")
     sys.stderr.write(captured.getvalue())  # a message the app left on exit, if any
     return app.return_code or 0

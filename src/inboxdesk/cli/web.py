@@ -30,6 +30,7 @@ from inboxdesk.config import (
     Settings,
     resolve,
 )
+from inboxdesk.private_apis import serve_routes
 from inboxdesk.text import safe
 
 DEFAULT_PORT = 8000
@@ -158,7 +159,7 @@ def serve_web(
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop)
-    application: Any = server._make_app()  # textual-serve's routes (pinned: <2)
+    application = serve_routes(server)  # textual-serve's routes (pinned: <2)
     try:
         with _environment(environment or {}):
             web.run_app(

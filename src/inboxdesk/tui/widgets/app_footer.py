@@ -13,6 +13,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from inboxdesk.private_apis import footer_ready, mark_footer_ready
+
 PINNED = ("help", "app.help", "quit", "app.quit")
 
 
@@ -36,14 +38,14 @@ class AppFooter(Footer):
         """Recompose only when the keys to show change: bindings are updated after every
         focus and state change, and each recompose restyles twenty widgets."""
         if _shown_keys(screen) == self._shown:
-            self._bindings_ready = True
+            mark_footer_ready(self)
             return
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
         # Footer composes nothing until the screen's bindings are ready: only then
         # does a compose show these keys.
-        self._shown = _shown_keys(self.screen) if self._bindings_ready else None
+        self._shown = _shown_keys(self.screen) if footer_ready(self) else None
         order = declared_order(self.screen)
         keys = list(super().compose())
         # Stable: keys of other owners (the focused widget's) keep their places.

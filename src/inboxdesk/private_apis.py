@@ -1,0 +1,32 @@
+"""Every private API of a pinned library that inboxdesk still uses, each behind one
+function here and nowhere else. tests/test_private_apis.py fails when a pinned
+library changes one of them, so that an upgrade says where to look.
+
+- Textual's Footer composes nothing until `_bindings_ready`; a footer that skips an
+  unchanged recompose must set it itself (tui/widgets/app_footer.py).
+- Textual keeps an app's crash only in `App._exception`; the command line reports it
+  in one line and saves the traceback without local values (cli/app_commands.py).
+- textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
+  runs them on a socket it bound itself (cli/web.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def footer_ready(footer: Any) -> bool:
+    return bool(footer._bindings_ready)
+
+
+def mark_footer_ready(footer: Any) -> None:
+    footer._bindings_ready = True
+
+
+def app_crash(app: Any) -> BaseException | None:
+    error = getattr(app, "_exception", None)
+    return error if isinstance(error, BaseException) else None
+
+
+def serve_routes(server: Any) -> Any:
+    return server._make_app()

@@ -1,0 +1,33 @@
+"""The private APIs behind src/inboxdesk/private_apis.py still exist in the pinned
+libraries: each test fails, naming the library, when an upgrade changes one."""
+
+from __future__ import annotations
+
+import inspect
+
+from textual.app import App
+from textual.widgets import Footer
+from textual_serve.server import Server
+
+from inboxdesk.private_apis import app_crash, footer_ready, mark_footer_ready, serve_routes
+
+
+async def test_textual_footer_waits_for_bindings_ready() -> None:
+    footer = Footer()
+    assert footer_ready(footer) is False, "Footer no longer starts with _bindings_ready off"
+    mark_footer_ready(footer)
+    assert footer_ready(footer) is True
+    assert "_bindings_ready" in inspect.getsource(Footer), "Footer dropped _bindings_ready"
+
+
+def test_textual_app_keeps_its_crash_in_exception() -> None:
+    app: App[None] = App()
+    assert app_crash(app) is None
+    assert "self._exception = " in inspect.getsource(App), "App no longer keeps _exception"
+
+
+async def test_textual_serve_builds_its_routes_in_make_app() -> None:
+    server = Server("true", host="127.0.0.1", port=0)
+    application = await serve_routes(server)  # aiohttp's run_app takes the coroutine
+    assert type(application).__module__.startswith("aiohttp"), "Server._make_app changed"
+    assert application.router.routes(), "Server._make_app builds no routes"
