@@ -14,6 +14,7 @@ from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
+from tests.shared_service import SharedService
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "inbox.json"
@@ -69,24 +70,24 @@ def private_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def shared_thread(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
+def shared_thread(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedService]:
     """The one service thread of the run; each test swaps its own store into it."""
     db_path = tmp_path_factory.mktemp("shared") / "idle.db"
-    thread = ServiceThread(ServerSettings(db_path=db_path), Store(db_path)).start()
-    yield thread
-    thread.stop()
+    shared = SharedService(ServerSettings(db_path=db_path), Store(db_path)).start()
+    yield shared
+    shared.thread.stop()
 
 
-def give_back(shared: ServiceThread) -> None:
+def give_back(shared: SharedService) -> None:
     """After a test served by the shared thread: a test that stopped it is an error."""
-    if not shared.running:
-        shared.start()
+    if not shared.thread.running:
+        shared.thread.start()
         pytest.fail(f"a test that stops its service must be marked {OWN_SERVICE}")
 
 
 @pytest.fixture
 def make_service(
-    tmp_path: Path, request: pytest.FixtureRequest, shared_thread: ServiceThread
+    tmp_path: Path, request: pytest.FixtureRequest, shared_thread: SharedService
 ) -> Iterator[ServiceFactory]:
     """A service on the example fixture (or `fixture`), with any ServerSettings overrides.
 

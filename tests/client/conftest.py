@@ -18,6 +18,7 @@ from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Caller, Store
 from tests.client.faults import FaultTransport
 from tests.conftest import EXAMPLE, OWN_SERVICE, STAGING_KEY, Service, give_back
+from tests.shared_service import SharedService
 
 
 class CountingStore(Store):
@@ -44,7 +45,7 @@ class Counted:
     """A counting store, served by `shared` (swapped in) or by a thread of its own."""
 
     def __init__(
-        self, tmp_path: Path, shared: ServiceThread | None = None, **settings: Any
+        self, tmp_path: Path, shared: SharedService | None = None, **settings: Any
     ) -> None:
         self.db = tmp_path / "counted.db"
         self.store = CountingStore(self.db)
@@ -70,7 +71,7 @@ class Counted:
 
 @pytest.fixture
 def counted(
-    tmp_path: Path, request: pytest.FixtureRequest, shared_thread: ServiceThread
+    tmp_path: Path, request: pytest.FixtureRequest, shared_thread: SharedService
 ) -> Iterator[Counted]:
     own = request.node.get_closest_marker(OWN_SERVICE) is not None
     service = Counted(tmp_path, None if own else shared_thread)

@@ -17,6 +17,8 @@ from tests.conftest import Service, ServiceFactory, jane_message
 MARK = "/v1/subscribers/jane/messages/mark-as"
 
 
+# The shared test server does not lock each test's database: a service of its own.
+@pytest.mark.own_service
 def test_a_second_service_on_the_same_database_is_refused(service: Service) -> None:
     second = ServiceThread(ServerSettings(db_path=service.db_path), Store(service.db_path))
     with pytest.raises(DatabaseInUse, match="in use by another inboxdesk service") as refused:
@@ -44,6 +46,8 @@ def test_services_on_different_databases_run_side_by_side(make_service: ServiceF
             assert http.get("/v1/integrations").status_code == 200
 
 
+# The shared test server does not lock each test's database: a service of its own.
+@pytest.mark.own_service
 def test_serve_on_a_database_in_use_says_so_in_one_line(service: Service) -> None:
     before = service.snapshot()
     result = subprocess.run(
@@ -58,6 +62,8 @@ def test_serve_on_a_database_in_use_says_so_in_one_line(service: Service) -> Non
     assert service.snapshot() == before
 
 
+# The shared test server does not lock each test's database: a service of its own.
+@pytest.mark.own_service
 def test_a_symlink_to_a_database_in_use_is_refused_too(service: Service, tmp_path: Path) -> None:
     from inboxdesk.server.dblock import DatabaseLock
 
@@ -88,6 +94,8 @@ def test_a_clean_stop_leaves_the_data_in_the_database_file_alone(
     assert count > 0 and row == (0,)
 
 
+# The shared test server does not lock each test's database: a service of its own.
+@pytest.mark.own_service
 def test_a_refused_demo_touches_nothing_of_the_running_service(service: Service) -> None:
     """Opening a store clears stale idempotency records: a demo refused on a database
     in use must not, or it frees the live service's in-flight keys."""

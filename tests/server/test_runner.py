@@ -1,4 +1,4 @@
-"""ServiceThread.replace(): one running server, another store and settings."""
+"""The test run's shared service: one running server, another store and settings."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import httpx
 
 from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.ratelimit import RateLimit
-from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
 from tests.conftest import EXAMPLE, STAGING_KEY
 from tests.hostile import HOSTILE_KEY, hostile_fixture
+from tests.shared_service import SharedService
 
 
 def loaded(path: Path, fixture: dict[str, object]) -> Store:
@@ -28,14 +28,15 @@ def status(url: str, key: str) -> int:
 
 def test_replace_serves_the_new_store_and_settings_on_the_same_port(tmp_path: Path) -> None:
     first = loaded(tmp_path / "first.db", read_fixture(EXAMPLE))
-    with ServiceThread(ServerSettings(db_path=first.path), first) as thread:
+    shared = SharedService(ServerSettings(db_path=first.path), first)
+    with shared.thread as thread:
         url = thread.url
         assert status(url, STAGING_KEY) == 200
         assert status(url, HOSTILE_KEY) == 401
 
         second = loaded(tmp_path / "second.db", hostile_fixture())
         limited = ServerSettings(db_path=second.path, rate_limit=RateLimit(requests=2, window=60))
-        thread.replace(limited, second)
+        shared.replace(limited, second)
         assert thread.url == url and thread.store is second
         assert status(url, STAGING_KEY) == 401
         assert [status(url, HOSTILE_KEY) for _ in range(3)] == [200, 200, 429]

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import TracebackType
 
 import uvicorn
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from inboxdesk.server.app import create_app
 from inboxdesk.server.dblock import DatabaseLock
@@ -37,20 +37,6 @@ def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 def base_url(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-
-
-class Swappable:
-    """An ASGI app that hands each request to whichever app it holds now.
-
-    Swapping `app` lets one running server serve a new store and settings without a
-    restart (the test suite runs one service thread and gives each test a fresh store).
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.app(scope, receive, send)
 
 
 def _server(app: ASGIApp, log_level: str) -> uvicorn.Server:
@@ -87,8 +73,8 @@ class ServiceThread:
     """The service on a background thread, for `inboxdesk demo`, tests and benchmarks.
 
     Use as a context manager; `url` is its base URL. `stop()` and `start()` again
-    (on the same port) let callers show a service going away and coming back.
-    `replace()` serves other settings and store from the running server.
+    (on the same port) let callers show a service going away and coming back. `app`
+    serves another ASGI app in place of the service's own (tests wrap it).
     """
 
     def __init__(
@@ -97,13 +83,14 @@ class ServiceThread:
         store: Store | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        app: ASGIApp | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
         self.host = host
         self.port = port
         self.url = ""
-        self._app = Swappable(create_app(settings, store))
+        self._app = app or create_app(settings, store)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
@@ -137,21 +124,6 @@ class ServiceThread:
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
-
-    def replace(self, settings: ServerSettings, store: Store | None = None) -> ServiceThread:
-        """Serve `settings` and `store` from now on, on the same port and thread.
-
-        Requests already in flight finish on the app they started on.
-        """
-        lock = DatabaseLock(store.path if store is not None else settings.db_path)
-        if self.running:
-            lock.acquire()  # the new database is this service's now, the old one free
-            self._lock.release()
-        self._lock = lock
-        self.settings = settings
-        self.store = store
-        self._app.app = create_app(settings, store)
-        return self
 
     def stop(self) -> None:
         if self._server is not None and self._thread is not None:
