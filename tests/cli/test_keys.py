@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from inboxdesk.cli import main
 
 SECRET = "sk0123456789abcdefQZXJ"
 BAD = [SECRET + " ", SECRET + "\n", "sk01234\t56789abcdefQZXJ", SECRET + "é"]
@@ -28,6 +32,28 @@ def run(
     )
 
 
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def here(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Run:
+    """`run`, in this process (no interpreter start-up): a crash fails the test itself."""
+
+    def call(
+        args: list[str], tmp_path: Path, stdin: str = "", **env: str
+    ) -> subprocess.CompletedProcess[str]:
+        monkeypatch.delenv("NOVU_SECRET_KEY", raising=False)
+        monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        code = main(args)
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out, err)
+
+    return call
+
+
 def refused(result: subprocess.CompletedProcess[str]) -> None:
     assert result.returncode == 2, result.stderr
     assert "API key" in result.stderr
@@ -37,36 +63,38 @@ def refused(result: subprocess.CompletedProcess[str]) -> None:
 
 
 @pytest.mark.parametrize("key", BAD, ids=["space", "newline", "tab", "non-ascii"])
-def test_a_bad_key_is_refused_from_the_environment_and_flags(key: str, tmp_path: Path) -> None:
-    refused(run(["integrations"], tmp_path, NOVU_SECRET_KEY=key))
-    refused(run(["integrations", "--api-key", key], tmp_path))
+def test_a_bad_key_is_refused_from_the_environment_and_flags(
+    key: str, tmp_path: Path, here: Run
+) -> None:
+    refused(here(["integrations"], tmp_path, NOVU_SECRET_KEY=key))
+    refused(here(["integrations", "--api-key", key], tmp_path))
 
 
 @pytest.mark.parametrize("key", BAD[2:], ids=["tab", "non-ascii"])
-def test_a_bad_key_is_refused_from_stdin(key: str, tmp_path: Path) -> None:
-    refused(run(["config", "add-profile", "work", "--api-key", "-"], tmp_path, stdin=key + "\n"))
+def test_a_bad_key_is_refused_from_stdin(key: str, tmp_path: Path, here: Run) -> None:
+    refused(here(["config", "add-profile", "work", "--api-key", "-"], tmp_path, stdin=key + "\n"))
     assert not (tmp_path / "config.toml").exists()
 
 
-def test_a_bad_key_in_a_profile_is_refused_when_used(tmp_path: Path) -> None:
+def test_a_bad_key_in_a_profile_is_refused_when_used(tmp_path: Path, here: Run) -> None:
     (tmp_path / "config.toml").write_text(
         f'default_profile = "p"\n[profiles.p]\napi_key = "{SECRET} "\n', encoding="utf-8"
     )
     (tmp_path / "config.toml").chmod(0o600)
-    result = run(["integrations"], tmp_path)
+    result = here(["integrations"], tmp_path)
     refused(result)
     assert "profile p" in result.stderr
 
 
-def test_bad_numbers_in_the_environment_get_one_line(tmp_path: Path) -> None:
+def test_bad_numbers_in_the_environment_get_one_line(tmp_path: Path, here: Run) -> None:
     for name, value in (("INBOXDESK_TIMEOUT", "nan"), ("INBOXDESK_AUTO_REFRESH", "soon")):
-        result = run(["config", "show"], tmp_path, **{name: value})
+        result = here(["config", "show"], tmp_path, **{name: value})
         assert result.returncode == 2, result.stderr
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-def test_a_keymap_that_collides_in_a_view_is_refused_naming_both(tmp_path: Path) -> None:
-    result = run(["config", "set", "app.keymap.inbox.mark_read", "u"], tmp_path)
+def test_a_keymap_that_collides_in_a_view_is_refused_naming_both(tmp_path: Path, here: Run) -> None:
+    result = here(["config", "set", "app.keymap.inbox.mark_read", "u"], tmp_path)
     assert result.returncode == 2, result.stderr
     assert "inbox.mark_read and inbox.mark_unread would both be on u" in result.stderr
     assert (
@@ -74,7 +102,7 @@ def test_a_keymap_that_collides_in_a_view_is_refused_naming_both(tmp_path: Path)
         or "mark_read" not in (tmp_path / "config.toml").read_text()
     )
     # A key used only in another view is free here; a move of both is fine too.
-    result = run(["config", "set", "app.keymap.inbox.mark_read", "x"], tmp_path)
+    result = here(["config", "set", "app.keymap.inbox.mark_read", "x"], tmp_path)
     assert result.returncode == 0, result.stderr
 
 
