@@ -28,7 +28,9 @@ FORBIDDEN = {
 }
 
 
-def imports(path: Path) -> set[str]:
+def imports(path: Path, names: bool = False) -> set[str]:
+    """The modules a file imports anywhere in it; with `names`, also `module.name` for
+    each name imported from a module (it may be a submodule)."""
     tree = ast.parse(path.read_text(), str(path))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -36,6 +38,8 @@ def imports(path: Path) -> set[str]:
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
+            if names:
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
     return found
 
 
@@ -69,15 +73,7 @@ def import_graph() -> dict[str, set[str]]:
     modules = {module_name(p): p for p in SRC.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(), str(path))
-        found: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                found.add(node.module)
-                found.update(f"{node.module}.{alias.name}" for alias in node.names)
-        graph[name] = {m for m in found if m in modules and m != name}
+        graph[name] = {m for m in imports(path, names=True) if m in modules and m != name}
     return graph
 
 

@@ -3,11 +3,15 @@ next start (decisions.md 4); an undo while away is queued, not lost."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
+from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.queued import QueuedWritesScreen
 from inboxdesk.writes import WriteStore
@@ -17,18 +21,28 @@ from tests.tui.conftest import SIZE, Notices, app_for, plain, until
 from tests.tui.test_inbox import opened, stored
 
 
+@asynccontextmanager
+async def mark_read_while_away(
+    service: Service, path: Path, notices: Notices | None = None
+) -> AsyncIterator[tuple[InboxdeskApp, Pilot[None]]]:
+    """An app on `path` whose service goes away once it opened; `r` is queued."""
+    down = FaultTransport()
+    app = app_for(service, transport=down, writes=WriteStore(path))
+    hook = notices.hook if notices is not None else None
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await opened(pilot)
+        down.before = [connection_refused() for _ in range(50)]
+        await pilot.press("r")
+        await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
+        yield app, pilot
+
+
 async def test_queued_writes_are_kept_and_offered_at_the_next_start(
     service: Service, tmp_path: Path, notices: Notices
 ) -> None:
     path = tmp_path / "writes.db"
-    # Every request fails while `down` holds: the first session never reaches the service.
-    down = FaultTransport()
-    app = app_for(service, transport=down, writes=WriteStore(path))
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
-        down.before = [connection_refused() for _ in range(50)]
-        await pilot.press("r")
-        await until(pilot, lambda: notices.saying("Queued"), what="queued")
+    async with mark_read_while_away(service, path, notices) as (app, pilot):
+        assert notices.saying("Queued")
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks first")
         assert "offered when inboxdesk next starts" in plain(
@@ -52,13 +66,7 @@ async def test_an_offer_dropped_or_kept_sends_nothing(
     service: Service, tmp_path: Path, choice: str
 ) -> None:
     path = tmp_path / "writes.db"
-    down = FaultTransport()
-    app = app_for(service, transport=down, writes=WriteStore(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        down.before = [connection_refused() for _ in range(50)]
-        await pilot.press("r")
-        await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
+    async with mark_read_while_away(service, path) as (app, _):
         app.exit()
     again = app_for(service, writes=WriteStore(path))
     async with again.run_test(size=SIZE) as pilot:
