@@ -21,9 +21,9 @@ import random
 import subprocess
 import sys
 import time
-from typing import Any
 
 import httpx
+from tests.waiting import until_async
 from textual import events
 
 from benchmarks.common import KEY, Figure, median, service
@@ -72,16 +72,8 @@ def in_view_loaded(table: MessageTable) -> bool:
     return all(table.source.row(i) is not None for i in range(top, stop))
 
 
-async def until(condition: Any, timeout: float = 60) -> None:
-    deadline = time.perf_counter() + timeout
-    while not condition():
-        if time.perf_counter() > deadline:
-            raise TimeoutError(f"the app did not get there: {condition}")
-        await asyncio.sleep(0.0005)
-
-
 async def opened(app: InboxdeskApp) -> tuple[InboxScreen, MessageTable]:
-    await until(
+    await until_async(
         lambda: (
             isinstance(app.screen, InboxScreen)
             and app.screen.is_mounted
@@ -96,7 +88,7 @@ async def opened(app: InboxdeskApp) -> tuple[InboxScreen, MessageTable]:
 
 async def settled(screen: InboxScreen) -> None:
     """The start-up requests answered and the detail pane built: the user is reading."""
-    await until(lambda: screen.counts is not None and bool(screen.query("#detail")))
+    await until_async(lambda: screen.counts is not None and bool(screen.query("#detail")))
     await asyncio.sleep(0.3)
 
 
@@ -107,7 +99,7 @@ async def jump_to_end(url: str, subscriber: str, size: int) -> float:
         await settled(screen)
         started = time.perf_counter()
         app.post_message(events.Key("G", "G"))
-        await until(lambda: table.cursor_row == size - 1 and in_view_loaded(table))
+        await until_async(lambda: table.cursor_row == size - 1 and in_view_loaded(table))
         return time.perf_counter() - started
 
 
@@ -119,7 +111,7 @@ async def jump_at_open(url: str, subscriber: str, size: int) -> float:
         _, table = await opened(app)
         started = time.perf_counter()
         app.post_message(events.Key("G", "G"))
-        await until(lambda: table.cursor_row == size - 1 and in_view_loaded(table))
+        await until_async(lambda: table.cursor_row == size - 1 and in_view_loaded(table))
         return time.perf_counter() - started
 
 
@@ -133,7 +125,7 @@ async def drags(url: str, subscriber: str, size: int) -> list[float]:
         for spot in spots:
             started = time.perf_counter()
             table.scroll_to(y=spot, animate=False, immediate=True)
-            await until(lambda: in_view_loaded(table))
+            await until_async(lambda: in_view_loaded(table))
             times.append(time.perf_counter() - started)
     return times
 
@@ -152,7 +144,7 @@ async def paging(url: str, subscriber: str, rows: int) -> dict[str, float]:
             began = time.perf_counter()
             app.post_message(events.Key("pagedown", None))
             before = table.cursor_row
-            await until(lambda b=before: table.cursor_row > b and in_view_loaded(table))  # type: ignore[misc]
+            await until_async(lambda b=before: table.cursor_row > b and in_view_loaded(table))  # type: ignore[misc]
             presses.append(time.perf_counter() - began)
         total = time.perf_counter() - started
         pages = transport.pages - first_pages
@@ -175,7 +167,7 @@ async def scroll_through(url: str, subscriber: str, size: int) -> float:
         _, table = await opened(app)
         for top in range(0, size, 100):
             table.scroll_to(y=top, animate=False, immediate=True)
-            await until(lambda: in_view_loaded(table))
+            await until_async(lambda: in_view_loaded(table))
     return peak_mib()
 
 

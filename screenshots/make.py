@@ -21,6 +21,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+# Run as a script: the repository's root, for the helpers it shares with the tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.waiting import until
+
 from inboxdesk.config import Settings
 from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.fixtures import load_fixture
@@ -40,14 +45,6 @@ ROOT = OUT.parent
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
 SIZE = (120, 36)
 NARROW = (80, 24)
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise RuntimeError("the app did not get there")
 
 
 async def inbox(pilot: Pilot[None]) -> None:

@@ -12,18 +12,16 @@ import subprocess
 import sys
 import termios
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests import waiting
+
 
 def wait_for(condition: Callable[[], object], what: str, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+    waiting.wait_for(what, condition, timeout)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -17,6 +16,7 @@ from inboxdesk.tui.app import InboxdeskApp, make_app
 from inboxdesk.writes import WriteStore
 from tests.client.faults import FaultTransport
 from tests.conftest import STAGING_KEY, Service
+from tests.waiting import until
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 SIZE = (150, 40)
@@ -43,23 +43,6 @@ def app_for(
     )
     app.animation_level = "none"  # scrolling jumps, so Pilot need not wait for animations
     return app
-
-
-async def until(
-    pilot: Pilot[None],
-    condition: Callable[[], object],
-    timeout: float = 8.0,
-    what: str = "condition",
-) -> None:
-    """Let the app work until `condition` holds (workers, HTTP and messages included).
-
-    Checked every few milliseconds: each wait costs what the app needs, not a poll's step.
-    """
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.005)
 
 
 async def settled(pilot: Pilot[None], timeout: float = 8.0) -> None:

@@ -27,6 +27,7 @@ import httpx
 import pytest
 
 from inboxdesk.server.demo import demo_fixture
+from tests import waiting
 from tests.conftest import STAGING_KEY, Service
 
 if TYPE_CHECKING:
@@ -94,15 +95,7 @@ def browser_ready() -> None:
 
 
 def wait_for(what: str, probe: Callable[[], T | None], timeout: float = TIMEOUT) -> T:
-    """Poll `probe` until it returns something (a condition, not a fixed sleep)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = probe()
-        if value is not None and value is not False:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
+    return waiting.wait_for(what, probe, timeout, step=0.1)
 
 
 def descendants(pid: int) -> set[int]:

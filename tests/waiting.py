@@ -1,0 +1,55 @@
+"""Waiting for a condition, never for a fixed time: the one set of helpers that tests,
+the screenshot script and the benchmarks share."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from textual.pilot import Pilot
+
+T = TypeVar("T")
+
+
+async def until(
+    pilot: Pilot[None],
+    condition: Callable[[], object],
+    timeout: float = 8.0,
+    what: str = "condition",
+) -> None:
+    """Let the app work until `condition` holds (workers, HTTP and messages included).
+
+    Checked every few milliseconds: each wait costs what the app needs, not a poll's step.
+    """
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.005)
+
+
+async def until_async(
+    condition: Callable[[], object], timeout: float = 60.0, step: float = 0.0005
+) -> None:
+    """The same without Pilot, for an app run by other means (benchmarks time it)."""
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise AssertionError(f"timed out waiting for {condition}")
+        await asyncio.sleep(step)
+
+
+def wait_for(
+    what: str, probe: Callable[[], T | None], timeout: float = 30.0, step: float = 0.05
+) -> T:
+    """Poll `probe` from a thread or another process's side until it returns something."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value is not None and value is not False:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(step)
