@@ -7,9 +7,10 @@ from textual.widgets import Input, Static
 
 from inboxdesk.config import Settings
 from inboxdesk.server.runner import ServiceThread
-from inboxdesk.tui.app import app_bindings, binding_ids, make_app
+from inboxdesk.tui.app import make_app
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
+from inboxdesk.tui.keymap import app_bindings, binding_ids
 from inboxdesk.tui.screens.help import HelpScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.screens.problem import ProblemScreen

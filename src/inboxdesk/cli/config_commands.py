@@ -44,8 +44,7 @@ def _ui_names() -> dict[str, Any]:
     """Textual's theme names and the app's binding ids, for checking app.* settings."""
     from textual.theme import BUILTIN_THEMES
 
-    from inboxdesk.tui.app import app_bindings, binding_ids
-    from inboxdesk.tui.keymap import conflicts
+    from inboxdesk.tui.keymap import app_bindings, binding_ids, conflicts
 
     def collisions(keymap: dict[str, str]) -> list[str]:
         return conflicts(keymap, app_bindings())

@@ -5,14 +5,12 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from itertools import chain
 from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.message import Message as TextualMessage
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.signal import Signal
@@ -21,12 +19,8 @@ from textual.widgets import LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import (
-    AuthenticationError,
     InboxClient,
     InboxdeskError,
-    LimitExceeded,
-    NotFoundError,
-    ProtocolError,
     RetryPolicy,
     TransportError,
 )
@@ -36,16 +30,11 @@ from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
-from inboxdesk.tui.commands import (
-    AppCommands,
-    integration_commands,
-    once,
-    subscriber_commands,
-    view_keys,
-)
+from inboxdesk.tui.commands import AppCommands, palette
 from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.inbox.screen import InboxScreen
-from inboxdesk.tui.keymap import conflicts
+from inboxdesk.tui.keymap import checked_keymap
 from inboxdesk.tui.messages import (
     FirstRowsShown,
     OpenSubscriber,
@@ -53,20 +42,11 @@ from inboxdesk.tui.messages import (
     ScopeLoaded,
     SelectIntegration,
     ServiceAnswered,
+    SubscribersListed,
 )
 from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.write_notices import notice, plural
 from inboxdesk.writes import Event, Failed, Outbox, Queued, Where, WriteStore, open_store
-
-
-class SubscribersListed(TextualMessage):
-    """The environment's first subscribers (None: not asked), and which inbox to open."""
-
-    def __init__(self, subscribers: list[Subscriber] | None, open: str | None) -> None:
-        super().__init__()
-        self.subscribers = subscribers
-        self.open = open
-
 
 # The help, picker, confirmation and integrations screens are imported when first
 # opened: the first inbox page needs none of them.
@@ -207,36 +187,21 @@ class InboxdeskApp(App[None]):
         self.action_connect()
 
     def _apply_settings(self) -> None:
-        theme = self.settings.theme
-        if theme:
-            if theme in self.available_themes:
-                self.theme = theme
-            else:
-                known = ", ".join(sorted(self.available_themes))
-                self.notify(
-                    f"Unknown theme {theme!r}; known: {known}.", severity="warning", markup=False
-                )
-        keymap = self.settings.keymap
+        """The theme and the keymap of the settings; what is wrong with them is said."""
+        theme, keymap = self.settings.theme, self.settings.keymap
+        if theme and theme not in self.available_themes:
+            known = ", ".join(sorted(self.available_themes))
+            self._warn(f"Unknown theme {theme!r}; known: {known}.")
+        elif theme:
+            self.theme = theme
         if keymap:
-            unknown = sorted(set(keymap) - binding_ids())
-            if unknown:
-                self.notify(
-                    f"Unknown binding ids in app.keymap: {', '.join(unknown)} "
-                    "(the help screen lists them).",
-                    severity="warning",
-                    markup=False,
-                )
-            wanted = {k: v for k, v in keymap.items() if k not in unknown}
-            collisions = conflicts(wanted, app_bindings())
-            if collisions:
-                # A file edited by hand: Textual would drop one binding without a word.
-                self.notify(
-                    f"The keymap collides: {'; '.join(collisions)}.",
-                    severity="warning",
-                    timeout=15,
-                    markup=False,
-                )
-            self.set_keymap(wanted)
+            usable, problems = checked_keymap(keymap)
+            for problem in problems:
+                self._warn(problem)
+            self.set_keymap(usable)
+
+    def _warn(self, text: str) -> None:
+        self.notify(text, severity="warning", timeout=15, markup=False)
 
     # -- start-up ----------------------------------------------------------------------
 
@@ -278,15 +243,7 @@ class InboxdeskApp(App[None]):
         if self._problem_open:
             return
         self._problem_open = True
-        if isinstance(error, AuthenticationError):
-            title = "The service rejected the API key"
-        elif isinstance(error, TransportError):
-            title = "The service is unreachable"
-        elif isinstance(error, ProtocolError):
-            title = "The service's answer cannot be read"
-        else:
-            title = "The service answered with an error"
-        self.push_screen(ProblemScreen(title, error.message, error.hint))
+        self.push_screen(ProblemScreen(error_title(error, True), error.message, error.hint))
 
     @work(exclusive=True, group="scope", exit_on_error=False)
     async def load_scope(self) -> None:
@@ -368,31 +325,13 @@ class InboxdeskApp(App[None]):
             self.get_screen("integrations").post_message(SelectIntegration(integration_id))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """The palette's entries (tui/commands.py): Textual's, the view's keys, the
-        views, the subscribers and the loaded integrations, each once."""
+        """The palette's entries (tui/commands.py), each once."""
         from inboxdesk.tui.integrations.screen import IntegrationsScreen
 
-        views = [
-            SystemCommand("Inbox view", "Switch to the inbox view (key 1)", self.action_show_inbox),
-            SystemCommand(
-                "Integrations view",
-                "Switch to the integrations view (key 2)",
-                self.action_show_integrations,
-            ),
-        ]
-        found = (
-            self.get_screen("integrations") if self.is_screen_installed("integrations") else None
-        )
-        items = found.items.values() if isinstance(found, IntegrationsScreen) else []
-        yield from once(
-            chain(
-                super().get_system_commands(screen),
-                view_keys(self, screen),
-                views,
-                subscriber_commands(self.subscribers, self.open_subscriber),
-                integration_commands(items, self.show_integration),
-            )
-        )
+        installed = self.is_screen_installed("integrations")
+        found = self.get_screen("integrations") if installed else None
+        items = list(found.items.values()) if isinstance(found, IntegrationsScreen) else []
+        return palette(self, screen, super().get_system_commands(screen), self.subscribers, items)
 
     def action_help(self) -> None:
         from inboxdesk.tui.screens.help import HelpScreen
@@ -415,17 +354,9 @@ class InboxdeskApp(App[None]):
         if isinstance(error, TransportError):
             self._went_away(error.message)
             return
-        if isinstance(error, NotFoundError):
-            title = "Not found"
-        elif isinstance(error, LimitExceeded):
-            title = "Stopped at a limit"
-        elif isinstance(error, ProtocolError):
-            title = "The service's answer cannot be read"
-        else:
-            title = "The service said no"
         self.notify(
             f"{error.message}\n{error.hint}".strip(),
-            title=title,
+            title=error_title(error),
             severity="error",
             timeout=8,
             markup=False,
@@ -546,36 +477,6 @@ class InboxdeskApp(App[None]):
             await self._client.aclose()
         if self._writes is not None:
             self._writes.close()
-
-
-def app_bindings() -> list[Binding]:
-    """Every Binding the app's own classes declare, found by walking the tui package.
-
-    Shared lists (the list keys) count once, so a keymap id may name one binding used
-    by several widgets.
-    """
-    import importlib
-    import inspect
-    import pkgutil
-
-    from textual.dom import DOMNode
-
-    import inboxdesk.tui
-
-    found: dict[int, Binding] = {}
-    for info in pkgutil.walk_packages(inboxdesk.tui.__path__, "inboxdesk.tui."):
-        module = importlib.import_module(info.name)
-        for _, owner in inspect.getmembers(module, inspect.isclass):
-            if issubclass(owner, DOMNode) and owner.__module__ == module.__name__:
-                for binding in owner.__dict__.get("BINDINGS", []):
-                    if isinstance(binding, Binding):
-                        found[id(binding)] = binding
-    return list(found.values())
-
-
-def binding_ids() -> set[str]:
-    """Every binding id the app defines: the names a keymap may use."""
-    return {b.id for b in app_bindings() if b.id}
 
 
 def make_app(

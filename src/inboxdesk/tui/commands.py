@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
+from itertools import chain
 from typing import Any
 
 from rich.text import Text
@@ -80,6 +81,34 @@ def once(commands: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
         if command.title not in seen:
             seen.add(command.title)
             yield command
+
+
+def palette(
+    app: Any,
+    screen: Screen[object],
+    textuals: Iterable[SystemCommand],
+    subscribers: Iterable[Subscriber],
+    integrations: Iterable[Integration],
+) -> Iterator[SystemCommand]:
+    """Textual's entries, the view's keys, the views, the subscribers and the loaded
+    integrations; `app` has the actions named (show_inbox, open_subscriber, …)."""
+    views = [
+        SystemCommand("Inbox view", "Switch to the inbox view (key 1)", app.action_show_inbox),
+        SystemCommand(
+            "Integrations view",
+            "Switch to the integrations view (key 2)",
+            app.action_show_integrations,
+        ),
+    ]
+    yield from once(
+        chain(
+            textuals,
+            view_keys(app, screen),
+            views,
+            subscriber_commands(subscribers, app.open_subscriber),
+            integration_commands(integrations, app.show_integration),
+        )
+    )
 
 
 class AppCommands(Provider):

@@ -20,6 +20,7 @@ VIEWS: dict[str, frozenset[str]] = {
     "picker": frozenset({"picker"}),
     "help": frozenset({"help"}),
     "problem": frozenset({"problem"}),
+    "queued": frozenset({"queued"}),
 }
 
 
@@ -50,3 +51,50 @@ def conflicts(keymap: Mapping[str, str], bindings: Iterable[Binding]) -> list[st
                         f"in the {view} view"
                     )
     return found
+
+
+def app_bindings() -> list[Binding]:
+    """Every Binding the app's own classes declare, found by walking the tui package.
+
+    Shared lists (the list keys) count once, so a keymap id may name one binding used
+    by several widgets.
+    """
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.dom import DOMNode
+
+    import inboxdesk.tui
+
+    found: dict[int, Binding] = {}
+    for info in pkgutil.walk_packages(inboxdesk.tui.__path__, "inboxdesk.tui."):
+        module = importlib.import_module(info.name)
+        for _, owner in inspect.getmembers(module, inspect.isclass):
+            if issubclass(owner, DOMNode) and owner.__module__ == module.__name__:
+                for binding in owner.__dict__.get("BINDINGS", []):
+                    if isinstance(binding, Binding):
+                        found[id(binding)] = binding
+    return list(found.values())
+
+
+def binding_ids() -> set[str]:
+    """Every binding id the app defines: the names a keymap may use."""
+    return {b.id for b in app_bindings() if b.id}
+
+
+def checked_keymap(keymap: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The entries of a keymap that name a binding, and what is wrong with the rest: ids
+    no binding has, and keys two bindings of one view would share (a file edited by hand:
+    Textual would drop one binding without a word)."""
+    unknown = sorted(set(keymap) - binding_ids())
+    problems = []
+    if unknown:
+        problems.append(
+            f"Unknown binding ids in app.keymap: {', '.join(unknown)} (the help screen lists them)."
+        )
+    usable = {k: v for k, v in keymap.items() if k not in unknown}
+    collisions = conflicts(usable, app_bindings())
+    if collisions:
+        problems.append(f"The keymap collides: {'; '.join(collisions)}.")
+    return usable, problems

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from textual.message import Message as TextualMessage
 
+from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope
 
 
@@ -45,3 +46,12 @@ class ScopeLoaded(TextualMessage):
 
 class FirstRowsShown(TextualMessage):
     """The first rows and the detail pane are on screen: start-up is over."""
+
+
+class SubscribersListed(TextualMessage):
+    """The environment's first subscribers (None: not asked), and which inbox to open."""
+
+    def __init__(self, subscribers: list[Subscriber] | None, open: str | None) -> None:
+        super().__init__()
+        self.subscribers = subscribers
+        self.open = open
