@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from inboxdesk.models import Integration
 from inboxdesk.scope import Scope
 from inboxdesk.text import safe
+from inboxdesk.writes import Kind, Write
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -51,6 +52,15 @@ class PrimaryPlan:
     @property
     def clears(self) -> int:
         return len(self.target.conditions or [])
+
+    def write(self) -> Write:
+        """The switch, for the outbox: it remembers the primaries it replaces, so that
+        its undo can make the first of them primary again."""
+        target = self.target
+        previous = tuple((p.id, p.name or "") for p in self.replaces if p.id)
+        return Write(
+            Kind.SET_PRIMARY, target.id or "", (), label=target.name or "", previous=previous
+        )
 
     @property
     def needs_typed_confirmation(self) -> bool:

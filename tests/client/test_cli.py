@@ -323,10 +323,10 @@ def test_command_line_writes_are_journaled_and_never_queued(
     assert path.is_relative_to(os.environ["INBOXDESK_DATA_DIR"])
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     store = WriteStore(path)
-    journal = store.journal(Where.of(None, env.url))
-    assert [(outcome, write.kind.value) for outcome, write, _ in journal] == [
-        ("sent", "mark"),
+    journal = store.entries(Where.of(None, env.url))
+    assert [(e.outcome, e.write.kind.value) for e in journal] == [
         ("sent", "mark-all"),
+        ("sent", "mark"),
     ]
-    assert journal[0][2]["after"] == {jane_message(1): [True, True]}
+    assert journal[1].detail["after"] == {jane_message(1): [True, True]}
     assert store.queued(Where.of(None, env.url)) == []

@@ -75,8 +75,9 @@ async def test_a_write_is_sent_and_journaled(counted: Counted) -> None:
     assert isinstance(event, Sent) and events == [event]
     assert [m.id for m in event.result.messages] == [jane_message(1)]
     assert flags(counted, jane_message(1)) == (True, True)
-    [(outcome, write, detail)] = outbox.store.journal(HERE)
-    assert outcome == "sent" and write.tried and detail["after"] == {jane_message(1): [True, True]}
+    [entry] = outbox.store.entries(HERE)
+    assert entry.outcome == "sent" and entry.write.tried and not entry.queued
+    assert entry.detail["after"] == {jane_message(1): [True, True]}
 
 
 async def test_writes_queue_while_away_and_go_out_in_order_with_their_keys(
@@ -172,7 +173,7 @@ async def test_ids_the_service_left_alone_make_a_partial(counted: Counted) -> No
         event = await outbox.submit(mark(MarkAs.READ, jane_message(8), JOE_MESSAGES[0]))
     assert isinstance(event, Partial)
     assert event.result.not_updated == (JOE_MESSAGES[0],)
-    assert outbox.store.journal(HERE)[-1][0] == "partial"
+    assert outbox.store.entries(HERE)[0].outcome == "partial"
 
 
 async def test_a_refused_write_fails_and_leaves_the_queue(counted: Counted) -> None:

@@ -165,7 +165,8 @@ def set_primary(
         target = next((i for i in everything if (i.id or "").lower() == wanted), None)
         # Unknown ids and channels without a primary go to the service, which says why.
         if target is None or target.channel not in PRIMARY_CHANNELS:
-            return _done(await _switch(outbox, integration_id, ""), [], as_json)
+            write = Write(Kind.SET_PRIMARY, integration_id, ())
+            return _done(await _switch(outbox, write), [], as_json)
         scope = await load_scope(client)
         plan = plan_primary(target, everything, scope)
         if environment is not None:
@@ -221,14 +222,13 @@ def set_primary(
             if not _confirm(plan.question()):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
-        updated = await _switch(outbox, integration_id, target.name or "")
+        updated = await _switch(outbox, plan.write())
         return _done(updated, plan.outcome(updated), as_json)
 
     return _write_call(flags, work)
 
 
-async def _switch(outbox: Outbox, integration_id: str, name: str) -> Integration:
-    write = Write(Kind.SET_PRIMARY, integration_id, (), label=name)
+async def _switch(outbox: Outbox, write: Write) -> Integration:
     updated = (await send(outbox, write)).result.integration
     assert updated is not None  # a sent switch always carries the new primary
     return updated

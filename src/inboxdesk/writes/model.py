@@ -67,6 +67,8 @@ class Write:
     before: Mapping[str, Flags] | None = None
     label: str = ""  # what the confirmation named (an integration's name), raw
     undoes: str | None = None  # the id of the write this one undoes
+    # Set primary: the (id, name) of each primary it replaced, for "make X primary again".
+    previous: tuple[tuple[str, str], ...] = ()
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
@@ -97,6 +99,7 @@ class Write:
             else {i: list(flags) for i, flags in self.before.items()},
             "label": self.label,
             "undoes": self.undoes,
+            "previous": [list(p) for p in self.previous],
             "id": self.id,
             "key": self.key,
             "madeAt": self.made_at.isoformat(),
@@ -117,6 +120,7 @@ class Write:
             else {str(i): (bool(f[0]), bool(f[1])) for i, f in before.items()},
             label=str(data.get("label", "")),
             undoes=data.get("undoes"),
+            previous=tuple((str(p[0]), str(p[1])) for p in data.get("previous", [])),
             id=str(data["id"]),
             key=str(data["key"]),
             made_at=datetime.fromisoformat(data["madeAt"]),
@@ -127,7 +131,8 @@ class Write:
 def describe(write: Write) -> str:
     """The write in a few words, for notices and the queue's list (raw: show it safe)."""
     if write.kind is Kind.SET_PRIMARY:
-        return f"make {write.label or write.target} primary"
+        again = " again" if write.undoes is not None else ""
+        return f"make {write.label or write.target} primary{again}"
     if write.kind is Kind.MARK_ALL:
         return f"mark all messages {write.steps[0].action}"
     count = len(write.ids)

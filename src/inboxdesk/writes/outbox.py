@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 
-from inboxdesk.client import InboxClient, InboxdeskError, TransportError
+from inboxdesk.client import ApiError, InboxClient, InboxdeskError, TransportError
 from inboxdesk.models import MarkAs, Message
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
@@ -179,6 +179,12 @@ class Outbox:
         result = Result(tuple(messages), not_updated=tuple(dict.fromkeys(not_updated)))
         return Partial(write, result) if not_updated else Sent(write, result)
 
+    def _journaled_after(self, write: Write) -> dict[str, Flags]:
+        """What the service returned to `write`, as journaled (a write of another session)."""
+        entry = self.store.entry(write.id)
+        after = entry.detail.get("after", {}) if entry is not None else {}
+        return {str(i): (bool(f[0]), bool(f[1])) for i, f in after.items()}
+
     def _remember(self, write: Write, event: Sent | Partial) -> None:
         after = {m.id: (m.read, m.seen) for m in event.result.messages if m.id}
         if write.kind is Kind.MARK_ALL and write.before is not None:
@@ -200,15 +206,28 @@ class Outbox:
                 return write
         return None
 
+    @staticmethod
+    def primary_again(write: Write) -> Write | str:
+        """A set primary's undo (decisions.md 32): making the one it replaced primary
+        again, a new switch; or why there is none."""
+        if not write.previous:
+            return "This cannot be undone: no other integration was primary before it."
+        earlier, name = write.previous[0]
+        return Write(Kind.SET_PRIMARY, earlier, (), label=name, undoes=write.id)
+
     async def undo(self, write: Write, now: Mapping[str, Flags] | None = None) -> Event:
         """Take `write` back: out of the queue if it was never tried, else by a new write
         that restores each message's state before it. `now`: the flags as last seen,
         where fresher than what the service answered to `write`."""
-        if write.kind is Kind.SET_PRIMARY:
-            return self._emit(Refused(write, "set primary is undone by setting the earlier one"))
         if not write.tried and any(w.id == write.id for w in self.queued()):
             self._undone.add(write.id)
             return self.drop(write)
+        if write.kind is Kind.SET_PRIMARY:
+            again = self.primary_again(write)
+            if isinstance(again, str):
+                return self._emit(Refused(write, again))
+            self._undone.add(write.id)
+            return await self.submit(again)
         if write.before is None:
             reason = (
                 f"it changed more than {UNDOABLE_MARK_ALL:,} messages"
@@ -218,7 +237,7 @@ class Outbox:
             return self._emit(Refused(write, f"This cannot be undone: {reason}."))
         mark = MarkAs(write.steps[0].action)
         current = {i: after_mark(mark, f) for i, f in write.before.items()}
-        current.update(self._after.get(write.id, {}))
+        current.update(self._after.get(write.id) or self._journaled_after(write))
         current.update({i: f for i, f in (now or {}).items() if i in write.before})
         steps = restore_steps(write.before, current)
         self._undone.add(write.id)
@@ -234,6 +253,15 @@ class Outbox:
         return await self.submit(undo)
 
 
+def _error_detail(error: InboxdeskError) -> dict[str, object]:
+    detail: dict[str, object] = {"error": error.message, "kind": type(error).__name__}
+    if isinstance(error, ApiError):
+        detail["status"] = error.status
+        if error.error_id:
+            detail["errorId"] = error.error_id
+    return detail
+
+
 def _detail(event: Event) -> dict[str, object]:
     if isinstance(event, Sent | Partial):
         result = event.result
@@ -246,11 +274,11 @@ def _detail(event: Event) -> dict[str, object]:
         if result.integration is not None:
             detail["integration"] = result.integration.id
         if isinstance(event, Partial) and event.error is not None:
-            detail["error"] = event.error.message
+            detail.update(_error_detail(event.error))
             detail["failed"] = event.failed
         return detail
     if isinstance(event, Failed):
-        return {"error": event.error.message, "kind": type(event.error).__name__}
+        return _error_detail(event.error)
     if isinstance(event, Queued):
         return {"behind": event.behind}
     return {}

@@ -10,11 +10,12 @@ import json
 import os
 import sqlite3
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from inboxdesk.writes.model import Where, Write
+from inboxdesk.writes.model import Kind, Where, Write
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS queue (
@@ -27,16 +28,42 @@ CREATE TABLE IF NOT EXISTS queue (
 );
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL,
+    id TEXT NOT NULL UNIQUE,
     profile TEXT NOT NULL,
     host TEXT NOT NULL,
     environment TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    target TEXT NOT NULL,
+    made_at TEXT NOT NULL,
     at TEXT NOT NULL,
     outcome TEXT NOT NULL,
+    queued INTEGER NOT NULL DEFAULT 0,
     body TEXT NOT NULL,
     detail TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS journal_made ON journal (made_at);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# The file's format; a file of a newer one is refused rather than misread.
+VERSION = 2
+# Journal entries older than this many days go when the file is opened.
+RETENTION_DAYS = 90
+
+
+class JournalError(Exception):
+    """The file cannot be used: unreadable, or written by a newer inboxdesk."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One write in the journal, with its latest outcome."""
+
+    write: Write
+    where: Where
+    outcome: str  # sent, partial, queued, failed, dropped
+    at: datetime  # when that outcome came
+    queued: bool  # whether it ever waited in the queue
+    detail: dict[str, Any]
 
 
 def _private(path: Path) -> None:
@@ -49,18 +76,49 @@ def _private(path: Path) -> None:
 class WriteStore:
     """The queue and the journal. `path=None` keeps both in memory (tests, `--no-history`)."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, retention_days: int = RETENTION_DAYS) -> None:
         self.path = path
+        self.problem: str | None = None
         if path is not None:
             _private(path)
         self._db = sqlite3.connect(":memory:" if path is None else path, isolation_level=None)
+        try:
+            self._open(path, retention_days)
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise JournalError(f"{path} is not a file inboxdesk can read ({exc})") from None
+        except JournalError:
+            self._db.close()
+            raise
+
+    def _open(self, path: Path | None, retention_days: int) -> None:
         if path is not None:
             self._db.execute("PRAGMA journal_mode=WAL")
             for side in ("-wal", "-shm"):
                 sidecar = Path(f"{path}{side}")
                 if sidecar.exists():
                     os.chmod(sidecar, 0o600)
+        found = self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+        ).fetchone()
+        version = None
+        if found:
+            row = self._db.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
+            version = int(row[0]) if row else None
+        if version is not None and version > VERSION:
+            raise JournalError(
+                f"{path} was written by a newer inboxdesk (format {version}; this one reads "
+                f"up to {VERSION})"
+            )
+        if version is None:
+            # Format 1 kept a row per outcome: its journal is dropped, its queue kept.
+            self._db.execute("DROP TABLE IF EXISTS journal")
         self._db.executescript(SCHEMA)
+        self._db.execute(
+            "INSERT OR REPLACE INTO meta (name, value) VALUES ('version', ?)", (str(VERSION),)
+        )
+        cutoff = datetime.now(UTC) - timedelta(days=retention_days)
+        self._db.execute("DELETE FROM journal WHERE made_at < ?", (cutoff.isoformat(),))
 
     def close(self) -> None:
         self._db.close()
@@ -98,42 +156,120 @@ class WriteStore:
     def record(
         self, where: Where, write: Write, outcome: str, detail: Mapping[str, Any] | None = None
     ) -> None:
+        """The write's latest outcome: one entry per write, updated as it goes.
+
+        A journal that cannot be written (a full disk) stops, and says why in `problem`:
+        the write itself goes on.
+        """
+        if self.problem is not None:
+            return
+        try:
+            self._record(where, write, outcome, detail)
+        except sqlite3.Error as exc:
+            self.problem = f"The journal of writes stopped: {exc}. Writes go on unrecorded."
+
+    def _record(
+        self, where: Where, write: Write, outcome: str, detail: Mapping[str, Any] | None
+    ) -> None:
         self._db.execute(
-            "INSERT INTO journal (id, profile, host, environment, at, outcome, body, detail)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO journal (id, profile, host, environment, kind, target, made_at, at,"
+            " outcome, queued, body, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET at = excluded.at, outcome = excluded.outcome,"
+            " queued = queued OR excluded.queued, body = excluded.body,"
+            " environment = excluded.environment, detail = excluded.detail",
             (
                 write.id,
                 where.profile,
                 where.host,
                 where.environment,
+                write.kind.value,
+                write.target,
+                write.made_at.isoformat(),
                 datetime.now(UTC).isoformat(),
                 outcome,
+                int(outcome == "queued"),
                 json.dumps(write.to_json()),
                 json.dumps(dict(detail or {})),
             ),
         )
 
-    def journal(self, where: Where | None = None) -> list[tuple[str, Write, dict[str, Any]]]:
-        """Every outcome recorded, oldest first: (outcome, write, detail)."""
-        query = "SELECT outcome, body, detail FROM journal"
-        args: tuple[str, ...] = ()
+    def entries(
+        self,
+        where: Where | None = None,
+        target: str | None = None,
+        since: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[Entry]:
+        """Journal entries, newest first; `where` with an empty environment matches any."""
+        query = "SELECT profile, host, environment, at, outcome, queued, body, detail FROM journal"
+        clauses: list[str] = []
+        args: list[object] = []
         if where is not None:
-            query += " WHERE profile = ? AND host = ? AND environment = ?"
-            args = (where.profile, where.host, where.environment)
-        rows = self._db.execute(query + " ORDER BY seq", args)
+            clauses += ["profile = ?", "host = ?"]
+            args += [where.profile, where.host]
+            if where.environment:
+                clauses.append("environment = ?")
+                args.append(where.environment)
+        if target is not None:
+            clauses.append("target = ?")
+            args.append(target)
+        if since is not None:
+            clauses.append("made_at >= ?")
+            args.append(since.astimezone(UTC).isoformat())
+        if clauses:
+            query += " WHERE " + " AND ".join(clauses)
+        query += " ORDER BY made_at DESC, seq DESC"
+        if limit is not None:
+            query += f" LIMIT {int(limit)}"
         return [
-            (outcome, Write.from_json(json.loads(body)), json.loads(detail))
-            for outcome, body, detail in rows
+            Entry(
+                Write.from_json(json.loads(body)),
+                Where(profile, host, environment),
+                outcome,
+                datetime.fromisoformat(at),
+                bool(queued),
+                json.loads(detail),
+            )
+            for profile, host, environment, at, outcome, queued, body, detail in self._db.execute(
+                query, args
+            )
         ]
 
+    def entry(self, write_id: str) -> Entry | None:
+        return next((e for e in self.find(write_id) if e.write.id == write_id), None)
 
-def open_store(path: Path) -> tuple[WriteStore, str | None]:
+    def later(self, entry: Entry) -> list[Entry]:
+        """Entries made after `entry` that touched what it touched (its ids, or for set
+        primary its channel's integrations, which the service may have switched since)."""
+        touched = set(entry.write.ids) or {entry.write.target}
+        return [
+            e
+            for e in self.entries(entry.where, since=entry.write.made_at)
+            if e.write.id != entry.write.id
+            and e.write.made_at > entry.write.made_at
+            and e.outcome in ("sent", "partial", "queued")
+            and (
+                touched & (set(e.write.ids) or {e.write.target})
+                or e.write.kind is entry.write.kind is Kind.SET_PRIMARY
+                or (e.write.kind is Kind.MARK_ALL and e.write.target == entry.write.target)
+            )
+        ]
+
+    def find(self, prefix: str) -> list[Entry]:
+        """The entries whose id starts with `prefix` (ids are shown shortened)."""
+        wanted = prefix.strip().lower()
+        if not wanted or not all(c in "0123456789abcdef" for c in wanted):
+            return []
+        return [e for e in self.entries() if e.write.id.startswith(wanted)]
+
+
+def open_store(path: Path, retention_days: int = RETENTION_DAYS) -> tuple[WriteStore, str | None]:
     """The store at `path`; if it cannot be opened, one in memory and the reason, so that
     a broken data directory costs the queue's persistence and history, not the write."""
     try:
-        return WriteStore(path), None
-    except (OSError, sqlite3.Error) as exc:
+        return WriteStore(path, retention_days), None
+    except (OSError, sqlite3.Error, JournalError) as exc:
         return WriteStore(None), (
-            f"The write queue and history file {path} cannot be used ({exc}); writes are "
-            "kept in memory for this session only."
+            f"The write queue and history file cannot be used: {exc}. Writes are kept in "
+            "memory for this session only."
         )

@@ -198,7 +198,10 @@ class IntegrationsScreen(ServiceScreen):
     @work(group="write", exit_on_error=False)
     async def send_set_primary(self, plan: PrimaryPlan) -> None:
         target = plan.target
-        write = Write(Kind.SET_PRIMARY, target.id or "", (), label=target.name or "")
+        previous = tuple((p.id or "", p.name or "") for p in plan.replaces if p.id)
+        write = Write(
+            Kind.SET_PRIMARY, target.id or "", (), label=target.name or "", previous=previous
+        )
         self._plans[write.id] = plan
         await self.context.outbox.submit(write)
 
