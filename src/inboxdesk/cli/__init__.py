@@ -18,6 +18,7 @@ from inboxdesk.cli import (
     api_commands,
     app_commands,
     config_commands,
+    history_commands,
     integration_commands,
     serve,
 )
@@ -54,6 +55,7 @@ for command in [
     *app_commands.COMMANDS,
     *integration_commands.COMMANDS,
     *api_commands.COMMANDS,
+    *history_commands.COMMANDS,
 ]:
     cli.add_command(command)
 cli.add_command(config_commands.config)

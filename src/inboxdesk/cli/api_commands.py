@@ -265,7 +265,11 @@ def mark_as(
         return 2
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),))
+        # Before (decisions.md 31): the last state inboxdesk saw, from the journal; unknown
+        # for an id it never saw, and then the write cannot be undone.
+        seen = outbox.store.last_seen(outbox.where, ids)
+        before = seen if len(seen) == len(set(ids)) else None
+        write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),), before)
         result = (await send(outbox, write)).result
         if as_json:
             _emit([m.to_wire() for m in result.messages], notUpdated=list(result.not_updated))

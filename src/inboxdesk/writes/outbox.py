@@ -35,6 +35,7 @@ from inboxdesk.writes.store import WriteStore
 Listener = Callable[[Event], None]
 # Above this many messages a mark-all is not undone: the ids it changed are not listed.
 UNDOABLE_MARK_ALL = 1000
+MARKS = frozenset(m.value for m in MarkAs)
 
 
 class Outbox:
@@ -188,8 +189,7 @@ class Outbox:
     def _remember(self, write: Write, event: Sent | Partial) -> None:
         after = {m.id: (m.read, m.seen) for m in event.result.messages if m.id}
         if write.kind is Kind.MARK_ALL and write.before is not None:
-            mark = MarkAs(write.steps[0].action)
-            after = {i: after_mark(mark, f) for i, f in write.before.items()}
+            after = {i: after_mark(write.steps[0].action, f) for i, f in write.before.items()}
         self._after[write.id] = after
 
     # -- undo ------------------------------------------------------------------------------
@@ -215,28 +215,39 @@ class Outbox:
         earlier, name = write.previous[0]
         return Write(Kind.SET_PRIMARY, earlier, (), label=name, undoes=write.id)
 
-    async def undo(self, write: Write, now: Mapping[str, Flags] | None = None) -> Event:
-        """Take `write` back: out of the queue if it was never tried, else by a new write
-        that restores each message's state before it. `now`: the flags as last seen,
-        where fresher than what the service answered to `write`."""
+    def refusal(self, write: Write) -> str | None:
+        """Why `write` cannot be undone (decisions.md 32), or None."""
         if not write.tried and any(w.id == write.id for w in self.queued()):
-            self._undone.add(write.id)
-            return self.drop(write)
+            return None  # never tried: it just leaves the queue
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
-            if isinstance(again, str):
-                return self._emit(Refused(write, again))
-            self._undone.add(write.id)
-            return await self.submit(again)
+            return again if isinstance(again, str) else None
         if write.before is None:
             reason = (
                 f"it changed more than {UNDOABLE_MARK_ALL:,} messages"
                 if write.kind is Kind.MARK_ALL
                 else "the state before it is unknown"
             )
-            return self._emit(Refused(write, f"This cannot be undone: {reason}."))
-        mark = MarkAs(write.steps[0].action)
-        current = {i: after_mark(mark, f) for i, f in write.before.items()}
+            return f"This cannot be undone: {reason}."
+        return None
+
+    async def undo(self, write: Write, now: Mapping[str, Flags] | None = None) -> Event:
+        """Take `write` back: out of the queue if it was never tried, else by a new write
+        that restores each message's state before it. `now`: the flags as last seen,
+        where fresher than what the service answered to `write`."""
+        refused = self.refusal(write)
+        if refused is not None:
+            return self._emit(Refused(write, refused))
+        if not write.tried and any(w.id == write.id for w in self.queued()):
+            self._undone.add(write.id)
+            return self.drop(write)
+        if write.kind is Kind.SET_PRIMARY:
+            again = self.primary_again(write)
+            assert isinstance(again, Write)
+            self._undone.add(write.id)
+            return await self.submit(again)
+        assert write.before is not None
+        current = predicted(write)
         current.update(self._after.get(write.id) or self._journaled_after(write))
         current.update({i: f for i, f in (now or {}).items() if i in write.before})
         steps = restore_steps(write.before, current)
@@ -251,6 +262,17 @@ class Outbox:
             undoes=write.id,
         )
         return await self.submit(undo)
+
+
+def predicted(write: Write) -> dict[str, Flags]:
+    """Each id's flags after `write`, from its "before" and the rule of each step."""
+    current = dict(write.before or {})
+    for step in write.steps:
+        if step.action in MARKS:
+            for message_id in step.ids:
+                if message_id in current:
+                    current[message_id] = after_mark(step.action, current[message_id])
+    return current
 
 
 def _error_detail(error: InboxdeskError) -> dict[str, object]:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.model import Kind, Where, Write
 
 SCHEMA = """
@@ -254,6 +255,17 @@ class WriteStore:
                 or (e.write.kind is Kind.MARK_ALL and e.write.target == entry.write.target)
             )
         ]
+
+    def last_seen(self, where: Where, ids: Iterable[str]) -> dict[str, Flags]:
+        """Each id's flags as the service last returned them to a journaled write."""
+        wanted, found = set(ids), {}
+        for entry in self.entries(where):
+            for message_id, flags in entry.detail.get("after", {}).items():
+                if message_id in wanted and message_id not in found:
+                    found[message_id] = (bool(flags[0]), bool(flags[1]))
+            if len(found) == len(wanted):
+                break
+        return found
 
     def find(self, prefix: str) -> list[Entry]:
         """The entries whose id starts with `prefix` (ids are shown shortened)."""

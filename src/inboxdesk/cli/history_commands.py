@@ -1,0 +1,184 @@
+"""`inboxdesk history` and `inboxdesk undo`: the journal of every write, and taking any
+entry back as a new write (decisions.md 31-34)."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+
+import click
+
+from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _write_call, json_option
+from inboxdesk.cli.connection import Flags, connection_options, settings_from
+from inboxdesk.cli.prompts import confirm
+from inboxdesk.cli.tables import table
+from inboxdesk.client import InboxClient
+from inboxdesk.paths import writes_path
+from inboxdesk.text import safe
+from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
+from inboxdesk.writes import (
+    Dropped,
+    Event,
+    Failed,
+    Kind,
+    Outbox,
+    Partial,
+    Queued,
+    Refused,
+    Where,
+    report,
+)
+from inboxdesk.writes.model import describe
+from inboxdesk.writes.store import Entry, JournalError, WriteStore
+
+OPERATIONS = click.Choice([k.value for k in Kind])
+
+
+def _journal() -> WriteStore:
+    try:
+        return WriteStore(writes_path())
+    except (OSError, JournalError) as exc:
+        raise click.ClickException(f"the journal of writes cannot be read: {exc}") from None
+
+
+def _since(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        return parse_when(text, local_now(), future=False)
+    except TimeInputError as exc:
+        raise click.BadParameter(str(exc), param_hint="--since") from None
+
+
+@click.command()
+@click.option("--subscriber", "subscriber_id", metavar="SID", help="this subscriber's only")
+@click.option("--since", metavar="WHEN", help=f"made since then: {HELP}")
+@click.option("--operation", type=OPERATIONS, help="this kind of write only")
+@click.option("--export", type=click.Choice(["csv", "json"]), help="every field, for an audit")
+@json_option
+@connection_options
+def history(
+    flags: Flags,
+    subscriber_id: str | None,
+    since: str | None,
+    operation: str | None,
+    export: str | None,
+    as_json: bool,
+) -> int:
+    """The writes inboxdesk made with this profile on this service, newest first."""
+    settings = settings_from(flags)
+    store = _journal()
+    try:
+        found = store.entries(
+            Where.of(settings.profile, settings.base_url), subscriber_id, _since(since)
+        )
+    finally:
+        store.close()
+    if operation:
+        found = [e for e in found if e.write.kind.value == operation]
+    if export == "csv":
+        sys.stdout.write(report.to_csv(found))
+        return 0
+    if export == "json" or as_json:
+        _emit([report.as_json(e) for e in found])
+        return 0
+    if not found:
+        print("No writes recorded yet.", file=sys.stderr)
+        return 0
+    rows = [
+        (
+            e.write.id[: report.SHORT_ID],
+            e.write.made_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+            e.where.environment or "?",
+            e.write.kind.value,
+            e.write.target,
+            describe(e.write),
+            e.outcome + (" (was queued)" if e.queued and e.outcome != "queued" else ""),
+        )
+        for e in found
+    ]
+    print(table(["ID", "MADE", "ENVIRONMENT", "OPERATION", "TARGET", "WHAT", "OUTCOME"], rows))
+    return 0
+
+
+@click.command()
+@click.argument("entry_id", metavar="ENTRY_ID")
+@click.option("-y", "--yes", is_flag=True, help="do not ask, even if things changed since")
+@json_option
+@connection_options
+def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
+    """Take a write of the history back, as a new write (its id, or the first letters)."""
+
+    async def work(client: InboxClient, outbox: Outbox) -> int:
+        matches = outbox.store.find(entry_id)
+        if len(matches) != 1:
+            why = "no write has" if not matches else f"{len(matches)} writes have"
+            print(
+                f"inboxdesk: {why} an id starting {safe(entry_id, newlines=False)!r}; "
+                "`inboxdesk history` lists them.",
+                file=sys.stderr,
+            )
+            return 2
+        entry = matches[0]
+        if entry.where.profile != outbox.where.profile or entry.where.host != outbox.where.host:
+            print(
+                f"inboxdesk: that write was made with profile {safe(entry.where.profile)!r} on "
+                f"{safe(entry.where.host)}; undo it with that profile.",
+                file=sys.stderr,
+            )
+            return 2
+        refused = outbox.refusal(entry.write)
+        if refused is not None:
+            print(f"inboxdesk: {safe(refused)}", file=sys.stderr)
+            return 2
+        if not _asked(entry, outbox, yes):
+            print("Nothing changed.", file=sys.stderr)
+            return DECLINED
+        event = await outbox.undo(entry.write)
+        return _said(event, as_json)
+
+    return _write_call(flags, work)
+
+
+def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
+    """Undo asks first when it is a new switch, or when later writes touched the same
+    things (the state it restores may no longer be the one you mean)."""
+    later = outbox.store.later(entry)
+    notes = []
+    if later:
+        notes.append(
+            f"{len(later)} later write{'s' if len(later) != 1 else ''} touched the same "
+            f"{'integrations' if entry.write.kind is Kind.SET_PRIMARY else 'messages'} since "
+            f"(newest: {describe(later[0].write)}, {later[0].write.id[: report.SHORT_ID]})."
+        )
+    if entry.write.kind is Kind.SET_PRIMARY:
+        notes.append("This is a new switch: it cannot restore cleared conditions or an activation.")
+    if not notes or yes:
+        return True
+    for note in notes:
+        print(safe(note), file=sys.stderr)
+    if not sys.stdin.isatty():
+        print("inboxdesk: pass --yes to undo it all the same.", file=sys.stderr)
+        return False
+    return confirm(f"Undo {safe(describe(entry.write))}?")
+
+
+def _said(event: Event, as_json: bool) -> int:
+    if isinstance(event, Refused):
+        print(f"inboxdesk: {safe(event.reason)}", file=sys.stderr)
+        return 2
+    if isinstance(event, Dropped):
+        print("It had not been sent yet: dropped from the queue.")
+        return 0
+    if isinstance(event, Failed):
+        raise event.error
+    assert not isinstance(event, Queued)  # the command line's outbox has no queue
+    write = event.write
+    if as_json:
+        _emit({"id": write.id, "what": describe(write), "undoes": write.undoes})
+    else:
+        print(f"Done: {safe(describe(write))} (history id {write.id[: report.SHORT_ID]}).")
+    return PARTIAL if isinstance(event, Partial) else 0
+
+
+COMMANDS = [history, undo]

@@ -1,0 +1,93 @@
+"""Journal entries as rows: for the history table, its JSON and the audit exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from typing import Any
+
+from inboxdesk.writes.model import describe
+from inboxdesk.writes.store import Entry
+
+SHORT_ID = 10
+CSV_COLUMNS = [
+    "id",
+    "madeAt",
+    "at",
+    "profile",
+    "host",
+    "environment",
+    "operation",
+    "target",
+    "ids",
+    "what",
+    "outcome",
+    "queued",
+    "idempotencyKey",
+    "status",
+    "errorId",
+    "error",
+    "notUpdated",
+    "before",
+    "after",
+    "undoes",
+]
+
+
+def as_json(entry: Entry) -> dict[str, Any]:
+    write, detail = entry.write, entry.detail
+    before: dict[str, Any] | None = None
+    if write.before is not None:
+        before = {i: list(f) for i, f in write.before.items()}
+    if write.previous:
+        before = {"primary": [i for i, _ in write.previous]}
+    return {
+        "id": write.id,
+        "madeAt": write.made_at.isoformat(),
+        "at": entry.at.isoformat(),
+        "profile": entry.where.profile,
+        "host": entry.where.host,
+        "environment": entry.where.environment or None,
+        "operation": write.kind.value,
+        "target": write.target,
+        "ids": list(write.ids),
+        "steps": [{"action": s.action, "ids": list(s.ids)} for s in write.steps],
+        "what": describe(write),
+        "outcome": entry.outcome,
+        "queued": entry.queued,
+        "idempotencyKey": write.key,
+        "status": detail.get("status"),
+        "errorId": detail.get("errorId"),
+        "error": detail.get("error"),
+        "notUpdated": detail.get("notUpdated", []),
+        "before": before,
+        "after": detail.get("after")
+        or ({"primary": [detail["integration"]]} if "integration" in detail else None),
+        "count": detail.get("count"),
+        "undoes": write.undoes,
+    }
+
+
+def defused(value: object) -> str:
+    """A cell a spreadsheet shows as text: one starting = + - @ gets a ' (decisions.md 34)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def to_csv(entries: Iterable[Entry]) -> str:
+    import json
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for entry in entries:
+        row = as_json(entry)
+        cells = []
+        for column in CSV_COLUMNS:
+            value = row[column]
+            if isinstance(value, list | dict):
+                value = json.dumps(value, ensure_ascii=False)
+            cells.append(defused(value))
+        writer.writerow(cells)
+    return out.getvalue()

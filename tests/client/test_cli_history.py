@@ -1,0 +1,120 @@
+"""`inboxdesk history` and `inboxdesk undo` on the real service: every write is in the
+journal, any entry can be taken back (across sessions), exports defuse formulas."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from inboxdesk.writes.report import defused
+from tests.client.conftest import run
+from tests.conftest import JOE_MESSAGES, MAILGUN, SENDGRID, Service, jane_message
+
+
+def flags(env: Service, message_id: str) -> tuple[bool, bool]:
+    read, seen = env.row("SELECT read, seen FROM messages WHERE id = ?", message_id)
+    return bool(read), bool(seen)
+
+
+def history(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
+    code, out, err = run(capsys, "history", "--json", *argv)
+    assert code == 0, err
+    data = json.loads(out)["data"]
+    assert isinstance(data, list)
+    return data
+
+
+def test_every_write_is_listed_newest_first_and_filtered(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "mark-as", "jane", "read", jane_message(1))[0] == 0
+    assert run(capsys, "mark-as", "joe", "seen", JOE_MESSAGES[0])[0] == 0
+    assert run(capsys, "set-primary", MAILGUN, "--yes")[0] == 0
+    entries = history(capsys)
+    assert [e["operation"] for e in entries] == ["set-primary", "mark", "mark"]
+    mark = entries[2]
+    assert mark["target"] == "jane" and mark["ids"] == [jane_message(1)]
+    assert mark["before"] is None, "inboxdesk had not seen it before"
+    assert mark["after"] == {jane_message(1): [True, True]}
+    assert mark["outcome"] == "sent" and mark["queued"] is False and mark["idempotencyKey"]
+    assert entries[0]["before"] == {"primary": [SENDGRID]}
+    assert [e["target"] for e in history(capsys, "--subscriber", "joe")] == ["joe"]
+    assert [e["operation"] for e in history(capsys, "--operation", "set-primary")] == [
+        "set-primary"
+    ]
+    assert history(capsys, "--since", "1h") == entries
+    code, out, _ = run(capsys, "history")
+    assert code == 0 and "make Mailgun primary" in out and "mark 1 message read" in out
+
+
+def test_any_entry_is_undone_as_a_new_write_even_in_another_session(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ids = [jane_message(1), jane_message(2)]
+    assert run(capsys, "mark-as", "jane", "read", *ids)[0] == 0
+    assert run(capsys, "mark-as", "jane", "unread", *ids)[0] == 0
+    assert run(capsys, "mark-as", "jane", "unseen", jane_message(5))[0] == 0
+    unread, read = history(capsys)[1:]
+    # "Before" is what inboxdesk last saw: unknown for the first mark, so no undo.
+    assert read["before"] is None and unread["before"] == {i: [True, True] for i in ids}
+    code, _, err = run(capsys, "undo", str(read["id"]))
+    assert code == 2 and "state before it is unknown" in err
+    # Each command is a session of its own: the undo reads the journal.
+    code, out, err = run(capsys, "undo", str(unread["id"])[:8])
+    assert code == 0, err
+    assert "undo on 2 messages" in out
+    assert [flags(env, i) for i in ids] == [(True, True), (True, True)]
+    assert history(capsys)[0]["undoes"] == unread["id"]
+
+
+def test_undo_asks_when_later_writes_touched_the_same_messages(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for state in ("read", "unread", "unseen"):
+        run(capsys, "mark-as", "jane", state, jane_message(7))
+    older = history(capsys)[1]  # unread, from (read, seen)
+    code, _, err = run(capsys, "undo", str(older["id"]))
+    assert code == 1 and "1 later write touched the same messages" in err and "--yes" in err
+    assert flags(env, jane_message(7)) == (False, False), "nothing changed"
+    assert run(capsys, "undo", str(older["id"]), "--yes")[0] == 0
+    assert flags(env, jane_message(7)) == (True, True)
+
+
+def test_a_primary_switch_is_undone_by_switching_back(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "set-primary", MAILGUN, "--yes")
+    switch = history(capsys)[0]
+    code, _, err = run(capsys, "undo", str(switch["id"]))
+    assert code == 1 and "cannot restore cleared conditions" in err
+    code, out, err = run(capsys, "undo", str(switch["id"]), "--yes")
+    assert code == 0, err
+    assert "make SendGrid primary again" in out
+    assert env.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 1
+    assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 0
+
+
+def test_refusals_and_unknown_ids(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "mark-all", "jane", "read", "--yes")
+    code, _, err = run(capsys, "undo", str(history(capsys)[0]["id"]))
+    assert code == 2 and "cannot be undone" in err
+    code, _, err = run(capsys, "undo", "zzzz")
+    assert code == 2 and "no write has an id starting 'zzzz'" in err
+
+
+def test_export_csv_defuses_formulas(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "mark-as", "jane", "read", jane_message(1))
+    code, out, _ = run(capsys, "history", "--export", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0]["operation"] == "mark" and rows[0]["target"] == "jane"
+    assert [defused(v) for v in ("=1+1", "+1", "-1", "@x", "ok")] == [
+        "'=1+1",
+        "'+1",
+        "'-1",
+        "'@x",
+        "ok",
+    ]
