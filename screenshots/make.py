@@ -39,6 +39,7 @@ from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.help import HelpScreen
+from inboxdesk.writes import WriteStore
 
 OUT = Path(__file__).resolve().parent
 ROOT = OUT.parent
@@ -53,7 +54,7 @@ async def inbox(pilot: Pilot[None]) -> None:
         pilot,
         lambda: (
             isinstance(app.screen, InboxScreen)
-            and app.screen.query_one(MessageTable).row_count > 0
+            and any(t.row_count > 0 for t in app.screen.query(MessageTable))
             and app.screen.counts is not None
         ),
     )
@@ -73,7 +74,7 @@ async def integrations(pilot: Pilot[None]) -> None:
         pilot,
         lambda: (
             isinstance(app.screen, IntegrationsScreen)
-            and app.screen.query_one(IntegrationTable).row_count > 0
+            and any(t.row_count > 0 for t in app.screen.query(IntegrationTable))
         ),
     )
     await pilot.press("j", "j")
@@ -91,6 +92,30 @@ async def help_screen(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
 
 
+async def history(pilot: Pilot[None]) -> None:
+    """A few writes of each kind, then the History view on the oldest."""
+    from inboxdesk.tui.history.screen import HistoryScreen
+    from inboxdesk.tui.history.table import HistoryTable
+
+    await inbox(pilot)
+    app = pilot.app
+    await pilot.press("space", "space", "r")
+    await pilot.pause(0.3)
+    await pilot.press("escape", "j", "S")
+    await pilot.pause(0.3)
+    await confirm(pilot)
+    await pilot.press("y")
+    await pilot.pause(0.5)
+    await pilot.press("3")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, HistoryScreen)
+            and any(t.row_count >= 3 for t in app.screen.query(HistoryTable))
+        ),
+    )
+
+
 Scene = Callable[[Pilot[None]], Awaitable[None]]
 # Name: how to get there, and the terminal size.
 SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
@@ -99,12 +124,15 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "integrations": (integrations, SIZE),
     "set-primary-confirmation": (confirm, SIZE),
     "help": (help_screen, SIZE),
+    "history": (history, SIZE),
     "inbox-narrow": (detail, NARROW),
 }
 
 
 async def shoot(url: str, key: str, name: str, scene: Scene, size: tuple[int, int]) -> None:
-    app: InboxdeskApp = make_app(Settings(base_url=url, api_key=key), clock=lambda: NOW)
+    # An outbox of its own: no scene reads or writes the user's history.
+    settings = Settings(base_url=url, api_key=key)
+    app: InboxdeskApp = make_app(settings, clock=lambda: NOW, writes=WriteStore(None))
     app.animation_level = "none"
     async with app.run_test(size=size) as pilot:
         await scene(pilot)

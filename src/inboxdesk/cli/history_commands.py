@@ -141,18 +141,9 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
 
 
 def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
-    """Undo asks first when it is a new switch, or when later writes touched the same
-    things (the state it restores may no longer be the one you mean)."""
-    later = outbox.store.later(entry)
-    notes = []
-    if later:
-        notes.append(
-            f"{len(later)} later write{'s' if len(later) != 1 else ''} touched the same "
-            f"{'integrations' if entry.write.kind is Kind.SET_PRIMARY else 'messages'} since "
-            f"(newest: {describe(later[0].write)}, {later[0].write.id[: report.SHORT_ID]})."
-        )
-    if entry.write.kind is Kind.SET_PRIMARY:
-        notes.append("This is a new switch: it cannot restore cleared conditions or an activation.")
+    """Undo asks first when later writes touched the same things, or when it is a new
+    switch (Outbox.undo_notes)."""
+    notes = outbox.undo_notes(entry)
     if not notes or yes:
         return True
     for note in notes:

@@ -122,7 +122,8 @@ class InboxdeskApp(App[None]):
                 self._writes, problem = open_store(writes_path())
                 if problem:
                     self.notify(problem, severity="warning", timeout=15, markup=False)
-            self._outbox = Outbox(self.client, self._where(None), self._writes)
+            where = self._where(None)
+            self._outbox = Outbox(self.client, where, self._writes, clock=self.now)
             self._outbox.listen(self._write_event)
         return self._outbox
 
@@ -149,12 +150,9 @@ class InboxdeskApp(App[None]):
         """Start-up is over (first page and detail pane built, or no page to come): freeze the
         heap, and list the environment's subscribers for the picker and the palette.
 
-        Python's full garbage collection scans every object alive, and the app holds
-        hundreds of thousands (Textual, pydantic's validators, styles) that live as long
-        as it does: each full pass took 60 to 70 ms, the whole tail of a mark's latency
-        (BENCHMARKS.md). Frozen, they are left out of every later pass, and collections
-        run less often. Undone when the app ends, so that an app run in a longer process
-        (tests, benchmarks) leaves nothing behind that cannot be collected.
+        The app's hundreds of thousands of long-lived objects made each full collection
+        60 to 70 ms, the whole tail of a mark's latency (BENCHMARKS.md); frozen, later
+        passes skip them. Undone when the app ends.
         """
         if self._gc_before is None:
             self._gc_before = gc.get_threshold()
@@ -304,6 +302,15 @@ class InboxdeskApp(App[None]):
             self.install_screen(IntegrationsScreen(self.context), "integrations")
         self.switch_screen("integrations")
 
+    def action_show_history(self) -> None:
+        if not self.is_screen_installed("inbox"):
+            return  # not connected yet
+        if not self.is_screen_installed("history"):
+            from inboxdesk.tui.history.screen import HistoryScreen
+
+            self.install_screen(HistoryScreen(self.context), "history")
+        self.switch_screen("history")
+
     def action_show_inbox(self) -> None:
         if self.is_screen_installed("inbox"):
             self.switch_screen("inbox")
@@ -338,7 +345,7 @@ class InboxdeskApp(App[None]):
 
         if isinstance(self.screen, HelpScreen):
             return
-        title = {"inbox": "Inbox", "integrations": "Integrations"}.get(
+        title = {"inbox": "Inbox", "integrations": "Integrations", "history": "History"}.get(
             self.screen.id or "", "inboxdesk"
         )
         self.push_screen(HelpScreen(self.screen, title))

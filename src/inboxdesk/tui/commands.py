@@ -24,7 +24,9 @@ from inboxdesk.models import Integration, Subscriber
 from inboxdesk.text import clip
 
 # Actions the palette offers as views, not as keys of the current view.
-VIEW_ACTIONS = frozenset({"app.show_inbox", "app.show_integrations", "show_inbox"})
+VIEW_ACTIONS = frozenset(
+    {"app.show_inbox", "app.show_integrations", "app.show_history", "show_inbox"}
+)
 # A match in the help text ranks below one in the name.
 HELP_WEIGHT = 0.6
 
@@ -98,6 +100,11 @@ def palette(
             "Integrations view",
             "Switch to the integrations view (key 2)",
             app.action_show_integrations,
+        ),
+        SystemCommand(
+            "History view",
+            "Every write inboxdesk made, and undo of any (key 3)",
+            app.action_show_history,
         ),
     ]
     yield from once(

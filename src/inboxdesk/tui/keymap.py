@@ -16,6 +16,7 @@ from textual.binding import Binding
 VIEWS: dict[str, frozenset[str]] = {
     "inbox": frozenset({"app", "view", "inbox", "list", "messages"}),
     "integrations": frozenset({"app", "view", "integrations", "list"}),
+    "history": frozenset({"app", "view", "history", "list"}),
     "confirm": frozenset({"confirm"}),
     "picker": frozenset({"picker"}),
     "help": frozenset({"help"}),

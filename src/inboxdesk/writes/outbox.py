@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from dataclasses import replace
+from datetime import UTC, datetime
 
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError, TransportError
 from inboxdesk.models import MarkAs, Message
@@ -29,8 +31,8 @@ from inboxdesk.writes.events import (
     Result,
     Sent,
 )
-from inboxdesk.writes.model import Kind, Step, Where, Write
-from inboxdesk.writes.store import WriteStore
+from inboxdesk.writes.model import Kind, Step, Where, Write, describe
+from inboxdesk.writes.store import Entry, WriteStore
 
 Listener = Callable[[Event], None]
 # Above this many messages a mark-all is not undone: the ids it changed are not listed.
@@ -46,8 +48,10 @@ class Outbox:
         store: WriteStore | None = None,
         *,
         queue: bool = True,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.client = client
+        self.clock = clock or (lambda: datetime.now(UTC))
         self.where = where
         self.store = store if store is not None else WriteStore(None)
         self.queues = queue
@@ -66,7 +70,7 @@ class Outbox:
     def _emit(self, event: Event) -> Event:
         outcome = type(event).__name__.lower()
         if not isinstance(event, Refused):
-            self.store.record(self.where, event.write, outcome, _detail(event))
+            self.store.record(self.where, event.write, outcome, _detail(event), self.clock())
         for listener in self._listeners:
             listener(event)
         return event
@@ -99,6 +103,8 @@ class Outbox:
 
     async def submit(self, write: Write) -> Event:
         """Send `write` now, or queue it behind the writes already waiting."""
+        if not write.tried:
+            write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
         async with self._lock:
             self._made.append(write)
             if write.kind is not Kind.SET_PRIMARY and self.queues:
@@ -230,6 +236,24 @@ class Outbox:
             )
             return f"This cannot be undone: {reason}."
         return None
+
+    def undo_notes(self, entry: Entry) -> list[str]:
+        """What to say before undoing a journal entry: later writes that touched the same
+        things (the state it restores may not be the one meant), and that a switch back
+        is a new switch. Empty: nothing to ask."""
+        notes = []
+        later = self.store.later(entry)
+        if later:
+            things = "integrations" if entry.write.kind is Kind.SET_PRIMARY else "messages"
+            notes.append(
+                f"{len(later)} later write{'s' if len(later) != 1 else ''} touched the same "
+                f"{things} since (newest: {describe(later[0].write)}, {later[0].write.id[:10]})."
+            )
+        if entry.write.kind is Kind.SET_PRIMARY:
+            notes.append(
+                "This is a new switch: it cannot restore cleared conditions or an activation."
+            )
+        return notes
 
     async def undo(self, write: Write, now: Mapping[str, Flags] | None = None) -> Event:
         """Take `write` back: out of the queue if it was never tried, else by a new write

@@ -65,6 +65,7 @@ class Entry:
     at: datetime  # when that outcome came
     queued: bool  # whether it ever waited in the queue
     detail: dict[str, Any]
+    seq: int = 0  # the order entries were first recorded in
 
 
 def _private(path: Path) -> None:
@@ -155,7 +156,12 @@ class WriteStore:
     # -- journal -------------------------------------------------------------------------
 
     def record(
-        self, where: Where, write: Write, outcome: str, detail: Mapping[str, Any] | None = None
+        self,
+        where: Where,
+        write: Write,
+        outcome: str,
+        detail: Mapping[str, Any] | None = None,
+        at: datetime | None = None,
     ) -> None:
         """The write's latest outcome: one entry per write, updated as it goes.
 
@@ -165,12 +171,17 @@ class WriteStore:
         if self.problem is not None:
             return
         try:
-            self._record(where, write, outcome, detail)
+            self._record(where, write, outcome, detail, at or datetime.now(UTC))
         except sqlite3.Error as exc:
             self.problem = f"The journal of writes stopped: {exc}. Writes go on unrecorded."
 
     def _record(
-        self, where: Where, write: Write, outcome: str, detail: Mapping[str, Any] | None
+        self,
+        where: Where,
+        write: Write,
+        outcome: str,
+        detail: Mapping[str, Any] | None,
+        at: datetime,
     ) -> None:
         self._db.execute(
             "INSERT INTO journal (id, profile, host, environment, kind, target, made_at, at,"
@@ -186,7 +197,7 @@ class WriteStore:
                 write.kind.value,
                 write.target,
                 write.made_at.isoformat(),
-                datetime.now(UTC).isoformat(),
+                at.isoformat(),
                 outcome,
                 int(outcome == "queued"),
                 json.dumps(write.to_json()),
@@ -202,7 +213,9 @@ class WriteStore:
         limit: int | None = None,
     ) -> list[Entry]:
         """Journal entries, newest first; `where` with an empty environment matches any."""
-        query = "SELECT profile, host, environment, at, outcome, queued, body, detail FROM journal"
+        query = (
+            "SELECT profile, host, environment, at, outcome, queued, body, detail, seq FROM journal"
+        )
         clauses: list[str] = []
         args: list[object] = []
         if where is not None:
@@ -230,9 +243,10 @@ class WriteStore:
                 datetime.fromisoformat(at),
                 bool(queued),
                 json.loads(detail),
+                seq,
             )
-            for profile, host, environment, at, outcome, queued, body, detail in self._db.execute(
-                query, args
+            for profile, host, environment, at, outcome, queued, body, detail, seq in (
+                self._db.execute(query, args)
             )
         ]
 
@@ -246,8 +260,7 @@ class WriteStore:
         return [
             e
             for e in self.entries(entry.where, since=entry.write.made_at)
-            if e.write.id != entry.write.id
-            and e.write.made_at > entry.write.made_at
+            if e.seq > entry.seq
             and e.outcome in ("sent", "partial", "queued")
             and (
                 touched & (set(e.write.ids) or {e.write.target})

@@ -121,4 +121,11 @@ INBOX_BINDINGS: list[BindingType] = [
         id="inbox.integrations",
         tooltip="Switch to the integrations view",
     ),
+    Binding(
+        "3",
+        "app.show_history",
+        "History",
+        id="inbox.history",
+        tooltip="Every write inboxdesk made, and undo of any",
+    ),
 ]

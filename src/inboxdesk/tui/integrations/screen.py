@@ -67,6 +67,13 @@ class IntegrationsScreen(ServiceScreen):
             id="integrations.inbox",
             tooltip="Switch to the inbox view",
         ),
+        Binding(
+            "3",
+            "app.show_history",
+            "History",
+            id="integrations.history",
+            tooltip="Every write inboxdesk made, and undo of any",
+        ),
     ]
 
     # Whether `p` applies to the highlighted integration; the footer follows it.

@@ -1,0 +1,88 @@
+"""One journal entry in full: ids, before and after, the request's key and outcome."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from inboxdesk.scope import Scope
+from inboxdesk.text import safe
+from inboxdesk.writes import describe
+from inboxdesk.writes.report import as_json
+from inboxdesk.writes.store import Entry
+
+SHOWN_IDS = 20
+
+
+def flags_text(flags: object) -> str:
+    if isinstance(flags, list | tuple) and len(flags) == 2:
+        read, seen = flags
+        return f"{'read' if read else 'unread'}, {'seen' if seen else 'unseen'}"
+    return str(flags)
+
+
+def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
+    data = as_json(entry)
+    write = entry.write
+    text = Text()
+    text.append(safe(describe(write)) + "\n", style="bold")
+    lines = [
+        ("id", write.id),
+        ("made", write.made_at.astimezone().isoformat(timespec="seconds")),
+        (
+            "last outcome",
+            f"{entry.outcome} at {entry.at.astimezone().isoformat(timespec='seconds')}",
+        ),
+        ("was queued", "yes" if entry.queued else "no"),
+        ("profile", entry.where.profile or "(none)"),
+        ("service", entry.where.host),
+        (
+            "environment",
+            scope.name(entry.where.environment) if entry.where.environment else "unknown",
+        ),
+        ("operation", write.kind.value),
+        ("to", write.label or write.target),
+        ("Idempotency-Key", write.key),
+    ]
+    for name in ("status", "errorId", "error", "count"):
+        if data.get(name) is not None:
+            lines.append((name, str(data[name])))
+    if write.undoes:
+        lines.append(("undoes", write.undoes))
+    for name, value in lines:
+        text.append(f"{name}: ", style="bold")
+        text.append(safe(value, newlines=False) + "\n")
+    before = data["before"] or {}
+    after = data["after"] or {}
+    if write.ids:
+        text.append(f"\n{len(write.ids)} message(s), before → after:\n", style="bold")
+        for message_id in write.ids[:SHOWN_IDS]:
+            was = flags_text(before.get(message_id)) if message_id in before else "unknown"
+            now = flags_text(after.get(message_id)) if message_id in after else "not returned"
+            text.append(safe(f"  {message_id}: {was} → {now}", newlines=False) + "\n")
+        if len(write.ids) > SHOWN_IDS:
+            text.append(f"  … and {len(write.ids) - SHOWN_IDS} more\n")
+    if write.previous:
+        text.append("\nprimary before: ", style="bold")
+        text.append(safe(", ".join(f"{name} ({i})" for i, name in write.previous), newlines=False))
+        text.append("\n")
+    not_updated = data["notUpdated"] or []
+    if not_updated:
+        text.append(f"\nnot updated ({len(not_updated)}): ", style="bold")
+        text.append(safe(" ".join(map(str, not_updated[:SHOWN_IDS])), newlines=False) + "\n")
+    text.append(f"\n{undo_key} undoes this entry (as a new write).", style="italic")
+    return text
+
+
+class HistoryDetail(VerticalScroll):
+    def compose(self) -> ComposeResult:
+        yield Static(id="history-entry")
+
+    def show(self, entry: Entry | None, scope: Scope, undo_key: str) -> None:
+        body = self.query_one("#history-entry", Static)
+        if entry is None:
+            body.update(Text("No write recorded yet.", style="italic"))
+            return
+        body.update(entry_text(entry, scope, undo_key))

@@ -1,0 +1,164 @@
+"""The History view (`3`): every write inboxdesk made with this profile on this service,
+newest first, filtered by text; `z` undoes any entry as a new write (decisions.md 31-32).
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Header, Input
+
+from inboxdesk.scope import Scope
+from inboxdesk.text import safe
+from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.history.detail import HistoryDetail
+from inboxdesk.tui.history.table import HistoryTable
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.widgets.app_footer import AppFooter
+from inboxdesk.tui.write_messages import WriteMessage
+from inboxdesk.writes import describe
+from inboxdesk.writes.store import Entry
+
+SHOWN = 2000  # the newest entries listed; `inboxdesk history` gives them all
+
+
+def matches(entry: Entry, needle: str, scope: Scope) -> bool:
+    write = entry.write
+    haystack = " ".join(
+        (
+            write.target,
+            write.label,
+            write.kind.value,
+            describe(write),
+            entry.outcome,
+            scope.name(entry.where.environment or None),
+        )
+    )
+    return needle.casefold() in haystack.casefold()
+
+
+class HistoryScreen(ServiceScreen):
+    AUTO_FOCUS = "#history-table"
+    BINDINGS = [
+        Binding("z", "undo", "Undo", id="history.undo", tooltip="Undo the highlighted write"),
+        Binding(
+            "slash",
+            "filter_text",
+            "Filter",
+            id="history.filter_text",
+            tooltip="Show only writes whose subscriber, environment or operation has a text",
+        ),
+        Binding("escape", "clear_filter", "Clear", id="history.clear", tooltip="Clear the filter"),
+        Binding("ctrl+r,f5", "refresh", "Refresh", id="history.refresh", tooltip="Read again"),
+        Binding("1", "app.show_inbox", "Inbox", id="history.inbox", tooltip="The inbox view"),
+        Binding(
+            "2",
+            "app.show_integrations",
+            "Integrations",
+            id="history.integrations",
+            tooltip="The integrations view",
+        ),
+    ]
+
+    def __init__(self, context: ViewContext) -> None:
+        super().__init__(id="history")
+        self.context = context
+        self.entries: dict[str, Entry] = {}
+        self.text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="panes"):
+            yield HistoryTable(id="history-table")
+            yield HistoryDetail(id="history-detail")
+        yield Input(placeholder="filter: subscriber, environment, operation", id="text-filter")
+        yield AppFooter()
+
+    def on_mount(self) -> None:
+        self.sub_title = "History"
+        self.context.writes.subscribe(self, self._write_done)
+        self.reload()
+
+    @property
+    def table(self) -> HistoryTable:
+        return self.query_one(HistoryTable)
+
+    @property
+    def scope(self) -> Scope:
+        return self.context.scope() or Scope()
+
+    def reload(self) -> None:
+        outbox = self.context.outbox
+        where = outbox.where
+        found = outbox.store.entries(type(where)(where.profile, where.host), limit=SHOWN)
+        self.entries = {e.write.id: e for e in found}
+        shown = [e for e in found if not self.text or matches(e, self.text, self.scope)]
+        self.table.show(shown, self.scope, self.context.clock())
+        self._show_detail()
+
+    def _write_done(self, message: WriteMessage) -> None:
+        self.reload()
+
+    def _show_detail(self) -> None:
+        key = self.table.cursor_key
+        entry = self.entries.get(key) if key else None
+        self.query_one(HistoryDetail).show(entry, self.scope, self.key_for("undo"))
+
+    @on(DataTable.RowHighlighted, "#history-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def action_refresh(self) -> None:
+        self.reload()
+
+    def action_filter_text(self) -> None:
+        field = self.query_one("#text-filter", Input)
+        field.display = True
+        field.value = self.text
+        field.focus()
+
+    @on(Input.Submitted, "#text-filter")
+    def _filter(self, event: Input.Submitted) -> None:
+        self._set_filter(event.value.strip())
+
+    def action_clear_filter(self) -> None:
+        self._set_filter("")
+
+    def _set_filter(self, text: str) -> None:
+        field = self.query_one("#text-filter", Input)
+        field.display = bool(text)
+        field.value = text
+        self.text = text
+        self.table.focus()
+        self.reload()
+
+    def action_undo(self) -> None:
+        key = self.table.cursor_key
+        entry = self.entries.get(key) if key else None
+        if entry is None:
+            self.notify("Nothing to undo here.", markup=False)
+            return
+        outbox = self.context.outbox
+        refused = outbox.refusal(entry.write)
+        if refused is not None:
+            self.notify(safe(refused), severity="warning", markup=False)
+            return
+        notes = outbox.undo_notes(entry)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.send_undo(entry)
+
+        if not notes:
+            self.send_undo(entry)
+            return
+        self.app.push_screen(
+            ConfirmScreen(f"Undo {describe(entry.write)}?", " ".join(notes), "Undo"), answered
+        )
+
+    @work(group="write", exit_on_error=False)
+    async def send_undo(self, entry: Entry) -> None:
+        await self.context.outbox.undo(entry.write)

@@ -1,0 +1,62 @@
+"""The History view (`3`): every write of this profile, newest first; `z` undoes any
+entry as a new write, asking first when later writes touched the same messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from inboxdesk.tui.history.screen import HistoryScreen
+from inboxdesk.tui.history.table import HistoryTable
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.writes import WriteStore
+from tests.conftest import Service, jane_message
+from tests.tui.conftest import SIZE, Notices, app_for, plain, until
+from tests.tui.test_inbox import opened, stored
+
+
+def history_rows(app: object) -> int:
+    screen = app.screen  # type: ignore[attr-defined]
+    return screen.query_one(HistoryTable).row_count if isinstance(screen, HistoryScreen) else -1
+
+
+async def test_history_lists_writes_and_undoes_an_older_one_after_asking(
+    service: Service, notices: Notices
+) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await opened(pilot)
+        await pilot.press("r")  # jane 11: unread, unseen -> read
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        await pilot.press("S")  # and unseen again
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, False))
+        await pilot.press("3")
+        await until(pilot, lambda: history_rows(app) == 2, what="two entries")
+        screen = app.screen
+        detail = plain(screen.query_one("#history-entry", Static))
+        assert "mark 1 message unseen" in detail and "read, seen → read, unseen" in detail
+        await pilot.press("j", "z")  # the older one: the read
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
+        assert "1 later write touched the same messages" in plain(
+            app.screen.query_one("#detail", Static)
+        )
+        await pilot.press("y")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
+        await until(pilot, lambda: history_rows(app) == 3, what="the undo listed")
+
+
+async def test_an_undo_works_across_a_restart(service: Service, tmp_path: Path) -> None:
+    path = tmp_path / "writes.db"
+    app = app_for(service, writes=WriteStore(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("r")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+    again = app_for(service, writes=WriteStore(path))
+    async with again.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("3")
+        await until(pilot, lambda: history_rows(again) == 1, what="the earlier session's write")
+        await pilot.press("z")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
