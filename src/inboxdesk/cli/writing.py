@@ -21,6 +21,8 @@ def outbox_for(settings: Settings, client: InboxClient) -> Outbox:
 async def send(outbox: Outbox, write: Write) -> Sent | Partial:
     """The write's outcome; a failure raises the client's error, which the command reports."""
     event = await outbox.submit(write)
+    if outbox.store.problem:
+        print(f"inboxdesk: {outbox.store.problem}", file=sys.stderr)
     if isinstance(event, Failed):
         raise event.error
     assert isinstance(event, Sent | Partial), event  # no queue: nothing else can come

@@ -45,7 +45,7 @@ from inboxdesk.tui.messages import (
     SubscribersListed,
 )
 from inboxdesk.tui.screens.problem import ProblemScreen
-from inboxdesk.tui.write_notices import notice, plural
+from inboxdesk.tui.write_notices import notice
 from inboxdesk.writes import Event, Failed, Outbox, Queued, Where, WriteStore, open_store
 
 # The help, picker, confirmation and integrations screens are imported when first
@@ -98,6 +98,7 @@ class InboxdeskApp(App[None]):
         self._problem_open = False
         self._probe: Timer | None = None
         self._offered: set[str] = set()  # queued writes already offered
+        self._said: set[str] = set()  # problems of the journal already said
         self.subscribers: list[Subscriber] = []
         # The collector's thresholds before `settled` froze the heap; None until then.
         self._gc_before: tuple[int, int, int] | None = None
@@ -440,7 +441,10 @@ class InboxdeskApp(App[None]):
     @on(write_messages.WriteMessage)
     def _write_done(self, message: write_messages.WriteMessage) -> None:
         """Say what became of a write, and hand it on to the views."""
-        event = message.event
+        event, problem = message.event, self.outbox.store.problem
+        if problem and problem not in self._said:
+            self._said.add(problem)
+            self._warn(problem)
         said = notice(event)
         if said is not None:
             text, severity = said
@@ -458,21 +462,9 @@ class InboxdeskApp(App[None]):
         if not queued:
             self.exit()
             return
-        from inboxdesk.tui.screens.confirm import ConfirmScreen
+        from inboxdesk.tui.screens.queued import quit_question
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.exit()
-
-        self.push_screen(
-            ConfirmScreen(
-                f"Quit with {plural(queued, 'write')} not sent?",
-                "The service has been unreachable since they were made. They are kept, "
-                "and offered when inboxdesk next starts with this profile.",
-                "Quit",
-            ),
-            answered,
-        )
+        self.push_screen(quit_question(queued), lambda yes: self.exit() if yes else None)
 
     async def on_unmount(self) -> None:
         if self._gc_before is not None:

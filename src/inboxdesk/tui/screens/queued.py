@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from inboxdesk.text import clip
+from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Write, describe
 
 SHOWN = 12
@@ -85,3 +86,13 @@ class QueuedWritesScreen(ModalScreen[str]):
 
     def action_answer(self, choice: str) -> None:
         self.dismiss(choice)
+
+
+def quit_question(queued: int) -> ConfirmScreen:
+    """Asked before quitting with writes still queued: nothing is lost, but say so."""
+    return ConfirmScreen(
+        f"Quit with {queued} write{'s' if queued != 1 else ''} not sent?",
+        "The service has been unreachable since they were made. They are kept, "
+        "and offered when inboxdesk next starts with this profile.",
+        "Quit",
+    )
