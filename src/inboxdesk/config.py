@@ -129,6 +129,8 @@ Megabytes = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 JsonDepth = Annotated[int, Field(ge=1, le=200)]
 IntDigits = Annotated[int, Field(ge=1, le=4300)]
 Pages = Annotated[int, Field(ge=1)]
+HistoryDays = Annotated[int, Field(ge=1, le=36_500)]
+HistoryEntries = Annotated[int, Field(ge=0)]
 
 
 class Profile(BaseModel):
@@ -160,6 +162,10 @@ class AppSettings(BaseModel):
 
     theme: str | None = Field(None, description="a Textual theme name")
     auto_refresh: Interval | None = Field(None, description="seconds; 0 is off")
+    history_days: HistoryDays | None = Field(None, description="days the history keeps")
+    history_entries: HistoryEntries | None = Field(
+        None, description="most writes the history keeps; 0 is no limit"
+    )
     keymap: dict[str, str] = Field(default_factory=dict, description="binding id = key(s)")
 
     @field_validator("theme")
@@ -235,6 +241,10 @@ class Settings(BaseSettings):
     max_pages: Pages = Field(10_000, description="most pages one listing follows")
     theme: str | None = Field(None, description="a Textual theme name")
     auto_refresh: Interval = Field(0.0, description="seconds between refreshes; 0 is off")
+    history_days: HistoryDays = Field(90, description="days the history keeps")
+    history_entries: HistoryEntries = Field(
+        0, description="most writes the history keeps; 0 is no limit"
+    )
     keymap: dict[str, str] = Field(default_factory=dict, description="binding id = key(s)")
     sources: dict[str, str] = Field(default_factory=dict, repr=False, exclude=True)
 

@@ -118,3 +118,29 @@ def test_export_csv_defuses_formulas(env: Service, capsys: pytest.CaptureFixture
         "'@x",
         "ok",
     ]
+
+
+def test_retention_keeps_the_newest_writes(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in (1, 2, 3):
+        run(capsys, "mark-as", "jane", "read", jane_message(n))
+    monkeypatch.setenv("INBOXDESK_HISTORY_ENTRIES", "2")
+    assert [e["ids"] for e in history(capsys)] == [[jane_message(3)], [jane_message(2)]]
+
+
+def test_a_journal_of_a_newer_version_is_said_and_the_write_still_made(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    from inboxdesk.paths import writes_path
+
+    run(capsys, "mark-as", "jane", "read", jane_message(1))
+    with sqlite3.connect(writes_path()) as db:
+        db.execute("UPDATE meta SET value = '99' WHERE name = 'version'")
+    code, _, err = run(capsys, "mark-as", "jane", "unread", jane_message(1))
+    assert code == 0 and "written by a newer inboxdesk" in err
+    assert flags(env, jane_message(1)) == (False, True)
+    code, _, err = run(capsys, "history")
+    assert code != 0 and "newer inboxdesk" in err and len(err.strip().splitlines()) == 1

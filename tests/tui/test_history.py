@@ -60,3 +60,29 @@ async def test_an_undo_works_across_a_restart(service: Service, tmp_path: Path) 
         await until(pilot, lambda: history_rows(again) == 1, what="the earlier session's write")
         await pilot.press("z")
         await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
+
+
+async def test_the_request_log_copies_a_request_as_curl_without_the_key(
+    service: Service, notices: Notices
+) -> None:
+    from inboxdesk.tui.history.requests import RequestLogScreen
+    from tests.conftest import STAGING_KEY
+
+    app = app_for(service)
+    copied: list[str] = []
+    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await opened(pilot)
+        await pilot.press("r")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        await pilot.press("3", "l")
+        await until(pilot, lambda: isinstance(app.screen, RequestLogScreen), what="the log")
+        screen = app.screen
+        assert isinstance(screen, RequestLogScreen) and len(screen.requests) >= 4
+        mark = next(n for n, r in enumerate(screen.requests) if r.method == "POST")
+        await pilot.press(*["j"] * mark, "c")
+        await until(pilot, lambda: bool(copied), what="a copy")
+    curl = copied[-1]
+    assert curl.startswith("curl -X POST ") and "/messages/mark-as" in curl
+    assert '"Authorization: ApiKey $NOVU_SECRET_KEY"' in curl and STAGING_KEY not in curl
+    assert jane_message(11) in curl and "Idempotency-Key" in curl

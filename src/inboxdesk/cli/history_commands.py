@@ -13,6 +13,7 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
+from inboxdesk.config import Settings
 from inboxdesk.paths import writes_path
 from inboxdesk.text import safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
@@ -34,9 +35,9 @@ from inboxdesk.writes.store import Entry, JournalError, WriteStore
 OPERATIONS = click.Choice([k.value for k in Kind])
 
 
-def _journal() -> WriteStore:
+def _journal(settings: Settings) -> WriteStore:
     try:
-        return WriteStore(writes_path())
+        return WriteStore(writes_path(), settings.history_days, settings.history_entries)
     except (OSError, JournalError) as exc:
         raise click.ClickException(f"the journal of writes cannot be read: {exc}") from None
 
@@ -67,7 +68,7 @@ def history(
 ) -> int:
     """The writes inboxdesk made with this profile on this service, newest first."""
     settings = settings_from(flags)
-    store = _journal()
+    store = _journal(settings)
     try:
         found = store.entries(
             Where.of(settings.profile, settings.base_url), subscriber_id, _since(since)

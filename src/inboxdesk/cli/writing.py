@@ -12,7 +12,7 @@ from inboxdesk.writes import Failed, Outbox, Partial, Sent, Where, Write, open_s
 
 
 def outbox_for(settings: Settings, client: InboxClient) -> Outbox:
-    store, problem = open_store(writes_path())
+    store, problem = open_store(writes_path(), settings.history_days, settings.history_entries)
     if problem:
         print(f"inboxdesk: {problem}", file=sys.stderr)
     return Outbox(client, Where.of(settings.profile, settings.base_url), store, queue=False)

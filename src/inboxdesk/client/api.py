@@ -16,8 +16,6 @@ import httpx
 from inboxdesk import __version__
 from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
 from inboxdesk.client.limits import too_many_pages
-
-# Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client.parse import api_error as _api_error
 from inboxdesk.client.parse import cursor_page_of as _cursor_page_of
 from inboxdesk.client.parse import cursor_page_type as _cursor_page_type
@@ -27,6 +25,9 @@ from inboxdesk.client.parse import page_of as _page_of
 from inboxdesk.client.parse import parse as _parse
 from inboxdesk.client.parse import unwrap as _unwrap
 from inboxdesk.client.parse import whole as _whole
+
+# Reading answers is client/parse.py's; the operations keep their short private names.
+from inboxdesk.client.request_log import RequestLog
 from inboxdesk.client.transport import ClientOptions, default_transport, send
 from inboxdesk.models import (
     COUNT_CAP,
@@ -82,6 +83,8 @@ class InboxClient:
         self._key_hint = mask_secret(api_key)
         # Whether the service has the v2 endpoints; None until one answers.
         self._subscribers_v2: bool | None = None
+        # The session's requests, for the app's request log (never the key).
+        self.requests = RequestLog()
         self._counts_v2: bool | None = None
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
@@ -398,10 +401,29 @@ class InboxClient:
         request = self._http.build_request(
             method, path, params=params, json=json_body, headers=headers
         )
-        response = await send(self._http, request, self.options)
+        started = self.requests.started()
+        try:
+            response = await send(self._http, request, self.options)
+        except InboxdeskError as exc:
+            self._logged(started, request, None, type(exc).__name__)
+            raise
+        self._logged(started, request, response.status_code)
         if response.is_success:
             return response
         raise _api_error(response)
+
+    def _logged(
+        self, started: float, request: httpx.Request, status: int | None, error: str = ""
+    ) -> None:
+        self.requests.add(
+            started,
+            request.method,
+            str(request.url),
+            status,
+            request.content,
+            request.headers.get("Idempotency-Key"),
+            error,
+        )
 
 
 def _segment(value: str) -> str:

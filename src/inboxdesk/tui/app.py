@@ -120,7 +120,8 @@ class InboxdeskApp(App[None]):
             if self._writes is None:
                 from inboxdesk.paths import writes_path
 
-                self._writes, problem = open_store(writes_path())
+                keep = self.settings.history_days, self.settings.history_entries
+                self._writes, problem = open_store(writes_path(), *keep)
                 if problem:
                     self.notify(problem, severity="warning", timeout=15, markup=False)
             where = self._where(None)

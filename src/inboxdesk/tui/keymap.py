@@ -22,6 +22,7 @@ VIEWS: dict[str, frozenset[str]] = {
     "help": frozenset({"help"}),
     "problem": frozenset({"problem"}),
     "queued": frozenset({"queued"}),
+    "requests": frozenset({"requests", "list"}),
 }
 
 

@@ -78,14 +78,16 @@ def _private(path: Path) -> None:
 class WriteStore:
     """The queue and the journal. `path=None` keeps both in memory (tests, `--no-history`)."""
 
-    def __init__(self, path: Path | None, retention_days: int = RETENTION_DAYS) -> None:
+    def __init__(
+        self, path: Path | None, retention_days: int = RETENTION_DAYS, most: int = 0
+    ) -> None:
         self.path = path
         self.problem: str | None = None
         if path is not None:
             _private(path)
         self._db = sqlite3.connect(":memory:" if path is None else path, isolation_level=None)
         try:
-            self._open(path, retention_days)
+            self._open(path, retention_days, most)
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise JournalError(f"{path} is not a file inboxdesk can read ({exc})") from None
@@ -93,7 +95,7 @@ class WriteStore:
             self._db.close()
             raise
 
-    def _open(self, path: Path | None, retention_days: int) -> None:
+    def _open(self, path: Path | None, retention_days: int, most: int) -> None:
         if path is not None:
             self._db.execute("PRAGMA journal_mode=WAL")
             for side in ("-wal", "-shm"):
@@ -121,6 +123,12 @@ class WriteStore:
         )
         cutoff = datetime.now(UTC) - timedelta(days=retention_days)
         self._db.execute("DELETE FROM journal WHERE made_at < ?", (cutoff.isoformat(),))
+        if most:
+            self._db.execute(
+                "DELETE FROM journal WHERE seq NOT IN"
+                " (SELECT seq FROM journal ORDER BY made_at DESC, seq DESC LIMIT ?)",
+                (most,),
+            )
 
     def close(self) -> None:
         self._db.close()
@@ -288,11 +296,13 @@ class WriteStore:
         return [e for e in self.entries() if e.write.id.startswith(wanted)]
 
 
-def open_store(path: Path, retention_days: int = RETENTION_DAYS) -> tuple[WriteStore, str | None]:
+def open_store(
+    path: Path, retention_days: int = RETENTION_DAYS, most: int = 0
+) -> tuple[WriteStore, str | None]:
     """The store at `path`; if it cannot be opened, one in memory and the reason, so that
     a broken data directory costs the queue's persistence and history, not the write."""
     try:
-        return WriteStore(path, retention_days), None
+        return WriteStore(path, retention_days, most), None
     except (OSError, sqlite3.Error, JournalError) as exc:
         return WriteStore(None), (
             f"The write queue and history file cannot be used: {exc}. Writes are kept in "

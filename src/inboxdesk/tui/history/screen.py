@@ -53,6 +53,13 @@ class HistoryScreen(ServiceScreen):
         ),
         Binding("escape", "clear_filter", "Clear", id="history.clear", tooltip="Clear the filter"),
         Binding("ctrl+r,f5", "refresh", "Refresh", id="history.refresh", tooltip="Read again"),
+        Binding(
+            "l",
+            "request_log",
+            "Requests",
+            id="history.request_log",
+            tooltip="This session's HTTP requests; copy one as curl",
+        ),
         Binding("1", "app.show_inbox", "Inbox", id="history.inbox", tooltip="The inbox view"),
         Binding(
             "2",
@@ -113,6 +120,11 @@ class HistoryScreen(ServiceScreen):
 
     def action_refresh(self) -> None:
         self.reload()
+
+    def action_request_log(self) -> None:
+        from inboxdesk.tui.history.requests import RequestLogScreen
+
+        self.app.push_screen(RequestLogScreen(self.context.client.requests.newest_first()))
 
     def action_filter_text(self) -> None:
         field = self.query_one("#text-filter", Input)
