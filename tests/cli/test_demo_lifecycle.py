@@ -24,8 +24,16 @@ def wait_for(condition: Callable[[], object], what: str, timeout: float = 90.0) 
     waiting.wait_for(what, condition, timeout)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
-def test_demo_removes_its_database_on_a_signal(sig: signal.Signals, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("sig", "unread"),
+    [(signal.SIGTERM, False), (signal.SIGHUP, False), (signal.SIGTERM, True)],
+    ids=["SIGTERM", "SIGHUP", "SIGTERM-terminal-unread"],
+)
+def test_demo_removes_its_database_on_a_signal(
+    sig: signal.Signals, unread: bool, tmp_path: Path
+) -> None:
+    """It ends promptly, even when its terminal is no longer read (closed, or a tmux
+    server gone): writes to it then block, and the app must not wait for them."""
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     env = {
@@ -49,8 +57,11 @@ def test_demo_removes_its_database_on_a_signal(sig: signal.Signals, tmp_path: Pa
     os.close(slave)
     screen = bytearray()
 
+    reading = threading.Event()
+    reading.set()
+
     def drain() -> None:  # a pty that nobody reads blocks the app's writes
-        while True:
+        while reading.is_set():
             try:
                 chunk = os.read(master, 65536)
             except OSError:
@@ -65,8 +76,12 @@ def test_demo_removes_its_database_on_a_signal(sig: signal.Signals, tmp_path: Pa
         wait_for(lambda: list(scratch.glob("inboxdesk-demo-*/demo.db")), "the demo database")
         # The status line counts the messages once the service has answered.
         wait_for(lambda: re.search(rb"\d+ messages", screen), "the app's first screen")
+        if unread:
+            reading.clear()  # nobody reads the terminal any more: it fills, writes block
+            for _ in range(40):
+                os.write(master, b"jjjjkkkk")  # keys, so that the app keeps drawing
         demo.send_signal(sig)
-        code = demo.wait(timeout=60)
+        code = demo.wait(timeout=30)  # a bound on a hang, not a speed target
     finally:
         if demo.poll() is None:
             demo.kill()

@@ -8,6 +8,7 @@ import io
 import os
 import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 # A terminal closed (SIGHUP) or a polite kill (SIGTERM) ends the app as `q` does, so
 # that what the run started (the demo's service and temporary database) is cleaned up.
 END_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+# How long an app asked to end may take before it is made to.
+GRACE_SECONDS = 3.0
 
 
 class EndOnSignals:
@@ -40,12 +43,16 @@ class EndOnSignals:
     def __init__(self) -> None:
         self.app: App[Any] | None = None
         self._previous: dict[int, Any] = {}
+        self._asked = False
+        self._timer: threading.Timer | None = None
 
     def __enter__(self) -> EndOnSignals:
         self._previous = {sig: signal.signal(sig, self._stop) for sig in END_SIGNALS}
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()  # it ended in time
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)
 
@@ -55,10 +62,18 @@ class EndOnSignals:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
-        if self.app is None or loop is None:
+        if self.app is None or loop is None or self._asked:
+            # Before the app runs, or a second time: unwind now, so that every `with`
+            # block still closes what it opened (the demo's service and database).
             raise SystemExit(code)
+        self._asked = True
         # Thread-safe scheduling wakes the loop even when it is waiting for input.
         loop.call_soon_threadsafe(functools.partial(self.app.exit, return_code=code))
+        # An app that cannot end (its terminal gone, a write to it blocked) is ended
+        # anyway: the same signal again, a little later, unwinds from wherever it is.
+        self._timer = threading.Timer(GRACE_SECONDS, os.kill, (os.getpid(), signum))
+        self._timer.daemon = True
+        self._timer.start()
 
 
 def run_app(app: App[Any], headless: bool = False) -> int:
