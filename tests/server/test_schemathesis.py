@@ -59,3 +59,69 @@ def test_every_operation_survives_generated_requests(service: Service) -> None:
         except Exception as exc:  # every operation's failure in one report
             failures.append(f"{operation.label}: {str(exc)[:2000]}")
     assert not failures, "\n\n".join(failures)
+
+
+# The bad inputs of the hostile pass (decisions.md 21-24), for every parameter of every
+# operation: as path segments and query values (percent-encoded as they arrive), and as
+# POST bodies. Each must be a 4xx JSON error, never a 5xx.
+HOSTILE_VALUES = [
+    "%ED%A0%80",  # a lone surrogate, as UTF-8 bytes
+    "%5Cud800",  # a lone surrogate, as a JSON escape
+    "%5B" * 1000 + "%5D" * 1000,  # deep nesting
+    "NaN",
+    "Infinity",
+    "-1e999",
+    "%7B" + ",".join(f"%22k{n}%22:{n}" for n in range(900)) + "%7D",  # 900 keys
+    ".",
+    "..",
+    "a%2Fb",
+    "%00",
+    "x" * 2000,
+]
+HOSTILE_BODIES = [
+    b'{"messageId": "\\ud800", "markAs": "read"}',
+    b'{"messageId": ["65f000000000000000000001"], "markAs": "\\udfff"}',
+    b'{"markAs": NaN}',
+    b'{"markAs": Infinity, "messageId": [1e999]}',
+    b"[" * 100_000 + b"]" * 100_000,
+    b"{" + b",".join(b'"k%d":%d' % (n, n) for n in range(2000)) + b"}",
+    b"\xff\xfe\x00",
+    b"",
+]
+
+
+def test_every_operation_survives_hostile_values(service: Service) -> None:
+    with service.http(None) as http:
+        raw = http.get("/openapi.json").json()
+    failures: list[str] = []
+    with service.http() as http:
+        for path, methods in raw["paths"].items():
+            for method, spec in methods.items():
+                params = spec.get("parameters", [])
+                names = {p["in"]: [] for p in params}
+                for p in params:
+                    names[p["in"]].append(p["name"])
+                for value in HOSTILE_VALUES:
+                    url = path
+                    for name in names.get("path", []):
+                        url = url.replace("{" + name + "}", value)
+                    query = "&".join(f"{name}={value}" for name in names.get("query", []))
+                    if len(query) > 40_000:  # past what a URL may hold: one at a time
+                        query = f"{names['query'][0]}={value}"
+                    target = f"{url}?{query}" if query else url
+                    bodies = HOSTILE_BODIES if method == "post" else [b""]
+                    for body in bodies[:1] if value != HOSTILE_VALUES[0] else bodies:
+                        answer = http.request(
+                            method.upper(),
+                            target,
+                            content=body,
+                            headers={"content-type": "application/json"},
+                        )
+                        if answer.status_code >= 500 or "json" not in answer.headers.get(
+                            "content-type", ""
+                        ):
+                            failures.append(
+                                f"{method.upper()} {target[:120]} body {body[:40]!r}: "
+                                f"{answer.status_code} {answer.text[:200]}"
+                            )
+    assert not failures, "\n".join(failures[:20])
