@@ -30,6 +30,12 @@ ATTACKS: dict[str, str] = {
     "bidi": "abc\u202edcba",
     "zero_width": "zero\u200bwidth\u200djoin\ufeff",
     "cjk_emoji": "漢字テスト😀👩‍👩‍👧",
+    # The second pass's breaks:
+    "paste_end": "\x1b[201~\nrm -rf ~\n",  # ends a bracketed paste, then a command
+    "combining": "e" + "\u0301" * 300,  # a mark flood on one character
+    "hangul_filler": "fill\u3164\u115f\u1160er",  # 0 cells by count, drawn wider
+    "invisible": "tag\U000e0041\U000e0042 vs\ufe0e\U000e0100 shy\u00ad cgj\u034f "
+    "khmer\u17b4\u17b5 ann\ufff9\ufffb inh\u206a\u206f",
 }
 ALL = " ".join(ATTACKS.values())
 LONG_WORD = "W" * 10_000
@@ -98,7 +104,13 @@ def hostile_fixture() -> dict[str, Any]:
                         "providerId": "sendgrid",
                         "channel": "email",
                         "primary": True,
-                        "credentials": {"apiKey": ALL, "from": ALL},
+                        "credentials": {
+                            "apiKey": ALL,
+                            "from": ALL,
+                            # Credential names from the wire are text too.
+                            "\x1b]0;cred-title\x07name": "x",
+                            "\x1b]52;c;ZXZpbA==\x07": "y",
+                        },
                         "configurations": {
                             "inboundWebhookSigningKey": "whsec_" + "s" * 24,
                             ATTACKS["click"]: ALL,

@@ -45,7 +45,7 @@ def test_every_command_writes_no_escape_and_shows_the_text(
     items = json.loads(out)["data"]
     assert code == 0 and "whsec_" not in out, "the signing key is masked"
     assert any(i["name"] == ATTACKS["click"] for i in items)
-    assert any(i["name"].endswith(ATTACKS["cjk_emoji"]) for i in items), "JSON keeps the text"
+    assert any(ATTACKS["cjk_emoji"] in i["name"] for i in items), "JSON keeps the text"
     target = next(i["_id"] for i in items if not i["primary"])
     code, out, _ = run(capsys, "set-primary", "--yes", target)
     assert code == 0 and ATTACKS["click"] in out
