@@ -24,14 +24,15 @@ class ApiValidationError(Exception):
 
 
 def error_body(status: int, path: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {
+    body: dict[str, Any] = {
         "statusCode": status,
         "timestamp": utc_now(),
         "path": path,
         "message": message,
-        "error": HTTPStatus(status).phrase,
-        **extra,
     }
+    if status != 422:  # production's validation errors carry no `error` (behaviour.md 7)
+        body["error"] = HTTPStatus(status).phrase
+    return {**body, **extra}
 
 
 def error_bytes(status: int, path: str, message: str, **extra: Any) -> bytes:

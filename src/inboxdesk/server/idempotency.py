@@ -23,7 +23,12 @@ class IdempotencyMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = header(scope, "idempotency-key")
         caller = scope.get("state", {}).get(CALLER_KEY)
-        if scope["type"] != "http" or scope["method"] != "POST" or key is None or caller is None:
+        if (
+            scope["type"] != "http"
+            or scope["method"] not in ("POST", "PATCH")
+            or key is None
+            or caller is None
+        ):
             await self.app(scope, receive, send)
             return
         path = scope["path"]

@@ -338,6 +338,10 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
 
     root = APIRouter()
     root.include_router(router)
+    if settings.v2_inbox:
+        from inboxdesk.server.inbox_routes import build_inbox_router
+
+        root.include_router(build_inbox_router(store, settings))
     if settings.v2_subscribers:
         root.include_router(build_v2_router(store, settings))
     return root

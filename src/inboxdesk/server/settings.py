@@ -23,3 +23,6 @@ class ServerSettings:
     # Serve GET /v2/subscribers[/{id}[/notifications/count]]; off, the service answers
     # 404 there as an older deployment does, and clients fall back to v1.
     v2_subscribers: bool = True
+    # Serve the v2 inbox (GET /v2/subscribers/{id}/notifications and its actions); off,
+    # the service answers 404 there as an older deployment does.
+    v2_inbox: bool = True

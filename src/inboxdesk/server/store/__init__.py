@@ -13,8 +13,9 @@ from pathlib import Path
 from inboxdesk.server.checkpoints import FeedCheckpoints
 from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, hash_key, iso, utc_now
 from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyStore, Replay
+from inboxdesk.server.store.inbox import InboxAction, InboxStore, SnoozeTooSoon, default_clock
 from inboxdesk.server.store.integrations import IntegrationStore
-from inboxdesk.server.store.messages import MARK_EFFECTS, MessageStore
+from inboxdesk.server.store.messages import MARK_EFFECTS
 from inboxdesk.server.store.schema import ADDED_COLUMNS, SCHEMA
 from inboxdesk.server.store.seeding import SeedingStore
 from inboxdesk.server.store.subscribers import (
@@ -30,9 +31,11 @@ __all__ = [
     "SUBSCRIBER_ORDER",
     "Caller",
     "IdempotencyConflict",
+    "InboxAction",
     "NotAllowed",
     "NotFound",
     "Replay",
+    "SnoozeTooSoon",
     "Store",
     "SubscriberSearch",
     "hash_key",
@@ -41,7 +44,7 @@ __all__ = [
 ]
 
 
-class Store(TenancyStore, SeedingStore, IntegrationStore, MessageStore, IdempotencyStore):
+class Store(TenancyStore, SeedingStore, IntegrationStore, InboxStore, IdempotencyStore):
     """The whole database: every resource's store over one set of connections."""
 
     def __init__(self, path: Path | str) -> None:
@@ -50,6 +53,8 @@ class Store(TenancyStore, SeedingStore, IntegrationStore, MessageStore, Idempote
         self._writer = threading.Lock()
         self._callers: dict[str, Caller] = {}
         self._checkpoints = FeedCheckpoints()
+        # The service's clock: snoozes end by it (tests set their own).
+        self.clock = default_clock
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._connection().executescript(SCHEMA)

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inboxdesk.models import COUNT_CAP
 from inboxdesk.server.store.base import Caller, Database, NotAllowed, NotFound
 
 
@@ -141,48 +139,6 @@ class SubscriberStore(Database):
         else:
             following, previous = (last if more else None), (first if cursor else None)
         return docs, following, previous, int(total)
-
-    def count_notifications(
-        self, caller: Caller, subscriber_id: str, filters: Sequence[dict[str, Any]]
-    ) -> list[int]:
-        """In-app notifications of the subscriber matching each filter, each counted up
-        to COUNT_CAP as production's count endpoint does."""
-        db = self.read()
-        try:
-            pk = self._subscriber(db, caller, subscriber_id)["id"]
-        except NotFound:
-            # Production's words, and a 400 (behaviour.md 5), unlike GET /v2/subscribers/{id}.
-            raise NotAllowed(
-                f"Subscriber {subscriber_id} doesn't exist in environment {caller.environment_id}"
-            ) from None
-        counts = []
-        for wanted in filters:
-            where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"
-            params: list[Any] = [caller.environment_id, pk]
-            for flag in ("read", "seen"):
-                if isinstance(wanted.get(flag), bool):
-                    where += f" AND {flag} = ?"
-                    params.append(int(wanted[flag]))
-            if isinstance(wanted.get("archived"), bool):
-                where += " AND coalesce(json_extract(doc, '$.archived'), 0) = ?"
-                params.append(int(wanted["archived"]))
-            if isinstance(wanted.get("snoozed"), bool):
-                where += " AND (json_extract(doc, '$.snoozedUntil') IS NOT NULL) = ?"
-                params.append(int(wanted["snoozed"]))
-            tags = wanted.get("tags")
-            if isinstance(tags, list) and tags:
-                marks = ",".join("?" * len(tags))
-                where += (
-                    " AND EXISTS (SELECT 1 FROM workflows w, json_each(w.doc, '$.tags') t "
-                    f"WHERE w.id = messages.workflow_id AND t.value IN ({marks}))"
-                )
-                params += [str(t) for t in tags]
-            row = db.execute(
-                f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE {where} LIMIT ?)",
-                [*params, COUNT_CAP],
-            ).fetchone()
-            counts.append(int(row[0]))
-        return counts
 
 
 def _contains(text: str) -> str:

@@ -1,0 +1,288 @@
+"""The v2 inbox (behaviour.md 4): the subscriber's in-app notifications as their Inbox
+shows them, the per-notification actions, bulk seen, and snoozes that end by themselves.
+
+Archive and snooze state live in the message document (`archived`, `archivedAt`,
+`snoozedUntil`, `deliveredAt`), as production keeps them on the message.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from inboxdesk.models import COUNT_CAP
+from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, iso
+from inboxdesk.server.store.messages import MessageStore
+from inboxdesk.server.store.schema import MESSAGE_COLUMNS
+
+# A snooze must end at least this far ahead (behaviour.md 4).
+SNOOZE_AHEAD = timedelta(seconds=60)
+UNREAD_ARCHIVED = "Filtering for unread and archived notifications is not supported."
+
+
+class InboxAction(StrEnum):
+    READ = "read"
+    UNREAD = "unread"
+    ARCHIVE = "archive"
+    UNARCHIVE = "unarchive"
+    SNOOZE = "snooze"
+    UNSNOOZE = "unsnooze"
+
+
+class SnoozeTooSoon(ValueError):
+    """A snooze that ends in the past or less than a minute ahead (a 422)."""
+
+
+def inbox_filter(wanted: dict[str, Any]) -> tuple[str, list[Any]]:
+    """SQL for the v2 filters read, seen, archived and snoozed: one rule for the list
+    and the counts."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for flag in ("read", "seen"):
+        if isinstance(wanted.get(flag), bool):
+            clauses.append(f"{flag} = ?")
+            params.append(int(wanted[flag]))
+    if isinstance(wanted.get("archived"), bool):
+        clauses.append("coalesce(json_extract(doc, '$.archived'), 0) = ?")
+        params.append(int(wanted["archived"]))
+    if isinstance(wanted.get("snoozed"), bool):
+        clauses.append("(json_extract(doc, '$.snoozedUntil') IS NOT NULL) = ?")
+        params.append(int(wanted["snoozed"]))
+    return " AND ".join(clauses) or "1", params
+
+
+def unread_and_archived(wanted: dict[str, Any]) -> bool:
+    return wanted.get("read") is False and wanted.get("archived") is True
+
+
+def notification(row: sqlite3.Row, subscriber: dict[str, Any]) -> dict[str, Any]:
+    """An InboxNotificationDto from a message row, as production builds it."""
+    doc: dict[str, Any] = json.loads(row["doc"])
+    content = doc.get("content")
+    if isinstance(content, list):
+        content = "\n".join(str(b.get("content", "")) for b in content if isinstance(b, dict))
+    snoozed_until = doc.get("snoozedUntil")
+    out: dict[str, Any] = {
+        "id": row["id"],
+        "transactionId": doc.get("transactionId", ""),
+        "body": content if isinstance(content, str) else "",
+        "to": {
+            "id": subscriber.get("_id", ""),
+            "subscriberId": subscriber.get("subscriberId", ""),
+            **{k: subscriber[k] for k in ("firstName", "lastName", "avatar") if subscriber.get(k)},
+        },
+        "isRead": bool(row["read"]),
+        "isSeen": bool(row["seen"]),
+        "isArchived": bool(doc.get("archived")),
+        "isSnoozed": snoozed_until is not None,
+        "snoozedUntil": snoozed_until,
+        "createdAt": doc.get("createdAt", ""),
+        "readAt": row["last_read_date"] if row["read"] else None,
+        "firstSeenAt": doc.get("firstSeenAt") or (row["last_seen_date"] if row["seen"] else None),
+        "archivedAt": doc.get("archivedAt") if doc.get("archived") else None,
+        "channelType": "in_app",
+        "severity": doc.get("severity") or "none",
+        "deliveredAt": list(doc.get("deliveredAt") or []),
+    }
+    for field in ("subject", "avatar", "tags", "data"):
+        if doc.get(field) is not None:
+            out[field] = doc[field]
+    cta = doc.get("cta")
+    if isinstance(cta, dict) and isinstance(cta.get("data"), dict) and cta["data"].get("url"):
+        out["redirect"] = {"url": str(cta["data"]["url"])}
+    return out
+
+
+class InboxStore(MessageStore):
+    clock: Callable[[], datetime]
+
+    def _expire_snoozes(self, caller: Caller, subscriber_pk: str) -> None:
+        """Snoozes whose time has passed end (decisions.md 20): `snoozedUntil` cleared and
+        a new `deliveredAt` entry, as production redelivers them."""
+        now = iso(self.clock())
+        query = (
+            "SELECT id, doc FROM messages WHERE environment_id = ? AND subscriber_pk = ?"
+            " AND channel = 'in_app' AND json_extract(doc, '$.snoozedUntil') IS NOT NULL"
+            " AND json_extract(doc, '$.snoozedUntil') <= ?"
+        )
+        args = (caller.environment_id, subscriber_pk, now)
+        if self.read().execute(query, args).fetchone() is None:
+            return
+        with self._checkpoints.writing(inserts=False), self.transaction() as db:
+            for row in db.execute(query, args).fetchall():
+                doc = json.loads(row["doc"])
+                doc.pop("snoozedUntil", None)
+                doc["deliveredAt"] = [*(doc.get("deliveredAt") or []), now]
+                db.execute("UPDATE messages SET doc = ? WHERE id = ?", (json.dumps(doc), row["id"]))
+
+    def _inbox_subscriber(
+        self, db: sqlite3.Connection, caller: Caller, subscriber_id: str
+    ) -> sqlite3.Row:
+        try:
+            return self._subscriber(db, caller, subscriber_id)
+        except NotFound:
+            # Production's inbox use cases answer 400 with these words (behaviour.md 4).
+            raise NotAllowed(f"Subscriber with id: {subscriber_id} is not found.") from None
+
+    def inbox(
+        self,
+        caller: Caller,
+        subscriber_id: str,
+        wanted: dict[str, Any],
+        limit: int,
+        offset: int = 0,
+        after: str | None = None,
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """One page of the subscriber's in-app notifications, newest first, and whether
+        more follow. `after` is a notification id: the page starts past it."""
+        if unread_and_archived(wanted):
+            raise NotAllowed(UNREAD_ARCHIVED)
+        subscriber = self._inbox_subscriber(self.read(), caller, subscriber_id)
+        self._expire_snoozes(caller, subscriber["id"])
+        db = self.read()
+        where, params = inbox_filter(wanted)
+        sql = (
+            f"SELECT {MESSAGE_COLUMNS}, created_at FROM messages WHERE environment_id = ?"
+            f" AND subscriber_pk = ? AND channel = 'in_app' AND {where}"
+        )
+        args: list[Any] = [caller.environment_id, subscriber["id"], *params]
+        if after is not None:
+            anchor = db.execute(
+                "SELECT created_at, id FROM messages WHERE id = ? AND subscriber_pk = ?",
+                (after, subscriber["id"]),
+            ).fetchone()
+            if anchor is None:
+                return [], False  # a cursor outside the list: an empty page
+            sql += " AND (created_at < ? OR (created_at = ? AND id < ?))"
+            args += [anchor["created_at"], anchor["created_at"], anchor["id"]]
+            offset = 0
+        sql += " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?"
+        rows = db.execute(sql, [*args, limit + 1, offset]).fetchall()
+        person = json.loads(subscriber["doc"])
+        return [notification(r, person) for r in rows[:limit]], len(rows) > limit
+
+    def inbox_action(
+        self,
+        caller: Caller,
+        subscriber_id: str,
+        notification_id: str,
+        action: InboxAction,
+        snooze_until: datetime | None = None,
+    ) -> dict[str, Any]:
+        """One notification read, unread, archived, unarchived, snoozed or unsnoozed."""
+        now = self.clock()
+        if action is InboxAction.SNOOZE and (
+            snooze_until is None or snooze_until - now < SNOOZE_AHEAD
+        ):
+            raise SnoozeTooSoon("snoozeUntil must be at least 1 minute in the future")
+        subscriber = self._inbox_subscriber(self.read(), caller, subscriber_id)
+        stamp = iso(now)
+        with self._checkpoints.writing(inserts=False), self.transaction() as db:
+            row = db.execute(
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ? AND environment_id = ?"
+                " AND subscriber_pk = ? AND channel = 'in_app'",
+                (notification_id, caller.environment_id, subscriber["id"]),
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"Notification with id: {notification_id} is not found.")
+            doc = json.loads(row["doc"])
+            read, seen = bool(row["read"]), bool(row["seen"])
+            if action is InboxAction.READ:
+                read, seen = True, True
+            elif action is InboxAction.UNREAD:
+                read = False
+            elif action is InboxAction.ARCHIVE:
+                doc["archived"], doc["archivedAt"] = True, stamp
+            elif action is InboxAction.UNARCHIVE:
+                doc["archived"], doc["archivedAt"] = False, None
+            elif action is InboxAction.SNOOZE:
+                assert snooze_until is not None
+                doc["snoozedUntil"] = iso(snooze_until)
+            else:
+                doc.pop("snoozedUntil", None)
+                doc["deliveredAt"] = [*(doc.get("deliveredAt") or []), stamp]
+            db.execute(
+                "UPDATE messages SET read = ?, seen = ?, doc = ?,"
+                " last_read_date = CASE WHEN ? != read THEN ? ELSE last_read_date END,"
+                " last_seen_date = CASE WHEN ? != seen THEN ? ELSE last_seen_date END"
+                " WHERE id = ?",
+                (
+                    int(read),
+                    int(seen),
+                    json.dumps(doc),
+                    int(read),
+                    stamp,
+                    int(seen),
+                    stamp,
+                    row["id"],
+                ),
+            )
+            fresh = db.execute(
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (row["id"],)
+            ).fetchone()
+            return notification(fresh, json.loads(subscriber["doc"]))
+
+    def count_notifications(
+        self, caller: Caller, subscriber_id: str, filters: Sequence[dict[str, Any]]
+    ) -> list[int]:
+        """In-app notifications of the subscriber matching each filter, each counted up
+        to COUNT_CAP as production's count endpoint does."""
+        db = self.read()
+        try:
+            pk = self._subscriber(db, caller, subscriber_id)["id"]
+        except NotFound:
+            # Production's words, and a 400 (behaviour.md 5), unlike GET /v2/subscribers/{id}.
+            raise NotAllowed(
+                f"Subscriber {subscriber_id} doesn't exist in environment {caller.environment_id}"
+            ) from None
+        self._expire_snoozes(caller, pk)
+        counts = []
+        for wanted in filters:
+            if wanted.get("read") is False and wanted.get("archived") is True:
+                raise NotAllowed(
+                    "Filtering for unread and archived notifications is not supported."
+                )
+            flags, params = inbox_filter(wanted)
+            where = f"environment_id = ? AND subscriber_pk = ? AND channel = 'in_app' AND {flags}"
+            params = [caller.environment_id, pk, *params]
+            tags = wanted.get("tags")
+            if isinstance(tags, list) and tags:
+                marks = ",".join("?" * len(tags))
+                where += (
+                    " AND EXISTS (SELECT 1 FROM workflows w, json_each(w.doc, '$.tags') t "
+                    f"WHERE w.id = messages.workflow_id AND t.value IN ({marks}))"
+                )
+                params += [str(t) for t in tags]
+            row = db.execute(
+                f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE {where} LIMIT ?)",
+                [*params, COUNT_CAP],
+            ).fetchone()
+            counts.append(int(row[0]))
+        return counts
+
+    def inbox_seen(
+        self, caller: Caller, subscriber_id: str, notification_ids: Sequence[str] | None
+    ) -> None:
+        """Bulk seen: the listed notifications, or every one of the subscriber's."""
+        subscriber = self._inbox_subscriber(self.read(), caller, subscriber_id)
+        stamp = iso(self.clock())
+        where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app' AND seen = 0"
+        args: list[Any] = [caller.environment_id, subscriber["id"]]
+        if notification_ids is not None:
+            ids = list(dict.fromkeys(notification_ids))
+            if not ids:
+                return
+            where += f" AND id IN ({','.join('?' * len(ids))})"
+            args += ids
+        with self._checkpoints.writing(inserts=False), self.transaction() as db:
+            db.execute(
+                f"UPDATE messages SET seen = 1, last_seen_date = ? WHERE {where}", [stamp, *args]
+            )
+
+
+def default_clock() -> datetime:
+    return datetime.now(UTC)
