@@ -103,6 +103,9 @@ def check(response: httpx.Response) -> Any:
     assert str(response.status_code) in operation["responses"], (
         f"{method} {path} answered {response.status_code}, which production does not document"
     )
+    if response.status_code == 204:
+        assert response.content == b"", f"{method} {path}: a 204 has no body"
+        return None
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()
     schema, bare = validator(operation, response.status_code)
@@ -158,6 +161,9 @@ def test_every_demo_read_validates(demo: tuple[Service, list[str]]) -> None:
                     )
                 )
                 check(http.get(f"/v1/subscribers/{sid}/notifications/unseen"))
+                inbox = f"/v2/subscribers/{sid}/notifications"
+                for params in ({"limit": 100}, {"archived": "true"}, {"snoozed": "true"}):
+                    check(http.get(inbox, params=params))
                 feed = f"/v1/subscribers/{sid}/notifications/feed"
                 for params in ({"limit": 100}, {"limit": 100, "page": 1}, {"read": "false"}):
                     body = check(http.get(feed, params=params))
@@ -187,6 +193,15 @@ def test_every_demo_write_validates(demo: tuple[Service, list[str]]) -> None:
                 check(http.post(mark, json={"messageId": ids, "markAs": state}))
                 check(http.post(mark, json={"messageId": ",".join(ids[:3]), "markAs": state}))
                 check(http.post(f"/v1/subscribers/{sid}/messages/mark-all", json={"markAs": state}))
+            inbox = f"/v2/subscribers/{sid}/notifications"
+            notification = check(http.get(inbox, params={"limit": 1}))["data"][0]["id"]
+            later = "2030-01-01T00:00:00Z"
+            for action in ("read", "unread", "archive", "unarchive", "unsnooze"):
+                check(http.patch(f"{inbox}/{notification}/{action}"))
+            check(http.patch(f"{inbox}/{notification}/snooze", json={"snoozeUntil": later}))
+            check(http.patch(f"{inbox}/{notification}/snooze", json={"snoozeUntil": "no"}))
+            check(http.patch(f"{inbox}/65f0000000000000000fffff/read"))
+            check(http.post(f"{inbox}/seen", json={"notificationIds": [notification]}))
             check(http.post(mark, json={"markAs": "read"}))
             check(http.post(mark, json={"messageId": ids, "markAs": "bogus"}))
             check(
