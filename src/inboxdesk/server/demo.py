@@ -201,6 +201,10 @@ _PROVIDER_ERRORS = {
 _WARNINGS = [("slow_provider", "Provider answered after 12 s; delivered late")]
 
 
+def rng_for(seed: str) -> random.Random:
+    return random.Random(seed)
+
+
 def _between(rng: random.Random, start: datetime, end: datetime) -> datetime:
     """A time after `start` and not after `end`: the data never dates itself in the future."""
     return start + (end - start) * rng.random() if end > start else start
@@ -624,6 +628,11 @@ def _message(
         # Snoozed and delivered again; snoozedUntil alone lies ahead, as a snooze does.
         message["deliveredAt"].append(iso(_between(rng, at, now)))
         message["snoozedUntil"] = iso(now + timedelta(hours=rng.randrange(1, 72)))
+    if channel == "in_app" and int(message["_id"][-4:], 16) % 9 == 4:
+        # Archived (about one in nine, read or not): off the subscriber's Inbox tab. From
+        # the id, not the random stream, so the rest of the demo stays as it was.
+        message["archived"] = True
+        message["archivedAt"] = iso(_between(rng_for(message["_id"]), at, now))
     if rng.random() < 0.2:
         message["overrides"] = {
             "email": {"replyTo": "support@acme.test"},
