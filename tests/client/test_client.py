@@ -59,8 +59,8 @@ async def test_mark_as_reports_ids_the_service_ignored(counted: Counted) -> None
     ids = [jane_message(1), JOE_MESSAGES[0], "65f0000000000000000fffff"]
     async with counted.client() as client:
         result = await client.mark_as("jane", ids, MarkAs.SEEN)
-    # The service returns joe's message unchanged, as production does; it is not updated.
-    assert [m.id for m in result.messages] == [jane_message(1), JOE_MESSAGES[0]]
+    # Production returns jane's alone: an id absent from the answer was not updated.
+    assert [m.id for m in result.messages] == [jane_message(1)]
     assert [m.id for m in result.updated] == [jane_message(1)]
     assert result.not_updated == [JOE_MESSAGES[0], "65f0000000000000000fffff"]
     assert result.requested == ids

@@ -321,7 +321,7 @@ async def test_whole_numbers_as_floats_are_counts(counted: Counted) -> None:
 async def test_messages_returned_for_another_subscriber_are_not_updated(
     counted: Counted,
 ) -> None:
-    """Production answers every id it knows, another subscriber's unchanged."""
+    """An older deployment answered every id it knew, another subscriber's unchanged."""
     async with counted.client() as client:
         joes = (await client.list_messages(subscriber_id="joe", limit=1)).data[0]
     foreign = joes.to_wire()

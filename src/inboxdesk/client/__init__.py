@@ -21,6 +21,7 @@ from inboxdesk.client.errors import (
     TransportError,
     ValidationError,
 )
+from inboxdesk.client.inbox import NoV2Inbox
 from inboxdesk.client.limits import Limits
 from inboxdesk.client.retry import NO_RETRY, RetryPolicy
 from inboxdesk.client.transport import ClientOptions
@@ -40,6 +41,7 @@ __all__ = [
     "Limits",
     "MarkResult",
     "NameNotResolved",
+    "NoV2Inbox",
     "NotFoundError",
     "ProtocolError",
     "RateLimitedError",

@@ -7,6 +7,7 @@ import json
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from types import TracebackType
 from typing import Any
 from urllib.parse import quote
@@ -14,6 +15,9 @@ from urllib.parse import quote
 import httpx
 
 from inboxdesk import __version__
+
+# Reading answers is client/parse.py's; the operations keep their short private names.
+from inboxdesk.client import inbox
 from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.client.parse import api_error as _api_error
@@ -25,8 +29,6 @@ from inboxdesk.client.parse import page_of as _page_of
 from inboxdesk.client.parse import parse as _parse
 from inboxdesk.client.parse import unwrap as _unwrap
 from inboxdesk.client.parse import whole as _whole
-
-# Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client.request_log import RequestLog
 from inboxdesk.client.transport import ClientOptions, default_transport, send
 from inboxdesk.models import (
@@ -47,6 +49,7 @@ from inboxdesk.models import (
     Page,
     Subscriber,
 )
+from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 from inboxdesk.models.secrets import mask_secret
 
 USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
@@ -85,6 +88,8 @@ class InboxClient:
         self._subscribers_v2: bool | None = None
         # The session's requests, for the app's request log (never the key).
         self.requests = RequestLog()
+        # Whether the service has the v2 inbox; None until its list answers (inbox.py).
+        self.v2_inbox: bool | None = None
         self._counts_v2: bool | None = None
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
@@ -152,20 +157,18 @@ class InboxClient:
                 key = f"{key}.{start // MAX_MARK_IDS}"
             response = await self._send("POST", path, json_body=payload, idempotency_key=key)
             messages += _items_of(Message, response)
-        owner = await self._internal_id(subscriber_id, messages)
-        # The service answers every requested id it knows, another subscriber's unchanged.
+        # Production answers the addressed subscriber's messages only: an id absent from
+        # the answer was not updated, with no further request. An older deployment also
+        # returned other subscribers' messages, unchanged: those are told apart by owner.
+        owners = {m.subscriber_internal_id for m in messages}
+        owner = await self._owner(subscriber_id, messages) if len(owners) > 1 else None
         updated = {m.id for m in messages if owner is None or m.subscriber_internal_id == owner}
         missing = [i for i in dict.fromkeys(requested) if i not in updated]
         return MarkResult(messages, requested, missing)
 
-    async def _internal_id(self, subscriber_id: str, messages: Sequence[Message]) -> str | None:
-        """The subscriber's `_id`: from a returned message that embeds it, else looked up.
-
-        None when it cannot be known; the marks are applied by then, so a failed lookup
-        must not turn them into an error.
-        """
-        if not messages:
-            return None
+    async def _owner(self, subscriber_id: str, messages: Sequence[Message]) -> str | None:
+        """The subscriber's `_id`, when an older deployment's answer mixes owners: from a
+        message that embeds it, else looked up (None if that fails: the marks are done)."""
         for message in messages:
             embedded = message.subscriber
             if embedded is not None and embedded.subscriber_id == subscriber_id and embedded.id:
@@ -174,6 +177,33 @@ class InboxClient:
             return (await self.get_subscriber(subscriber_id)).id
         except InboxdeskError:
             return None
+
+    # -- the v2 inbox (client/inbox.py) ----------------------------------------------------
+
+    async def notifications(self, subscriber_id: str, **query: Any) -> InboxPage:
+        """`GET /v2/subscribers/{id}/notifications`: limit, offset or after, read, seen,
+        archived, snoozed. Raises NoV2Inbox on a service without it."""
+        return await inbox.notifications(self, subscriber_id, **query)
+
+    async def notification_action(
+        self,
+        subscriber_id: str,
+        notification_id: str,
+        action: InboxAction | str,
+        snooze_until: datetime | None = None,
+        idempotency_key: str | None = None,
+    ) -> InboxNotification:
+        return await inbox.act(
+            self, subscriber_id, notification_id, action, snooze_until, idempotency_key
+        )
+
+    async def mark_seen(
+        self,
+        subscriber_id: str,
+        notification_ids: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> None:
+        await inbox.mark_seen(self, subscriber_id, notification_ids, idempotency_key)
 
     async def mark_all(
         self, subscriber_id: str, mark_as: MarkAs | str, idempotency_key: str | None = None

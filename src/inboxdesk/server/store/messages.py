@@ -57,9 +57,8 @@ class MessageStore(SubscriberStore):
     ) -> list[dict[str, Any]]:
         """Apply one markAs to the subscriber's messages among the ids, in one transaction.
 
-        As production does, every requested id that exists in the caller's environment
-        comes back: the subscriber's updated, another subscriber's unchanged. Unknown
-        ids and other environments' are left out.
+        Only the subscriber's messages among the ids come back, updated, in production's
+        slimmer DTO; another subscriber's and unknown ids are absent.
         """
         assignments = MARK_EFFECTS[mark_as][0]
         wanted = list(dict.fromkeys(message_ids))
@@ -75,14 +74,16 @@ class MessageStore(SubscriberStore):
                 f"AND +subscriber_pk = :pk AND id IN ({in_list})",
                 params,
             )
+            # Only the addressed subscriber's come back (production since August 2025):
+            # another's, or an unknown id, is simply absent.
             rows = db.execute(
                 f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE +environment_id = :env "
-                f"AND id IN ({in_list})",
+                f"AND +subscriber_pk = :pk AND id IN ({in_list})",
                 params,
             ).fetchall()
             by_id = {r["id"]: r for r in rows}
             ordered = [by_id[i] for i in wanted if i in by_id]
-            return self._messages(db, ordered)
+            return [_slim(m) for m in self._messages(db, ordered)]
 
     def mark_all(self, caller: Caller, subscriber_id: str, mark_as: MarkAs) -> int:
         """Apply one markAs to every in-app message of the subscriber; the count changed."""
@@ -237,6 +238,17 @@ def feed_item(message: dict[str, Any]) -> dict[str, Any]:
     item.setdefault("_jobId", item.get("_id"))
     item.setdefault("archived", False)
     return item
+
+
+# Production's message DTO on mark-as leaves these out (behaviour.md 3).
+_NOT_ON_MARK_AS = ("subscriber", "template", "contextKeys", "archived", "archivedAt", "tags")
+
+
+def _slim(message: dict[str, Any]) -> dict[str, Any]:
+    """A message as mark-as answers it: production's slimmer DTO, `_feedId` null."""
+    slim = {k: v for k, v in message.items() if k not in _NOT_ON_MARK_AS}
+    slim["_feedId"] = None
+    return slim
 
 
 def payload_filter(payload: Any) -> tuple[str, list[Any]]:

@@ -1,0 +1,65 @@
+"""A notification of the v2 inbox: production's InboxNotificationDto (behaviour.md 4).
+
+Read loosely, as every model: production's database is looser than its document.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field
+
+from inboxdesk.models.base import ApiModel
+
+
+class InboxAction(StrEnum):
+    READ = "read"
+    UNREAD = "unread"
+    ARCHIVE = "archive"
+    UNARCHIVE = "unarchive"
+    SNOOZE = "snooze"
+    UNSNOOZE = "unsnooze"
+
+
+class InboxSubscriber(ApiModel):
+    id: str = ""
+    subscriber_id: str = Field("", alias="subscriberId")
+    first_name: str | None = Field(None, alias="firstName")
+    last_name: str | None = Field(None, alias="lastName")
+
+
+class InboxNotification(ApiModel):
+    id: str
+    transaction_id: str | None = Field(None, alias="transactionId")
+    subject: str | None = None
+    body: str = ""
+    to: InboxSubscriber | None = None
+    is_read: bool = Field(False, alias="isRead")
+    is_seen: bool = Field(False, alias="isSeen")
+    is_archived: bool = Field(False, alias="isArchived")
+    is_snoozed: bool = Field(False, alias="isSnoozed")
+    snoozed_until: str | None = Field(None, alias="snoozedUntil")
+    delivered_at: list[str] | None = Field(None, alias="deliveredAt")
+    created_at: str | None = Field(None, alias="createdAt")
+    read_at: str | None = Field(None, alias="readAt")
+    first_seen_at: str | None = Field(None, alias="firstSeenAt")
+    archived_at: str | None = Field(None, alias="archivedAt")
+    severity: str | None = None
+    tags: list[str] | None = None
+    data: dict[str, Any] | None = None
+
+    @property
+    def flags(self) -> tuple[bool, bool]:
+        return self.is_read, self.is_seen
+
+
+class InboxPage(ApiModel):
+    data: list[InboxNotification]
+    has_more: bool = Field(False, alias="hasMore")
+    filter: dict[str, Any] | None = None
+
+    @property
+    def after(self) -> str | None:
+        """The cursor of the next page: the last notification's id, while more follow."""
+        return self.data[-1].id if self.has_more and self.data else None
