@@ -19,6 +19,7 @@ from inboxdesk.cli import (
     app_commands,
     config_commands,
     history_commands,
+    inbox_commands,
     integration_commands,
     serve,
 )
@@ -56,6 +57,7 @@ for command in [
     *integration_commands.COMMANDS,
     *api_commands.COMMANDS,
     *history_commands.COMMANDS,
+    *inbox_commands.COMMANDS,
 ]:
     cli.add_command(command)
 cli.add_command(config_commands.config)

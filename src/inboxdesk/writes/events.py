@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models import Integration, Message
+from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.writes.model import Write
 
 
@@ -15,6 +16,7 @@ class Result:
     no objects (`refetch`), the rows in view and the counts are fetched again."""
 
     messages: tuple[Message, ...] = ()
+    notifications: tuple[InboxNotification, ...] = ()  # the v2 inbox's answers
     count: int | None = None  # mark-all: how many messages changed
     integration: Integration | None = None  # set primary: the new primary
     not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer

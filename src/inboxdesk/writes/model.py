@@ -23,6 +23,9 @@ class Kind(StrEnum):
     MARK = "mark"  # mark-as on the listed ids, one request per step
     MARK_ALL = "mark-all"  # every in-app message of the subscriber
     SET_PRIMARY = "set-primary"  # never queued (decisions.md 3)
+    # archive, unarchive, snooze or unsnooze: one v2 request per notification (at most 4
+    # at a time), reported as one write (decisions.md 13)
+    INBOX = "inbox"
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class Write:
     undoes: str | None = None  # the id of the write this one undoes
     # Set primary: the (id, name) of each primary it replaced, for "make X primary again".
     previous: tuple[tuple[str, str], ...] = ()
+    until: str | None = None  # a snooze's end, ISO 8601
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
@@ -100,6 +104,7 @@ class Write:
             "label": self.label,
             "undoes": self.undoes,
             "previous": [list(p) for p in self.previous],
+            "until": self.until,
             "id": self.id,
             "key": self.key,
             "madeAt": self.made_at.isoformat(),
@@ -121,6 +126,7 @@ class Write:
             label=str(data.get("label", "")),
             undoes=data.get("undoes"),
             previous=tuple((str(p[0]), str(p[1])) for p in data.get("previous", [])),
+            until=data.get("until"),
             id=str(data["id"]),
             key=str(data["key"]),
             made_at=datetime.fromisoformat(data["madeAt"]),
@@ -139,4 +145,7 @@ def describe(write: Write) -> str:
     noun = "message" if count == 1 else "messages"
     if write.undoes is not None:
         return f"undo on {count} {noun}"
+    if write.kind is Kind.INBOX:
+        until = f" until {write.until}" if write.until else ""
+        return f"{write.steps[0].action} {count} {noun}{until}"
     return f"mark {count} {noun} {write.steps[0].action}"

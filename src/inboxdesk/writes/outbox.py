@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError, TransportError
 from inboxdesk.models import MarkAs, Message
+from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
     Dropped,
@@ -37,6 +38,8 @@ from inboxdesk.writes.store import Entry, WriteStore
 Listener = Callable[[Event], None]
 # Above this many messages a mark-all is not undone: the ids it changed are not listed.
 UNDOABLE_MARK_ALL = 1000
+INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time (decisions.md 13)
+INVERSE = {"archive": "unarchive", "unarchive": "archive", "snooze": "unsnooze"}
 MARKS = frozenset(m.value for m in MarkAs)
 
 
@@ -160,6 +163,8 @@ class Outbox:
                 write.target, write.steps[0].action, idempotency_key=write.key
             )
             return Sent(write, Result(count=count, refetch=True))
+        if write.kind is Kind.INBOX:
+            return await self._inbox(write)
         messages: list[Message] = []
         not_updated: list[str] = []
         for number, step in enumerate(write.steps):
@@ -185,6 +190,45 @@ class Outbox:
             not_updated.extend(answer.not_updated)
         result = Result(tuple(messages), not_updated=tuple(dict.fromkeys(not_updated)))
         return Partial(write, result) if not_updated else Sent(write, result)
+
+    async def _inbox(self, write: Write) -> Sent | Partial:
+        """One PATCH per notification, at most INBOX_IN_FLIGHT at a time, each with its
+        own key derived from the write's; a write with none done and the service away
+        raises, to be queued whole (the keys make a resend apply once)."""
+        step = write.steps[0]
+        until = datetime.fromisoformat(write.until) if write.until else None
+        gate = asyncio.Semaphore(INBOX_IN_FLIGHT)
+
+        async def one(number: int, notification_id: str) -> InboxNotification:
+            async with gate:
+                return await self.client.notification_action(
+                    write.target, notification_id, step.action, until, write.step_key(number + 1)
+                )
+
+        answers = await asyncio.gather(
+            *(one(n, i) for n, i in enumerate(step.ids)), return_exceptions=True
+        )
+        done = [a for a in answers if isinstance(a, InboxNotification)]
+        failures = [a for a in answers if isinstance(a, BaseException)]
+        away = [f for f in failures if isinstance(f, TransportError)]
+        if away:
+            raise away[0]
+        for failure in failures:
+            if not isinstance(failure, InboxdeskError):
+                raise failure  # a bug: reported as one
+        result = Result(
+            notifications=tuple(done),
+            not_updated=tuple(
+                i
+                for i, a in zip(step.ids, answers, strict=True)
+                if not isinstance(a, InboxNotification)
+            ),
+        )
+        if not failures:
+            return Sent(write, result)
+        first = failures[0]
+        assert isinstance(first, InboxdeskError)
+        return Partial(write, result, failed=len(failures), requests=len(step.ids), error=first)
 
     def _journaled_after(self, write: Write) -> dict[str, Flags]:
         """What the service returned to `write`, as journaled (a write of another session)."""
@@ -228,6 +272,10 @@ class Outbox:
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
+        if write.kind is Kind.INBOX:
+            if write.steps[0].action not in INVERSE:
+                return "This cannot be undone: the end of the earlier snooze is not known."
+            return None
         if write.before is None:
             reason = (
                 f"it changed more than {UNDOABLE_MARK_ALL:,} messages"
@@ -270,6 +318,11 @@ class Outbox:
             assert isinstance(again, Write)
             self._undone.add(write.id)
             return await self.submit(again)
+        if write.kind is Kind.INBOX:
+            step = write.steps[0]
+            self._undone.add(write.id)
+            back = Step(INVERSE[step.action], step.ids)
+            return await self.submit(Write(Kind.INBOX, write.target, (back,), undoes=write.id))
         assert write.before is not None
         current = predicted(write)
         current.update(self._after.get(write.id) or self._journaled_after(write))
@@ -311,10 +364,14 @@ def _error_detail(error: InboxdeskError) -> dict[str, object]:
 def _detail(event: Event) -> dict[str, object]:
     if isinstance(event, Sent | Partial):
         result = event.result
-        detail: dict[str, object] = {
-            "after": {m.id: [m.read, m.seen] for m in result.messages if m.id},
-            "notUpdated": list(result.not_updated),
-        }
+        after = {m.id: [m.read, m.seen] for m in result.messages if m.id}
+        after.update({n.id: [n.is_read, n.is_seen] for n in result.notifications})
+        detail: dict[str, object] = {"after": after, "notUpdated": list(result.not_updated)}
+        if result.notifications:
+            detail["state"] = {
+                n.id: {"archived": n.is_archived, "snoozedUntil": n.snoozed_until}
+                for n in result.notifications
+            }
         if result.count is not None:
             detail["count"] = result.count
         if result.integration is not None:

@@ -1,0 +1,106 @@
+"""`inboxdesk archive`, `unarchive`, `snooze` and `unsnooze`: the v2 inbox's actions on
+one or many notifications (ids, or - for stdin), through the outbox like every write."""
+
+from __future__ import annotations
+
+import sys
+from datetime import timedelta
+
+import click
+
+from inboxdesk.cli.api_commands import PARTIAL, _emit, _ids, _write_call, json_option
+from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.writing import send
+from inboxdesk.client import InboxClient
+from inboxdesk.primary import plural
+from inboxdesk.text import safe
+from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
+from inboxdesk.writes import Kind, Outbox, Partial, Step, Write
+
+# A snooze must end at least this far ahead (decisions.md 19).
+SNOOZE_AHEAD = timedelta(seconds=60)
+
+
+def _act(
+    flags: Flags, subscriber_id: str, action: str, ids: list[str], until: str | None, as_json: bool
+) -> int:
+    if not ids:
+        print(
+            "inboxdesk: no notification ids given (pass ids, or - to read them from stdin).",
+            file=sys.stderr,
+        )
+        return 2
+
+    async def work(client: InboxClient, outbox: Outbox) -> int:
+        write = Write(Kind.INBOX, subscriber_id, (Step(action, tuple(ids)),), until=until)
+        event = await send(outbox, write)
+        result = event.result
+        if as_json:
+            _emit(
+                [n.to_wire() for n in result.notifications],
+                notUpdated=list(result.not_updated),
+                failed=event.failed if isinstance(event, Partial) else 0,
+            )
+        else:
+            done = {"archive": "Archived", "unarchive": "Unarchived", "snooze": "Snoozed"}
+            print(
+                f"{done.get(action, 'Unsnoozed')} "
+                f"{plural(len(result.notifications), 'notification')}."
+            )
+        if result.not_updated:
+            why = f": {event.error.message}" if isinstance(event, Partial) and event.error else ""
+            print(
+                f"Not updated ({len(result.not_updated)}{safe(why, newlines=False)}): "
+                + safe(" ".join(result.not_updated), newlines=False),
+                file=sys.stderr,
+            )
+            return PARTIAL
+        return 0
+
+    return _write_call(flags, work)
+
+
+def _action_command(action: str, summary: str) -> click.Command:
+    @click.command(action, help=summary)
+    @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+    @click.argument("notification_ids", nargs=-1, required=True, metavar="NOTIFICATION_ID...")
+    @json_option
+    @connection_options
+    def command(
+        flags: Flags, subscriber_id: str, notification_ids: tuple[str, ...], as_json: bool
+    ) -> int:
+        return _act(flags, subscriber_id, action, _ids(list(notification_ids)), None, as_json)
+
+    return command
+
+
+archive = _action_command(
+    "archive", "Archive notifications (off the subscriber's Inbox tab). Exit 3 if some fail."
+)
+unarchive = _action_command("unarchive", "Bring archived notifications back. Exit 3 if some fail.")
+unsnooze = _action_command("unsnooze", "End notifications' snoozes now. Exit 3 if some fail.")
+
+
+@click.command()
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.argument("notification_ids", nargs=-1, required=True, metavar="NOTIFICATION_ID...")
+@click.option("--until", "until", required=True, metavar="WHEN", help=f"the snooze's end: {HELP}")
+@json_option
+@connection_options
+def snooze(
+    flags: Flags, subscriber_id: str, notification_ids: tuple[str, ...], until: str, as_json: bool
+) -> int:
+    """Snooze notifications until a time (at least a minute ahead). Exit 3 if some fail."""
+    now = local_now()
+    try:
+        end = parse_when(until, now, future=True)
+    except TimeInputError as exc:
+        raise click.BadParameter(str(exc), param_hint="--until") from None
+    if end - now < SNOOZE_AHEAD:
+        raise click.BadParameter("a snooze must end at least a minute ahead", param_hint="--until")
+    return _act(
+        flags, subscriber_id, "snooze", _ids(list(notification_ids)), end.isoformat(), as_json
+    )
+
+
+COMMANDS = [archive, unarchive, snooze, unsnooze]
