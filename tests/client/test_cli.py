@@ -58,7 +58,9 @@ def test_subscribers_and_messages(env: Service, capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "messages", "jane", "--unread", "--all", "--json")
     assert code == 0 and len(json.loads(out)["data"]) == 8
     code, out, _ = run(capsys, "messages", "jane", "--unseen", "--all", "--json")
-    assert all(not m["seen"] for m in json.loads(out)["data"]) and len(json.loads(out)["data"]) == 6
+    assert (
+        all(not m["isSeen"] for m in json.loads(out)["data"]) and len(json.loads(out)["data"]) == 6
+    )
 
 
 def test_mark_as_with_ids_from_stdin_and_a_partial_report(
@@ -82,7 +84,7 @@ def test_errors_are_one_clear_message_and_non_zero(
     env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, _, err = run(capsys, "messages", "ghost")
-    assert code == 1 and "Subscriber not found for this environment with the id: ghost." in err
+    assert code == 1 and "Subscriber with id: ghost is not found." in err
     monkeypatch.setenv("NOVU_SECRET_KEY", "not-the-key-0123456789")
     code, _, err = run(capsys, "integrations")
     assert code == 1 and "API Key not found" in err and "not-the-key" not in err

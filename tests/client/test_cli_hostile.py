@@ -64,11 +64,11 @@ def test_every_command_writes_no_escape_and_shows_the_text(
     assert code == 0 and "[@click=app.quit]" in out and "unread" in err
     code, out, _ = run(capsys, "messages", SUBSCRIBER, "--all", "--json")
     messages = json.loads(out)["data"]
-    assert code == 0 and any(ATTACKS["style"] in m.get("content", "") for m in messages)
+    assert code == 0 and any(ATTACKS["style"] in m.get("body", "") for m in messages)
     assert "\\u202e" in out and "\\u009b" in out, "C1 and bidi escaped in JSON"
     code, out, _ = run(capsys, "counts", SUBSCRIBER)
     assert code == 0
-    ids = [m["_id"] for m in messages]
+    ids = [m["id"] for m in messages]
     code, out, _ = run(capsys, "mark-as", SUBSCRIBER, "read", *ids)
     assert code == 0 and f"Marked {len(ids)} messages read." in out
     code, out, _ = run(capsys, "mark-as", SUBSCRIBER, "unseen", *ids, "--json")

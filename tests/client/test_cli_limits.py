@@ -37,10 +37,16 @@ def serve(
         server.__exit__()
 
 
-def feed_answers(feed: Reply) -> Callable[[Seen], Reply]:
-    """The feed answers `feed`; the counts answer as production's do."""
+NO_V2_INBOX = json_reply({"statusCode": 404, "message": "Cannot GET"}, 404)
+
+
+def feed_answers(feed: Reply, v2: bool = True) -> Callable[[Seen], Reply]:
+    """The inbox list answers `feed`; without `v2` it is an older service (404 there) and
+    the v1 feed answers it. The counts answer as production's do."""
 
     def answer(seen: Seen) -> Reply:
+        if seen.path.endswith("/notifications") and not v2:
+            return NO_V2_INBOX
         return json_reply(COUNTS) if seen.path.endswith("/count") else feed
 
     return answer
@@ -66,7 +72,7 @@ def test_a_lone_surrogate_in_a_title_is_shown(
     serve: Callable[[Callable[[Seen], Reply]], HostileServer],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    serve(feed_answers(json_reply(page(item(title="hi \ud800 there")))))
+    serve(feed_answers(json_reply(page(item(title="hi \ud800 there"))), v2=False))
     code, out, err = run(capsys, "messages", "jane")
     assert code == 0, err
     assert "hi <U+D800> there" in out
@@ -128,6 +134,20 @@ def test_all_stops_at_max_pages(
     def always_more(seen: Seen) -> Reply:
         assert len(server.seen) <= 20, "followed pages past max_pages"
         n = len(server.seen)
+        if seen.path.endswith("/notifications"):
+            one = {
+                "id": f"65f0000000000000000{n:05d}",
+                "body": "b",
+                "to": {"id": "65e000000000000000000003", "subscriberId": "jane"},
+                "isRead": False,
+                "isSeen": False,
+                "isArchived": False,
+                "isSnoozed": False,
+                "createdAt": "2026-01-01T00:00:00.000Z",
+                "channelType": "in_app",
+                "severity": "none",
+            }
+            return json_reply({"data": [one], "hasMore": True, "filter": {}})
         if seen.path == "/v2/subscribers":
             one = {
                 "_id": f"65e0000000000000000{n:05d}",
@@ -144,10 +164,10 @@ def test_all_stops_at_max_pages(
     server = serve(always_more)
     code, _, err = run(capsys, "messages", "jane", "--all")
     one_error(code, err, "after 5 pages")
-    assert len(server.paths("/v1/subscribers/jane/notifications/feed")) == 5
+    assert len(server.paths("/v2/subscribers/jane/notifications")) == 5
     code, _, err = run(capsys, "subscribers", "--all")
     one_error(code, err, "after 5 pages")
-    assert len(server.paths("/v2/subscribers")) == 5
+    assert len([p for p in server.paths("/v2/subscribers") if p == "/v2/subscribers"]) == 5
 
 
 def test_a_limit_out_of_range_is_a_settings_error(

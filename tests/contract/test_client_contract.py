@@ -15,6 +15,8 @@ import json
 import re
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import httpx
@@ -47,13 +49,10 @@ MASK = mask_secret("x")[:4]
 WHOLE_NUMBERS = {"page", "pageSize", "totalCount", "count", "__v"}
 # Operations the client does not call yet: the v2 inbox (the v1 feed serves it).
 NOT_CALLED = {
-    ("get", "/v2/subscribers/{subscriberId}/notifications"),
+    # Called (`mark_seen`), but it answers 204 with no body: nothing to read.
     ("post", "/v2/subscribers/{subscriberId}/notifications/seen"),
-    *(
-        ("patch", f"/v2/subscribers/{{subscriberId}}/notifications/{{notificationId}}/{action}")
-        for action in ("read", "unread", "archive", "unarchive", "snooze", "unsnooze")
-    ),
 }
+ACTIONS = ("read", "unread", "archive", "unarchive", "snooze", "unsnooze")
 
 
 def json_schema(schema: Any, name: str = "", depth: int = 0) -> Any:
@@ -118,6 +117,11 @@ class Operation:
         return re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", self.path) + "$")
 
 
+def _act(action: str, client: InboxClient) -> Awaitable[object]:
+    until = datetime(2030, 1, 1, tzinfo=UTC) if action == "snooze" else None
+    return client.notification_action("ada", "65f000000000000000000001", action, until)
+
+
 def _ops() -> list[Operation]:
     sid, mid = SUBSCRIBER_ID, MESSAGE_ID
     return [
@@ -169,7 +173,22 @@ def _ops() -> list[Operation]:
             "/v1/subscribers/{subscriberId}/notifications/feed",
             lambda c: c.feed(sid),
             False,
+        ),
+        Operation(
+            "get",
+            "/v2/subscribers/{subscriberId}/notifications",
+            lambda c: c.notifications(sid),
+            False,
             (("messages", sid),),
+        ),
+        *(
+            Operation(
+                "patch",
+                f"/v2/subscribers/{{subscriberId}}/notifications/{{notificationId}}/{action}",
+                partial(_act, action),
+                True,
+            )
+            for action in ACTIONS
         ),
         Operation(
             "get",
@@ -253,6 +272,8 @@ def serve(op: Operation, body: Any) -> httpx.MockTransport:
             return httpx.Response(200, json=body)
         if path.startswith("/v2/subscribers/") and path.endswith("/notifications/count"):
             return httpx.Response(200, json=COUNTS)
+        if path.startswith("/v2/subscribers/") and path.endswith("/notifications"):
+            return httpx.Response(200, json={"data": [], "hasMore": False, "filter": {}})
         if path.startswith("/v2/subscribers/"):
             return httpx.Response(200, json={"data": SUBSCRIBER})
         if path.endswith("/notifications/feed"):

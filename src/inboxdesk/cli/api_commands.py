@@ -13,10 +13,11 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, send
-from inboxdesk.client import InboxClient
+from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.factory import client_for
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import MarkAs, MessageFields, mask_secrets
+from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.primary import plural
 from inboxdesk.text import clip, safe, safe_json
 from inboxdesk.writes import Kind, Outbox, Step, Write
@@ -152,10 +153,36 @@ def _message_rows(messages: Sequence[MessageFields]) -> list[tuple[object, ...]]
     ]
 
 
+def _state(n: InboxNotification) -> str:
+    if n.is_archived:
+        return "archived"
+    return f"snoozed to {n.snoozed_until[:16]}" if n.snoozed_until else ""
+
+
+def _notification_rows(found: Sequence[InboxNotification]) -> list[tuple[object, ...]]:
+    return [
+        (
+            n.id,
+            "" if n.is_read else "unread",
+            "" if n.is_seen else "unseen",
+            "archived"
+            if n.is_archived
+            else (f"snoozed to {n.snoozed_until[:16]}" if n.snoozed_until else ""),
+            (n.created_at or "")[:16].replace("T", " "),
+            clip(n.subject or "", 30),
+            clip(n.body, 50),
+        )
+        for n in found
+    ]
+
+
 @click.command()
 @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
 @click.option("--unread", is_flag=True, help="unread only")
 @click.option("--unseen", is_flag=True, help="unseen only")
+@click.option("--archived", "state", flag_value="archived", help="archived ones only")
+@click.option("--snoozed", "state", flag_value="snoozed", help="snoozed ones only")
+@click.option("--all-states", "state", flag_value="all", help="archived and snoozed ones too")
 @click.option("--limit", type=click.IntRange(1, 100), default=20, help="per page, at most 100")
 @click.option("--page", type=click.IntRange(0), default=0, help="zero-based page")
 @click.option("--all", "follow", is_flag=True, help="follow pages to the end")
@@ -167,47 +194,108 @@ def messages(
     subscriber_id: str,
     unread: bool,
     unseen: bool,
+    state: str | None,
     limit: int,
     page: int,
     follow: bool,
     as_json: bool,
     ids_only: bool,
 ) -> int:
-    """A subscriber's in-app messages."""
-    read = False if unread else None
-    seen = False if unseen else None
+    """A subscriber's in-app messages as their Inbox shows them (neither archived nor
+    snoozed), from the v2 inbox; on an older service, the v1 feed (all of them)."""
+    query: dict[str, bool] = {
+        "archived": {"archived": True},
+        "snoozed": {"snoozed": True},
+        "all": {},
+    }.get(state or "", {"archived": False, "snoozed": False})
+    if unread:
+        query["read"] = False
+    if unseen:
+        query["seen"] = False
 
     async def work(client: InboxClient) -> int:
         following: int | None = None
-        if follow:
-            found = [m async for m in client.iter_feed(subscriber_id, 100, read, seen)]
-        else:
-            listed = await client.feed(subscriber_id, page, limit, read, seen)
-            found = listed.data
-            following = page + 1 if listed.has_more else None
+        try:
+            if follow:
+                found = await client.every_notification(subscriber_id, **query)
+            else:
+                listed = await client.notifications(
+                    subscriber_id, limit=limit, offset=page * limit, **query
+                )
+                found = listed.data
+                following = page + 1 if listed.has_more else None
+        except NoV2Inbox:
+            if state in ("archived", "snoozed"):
+                raise click.ClickException(
+                    "this service has no v2 inbox, so nothing can be told archived or snoozed"
+                ) from None
+            print(
+                "inboxdesk: this service has no v2 inbox: the v1 feed, archived and snoozed "
+                "messages included.",
+                file=sys.stderr,
+            )
+            return await _v1_messages(
+                client, subscriber_id, unread, unseen, limit, page, follow, as_json, ids_only
+            )
         if as_json:
-            _emit([m.to_wire() for m in found], next=following)
+            _emit([n.to_wire() for n in found], next=following)
             return 0
         if ids_only:
-            _print_ids([m.id for m in found])
+            _print_ids([n.id for n in found])
             return 0
         counts = await client.notification_counts(subscriber_id)
         print(
             table(
-                ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
-                _message_rows(found),
+                ["ID", "READ", "SEEN", "STATE", "CREATED", "SUBJECT", "BODY"],
+                _notification_rows(found),
             )
         )
-        more = (
-            f"; more on --page {following}, or --all for every one" if following is not None else ""
-        )
-        print(
-            f"({len(found):,} shown{more}; {counts.unread} unread, {counts.unseen} unseen)",
-            file=sys.stderr,
-        )
+        _say_more(len(found), following, counts.unread, counts.unseen)
         return 0
 
     return _call(flags, work)
+
+
+def _say_more(shown: int, following: int | None, unread: object, unseen: object) -> None:
+    more = f"; more on --page {following}, or --all for every one" if following is not None else ""
+    print(f"({shown:,} shown{more}; {unread} unread, {unseen} unseen)", file=sys.stderr)
+
+
+async def _v1_messages(
+    client: InboxClient,
+    subscriber_id: str,
+    unread: bool,
+    unseen: bool,
+    limit: int,
+    page: int,
+    follow: bool,
+    as_json: bool,
+    ids_only: bool,
+) -> int:
+    read = False if unread else None
+    seen = False if unseen else None
+    following: int | None = None
+    if follow:
+        found = [m async for m in client.iter_feed(subscriber_id, 100, read, seen)]
+    else:
+        listed = await client.feed(subscriber_id, page, limit, read, seen)
+        found = listed.data
+        following = page + 1 if listed.has_more else None
+    if as_json:
+        _emit([m.to_wire() for m in found], next=following)
+        return 0
+    if ids_only:
+        _print_ids([m.id for m in found])
+        return 0
+    counts = await client.notification_counts(subscriber_id)
+    print(
+        table(
+            ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
+            _message_rows(found),
+        )
+    )
+    _say_more(len(found), following, counts.unread, counts.unseen)
+    return 0
 
 
 @click.command()

@@ -185,6 +185,10 @@ class InboxClient:
         archived, snoozed. Raises NoV2Inbox on a service without it."""
         return await inbox.notifications(self, subscriber_id, **query)
 
+    async def every_notification(self, subscriber_id: str, **query: Any) -> list[InboxNotification]:
+        """Every notification the filters select, following cursors (at most max_pages)."""
+        return await inbox.every_notification(self, subscriber_id, **query)
+
     async def notification_action(
         self,
         subscriber_id: str,

@@ -104,3 +104,22 @@ def _route_missing(error: ApiError) -> bool:
     """A 404 on the list: the route is missing. Production answers an unknown subscriber
     there with a 400, never a 404 (behaviour.md 4)."""
     return error.status == 404
+
+
+async def every_notification(
+    client: InboxClient, subscriber_id: str, **query: Any
+) -> list[InboxNotification]:
+    """Every notification the filters select, following `after` to the end (at most
+    `max_pages` pages of 100)."""
+    from inboxdesk.client.limits import too_many_pages
+
+    found: list[InboxNotification] = []
+    after: str | None = None
+    most = client.options.limits.max_pages
+    for _ in range(most):
+        page = await notifications(client, subscriber_id, limit=100, after=after, **query)
+        found += page.data
+        after = page.after
+        if after is None:
+            return found
+    raise too_many_pages(most, "the inbox")
