@@ -120,6 +120,22 @@ def _data(value: Any, status: int = 200) -> JSONResponse:
     return JSONResponse({"data": value}, status)
 
 
+def add_get_subscriber(router: APIRouter, store: Store) -> None:
+    """`GET …/subscribers/{id}`, the same in v1 and v2: one route, on both routers."""
+
+    async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
+        return _data(await off_loop(store.get_subscriber, caller_of(request.scope), subscriberId))
+
+    router.add_api_route(
+        "/subscribers/{subscriberId}",
+        get_subscriber,
+        methods=["GET"],
+        responses={200: {"model": Data[Subscriber]}},
+        summary="Get a subscriber",
+        tags=["subscribers"],
+    )
+
+
 def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     """The routes. Every store call runs in a worker thread (`off_loop`), so a slow
     statement or a write waiting for SQLite's lock never stalls the event loop; the
@@ -251,14 +267,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         )
         return JSONResponse({"data": data, "page": page, "pageSize": limit, "hasMore": has_more})
 
-    @router.get(
-        "/subscribers/{subscriberId}",
-        responses={200: {"model": Data[Subscriber]}},
-        summary="Get a subscriber",
-        tags=["subscribers"],
-    )
-    async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
-        return _data(await off_loop(store.get_subscriber, caller_of(request.scope), subscriberId))
+    add_get_subscriber(router, store)
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/feed",
@@ -397,14 +406,7 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
             }
         )
 
-    @router.get(
-        "/subscribers/{subscriberId}",
-        responses={200: {"model": Data[Subscriber]}},
-        summary="Get a subscriber",
-        tags=["subscribers"],
-    )
-    async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
-        return _data(await off_loop(store.get_subscriber, caller_of(request.scope), subscriberId))
+    add_get_subscriber(router, store)
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/count",
