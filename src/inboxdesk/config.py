@@ -240,7 +240,7 @@ class Settings(BaseSettings):
     max_int_digits: IntDigits = Field(4300, description="longest JSON integer read")
     max_pages: Pages = Field(10_000, description="most pages one listing follows")
     theme: str | None = Field(None, description="a Textual theme name")
-    auto_refresh: Interval = Field(0.0, description="seconds between refreshes; 0 is off")
+    auto_refresh: Interval = Field(30.0, description="seconds between refreshes; 0 is off")
     history_days: HistoryDays = Field(90, description="days the history keeps")
     history_entries: HistoryEntries = Field(
         0, description="most writes the history keeps; 0 is no limit"

@@ -653,3 +653,26 @@ async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
         await until(pilot, lambda: notices.saying(f"Marked all {unread:,} unread messages read."))
         await pilot.press("z")
         await until(pilot, lambda: notices.saying("cannot be undone: it changed more than 1,000"))
+
+
+async def test_auto_refresh_shows_changes_and_pauses_while_writes_wait(
+    service: Service, transport: FaultTransport
+) -> None:
+    from tests.client.faults import connection_refused
+
+    app = app_for(service, transport=transport, auto_refresh=0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        with service.http() as http:
+            http.post(
+                "/v1/subscribers/jane/messages/mark-as",
+                json={"messageId": [jane_message(11)], "markAs": "read"},
+            ).raise_for_status()
+        # No key pressed: the timer brings the service's change in.
+        await until(pilot, lambda: marker(app, jane_message(11))[1] == " ", what="refreshed")
+        transport.before = [connection_refused() for _ in range(4)]
+        await pilot.press("j", "u")
+        await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
+        fetched = len(transport.seen)
+        await pilot.pause(0.5)  # two timer periods with a write waiting
+        assert len(transport.seen) == fetched, "no refresh while a write waits"

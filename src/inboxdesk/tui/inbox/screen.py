@@ -448,5 +448,7 @@ class InboxScreen(InboxView):
         self.notify("Refreshing from the service.", timeout=2)
 
     def _refresh_on_timer(self) -> None:
-        if not self.offline:
+        """Auto-refresh (decisions.md 30): paused while the service is away or writes
+        wait in the queue, so that rows showing them are not redrawn from before."""
+        if not self.offline and not self.pending and not self.context.outbox.queued():
             self.reload()
