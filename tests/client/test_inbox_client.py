@@ -64,3 +64,28 @@ async def test_an_older_service_says_it_has_no_v2_inbox(make_service: ServiceFac
         assert client.v2_inbox is False
         # The v1 feed still answers: the fallback the app uses.
         assert len((await client.feed("jane", 0, 100)).data) == 12
+
+
+async def test_an_unknown_subscriber_is_told_by_status_not_by_words(counted: Counted) -> None:
+    from tests.client.faults import FaultTransport
+
+    transport = FaultTransport()
+    async with counted.client(transport=transport) as client:
+        with pytest.raises(NotFoundError):
+            await client.get_subscriber("nobody")
+        await client.get_subscriber("jane")
+    paths = [r.url.path for r in transport.seen]
+    # One probe of the v2 listing tells "unknown subscriber" from "no v2"; no v1 request.
+    assert paths == ["/v2/subscribers/nobody", "/v2/subscribers", "/v2/subscribers/jane"]
+
+
+async def test_without_v2_subscribers_the_v1_endpoint_is_used(make_service: ServiceFactory) -> None:
+    from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
+    from tests.conftest import STAGING_KEY
+
+    service = make_service(v2_subscribers=False)
+    options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=1, deadline=5))
+    async with InboxClient(service.url, STAGING_KEY, options) as client:
+        assert (await client.get_subscriber("jane")).subscriber_id == "jane"
+        with pytest.raises(NotFoundError):
+            await client.get_subscriber("nobody")

@@ -278,25 +278,30 @@ class InboxClient:
         return _page_of(Subscriber, await self._send("GET", "/v1/subscribers", params=params))
 
     async def get_subscriber(self, subscriber_id: str) -> Subscriber:
-        """`GET /v2/subscribers/{id}`, or v1 on a service that has no v2 (404 on both: unknown)."""
+        """`GET /v2/subscribers/{id}`; v1 only on a service whose `/v2/subscribers` itself
+        answers 404 (decisions.md 18: decided by status codes, never by an answer's words)."""
         segment = _segment(subscriber_id)
         if self._subscribers_v2 is not False:
             try:
                 body = await self._request("GET", f"/v2/subscribers/{segment}")
-            except NotFoundError as missing:
-                try:
-                    body = await self._request("GET", f"/v1/subscribers/{segment}")
-                except NotFoundError:
-                    # Unknown on both: v1's answer names the subscriber when v2 is the
-                    # one missing ("Cannot GET ..." is the framework's unknown route).
-                    if _no_route(missing):
-                        self._subscribers_v2 = False
-                        raise
-                    raise missing from None
+            except NotFoundError:
+                if self._subscribers_v2 or await self._has_v2_subscribers():
+                    raise  # the service has v2: the subscriber is unknown
                 self._subscribers_v2 = False
-            return _parse(Subscriber, _unwrap(body))
+            else:
+                self._subscribers_v2 = True
+                return _parse(Subscriber, _unwrap(body))
         body = await self._request("GET", f"/v1/subscribers/{segment}")
         return _parse(Subscriber, _unwrap(body))
+
+    async def _has_v2_subscribers(self) -> bool:
+        """Whether `GET /v2/subscribers` exists here: one request, judged by its status."""
+        try:
+            await self._send("GET", "/v2/subscribers", params={"limit": 1})
+        except NotFoundError:
+            return False
+        self._subscribers_v2 = True
+        return True
 
     async def feed(
         self,
@@ -467,11 +472,6 @@ def _segment(value: str) -> str:
     URL normalisation (httpx's included) removes `.` and `..` segments.
     """
     return quote(value, safe="") if value.strip(".") else "%2E" * len(value)
-
-
-def _no_route(error: NotFoundError) -> bool:
-    """True for the framework's 404 of a path it has no route for, not a missing resource."""
-    return error.message.startswith("Cannot ")
 
 
 def _matches(subscriber: Subscriber, wanted: dict[str, str]) -> bool:
