@@ -251,23 +251,29 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         caller = caller_of(request.scope)
         return _data(await off_loop(store.mark_all, caller, subscriberId, body.mark_as), 201)
 
-    @router.get(
-        "/subscribers",
-        responses={200: {"model": Page[Subscriber]}},
-        summary="List subscribers",
-        tags=["subscribers"],
-    )
-    async def list_subscribers(
-        request: Request,
-        page: PageNumber = 0,
-        limit: Limit100 = 10,
-    ) -> JSONResponse:
-        data, has_more = await off_loop(
-            store.list_subscribers, caller_of(request.scope), page, limit
-        )
-        return JSONResponse({"data": data, "page": page, "pageSize": limit, "hasMore": has_more})
+    # Hidden and deprecated in production (behaviour.md 5): a switch, to test clients
+    # against a deployment without them.
+    if settings.v1_subscribers:
 
-    add_get_subscriber(router, store)
+        @router.get(
+            "/subscribers",
+            responses={200: {"model": Page[Subscriber]}},
+            summary="List subscribers",
+            tags=["subscribers"],
+        )
+        async def list_subscribers(
+            request: Request,
+            page: PageNumber = 0,
+            limit: Limit100 = 10,
+        ) -> JSONResponse:
+            data, has_more = await off_loop(
+                store.list_subscribers, caller_of(request.scope), page, limit
+            )
+            return JSONResponse(
+                {"data": data, "page": page, "pageSize": limit, "hasMore": has_more}
+            )
+
+        add_get_subscriber(router, store)
 
     @router.get(
         "/subscribers/{subscriberId}/notifications/feed",

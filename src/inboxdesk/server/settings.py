@@ -26,3 +26,6 @@ class ServerSettings:
     # Serve the v2 inbox (GET /v2/subscribers/{id}/notifications and its actions); off,
     # the service answers 404 there as an older deployment does.
     v2_inbox: bool = True
+    # Serve the hidden, deprecated GET /v1/subscribers[/{id}]; off, as a deployment that
+    # dropped them answers (404), so that clients are tested without them.
+    v1_subscribers: bool = True

@@ -221,7 +221,7 @@ class InboxdeskApp(App[None]):
             # Its own first requests (run together) tell whether key and service work.
             self.post_message(SubscribersListed(None, self.subscriber_id))
             return
-        page = await self.client.list_subscribers(0, 100)
+        page = await self.client.search_subscribers(limit=100)
         self.post_message(
             SubscribersListed(page.data, page.data[0].subscriber_id if page.data else "")
         )
@@ -288,7 +288,7 @@ class InboxdeskApp(App[None]):
     async def load_subscribers(self) -> None:
         """The first 100 subscribers, for the picker and the command palette."""
         try:
-            page = await self.client.list_subscribers(0, 100)
+            page = await self.client.search_subscribers(limit=100)
         except InboxdeskError:
             return  # the picker loads its own list and reports problems there
         self.post_message(SubscribersListed(page.data, None))
@@ -414,9 +414,11 @@ class InboxdeskApp(App[None]):
     @work(exclusive=True, group="probe", exit_on_error=False)
     async def probe(self) -> None:
         try:
-            await self.client.list_subscribers(0, 1)
+            await self.client.search_subscribers(limit=1)
+        except TransportError:
+            return  # still away
         except InboxdeskError:
-            return
+            pass  # any HTTP answer: the service is up (its error is the view's to say)
         if self._probe is not None:
             self._probe.stop()
             self._probe = None

@@ -47,11 +47,13 @@ class SubscriberPicker(ModalScreen[str | None]):
     @work(exclusive=True, group="picker")
     async def load(self) -> None:
         found: list[Subscriber] = []
+        after: str | None = None
         try:
-            for page in range(MAX_PAGES):
-                result = await self.client.list_subscribers(page, 100)
+            for _ in range(MAX_PAGES):
+                result = await self.client.search_subscribers(limit=100, after=after)
                 found += result.data
-                if not result.has_more:
+                after = result.next
+                if not after or not result.data:
                     break
         except InboxdeskError as exc:
             self.notify(safe(str(exc)), severity="error", markup=False)
