@@ -86,3 +86,29 @@ async def test_the_request_log_copies_a_request_as_curl_without_the_key(
     assert curl.startswith("curl -X POST ") and "/messages/mark-as" in curl
     assert '"Authorization: ApiKey $NOVU_SECRET_KEY"' in curl and STAGING_KEY not in curl
     assert jane_message(11) in curl and "Idempotency-Key" in curl
+
+
+async def test_the_filter_narrows_as_typed_by_field_or_anywhere(
+    service: Service, notices: Notices
+) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await opened(pilot)
+        await pilot.press("r")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        await pilot.press("S")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, False))
+        await pilot.press("3")
+        await until(pilot, lambda: history_rows(app) == 2, what="two entries")
+        await pilot.press("slash", *"op:unseen")
+        await until(pilot, lambda: history_rows(app) == 1, what="only the unseen mark")
+        await pilot.press("space", *"sub:jane")
+        await until(pilot, lambda: history_rows(app) == 1, what="still the unseen mark")
+        await pilot.press(*"x")  # sub:janex names nobody
+        await until(pilot, lambda: history_rows(app) == 0, what="nothing")
+        await pilot.press("ctrl+u", *"outcome:sent jane", "enter")
+        await until(pilot, lambda: history_rows(app) == 2, what="both, sent to jane")
+        await pilot.press("slash", "ctrl+u", *"colour:red", "enter")
+        await until(pilot, lambda: bool(notices.saying("No field colour:")))
+        await pilot.press("escape")
+        await until(pilot, lambda: history_rows(app) == 2, what="the filter cleared")

@@ -1,5 +1,6 @@
 """The History view (`3`): every write inboxdesk made with this profile on this service,
-newest first, filtered by text; `z` undoes any entry as a new write (decisions.md 31-32).
+newest first, filtered as you type (by field or anywhere); `z` undoes any entry as a
+new write (decisions.md 31-32).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from inboxdesk.scope import Scope
 from inboxdesk.text import safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.history.detail import HistoryDetail
+from inboxdesk.tui.history.query import FIELDS, Query
 from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
@@ -25,21 +27,6 @@ from inboxdesk.writes.store import Entry
 SHOWN = 2000  # the newest entries listed; `inboxdesk history` gives them all
 
 
-def matches(entry: Entry, needle: str, scope: Scope) -> bool:
-    write = entry.write
-    haystack = " ".join(
-        (
-            write.target,
-            write.label,
-            write.kind.value,
-            describe(write),
-            entry.outcome,
-            scope.name(entry.where.environment or None),
-        )
-    )
-    return needle.casefold() in haystack.casefold()
-
-
 class HistoryScreen(ServiceScreen):
     AUTO_FOCUS = "#history-table"
     BINDINGS = [
@@ -49,7 +36,7 @@ class HistoryScreen(ServiceScreen):
             "filter_text",
             "Filter",
             id="history.filter_text",
-            tooltip="Show only writes whose subscriber, environment or operation has a text",
+            tooltip="Filter: words anywhere, or subscriber: env: op: outcome: one field",
         ),
         Binding("escape", "clear_filter", "Clear", id="history.clear", tooltip="Clear the filter"),
         Binding("ctrl+r,f5", "refresh", "Refresh", id="history.refresh", tooltip="Read again"),
@@ -74,14 +61,17 @@ class HistoryScreen(ServiceScreen):
         super().__init__(id="history")
         self.context = context
         self.entries: dict[str, Entry] = {}
-        self.text = ""
+        self.filter_query = Query(())
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="panes"):
             yield HistoryTable(id="history-table")
             yield HistoryDetail(id="history-detail")
-        yield Input(placeholder="filter: subscriber, environment, operation", id="text-filter")
+        yield Input(
+            placeholder="filter: words, or subscriber:ID env:NAME op:mark outcome:failed",
+            id="text-filter",
+        )
         yield AppFooter()
 
     def on_mount(self) -> None:
@@ -102,7 +92,7 @@ class HistoryScreen(ServiceScreen):
         where = outbox.where
         found = outbox.store.entries(type(where)(where.profile, where.host), limit=SHOWN)
         self.entries = {e.write.id: e for e in found}
-        shown = [e for e in found if not self.text or matches(e, self.text, self.scope)]
+        shown = [e for e in found if self.filter_query.matches(e, self.scope)]
         self.table.show(shown, self.scope, self.context.clock())
         self._show_detail()
 
@@ -129,12 +119,28 @@ class HistoryScreen(ServiceScreen):
     def action_filter_text(self) -> None:
         field = self.query_one("#text-filter", Input)
         field.display = True
-        field.value = self.text
         field.focus()
+
+    @on(Input.Changed, "#text-filter")
+    def _typed(self, event: Input.Changed) -> None:
+        self._apply(event.value)
 
     @on(Input.Submitted, "#text-filter")
     def _filter(self, event: Input.Submitted) -> None:
         self._set_filter(event.value.strip())
+
+    def _apply(self, text: str, say: bool = False) -> None:
+        query = Query.parse(text)
+        if say and query.unknown:
+            known = ", ".join(f"{name}:" for name in FIELDS)
+            self.notify(
+                safe(f"No field {', '.join(query.unknown)}: here; try {known}"),
+                severity="warning",
+                markup=False,
+            )
+        if query != self.filter_query:
+            self.filter_query = query
+            self.reload()
 
     def action_clear_filter(self) -> None:
         self._set_filter("")
@@ -143,9 +149,8 @@ class HistoryScreen(ServiceScreen):
         field = self.query_one("#text-filter", Input)
         field.display = bool(text)
         field.value = text
-        self.text = text
+        self._apply(text, say=True)
         self.table.focus()
-        self.reload()
 
     def action_undo(self) -> None:
         key = self.table.cursor_key
