@@ -82,11 +82,12 @@ async def load_scope(client: InboxClient) -> Scope:
     except ApiError:
         # Older deployments, or a key that may not list them: ids stand in for names.
         environments = []
-    own = await _own_environment_id(client)
+    own = await own_environment_id(client)
     return Scope(environments, own)
 
 
-async def _own_environment_id(client: InboxClient) -> str | None:
+async def own_environment_id(client: InboxClient) -> str | None:
+    """The key's own environment's id (decisions.md 7), or None while unknown."""
     try:
         own = await client.own_environment()
     except ApiError:

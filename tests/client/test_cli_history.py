@@ -40,6 +40,11 @@ def test_every_write_is_listed_newest_first_and_filtered(
     assert mark["before"] is None, "inboxdesk had not seen it before"
     assert mark["after"] == {jane_message(1): [True, True]}
     assert mark["outcome"] == "sent" and mark["queued"] is False and mark["idempotencyKey"]
+    # Filed under the key's environment, with the status the service answered.
+    with env.http() as http:
+        own = http.get("/v1/environments/me").json()["data"]["_id"]
+    assert {e["environment"] for e in entries} == {own}
+    assert mark["status"] == 201 and entries[0]["status"] == 200
     assert entries[0]["before"] == {"primary": [SENDGRID]}
     assert [e["target"] for e in history(capsys, "--subscriber", "joe")] == ["joe"]
     assert [e["operation"] for e in history(capsys, "--operation", "set-primary")] == [

@@ -3,11 +3,14 @@ write that cannot reach the service fails), journaled for history."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from dataclasses import replace
 
-from inboxdesk.client import InboxClient
+from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.config import Settings
 from inboxdesk.paths import writes_path
+from inboxdesk.scope import own_environment_id
 from inboxdesk.writes import Failed, Outbox, Partial, Sent, Where, Write, open_store
 
 
@@ -19,7 +22,14 @@ def outbox_for(settings: Settings, client: InboxClient) -> Outbox:
 
 
 async def send(outbox: Outbox, write: Write) -> Sent | Partial:
-    """The write's outcome; a failure raises the client's error, which the command reports."""
+    """The write's outcome; a failure raises the client's error, which the command reports.
+
+    The journal files it under the key's environment, asked once per command."""
+    if not outbox.where.environment:
+        with contextlib.suppress(InboxdeskError):
+            environment = await own_environment_id(outbox.client)
+            if environment:
+                outbox.move_to(replace(outbox.where, environment=environment))
     event = await outbox.submit(write)
     if outbox.store.problem:
         print(f"inboxdesk: {outbox.store.problem}", file=sys.stderr)

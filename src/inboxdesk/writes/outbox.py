@@ -73,10 +73,22 @@ class Outbox:
     def _emit(self, event: Event) -> Event:
         outcome = type(event).__name__.lower()
         if not isinstance(event, Refused):
-            self.store.record(self.where, event.write, outcome, _detail(event), self.clock())
+            detail = _detail(event)
+            if "status" not in detail and (status := self._last_status(event.write)):
+                detail["status"] = status
+            self.store.record(self.where, event.write, outcome, detail, self.clock())
         for listener in self._listeners:
             listener(event)
         return event
+
+    def _last_status(self, write: Write) -> int | None:
+        """The status the service gave the write's newest request (each request of a
+        write carries one of its keys), from the client's log of this session."""
+        for request in reversed(self.client.requests.entries):
+            key = request.idempotency_key or ""
+            if key == write.key or key.startswith(f"{write.key}-"):
+                return request.status
+        return None
 
     # -- the queue -------------------------------------------------------------------------
 
