@@ -54,20 +54,45 @@ def serve_until_ready(*args: str, last: str) -> tuple[str, str]:
     return "".join(lines) + rest, err
 
 
-def test_demo_prints_the_command_that_saves_its_key(tmp_path: Path) -> None:
-    out, err = serve_until_ready(
-        "--db", str(tmp_path / "local.db"), "--demo", "--port", "0", last="save a key"
+def test_demo_saves_its_keys_privately_and_never_prints_them(tmp_path: Path) -> None:
+    import httpx
+
+    service = subprocess.Popen(
+        [sys.executable, "-m", "inboxdesk", "serve"]
+        + ["--db", str(tmp_path / "local.db"), "--demo", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
-    key = out.split("Development API key: ", 1)[1].split()[0]
-    url = out.split("local service on ", 1)[1].split()[0]
-    assert (
-        f"save a key as a profile: inboxdesk config add-profile local --base-url {url} "
-        "--api-key -" in out
-    )
-    assert len(key) >= 16 and "warning" not in err
+    assert service.stdout is not None
+    lines = []
+    try:
+        for line in service.stdout:
+            lines.append(line)
+            if "save a key" in line:
+                break
+        out = "".join(lines)
+        url = out.split("local service on ", 1)[1].split()[0]
+        saved = tmp_path / "local-keys" / "development.key"
+        key = saved.read_text().strip()
+        assert len(key) >= 16 and key not in out
+        assert f"Development API key ••••{key[-4:]} in {saved} (mode 0600)" in out
+        assert saved.stat().st_mode & 0o777 == 0o600
+        assert (tmp_path / "local-keys").stat().st_mode & 0o777 == 0o700
+        assert (
+            f"save a key as a profile: inboxdesk config add-profile local --base-url {url} "
+            f"--api-key - < {saved}" in out
+        )
+        # The saved key is the one the service takes.
+        answer = httpx.get(f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {key}"})
+        assert answer.status_code == 200
+    finally:
+        service.terminate()
+        rest, err = service.communicate(timeout=30)
+    assert key not in rest + err and "warning" not in err
 
 
-def test_a_host_beyond_loopback_is_warned_about_and_gets_no_keys(tmp_path: Path) -> None:
+def test_a_host_beyond_loopback_is_warned_about(tmp_path: Path) -> None:
     out, err = serve_until_ready(
         "--db",
         str(tmp_path / "local.db"),
@@ -76,11 +101,12 @@ def test_a_host_beyond_loopback_is_warned_about_and_gets_no_keys(tmp_path: Path)
         "0",
         "--host",
         "0.0.0.0",
-        last="Production API key",
+        last="save a key",
     )
     assert "warning: --host 0.0.0.0 is not loopback" in err
-    assert "Development API key: (not printed: output is not a terminal)" in out
-    assert "config add-profile" not in out
+    key = (tmp_path / "local-keys" / "production.key").read_text().strip()
+    assert key not in out and f"Production API key ••••{key[-4:]}" in out
+    assert "--base-url http://127.0.0.1:" in out
 
 
 def test_serve_on_a_fresh_machine_creates_its_private_data_directory(tmp_path: Path) -> None:

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import ipaddress
+import os
+import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
+from inboxdesk.models.secrets import mask_secret
 from inboxdesk.paths import default_db_path
 from inboxdesk.text import safe
+
+if TYPE_CHECKING:
+    from inboxdesk.server.fixtures import LoadedEnvironment
 
 
 def _port(ctx: click.Context, param: click.Parameter, port: int) -> int:
@@ -114,8 +121,8 @@ def serve(
             fixtures.append(("demo data", demo_fixture()))
         else:
             print(
-                f"{db_path} already holds data: its keys were printed when it was seeded "
-                "(use a new --db for a fresh demo)."
+                f"{db_path} already holds data: its keys were saved beside it when it was "
+                "seeded (use a new --db for a fresh demo)."
             )
     try:
         for path in load:
@@ -136,23 +143,52 @@ def serve(
         return 2
     url = base_url(sock)
     print(f"inboxdesk local service on {url}  (database {db_path})")
-    # Keys are shown once, at creation (only their hashes are stored), and only to a
-    # terminal when the service is exposed: a redirected log of it may be read by others.
-    show_keys = not exposed or sys.stdout.isatty()
-    for name, environments in loaded:
-        for env in environments:
-            note = "" if env.generated_key else " (from the fixture)"
-            key = env.api_key if show_keys else "(not printed: output is not a terminal)"
-            where = f"{safe(name, newlines=False)}: {safe(env.name, newlines=False)}"
-            print(f"  {where} API key: {key}{note}")
-    if loaded and show_keys:
-        local = url.replace("0.0.0.0", "127.0.0.1") if exposed else url
-        print(f"  try: curl -H 'Authorization: ApiKey <key>' {url}/v1/integrations")
+    local = url.replace("0.0.0.0", "127.0.0.1") if exposed else url
+    saved = _save_keys(db_path, loaded)
+    for (name, env), kept in saved:
+        note = "" if env.generated_key else ", from the fixture"
+        where = f"{safe(name, newlines=False)}: {safe(env.name, newlines=False)}"
+        shown = f"in {kept} (mode 0600{note})" if kept else "(could not be saved)"
+        print(f"  {where} API key {mask_secret(env.api_key)} {shown}")
+    first = next((kept for _, kept in saved if kept), None)
+    if first is not None:
+        print(f"  try: curl -H \"Authorization: ApiKey $(cat {first})\" {local}/v1/integrations")
         print(
             f"  save a key as a profile: inboxdesk config add-profile local --base-url {local} "
-            "--api-key -   (paste the key when asked)"
+            f"--api-key - < {first}"
         )
     sys.stdout.flush()
     limit = RateLimit(rate_limit, 1.0) if rate_limit else None
     serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock, lock=lock)
     return 0
+
+
+Saved = list[tuple[tuple[str, "LoadedEnvironment"], Path | None]]
+
+
+def _save_keys(db_path: Path, loaded: list[tuple[str, list[LoadedEnvironment]]]) -> Saved:
+    """Each new environment's key in a file of its own, readable by the user alone, beside
+    the database: keys are never printed (only their hashes are stored)."""
+    folder = db_path.with_name(f"{db_path.stem}-keys")
+    saved: Saved = []
+    used: set[str] = set()
+    for name, environments in loaded:
+        for env in environments:
+            slug = re.sub(r"[^a-z0-9]+", "-", env.name.casefold()).strip("-") or "environment"
+            base, number = slug, 1
+            while slug in used:  # two fixtures may name the same environment
+                number += 1
+                slug = f"{base}-{number}"
+            used.add(slug)
+            target = folder / f"{slug}.key"
+            try:
+                folder.mkdir(mode=0o700, exist_ok=True)
+                flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+                with os.fdopen(os.open(target, flags, 0o600), "w") as file:
+                    os.fchmod(file.fileno(), 0o600)  # an older file may have had another
+                    file.write(env.api_key + "\n")
+            except OSError:
+                saved.append(((name, env), None))
+            else:
+                saved.append(((name, env), target))
+    return saved
