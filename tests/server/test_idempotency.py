@@ -6,7 +6,7 @@ import threading
 
 import httpx
 
-from tests.conftest import MAILGUN, SENDGRID, Service, ServiceFactory, jane_message
+from tests.conftest import MAILGUN, OTHER_KEY, SENDGRID, Service, ServiceFactory, jane_message
 
 MARK = "/v1/subscribers/jane/messages/mark-as"
 
@@ -147,6 +147,21 @@ def test_keys_are_scoped_to_the_organization(make_service: ServiceFactory) -> No
         )
     assert first.status_code == 200
     assert theirs.status_code == 404 and "idempotency-replay" not in theirs.headers
+
+
+def test_keys_are_shared_by_the_environments_of_one_organization(service: Service) -> None:
+    """As in production: a key is the organization's, whichever environment's API key
+    sends it, so environments are not isolated from each other's keys."""
+    with service.http() as http, service.http(OTHER_KEY) as other:
+        first = http.post(
+            f"/v1/integrations/{MAILGUN}/set-primary", headers={"Idempotency-Key": "org-wide"}
+        )
+        again = other.post(
+            f"/v1/integrations/{MAILGUN}/set-primary", headers={"Idempotency-Key": "org-wide"}
+        )
+    assert first.status_code == 200
+    assert again.status_code == 200 and again.headers.get("idempotency-replay") == "true"
+    assert again.json() == first.json()
 
 
 def test_an_empty_key_is_a_400_and_changes_nothing(service: Service) -> None:
