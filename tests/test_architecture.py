@@ -20,7 +20,18 @@ FORBIDDEN = {
         "httpx",
         "fastapi",
     ),
-    "client": ("textual", "inboxdesk.tui", "inboxdesk.server", "inboxdesk.cli", "fastapi"),
+    # The client takes plain values; settings become a client in config/connect.py.
+    "client": (
+        "textual",
+        "inboxdesk.tui",
+        "inboxdesk.server",
+        "inboxdesk.cli",
+        "inboxdesk.config",
+        "pydantic_settings",
+        "fastapi",
+    ),
+    # Settings and the file: below the UI and the command line, beside the service.
+    "config": ("textual", "rich", "inboxdesk.tui", "inboxdesk.cli", "inboxdesk.server", "fastapi"),
     "server": ("textual", "inboxdesk.tui", "inboxdesk.client", "inboxdesk.cli"),
     "tui": ("inboxdesk.server", "inboxdesk.cli", "httpx", "fastapi", "uvicorn"),
     # Below the UI: the app and the command line both use it.

@@ -120,8 +120,8 @@ def test_readable_file_with_a_key_warns(tmp_path: Path, capsys: pytest.CaptureFi
 def test_client_settings_reach_the_transport(tmp_path: Path) -> None:
     import certifi
 
-    from inboxdesk.client.factory import client_for
     from inboxdesk.config import Settings
+    from inboxdesk.config.connect import client_for
 
     with pytest.raises(ConfigError, match=r"CA bundle /nope\.pem is not a readable file"):
         client_for(Settings(api_key=KEY, ca_bundle="/nope.pem"))
@@ -251,3 +251,44 @@ def test_an_unwritable_config_gets_one_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"Cannot write .*config.toml") as failure:
         config.save()
     assert "\n" not in str(failure.value)
+
+
+def test_provenance_is_data_and_a_region_beats_only_a_lower_base_url(tmp_path: Path) -> None:
+    from inboxdesk.config import Origin, Source
+
+    config = config_at(tmp_path, PROFILES)
+    settings = resolve({}, {"INBOXDESK_TIMEOUT": "9"}, config)
+    assert settings.provenance["timeout"] == Source(Origin.ENV, "INBOXDESK_TIMEOUT")
+    assert settings.provenance["base_url"] == Source(
+        Origin.PROFILE, "work", config.path, region="eu"
+    )
+    assert settings.provenance["profile"] == Source(Origin.DEFAULT_PROFILE, path=config.path)
+    # A region from the environment beats the profile's base_url; a flag's base_url beats it.
+    settings = resolve({"profile": "self"}, {"INBOXDESK_REGION": "us"}, config)
+    assert settings.base_url == "https://api.novu.co"
+    assert str(settings.provenance["base_url"]) == "env INBOXDESK_REGION (region us)"
+    settings = resolve({"base_url": "https://x.example"}, {"INBOXDESK_REGION": "us"}, config)
+    assert settings.base_url == "https://x.example" and settings.sources["base_url"] == "flag"
+    # In one source, base_url wins over region.
+    env = {"INBOXDESK_REGION": "us", "INBOXDESK_BASE_URL": "https://y.example"}
+    assert resolve({}, env, config).base_url == "https://y.example"
+
+
+def test_settings_built_directly_read_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from inboxdesk.config import Settings
+
+    monkeypatch.setenv("INBOXDESK_TIMEOUT", "3")
+    monkeypatch.setenv("NOVU_SECRET_KEY", KEY)
+    settings = Settings(base_url="http://127.0.0.1:9")
+    assert settings.timeout == 10.0 and settings.api_key is None
+    assert set(settings.sources.values()) == {"default"}
+
+
+def test_a_bad_value_in_a_profile_is_named_by_its_place(tmp_path: Path) -> None:
+    # Written by hand past `config set`, so only resolving sees it.
+    config = ConfigFile(tmp_path / "config.toml", {"profiles": {"w": {"deadline": 0}}})
+    with pytest.raises(ConfigError, match=r"^profiles\.w\.deadline=0: must be more than 0\.$"):
+        resolve({"profile": "w"}, {}, config)
+    config = ConfigFile(tmp_path / "config.toml", {"app": {"history_days": 0}})
+    with pytest.raises(ConfigError, match=r"^app\.history_days=0: must be 1 or more\.$"):
+        resolve({}, {}, config)

@@ -117,3 +117,22 @@ def test_odd_profile_names_and_bad_variables_get_one_line(
     monkeypatch.setenv("INBOXDESK_AUTO_REFRESH", "soon")
     code, _, err = run(capsys, "config", "show")
     assert code == 2 and err == "inboxdesk: INBOXDESK_AUTO_REFRESH=soon: not a number.\n"
+
+
+def test_every_connection_setting_is_a_flag_and_a_profile_option(
+    nothing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inboxdesk.config import CONNECTION_FIELDS, PROFILE_FIELDS
+
+    _, out, _ = run(capsys, "integrations", "--help")
+    assert all(f"--{name.replace('_', '-')}" in out for name in ["profile", *CONNECTION_FIELDS])
+    _, out, _ = run(capsys, "config", "add-profile", "--help")
+    assert all(f"--{name.replace('_', '-')}" in out for name in PROFILE_FIELDS)
+    code, _, err = run(capsys, "config", "add-profile", "w", "--timeout", "0")
+    assert code == 2 and "profiles.w.timeout=0.0: must be more than 0." in err
+    code, _, _ = run(capsys, "config", "add-profile", "w", "--region", "eu", "--max-pages", "5")
+    assert code == 0 and "max_pages = 5" in nothing.read_text()
+    code, out, _ = run(capsys, "config", "show", "--json", "--timeout", "7")
+    data = json.loads(out)["data"]
+    assert data["settings"]["max_pages"] == "5" and data["sources"]["max_pages"] == "profile w"
+    assert data["settings"]["timeout"] == "7.0" and data["sources"]["timeout"] == "flag"

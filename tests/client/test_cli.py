@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from inboxdesk.cli import main
-from inboxdesk.client.factory import using_transport
+from inboxdesk.config.connect import using_transport
 from tests.client.conftest import run
 from tests.conftest import JOE_MESSAGES, MAILGUN, SENDGRID, STAGING_KEY, Service, jane_message
 

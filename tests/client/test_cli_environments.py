@@ -113,7 +113,7 @@ def test_without_environment_endpoints_the_key_is_placed_by_its_subscribers(
     environment comes from its first subscriber, so its own switch needs no name."""
     import httpx
 
-    from inboxdesk.client.factory import using_transport
+    from inboxdesk.config.connect import using_transport
 
     service: Service = make_service()  # type: ignore[operator]
     real = httpx.HTTPTransport()

@@ -17,8 +17,8 @@ from inboxdesk.client import (
     RetryPolicy,
     ServerError,
 )
-from inboxdesk.client.factory import limits_for
 from inboxdesk.config import Settings
+from inboxdesk.config.connect import limits_for
 from tests.client.hostile_server import HostileServer, Reply, Seen, json_reply, repeated
 
 KEY = "hostile-key-0123456789abcdef"

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from inboxdesk.cli import main
 from inboxdesk.cli.api_commands import PARTIAL
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
-from inboxdesk.client.factory import using_transport
+from inboxdesk.config.connect import using_transport
 from inboxdesk.models import mask_secret
 from tests.conftest import CONTRACT
 from tests.contract.overlay import loosened

@@ -14,8 +14,8 @@ from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import InboxClient, NoV2Inbox
-from inboxdesk.client.factory import client_for
 from inboxdesk.client.limits import too_many_pages
+from inboxdesk.config.connect import client_for
 from inboxdesk.models import MarkAs, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.primary import plural

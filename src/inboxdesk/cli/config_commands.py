@@ -5,11 +5,18 @@ from __future__ import annotations
 import getpass
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from inboxdesk.cli.connection import REGION_CHOICE, Flags, connection_options, settings_from
+from inboxdesk.cli.connection import (
+    REGION_CHOICE,
+    Flags,
+    connection_options,
+    setting_option,
+    settings_from,
+)
 from inboxdesk.cli.tables import table
 from inboxdesk.config import (
     PROFILE_FIELDS,
@@ -71,6 +78,7 @@ def show(flags: Flags, as_json: bool) -> int:
     """The resolved settings (key masked) and where each came from."""
     settings = settings_from(flags)
     shown = settings.shown()
+    sources = {name: str(source) for name, source in settings.provenance.items()}
     if as_json:
         print(
             json.dumps(
@@ -78,7 +86,7 @@ def show(flags: Flags, as_json: bool) -> int:
                     "data": {
                         "path": str(config_path()),
                         "settings": shown,
-                        "sources": settings.sources,
+                        "sources": sources,
                     }
                 },
                 indent=2,
@@ -86,7 +94,7 @@ def show(flags: Flags, as_json: bool) -> int:
         )
         return 0
     print(f"config file: {config_path()}")
-    rows = [(k, v, settings.sources.get(k, "default")) for k, v in shown.items()]
+    rows = [(k, v, sources[k]) for k, v in shown.items()]
     print(table(["SETTING", "VALUE", "FROM"], rows))
     return 0
 
@@ -125,28 +133,29 @@ def unset(key: str, profile: str | None) -> int:
     return 0
 
 
+# Help that differs from the flag's when a profile is written, not used.
+_PROFILE_HELP = {
+    "base_url": "the service's base URL (wins over --region)",
+    "api_key": "- reads it from stdin (keeps it out of shell history)",
+    "subscriber": "subscriber to open by default",
+}
+
+
+def profile_options(command: Callable[..., int]) -> Callable[..., int]:
+    """An option for each setting a profile holds, made from its field."""
+    for name in reversed(PROFILE_FIELDS):
+        command = setting_option(name, _PROFILE_HELP.get(name))(command)
+    return command
+
+
 @config.command("add-profile")
 @click.argument("name")
-@click.option("--region", type=REGION_CHOICE, help="production region or the local service")
-@click.option("--base-url", help="the service's base URL (wins over --region)")
-@click.option("--api-key", help="- reads it from stdin (keeps it out of shell history)")
-@click.option("--subscriber", help="subscriber to open by default")
-def add_profile(
-    name: str,
-    region: str | None,
-    base_url: str | None,
-    api_key: str | None,
-    subscriber: str | None,
-) -> int:
+@profile_options
+def add_profile(name: str, **values: Any) -> int:
     """Add a named profile (the first one becomes the default)."""
     config = ConfigFile.load()
-    values = {
-        "region": region,
-        "base_url": base_url,
-        "subscriber": subscriber,
-        "api_key": _key(api_key),
-    }
-    config.add_profile(name, {k: v for k, v in values.items() if v})
+    values["api_key"] = _key(values["api_key"])
+    config.add_profile(name, {k: v for k, v in values.items() if v is not None and v != ""})
     config.save()
     print(f"Added profile '{name}' to {config.path}.")
     return 0

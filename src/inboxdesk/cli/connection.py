@@ -1,50 +1,49 @@
-"""Options shared by every command that talks to the service, and resolving them."""
+"""Options shared by every command that talks to the service, and resolving them.
+
+The options are made from the settings' own fields (config.models.Connection, and the
+profile): each connection setting is declared once, there."""
 
 from __future__ import annotations
 
+import enum
 import functools
+import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Union, get_args, get_origin
 
 import click
+from pydantic.fields import FieldInfo
 
-from inboxdesk.config import Settings, resolve
+from inboxdesk.config import CONNECTION_FIELDS, Settings, resolve
 from inboxdesk.models import Region
 
 # The option names `resolve` reads as flags (click's parameter names).
-CONNECTION = (
-    "profile",
-    "region",
-    "base_url",
-    "api_key",
-    "timeout",
-    "ca_bundle",
-    "client_cert",
-    "client_key",
-    "proxy",
-)
+CONNECTION = ("profile", *CONNECTION_FIELDS)
 Flags = dict[str, Any]
 REGION_CHOICE = click.Choice([r.value for r in Region])
 
-_OPTIONS = [
-    click.option("--profile", help="profile from the config file (INBOXDESK_PROFILE)"),
-    click.option(
-        "--region",
-        type=REGION_CHOICE,
-        help="production region or the local service",
-    ),
-    click.option("--base-url", help="service base URL, e.g. https://api.novu.co"),
-    click.option(
-        "--api-key",
-        help="API key; prefer NOVU_SECRET_KEY or a profile, "
-        "since arguments are visible to other users of this machine",
-    ),
-    click.option("--timeout", type=float, help="seconds to wait for each answer"),
-    click.option("--ca-bundle", help="CA bundle file for TLS verification"),
-    click.option("--client-cert", help="client certificate file (PEM)"),
-    click.option("--client-key", help="client certificate key file (PEM)"),
-    click.option("--proxy", help="proxy URL"),
-]
+
+def option_type(field: FieldInfo) -> click.ParamType[Any]:
+    """The click type of a setting: its enum's values as choices, else float, int or text."""
+    kind = field.annotation
+    if get_origin(kind) in (Union, types.UnionType):
+        kind = next(arg for arg in get_args(kind) if arg is not type(None))
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return click.Choice([member.value for member in kind])
+    if kind in (float, int):
+        return click.FLOAT if kind is float else click.INT
+    return click.STRING
+
+
+def setting_option(name: str, help: str | None = None) -> Callable[[Any], Any]:
+    """`--NAME` for the setting `name`, typed and described by its field."""
+    field = Settings.model_fields[name]
+    return click.option(
+        f"--{name.replace('_', '-')}",
+        name,
+        type=option_type(field),
+        help=help or field.description,
+    )
 
 
 def connection_options(command: Callable[..., int]) -> Callable[..., int]:
@@ -55,8 +54,8 @@ def connection_options(command: Callable[..., int]) -> Callable[..., int]:
         flags = {name: kwargs.pop(name) for name in CONNECTION}
         return command(flags, **kwargs)
 
-    for option in reversed(_OPTIONS):
-        wrapper = option(wrapper)
+    for name in reversed(CONNECTION):
+        wrapper = setting_option(name)(wrapper)
     return wrapper
 
 

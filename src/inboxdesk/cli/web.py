@@ -22,12 +22,13 @@ from typing import Any
 
 from inboxdesk.cli.serve import is_loopback
 from inboxdesk.config import (
-    KEY_ENV,
     PROFILE_ENV,
     PROFILE_FIELDS,
+    SHOWN,
     ConfigError,
     ConfigFile,
     Settings,
+    env_name,
     resolve,
 )
 from inboxdesk.private_apis import serve_routes
@@ -49,19 +50,8 @@ def app_environment(settings: Settings) -> dict[str, str]:
     The environment beats any profile, so every value resolved here wins in the child;
     the key travels here rather than on the command line.
     """
-    values: dict[str, object] = {
-        PROFILE_ENV: settings.profile,
-        "INBOXDESK_BASE_URL": settings.base_url,
-        KEY_ENV: settings.api_key,
-        "INBOXDESK_SUBSCRIBER": settings.subscriber,
-        "INBOXDESK_TIMEOUT": settings.timeout,
-        "INBOXDESK_CA_BUNDLE": settings.ca_bundle,
-        "INBOXDESK_CLIENT_CERT": settings.client_cert,
-        "INBOXDESK_CLIENT_KEY": settings.client_key,
-        "INBOXDESK_PROXY": settings.proxy,
-        "INBOXDESK_THEME": settings.theme,
-        "INBOXDESK_AUTO_REFRESH": settings.auto_refresh,
-    }
+    values: dict[str, object] = {PROFILE_ENV: settings.profile}
+    values |= {env_name(name): getattr(settings, name) for name in SHOWN if name != "profile"}
     return {name: str(value) for name, value in values.items() if value is not None}
 
 
@@ -243,6 +233,6 @@ def _demo_environment(settings: Settings, config: Path) -> dict[str, str | None]
     settings (theme, keymap, auto-refresh) from the user's; no profile or INBOXDESK_*
     connection variable may point them elsewhere. `config` receives the keymap."""
     ConfigFile(config, {"app": {"keymap": settings.keymap}}).save()
-    environment: dict[str, str | None] = {f"INBOXDESK_{k.upper()}": None for k in PROFILE_FIELDS}
+    environment: dict[str, str | None] = {env_name(k): None for k in PROFILE_FIELDS}
     environment |= {PROFILE_ENV: None, "INBOXDESK_CONFIG": str(config)}
     return environment | app_environment(settings)

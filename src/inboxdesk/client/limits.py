@@ -1,6 +1,6 @@
 """How much the client takes from a service before it stops, so no answer can hang or sink it.
 
-Each limit is a setting (`config.Settings`, built into the client by `client.factory`);
+Each limit is a setting (`config.Settings`, built into the client by `config.connect`);
 the client itself takes these plain values. Hitting one is a `LimitExceeded` (or, for the
 deadline, `DeadlineExceeded`): one line that names the setting to raise.
 """

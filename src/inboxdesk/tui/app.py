@@ -24,8 +24,8 @@ from inboxdesk.client import (
     RetryPolicy,
     TransportError,
 )
-from inboxdesk.client.factory import client_for
 from inboxdesk.config import ConfigError, Settings
+from inboxdesk.config.connect import client_for
 from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip

@@ -1,4 +1,6 @@
-"""A client built from resolved settings: the one place flags and profiles meet httpx."""
+"""A client built from resolved settings: the one place flags and profiles meet httpx.
+
+It lives with the settings, not in the client, so that the client knows nothing of them."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from inboxdesk.client.api import InboxClient
 from inboxdesk.client.limits import Limits
 from inboxdesk.client.retry import RetryPolicy
 from inboxdesk.client.transport import ClientOptions
-from inboxdesk.config import ConfigError, Settings
+from inboxdesk.config.settings import Settings
+from inboxdesk.config.values import ConfigError
 
 # The transport clients built here use when none is passed: how a caller that only has
 # the command line's entry point (tests, an embedding program) hands it a transport.

@@ -1,0 +1,177 @@
+"""The settings of one run, layered by pydantic-settings from its own kind of sources.
+
+Precedence, highest first: command-line flags, the environment, the chosen profile
+(`--profile`, `INBOXDESK_PROFILE`, else the file's `default_profile`), the file's `[app]`
+table, then the models' defaults. Each value's Source is kept (`provenance`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import Field, PrivateAttr, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from inboxdesk.config.errors import one_line
+from inboxdesk.config.file import ConfigFile
+from inboxdesk.config.models import AppSettings, Profile
+from inboxdesk.config.provenance import DEFAULT, FLAG, Origin, Source
+from inboxdesk.config.sources import Environment, Recorded, provenance
+from inboxdesk.config.values import (
+    FIRST_RUN,
+    PROFILE_ENV,
+    ConfigError,
+    ProfileName,
+    check_profile_name,
+    env_name,
+)
+from inboxdesk.models.secrets import mask_secret
+
+
+class Settings(BaseSettings, AppSettings, Profile):
+    """The resolved settings one run uses. Built directly, it holds the values given and
+    reads nothing; `resolve` builds it from the flags, the environment and the file."""
+
+    model_config = SettingsConfigDict(frozen=True, validate_by_name=True, extra="forbid")
+
+    profile: ProfileName | None = Field(
+        None, description="profile from the config file (INBOXDESK_PROFILE)"
+    )
+    _provenance: dict[str, Source] = PrivateAttr(default_factory=dict)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)
+
+    @property
+    def provenance(self) -> dict[str, Source]:
+        """Where each shown setting came from; DEFAULT for what no source gave."""
+        return {name: self._provenance.get(name, DEFAULT) for name in SHOWN}
+
+    @property
+    def sources(self) -> dict[str, str]:
+        """The provenance as text: `flag`, `env NAME`, `profile NAME`, `default`..."""
+        return {name: str(source) for name, source in self.provenance.items()}
+
+    def require_key(self) -> str:
+        if not self.api_key:
+            raise ConfigError(f"No API key. {FIRST_RUN}")
+        return self.api_key
+
+    def shown(self) -> dict[str, str]:
+        """Every setting as text, the key masked, for `config show`."""
+        out = {}
+        for name in SHOWN:
+            value = getattr(self, name)
+            if name == "api_key" and value:
+                value = mask_secret(value)
+            out[name] = "" if value is None else str(value)
+        return out
+
+
+# In the order `config show` lists them; the keymap is a table, shown by the app's help.
+SHOWN = ["profile", *(n for n in Settings.model_fields if n not in ("profile", "keymap"))]
+# What the environment may set: the profile is chosen before the layers are read.
+FROM_ENVIRONMENT = [n for n in SHOWN if n != "profile"]
+
+
+def chosen_profile(
+    flag: str | None, environ: Mapping[str, str], config: ConfigFile
+) -> tuple[str | None, Source]:
+    """The profile to read, and why: --profile, INBOXDESK_PROFILE, else default_profile."""
+    name: str | None
+    if flag:
+        name, source = flag, FLAG
+    elif environ.get(PROFILE_ENV):
+        name, source = environ[PROFILE_ENV], Source(Origin.ENV, PROFILE_ENV)
+    else:
+        name = config.data.get("default_profile")
+        source = Source(Origin.DEFAULT_PROFILE, path=config.path) if name else DEFAULT
+    profiles = config.profiles()
+    if name is not None and name not in profiles:
+        check_profile_name(str(name))
+        known = ", ".join(profiles) or "none yet"
+        raise ConfigError(
+            f"Unknown profile '{name}' (profiles: {known}); "
+            f"add it with `inboxdesk config add-profile {name}`."
+        )
+    return name, source
+
+
+def layers(
+    settings_cls: type[BaseSettings],
+    flags: PydanticBaseSettingsSource,
+    environ: Mapping[str, str],
+    config: ConfigFile,
+    profile: tuple[str | None, Source],
+) -> list[Recorded]:
+    """The sources of one run, highest first; the chosen profile's name is a flag's
+    value here, with the Source that chose it."""
+    name, chosen = profile
+    table = config.profiles().get(name, {}) if name else {}
+    in_profile = Source(Origin.PROFILE, str(name), config.path)
+    in_app = Source(Origin.APP, path=config.path)
+    return [
+        Recorded(settings_cls, flags, lambda f: chosen if f == "profile" else FLAG),
+        Recorded(
+            settings_cls,
+            Environment(settings_cls, environ, FROM_ENVIRONMENT),
+            lambda f: Source(Origin.ENV, env_name(f)),
+        ),
+        Recorded(settings_cls, InitSettingsSource(settings_cls, table), lambda f: in_profile),
+        Recorded(settings_cls, InitSettingsSource(settings_cls, config.app()), lambda f: in_app),
+    ]
+
+
+def resolve(
+    flags: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+    config: ConfigFile | None = None,
+) -> Settings:
+    """The settings of one run, from flags, environment, profile and defaults; an error
+    is one line naming where the bad value was written."""
+    given = {k: v for k, v in (flags or {}).items() if v is not None}
+    env = os.environ if environ is None else environ
+    file = config or ConfigFile.load()
+    profile = chosen_profile(given.pop("profile", None), env, file)
+    if profile[0] is not None:
+        given["profile"] = profile[0]  # the init source's, with the Source that chose it
+    run: list[Recorded] = []
+
+    class Resolved(Settings):
+        # A class per run, as pydantic-settings takes the sources from the class (~3 ms).
+        @classmethod
+        def settings_customise_sources(
+            cls,
+            settings_cls: type[BaseSettings],
+            init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource,
+            dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+        ) -> tuple[PydanticBaseSettingsSource, ...]:
+            run[:] = layers(settings_cls, init_settings, env, file, profile)
+            return tuple(run)
+
+        def model_post_init(self, context: Any, /) -> None:
+            self._provenance = provenance(run)
+
+    try:
+        return Resolved(**given)
+    except ValidationError as exc:
+        field = str(exc.errors()[0]["loc"][0])
+        source = provenance(run).get(field, DEFAULT)
+        raise one_line(exc, lambda _: source.where(field)) from None
