@@ -67,6 +67,15 @@ def test_layers_import_only_downwards(part: str) -> None:
     assert broken == []
 
 
+MAX_LINES = 500
+
+
+def test_no_source_file_is_over_500_lines() -> None:
+    """decisions.md 37: the server, the config and every other package included."""
+    sizes = {p: len(p.read_text().splitlines()) for p in SRC.rglob("*.py")}
+    assert {str(p.relative_to(SRC)): n for p, n in sizes.items() if n > MAX_LINES} == {}
+
+
 def test_the_contract_would_catch_a_violation(tmp_path: Path) -> None:
     sample = tmp_path / "bad.py"
     sample.write_text("from inboxdesk.server.store import Store\nimport textual.app\n")

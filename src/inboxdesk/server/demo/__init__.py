@@ -1,0 +1,73 @@
+"""The demo data set: a deterministic fixture that exercises every field of the API.
+
+Same seed and `now`, same data: ids, names, states and times are drawn from one seeded
+generator, with times spread over the six weeks before `now`.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from inboxdesk.server.demo.catalog import integrations, workflows
+from inboxdesk.server.demo.draws import hex_id
+from inboxdesk.server.demo.inbox import message, subscribers
+from inboxdesk.server.demo.tables import BIG_INBOX, BIG_INBOX_SIZE, PEOPLE, WORKFLOWS
+
+
+def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, Any]:
+    rng = random.Random(f"{seed}:{name}")
+    people = PEOPLE if big else PEOPLE[:5]
+    messages = []
+    for sid, *_ in people:
+        count = BIG_INBOX_SIZE if sid == BIG_INBOX else rng.randrange(45, 90)
+        span = 42 * 24 * 3600
+        for _ in range(count):
+            at = now - timedelta(seconds=rng.randrange(60, span))
+            messages.append(message(rng, now, sid, rng.choice(WORKFLOWS), at))
+        for channel in ("email", "sms", "push", "chat"):
+            at = now - timedelta(seconds=rng.randrange(60, span))
+            messages.append(message(rng, now, sid, rng.choice(WORKFLOWS), at, channel))
+    # One message that is brand new: unread, unseen, on top.
+    messages.append(
+        message(
+            random.Random(f"{seed}:{name}:new"),
+            now,
+            people[0][0],
+            WORKFLOWS[0],
+            now - timedelta(minutes=2),
+        )
+        | {"read": False, "seen": False}
+    )
+    messages[-1].pop("lastSeenDate", None)
+    messages[-1].pop("lastReadDate", None)
+    return {
+        "_id": hex_id(rng, now - timedelta(days=120)),
+        "name": name,
+        "identifier": f"{name[:4].lower()}-{rng.getrandbits(32):08x}",
+        "type": "dev" if big else "prod",
+        "slug": name.lower(),
+        "integrations": integrations(rng, now, name),
+        "workflows": workflows(rng, now),
+        "subscribers": subscribers(rng, now, people),
+        "messages": messages,
+    }
+
+
+def demo_fixture(now: datetime | None = None, seed: int = 7) -> dict[str, Any]:
+    """The demo data set as a fixture: Development (with the big inbox) and Production."""
+    now = (now or datetime.now(UTC).replace(minute=0, second=0, microsecond=0)).astimezone(UTC)
+    development = _environment("Development", seed, now, big=True)
+    # Production is made from Development, as production's own environments are.
+    production = _environment("Production", seed, now, big=False) | {
+        "_parentId": development["_id"]
+    }
+    return {
+        "_organizationId": hex_id(random.Random(seed), now - timedelta(days=365)),
+        "organization": "Acme Robotics",
+        "environments": [development, production],
+    }
+
+
+__all__ = ["BIG_INBOX", "BIG_INBOX_SIZE", "demo_fixture"]
