@@ -58,8 +58,10 @@ def test_demo_saves_its_keys_privately_and_never_prints_them(tmp_path: Path) -> 
     import httpx
 
     service = subprocess.Popen(
-        [sys.executable, "-m", "inboxdesk", "serve"]
-        + ["--db", str(tmp_path / "local.db"), "--demo", "--port", "0"],
+        [
+            *(sys.executable, "-m", "inboxdesk", "serve"),
+            *("--db", str(tmp_path / "local.db"), "--demo", "--port", "0"),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
