@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 import stat
 from pathlib import Path
 from typing import Any
@@ -12,9 +13,9 @@ import httpx
 import pytest
 
 from inboxdesk.cli import main
-from inboxdesk.config.connect import using_transport
 from tests.client.conftest import run
 from tests.conftest import JOE_MESSAGES, MAILGUN, SENDGRID, STAGING_KEY, Service, jane_message
+from tests.loopback import loopback
 
 
 def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
@@ -249,8 +250,8 @@ def test_a_5xx_shows_its_error_id(env: Service, capsys: pytest.CaptureFixture[st
         body = {"statusCode": 500, "message": "Internal server error", "errorId": "e-4711"}
         return httpx.Response(500, json=body)
 
-    with using_transport(httpx.MockTransport(failing)):
-        code, _, err = run(capsys, "integrations")
+    with loopback(failing) as url:
+        code, _, err = run(capsys, "integrations", "--base-url", url)
     assert code == 1 and "(errorId e-4711)" in err
 
 
@@ -260,12 +261,18 @@ def test_dns_failure_gets_its_own_hint_and_production_no_local_one(
     code, _, err = run(capsys, "integrations", "--base-url", "http://no-such-host.invalid")
     assert code == 1 and "does not resolve" in err and "DNS" in err
 
-    def offline(request: httpx.Request) -> httpx.Response:
-        raise httpx.ConnectError("[Errno -3] Temporary failure in name resolution")
+    # Production's host, unresolvable as on a machine without DNS: the resolver's own
+    # failure, not a live request to production.
+    resolve = socket.getaddrinfo
 
+    def no_dns(host: object, *args: Any, **kwargs: Any) -> Any:
+        if host == "eu.api.novu.co":
+            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+        return resolve(host, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_dns)
     monkeypatch.delenv("INBOXDESK_BASE_URL")
-    with using_transport(httpx.MockTransport(offline)):
-        code, _, err = run(capsys, "integrations", "--region", "eu")
+    code, _, err = run(capsys, "integrations", "--region", "eu")
     assert code == 1 and "eu.api.novu.co" in err and "serve" not in err
 
 

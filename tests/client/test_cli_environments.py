@@ -113,27 +113,28 @@ def test_without_environment_endpoints_the_key_is_placed_by_its_subscribers(
     environment comes from its first subscriber, so its own switch needs no name."""
     import httpx
 
-    from inboxdesk.config.connect import using_transport
+    from tests.loopback import loopback
 
     service: Service = make_service()  # type: ignore[operator]
-    real = httpx.HTTPTransport()
+    real = httpx.Client(base_url=service.url)
 
     def older(request: httpx.Request) -> httpx.Response:
         if request.url.path.startswith("/v1/environments"):
             return httpx.Response(404, json={"statusCode": 404, "message": "Cannot GET"})
-        return real.handle_request(request)
-
-    class Older(httpx.AsyncBaseTransport):
-        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-            response = older(request)
-            body = response.read()
-            return httpx.Response(response.status_code, headers=response.headers, content=body)
+        answer = real.request(
+            request.method,
+            request.url.raw_path.decode("ascii"),
+            headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
+            content=request.content,
+        )
+        kept = {k: v for k, v in answer.headers.items() if k.lower() != "content-encoding"}
+        return httpx.Response(answer.status_code, headers=kept, content=answer.content)
 
     monkeypatch.setenv("INBOXDESK_CONFIG_DIR", "/nonexistent-config")
-    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
     monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
     monkeypatch.setattr("sys.stdin", Script(""))
-    with using_transport(Older()):
+    with loopback(older) as url:
+        monkeypatch.setenv("INBOXDESK_BASE_URL", url)
         code, out, _ = run(capsys, "set-primary", MAILGUN)
         assert code == 0 and "of 65d000000000000000000002" in out
         code, _, err = run(capsys, "set-primary", OTHER_SMTP)

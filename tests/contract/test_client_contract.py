@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 from inboxdesk.cli import main
 from inboxdesk.cli.api_commands import PARTIAL
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
-from inboxdesk.config.connect import using_transport
 from inboxdesk.models import mask_secret
 from tests.conftest import CONTRACT
 from tests.contract.overlay import loosened
 from tests.contract.schema_strategy import from_schema
+from tests.loopback import Loopback
 
 SPEC: dict[str, Any] = json.loads(CONTRACT.read_text())
 # Generated from the excerpt plus what production's database holds beyond it.
@@ -265,7 +265,9 @@ EMPTY_PAGE = {"data": [], "page": 0, "pageSize": 10, "totalCount": 0, "hasMore":
 COUNTS = {"data": [{"count": 1, "filter": {"read": False}}, {"count": 2, "filter": {}}]}
 
 
-def serve(op: Operation, body: Any) -> httpx.MockTransport:
+def answers(op: Operation, body: Any) -> Callable[[httpx.Request], httpx.Response]:
+    """A production-shaped service that answers `op` with `body`, and the rest as needed."""
+
     def handler(request: httpx.Request) -> httpx.Response:
         path, method = request.url.path, request.method.lower()
         if method == op.method and op.pattern.match(path):
@@ -284,7 +286,11 @@ def serve(op: Operation, body: Any) -> httpx.MockTransport:
             return httpx.Response(200, json={"data": []})
         return httpx.Response(404, json={"statusCode": 404, "message": f"Cannot {path}"})
 
-    return httpx.MockTransport(handler)
+    return handler
+
+
+def serve(op: Operation, body: Any) -> httpx.MockTransport:
+    return httpx.MockTransport(answers(op, body))
 
 
 def bodies(op: Operation) -> st.SearchStrategy[Any]:
@@ -323,19 +329,24 @@ def test_the_client_reads_every_body_the_contract_allows(op: Operation) -> None:
 
 
 @pytest.fixture(scope="module")
-def cli_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def cli_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Loopback]:
+    """The command line pointed at one loopback server, whose answers each example sets."""
+    server = Loopback()
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
-        patch.setenv("INBOXDESK_BASE_URL", BASE)
+        patch.setenv("INBOXDESK_BASE_URL", server.url)
         patch.setenv("NOVU_SECRET_KEY", KEY)
         patch.delenv("INBOXDESK_PROFILE", raising=False)
-        yield
+        yield server
+    server.close()
 
 
-def run(transport: httpx.MockTransport, argv: tuple[str, ...]) -> tuple[int, str, str]:
+def run(
+    server: Loopback, handler: Callable[[httpx.Request], httpx.Response], argv: tuple[str, ...]
+) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with (
-        using_transport(transport),
+        server.serving(handler),
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
     ):
@@ -378,7 +389,7 @@ COMMANDS = [(op, argv) for op in OPERATIONS for argv in op.commands]
     ("op", "argv"), COMMANDS, ids=[f"{' '.join(a)} <- {o.path}" for o, a in COMMANDS]
 )
 def test_every_command_prints_every_body(
-    op: Operation, argv: tuple[str, ...], cli_env: None
+    op: Operation, argv: tuple[str, ...], cli_env: Loopback
 ) -> None:
     # mark-as exits 3 when the body leaves the requested id out: a report, not a failure.
     ok = {0, PARTIAL} if argv[0] == "mark-as" else {0}
@@ -386,9 +397,9 @@ def test_every_command_prints_every_body(
     @settings(BOUNDED, max_examples=EXAMPLES // 2)
     @given(body=bodies(op))
     def check(body: Any) -> None:
-        code, out, err = run(serve(op, body), argv)
+        code, out, err = run(cli_env, answers(op, body), argv)
         assert code in ok, err
-        code, out, err = run(serve(op, body), (*argv, "--json"))
+        code, out, err = run(cli_env, answers(op, body), (*argv, "--json"))
         assert code in ok, err
         envelope = json.loads(out)
         # One envelope for every command (decisions.md 26).

@@ -5,9 +5,6 @@ It lives with the settings, not in the client, so that the client knows nothing 
 from __future__ import annotations
 
 import ssl
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 
 import httpx
@@ -18,22 +15,6 @@ from inboxdesk.client.retry import RetryPolicy
 from inboxdesk.client.transport import ClientOptions
 from inboxdesk.config.settings import Settings
 from inboxdesk.config.values import ConfigError
-
-# The transport clients built here use when none is passed: how a caller that only has
-# the command line's entry point (tests, an embedding program) hands it a transport.
-_TRANSPORT: ContextVar[httpx.AsyncBaseTransport | None] = ContextVar(
-    "inboxdesk_transport", default=None
-)
-
-
-@contextmanager
-def using_transport(transport: httpx.AsyncBaseTransport) -> Iterator[None]:
-    """Every client `client_for` builds inside this block sends through `transport`."""
-    token = _TRANSPORT.set(transport)
-    try:
-        yield
-    finally:
-        _TRANSPORT.reset(token)
 
 
 def client_for(
@@ -65,7 +46,7 @@ def client_for(
     )
     key = settings.require_key()
     try:
-        return InboxClient(settings.base_url, key, options, transport or _TRANSPORT.get())
+        return InboxClient(settings.base_url, key, options, transport)
     except (ssl.SSLError, OSError) as exc:
         raise ConfigError(
             f"Cannot use the TLS files configured ({exc.__class__.__name__}: {exc}); check "
