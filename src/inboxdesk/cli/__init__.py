@@ -21,6 +21,7 @@ from inboxdesk.cli import (
     history_commands,
     inbox_commands,
     integration_commands,
+    message_command,
     serve,
 )
 from inboxdesk.cli.crash import crashed
@@ -58,6 +59,7 @@ for command in [
     *api_commands.COMMANDS,
     *history_commands.COMMANDS,
     *inbox_commands.COMMANDS,
+    *message_command.COMMANDS,
 ]:
     cli.add_command(command)
 cli.add_command(config_commands.config)

@@ -1,0 +1,138 @@
+"""Finding one message by what a customer's ticket carries (decisions.md 27): its
+transactionId, or its id. UI-free: `inboxdesk message` and the app's go-to share it.
+
+X is tried as a transactionId first (`GET /v1/messages?transactionId=X`, one request).
+Only then is it looked for as a message id, page by page of `GET /v1/messages` (the
+service has no lookup by id): among one subscriber's messages, or the environment's,
+never further than `max_pages` pages (decisions.md 23), saying how far it got.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from inboxdesk.client import InboxClient
+from inboxdesk.client.limits import too_many_pages
+from inboxdesk.models import Channel, Message
+
+# The most `GET /v1/messages` gives in one page (a larger limit is a 400).
+SCAN_PAGE = 1000
+
+# Told after each page of a scan: pages searched, and pages in all when the service
+# counted them (None when it gives no total).
+Progress = Callable[[int, int | None], None]
+# Which messages count towards a position: those a list (a tab) shows.
+Keep = Callable[[Message], bool]
+
+
+@dataclass(frozen=True)
+class Found:
+    """The messages X named, and how: a transaction may hold several (one per channel
+    and subscriber); an id names one."""
+
+    messages: list[Message]
+    by: Literal["transactionId", "id"]
+
+
+def _pages(total: int | None) -> int | None:
+    return None if total is None else max(1, -(-total // SCAN_PAGE))
+
+
+async def by_transaction(
+    client: InboxClient, transaction_id: str, subscriber_id: str | None = None
+) -> list[Message]:
+    """The messages of one transaction (of one subscriber, if given), newest first."""
+    page = await client.list_messages(
+        0, SCAN_PAGE, subscriber_id=subscriber_id, transaction_ids=[transaction_id]
+    )
+    return page.data
+
+
+async def scan(
+    client: InboxClient,
+    wanted: Callable[[Message], bool],
+    subscriber_id: str | None = None,
+    channel: Channel | None = None,
+    progress: Progress | None = None,
+) -> tuple[Message, int] | None:
+    """The first message `wanted` accepts, newest first, and its index in the listing
+    scanned; None at the end. Past `max_pages` pages: LimitExceeded (one clear line)."""
+    most = client.options.limits.max_pages
+    for number in range(most):
+        page = await client.list_messages(
+            number, SCAN_PAGE, channel=channel, subscriber_id=subscriber_id
+        )
+        for index, message in enumerate(page.data):
+            if wanted(message):
+                return message, number * SCAN_PAGE + index
+        if progress is not None:
+            progress(number + 1, _pages(page.total_count))
+        if not page.has_more or not page.data:
+            return None
+    raise too_many_pages(most, "messages")
+
+
+async def find(
+    client: InboxClient,
+    key: str,
+    subscriber_id: str | None = None,
+    widen: bool = False,
+    progress: Progress | None = None,
+) -> Found | None:
+    """The message(s) `key` names, or None.
+
+    With a subscriber, the transaction and the id are looked for among theirs; `widen`
+    looks for both across the environment too (the app, which can switch subscriber).
+    """
+    key = key.strip()
+    if not key:
+        return None
+    scope = None if widen else subscriber_id
+    messages = await by_transaction(client, key, scope)
+    if messages:
+        return Found(_own_first(messages, subscriber_id), "transactionId")
+    scopes: list[str | None] = [subscriber_id] if subscriber_id is not None else []
+    if subscriber_id is None or widen:
+        scopes.append(None)
+    for scope in scopes:
+        hit = await scan(client, lambda m: m.id == key, scope, progress=progress)
+        if hit is not None:
+            return Found([hit[0]], "id")
+    return None
+
+
+async def position(
+    client: InboxClient,
+    message: Message,
+    subscriber_id: str,
+    keep: Keep,
+    progress: Progress | None = None,
+) -> int | None:
+    """Where `message` stands in a subscriber's in-app list that shows what `keep`
+    accepts, newest first (the inbox's order); None when that list does not show it."""
+    if str(message.channel) != Channel.IN_APP.value or not keep(message):
+        return None
+    before = 0
+
+    def wanted(m: Message) -> bool:
+        nonlocal before
+        if m.id == message.id:
+            return True
+        before += keep(m)
+        return False
+
+    hit = await scan(client, wanted, subscriber_id, Channel.IN_APP, progress)
+    return None if hit is None else before
+
+
+def _own_first(messages: list[Message], subscriber_id: str | None) -> list[Message]:
+    """In-app messages first, the given subscriber's before others' (stable otherwise)."""
+
+    def rank(m: Message) -> tuple[bool, bool]:
+        embedded = m.subscriber
+        own = embedded is not None and embedded.subscriber_id == subscriber_id
+        return (str(m.channel) != Channel.IN_APP.value, not own)
+
+    return sorted(messages, key=rank)
