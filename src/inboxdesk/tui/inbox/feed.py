@@ -195,6 +195,11 @@ class Feed:
         ]
         return changed + list(range(start + len(rows), start + len(old)))
 
+    def holds(self, rows: int) -> None:
+        """The listing is known to hold at least `rows` rows (the go-to found one there)."""
+        if not self.exact:
+            self.length = max(self.length, rows)
+
     def end_found(self, length: int) -> None:
         """The true length, from a search for the last row."""
         self.length, self.exact = length, True
@@ -252,6 +257,11 @@ def _same(a: Row, b: Row) -> bool:
     return a.id == b.id and (a.read, a.seen) == (b.read, b.seen) and a.item == b.item
 
 
+def matches(row: Row, needle: str) -> bool:
+    """The text filter's rule: the casefolded needle is in the title, preview or status."""
+    return needle in f"{row.heading} {row.preview} {row.status}".casefold()
+
+
 @dataclass
 class Filtered:
     """The loaded rows that contain a text: what the list shows under the text filter."""
@@ -262,9 +272,7 @@ class Filtered:
     @classmethod
     def of(cls, feed: Feed, text: str) -> Filtered:
         needle = text.casefold()
-        return cls(
-            [r for r in feed.rows() if needle in f"{r.heading} {r.preview} {r.status}".casefold()]
-        )
+        return cls([r for r in feed.rows() if matches(r, needle)])
 
     def __len__(self) -> int:
         return len(self.found)

@@ -28,6 +28,7 @@ from inboxdesk.tui.inbox.feed import (
     Filtered,
     targets,
 )
+from inboxdesk.tui.inbox.finding import FindingView
 from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
     EndFound,
@@ -37,7 +38,6 @@ from inboxdesk.tui.inbox.messages import (
     UnreadListed,
 )
 from inboxdesk.tui.inbox.table import MessageTable
-from inboxdesk.tui.inbox.view import InboxView
 from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
 from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.writes import UNDOABLE_MARK_ALL, Flags, Kind, Partial, Sent, Step, Write
@@ -46,7 +46,7 @@ MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
 
 
-class InboxScreen(InboxView):
+class InboxScreen(FindingView):
     """A subscriber's in-app messages; every key calls the service through the client."""
 
     BINDINGS: ClassVar[list[BindingType]] = INBOX_BINDINGS

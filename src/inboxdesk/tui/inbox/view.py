@@ -78,7 +78,8 @@ class InboxView(ServiceScreen):
         with Horizontal(id="panes"):
             yield MessageTable(self.context.clock, id="messages")
         yield Input(
-            placeholder="filter loaded messages (Enter to apply, Esc to clear)", id="text-filter"
+            placeholder="filter as you type; Enter also searches pages not loaded; Esc clears",
+            id="text-filter",
         )
         yield StatusLine(id="status")
         yield AppFooter()

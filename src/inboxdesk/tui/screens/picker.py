@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from inboxdesk.client import InboxClient, InboxdeskError
+from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip, safe
 
@@ -37,6 +37,7 @@ class SubscriberPicker(ModalScreen[str | None]):
                 id="picker-help",
             )
             yield Input(placeholder="name, email or subscriberId", id="picker-input")
+            yield Static("", id="picker-said")
             yield OptionList(id="picker-list")
 
     def on_mount(self) -> None:
@@ -77,7 +78,13 @@ class SubscriberPicker(ModalScreen[str | None]):
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
+        self._say("")
         self._show(event.value)
+
+    def _say(self, text: str) -> None:
+        said = self.query_one("#picker-said", Static)
+        said.update(Text(text))  # a Text: the id typed is shown, never parsed as markup
+        said.display = bool(text)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
@@ -87,8 +94,24 @@ class SubscriberPicker(ModalScreen[str | None]):
         if options.highlighted is not None and not exact:
             option = options.get_option_at_index(options.highlighted)
             self.dismiss(option.id)
-        elif typed:
+        elif exact:
             self.dismiss(typed)
+        elif typed:
+            # Not in the list: asked first, so that a mistyped id keeps the inbox open now.
+            self._say("Looking for that subscriber…")
+            self.check(typed)
+
+    @work(exclusive=True, group="picker-check", exit_on_error=False)
+    async def check(self, subscriber_id: str) -> None:
+        try:
+            await self.client.get_subscriber(subscriber_id)
+        except NotFoundError:
+            self._say(f"No subscriber {clip(subscriber_id, 60)} exists in this environment.")
+            return
+        except InboxdeskError as exc:
+            self._say(safe(str(exc), newlines=False))
+            return
+        self.dismiss(subscriber_id)
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -1,0 +1,171 @@
+"""Finding in the app: go to a message (ctrl+g), the filter as you type and the search of
+every page, the picker's unknown subscriberId, and range select (J/K)."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Static, Tabs
+
+from inboxdesk.server.fixtures import read_fixture
+from inboxdesk.tui.inbox.search import SearchScreen
+from inboxdesk.tui.inbox.table import MessageTable
+from inboxdesk.tui.screens.goto import GoToScreen
+from inboxdesk.tui.screens.picker import SubscriberPicker
+from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
+from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
+from tests.tui.test_inbox import opened, shown_ids
+
+EMAIL = "65f000000000000000000200"  # jane's one email message: no inbox list shows it
+MANY = 450  # five pages of the app's list
+
+
+def long_inbox() -> dict[str, Any]:
+    """The example with ada, whose MANY messages are numbered newest first."""
+    fixture = copy.deepcopy(read_fixture(EXAMPLE))
+    staging = fixture["environments"][0]
+    staging["subscribers"].append({"subscriberId": "ada", "firstName": "Ada"})
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    staging["messages"] += [
+        {
+            "_id": f"66b{n:021x}",
+            "subscriberId": "ada",
+            "workflow": "Order shipped",
+            "createdAt": (start - timedelta(minutes=n)).isoformat().replace("+00:00", "Z"),
+            "title": "Needle in a haystack" if n in (7, 250) else f"Hay {n}",
+            "transactionId": f"hay-{n}",
+        }
+        for n in range(MANY)
+    ]
+    return fixture
+
+
+def said(screen: object, selector: str) -> str:
+    from textual.screen import Screen
+
+    assert isinstance(screen, Screen)
+    return plain(screen.query_one(selector, Static))
+
+
+async def go_to(pilot: Pilot[None], key: str) -> GoToScreen:
+    await pilot.press("ctrl+g")
+    await until(pilot, lambda: isinstance(pilot.app.screen, GoToScreen), what="the prompt")
+    prompt = pilot.app.screen
+    assert isinstance(prompt, GoToScreen)
+    await until(pilot, lambda: prompt.query_one(Input).has_focus, what="the prompt's focus")
+    await pilot.press(*key, "enter")
+    return prompt
+
+
+async def test_go_to_by_transaction_id_and_by_another_subscribers_id(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        table = screen.query_one(MessageTable)
+        await pilot.press("f")  # Unread: txn-3 is read, so it opens on All
+        await until(pilot, lambda: table.row_count == 8 and screen.feed.exact)
+        await go_to(pilot, "txn-3")
+        await until(pilot, lambda: table.cursor_key == jane_message(3), what="the anchor")
+        assert screen.query_one(Tabs).active == "all" and table.cursor_row == 8
+        assert "Order #1003" in detail_text(screen)
+        # An id of joe's: his inbox opens, at the message.
+        await go_to(pilot, JOE_MESSAGES[1])
+        await until(
+            pilot,
+            lambda: screen.subscriber_id == "joe" and table.cursor_key == JOE_MESSAGES[1],
+            what="joe's message",
+        )
+        assert table.cursor_row == 1
+
+
+async def test_go_to_shows_a_message_no_list_holds_and_says_when_none_is_found(
+    service: Service, notices: Notices
+) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot)
+        prompt = await go_to(pilot, "no-such-[b]thing")
+        await until(pilot, lambda: "No message has" in said(prompt, "#goto-said"), what="miss")
+        assert "no-such-[b]thing" in said(prompt, "#goto-said")  # not read as markup
+        assert prompt.query_one(Input).value == "no-such-[b]thing"  # kept, to correct
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="the inbox again")
+        await go_to(pilot, EMAIL)
+        await until(pilot, lambda: app.screen is screen, what="the prompt to close")
+        await until(pilot, lambda: EMAIL in detail_text(screen), what="the email alone")
+        assert screen.subscriber_id == "jane" and notices.saying("detail pane")
+
+
+async def test_the_filter_applies_as_you_type(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        table = screen.query_one(MessageTable)
+        await pilot.press("slash", *"#1005")
+        await until(pilot, lambda: shown_ids(table) == [jane_message(5)], what="as typed")
+        assert screen.query_one("#text-filter", Input).has_focus  # still typing
+        await pilot.press("backspace")
+        await until(pilot, lambda: table.row_count == 10)  # "#100": #1000 … #1009
+        await pilot.press("backspace", "backspace")
+        await until(pilot, lambda: table.row_count == 12)
+        await pilot.press("escape")
+        assert not screen.text
+
+
+async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
+    make_service: ServiceFactory,
+) -> None:
+    app = app_for(make_service(fixture=long_inbox()), subscriber="ada")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, rows=100)
+        table = screen.query_one(MessageTable)
+        await until(pilot, lambda: screen.feed.exact, what="the end found")
+        await pilot.press("slash", *"needle")
+        await until(pilot, lambda: table.row_count == 1, what="the loaded match")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
+        search = app.screen
+        assert isinstance(search, SearchScreen)
+        await until(pilot, lambda: "done" in said(search, "#search-said"), what="every page")
+        assert "searched 5 of 5 pages · 2 found" in said(search, "#search-said")
+        found = search.query_one(OptionList)
+        assert found.option_count == 2 and found.has_focus
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
+        assert table.cursor_row == 250 and not screen.text
+
+
+async def test_an_unknown_subscriber_id_keeps_the_inbox(service: Service, notices: Notices) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
+        picker = app.screen
+        await until(pilot, lambda: isinstance(picker.focused, Input), what="picker focus")
+        await pilot.press(*"ghost", "enter")
+        await until(
+            pilot,
+            lambda: "No subscriber ghost exists" in said(picker, "#picker-said"),
+            what="the picker to say so",
+        )
+        assert app.screen is picker
+        await pilot.press("escape")
+        await settled(pilot)
+        assert screen.subscriber_id == "jane" and screen.table.row_count == 12
+        assert "loading" not in said(screen, "#status") and not notices.saying("said no")
+
+
+async def test_shift_j_and_k_extend_the_selection(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await pilot.press("j", "J", "J")
+        assert screen.selected == {jane_message(n) for n in (10, 9, 8)}
+        assert screen.table.cursor_row == 3
+        await pilot.press("j", "j", "K")
+        assert screen.selected == {jane_message(n) for n in (10, 9, 8, 7, 6)}
+        assert screen.table.cursor_row == 4
