@@ -9,7 +9,7 @@ never further than `max_pages` pages (decisions.md 23), saying how far it got.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,6 +34,18 @@ class Found:
 
     messages: list[Message]
     by: Literal["transactionId", "id"]
+
+
+def _flags(m: Message) -> dict[str, bool]:
+    """A message's state under the names of the inbox's filters (read, seen, archived,
+    snoozed); `archived` is a field production's Message carries beyond api.md."""
+    archived = (m.model_extra or {}).get("archived") is True
+    return {"read": m.read, "seen": m.seen, "archived": archived, "snoozed": bool(m.snoozed_until)}
+
+
+def keep_for(query: Mapping[str, bool]) -> Keep:
+    """What a list filtered by `query` (`{"read": False}`, the v2 tabs' flags) shows."""
+    return lambda m: all(_flags(m).get(k) == v for k, v in query.items())
 
 
 def _pages(total: int | None) -> int | None:

@@ -13,7 +13,7 @@ import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, LimitExceeded
 from inboxdesk.client.limits import Limits
-from inboxdesk.lookup import find, position
+from inboxdesk.lookup import find, keep_for, position
 from inboxdesk.server.fixtures import read_fixture
 from tests.client.conftest import run
 from tests.conftest import EXAMPLE, JOE_MESSAGES, STAGING_KEY, Service, ServiceFactory, jane_message
@@ -124,3 +124,17 @@ async def test_the_lookup_gives_positions_and_stops_at_max_pages(
     async with InboxClient(service.url, STAGING_KEY, bounded) as client:
         with pytest.raises(LimitExceeded, match="2 pages"):
             await find(client, oldest, "ada")
+
+
+async def test_a_tabs_rule_follows_its_query(service: Service) -> None:
+    """keep_for reads a tab's flags: an archived message is on no tab that excludes them."""
+    async with InboxClient(service.url, STAGING_KEY) as client:
+        await client.notification_action("jane", jane_message(4), "archive")
+        found = await find(client, "txn-4")
+        assert found is not None and found.by == "transactionId"
+        message = found.messages[0]
+        assert keep_for({"archived": True})(message) and keep_for({"read": False})(message)
+        assert not keep_for({"archived": False, "snoozed": False})(message)
+        inbox = keep_for({"archived": False})
+        assert await position(client, message, "jane", inbox) is None
+        assert await position(client, message, "jane", keep_for({})) == 7

@@ -152,7 +152,7 @@ def serve(
         print(f"  {where} API key {mask_secret(env.api_key)} {shown}")
     first = next((kept for _, kept in saved if kept), None)
     if first is not None:
-        print(f"  try: curl -H \"Authorization: ApiKey $(cat {first})\" {local}/v1/integrations")
+        print(f'  try: curl -H "Authorization: ApiKey $(cat {first})" {local}/v1/integrations')
         print(
             f"  save a key as a profile: inboxdesk config add-profile local --base-url {local} "
             f"--api-key - < {first}"

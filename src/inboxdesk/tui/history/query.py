@@ -50,6 +50,4 @@ class Query:
             "outcome": entry.outcome.casefold(),
         }
         anywhere = " ".join(fields.values())
-        return all(
-            needle in (fields[field] if field else anywhere) for field, needle in self.terms
-        )
+        return all(needle in (fields[field] if field else anywhere) for field, needle in self.terms)

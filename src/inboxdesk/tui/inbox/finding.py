@@ -14,21 +14,20 @@ from textual import on
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
-from inboxdesk.lookup import Keep
+from inboxdesk.lookup import Keep, keep_for
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, FeedFilter, Filtered, Row
 from inboxdesk.tui.inbox.messages import PageLoaded
 from inboxdesk.tui.inbox.view import InboxView
 from inboxdesk.tui.messages import OpenSubscriber
 
-# What each tab shows, as a rule over a message (for the go-to's position).
-TAB_KEEPS: dict[str, Keep] = {
-    FeedFilter.ALL.value: lambda m: True,
-    FeedFilter.UNREAD.value: lambda m: not m.read,
-    FeedFilter.UNSEEN.value: lambda m: not m.seen,
-}
-# The tab that shows every message: where a message not on the current tab opens.
-EVERY = FeedFilter.ALL.value
+
+def _tabs(current: FeedFilter) -> list[tuple[str, Keep]]:
+    """The tabs the go-to may open a message on, each with what it shows (from the
+    tab's own query): the current one first, then one that filters nothing."""
+    every = [f for f in FeedFilter if not f.query and f != current][:1]
+    return [(f.value, keep_for(f.query)) for f in [current, *every]]
+
 
 FINDING_BINDINGS: list[BindingType] = [
     Binding(
@@ -88,11 +87,7 @@ class FindingView(InboxView):
     def action_go_to(self) -> None:
         from inboxdesk.tui.screens.goto import GoToScreen
 
-        current = self.feed_filter.value
-        tabs = [(current, TAB_KEEPS[current])]
-        if current != EVERY:
-            tabs.append((EVERY, TAB_KEEPS[EVERY]))
-        screen = GoToScreen(self.context.client, self.subscriber_id, tabs)
+        screen = GoToScreen(self.context.client, self.subscriber_id, _tabs(self.feed_filter))
         self.app.push_screen(screen, self._went_to)
 
     def _went_to(self, found: object) -> None:
