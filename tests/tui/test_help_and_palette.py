@@ -12,6 +12,7 @@ import copy
 import io
 import re
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 from rich.console import Console
@@ -203,3 +204,74 @@ async def test_the_footer_shows_its_keys_on_a_problem_screen_and_an_empty_inbox(
         await until(pilot, lambda: screen.feed.answered, what="the empty first page")
         await until(pilot, lambda: bool(footer_keys(screen)), what="the empty inbox's footer")
         assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")]
+
+
+def shown_in_footer(screen: Widget) -> list[Widget]:
+    """The footer's keys that are displayed, left to right (the palette's key apart)."""
+    keys = [k for k in screen.query("FooterKey") if k.display]
+    return sorted(
+        (k for k in keys if not k.has_class("-command-palette")), key=lambda k: k.region.x
+    )
+
+
+async def test_the_footer_fits_by_rank_with_every_key_whole_and_help_has_the_rest(
+    make_service: ServiceFactory,
+) -> None:
+    service = make_service()
+    for width in (80, 100, 120):
+        app = app_for(service)
+        async with app.run_test(size=(width, 30)) as pilot:
+            screen = await opened(pilot)
+            await settled(pilot)
+            await until(
+                pilot,
+                lambda: 2 < len(shown_in_footer(screen)) < len(screen.query("FooterKey")) - 1,  # noqa: B023
+                what="the footer fitted",
+            )
+            everything = list(screen.query("FooterKey"))
+            footer = screen.query_one("AppFooter")
+            palette = next(k for k in screen.query("FooterKey") if k.has_class("-command-palette"))
+            shown = shown_in_footer(screen)
+            # Whole: each key inside the footer, left of the palette's key, none overlapping.
+            assert palette.region.right <= footer.region.right
+            assert all(footer.region.contains_region(k.region) for k in shown), width
+            assert all(k.region.right <= palette.region.x for k in shown), width
+            assert all(a.region.right <= b.region.x for a, b in pairwise(shown))
+            labels = [str(k.key) for k in shown]  # type: ignore[attr-defined]
+            # By rank: help and quit, the marks, the filter, select and undo come first.
+            assert labels[:7] == ["question_mark", "q", "r", "u", "slash", "space", "z"], labels
+            if width >= 100:
+                assert "p" in labels, labels
+            if width >= 120:
+                assert "2" in labels and "3" in labels, labels
+            hidden = [str(k.description) for k in everything if not k.display]  # type: ignore[attr-defined]
+            assert hidden, f"the inbox has more keys than {width} columns"
+            keys = await help_of(pilot)
+            assert all(any(f" {d} inbox." in f" {line}" for line in keys) for d in hidden), hidden
+
+
+async def test_help_at_80_columns_shows_binding_ids_whole_and_explains_the_markers(
+    make_service: ServiceFactory,
+) -> None:
+    app = app_for(make_service())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        ids = {a.binding.id for a in screen.active_bindings.values() if a.binding.id}
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        await settled(pilot)
+        table = app.screen.query_one("#help-keys", Static)
+        # Drawn at the width the help has at 80 columns, as the terminal shows it.
+        width = table.content_region.width
+        assert 0 < width < 80
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(table.content)
+        drawn = console.export_text()
+        words = set(drawn.split())
+        assert {"inbox.mark_read", "inbox.pick_subscriber", "inbox.clear_selection"} <= ids
+        assert ids <= words, sorted(ids - words)
+        notes = " ".join(lines(app.screen.query_one("#help-notes", Static)))
+        legend = " ".join(" ".join(lines(s)) for s in app.screen.query(Static))
+        assert "* selects the loaded messages that the filter shows, not the whole inbox" in notes
+        assert "z undoes one step" in notes and "History (3) undoes any write" in notes
+        assert "⧗ a write of this row is waiting to be sent" in legend
