@@ -70,7 +70,9 @@ class PrimaryPlan:
 
     def question(self) -> str:
         where = self.environment_name
-        return f"Make {names(self.target)} the primary {self.channel} integration of {where}?"
+        # An inactive target is activated too: said in the question, not only below it.
+        also = " and activate it" if self.activates else ""
+        return f"Make {names(self.target)} the primary {self.channel} integration of {where}{also}?"
 
     def details(self) -> list[str]:
         """What else happens, one sentence each."""

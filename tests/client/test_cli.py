@@ -14,7 +14,7 @@ import pytest
 
 from inboxdesk.cli import main
 from tests.client.conftest import run
-from tests.conftest import JOE_MESSAGES, MAILGUN, SENDGRID, STAGING_KEY, Service, jane_message
+from tests.conftest import JOE_MESSAGES, MAILGUN, SENDGRID, SES, STAGING_KEY, Service, jane_message
 from tests.loopback import loopback
 
 
@@ -339,3 +339,22 @@ def test_command_line_writes_are_journaled_and_never_queued(
     ]
     assert journal[1].detail["after"] == {jane_message(1): [True, True]}
     assert store.queued(Where.of(None, env.url)) == []
+
+
+def test_set_primary_says_it_activates_an_inactive_integration(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = env.snapshot()
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    code, out, err = run(capsys, "set-primary", SES)
+    assert code == 1 and out == "" and env.snapshot() == before
+    question = "Make Amazon SES (ses) the primary email integration of Staging and activate it?"
+    assert question in err, err
+    assert "Amazon SES (ses) is inactive and will be activated." in err
+    monkeypatch.setattr("sys.stdin", Terminal("y\n"))
+    code, out, _ = run(capsys, "set-primary", SES)
+    assert code == 0 and "Amazon SES (ses) was activated." in out.splitlines(), out
+    assert env.row("SELECT active FROM integrations WHERE id = ?", SES)[0] == 1
+    # A script (--yes, or no terminal) is told in the result alone; an active one is not.
+    code, out, _ = run(capsys, "set-primary", "--yes", MAILGUN)
+    assert code == 0 and "activated" not in out
