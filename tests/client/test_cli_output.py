@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
+import subprocess
+import sys
 
 import pytest
 
@@ -111,3 +115,40 @@ def test_mark_all_confirms_on_a_terminal_unless_yes(
     monkeypatch.setattr("sys.stdin", Terminal(""))
     code, out, err = run(capsys, "mark-all", "jane", "unread", "--yes")
     assert code == 0 and "[y/N]" not in err
+
+
+def _mark_all(stdin: int, *flags: str) -> subprocess.CompletedProcess[str]:
+    """`inboxdesk mark-all jane read` in a process of its own, standard input `stdin`."""
+    return subprocess.run(
+        [sys.executable, "-m", "inboxdesk", "mark-all", "jane", "read", *flags],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=60,  # a bound on a hang, not a speed target
+    )
+
+
+def test_mark_all_asks_on_a_real_terminal_and_a_script_goes_on(env: Service) -> None:
+    """Standard input a pseudo-terminal: it asks, and reads the answer typed there
+    (typed ahead: the terminal keeps it). Without a terminal, as set-primary in the
+    key's own environment, a script is not asked."""
+    master, slave = pty.openpty()
+    try:
+        before = env.snapshot()
+        os.write(master, b"n\n")
+        declined = _mark_all(slave)
+        assert declined.returncode == 1, declined.stderr
+        assert "(8 are not read now)? [y/N]" in declined.stderr
+        assert "Nothing changed." in declined.stderr and env.snapshot() == before
+        os.write(master, b"y\n")
+        accepted = _mark_all(slave)
+        assert accepted.returncode == 0 and accepted.stdout == "Marked 8 messages read.\n"
+        told = _mark_all(slave, "--yes")
+        assert told.returncode == 0 and "[y/N]" not in told.stderr
+    finally:
+        os.close(master)
+        os.close(slave)
+    script = _mark_all(subprocess.DEVNULL)
+    assert script.returncode == 0 and "[y/N]" not in script.stderr
+    assert script.stdout == "Marked 0 messages read.\n"
