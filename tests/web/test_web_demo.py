@@ -70,6 +70,22 @@ SCREEN = """() => {
   return lines;
 }"""
 
+# Whether the page's terminal font draws `glyph`, or only the box of a missing one: the
+# glyph drawn on a canvas in the terminal's font differs from a surely missing one's.
+DRAWS = """(glyph) => {
+  const font = "16px " + window.inboxdeskTerminal.options.fontFamily;
+  const draw = (text) => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 40;
+    canvas.height = 40;
+    const context = canvas.getContext("2d");
+    context.font = font;
+    context.fillText(text, 8, 28);
+    return canvas.toDataURL();
+  };
+  return draw(glyph) !== draw("\\u{10FFFD}");
+}"""
+
 T = TypeVar("T")
 
 
@@ -236,7 +252,9 @@ def browser_on(url: str) -> Iterator[Screen]:
             screen = Screen(page)
             wait_for("the inbox", screen.list_top)
             wait_for("the counts", screen.unread)
-            page.focus(".xterm-helper-textarea")  # keys go to the terminal, no click
+            # No click and no focus() from the test: the page puts the focus in the
+            # terminal itself, and the app, told of it, shows its footer.
+            wait_for("the footer", lambda: "? Help" in screen.lines()[-1])
             yield screen
         finally:
             browser.close()
@@ -270,6 +288,11 @@ def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> 
     shot = Path(os.environ.get("INBOXDESK_WEB_SCREENSHOT") or tmp_path / "web-inbox.png")
 
     with closing(http), browser_on(page_url) as screen:
+        # The header's icon is a glyph the page's font has (not an empty box).
+        icon = screen.lines()[0].strip()[0]
+        assert screen.page.evaluate(DRAWS, icon), f"{icon!r} is not in the page's font"
+        assert not screen.page.evaluate(DRAWS, "\u2b58"), "the check tells a missing glyph"
+        # Keys work before any click.
         for _ in range(index):  # the first row is highlighted when the inbox opens
             screen.page.keyboard.press("j")
         # The detail pane shows the highlighted message: the right one is highlighted.

@@ -36,6 +36,21 @@ from inboxdesk.text import safe
 
 DEFAULT_PORT = 8000
 TITLE = "inboxdesk"
+# textual-serve's page leaves the focus on its body: keys went nowhere, and the app,
+# told of no focus, kept an empty footer, until a click. This puts the focus in the
+# terminal once the app has drawn (its websocket is open by then, so the app hears
+# of it); a click or key the user already gave is left alone.
+FOCUS_ON_LOAD = """<script>
+(function focusTerminal() {
+  const input = document.querySelector(".xterm-helper-textarea");
+  if (!input || !document.body.classList.contains("-first-byte")) {
+    setTimeout(focusTerminal, 50);
+  } else if (document.activeElement !== input) {
+    input.focus();
+  }
+})();
+</script>
+"""
 
 
 def app_command(subscriber: str | None = None) -> list[str]:
@@ -137,7 +152,10 @@ def serve_web(
             # an IP, a tunnel), not one fixed at start. Nothing awaits between setting
             # and reading it, so concurrent requests cannot mix them up.
             self.public_url = f"{request.scheme}://{request.host}"
-            return await super().handle_index(request)
+            page = await super().handle_index(request)
+            if isinstance(page, web.Response) and page.text and "</body>" in page.text:
+                page.text = page.text.replace("</body>", f"{FOCUS_ON_LOAD}</body>", 1)
+            return page
 
     server = WebServer(shlex.join(command), host=host, port=sock.getsockname()[1], title=title)
     server.public_url = url

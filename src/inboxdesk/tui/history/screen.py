@@ -9,7 +9,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Header, Input
+from textual.widgets import DataTable, Input
 
 from inboxdesk.scope import Scope
 from inboxdesk.text import safe
@@ -20,6 +20,7 @@ from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
+from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.writes import describe
 from inboxdesk.writes.store import Entry
@@ -64,7 +65,7 @@ class HistoryScreen(ServiceScreen):
         self.filter_query = Query(())
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Horizontal(id="panes"):
             yield HistoryTable(id="history-table")
             yield HistoryDetail(id="history-detail")

@@ -12,7 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.reactive import var
-from textual.widgets import Header, Input, Tab, Tabs
+from textual.widgets import Input, Tab, Tabs
 
 from inboxdesk.models import NotificationCounts, Subscriber
 from inboxdesk.text import clip
@@ -25,6 +25,7 @@ from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import FirstRowsShown
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
+from inboxdesk.tui.widgets.app_header import AppHeader
 
 if TYPE_CHECKING:
     from inboxdesk.tui.inbox.detail import MessageDetail
@@ -67,7 +68,7 @@ class InboxView(ServiceScreen):
         self._jump_to_end = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield SubscriberHeader(id="subscriber")
         yield Tabs(
             Tab("All", id="all"),

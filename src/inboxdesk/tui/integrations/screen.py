@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
-from textual.widgets import DataTable, Header
+from textual.widgets import DataTable
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models import Integration
@@ -23,6 +23,7 @@ from inboxdesk.tui.messages import Reload, ScopeLoaded, SelectIntegration
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
+from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.writes import Kind, Sent, Write
 
@@ -87,7 +88,7 @@ class IntegrationsScreen(ServiceScreen):
         self._plans: dict[str, PrimaryPlan] = {}
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Horizontal(id="panes"):
             yield IntegrationTable(id="integration-table")
             yield IntegrationDetail(id="integration-detail")
