@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import tokenize
+from pathlib import Path
 
 import pytest
 
-from inboxdesk.text import cells, clip, for_clipboard, is_safe, pad, safe, safe_json
+from inboxdesk.text import cells, clip, for_clipboard, is_safe, pad, plural, safe, safe_json
 
 HOSTILE = "a\x1b[2Jb\x1b]0;title\x07c\x1b]52;c;ZXZpbA==\x07d\x9b31me\u202ef\x00g\x7fh\r"
 
@@ -105,3 +109,25 @@ def test_combining_marks_are_capped_per_character() -> None:
 def test_hangul_fillers_take_the_cells_they_are_given() -> None:
     row = pad(clip("\u3164\u3164name\u115f", 20), 20)
     assert cells(row) == 20 and "\u3164" not in row
+
+
+def test_plural_agrees_with_the_count_and_separates_thousands() -> None:
+    assert plural(1, "condition") == "1 condition"
+    assert plural(0, "message") == "0 messages"
+    assert plural(1191, "message") == "1,191 messages"
+    assert plural(2, "entry", "entries") == "2 entries"
+
+
+def test_no_string_of_the_program_says_a_lazy_plural() -> None:
+    """Every string the program holds (so every one it can show) says `1 message` or
+    `2 messages`, through plural(), never `message(s)`."""
+    # An f-string is one STRING token up to Python 3.11, FSTRING_MIDDLE parts after.
+    string_tokens = {tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
+    lazy = re.compile(r"[a-z]\((s|es|ies)\)")
+    found = []
+    for path in sorted((Path(__file__).parent.parent / "src").rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type in string_tokens and lazy.search(token.string):
+                found.append(f"{path.name}:{token.start[0]}: {token.string}")
+    assert not found, found

@@ -14,13 +14,8 @@ from dataclasses import dataclass
 
 from inboxdesk.models import Integration
 from inboxdesk.scope import Scope
-from inboxdesk.text import safe
+from inboxdesk.text import plural, safe
 from inboxdesk.writes import Kind, Write
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """`1 condition`, `3 conditions`, with thousands separators."""
-    return f"{count:,} {word if count == 1 else many or word + 's'}"
 
 
 def names(item: Integration) -> str:

@@ -36,6 +36,7 @@ async def test_history_lists_writes_and_undoes_an_older_one_after_asking(
         screen = app.screen
         detail = plain(screen.query_one("#history-entry", Static))
         assert "mark 1 message unseen" in detail and "read, seen → read, unseen" in detail
+        assert "1 message, before → after" in detail, "a real plural, not message(s)"
         await pilot.press("j", "z")  # the older one: the read
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
         assert "1 later write touched the same messages" in plain(

@@ -18,8 +18,7 @@ from inboxdesk.client.limits import too_many_pages
 from inboxdesk.config.connect import client_for
 from inboxdesk.models import MarkAs, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
-from inboxdesk.primary import plural
-from inboxdesk.text import clip, safe, safe_json
+from inboxdesk.text import clip, plural, safe, safe_json
 from inboxdesk.writes import Kind, Outbox, Step, Write
 
 # Exit status when mark-as left some requested ids alone.

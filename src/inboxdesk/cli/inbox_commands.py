@@ -12,8 +12,7 @@ from inboxdesk.cli.api_commands import PARTIAL, _emit, _ids, _write_call, json_o
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
-from inboxdesk.primary import plural
-from inboxdesk.text import safe
+from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 from inboxdesk.writes import Kind, Outbox, Partial, Step, Write
 

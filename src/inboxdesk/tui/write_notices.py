@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inboxdesk.text import clip
+from inboxdesk.text import clip, plural
 from inboxdesk.writes import (
     Dropped,
     Event,
@@ -15,10 +15,6 @@ from inboxdesk.writes import (
     Write,
     describe,
 )
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def marked_notice(action: str, asked: int, changed: int, ignored: int) -> str:

@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from inboxdesk.scope import Scope
-from inboxdesk.text import safe
+from inboxdesk.text import plural, safe
 from inboxdesk.writes import describe
 from inboxdesk.writes.report import as_json
 from inboxdesk.writes.store import Entry
@@ -57,7 +57,7 @@ def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
     before = data["before"] or {}
     after = data["after"] or {}
     if write.ids:
-        text.append(f"\n{len(write.ids)} message(s), before → after:\n", style="bold")
+        text.append(f"\n{plural(len(write.ids), 'message')}, before → after:\n", style="bold")
         for message_id in write.ids[:SHOWN_IDS]:
             was = flags_text(before.get(message_id)) if message_id in before else "unknown"
             now = flags_text(after.get(message_id)) if message_id in after else "not returned"
