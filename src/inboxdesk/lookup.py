@@ -93,7 +93,7 @@ async def find(
     widen: bool = False,
     progress: Progress | None = None,
 ) -> Found | None:
-    """The message(s) `key` names, or None.
+    """The messages `key` names (one or more), or None.
 
     With a subscriber, the transaction and the id are looked for among theirs; `widen`
     looks for both across the environment too (the app, which can switch subscriber).

@@ -1,4 +1,4 @@
-"""`inboxdesk message X`: the message(s) a customer's ticket names, by transactionId or id
+"""`inboxdesk message X`: the messages a customer's ticket names, by transactionId or id
 (decisions.md 27), through the lookup the app's go-to uses (lookup.py)."""
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.lookup import find
 from inboxdesk.models import Message
-from inboxdesk.primary import plural
-from inboxdesk.text import clip, safe
+from inboxdesk.text import clip, plural, safe
 
 # Exit status when nothing matched: as for any answer of the service that says no.
 NOT_FOUND = 1
@@ -70,7 +69,7 @@ class _Progress:
 def message(
     flags: Flags, key: str, subscriber_id: str | None, as_json: bool, ids_only: bool
 ) -> int:
-    """The message(s) a transactionId names (tried first), or the message with that id,
+    """Every message a transactionId names (tried first), or the message with that id,
     among a subscriber's messages or the environment's (up to max_pages pages)."""
 
     async def work(client: InboxClient) -> int:

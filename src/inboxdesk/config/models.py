@@ -72,7 +72,9 @@ class AppSettings(BaseModel):
     history_entries: HistoryEntries = Field(
         0, description="most writes the history keeps; 0 is no limit"
     )
-    keymap: dict[str, str] = Field(default_factory=dict, description="binding id = its key, or keys separated by commas")
+    keymap: dict[str, str] = Field(
+        default_factory=dict, description="binding id = its key, or keys separated by commas"
+    )
 
     @field_validator("theme")
     @classmethod
