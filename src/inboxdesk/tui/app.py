@@ -100,8 +100,9 @@ class InboxdeskApp(App[None]):
         self._offered: set[str] = set()  # queued writes already offered
         self._said: set[str] = set()  # problems of the journal already said
         self.subscribers: list[Subscriber] = []
-        # The collector's thresholds before `settled` froze the heap; None until then.
+        # The collector's thresholds before start-up changed them (on_load); None until then.
         self._gc_before: tuple[int, int, int] | None = None
+        self._settled = False
         self.sub_title = settings.base_url
 
     @property
@@ -148,6 +149,16 @@ class InboxdeskApp(App[None]):
             )
         return self._view_context
 
+    def on_load(self) -> None:
+        """Before the first frame: what the imports built (some 60,000 objects) is frozen
+        and young collections are made rarer, or start-up spends a fifth of its time in
+        the collector (two full passes over the whole heap; BENCHMARKS.md). Undone when
+        the app ends."""
+        if self._gc_before is None:
+            self._gc_before = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(20_000, 10, 10)
+
     def settled(self) -> None:
         """Start-up is over (first page and detail pane built, or no page to come): freeze the
         heap, and list the environment's subscribers for the picker and the palette.
@@ -156,13 +167,12 @@ class InboxdeskApp(App[None]):
         60 to 70 ms, the whole tail of a mark's latency (BENCHMARKS.md); frozen, later
         passes skip them. Undone when the app ends.
         """
-        if self._gc_before is None:
-            self._gc_before = gc.get_threshold()
+        if not self._settled:
+            self._settled = True
             # The young garbage only: a full pass (tens of ms) would hold up the first
             # keys; what older garbage there is stays frozen until the app ends.
             gc.collect(1)
             gc.freeze()
-            gc.set_threshold(20_000, 10, 10)
             if not self.subscribers:
                 self.load_subscribers()
             if self.scope is None:
