@@ -9,7 +9,13 @@ from textual.app import App
 from textual.widgets import Footer
 from textual_serve.server import Server
 
-from inboxdesk.private_apis import app_crash, footer_ready, mark_footer_ready, serve_routes
+from inboxdesk.private_apis import (
+    app_crash,
+    footer_ready,
+    mark_footer_ready,
+    serve_routes,
+    start_key_as_footer,
+)
 
 
 async def test_textual_footer_waits_for_bindings_ready() -> None:
@@ -18,6 +24,17 @@ async def test_textual_footer_waits_for_bindings_ready() -> None:
     mark_footer_ready(footer)
     assert footer_ready(footer) is True
     assert "_bindings_ready" in inspect.getsource(Footer), "Footer dropped _bindings_ready"
+
+
+def test_textual_footer_keys_start_compact() -> None:
+    from textual.widgets._footer import FooterKey
+
+    assert FooterKey.compact._default is True, "FooterKey no longer starts compact"
+    key = FooterKey("x", "x", "Do", "do")
+    start_key_as_footer(key, Footer(compact=False))
+    assert key.compact is False
+    start_key_as_footer(key, Footer(compact=True))
+    assert key.compact is True
 
 
 def test_textual_app_keeps_its_crash_in_exception() -> None:

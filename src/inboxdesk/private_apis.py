@@ -4,6 +4,9 @@ library changes one of them, so that an upgrade says where to look.
 
 - Textual's Footer composes nothing until `_bindings_ready`; a footer that skips an
   unchanged recompose must set it itself (tui/widgets/app_footer.py).
+- Textual's `FooterKey` (in the private `textual.widgets._footer`) starts compact and
+  is made wide by its binding to the footer once mounted: two restyles of every key,
+  a third of start-up after the imports. The footer starts each key as it is.
 - Textual keeps an app's crash only in `App._exception`; the command line reports it
   in one line and saves the traceback without local values (cli/app_commands.py).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
@@ -21,6 +24,13 @@ def footer_ready(footer: Any) -> bool:
 
 def mark_footer_ready(footer: Any) -> None:
     footer._bindings_ready = True
+
+
+def start_key_as_footer(key: Any, footer: Any) -> None:
+    from textual.widgets._footer import FooterKey
+
+    if isinstance(key, FooterKey):
+        key.set_reactive(FooterKey.compact, footer.compact)
 
 
 def app_crash(app: Any) -> BaseException | None:

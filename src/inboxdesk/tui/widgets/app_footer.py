@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from inboxdesk.private_apis import footer_ready, mark_footer_ready
+from inboxdesk.private_apis import footer_ready, mark_footer_ready, start_key_as_footer
 
 # Refreshes to wait for a composed footer to be laid out before fitting it.
 TRIES = 5
@@ -87,6 +87,8 @@ class AppFooter(Footer):
         self._tries = 0
         order = footer_order(self.screen)
         keys = list(super().compose())
+        for key in keys:
+            start_key_as_footer(key, self)  # not restyled twice once mounted
         # Stable: keys of other owners (the focused widget's) keep their places.
         yield from sorted(keys, key=lambda key: order.get(getattr(key, "action", ""), len(order)))
 
