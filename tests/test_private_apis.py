@@ -35,6 +35,10 @@ def test_textual_footer_keys_start_compact() -> None:
     assert key.compact is False
     start_key_as_footer(key, Footer(compact=True))
     assert key.compact is True
+    palette_key = FooterKey("x", "x", "Do", "do", classes="-command-palette")
+    start_key_as_footer(palette_key, Footer(compact=False))
+    assert palette_key.compact is True, "the palette's key stays compact, as in Textual"
+    assert "-command-palette" in inspect.getsource(Footer.compose), "palette key class changed"
 
 
 def test_textual_app_keeps_its_crash_in_exception() -> None:

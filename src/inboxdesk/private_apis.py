@@ -29,7 +29,8 @@ def mark_footer_ready(footer: Any) -> None:
 def start_key_as_footer(key: Any, footer: Any) -> None:
     from textual.widgets._footer import FooterKey
 
-    if isinstance(key, FooterKey):
+    # The palette's key is not bound to the footer: it stays compact.
+    if isinstance(key, FooterKey) and not key.has_class("-command-palette"):
         key.set_reactive(FooterKey.compact, footer.compact)
 
 
