@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.command import Provider
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.signal import Signal
@@ -30,7 +31,6 @@ from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
-from inboxdesk.tui.commands import AppCommands, palette
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.inbox.screen import InboxScreen
@@ -48,19 +48,25 @@ from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.write_notices import notice
 from inboxdesk.writes import Event, Failed, Outbox, Queued, Where, WriteStore, open_store
 
-# The help, picker, confirmation and integrations screens are imported when first
-# opened: the first inbox page needs none of them.
+# The help, picker, confirmation and integrations screens, and the palette's commands,
+# are imported when first opened: the first inbox page needs none of them.
 
 # The app answers a person: fail within seconds rather than retry for half a minute.
 APP_RETRY = RetryPolicy(attempts=3, base=0.2, cap=1.0, deadline=6.0)
 PROBE_SECONDS = 2.0
 
 
+def _app_commands() -> type[Provider]:
+    from inboxdesk.tui.commands import AppCommands
+
+    return AppCommands
+
+
 class InboxdeskApp(App[None]):
     # Absolute, so that subclasses elsewhere (benchmarks, scripts) find it too.
     CSS_PATH = Path(__file__).parent / "inboxdesk.tcss"
     TITLE = "inboxdesk"
-    COMMANDS = {AppCommands}  # the palette's one provider (tui/commands.py)
+    COMMANDS = {_app_commands}  # the palette's one provider, loaded when first opened
     BINDINGS = [
         Binding(
             "question_mark,f1", "help", "Help", id="app.help", tooltip="Every key that applies here"
@@ -180,7 +186,11 @@ class InboxdeskApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"inboxdesk: connecting to {self.settings.base_url}…"), id="connecting")
-        yield LoadingIndicator()
+        if not self.subscriber_id:
+            # Only a search for the first subscriber waits here; with one given, the
+            # inbox covers this screen at once, and the indicator's restyles and
+            # animation would only delay its first rows.
+            yield LoadingIndicator()
 
     def on_mount(self) -> None:
         self._apply_settings()
@@ -345,6 +355,7 @@ class InboxdeskApp(App[None]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's entries (tui/commands.py), each once."""
+        from inboxdesk.tui.commands import palette
         from inboxdesk.tui.integrations.screen import IntegrationsScreen
 
         installed = self.is_screen_installed("integrations")
