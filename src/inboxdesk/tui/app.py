@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +30,7 @@ from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
+from inboxdesk.tui.collector import Collector
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.inbox.screen import InboxScreen
@@ -106,8 +106,7 @@ class InboxdeskApp(App[None]):
         self._offered: set[str] = set()  # queued writes already offered
         self._said: set[str] = set()  # problems of the journal already said
         self.subscribers: list[Subscriber] = []
-        # The collector's thresholds before start-up changed them (on_load); None until then.
-        self._gc_before: tuple[int, int, int] | None = None
+        self._collector = Collector()
         self._settled = False
         self.sub_title = settings.base_url
 
@@ -156,29 +155,15 @@ class InboxdeskApp(App[None]):
         return self._view_context
 
     def on_load(self) -> None:
-        """Before the first frame: what the imports built (some 60,000 objects) is frozen
-        and young collections are made rarer, or start-up spends a fifth of its time in
-        the collector (two full passes over the whole heap; BENCHMARKS.md). Undone when
-        the app ends."""
-        if self._gc_before is None:
-            self._gc_before = gc.get_threshold()
-            gc.freeze()
-            gc.set_threshold(20_000, 10, 10)
+        self._collector.start()  # before the first frame (tui/collector.py)
 
     def settled(self) -> None:
-        """Start-up is over (first page and detail pane built, or no page to come): freeze the
-        heap, and list the environment's subscribers for the picker and the palette.
-
-        The app's hundreds of thousands of long-lived objects made each full collection
-        60 to 70 ms, the whole tail of a mark's latency (BENCHMARKS.md); frozen, later
-        passes skip them. Undone when the app ends.
-        """
+        """Start-up is over (first page and detail pane built, or no page to come): what it
+        built is frozen (tui/collector.py), and the environment's subscribers are listed
+        for the picker and the palette."""
         if not self._settled:
             self._settled = True
-            # The young garbage only: a full pass (tens of ms) would hold up the first
-            # keys; what older garbage there is stays frozen until the app ends.
-            gc.collect(1)
-            gc.freeze()
+            self._collector.settle()
             if not self.subscribers:
                 self.load_subscribers()
             if self.scope is None:
@@ -491,11 +476,7 @@ class InboxdeskApp(App[None]):
         self.push_screen(quit_question(queued), lambda yes: self.exit() if yes else None)
 
     async def on_unmount(self) -> None:
-        if self._gc_before is not None:
-            gc.set_threshold(*self._gc_before)
-            # Back into the collector's care; no full pass here (100+ ms in a process
-            # that holds much more, as a test run does): the next ordinary one will do.
-            gc.unfreeze()
+        self._collector.stop()
         if self._client is not None:
             await self._client.aclose()
         if self._writes is not None:
