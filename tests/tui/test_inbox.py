@@ -93,8 +93,8 @@ async def test_inbox_lists_messages_newest_first_with_header_and_counts(service:
         assert marker(app, jane_message(11)) == " ●◌"  # unread, unseen
         assert marker(app, jane_message(0)) == "   "  # read and seen
         detail = detail_text(screen)
-        assert "Order #1011 shipped" in detail and jane_message(11) in detail
-        assert "unread · unseen · sent · in_app" in detail
+        assert "Your order #1011 is on its way." in detail and jane_message(11) in detail
+        assert "unread · unseen · in_app" in detail
 
 
 @pytest.mark.parametrize(
@@ -226,7 +226,10 @@ async def test_mark_all_asks_with_the_count_and_can_be_undone(
         await pilot.press("A")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         question = plain(app.screen.query_one("#question", Static))
-        assert f"Mark all {len(unread)} unread messages read?" in question
+        assert (
+            f"Mark all {len(unread)} unread messages read (archived and snoozed included)?"
+            in question
+        )
         assert "z undoes it" in plain(app.screen.query_one("#detail", Static))
         assert all(not stored(service, jane_message(n))[0] for n in unread), "asked first"
         await pilot.press("y")
@@ -286,13 +289,19 @@ async def test_filter_tabs_and_text_filter(service: Service) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         table = screen.query_one(MessageTable)
+        assert screen.query_one(Tabs).active == "inbox"
         await pilot.press("f")
         assert screen.query_one(Tabs).active == "unread"
         await until(pilot, lambda: table.row_count == 8 and screen.feed.exact)
         assert all(not r.read for r in screen.feed.rows())
         await pilot.press("f")
         await until(pilot, lambda: table.row_count == 6 and screen.feed.exact)
+        for tab in ("archived", "snoozed"):
+            await pilot.press("f")
+            assert screen.query_one(Tabs).active == tab
+            await until(pilot, lambda: table.row_count == 0 and screen.feed.exact)
         await pilot.press("f")
+        assert screen.query_one(Tabs).active == "all"
         await until(pilot, lambda: table.row_count == 12)
         await pilot.press("slash")
         assert screen.query_one("#text-filter", Input).has_focus
@@ -359,19 +368,18 @@ async def test_the_clock_moves_on(service: Service) -> None:
 async def test_columns_by_priority(service: Service) -> None:
     from inboxdesk.tui.inbox.table import column_widths
 
-    # Markers, time, a title of at least 20 cells and the status fit any list from 41
+    # Markers, time, a title of at least 19 cells and the status fit any list from 41
     # cells (an 80-column terminal without the detail pane); the preview comes last.
     for width in (41, 60, 80, 120, 200):
         widths = column_widths(width)
-        assert widths["title"] >= 20 and widths["when"] and widths["status"]
+        assert widths["title"] >= 19 and widths["when"] and widths["status"]
         assert sum(widths.values()) + len([w for w in widths.values() if w]) - 1 <= width
     assert column_widths(60)["preview"] == 0 < column_widths(80)["preview"]
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         drawn = "".join(segment.text for segment in screen.table.render_line(1))
-        assert drawn.startswith(" ●◌ 1d ago") and "Order #1011 shipped" in drawn
-        assert drawn.rstrip().endswith("sent")
+        assert drawn.startswith(" ●◌  1d ago") and "Your order #1011" in drawn
 
 
 async def test_open_link_without_a_browser_shows_it(
@@ -441,7 +449,9 @@ async def test_g_reaches_the_true_end_fetching_only_what_it_shows(
 
     from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE, demo_fixture
 
-    service = make_service(fixture=demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))  # type: ignore[operator]
+    # An older service (no v2 inbox) whose feed counts everything.
+    fixture = demo_fixture(datetime(2026, 11, 22, tzinfo=UTC))
+    service = make_service(fixture=fixture, v2_inbox=False)  # type: ignore[operator]
     env = next(r for r in service.store.environments() if r["name"] == "Development")
     key = "paging-key-0123456789abcdef"
     service.store.add_api_key(env["id"], key)
@@ -466,7 +476,12 @@ async def test_g_reaches_the_true_end_fetching_only_what_it_shows(
         assert str(BIG_INBOX_SIZE) in plain(screen.query_one("#status", Static)).replace(",", "")
         await pilot.press("G")
         await until(pilot, lambda: table.cursor_key == oldest, what="the oldest message")
-        pages = {r.url.params["page"] for r in feed_requests(transport.seen, "100")}
+        listing = [
+            r
+            for r in feed_requests(transport.seen, "100")
+            if "read" not in r.url.params and "seen" not in r.url.params  # not the counts'
+        ]
+        pages = {r.url.params["page"] for r in listing}
         assert pages == {"0", str((BIG_INBOX_SIZE - 1) // 100)}, "only the pages shown"
 
 
@@ -493,37 +508,71 @@ def feed_requests(sent: list[httpx.Request], limit: str) -> list[httpx.Request]:
     return [r for r in sent if r.url.path.endswith("/feed") and r.url.params.get("limit") == limit]
 
 
+def inbox_requests(sent: list[httpx.Request], limit: str) -> list[httpx.Request]:
+    """Requests of the v2 inbox list with this limit."""
+    return [
+        r
+        for r in sent
+        if r.url.path.endswith("/notifications") and r.url.params.get("limit") == limit
+    ]
+
+
+def visible(service: Service, key: str, subscriber_id: str, **query: str) -> int:
+    """How many notifications the Inbox tab (or `query`) holds, walked by offset."""
+    wanted = query or {"archived": "false", "snoozed": "false"}
+    found = 0
+    with service.http(key) as http:
+        while True:
+            body = http.get(
+                f"/v2/subscribers/{subscriber_id}/notifications",
+                params={**wanted, "limit": 100, "offset": found},
+            ).json()
+            found += len(body["data"])
+            if not body["hasMore"]:
+                return found
+
+
 async def test_the_true_length_is_found_by_itself_when_the_feed_caps_its_total(
     make_service: object, transport: FaultTransport
 ) -> None:
-    """Production caps totalCount at the page size: the length is searched for once the
-    first page is in, with single-row probes, and `G` then needs no request at all."""
-    from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE
+    """The v2 inbox gives no total: the length is searched for once the first page is
+    in, with single-row probes, and `G` then needs no request at all."""
+    from inboxdesk.server.demo import BIG_INBOX
 
     service, key = capped_big_inbox(make_service, transport)
+    size = visible(service, key, BIG_INBOX)  # type: ignore[arg-type]
     app = app_for(service, key=key, subscriber=BIG_INBOX, transport=transport)  # type: ignore[arg-type]
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot, rows=50)
         await until(pilot, lambda: screen.feed.exact, what="the true length")
-        assert len(screen.feed) == BIG_INBOX_SIZE
+        assert len(screen.feed) == size
         await until(
             pilot,
-            lambda: f"{BIG_INBOX_SIZE:,} messages" in plain(screen.query_one("#status", Static)),
+            lambda: f"{size:,} messages" in plain(screen.query_one("#status", Static)),
             what="the true length on the status line",
         )
-        pages = -(-BIG_INBOX_SIZE // 100)
+        pages = -(-size // 100)
+        probes = [
+            r
+            for r in inbox_requests(transport.seen, "1")
+            if "read" not in r.url.params and "seen" not in r.url.params
+        ]
         # Galloping then halving over pages, never a walk through them.
-        assert len(feed_requests(transport.seen, "1")) <= 2 * pages.bit_length()
-        last_page = str((BIG_INBOX_SIZE - 1) // 100)
-        pages_fetched = [r.url.params["page"] for r in feed_requests(transport.seen, "100")]
-        assert pages_fetched == ["0", last_page]
+        assert len(probes) <= 2 * pages.bit_length()
+        last_page = str((size - 1) // 100 * 100)
+        offsets = [
+            r.url.params["offset"]
+            for r in inbox_requests(transport.seen, "100")
+            if "read" not in r.url.params and "seen" not in r.url.params
+        ]
+        assert offsets == ["0", last_page]
         await settled(pilot)
         before = len(transport.seen)
         await pilot.press("G")
-        await until(pilot, lambda: screen.table.cursor_row == BIG_INBOX_SIZE - 1)
+        await until(pilot, lambda: screen.table.cursor_row == size - 1)
         assert screen.table.cursor_key is not None, "the last page came with the search"
         await settled(pilot)
-        assert not feed_requests(transport.seen[before:], "100"), "G fetched a page it had"
+        assert not inbox_requests(transport.seen[before:], "100"), "G fetched a page it had"
 
 
 async def test_g_before_the_length_is_known_waits_for_the_search(
@@ -531,9 +580,10 @@ async def test_g_before_the_length_is_known_waits_for_the_search(
 ) -> None:
     """Until the search ends the list says `100+`; `G` pressed meanwhile goes to the end
     when it is found."""
-    from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE
+    from inboxdesk.server.demo import BIG_INBOX
 
     service, key = capped_big_inbox(make_service, transport)
+    size = visible(service, key, BIG_INBOX)  # type: ignore[arg-type]
     capping = transport.inner
     assert isinstance(capping, CappingTransport)
     capping.hold = asyncio.Event()
@@ -545,18 +595,19 @@ async def test_g_before_the_length_is_known_waits_for_the_search(
         await pilot.press("G")
         await until(pilot, lambda: screen.table.cursor_row == 100, what="the last row known")
         capping.hold.set()
-        await until(pilot, lambda: screen.table.cursor_row == BIG_INBOX_SIZE - 1)
+        await until(pilot, lambda: screen.table.cursor_row == size - 1)
         await until(pilot, lambda: screen.table.cursor_key is not None, what="last page")
-        assert f"{BIG_INBOX_SIZE:,} messages" in plain(screen.query_one("#status", Static))
+        assert f"{size:,} messages" in plain(screen.query_one("#status", Static))
 
 
 async def test_a_failed_search_for_the_end_is_quiet_and_g_searches_again(
     make_service: object, transport: FaultTransport
 ) -> None:
     """A search nobody asked for fails without a word; `G` then searches again."""
-    from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE
+    from inboxdesk.server.demo import BIG_INBOX
 
     service, key = capped_big_inbox(make_service, transport)
+    size = visible(service, key, BIG_INBOX)  # type: ignore[arg-type]
     capping = transport.inner
     assert isinstance(capping, CappingTransport)
     capping.fail = 1
@@ -568,9 +619,9 @@ async def test_a_failed_search_for_the_end_is_quiet_and_g_searches_again(
         await settled(pilot)
         assert not screen.feed.exact and not notices, notices
         await pilot.press("G")
-        await until(pilot, lambda: screen.table.cursor_row == BIG_INBOX_SIZE - 1)
+        await until(pilot, lambda: screen.table.cursor_row == size - 1)
         await until(pilot, lambda: screen.table.cursor_key is not None, what="last page")
-        assert f"{BIG_INBOX_SIZE:,} messages" in plain(screen.query_one("#status", Static))
+        assert f"{size:,} messages" in plain(screen.query_one("#status", Static))
 
 
 class CappingTransport(httpx.AsyncBaseTransport):
@@ -585,9 +636,12 @@ class CappingTransport(httpx.AsyncBaseTransport):
         self.fail = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if self.hold is not None and request.url.params.get("limit") == "1":
+        # The listing's own probes; the counts' searches (read or seen) go through.
+        params = request.url.params
+        probe = params.get("limit") == "1" and "read" not in params and "seen" not in params
+        if self.hold is not None and probe:
             await self.hold.wait()
-        if self.fail and request.url.params.get("limit") == "1":
+        if self.fail and probe:
             self.fail -= 1
             body = {"statusCode": 500, "message": "Internal server error", "errorId": "e1"}
             return httpx.Response(500, json=body, request=request)
@@ -647,7 +701,10 @@ async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
         await pilot.press("A")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         # The count endpoint counts to 100, as production does: the question says 99+.
-        assert "Mark all 99+ unread" in plain(app.screen.query_one("#question", Static))
+        # Counted exactly, archived and snoozed ones included (decisions.md 15).
+        question = plain(app.screen.query_one("#question", Static))
+        assert f"Mark all {unread:,} unread" in question
+        assert f"{unread:,} webhooks" in plain(app.screen.query_one("#detail", Static))
         assert "cannot be undone" in plain(app.screen.query_one("#detail", Static))
         await pilot.press("y")
         await until(pilot, lambda: notices.saying(f"Marked all {unread:,} unread messages read."))

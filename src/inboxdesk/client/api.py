@@ -201,6 +201,13 @@ class InboxClient:
             self, subscriber_id, notification_id, action, snooze_until, idempotency_key
         )
 
+    async def count_notifications(
+        self, subscriber_id: str, filters: Sequence[dict[str, Any]]
+    ) -> list[Count]:
+        """The v2 count for each filter (capped at 100); the header counts what the
+        subscriber's Unread and Unseen tabs show."""
+        return await inbox.count(self, subscriber_id, filters)
+
     async def mark_seen(
         self,
         subscriber_id: str,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from inboxdesk.client.errors import ApiError, NotFoundError
 from inboxdesk.client.parse import json_of, parse, unwrap
 from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
+from inboxdesk.models.pages import Count, NotificationCount
 
 if TYPE_CHECKING:
     from inboxdesk.client.api import InboxClient
@@ -123,3 +124,26 @@ async def every_notification(
         if after is None:
             return found
     raise too_many_pages(most, "the inbox")
+
+
+async def count(
+    client: InboxClient, subscriber_id: str, filters: Sequence[dict[str, Any]]
+) -> list[Count]:
+    """`GET /v2/subscribers/{id}/notifications/count` for these filters (read, seen,
+    archived, snoozed), each count capped at 100 as production caps it."""
+    import json
+
+    from inboxdesk.client.errors import ProtocolError
+    from inboxdesk.client.parse import items_of
+
+    response = await client._send(
+        "GET",
+        f"/v2/subscribers/{_segment(subscriber_id)}/notifications/count",
+        params={"filters": json.dumps(list(filters), separators=(",", ":"))},
+    )
+    counts = items_of(NotificationCount, response)
+    if len(counts) != len(filters):
+        raise ProtocolError(
+            f"The count endpoint answered {len(counts)} counts for {len(filters)} filters."
+        )
+    return [Count.of(c.count) for c in counts]

@@ -41,6 +41,36 @@ INBOX_BINDINGS: list[BindingType] = [
         tooltip="Mark every in-app message of this subscriber read (asks first)",
     ),
     Binding(
+        "e",
+        "archive",
+        "Archive",
+        id="inbox.archive",
+        tooltip="Archive the highlighted message (or the selection); not on an older service",
+    ),
+    Binding(
+        "E",
+        "unarchive",
+        "Unarchive",
+        id="inbox.unarchive",
+        show=False,
+        tooltip="Take the highlighted message (or the selection) out of the archive",
+    ),
+    Binding(
+        "b",
+        "snooze",
+        "Snooze",
+        id="inbox.snooze",
+        tooltip="Snooze the highlighted message (or the selection) until a time you choose",
+    ),
+    Binding(
+        "B",
+        "unsnooze",
+        "Unsnooze",
+        id="inbox.unsnooze",
+        show=False,
+        tooltip="End the snooze of the highlighted message (or the selection) now",
+    ),
+    Binding(
         "space",
         "toggle_select",
         "Select",
@@ -62,7 +92,13 @@ INBOX_BINDINGS: list[BindingType] = [
         id="inbox.clear_selection",
         tooltip="Empty the selection (or close the text filter)",
     ),
-    Binding("z", "undo", "Undo", id="inbox.undo", tooltip="Undo the last mark-as"),
+    Binding(
+        "z",
+        "undo",
+        "Undo",
+        id="inbox.undo",
+        tooltip="Undo the last mark, archive or snooze (one step)",
+    ),
     Binding(
         "o",
         "open_cta",
@@ -80,9 +116,9 @@ INBOX_BINDINGS: list[BindingType] = [
     Binding(
         "f",
         "next_filter",
-        "All/Unread/Unseen",
+        "Tab",
         id="inbox.next_filter",
-        tooltip="Cycle the filter tabs: all, unread, unseen",
+        tooltip="Cycle the tabs: Inbox, Unread, Unseen, Archived, Snoozed, All",
     ),
     Binding(
         "p",

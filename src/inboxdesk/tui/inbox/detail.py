@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from inboxdesk.models import EmailBlock, Message, NotificationStep
 from inboxdesk.models.feed import FeedItem
+from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.tui.format import relative
 from inboxdesk.tui.widgets.fields import add, grid, heading, json_block, json_value, plain
 
@@ -244,16 +245,27 @@ class MessageDetail(VerticalScroll):
 
     def __init__(self, **kwargs: str | None) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._shown: Message | FeedItem | None = None
+        self._shown: Message | FeedItem | InboxNotification | None = None
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("No message selected.", style="dim"), id="message-title")
         yield Static(id="message-state")
         yield Static(id="message-body")
 
-    def show(self, message: Message | FeedItem | None, now: datetime) -> None:
+    def show(self, message: Message | FeedItem | InboxNotification | None, now: datetime) -> None:
+        from inboxdesk.tui.inbox.notification import (
+            notification_state,
+            notification_title,
+            render_notification,
+        )
+
         state = self.query_one("#message-state", Static)
-        state.update(Text() if message is None else render_state(message), layout=False)
+        if message is None:
+            state.update(Text(), layout=False)
+        elif isinstance(message, InboxNotification):
+            state.update(notification_state(message), layout=False)
+        else:
+            state.update(render_state(message), layout=False)
         if message is self._shown and message is not None:
             return
         self._shown = message
@@ -262,6 +274,9 @@ class MessageDetail(VerticalScroll):
         if message is None:
             title.update(Text("No message selected.", style="dim"))
             body.update(Text())
+        elif isinstance(message, InboxNotification):
+            title.update(notification_title(message))
+            body.update(render_notification(message, now))
         else:
             title.update(render_title(message))
             body.update(render_message(message, now))

@@ -13,10 +13,12 @@ from typing import TypeAlias
 
 from inboxdesk.models import Message
 from inboxdesk.models.feed import FeedItem
+from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, pad
 
-# The feed gives FeedItems, mark-as gives full Messages: rows use only fields both have.
-FeedEntry: TypeAlias = Message | FeedItem
+# The v2 inbox gives InboxNotifications, an older service's v1 feed FeedItems, mark-as
+# full Messages: rows take what they draw from each.
+FeedEntry: TypeAlias = Message | FeedItem | InboxNotification
 
 PAGE_SIZE = 100  # the most the feed gives in one page; feed `page` = offset // PAGE_SIZE
 # Pages kept around the viewport; farther ones are dropped and fetched again if needed,
@@ -24,17 +26,40 @@ PAGE_SIZE = 100  # the most the feed gives in one page; feed `page` = offset // 
 KEEP_PAGES = 50
 
 
-class FeedFilter(StrEnum):
-    ALL = "all"
+class InboxTab(StrEnum):
+    """The inbox's tabs (decisions.md 14); Inbox is what the subscriber's own Inbox shows."""
+
+    INBOX = "inbox"
     UNREAD = "unread"
     UNSEEN = "unseen"
+    ARCHIVED = "archived"
+    SNOOZED = "snoozed"
+    ALL = "all"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
 
     @property
     def query(self) -> dict[str, bool]:
-        """The feed's read/seen parameters for this filter."""
-        return {FeedFilter.UNREAD: {"read": False}, FeedFilter.UNSEEN: {"seen": False}}.get(
-            self, {}
-        )
+        """The v2 list's filters for this tab."""
+        visible = {"archived": False, "snoozed": False}
+        return {
+            InboxTab.INBOX: visible,
+            InboxTab.UNREAD: {"read": False, **visible},
+            InboxTab.UNSEEN: {"seen": False, **visible},
+            InboxTab.ARCHIVED: {"archived": True},
+            InboxTab.SNOOZED: {"snoozed": True},
+        }.get(self, {})
+
+    @property
+    def feed_query(self) -> dict[str, bool]:
+        """The v1 feed's read/seen parameters (an older service: no archive or snooze)."""
+        return {InboxTab.UNREAD: {"read": False}, InboxTab.UNSEEN: {"seen": False}}.get(self, {})
+
+
+# An older service has no archive or snooze: those tabs are hidden (decisions.md 18).
+V1_TABS = (InboxTab.INBOX, InboxTab.UNREAD, InboxTab.UNSEEN, InboxTab.ALL)
 
 
 def preview_of(content: object) -> str:
@@ -66,6 +91,8 @@ class Row:
     channel: str
     cta_url: str | None
     item: FeedEntry
+    archived: bool = False
+    snoozed_until: str | None = None
     # The clipped and padded title, preview and status of the last widths drawn.
     _clipped: tuple[tuple[int, int, int], tuple[str, str, str]] | None = None
 
@@ -85,8 +112,14 @@ class Row:
             self._clipped = (widths, cells)
         return self._clipped[1]
 
+    @property
+    def snoozed(self) -> bool:
+        return self.snoozed_until is not None
+
     @classmethod
     def of(cls, item: FeedEntry) -> Row:
+        if isinstance(item, InboxNotification):
+            return cls.of_notification(item)
         cta = item.cta.data.url if item.cta and item.cta.data else None
         return cls(
             id=item.id or "",
@@ -100,6 +133,28 @@ class Row:
             channel=str(item.channel),
             cta_url=cta,
             item=item,
+            archived=bool(getattr(item, "archived", False)),
+        )
+
+    @classmethod
+    def of_notification(cls, item: InboxNotification) -> Row:
+        redirect = getattr(item, "redirect", None)
+        url = redirect.get("url") if isinstance(redirect, dict) else None
+        return cls(
+            id=item.id,
+            read=item.is_read,
+            seen=item.is_seen,
+            created_at=item.created_at or "",
+            # The subject is optional in the v2 inbox: the body leads where it is absent,
+            # as in the subscriber's own Inbox.
+            heading=item.subject or preview_of(item.body),
+            preview=preview_of(item.body) if item.subject else "",
+            status="" if item.severity in (None, "none") else str(item.severity),
+            channel=str(getattr(item, "channelType", None) or "in_app"),
+            cta_url=url if isinstance(url, str) else None,
+            item=item,
+            archived=item.is_archived,
+            snoozed_until=(item.snoozed_until or "") if item.is_snoozed else None,
         )
 
 
@@ -157,7 +212,10 @@ class Feed:
         row = self.get(message_id)
         if row is None:
             return None
-        row.item.read, row.item.seen = row.read, row.seen
+        if isinstance(row.item, InboxNotification):
+            row.item.is_read, row.item.is_seen = row.read, row.seen
+        else:
+            row.item.read, row.item.seen = row.read, row.seen
         return row.item
 
     # -- changing ----------------------------------------------------------------------
@@ -224,8 +282,12 @@ class Feed:
         for row in self.pages.pop(number, []):
             self._where.pop(row.id, None)
 
-    def update(self, items: Iterable[Message]) -> list[int]:
-        """Take the service's newer copies of loaded rows; returns the changed indices."""
+    def update(self, items: Iterable[Message | InboxNotification]) -> list[int]:
+        """Take the service's newer copies of loaded rows; returns the changed indices.
+
+        A row the service archived or snoozed stays where it is, marked, whatever the
+        tab (decisions.md 16): only a refresh or another tab drops it.
+        """
         changed = []
         for item in items:
             where = self._where.get(item.id or "")
@@ -233,8 +295,23 @@ class Feed:
                 continue
             page, pos = where
             row = self.pages[page][pos]
-            if (row.read, row.seen) != (item.read, item.seen):
-                row.read, row.seen = item.read, item.seen
+            if isinstance(item, InboxNotification):
+                if isinstance(row.item, InboxNotification):
+                    # The same Row object, changed: the text filter's list holds it too.
+                    newer = Row.of_notification(item)
+                    row.item, row.archived = item, newer.archived
+                    row.snoozed_until = newer.snoozed_until
+                    row.read, row.seen = newer.read, newer.seen
+                    changed.append(page * PAGE_SIZE + pos)
+                    continue
+                row.archived = item.is_archived
+                row.snoozed_until = (item.snoozed_until or "") if item.is_snoozed else None
+                changed.append(page * PAGE_SIZE + pos)
+                flags = item.is_read, item.is_seen
+            else:
+                flags = item.read, item.seen
+            if (row.read, row.seen) != flags:
+                row.read, row.seen = flags
                 changed.append(page * PAGE_SIZE + pos)
         return changed
 
@@ -254,7 +331,12 @@ class Feed:
 
 
 def _same(a: Row, b: Row) -> bool:
-    return a.id == b.id and (a.read, a.seen) == (b.read, b.seen) and a.item == b.item
+    return (
+        a.id == b.id
+        and (a.read, a.seen, a.archived, a.snoozed_until)
+        == (b.read, b.seen, b.archived, b.snoozed_until)
+        and a.item == b.item
+    )
 
 
 def matches(row: Row, needle: str) -> bool:

@@ -16,16 +16,16 @@ from textual.widgets import Input
 
 from inboxdesk.lookup import Keep, keep_for
 from inboxdesk.tui.inbox import loader
-from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, FeedFilter, Filtered, Row
+from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, Filtered, InboxTab, Row
 from inboxdesk.tui.inbox.messages import PageLoaded
 from inboxdesk.tui.inbox.view import InboxView
 from inboxdesk.tui.messages import OpenSubscriber
 
 
-def _tabs(current: FeedFilter) -> list[tuple[str, Keep]]:
+def _tabs(current: InboxTab) -> list[tuple[str, Keep]]:
     """The tabs the go-to may open a message on, each with what it shows (from the
     tab's own query): the current one first, then one that filters nothing."""
-    every = [f for f in FeedFilter if not f.query and f != current][:1]
+    every = [f for f in InboxTab if not f.query and f != current][:1]
     return [(f.value, keep_for(f.query)) for f in [current, *every]]
 
 
@@ -87,7 +87,7 @@ class FindingView(InboxView):
     def action_go_to(self) -> None:
         from inboxdesk.tui.screens.goto import GoToScreen
 
-        screen = GoToScreen(self.context.client, self.subscriber_id, _tabs(self.feed_filter))
+        screen = GoToScreen(self.context.client, self.subscriber_id, _tabs(self.tab))
         self.app.push_screen(screen, self._went_to)
 
     def _went_to(self, found: object) -> None:
@@ -120,7 +120,7 @@ class FindingView(InboxView):
                 anchor.opening = True
                 self.post_message(OpenSubscriber(anchor.subscriber_id))
             return
-        if self.feed_filter.value != anchor.tab:
+        if self.tab.value != anchor.tab:
             self._show_filter(anchor.tab)  # the tab's handler opens that listing
             return
         if not self.feed.answered:
@@ -183,15 +183,16 @@ class FindingView(InboxView):
         if not self.text:
             self.notify("Type a text to look for first (/).", markup=False)
             return
-        client, subscriber_id, feed_filter = (
+        client, subscriber_id, feed_filter, v2 = (
             self.context.client,
             self.subscriber_id,
-            self.feed_filter,
+            self.tab,
+            self.v2,
         )
 
         async def fetch(number: int) -> tuple[list[Row], bool]:
-            (page,) = await loader.pages(client, subscriber_id, [number], feed_filter)
-            return [Row.of(m) for m in page.data if m.id], page.has_more
+            (page,) = await loader.pages(client, subscriber_id, [number], feed_filter, v2)
+            return [Row.of(m) for m in page.items if m.id], page.has_more
 
         pages = -(-len(self.feed) // PAGE_SIZE) if self.feed.exact else None
         most = client.options.limits.max_pages

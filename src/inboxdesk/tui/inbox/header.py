@@ -1,47 +1,109 @@
-"""Who the inbox belongs to, and its live unread/unseen counts."""
+"""Who the inbox belongs to, their unread/unseen counts, and where the app acts.
+
+One line, filled by priority (decisions.md 28): the counts stay at every width from 80
+columns, then the service's state, then the environment; the subscriber's name and
+details give way first.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widgets import Static
 
-from inboxdesk.models import Subscriber
+from inboxdesk.models import Count, Subscriber
 from inboxdesk.text import clip
 
 # One line: a 10,000-character name must not push the counts off-screen.
 NAME_CELLS = 40
 FIELD_CELLS = 32
+GAP = "    "
+
+
+def count_text(count: Count | None) -> str:
+    """An exact count with separators (1,191); `99+` only when capped and unknown."""
+    if count is None:
+        return "…"
+    if count.capped:
+        return str(count)
+    return f"{count.value:,}"
+
+
+@dataclass(frozen=True)
+class HeaderState:
+    subscriber: Subscriber | None
+    subscriber_id: str
+    unread: Count | None
+    unseen: Count | None
+    service: str = "online"  # online, reconnecting, offline: the service, not the person
+    environment: str = ""
+    older: bool = False  # the service has no v2 inbox (decisions.md 18)
+
+
+def _person(state: HeaderState) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    subscriber = state.subscriber
+    if subscriber is None:
+        text.append(clip(state.subscriber_id or "No subscriber", NAME_CELLS), style="bold")
+        return text
+    online = subscriber.is_online
+    text.append("● " if online else "○ ", style="green" if online else "dim")
+    text.append(clip(subscriber.display_name, NAME_CELLS), style="bold")
+    if subscriber.email:
+        text.append(f"  {clip(subscriber.email, FIELD_CELLS)}")
+    text.append(f"  {clip(subscriber.subscriber_id, FIELD_CELLS)}", style="dim")
+    # The subscriber's presence in their Inbox; the service's state is on the right.
+    text.append("  present" if online else "  away", style="green" if online else "dim")
+    return text
+
+
+def header_text(state: HeaderState, width: int) -> Text:
+    """The line for `width` cells: the right side by priority, the person in what is left."""
+    counts = Text(no_wrap=True)
+    counts.append(f"{count_text(state.unread)} unread", style="bold cyan")
+    counts.append(" · ")
+    counts.append(f"{count_text(state.unseen)} unseen", style="yellow")
+    service = Text(no_wrap=True)
+    if state.service == "online":
+        service.append("service online", style="green")
+    else:
+        service.append(f"service {state.service}", style="bold red")
+    if state.older:
+        service.append(" (older service)", style="yellow")
+    environment = Text(clip(state.environment, 24), style="dim") if state.environment else None
+    right = counts.copy()
+    for part in (service, environment):
+        if part is None:
+            continue
+        wider = Text.assemble(right, " · ", part)
+        if wider.cell_len <= width:
+            right = wider
+    room = width - right.cell_len - len(GAP)
+    line = Text(no_wrap=True, overflow="ellipsis")
+    if room >= 8:
+        person = _person(state)
+        person.truncate(room, overflow="ellipsis")
+        line.append_text(person)
+        line.append(GAP)
+    line.append_text(right)
+    return line
 
 
 class SubscriberHeader(Static):
-    def show(
-        self,
-        subscriber: Subscriber | None,
-        unread: int | str | None,
-        unseen: int | str | None,
-        subscriber_id: str = "",
-    ) -> None:
-        """Counts may be numbers or what the service capped them to, e.g. "99+"."""
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if subscriber is None:
-            text.append(clip(subscriber_id or "No subscriber", NAME_CELLS), style="bold")
-        else:
-            text.append(
-                "● " if subscriber.is_online else "○ ",
-                style="green" if subscriber.is_online else "dim",
-            )
-            text.append(clip(subscriber.display_name, NAME_CELLS), style="bold")
-            if subscriber.email:
-                text.append(f"  {clip(subscriber.email, FIELD_CELLS)}")
-            text.append(f"  {clip(subscriber.subscriber_id, FIELD_CELLS)}", style="dim")
-            text.append(
-                "  online" if subscriber.is_online else "  offline",
-                style="green" if subscriber.is_online else "dim",
-            )
-        text.append("    ")
-        text.append(f"{'…' if unread is None else clip(str(unread), 8)} unread", style="bold cyan")
-        text.append(" · ")
-        text.append(f"{'…' if unseen is None else clip(str(unseen), 8)} unseen", style="yellow")
-        # One line high (inboxdesk.tcss): no layout pass, which would cost tens of ms
-        # after every mark, when the counts change.
-        self.update(text, layout=False)
+    def __init__(self, **kwargs: str | None) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.state = HeaderState(None, "", None, None)
+
+    def show(self, state: HeaderState) -> None:
+        self.state = state
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        # Padding of 1 each side (inboxdesk.tcss).
+        width = max(20, (self.size.width or 80) - 2)
+        # One line high: no layout pass, which would cost tens of ms after every mark.
+        self.update(header_text(self.state, width), layout=False)

@@ -1,20 +1,31 @@
 """What the inbox loads, as plain async functions over the client: no widgets, no state.
 
-The screen's workers call these and post what they return as messages.
+The screen's workers call these and post what they return as messages. Each listing
+reads the v2 inbox (behaviour.md 4), or the v1 feed on an older service whose v2 list
+answered 404 (decisions.md 18): `v2` says which.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from inboxdesk.client import InboxClient, NotFoundError
+from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.client.limits import too_many_pages
-from inboxdesk.models import NotificationCounts, Subscriber
-from inboxdesk.models.feed import FeedItem
-from inboxdesk.models.pages import Page
-from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedFilter
+from inboxdesk.models import Count, NotificationCounts, Subscriber
+from inboxdesk.models.pages import COUNT_CAP
+from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, InboxTab
 from inboxdesk.writes import UNDOABLE_MARK_ALL, Flags
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One page of a listing, whichever endpoint gave it."""
+
+    items: Sequence[FeedEntry]
+    has_more: bool
+    total: int | None = None  # the v1 feed's totalCount; the v2 inbox gives none
 
 
 async def subscriber(client: InboxClient, subscriber_id: str) -> Subscriber | None:
@@ -25,54 +36,59 @@ async def subscriber(client: InboxClient, subscriber_id: str) -> Subscriber | No
         return None
 
 
-async def counts(client: InboxClient, subscriber_id: str) -> NotificationCounts:
-    """The header's unread and unseen counts: the one place that asks the service for them.
-
-    From a count endpoint, since the feed's totalCount is capped at its page size.
-    """
-    return await client.notification_counts(subscriber_id)
+async def page(
+    client: InboxClient, subscriber_id: str, tab: InboxTab, v2: bool, number: int, limit: int
+) -> Loaded:
+    """Rows `number * limit` on: by offset on the v2 inbox, by page on the v1 feed (with
+    limit 1 the feed's page number is an offset too)."""
+    if v2:
+        found = await client.notifications(
+            subscriber_id, limit=limit, offset=number * limit, **tab.query
+        )
+        return Loaded(found.data, found.has_more)
+    feed = await client.feed(subscriber_id, number, limit, **tab.feed_query)
+    return Loaded(feed.data, feed.has_more, feed.total_count)
 
 
 async def pages(
-    client: InboxClient, subscriber_id: str, numbers: list[int], feed_filter: FeedFilter
-) -> list[Page[FeedItem]]:
-    """Those pages of the feed, asked for together."""
+    client: InboxClient, subscriber_id: str, numbers: list[int], tab: InboxTab, v2: bool
+) -> list[Loaded]:
+    """Those pages of the listing, asked for together."""
     return list(
-        await asyncio.gather(
-            *(client.feed(subscriber_id, n, PAGE_SIZE, **feed_filter.query) for n in numbers)
-        )
+        await asyncio.gather(*(page(client, subscriber_id, tab, v2, n, PAGE_SIZE) for n in numbers))
     )
 
 
 @dataclass(frozen=True)
 class End:
     page: int  # the last page that holds rows
-    last: Page[FeedItem]  # that page, whole
+    last: Loaded  # that page, whole
     length: int | None  # None: rows were added or removed during the search
 
 
 async def find_end(
-    client: InboxClient, subscriber_id: str, known: int, feed_filter: FeedFilter
+    client: InboxClient, subscriber_id: str, known: int, tab: InboxTab, v2: bool
 ) -> End:
-    """The feed's length when it gives no total (production caps it at the page size).
+    """The listing's length, which neither endpoint gives (the v2 inbox has no total,
+    the v1 feed caps it at the page size).
 
     Single-row probes find the last page that holds a row, galloping then halving
     over pages (about 2·log₂(pages): 19 for 100,000 messages), and that page, fetched
     whole, says how many rows it holds; its rows are the ones `G` shows. It looks no
     further than `max_pages`: a service that always says "more" has no end to find.
     """
-    query = feed_filter.query
     most = client.options.limits.max_pages
 
-    async def holds(page: int) -> bool:
-        # With limit 1 the feed's page number is an offset: the page's first row.
-        found = await client.feed(subscriber_id, page * PAGE_SIZE, 1, **query)
-        return bool(found.data)
+    async def holds(number: int) -> bool:
+        found = await page(client, subscriber_id, tab, v2, number * PAGE_SIZE, 1)
+        return bool(found.items)
 
     low, step, high = max(0, known - 1) // PAGE_SIZE, 1, None
+    if low and not await holds(low):
+        low = 0  # fewer rows than the hint: search from the start
     while high is None:
         if low + 1 >= most:
-            raise too_many_pages(most, "the feed")
+            raise too_many_pages(most, "the inbox")
         probe = min(low + step, most - 1)
         if await holds(probe):
             low, step = probe, step * 2
@@ -81,18 +97,101 @@ async def find_end(
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if await holds(middle) else (low, middle)
-    last = await client.feed(subscriber_id, low, PAGE_SIZE, **query)
+    last = await page(client, subscriber_id, tab, v2, low, PAGE_SIZE)
     # Rows added or removed meanwhile (more after it, or none left): no end to tell.
-    ended = bool(last.data) and not last.has_more
-    return End(low, last, low * PAGE_SIZE + len(last.data) if ended else None)
+    ended = bool(last.items) and not last.has_more
+    return End(low, last, low * PAGE_SIZE + len(last.items) if ended else None)
 
 
-async def unread_before(client: InboxClient, subscriber_id: str) -> dict[str, Flags] | None:
-    """The unread messages a mark-all would change, when few enough to undo it."""
+async def exact(
+    client: InboxClient, subscriber_id: str, count: Count, tab: InboxTab, v2: bool, hint: int
+) -> Count:
+    """A count the service capped, made exact by the end search over its tab (issue 20:
+    `99+` only when the number is unknown); the capped count when the search fails."""
+    if not count.capped and count.value < COUNT_CAP:
+        return count
+    try:
+        end = await find_end(client, subscriber_id, max(hint, count.value), tab, v2)
+    except NotFoundError:
+        raise
+    except InboxdeskError:
+        return count  # a count that stays capped says as much
+    return count if end.length is None else Count(end.length)
+
+
+async def counts(client: InboxClient, subscriber_id: str, v2: bool) -> NotificationCounts:
+    """The header's unread and unseen: the Unread and Unseen tabs' counts (decisions.md
+    14), from the count endpoint (capped at 100, as production caps it)."""
+    if v2:
+        unread, unseen = await client.count_notifications(
+            subscriber_id, [InboxTab.UNREAD.query, InboxTab.UNSEEN.query]
+        )
+        return NotificationCounts(unread, unseen)
+    return await client.notification_counts(subscriber_id)
+
+
+def capped(counts: NotificationCounts) -> bool:
+    return any(c.capped or c.value >= COUNT_CAP for c in (counts.unread, counts.unseen))
+
+
+async def exact_counts(
+    client: InboxClient,
+    subscriber_id: str,
+    counts: NotificationCounts,
+    v2: bool,
+    hint: NotificationCounts | None = None,
+) -> NotificationCounts:
+    """The capped counts made exact by searching their tabs' ends; `hint`, the last
+    exact counts, makes the search a few probes when little changed."""
+    known = hint or NotificationCounts(Count(0), Count(0))
+    unread, unseen = await asyncio.gather(
+        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, known.unread.value),
+        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, known.unseen.value),
+    )
+    return NotificationCounts(unread, unseen)
+
+
+@dataclass(frozen=True)
+class Unread:
+    """What a mark-all read changes: every unread in-app message, archived and snoozed
+    ones included (decisions.md 15)."""
+
+    before: dict[str, Flags] | None  # the ids and flags, when few enough to undo
+    count: int | None  # how many; None when not known
+    inbox: int | None = None  # how many of them the Inbox tab shows
+
+
+async def unread_before(client: InboxClient, subscriber_id: str, v2: bool) -> Unread:
+    """The unread messages a mark-all would change, listed when few enough to undo it,
+    and counted exactly otherwise."""
     before: dict[str, Flags] = {}
-    for page in range(UNDOABLE_MARK_ALL // PAGE_SIZE):
-        result = await client.feed(subscriber_id, page, PAGE_SIZE, read=False)
-        before.update({m.id: (m.read, m.seen) for m in result.data if m.id})
-        if not result.has_more:
-            return before
+    for number in range(UNDOABLE_MARK_ALL // PAGE_SIZE):
+        if v2:
+            found = await client.notifications(
+                subscriber_id, limit=PAGE_SIZE, offset=number * PAGE_SIZE, read=False
+            )
+            before.update({n.id: n.flags for n in found.data})
+            more = found.has_more
+        else:
+            feed = await client.feed(subscriber_id, number, PAGE_SIZE, read=False)
+            before.update({m.id: (m.read, m.seen) for m in feed.data if m.id})
+            more = feed.has_more
+        if not more:
+            return Unread(before, len(before))
+    if not v2:
+        end = await find_end(client, subscriber_id, len(before), InboxTab.UNREAD, v2)
+        return Unread(None, end.length)
+    return Unread(None, await _unread_end(client, subscriber_id, len(before)))
+
+
+async def _unread_end(client: InboxClient, subscriber_id: str, known: int) -> int | None:
+    """How many unread notifications, archived and snoozed included, past the listed ones."""
+    offset = known
+    for _ in range(client.options.limits.max_pages):
+        found = await client.notifications(
+            subscriber_id, limit=PAGE_SIZE, offset=offset, read=False
+        )
+        offset += len(found.data)
+        if not found.has_more or not found.data:
+            return offset
     return None

@@ -68,7 +68,8 @@ class CountsLoaded(TextualMessage):
 
 
 class UnreadListed(TextualMessage):
-    """Before a mark-all: the unread ids, when few enough to list (for undo)."""
+    """Before a mark-all: the unread ids, when few enough to list (for undo), and how
+    many, archived and snoozed ones included (decisions.md 15)."""
 
     def __init__(
         self, subscriber_id: str, before: dict[str, Flags] | None, count: int | None
@@ -77,3 +78,11 @@ class UnreadListed(TextualMessage):
         self.subscriber_id = subscriber_id
         self.before = before
         self.count = count
+
+
+class OlderService(TextualMessage):
+    """The v2 list answered 404: the service is older, and the v1 feed is read."""
+
+    def __init__(self, listing: Listing) -> None:
+        super().__init__()
+        self.listing = listing

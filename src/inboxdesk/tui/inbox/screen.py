@@ -16,37 +16,31 @@ from textual.widgets import Input, Tabs
 from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import InboxdeskError, NotFoundError
-from inboxdesk.models import MarkAs
+from inboxdesk.client.inbox import NoV2Inbox
 from inboxdesk.text import clip
 from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.bindings import INBOX_BINDINGS
-from inboxdesk.tui.inbox.feed import (
-    PAGE_SIZE,
-    Feed,
-    FeedFilter,
-    Filtered,
-    targets,
-)
-from inboxdesk.tui.inbox.finding import FindingView
+from inboxdesk.tui.inbox.changes import INBOX_ACTIONS, InboxChanges
+from inboxdesk.tui.inbox.feed import PAGE_SIZE, V1_TABS, Feed, Filtered, InboxTab
 from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
     EndFound,
     Listing,
+    OlderService,
     PageLoaded,
     SubscriberLoaded,
-    UnreadListed,
 )
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
 from inboxdesk.tui.write_messages import WriteMessage
-from inboxdesk.writes import UNDOABLE_MARK_ALL, Flags, Kind, Partial, Sent, Step, Write
+from inboxdesk.writes import Kind, Partial, Sent
 
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
-ROW_ACTIONS = MARK_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
+ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
 
 
-class InboxScreen(FindingView):
+class InboxScreen(InboxChanges):
     """A subscriber's in-app messages; every key calls the service through the client."""
 
     BINDINGS: ClassVar[list[BindingType]] = INBOX_BINDINGS
@@ -62,12 +56,14 @@ class InboxScreen(FindingView):
 
     # -- opening and loading -----------------------------------------------------------
 
-    def open(self, subscriber_id: str, feed_filter: FeedFilter | None = None) -> None:
+    def open(self, subscriber_id: str, tab: InboxTab | None = None) -> None:
         """Show a subscriber's inbox, forgetting everything tied to the previous listing."""
         same = subscriber_id == self.subscriber_id
         self._generation += 1
         self.listing = Listing(subscriber_id, self._generation)
-        self.feed_filter = feed_filter or (self.feed_filter if same else FeedFilter.ALL)
+        self.tab = tab or (self.tab if same else InboxTab.INBOX)
+        if self.older and self.tab not in V1_TABS:
+            self.tab = InboxTab.INBOX
         self.feed = Feed()
         self._asked.clear()
         self._jump_to_end = False
@@ -76,7 +72,7 @@ class InboxScreen(FindingView):
             self.subscriber = None
             self.counts = None
             self.selected = frozenset()
-            self._show_filter(self.feed_filter.value)
+        self._show_filter(self.tab.value)
         self.text = ""
         self.has_rows = False
         self.table.show(self.feed)
@@ -99,6 +95,10 @@ class InboxScreen(FindingView):
         pages = {0, *range(top // PAGE_SIZE, (top + self.table.size.height) // PAGE_SIZE + 1)}
         self.load_subscriber(self.subscriber_id)
         self.load_counts(self.subscriber_id)
+        # The length is searched for again: marks and archives since change it, and
+        # the status line must not keep an old total (issue 20).
+        self.feed.exact = False
+        self._end_tried = None
         self._fetch(sorted(p for p in pages if p * PAGE_SIZE < max(1, len(self.feed))), True)
 
     def _fetch(self, pages: list[int], refresh: bool = False) -> None:
@@ -107,7 +107,7 @@ class InboxScreen(FindingView):
             return
         self._asked.update(wanted)
         self.fetching = True
-        self.load_pages(self.listing, wanted, self.feed_filter)
+        self.load_pages(self.listing, wanted, self.tab)
 
     @work(group="subscriber", exclusive=True, exit_on_error=False)
     async def load_subscriber(self, subscriber_id: str) -> None:
@@ -116,38 +116,48 @@ class InboxScreen(FindingView):
 
     @work(group="counts", exclusive=True, exit_on_error=False)
     async def load_counts(self, subscriber_id: str) -> None:
+        client, v2, hint = self.context.client, self.v2, self.counts
         try:
-            counts = await loader.counts(self.context.client, subscriber_id)
+            counts = await loader.counts(client, subscriber_id, v2)
+            if not loader.capped(counts):
+                self.post_message(CountsLoaded(subscriber_id, counts))
+                return
+            if hint is None or hint.unread.capped or hint.unseen.capped:
+                self.post_message(CountsLoaded(subscriber_id, counts))  # 99+ meanwhile
+            counts = await loader.exact_counts(client, subscriber_id, counts, v2, hint)
         except NotFoundError:
             return  # load_subscriber says so, once
         self.post_message(CountsLoaded(subscriber_id, counts))
 
     # Not exclusive: pages of a newer listing simply make older answers stale.
     @work(group="pages", exit_on_error=False)
-    async def load_pages(self, listing: Listing, pages: list[int], feed_filter: FeedFilter) -> None:
+    async def load_pages(self, listing: Listing, pages: list[int], tab: InboxTab) -> None:
         client = self.context.client
         try:
-            results = await loader.pages(client, listing.subscriber_id, pages, feed_filter)
+            results = await loader.pages(client, listing.subscriber_id, pages, tab, self.v2)
+        except NoV2Inbox:
+            self.post_message(OlderService(listing))
+            return
         except NotFoundError:
             return  # load_subscriber says so, once
         self.post_message(ServiceAnswered())
         for page, result in zip(pages, results, strict=True):
             self.post_message(
-                PageLoaded(listing, page, result.data, result.has_more, result.total_count)
+                PageLoaded(listing, page, result.items, result.has_more, result.total)
             )
 
     @work(group="end", exclusive=True, exit_on_error=False)
-    async def find_end(self, listing: Listing, known: int, feed_filter: FeedFilter) -> None:
-        """The feed's length when it gives no total (loader.find_end)."""
+    async def find_end(self, listing: Listing, known: int, tab: InboxTab) -> None:
+        """The listing's length, which the service does not give (loader.find_end)."""
         client = self.context.client
         try:
-            end = await loader.find_end(client, listing.subscriber_id, known, feed_filter)
+            end = await loader.find_end(client, listing.subscriber_id, known, tab, self.v2)
         except InboxdeskError as exc:
             # Said only if `G` waits for it (on_end_found): nobody asked for this search.
             self.post_message(EndFound(listing, None, exc))
             return
         last = end.last
-        self.post_message(PageLoaded(listing, end.page, last.data, last.has_more, last.total_count))
+        self.post_message(PageLoaded(listing, end.page, last.items, last.has_more, last.total))
         self.post_message(EndFound(listing, end.length))
 
     # -- handlers: the only places state changes ---------------------------------------
@@ -175,6 +185,21 @@ class InboxScreen(FindingView):
             # it, and `G` goes straight there.
             self._search_end()
         self._show_status()
+
+    def on_older_service(self, event: OlderService) -> None:
+        """An older service: the v1 feed from now on, said once (decisions.md 18)."""
+        if event.listing != self.listing or self.older:
+            return
+        self.older = True
+        self.notify(
+            "This service has no v2 inbox (an older deployment): showing the v1 feed, "
+            "without the Archived and Snoozed tabs; archive and snooze are off.",
+            title="Older service",
+            severity="warning",
+            timeout=10,
+            markup=False,
+        )
+        self.open(self.subscriber_id, self.tab)
 
     def on_end_found(self, event: EndFound) -> None:
         if event.listing != self.listing:
@@ -219,43 +244,13 @@ class InboxScreen(FindingView):
             if event.result.refetch:
                 self.reload()  # mark-all answers a number: the rows in view again
             else:
-                self._repaint(self.feed.update(event.result.messages))
+                result = event.result
+                self._repaint(self.feed.update([*result.messages, *result.notifications]))
             self.load_counts(self.subscriber_id)
 
     def _pending_changed(self) -> None:
         queued = self.context.outbox.queued()
         self.pending = frozenset(i for w in queued if w.target == self.subscriber_id for i in w.ids)
-
-    def on_unread_listed(self, event: UnreadListed) -> None:
-        if event.subscriber_id != self.subscriber_id:
-            return
-        from inboxdesk.tui.screens.confirm import ConfirmScreen
-
-        if event.count == 0:
-            self.notify("No unread messages: nothing to mark.")
-            return
-        # Counted while listing them, or else the header's count.
-        if event.count is not None:
-            count = f"{event.count:,}"
-        elif self.counts is not None:
-            count = str(self.counts.unread)
-        else:
-            count = f"more than {UNDOABLE_MARK_ALL:,}"
-        detail = "Every in-app message of this subscriber becomes read and seen. " + (
-            "z undoes it."
-            if event.before is not None
-            else "This cannot be undone: there are too many to list which ones change."
-        )
-        write = Write(Kind.MARK_ALL, self.subscriber_id, (Step(MarkAs.READ.value),), event.before)
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.submit(write)
-
-        self.app.push_screen(
-            ConfirmScreen(f"Mark all {count} unread messages read?", detail, "Mark all read"),
-            answered,
-        )
 
     @on(Worker.StateChanged)
     def _worker_ended(self, event: Worker.StateChanged) -> None:
@@ -301,69 +296,24 @@ class InboxScreen(FindingView):
             return
         if asked or self._end_tried != self.listing:
             self._end_running = self._end_tried = self.listing
-            self.find_end(self.listing, len(self.feed), self.feed_filter)
+            self.find_end(self.listing, len(self.feed), self.tab)
 
     @on(Tabs.TabActivated, "#filters")
     def _filter_tab(self, event: Tabs.TabActivated) -> None:
-        chosen = FeedFilter(event.tab.id or "all")
-        if chosen != self.feed_filter:
+        chosen = InboxTab(event.tab.id or InboxTab.INBOX.value)
+        if chosen != self.tab:
             self.open(self.subscriber_id, chosen)
 
     # -- actions -----------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in INBOX_ACTIONS and self.older:
+            return None  # greyed out: the older service has no archive or snooze
         if action in ROW_ACTIONS:
             return True if self.has_rows or self.selected else None
         if action == "clear_selection":
             return True if self.selected or self.text else None
         return True
-
-    def action_mark_read(self) -> None:
-        self._mark(MarkAs.READ)
-
-    def action_mark_unread(self) -> None:
-        self._mark(MarkAs.UNREAD)
-
-    def action_mark_seen(self) -> None:
-        self._mark(MarkAs.SEEN)
-
-    def action_mark_unseen(self) -> None:
-        self._mark(MarkAs.UNSEEN)
-
-    def _mark(self, mark_as: MarkAs) -> None:
-        ids = targets(self.selected, self.table.cursor_key, self.feed)
-        if not ids:
-            self.notify("Nothing to mark: no message is highlighted.", severity="warning")
-            return
-        step = Step(mark_as.value, tuple(ids))
-        self.submit(Write(Kind.MARK, self.subscriber_id, (step,), self.feed.flags(ids)))
-
-    # Not exclusive: the outbox sends writes one at a time, in the order they were made.
-    @work(group="write", exit_on_error=False)
-    async def submit(self, write: Write) -> None:
-        await self.context.outbox.submit(write)
-
-    def action_undo(self) -> None:
-        outbox = self.context.outbox
-        write = outbox.last(self.subscriber_id)
-        if write is None:
-            self.notify("Nothing to undo.", markup=False)
-            return
-        self.send_undo(write, self.feed.flags(write.before or {}))
-
-    @work(group="write", exit_on_error=False)
-    async def send_undo(self, write: Write, now: dict[str, Flags]) -> None:
-        await self.context.outbox.undo(write, now)
-
-    def action_mark_all_read(self) -> None:
-        self.list_unread(self.subscriber_id)
-
-    @work(group="write", exit_on_error=False)
-    async def list_unread(self, subscriber_id: str) -> None:
-        before = await loader.unread_before(self.context.client, subscriber_id)
-        self.post_message(
-            UnreadListed(subscriber_id, before, None if before is None else len(before))
-        )
 
     def action_toggle_select(self) -> None:
         message_id = self.table.cursor_key
@@ -406,8 +356,8 @@ class InboxScreen(FindingView):
         self._show_status()
 
     def action_next_filter(self) -> None:
-        order = list(FeedFilter)
-        following = order[(order.index(self.feed_filter) + 1) % len(order)]
+        order = list(V1_TABS if self.older else InboxTab)
+        following = order[(order.index(self.tab) + 1) % len(order)]
         self._show_filter(following.value)
 
     def action_pick_subscriber(self) -> None:

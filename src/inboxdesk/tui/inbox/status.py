@@ -23,10 +23,13 @@ class Status:
     pending: int = 0  # messages of queued writes
     offline: bool = False
     retry_key: str = "?"
+    tab: str = ""  # the tab shown (decisions.md 14)
 
 
 def status_text(status: Status) -> Text:
     text = Text()
+    if status.tab:
+        text.append(f"{status.tab}: ", style="bold")
     if not status.answered and not status.fetching:
         # The first page failed (the app said why): not a spinner that never ends.
         text.append(f"not loaded · {status.retry_key} retries", style="bold red")

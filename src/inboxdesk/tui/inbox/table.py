@@ -57,7 +57,7 @@ class _Empty:
 
 # Columns by priority: markers, time, title (at least TITLE_MIN cells) and status are
 # always drawn; the preview comes only once the title has TITLE_WIDE cells beside it.
-MARKERS, WHEN, STATUS, TITLE_MIN, TITLE_WIDE, TITLE_MAX, PREVIEW_MIN = 3, 8, 7, 20, 30, 48, 12
+MARKERS, WHEN, STATUS, TITLE_MIN, TITLE_WIDE, TITLE_MAX, PREVIEW_MIN = 4, 8, 7, 19, 30, 48, 12
 
 
 def column_widths(width: int) -> dict[str, int]:
@@ -80,6 +80,10 @@ _SELECTED = Style.parse("bold magenta")
 _PENDING = Style.parse("bold yellow")
 _UNREAD = Style.parse("bold cyan")
 _UNSEEN = Style.parse("yellow")
+_ARCHIVED = Style.parse("magenta")
+_SNOOZED = Style.parse("blue")
+# The fourth marker: archived, or snoozed until a time (the help explains both).
+ARCHIVED_MARK, SNOOZED_MARK = "▣", "☾"
 _BOLD = Style.parse("bold")
 _DIM = Style.parse("dim")
 
@@ -296,6 +300,12 @@ class MessageTable(ScrollView, can_focus=True):
         else:
             runs.append(("●" if not row.read else " ", _UNREAD))
             runs.append(("◌" if not row.seen else " ", _UNSEEN))
+        if row.archived:
+            runs.append((ARCHIVED_MARK, _ARCHIVED))
+        elif row.snoozed:
+            runs.append((SNOOZED_MARK, _SNOOZED))
+        else:
+            runs.append((" ", None))
         when = pad(clip(relative(row.created_at, self.clock()), WHEN), WHEN)
         runs += [(f" {when} ", None), (title, None if row.read else _BOLD)]
         if preview_width:

@@ -17,8 +17,8 @@ from textual.widgets import Input, Tab, Tabs
 from inboxdesk.models import NotificationCounts, Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui.context import ViewContext
-from inboxdesk.tui.inbox.feed import Feed, FeedFilter
-from inboxdesk.tui.inbox.header import SubscriberHeader
+from inboxdesk.tui.inbox.feed import V1_TABS, Feed, InboxTab
+from inboxdesk.tui.inbox.header import HeaderState, SubscriberHeader
 from inboxdesk.tui.inbox.messages import Listing
 from inboxdesk.tui.inbox.status import Status, StatusLine
 from inboxdesk.tui.inbox.table import MessageTable
@@ -48,6 +48,9 @@ class InboxView(ServiceScreen):
     # Ids of this subscriber's writes queued in the outbox, marked in the list.
     pending: var[frozenset[str]] = var(frozenset(), init=False)
     offline: var[bool] = var(False, init=False)
+    # The service has no v2 inbox (its list answered 404): the v1 feed, no archive or
+    # snooze (decisions.md 18).
+    older: var[bool] = var(False, init=False, bindings=True)
     # Not `loading`: that is Widget.loading, which covers the screen with an indicator.
     fetching: var[bool] = var(False, init=False)
 
@@ -55,7 +58,7 @@ class InboxView(ServiceScreen):
         super().__init__(id="inbox")
         self.context = context
         self._first_subscriber = subscriber_id
-        self.feed_filter = FeedFilter.ALL
+        self.tab = InboxTab.INBOX
         self.feed = Feed()
         self.listing = Listing(subscriber_id, 0)
         self._generation = 0
@@ -70,12 +73,7 @@ class InboxView(ServiceScreen):
     def compose(self) -> ComposeResult:
         yield AppHeader()
         yield SubscriberHeader(id="subscriber")
-        yield Tabs(
-            Tab("All", id="all"),
-            Tab("Unread", id="unread"),
-            Tab("Unseen", id="unseen"),
-            id="filters",
-        )
+        yield Tabs(*(Tab(tab.label, id=tab.value) for tab in InboxTab), id="filters")
         with Horizontal(id="panes"):
             yield MessageTable(self.context.clock, id="messages")
         yield Input(
@@ -86,6 +84,11 @@ class InboxView(ServiceScreen):
         yield AppFooter()
 
     @property
+    def v2(self) -> bool:
+        """Whether listings read the v2 inbox (else an older service's v1 feed)."""
+        return not self.older
+
+    @property
     def table(self) -> MessageTable:
         return self.query_one(MessageTable)
 
@@ -93,7 +96,7 @@ class InboxView(ServiceScreen):
         """Mark the filter's tab active.
 
         Until its tabs are mounted, Tabs refuses every id (ValueError); it then makes the
-        first tab, All, active by itself, which is the only filter a first open can have.
+        first tab, Inbox, active by itself, which is the only tab a first open can have.
         """
         tabs = self.query_one(Tabs)
         if tabs.active != value and any(tab.id == value for tab in tabs.query(Tab)):
@@ -118,6 +121,17 @@ class InboxView(ServiceScreen):
 
     def watch_offline(self) -> None:
         self._show_status()
+        self._show_header()
+
+    def watch_older(self, older: bool) -> None:
+        """An older service: its tabs are the v1 feed's, without Archived and Snoozed."""
+        tabs = self.query_one(Tabs)
+        for tab in InboxTab:
+            if tab not in V1_TABS:
+                found = tabs.query(f"#{tab.value}")
+                if found:
+                    found.first().display = not older
+        self._show_header()
 
     def _marks_changed(self) -> None:
         self.table.set_marks(self.selected, self.pending)
@@ -125,11 +139,17 @@ class InboxView(ServiceScreen):
 
     def _show_header(self) -> None:
         counts = self.counts
+        scope = self.context.scope()
         self.query_one(SubscriberHeader).show(
-            self.subscriber,
-            None if counts is None else str(counts.unread),
-            None if counts is None else str(counts.unseen),
-            self.subscriber_id,
+            HeaderState(
+                self.subscriber,
+                self.subscriber_id,
+                None if counts is None else counts.unread,
+                None if counts is None else counts.unseen,
+                "reconnecting" if self.offline else "online",
+                scope.own_name() if scope is not None else "",
+                self.older,
+            )
         )
         name = self.subscriber.display_name if self.subscriber else self.subscriber_id
         self.sub_title = clip(name, 60)
@@ -147,6 +167,7 @@ class InboxView(ServiceScreen):
             pending=len(self.pending),
             offline=self.offline,
             retry_key=self.key_for("refresh"),
+            tab=self.tab.label,
         )
 
     async def _ensure_detail(self) -> None:

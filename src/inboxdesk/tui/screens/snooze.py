@@ -1,0 +1,87 @@
+"""Until when to snooze: a few presets and a typed time (decisions.md 19), shown in the
+local time zone. A bad input is said in the modal, and nothing typed is lost."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from inboxdesk.text import safe
+from inboxdesk.timeinput import HELP, TimeInputError, parse_when
+
+# A snooze must end at least this far ahead (production answers 422 otherwise).
+MIN_AHEAD = timedelta(seconds=60)
+PRESETS = ("1h", "3h", "tomorrow 09:00", "monday 09:00")
+NAMES = {"1h": "in 1 hour", "3h": "in 3 hours"}
+
+
+def shown(moment: datetime) -> str:
+    """A moment in the local time zone, with the zone's name."""
+    return moment.astimezone().strftime("%a %d %b %Y %H:%M %Z")
+
+
+def until(typed: str, now: datetime) -> datetime:
+    """The end a person typed, at least a minute ahead of `now` (local time)."""
+    moment = parse_when(typed, now, future=True)
+    if moment - now < MIN_AHEAD:
+        raise TimeInputError(f"{shown(moment)} is not a minute ahead; a snooze must end later.")
+    return moment
+
+
+class SnoozeScreen(ModalScreen[datetime | None]):
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="snooze.cancel", tooltip="Do not snooze"),
+    ]
+
+    def __init__(self, count: int, clock: Callable[[], datetime]) -> None:
+        super().__init__()
+        self.count = count
+        self.clock = clock
+
+    def _now(self) -> datetime:
+        return self.clock().astimezone()
+
+    def compose(self) -> ComposeResult:
+        now = self._now()
+        noun = "message" if self.count == 1 else "messages"
+        with Vertical(id="dialog"):
+            yield Static(Text(f"Snooze {self.count:,} {noun} until…", style="bold"), id="question")
+            yield OptionList(
+                *(
+                    Option(f"{NAMES.get(p, p)}  ({shown(parse_when(p, now, True))})", id=p)
+                    for p in PRESETS
+                ),
+                id="presets",
+            )
+            yield Input(placeholder="or type a time: 90m, 2h, friday 17:00, ISO…", id="typed")
+            yield Static(Text(f"Times are local ({now.strftime('%Z')}). {HELP}.", style="dim"))
+            yield Static(id="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#presets", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self._choose(event.option.id or "")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._choose(event.value)
+
+    def _choose(self, typed: str) -> None:
+        try:
+            moment = until(typed, self._now())
+        except TimeInputError as exc:
+            error = self.query_one("#error", Static)
+            error.update(Text(safe(str(exc)), style="bold red"))
+            return
+        self.dismiss(moment)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
