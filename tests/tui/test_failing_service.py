@@ -62,7 +62,7 @@ async def test_a_first_page_that_fails_later_says_so_and_refresh_retries(
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
-        transport.route["/v1/subscribers/joe/notifications/feed"] = failing
+        transport.route["/v2/subscribers/joe/notifications"] = failing
         app.open_subscriber("joe")
         status = screen.query_one("#status", Static)
         await until(
@@ -84,6 +84,8 @@ async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:
         assert len(server.seen) <= 200, "the end search did not stop"
         if seen.path.endswith("/count"):
             return json_reply(COUNTS)
+        if seen.path.endswith("/notifications"):
+            return json_reply(NO_ROUTE, 404)  # an older service: the v1 feed
         if seen.path.startswith("/v2/subscribers/"):
             return json_reply({"data": JANE})
         query = parse_qs(seen.query)
@@ -111,6 +113,8 @@ async def test_a_lone_surrogate_in_a_title_is_shown_as_a_stand_in() -> None:
     def answer(seen: Seen) -> Reply:
         if seen.path.endswith("/count"):
             return json_reply(COUNTS)
+        if seen.path.endswith("/notifications"):
+            return json_reply(NO_ROUTE, 404)  # an older service: the v1 feed
         if seen.path.startswith("/v2/subscribers/"):
             return json_reply({"data": JANE})
         titled = item(1, title="hi \ud800 there")
@@ -127,6 +131,7 @@ async def test_a_lone_surrogate_in_a_title_is_shown_as_a_stand_in() -> None:
             assert "hi <U+D800> there" in detail_text(screen)
 
 
+NO_ROUTE = {"statusCode": 404, "message": "Cannot GET", "error": "Not Found"}
 JANE = {
     "_id": "65e000000000000000000009",
     "subscriberId": "jane",

@@ -441,8 +441,9 @@ class InboxClient:
     ) -> httpx.Response:
         """Send with retries within the limits; the 2xx response, or the matching ApiError."""
         headers = {}
-        if method == "POST":
-            # One key for every try of this call: a retried write is applied once.
+        if method in ("POST", "PATCH"):
+            # One key for every try of this call: a retried write is applied once (the
+            # outbox's keys for archive and snooze too: behaviour.md 8).
             headers["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
         request = self._http.build_request(
             method, path, params=params, json=json_body, headers=headers
