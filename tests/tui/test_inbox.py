@@ -93,7 +93,7 @@ async def test_inbox_lists_messages_newest_first_with_header_and_counts(service:
         assert marker(app, jane_message(11)) == " ●◌"  # unread, unseen
         assert marker(app, jane_message(0)) == "   "  # read and seen
         detail = detail_text(screen)
-        assert "Your order #1011 is on its way." in detail and jane_message(11) in detail
+        assert "Order #1011 shipped" in detail and jane_message(11) in detail
         assert "unread · unseen · in_app" in detail
 
 
@@ -379,7 +379,7 @@ async def test_columns_by_priority(service: Service) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
         drawn = "".join(segment.text for segment in screen.table.render_line(1))
-        assert drawn.startswith(" ●◌  1d ago") and "Your order #1011" in drawn
+        assert drawn.startswith(" ●◌  1d ago") and "Order #1011 shipped" in drawn
 
 
 async def test_open_link_without_a_browser_shows_it(

@@ -91,6 +91,9 @@ def notification(row: sqlite3.Row, subscriber: dict[str, Any]) -> dict[str, Any]
     for field in ("subject", "avatar", "tags", "data"):
         if doc.get(field) is not None:
             out[field] = doc[field]
+    # An in-app message's title is what the subscriber's Inbox shows as its subject.
+    if "subject" not in out and isinstance(doc.get("title"), str):
+        out["subject"] = doc["title"]
     cta = doc.get("cta")
     if isinstance(cta, dict) and isinstance(cta.get("data"), dict) and cta["data"].get("url"):
         out["redirect"] = {"url": str(cta["data"]["url"])}
