@@ -22,7 +22,8 @@ from textual.widgets import Static
 from inboxdesk.tui.widgets.app_footer import declared_order
 
 LEGEND = (
-    "Markers: ✔ selected   ● unread   ◌ unseen   ★ primary integration\n"
+    "Markers: ✔ selected   ● unread   ◌ unseen   ▣ archived   ☾ snoozed   "
+    "★ primary integration\n"
     "         ⧗ a write of this row is waiting to be sent, or for the service's answer"
 )
 # Below this width the note goes under what a key does, so that binding ids (what
@@ -37,7 +38,8 @@ NOTES: dict[str, tuple[str, str | None]] = {
         None,
     ),
     "inbox.undo": (
-        "{key} undoes one step: the newest mark of this subscriber made in this session "
+        "{key} undoes one step: the newest mark, archive or snooze of this subscriber made "
+        "in this session "
         "(press again for the one before; there is no redo). History{other} undoes any "
         "write, from any session.",
         "inbox.history",
