@@ -53,7 +53,14 @@ async def test_queued_writes_are_kept_and_offered_at_the_next_start(
 
     again = app_for(service, writes=WriteStore(path))
     async with again.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(again.screen, QueuedWritesScreen), what="offer")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(again.screen, QueuedWritesScreen)
+                and bool(again.screen.query("#queued-list"))
+            ),
+            what="offer",
+        )
         listed = plain(again.screen.query_one("#queued-list", Static))
         assert "mark 1 message read" in listed
         await pilot.press("s")
@@ -70,7 +77,14 @@ async def test_an_offer_dropped_or_kept_sends_nothing(
         app.exit()
     again = app_for(service, writes=WriteStore(path))
     async with again.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(again.screen, QueuedWritesScreen), what="offer")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(again.screen, QueuedWritesScreen)
+                and bool(again.screen.query("#queued-list"))
+            ),
+            what="offer",
+        )
         await pilot.press(choice)
         await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
         assert len(again.outbox.queued()) == (0 if choice == "d" else 1)
