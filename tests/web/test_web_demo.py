@@ -278,12 +278,14 @@ def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> 
     page_url = demo.line_with("in a browser:").split()[4]
     fixture = json.loads(fixture_file.read_text())
     subscriber = fixture["environments"][0]["subscribers"][0]["subscriberId"]
-    feed_path = f"/v1/subscribers/{subscriber}/notifications/feed"
+    # The app opens on the Inbox tab: the v2 list of what is neither archived nor snoozed.
+    inbox_path = f"/v2/subscribers/{subscriber}/notifications"
+    shown = {"limit": 30, "archived": "false", "snoozed": "false"}
     http = httpx.Client(
         base_url=service_url, headers={"Authorization": f"ApiKey {KEY}"}, timeout=30
     )
-    items: list[dict[str, Any]] = http.get(feed_path, params={"limit": 30}).json()["data"]
-    index = next(i for i, item in enumerate(items) if not item["read"])
+    items: list[dict[str, Any]] = http.get(inbox_path, params=shown).json()["data"]
+    index = next(i for i, item in enumerate(items) if not item["isRead"])
     target = items[index]
     shot = Path(os.environ.get("INBOXDESK_WEB_SCREENSHOT") or tmp_path / "web-inbox.png")
 
@@ -296,7 +298,7 @@ def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> 
         for _ in range(index):  # the first row is highlighted when the inbox opens
             screen.page.keyboard.press("j")
         # The detail pane shows the highlighted message: the right one is highlighted.
-        wait_for("its detail", lambda: any(target["_id"] in line for line in screen.lines()))
+        wait_for("its detail", lambda: any(target["id"] in line for line in screen.lines()))
         row = (screen.list_top() or 0) + index
 
         def marker() -> str:
@@ -311,8 +313,8 @@ def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> 
 
         # The service has it too.
         def read_now() -> bool:
-            data = http.get(feed_path, params={"limit": 30}).json()["data"]
-            return next(i for i in data if i["_id"] == target["_id"])["read"] is True
+            data = http.get(inbox_path, params=shown).json()["data"]
+            return next(i for i in data if i["id"] == target["id"])["isRead"] is True
 
         wait_for("the service's read flag", read_now, timeout=10)
         screen.page.screenshot(path=str(shot))
