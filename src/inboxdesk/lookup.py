@@ -9,7 +9,7 @@ never further than `max_pages` pages (decisions.md 23), saying how far it got.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -23,10 +23,6 @@ SCAN_PAGE = 1000
 # Told after each page of a scan: pages searched, and pages in all when the service
 # counted them (None when it gives no total).
 Progress = Callable[[int, int | None], None]
-# Which messages count towards a position: those a list (a tab) shows.
-Keep = Callable[[Message], bool]
-
-
 @dataclass(frozen=True)
 class Found:
     """The messages X named, and how: a transaction may hold several (one per channel
@@ -34,18 +30,6 @@ class Found:
 
     messages: list[Message]
     by: Literal["transactionId", "id"]
-
-
-def _flags(m: Message) -> dict[str, bool]:
-    """A message's state under the names of the inbox's filters (read, seen, archived,
-    snoozed); `archived` is a field production's Message carries beyond api.md."""
-    archived = (m.model_extra or {}).get("archived") is True
-    return {"read": m.read, "seen": m.seen, "archived": archived, "snoozed": bool(m.snoozed_until)}
-
-
-def keep_for(query: Mapping[str, bool]) -> Keep:
-    """What a list filtered by `query` (`{"read": False}`, the v2 tabs' flags) shows."""
-    return lambda m: all(_flags(m).get(k) == v for k, v in query.items())
 
 
 def _pages(total: int | None) -> int | None:
@@ -113,30 +97,6 @@ async def find(
         if hit is not None:
             return Found([hit[0]], "id")
     return None
-
-
-async def position(
-    client: InboxClient,
-    message: Message,
-    subscriber_id: str,
-    keep: Keep,
-    progress: Progress | None = None,
-) -> int | None:
-    """Where `message` stands in a subscriber's in-app list that shows what `keep`
-    accepts, newest first (the inbox's order); None when that list does not show it."""
-    if str(message.channel) != Channel.IN_APP.value or not keep(message):
-        return None
-    before = 0
-
-    def wanted(m: Message) -> bool:
-        nonlocal before
-        if m.id == message.id:
-            return True
-        before += keep(m)
-        return False
-
-    hit = await scan(client, wanted, subscriber_id, Channel.IN_APP, progress)
-    return None if hit is None else before
 
 
 def _own_first(messages: list[Message], subscriber_id: str | None) -> list[Message]:

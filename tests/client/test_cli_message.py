@@ -13,8 +13,10 @@ import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, LimitExceeded
 from inboxdesk.client.limits import Limits
-from inboxdesk.lookup import find, keep_for, position
+from inboxdesk.lookup import find
 from inboxdesk.server.fixtures import read_fixture
+from inboxdesk.tui.inbox.feed import InboxTab
+from inboxdesk.tui.inbox.loader import locate
 from tests.client.conftest import run
 from tests.conftest import EXAMPLE, JOE_MESSAGES, STAGING_KEY, Service, ServiceFactory, jane_message
 
@@ -113,28 +115,27 @@ async def test_the_lookup_gives_positions_and_stops_at_max_pages(
         found = await find(client, oldest, "jane", widen=True, progress=lambda *p: seen.append(p))
         assert found is not None and found.by == "id"
         assert seen == [(1, 1), (1, 3), (2, 3)]  # jane's one page, then the environment's
-        message = found.messages[0]
-        assert await position(client, message, "ada", lambda m: True) == MANY - 1
+        # Its row in each tab's own listing (the v2 inbox's filters and order).
+        assert await locate(client, "ada", oldest, InboxTab.ALL, True) == MANY - 1
         newest_unread = f"66a{MANY - 2:021x}"
-        unread = await find(client, newest_unread, "ada")
-        assert unread is not None
-        assert await position(client, unread.messages[0], "ada", lambda m: not m.read) == 0
-        assert await position(client, message, "ada", lambda m: not m.read) is None  # read
+        assert await locate(client, "ada", newest_unread, InboxTab.UNREAD, True) == 0
+        assert await locate(client, "ada", oldest, InboxTab.UNREAD, True) is None  # read
     bounded = ClientOptions(limits=Limits(max_pages=2))
     async with InboxClient(service.url, STAGING_KEY, bounded) as client:
         with pytest.raises(LimitExceeded, match="2 pages"):
             await find(client, oldest, "ada")
 
 
-async def test_a_tabs_rule_follows_its_query(service: Service) -> None:
-    """keep_for reads a tab's flags: an archived message is on no tab that excludes them."""
+async def test_a_message_is_placed_in_the_tabs_that_show_it(service: Service) -> None:
+    """An archived message is on the Archived and All tabs, never on Inbox or Unread."""
     async with InboxClient(service.url, STAGING_KEY) as client:
         await client.notification_action("jane", jane_message(4), "archive")
         found = await find(client, "txn-4")
         assert found is not None and found.by == "transactionId"
-        message = found.messages[0]
-        assert keep_for({"archived": True})(message) and keep_for({"read": False})(message)
-        assert not keep_for({"archived": False, "snoozed": False})(message)
-        inbox = keep_for({"archived": False})
-        assert await position(client, message, "jane", inbox) is None
-        assert await position(client, message, "jane", keep_for({})) == 7
+        message_id = found.messages[0].id or ""
+        assert await locate(client, "jane", message_id, InboxTab.ARCHIVED, True) == 0
+        assert await locate(client, "jane", message_id, InboxTab.INBOX, True) is None
+        assert await locate(client, "jane", message_id, InboxTab.UNREAD, True) is None
+        assert await locate(client, "jane", message_id, InboxTab.ALL, True) == 7
+        # An older service's v1 feed has no archive: the message is on its Inbox tab.
+        assert await locate(client, "jane", message_id, InboxTab.INBOX, False) == 7

@@ -8,25 +8,34 @@ its state, applied when the listing that shows the message has its rows.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
-from inboxdesk.lookup import Keep, keep_for
+from inboxdesk.client import InboxClient
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, Filtered, InboxTab, Row
 from inboxdesk.tui.inbox.messages import PageLoaded
 from inboxdesk.tui.inbox.view import InboxView
 from inboxdesk.tui.messages import OpenSubscriber
 
+if TYPE_CHECKING:
+    from inboxdesk.tui.screens.goto import Locate
 
-def _tabs(current: InboxTab) -> list[tuple[str, Keep]]:
-    """The tabs the go-to may open a message on, each with what it shows (from the
-    tab's own query): the current one first, then one that filters nothing."""
+
+def _tabs(client: InboxClient, current: InboxTab, v2: bool) -> list[tuple[str, Locate]]:
+    """The tabs the go-to may open a message on, each finding a row in its own listing
+    (its filters, its order): the current one first, then one that filters nothing."""
     every = [f for f in InboxTab if not f.query and f != current][:1]
-    return [(f.value, keep_for(f.query)) for f in [current, *every]]
+
+    def locator(tab: InboxTab) -> Locate:
+        return lambda owner, message_id, progress: loader.locate(
+            client, owner, message_id, tab, v2, progress
+        )
+
+    return [(tab.value, locator(tab)) for tab in [current, *every]]
 
 
 FINDING_BINDINGS: list[BindingType] = [
@@ -87,7 +96,8 @@ class FindingView(InboxView):
     def action_go_to(self) -> None:
         from inboxdesk.tui.screens.goto import GoToScreen
 
-        screen = GoToScreen(self.context.client, self.subscriber_id, _tabs(self.tab))
+        client = self.context.client
+        screen = GoToScreen(client, self.subscriber_id, _tabs(client, self.tab, self.v2))
         self.app.push_screen(screen, self._went_to)
 
     def _went_to(self, found: object) -> None:

@@ -8,7 +8,7 @@ answered 404 (decisions.md 18): `v2` says which.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
@@ -57,6 +57,29 @@ async def pages(
     return list(
         await asyncio.gather(*(page(client, subscriber_id, tab, v2, n, PAGE_SIZE) for n in numbers))
     )
+
+
+async def locate(
+    client: InboxClient,
+    subscriber_id: str,
+    message_id: str,
+    tab: InboxTab,
+    v2: bool,
+    progress: Callable[[int, int | None], None] | None = None,
+) -> int | None:
+    """Where the message stands in the tab's own listing (its filters, its order), page
+    by page up to `max_pages`; None when the tab does not show it."""
+    most = client.options.limits.max_pages
+    for number in range(most):
+        found = await page(client, subscriber_id, tab, v2, number, PAGE_SIZE)
+        for index, item in enumerate(found.items):
+            if item.id == message_id:
+                return number * PAGE_SIZE + index
+        if progress is not None:
+            progress(number + 1, None)
+        if not found.has_more or not found.items:
+            return None
+    raise too_many_pages(most, "the inbox")
 
 
 @dataclass(frozen=True)

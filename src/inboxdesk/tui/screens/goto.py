@@ -3,7 +3,7 @@ lookup (lookup.py) and says how far it got, then hands the inbox where to open i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -16,9 +16,12 @@ from textual.widgets import Input, ProgressBar, Static
 from textual.worker import Worker
 
 from inboxdesk.client import InboxClient, InboxdeskError
-from inboxdesk.lookup import Keep, find, position
+from inboxdesk.lookup import find
 from inboxdesk.models import Message
 from inboxdesk.text import clip, safe
+
+# Where a message stands in one tab's listing (None: not shown there), told of progress.
+Locate = Callable[[str, str, Callable[[int, int | None], None]], Awaitable[int | None]]
 
 
 @dataclass(frozen=True)
@@ -38,10 +41,10 @@ class GoToScreen(ModalScreen[GoTo | None]):
     ]
 
     def __init__(
-        self, client: InboxClient, subscriber_id: str, tabs: Sequence[tuple[str, Keep]]
+        self, client: InboxClient, subscriber_id: str, tabs: Sequence[tuple[str, Locate]]
     ) -> None:
         """`tabs`: the inbox's tabs that may show the message, in the order to try
-        (the current one first), each with the rule of what it shows."""
+        (the current one first), each with how to find a message's row in it."""
         super().__init__()
         self.client = client
         self.subscriber_id = subscriber_id
@@ -92,9 +95,9 @@ class GoToScreen(ModalScreen[GoTo | None]):
         index: int | None = None
         if owner is not None:
             self._say("Found: finding its place in the list…")
-            for name, keep in self.tabs:
+            for name, locate in self.tabs:
                 try:
-                    index = await position(self.client, message, owner, keep, self._progress)
+                    index = await locate(owner, message.id or "", self._progress)
                 except InboxdeskError:
                     index = None  # past the page bound: the pane shows it alone
                 if index is not None:
