@@ -107,7 +107,8 @@ def make_service(
         wanted = ServerSettings(db_path=db_path, **settings)
         if own or shared_used or wanted != ServerSettings(db_path=db_path):
             # Two services in one test must not share a port.
-            thread = ServiceThread(wanted, store).start()
+            app = shared_thread.app_for(wanted, store)
+            thread = ServiceThread(wanted, store, app=app).start()
             started.append(thread)
         else:
             thread = shared_thread.replace(wanted, store)
