@@ -14,6 +14,7 @@ from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
+from tests.client.faults import LOOPBACK_TLS
 from tests.shared_service import SharedService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +46,7 @@ class Service:
 
     def http(self, key: str | None = STAGING_KEY) -> httpx.Client:
         headers = {"Authorization": f"ApiKey {key}"} if key else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30, verify=LOOPBACK_TLS)
 
     def row(self, sql: str, *params: Any) -> Any:
         return self.store.read().execute(sql, params).fetchone()

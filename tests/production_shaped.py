@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 
+from tests.client.faults import LOOPBACK_TLS
+
 # Key material that must never leave the client: each appears in every answer above.
 SECRET_KEYS = ("sk_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0", "0f1e2d3c4b5a69788796a5b4c3d2e1f0")
 SECRET_HASH = "hash-of-a-secret-key-5b4a39281706"
@@ -30,7 +32,7 @@ def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
 @contextmanager
 def production_shaped(upstream: str) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
-    forward = httpx.Client(base_url=upstream, timeout=30)
+    forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
 
     class Handler(BaseHTTPRequestHandler):
         def _relay(self) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.client.faults import LOOPBACK_TLS
 from tests.conftest import EXAMPLE, STAGING_KEY, jane_message
 
 EMAIL = [f"65e0000000000000000{n:05d}" for n in (2, 3, 4)]
@@ -33,7 +34,7 @@ def start(db: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1)
+            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1, verify=LOOPBACK_TLS)
             return process
         except httpx.TransportError:
             time.sleep(0.05)
@@ -51,7 +52,9 @@ def test_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> No
     written = threading.Semaphore(0)
 
     def hammer(work: int) -> None:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=5) as http:
+        with httpx.Client(
+            base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=5, verify=LOOPBACK_TLS
+        ) as http:
             n = 0
             while not stop.is_set():
                 try:
@@ -81,7 +84,9 @@ def test_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> No
 
     restarted = start(db, port)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers) as http:
+        with httpx.Client(
+            base_url=f"http://127.0.0.1:{port}", headers=headers, verify=LOOPBACK_TLS
+        ) as http:
             integrations = http.get("/v1/integrations").json()["data"]
             feed = http.get("/v1/subscribers/jane/notifications/feed", params={"limit": 100}).json()
             after = http.post(

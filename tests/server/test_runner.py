@@ -10,6 +10,7 @@ from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.ratelimit import RateLimit
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
+from tests.client.faults import LOOPBACK_TLS
 from tests.conftest import EXAMPLE, STAGING_KEY
 from tests.hostile import HOSTILE_KEY, hostile_fixture
 from tests.shared_service import SharedService
@@ -23,7 +24,9 @@ def loaded(path: Path, fixture: dict[str, object]) -> Store:
 
 def status(url: str, key: str) -> int:
     headers = {"Authorization": f"ApiKey {key}"}
-    return httpx.get(f"{url}/v1/integrations", headers=headers, timeout=10).status_code
+    return httpx.get(
+        f"{url}/v1/integrations", headers=headers, timeout=10, verify=LOOPBACK_TLS
+    ).status_code
 
 
 def test_replace_serves_the_new_store_and_settings_on_the_same_port(tmp_path: Path) -> None:
