@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,31 @@ class Service:
 ServiceFactory = Callable[..., Service]
 
 OWN_SERVICE = "own_service"
+SLOW = "slow"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `slow` first, dealt evenly to the workers.
+
+    `--dist worksteal` hands each worker one contiguous share of this order, and an idle
+    worker steals from the end of another's queue: a long test at the end would run
+    alone while the other worker waits. So the slow tests open the shares, in turn.
+    """
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    slow = [item for item in items if item.get_closest_marker(SLOW) is not None]
+    if not slow:
+        return
+    rest = iter(item for item in items if item.get_closest_marker(SLOW) is None)
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for n in range(workers):
+        share = left // (workers - n)  # as the scheduler splits them
+        left -= share
+        first = slow[n::workers]
+        ordered += first + list(islice(rest, max(0, share - len(first))))
+    ordered += list(rest)
+    assert sorted(map(id, ordered)) == sorted(map(id, items))
+    items[:] = ordered
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,7 @@ def wait_for(condition: Callable[[], object], what: str, timeout: float = 90.0) 
     waiting.wait_for(what, condition, timeout)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("sig", "unread"),
     [(signal.SIGTERM, False), (signal.SIGHUP, False), (signal.SIGTERM, True)],

@@ -135,6 +135,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, li
     thread.stop()
 
 
+@pytest.mark.slow
 def test_every_demo_read_validates(demo: tuple[Service, list[str]]) -> None:
     service, keys = demo
     for key in keys:
@@ -176,6 +177,7 @@ def test_every_demo_read_validates(demo: tuple[Service, list[str]]) -> None:
                 page_number += 1
 
 
+@pytest.mark.slow
 def test_every_demo_write_validates(demo: tuple[Service, list[str]]) -> None:
     service, keys = demo
     for key in keys:

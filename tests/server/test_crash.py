@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.client.faults import LOOPBACK_TLS
 from tests.conftest import EXAMPLE, STAGING_KEY, jane_message
@@ -42,6 +43,7 @@ def start(db: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     raise AssertionError(process.stdout.read().decode() if process.stdout else "no output")
 
 
+@pytest.mark.slow
 def test_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     port = free_port()

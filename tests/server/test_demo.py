@@ -88,6 +88,7 @@ def test_each_environment_has_its_own_primaries(demo: tuple[Store, list[Any]]) -
     assert {c for _, c in names} == {"email", "sms"}
 
 
+@pytest.mark.slow
 def test_messages_exercise_every_field(make_service: ServiceFactory) -> None:
     service = make_service(fixture=demo_fixture(NOW))
     keys = {r["name"]: r for r in service.store.environments()}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -45,6 +46,7 @@ def _exercise(operation: Any, base_url: str) -> None:
     run()
 
 
+@pytest.mark.slow
 def test_every_operation_survives_generated_requests(service: Service) -> None:
     with service.http(None) as http:
         raw = http.get("/openapi.json").json()

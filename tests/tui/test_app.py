@@ -69,6 +69,7 @@ async def test_unreachable_at_start_then_retry_connects(service: Service) -> Non
             restarted.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.own_service
 async def test_service_dies_mid_session_and_the_app_recovers(
     service: Service, notices: Notices

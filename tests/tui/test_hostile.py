@@ -17,6 +17,7 @@ import re
 from collections.abc import AsyncIterator
 from typing import ClassVar
 
+import pytest
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.message import Message
 from textual.notifications import Notify
@@ -173,6 +174,7 @@ async def hostile_app(
     return app, app.screen, service.snapshot()
 
 
+@pytest.mark.slow
 async def test_messages_and_their_detail_stay_inert_text(make_service: ServiceFactory) -> None:
     service = make_service(fixture=hostile_fixture())
     app = app_for(service, key=HOSTILE_KEY, subscriber=SUBSCRIBER)
@@ -211,6 +213,7 @@ async def test_messages_and_their_detail_stay_inert_text(make_service: ServiceFa
     assert VISIBLE_MARKER in visible(written)
 
 
+@pytest.mark.slow
 async def test_picker_integrations_and_palette_stay_inert_text(
     make_service: ServiceFactory,
 ) -> None:

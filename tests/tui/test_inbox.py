@@ -284,6 +284,7 @@ async def test_undo_restores_the_earlier_state(service: Service) -> None:
         assert app.outbox.last("jane") is None
 
 
+@pytest.mark.slow
 async def test_filter_tabs_and_text_filter(service: Service) -> None:
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
@@ -442,6 +443,7 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
         assert len(keys) >= 2 and len(set(keys)) == 1, "resent with the key it was queued with"
 
 
+@pytest.mark.slow
 async def test_g_reaches_the_true_end_fetching_only_what_it_shows(
     make_service: object, transport: FaultTransport
 ) -> None:
@@ -600,6 +602,7 @@ async def test_g_before_the_length_is_known_waits_for_the_search(
         assert f"{size:,} messages" in plain(screen.query_one("#status", Static))
 
 
+@pytest.mark.slow
 async def test_a_failed_search_for_the_end_is_quiet_and_g_searches_again(
     make_service: object, transport: FaultTransport
 ) -> None:
@@ -677,6 +680,7 @@ async def test_hostile_rows_are_drawn_as_plain_visible_text(make_service: object
         assert app.is_running, "no markup ran"
 
 
+@pytest.mark.slow
 async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
     make_service: object, notices: Notices
 ) -> None:

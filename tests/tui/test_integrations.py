@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
@@ -133,6 +134,7 @@ async def test_credentials_are_masked(make_service: ServiceFactory) -> None:
         assert "secret-sendgrid" not in detail and "••••3456" in detail
 
 
+@pytest.mark.slow
 async def test_layout_from_80_to_200_columns(service: Service) -> None:
     """Narrow: the pane goes below the list, `d` hides it; marker, name, ? and q always show."""
     for size, narrow in (

@@ -271,6 +271,7 @@ def assert_key_kept(served: Served, key: str, screen: Screen, url: str) -> None:
     assert key not in screen.page.content()
 
 
+@pytest.mark.slow
 def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> None:
     service_line = demo.line_with("local service on")
     service_url = service_line.split()[4]
@@ -329,6 +330,7 @@ def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> 
     assert KEY not in demo.rest_of_output()
 
 
+@pytest.mark.slow
 def test_tui_in_a_browser(service: Service, browser_ready: None, tmp_path: Path) -> None:
     """`tui --web` serves the app with the resolved settings: here a flag and the key
     from the environment, as a profile would give them."""
