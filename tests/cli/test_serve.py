@@ -6,27 +6,31 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
-def serve(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "inboxdesk", "serve", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from inboxdesk.cli import main
 
 
-def test_a_database_in_a_missing_directory_is_refused(tmp_path: Path) -> None:
+def serve(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """A refused `serve`, in this process: it ends before serving anything."""
+    code = main(["serve", *args])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["serve", *args], code, out, err)
+
+
+def test_a_database_in_a_missing_directory_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "no" / "such"
-    result = serve("--db", str(missing / "local.db"), "--demo", "--port", "0")
+    result = serve(capsys, "--db", str(missing / "local.db"), "--demo", "--port", "0")
     assert result.returncode == 2
     assert f"no directory {missing}" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "no").exists()
 
 
-def test_a_port_out_of_range_is_refused(tmp_path: Path) -> None:
-    result = serve("--db", str(tmp_path / "local.db"), "--port", "70000")
+def test_a_port_out_of_range_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = serve(capsys, "--db", str(tmp_path / "local.db"), "--port", "70000")
     assert result.returncode == 2
     assert "a port is 0 to 65535, not 70000" in result.stderr
     assert "Traceback" not in result.stderr
