@@ -70,9 +70,10 @@ SLOW = "slow"
 def pytest_configure(config: pytest.Config) -> None:
     """The collector tuned for a test run, as the app tunes it for its own (tui/app.py).
 
-    Each test builds and drops a whole app: with the default threshold (700) the young
-    generations were collected thousands of times, a seventh of the TUI tests' time. (An
-    app restores the thresholds it found when it ends, so these stay.)
+    Each test builds and drops a whole app and a store: with the default threshold (700)
+    the young generations were collected thousands of times outside the app's own regime
+    (tui/collector.py), a tenth of the TUI tests' time. An app restores the thresholds
+    it found when it ends, so these stay.
     """
     gc.set_threshold(20_000, 10, 10)
 
