@@ -24,6 +24,9 @@ class Loopback:
 
         class Answer(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in two writes: without TCP_NODELAY the body waited
+            # for the client's delayed ACK, 40 ms on every answer.
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: object) -> None:
                 pass  # quiet: the tests say what matters
