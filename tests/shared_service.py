@@ -37,6 +37,9 @@ class CurrentStore:
 
     def __init__(self, store: Store) -> None:
         self.default = store
+        # What a built app's own database guard watches: the first store's file, which
+        # the shared service keeps for the run (each test's file has a guard of its own).
+        self.path = store.path
 
     def __getattr__(self, name: str) -> Any:
         return getattr(_serving.get(self.default), name)
@@ -91,7 +94,7 @@ class SharedService:
         self.current.default = store
         shape = dataclasses.replace(settings, db_path="")
         if shape not in self._apps:
-            # Its own guard watches the first store's file; the one below watches this.
+            # Its own guard watches `current.path`; the one below watches this store's.
             self._apps[shape] = create_app(settings, cast(Store, self.current))
         path = store.path
         identity = None if path == ":memory:" else file_identity(path)
