@@ -55,7 +55,10 @@ class Loopback:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Answer)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # Polled often, so that close() returns at once (the default waits up to 0.5 s).
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
         self.thread.start()
 
     @contextmanager
