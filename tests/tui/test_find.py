@@ -7,6 +7,7 @@ import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, Tabs
 
@@ -60,6 +61,7 @@ async def go_to(pilot: Pilot[None], key: str) -> GoToScreen:
     return prompt
 
 
+@pytest.mark.slow
 async def test_go_to_by_transaction_id_and_by_another_subscribers_id(service: Service) -> None:
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
@@ -81,6 +83,7 @@ async def test_go_to_by_transaction_id_and_by_another_subscribers_id(service: Se
         assert table.cursor_row == 1
 
 
+@pytest.mark.slow
 async def test_go_to_shows_a_message_no_list_holds_and_says_when_none_is_found(
     service: Service, notices: Notices
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from inboxdesk.tui.history.screen import HistoryScreen
@@ -89,6 +90,7 @@ async def test_the_request_log_copies_a_request_as_curl_without_the_key(
     assert jane_message(11) in curl and "Idempotency-Key" in curl
 
 
+@pytest.mark.slow
 async def test_the_filter_narrows_as_typed_by_field_or_anywhere(
     service: Service, notices: Notices
 ) -> None:
