@@ -42,6 +42,7 @@ def app_for(
         writes=writes or WriteStore(None),
     )
     app.animation_level = "none"  # scrolling jumps, so Pilot need not wait for animations
+    app.probe_seconds = 0.2  # a service that is back is found without a 2 s wait
     return app
 
 

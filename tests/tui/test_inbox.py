@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, Tabs
 
-from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.app import PROBE_SECONDS, InboxdeskApp
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
 from tests.client.faults import FaultTransport
@@ -726,6 +726,9 @@ async def test_auto_refresh_shows_changes_and_pauses_while_writes_wait(
         return sum(r.url.path.endswith("/notifications/feed") for r in transport.seen)
 
     app = app_for(service, transport=transport, auto_refresh=0.2)
+    # Only marks are refused: a probe (every 2 s, as in use) finds the service answering
+    # and brings the app back, so none may fall in the window below.
+    app.probe_seconds = PROBE_SECONDS
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         with service.http() as http:

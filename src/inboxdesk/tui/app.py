@@ -78,6 +78,7 @@ class InboxdeskApp(App[None]):
     offline: reactive[bool] = reactive(False, init=False)
     # The organization's environments and the key's own; the header names the latter.
     scope: reactive[Scope | None] = reactive(None, init=False)
+    probe_seconds = PROBE_SECONDS  # between probes while the service is away
 
     def __init__(
         self,
@@ -383,14 +384,14 @@ class InboxdeskApp(App[None]):
             return
         self.offline = True
         self.notify(
-            f"{why} Retrying every {PROBE_SECONDS:g} s. Marks pressed "
+            f"{why} Retrying every {self.probe_seconds:g} s. Marks pressed "
             "meanwhile are queued and sent, in order, when it is back.",
             title="Service unreachable",
             severity="error",
             timeout=8,
             markup=False,
         )
-        self._probe = self.set_interval(PROBE_SECONDS, self._check_service)
+        self._probe = self.set_interval(self.probe_seconds, self._check_service)
 
     def on_service_answered(self, event: ServiceAnswered) -> None:
         self.connected = True
