@@ -44,7 +44,7 @@ from inboxdesk.writes import WriteStore
 OUT = Path(__file__).resolve().parent
 ROOT = OUT.parent
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
-SIZE = (120, 36)
+SIZE = (120, 40)
 NARROW = (80, 24)
 
 
@@ -116,6 +116,26 @@ async def history(pilot: Pilot[None]) -> None:
     )
 
 
+async def all_tab(pilot: Pilot[None]) -> None:
+    """The All tab: archived (▣) and snoozed (☾) rows among the rest."""
+    await inbox(pilot)
+    app = pilot.app
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    await pilot.press(*"fffff")  # Unread, Unseen, Archived, Snoozed, All
+    await until(pilot, lambda: screen.tab.value == "all" and screen.feed.answered)
+    await pilot.pause(0.3)
+
+
+async def snooze(pilot: Pilot[None]) -> None:
+    """Two messages selected, and the snooze window asking until when."""
+    from inboxdesk.tui.screens.snooze import SnoozeScreen
+
+    await inbox(pilot)
+    await pilot.press("space", "space", "b")
+    await until(pilot, lambda: isinstance(pilot.app.screen, SnoozeScreen))
+
+
 Scene = Callable[[Pilot[None]], Awaitable[None]]
 # Name: how to get there, and the terminal size.
 SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
@@ -125,6 +145,8 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "set-primary-confirmation": (confirm, SIZE),
     "help": (help_screen, SIZE),
     "history": (history, SIZE),
+    "inbox-all-tab": (all_tab, SIZE),
+    "snooze": (snooze, SIZE),
     "inbox-narrow": (detail, NARROW),
 }
 
