@@ -250,3 +250,19 @@ async def test_more_than_20_messages_warn_of_the_webhooks(make_service: ServiceF
         assert service.snapshot() == before, "nothing sent unconfirmed"
         await pilot.press("escape", "space", "r")  # one message: no question
         await until(pilot, lambda: service.snapshot() != before, what="a single mark")
+
+
+def test_a_v2_rows_status_is_its_severity_or_its_state_in_words() -> None:
+    """The v2 inbox has no delivery status: the column says what the markers mean, so
+    the text filter finds "archived" and "snoozed" too."""
+    from inboxdesk.models.inbox import InboxNotification
+    from inboxdesk.tui.inbox.feed import Row, matches
+
+    def row(**fields: object) -> Row:
+        return Row.of_notification(InboxNotification.model_validate({"id": "n1", **fields}))
+
+    assert row(isArchived=True).status == "archived"
+    assert row(isSnoozed=True, snoozedUntil="2030-01-01T00:00:00Z").status == "snoozed"
+    assert row(isArchived=True, severity="high").status == "high"
+    assert row(severity="none").status == ""
+    assert matches(row(isArchived=True), "archived")

@@ -149,7 +149,17 @@ class Row:
             # as in the subscriber's own Inbox.
             heading=item.subject or preview_of(item.body),
             preview=preview_of(item.body) if item.subject else "",
-            status="" if item.severity in (None, "none") else str(item.severity),
+            # The v2 inbox has no delivery status: its severity where set, else the
+            # state the markers show, in words (so the filter finds "archived" too).
+            status=(
+                str(item.severity)
+                if item.severity not in (None, "none")
+                else "archived"
+                if item.is_archived
+                else "snoozed"
+                if item.is_snoozed
+                else ""
+            ),
             channel=str(getattr(item, "channelType", None) or "in_app"),
             cta_url=url if isinstance(url, str) else None,
             item=item,
