@@ -15,6 +15,13 @@ from tests.tui.test_inbox import stored
 MARK = "/v1/subscribers/jane/messages/mark-as"
 
 
+def rows(app: object) -> int:
+    """The inbox's rows, 0 until the inbox shows."""
+    screen = app.screen  # type: ignore[attr-defined]
+    tables = list(screen.query(MessageTable)) if isinstance(screen, InboxScreen) else []
+    return tables[0].row_count if tables else 0
+
+
 def refused(request: httpx.Request) -> httpx.Response:
     raise httpx.ConnectError("connection refused", request=request)
 
@@ -28,20 +35,15 @@ async def test_the_app_needs_no_v1_subscribers(
     transport = FaultTransport()
     app = app_for(service, subscriber=None, transport=transport)
 
-    def rows() -> int:
-        screen = app.screen
-        tables = list(screen.query(MessageTable)) if isinstance(screen, InboxScreen) else []
-        return tables[0].row_count if tables else 0
-
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         # No --subscriber: the first subscriber of the v2 listing is opened.
-        await until(pilot, lambda: rows() > 0, what="an inbox")
+        await until(pilot, lambda: rows(app) > 0, what="an inbox")
         assert app.subscribers, "the picker's list came from v2"
         screen = app.screen
         assert isinstance(screen, InboxScreen)
         if screen.subscriber_id != "jane":
             app.open_subscriber("jane")
-        await until(pilot, lambda: screen.subscriber_id == "jane" and rows() == 12)
+        await until(pilot, lambda: screen.subscriber_id == "jane" and rows(app) == 12)
         transport.route[MARK] = refused  # the service is away for marks only
         await pilot.press("r")  # the newest: jane 11
         await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
@@ -64,23 +66,18 @@ async def test_an_older_service_without_the_v2_inbox_opens_searches_and_recovers
     transport = FaultTransport()
     app = app_for(service, subscriber=None, transport=transport)
 
-    def rows() -> int:
-        screen = app.screen
-        tables = list(screen.query(MessageTable)) if isinstance(screen, InboxScreen) else []
-        return tables[0].row_count if tables else 0
-
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: rows() > 0, what="an inbox")
+        await until(pilot, lambda: rows(app) > 0, what="an inbox")
         screen = app.screen
         assert isinstance(screen, InboxScreen)
         if screen.subscriber_id != "jane":
             app.open_subscriber("jane")
-        await until(pilot, lambda: screen.subscriber_id == "jane" and rows() == 12)
+        await until(pilot, lambda: screen.subscriber_id == "jane" and rows(app) == 12)
         assert screen.older, "the v1 feed, said once"
         await pilot.press("slash", *"#1005")
-        await until(pilot, lambda: rows() == 1, what="the filter as typed")
+        await until(pilot, lambda: rows(app) == 1, what="the filter as typed")
         await pilot.press("escape")
-        await until(pilot, lambda: rows() == 12, what="the filter cleared")
+        await until(pilot, lambda: rows(app) == 12, what="the filter cleared")
         transport.route[MARK] = refused
         await pilot.press("g", "r")  # the newest: jane 11
         await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")

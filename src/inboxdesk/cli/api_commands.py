@@ -236,23 +236,41 @@ def messages(
             return await _v1_messages(
                 client, subscriber_id, unread, unseen, limit, page, follow, as_json, ids_only
             )
-        if as_json:
-            _emit([n.to_wire() for n in found], next=following)
-            return 0
-        if ids_only:
-            _print_ids([n.id for n in found])
-            return 0
-        counts = await client.notification_counts(subscriber_id)
-        print(
-            table(
-                ["ID", "READ", "SEEN", "STATE", "CREATED", "SUBJECT", "BODY"],
-                _notification_rows(found),
-            )
+        return await _show_listing(
+            client,
+            subscriber_id,
+            [(n.id, n.to_wire()) for n in found],
+            ["ID", "READ", "SEEN", "STATE", "CREATED", "SUBJECT", "BODY"],
+            lambda: _notification_rows(found),
+            following,
+            as_json,
+            ids_only,
         )
-        _say_more(len(found), following, counts.unread, counts.unseen)
-        return 0
 
     return _call(flags, work)
+
+
+async def _show_listing(
+    client: InboxClient,
+    subscriber_id: str,
+    items: list[tuple[str | None, Any]],
+    headings: list[str],
+    rows: Callable[[], Sequence[Sequence[object]]],
+    following: int | None,
+    as_json: bool,
+    ids_only: bool,
+) -> int:
+    """A page of `messages`, v2 or v1 alike: the envelope, the ids, or the table with
+    the counts under it. `items`: each item's id and its wire form."""
+    if as_json:
+        _emit([wire for _, wire in items], next=following)
+    elif ids_only:
+        _print_ids([item_id for item_id, _ in items])
+    else:
+        counts = await client.notification_counts(subscriber_id)
+        print(table(headings, rows()))
+        _say_more(len(items), following, counts.unread, counts.unseen)
+    return 0
 
 
 def _say_more(shown: int, following: int | None, unread: object, unseen: object) -> None:
@@ -280,21 +298,16 @@ async def _v1_messages(
         listed = await client.feed(subscriber_id, page, limit, read, seen)
         found = listed.data
         following = page + 1 if listed.has_more else None
-    if as_json:
-        _emit([m.to_wire() for m in found], next=following)
-        return 0
-    if ids_only:
-        _print_ids([m.id for m in found])
-        return 0
-    counts = await client.notification_counts(subscriber_id)
-    print(
-        table(
-            ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
-            _message_rows(found),
-        )
+    return await _show_listing(
+        client,
+        subscriber_id,
+        [(m.id, m.to_wire()) for m in found],
+        ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
+        lambda: _message_rows(found),
+        following,
+        as_json,
+        ids_only,
     )
-    _say_more(len(found), following, counts.unread, counts.unseen)
-    return 0
 
 
 @click.command()
