@@ -19,8 +19,7 @@ from textual.widgets import Static
 from inboxdesk.models import EmailBlock, Message, NotificationStep
 from inboxdesk.models.feed import FeedItem
 from inboxdesk.models.inbox import InboxNotification
-from inboxdesk.tui.format import relative
-from inboxdesk.tui.widgets.fields import add, grid, heading, json_block, json_value, plain
+from inboxdesk.tui.widgets.fields import add, add_when, grid, heading, json_block, json_value, plain
 
 
 def _get(obj: object, name: str) -> Any:
@@ -120,8 +119,7 @@ def _details(message: Message | FeedItem, now: datetime) -> Table:
     rows = grid()
 
     def when(label: str, stamp: str | None) -> None:
-        if stamp:
-            add(rows, label, f"{json_value(stamp)} ({relative(stamp, now)})")
+        add_when(rows, label, stamp, now)
 
     when("created", message.created_at)
     for stamp in message.delivered_at or []:

@@ -10,8 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from inboxdesk.models.inbox import InboxNotification
-from inboxdesk.tui.format import relative
-from inboxdesk.tui.widgets.fields import add, grid, heading, json_block, json_value, plain
+from inboxdesk.tui.widgets.fields import add, add_when, grid, heading, json_block, plain
 
 
 def notification_state(item: InboxNotification) -> Text:
@@ -44,8 +43,7 @@ def render_notification(item: InboxNotification, now: datetime) -> RenderableTyp
     rows = grid()
 
     def when(label: str, stamp: str | None) -> None:
-        if stamp:
-            add(rows, label, f"{json_value(stamp)} ({relative(stamp, now)})")
+        add_when(rows, label, stamp, now)
 
     when("created", item.created_at)
     for stamp in item.delivered_at or []:

@@ -6,12 +6,14 @@ Rich parses markup in a `str` given to a table cell, so every cell here is a `Te
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 from rich.text import Text
 
 from inboxdesk.text import safe, safe_json
+from inboxdesk.tui.format import relative
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -68,3 +70,9 @@ def json_block(value: Any) -> RenderableType:
     from rich.console import Group
 
     return Group(syntax, Text(note, style="dim italic"))
+
+
+def add_when(table: Table, label: str, stamp: str | None, now: datetime) -> None:
+    """A date row, as sent and how long ago (`2026-11-20T04:40:38Z (7h ago)`), if set."""
+    if stamp:
+        add(table, label, f"{json_value(stamp)} ({relative(stamp, now)})")
