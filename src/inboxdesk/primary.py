@@ -54,7 +54,12 @@ class PrimaryPlan:
         target = self.target
         previous = tuple((p.id, p.name or "") for p in self.replaces if p.id)
         return Write(
-            Kind.SET_PRIMARY, target.id or "", (), label=target.name or "", previous=previous
+            Kind.SET_PRIMARY,
+            target.id or "",
+            (),
+            label=target.name or "",
+            previous=previous,
+            environment=self.environment or None,
         )
 
     @property

@@ -242,6 +242,37 @@ async def test_another_environments_switch_asks_for_its_name(service: Service) -
             lambda: "★" in primary_cell(screen, OTHER_SMTP) and not primary_cell(screen, POSTMARK),
             what="rows updated",
         )
+        # History files the switch under the environment it acted in, and its undo (a
+        # switch back there) asks for that environment's name too.
+        from inboxdesk.tui.history.screen import HistoryScreen
+        from inboxdesk.tui.history.table import HistoryTable
+
+        await pilot.press("3")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
+        history = app.screen
+        await until(pilot, lambda: history.query_one(HistoryTable).row_count == 1)
+        entry = next(iter(history.entries.values()))  # type: ignore[attr-defined]
+        with service.http() as http:
+            other = next(
+                e["_id"] for e in http.get("/v1/environments").json()["data"]
+                if e["name"] == "Other"
+            )
+        assert entry.where.environment == other
+        await pilot.press("z")
+        await until(pilot, lambda: isinstance(app.screen, TypedConfirmScreen), what="typed")
+        undo = app.screen
+        assert "Other is not the API key's own environment" in plain(
+            undo.query_one("#detail", Static)
+        )
+        undo.query_one(Input).value = "other"
+        await pilot.press("enter")
+        await until(
+            pilot,
+            lambda: (
+                service.row("SELECT is_primary FROM integrations WHERE id = ?", POSTMARK)[0] == 1
+            ),
+            what="Postmark primary again",
+        )
 
 
 async def test_the_keys_own_environment_gets_the_plain_confirmation(service: Service) -> None:

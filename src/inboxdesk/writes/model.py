@@ -73,6 +73,9 @@ class Write:
     # Set primary: the (id, name) of each primary it replaced, for "make X primary again".
     previous: tuple[tuple[str, str], ...] = ()
     until: str | None = None  # a snooze's end, ISO 8601
+    # The environment it acts in when that may not be the key's own: a set primary
+    # switches its integration's environment (behaviour.md 2); None: the key's.
+    environment: str | None = None
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
@@ -105,6 +108,7 @@ class Write:
             "undoes": self.undoes,
             "previous": [list(p) for p in self.previous],
             "until": self.until,
+            "environment": self.environment,
             "id": self.id,
             "key": self.key,
             "madeAt": self.made_at.isoformat(),
@@ -127,6 +131,7 @@ class Write:
             undoes=data.get("undoes"),
             previous=tuple((str(p[0]), str(p[1])) for p in data.get("previous", [])),
             until=data.get("until"),
+            environment=data.get("environment"),
             id=str(data["id"]),
             key=str(data["key"]),
             made_at=datetime.fromisoformat(data["madeAt"]),

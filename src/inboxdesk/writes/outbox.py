@@ -76,7 +76,11 @@ class Outbox:
             detail = _detail(event)
             if "status" not in detail and (status := self._last_status(event.write)):
                 detail["status"] = status
-            self.store.record(self.where, event.write, outcome, detail, self.clock())
+            # Filed under the environment it acted in (a switch of another environment's
+            # integration), else the key's.
+            acted = event.write.environment
+            where = replace(self.where, environment=acted) if acted else self.where
+            self.store.record(where, event.write, outcome, detail, self.clock())
         for listener in self._listeners:
             listener(event)
         return event
@@ -275,7 +279,14 @@ class Outbox:
         if not write.previous:
             return "This cannot be undone: no other integration was primary before it."
         earlier, name = write.previous[0]
-        return Write(Kind.SET_PRIMARY, earlier, (), label=name, undoes=write.id)
+        return Write(
+            Kind.SET_PRIMARY,
+            earlier,
+            (),
+            label=name,
+            undoes=write.id,
+            environment=write.environment,
+        )
 
     def refusal(self, write: Write) -> str | None:
         """Why `write` cannot be undone (decisions.md 32), or None."""

@@ -11,18 +11,18 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input
 
-from inboxdesk.scope import Scope
+from inboxdesk.scope import Scope, matches
 from inboxdesk.text import safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.history.detail import HistoryDetail
 from inboxdesk.tui.history.query import FIELDS, Query
 from inboxdesk.tui.history.table import HistoryTable
-from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.write_messages import WriteMessage
-from inboxdesk.writes import describe
+from inboxdesk.writes import Kind, describe
 from inboxdesk.writes.store import Entry
 
 SHOWN = 2000  # the newest entries listed; `inboxdesk history` gives them all
@@ -170,12 +170,33 @@ class HistoryScreen(ServiceScreen):
             if yes:
                 self.send_undo(entry)
 
+        question = f"Undo {describe(entry.write)}?"
+        acted = entry.where.environment or None
+        if entry.write.kind is Kind.SET_PRIMARY and not self.scope.is_own(acted):
+            # A switch back in another environment than the key's (or the key's unknown)
+            # asks for that environment's name, as the switch itself did (decisions.md 8).
+            found = self.scope.get(acted)
+            name = self.scope.name(acted)
+
+            def accepts(typed: str) -> bool:
+                if found is None:
+                    return bool(acted) and typed.strip() == acted
+                return matches(found, typed)
+
+            self.app.push_screen(
+                TypedConfirmScreen(
+                    question,
+                    " ".join([*notes, f"{name} is not the API key's own environment."]),
+                    f"Type the environment's name ({name}) and press Enter:",
+                    accepts,
+                ),
+                answered,
+            )
+            return
         if not notes:
             self.send_undo(entry)
             return
-        self.app.push_screen(
-            ConfirmScreen(f"Undo {describe(entry.write)}?", " ".join(notes), "Undo"), answered
-        )
+        self.app.push_screen(ConfirmScreen(question, " ".join(notes), "Undo"), answered)
 
     @work(group="write", exit_on_error=False)
     async def send_undo(self, entry: Entry) -> None:

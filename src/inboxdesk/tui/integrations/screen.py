@@ -25,7 +25,7 @@ from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.write_messages import WriteMessage
-from inboxdesk.writes import Kind, Sent, Write
+from inboxdesk.writes import Sent
 
 
 class IntegrationsLoaded(TextualMessage):
@@ -205,11 +205,7 @@ class IntegrationsScreen(ServiceScreen):
 
     @work(group="write", exit_on_error=False)
     async def send_set_primary(self, plan: PrimaryPlan) -> None:
-        target = plan.target
-        previous = tuple((p.id or "", p.name or "") for p in plan.replaces if p.id)
-        write = Write(
-            Kind.SET_PRIMARY, target.id or "", (), label=target.name or "", previous=previous
-        )
+        write = plan.write()
         self._plans[write.id] = plan
         await self.context.outbox.submit(write)
 
