@@ -70,6 +70,19 @@ async def test_counts_are_exact_below_the_cap(counted: Counted) -> None:
     assert (str(counts.unread), str(counts.unseen)) == ("8", "6")
 
 
+async def test_counts_are_what_the_inbox_shows_unless_all_states(counted: Counted) -> None:
+    """An archived unread message is not counted, as the subscriber's Inbox counts;
+    mark-all's count (all_states) still has it."""
+    async with counted.client() as client:
+        before = await client.notification_counts("jane")
+        unread = await client.notifications("jane", read=False)
+        await client.notification_action("jane", unread.data[0].id, "archive")
+        shown = await client.notification_counts("jane")
+        every = await client.notification_counts("jane", all_states=True)
+    assert shown.unread.value == before.unread.value - 1
+    assert every.unread.value == before.unread.value
+
+
 def busy_fixture(unread: int) -> dict[str, Any]:
     """The example, with `unread` more unread, unseen messages for jane."""
     fixture = copy.deepcopy(read_fixture(EXAMPLE))

@@ -312,13 +312,17 @@ async def _v1_messages(
 
 @click.command()
 @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.option(
+    "--all-states", is_flag=True, help="count archived and snoozed messages too"
+)
 @json_option
 @connection_options
-def counts(flags: Flags, subscriber_id: str, as_json: bool) -> int:
-    """A subscriber's unread and unseen in-app messages (99+ past the cap)."""
+def counts(flags: Flags, subscriber_id: str, all_states: bool, as_json: bool) -> int:
+    """A subscriber's unread and unseen in-app messages, as their Inbox counts them
+    (neither archived nor snoozed; 99+ past the cap)."""
 
     async def work(client: InboxClient) -> int:
-        counts = await client.notification_counts(subscriber_id)
+        counts = await client.notification_counts(subscriber_id, all_states)
         if as_json:
             _emit(
                 {
@@ -401,7 +405,7 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             who = safe(subscriber_id, newlines=False)
             question = f"Mark every in-app message of {who} {state}"
             if state in ("read", "seen"):
-                counts = await client.notification_counts(subscriber_id)
+                counts = await client.notification_counts(subscriber_id, all_states=True)
                 known = counts.unread if state == "read" else counts.unseen
                 # decisions.md 15 and 17: the number it changes, and the webhooks it fires.
                 question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"

@@ -359,8 +359,12 @@ class InboxClient:
             raise ProtocolError(f"unseen count answered {data!r} where {{count}} was expected.")
         return _whole(data.get("count"), "the unseen count")
 
-    async def notification_counts(self, subscriber_id: str) -> NotificationCounts:
-        """Unread and unseen in-app notifications, each marked capped past production's cap.
+    async def notification_counts(
+        self, subscriber_id: str, all_states: bool = False
+    ) -> NotificationCounts:
+        """Unread and unseen in-app notifications, each marked capped past production's cap:
+        those the subscriber's Inbox shows (neither archived nor snoozed, as production's
+        own Inbox counts them), or with `all_states` every one (what mark-all changes).
 
         Uses `GET /v2/subscribers/{id}/notifications/count`; a service without it (404)
         answers through v1: the unseen count, and the unread feed's first page. A 404
@@ -369,7 +373,8 @@ class InboxClient:
         """
         segment = _segment(subscriber_id)
         if self._counts_v2 is not False:
-            filters = [{"read": False}, {"seen": False}]
+            shown = {} if all_states else {"archived": False, "snoozed": False}
+            filters = [{"read": False, **shown}, {"seen": False, **shown}]
             try:
                 response = await self._send(
                     "GET",
