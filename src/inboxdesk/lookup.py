@@ -23,6 +23,8 @@ SCAN_PAGE = 1000
 # Told after each page of a scan: pages searched, and pages in all when the service
 # counted them (None when it gives no total).
 Progress = Callable[[int, int | None], None]
+
+
 @dataclass(frozen=True)
 class Found:
     """The messages X named, and how: a transaction may hold several (one per channel

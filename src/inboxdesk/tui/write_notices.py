@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from inboxdesk.text import clip, plural
+from inboxdesk.tui.format import parse_time
 from inboxdesk.writes import (
     Dropped,
     Event,
@@ -30,6 +33,74 @@ def marked_notice(action: str, asked: int, changed: int, ignored: int) -> str:
     if ignored:
         text += f" The service ignored {plural(ignored, 'id')} (not this subscriber's, or gone)."
     return text
+
+
+# A v2 notification's inbox state: archived, and snoozed until (None: not snoozed).
+InboxState = tuple[bool, str | None]
+
+# What each inbox write does, and how it is said: did it, was already.
+_INBOX_WORDS = {
+    "archive": ("Archived", "already archived"),
+    "unarchive": ("Unarchived", "not archived"),
+    "snooze": ("Snoozed", "already snoozed until then"),
+    "unsnooze": ("Unsnoozed", "not snoozed"),
+}
+
+
+def _in_target_state(action: str, state: InboxState) -> bool:
+    archived, until = state
+    return {
+        "archive": archived,
+        "unarchive": not archived,
+        "snooze": until is not None,
+        "unsnooze": until is None,
+    }.get(action, False)
+
+
+def until_text(until: str | None) -> str:
+    """A snooze's end as people read it: "Tue 25 Nov 09:00 UTC"."""
+    when = parse_time(until)
+    if when is None:
+        return until or ""
+    return when.strftime("%a %d %b %H:%M ") + (when.tzname() or "")
+
+
+def inbox_notice(event: Sent | Partial, earlier: Mapping[str, InboxState]) -> tuple[str, str]:
+    """What an archive, unarchive, snooze or unsnooze changed, counted from the
+    notifications the service returned against the rows' state before (`earlier`; an
+    id not there counts as changed)."""
+    write = event.write
+    action = write.steps[0].action
+    done, already = _INBOX_WORDS.get(action, (action, f"already {action}"))
+    changed = same = 0
+    for item in event.result.notifications:
+        until_now = (item.snoozed_until or "") if item.is_snoozed else None
+        now: InboxState = (item.is_archived, until_now)
+        was = earlier.get(item.id)
+        if action == "snooze" and item.is_snoozed:
+            # A new end is a change; the same end again is not.
+            changed += was is None or was[1] != now[1]
+            same += was is not None and was[1] == now[1]
+        elif was is not None and _in_target_state(action, was):
+            same += 1
+        elif _in_target_state(action, now):
+            changed += 1
+    ignored = len(event.result.not_updated)
+    until = f" until {until_text(write.until)}" if action == "snooze" and write.until else ""
+    were = f"{same} {'was' if same == 1 else 'were'} {already}" if same else ""
+    if changed:
+        text = f"{done} {plural(changed, 'message')}{until}." + (f" {were}." if were else "")
+    elif len(write.ids) == 1 and same:
+        text = f"Nothing changed: the message was {already}."
+    else:
+        text = f"Nothing changed: {were}." if were else "Nothing changed."
+    if ignored:
+        text += f" The service ignored {plural(ignored, 'id')} (not this subscriber's, or gone)."
+    if isinstance(event, Partial) and event.error is not None:
+        text += (
+            f" {event.failed} of {plural(event.requests, 'request')} failed: {event.error.message}"
+        )
+    return text, "warning" if isinstance(event, Partial) else "information"
 
 
 def _changed(write: Write, event: Sent | Partial) -> int:
@@ -68,6 +139,8 @@ def notice(event: Event) -> tuple[str, str] | None:
             f"Marked all {what} {action}.{undo}",
             "information",
         )
+    if write.kind is Kind.INBOX and write.undoes is None:
+        return None  # the inbox view says it, from its rows' state before (inbox_notice)
     if write.undoes is not None:
         text = "Undone: the messages are back to their earlier state."
     else:

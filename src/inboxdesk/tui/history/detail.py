@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from inboxdesk.scope import Scope
 from inboxdesk.text import plural, safe
-from inboxdesk.writes import describe
+from inboxdesk.writes import Kind, describe
 from inboxdesk.writes.report import as_json
 from inboxdesk.writes.store import Entry
 
@@ -21,6 +21,16 @@ def flags_text(flags: object) -> str:
         read, seen = flags
         return f"{'read' if read else 'unread'}, {'seen' if seen else 'unseen'}"
     return str(flags)
+
+
+def state_text(state: object) -> str:
+    """A notification's inbox state after an archive or snooze, from the journal."""
+    if not isinstance(state, dict):
+        return "not returned"
+    until = state.get("snoozedUntil")
+    archived = "archived" if state.get("archived") else "not archived"
+    snoozed = f"snoozed until {until}" if until else "not snoozed"
+    return f"{archived}, {snoozed}"
 
 
 def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
@@ -56,7 +66,16 @@ def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
         text.append(safe(value, newlines=False) + "\n")
     before = data["before"] or {}
     after = data["after"] or {}
-    if write.ids:
+    states = entry.detail.get("state")
+    if write.kind is Kind.INBOX and isinstance(states, dict) and states:
+        action = write.steps[0].action
+        text.append(f"\n{plural(len(write.ids), 'message')}, {action} → after:\n", style="bold")
+        for message_id in write.ids[:SHOWN_IDS]:
+            now = state_text(states.get(message_id))
+            text.append(safe(f"  {message_id}: {now}", newlines=False) + "\n")
+        if len(write.ids) > SHOWN_IDS:
+            text.append(f"  … and {len(write.ids) - SHOWN_IDS} more\n")
+    elif write.ids:
         text.append(f"\n{plural(len(write.ids), 'message')}, before → after:\n", style="bold")
         for message_id in write.ids[:SHOWN_IDS]:
             was = flags_text(before.get(message_id)) if message_id in before else "unknown"

@@ -34,6 +34,7 @@ from inboxdesk.tui.inbox.messages import (
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
 from inboxdesk.tui.write_messages import WriteMessage
+from inboxdesk.tui.write_notices import InboxState, inbox_notice
 from inboxdesk.writes import Kind, Partial, Sent
 
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
@@ -238,6 +239,8 @@ class InboxScreen(InboxChanges):
         """Redraw what a write changed, from what the service returned (decisions.md 6)."""
         self._pending_changed()
         event, write = message.event, message.write
+        if write.kind is Kind.INBOX and write.undoes is None and isinstance(event, Sent | Partial):
+            self._say_inbox_write(event)
         if write.kind is Kind.SET_PRIMARY or write.target != self.subscriber_id:
             return
         if isinstance(event, Sent | Partial):
@@ -247,6 +250,18 @@ class InboxScreen(InboxChanges):
                 result = event.result
                 self._repaint(self.feed.update([*result.messages, *result.notifications]))
             self.load_counts(self.subscriber_id)
+
+    def _say_inbox_write(self, event: Sent | Partial) -> None:
+        """What an archive or snooze changed, against the rows as they were before it
+        (the feed is updated after this)."""
+        earlier: dict[str, InboxState] = {}
+        if event.write.target == self.subscriber_id:
+            for message_id in event.write.ids:
+                row = self.feed.get(message_id)
+                if row is not None:
+                    earlier[message_id] = (row.archived, row.snoozed_until)
+        text, severity = inbox_notice(event, earlier)
+        self.notify(text, severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
 
     def _pending_changed(self) -> None:
         queued = self.context.outbox.queued()
