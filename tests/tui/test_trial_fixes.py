@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from tests.conftest import Service, jane_message
+from inboxdesk.tui.history.screen import HistoryScreen
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from tests.conftest import MAILGUN, SENDGRID, Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened
 from tests.tui.test_inbox_v2 import state
+from tests.tui.test_integrations import go_to, integrations, primary_cell
 
 
 async def test_archive_says_what_it_changed_and_history_shows_the_state(
@@ -31,3 +34,31 @@ async def test_archive_says_what_it_changed_and_history_shows_the_state(
         await until(pilot, lambda: "archive →" in plain(app.screen.query_one("#history-entry")))
         detail = plain(app.screen.query_one("#history-entry", Static))
         assert "archived, not snoozed" in detail and "read, seen →" not in detail
+
+
+async def test_integrations_show_a_primary_undone_from_history(service: Service) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await integrations(pilot)
+        await go_to(pilot, screen, MAILGUN)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        await pilot.press("y")
+        await until(pilot, lambda: "★" in primary_cell(screen, MAILGUN), what="switched")
+        await settled(pilot)
+        await pilot.press("3")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
+        await pilot.press("z")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
+        await pilot.press("y")
+        await until(pilot, lambda: primary(service, SENDGRID), what="undone")
+        await pilot.press("2")
+        await until(
+            pilot,
+            lambda: "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN),
+            what="the integrations reloaded",
+        )
+
+
+def primary(service: Service, integration_id: str) -> bool:
+    return bool(service.row("SELECT is_primary FROM integrations WHERE id = ?", integration_id)[0])

@@ -212,6 +212,9 @@ class IntegrationsScreen(ServiceScreen):
     def _write_done(self, message: WriteMessage) -> None:
         event = message.event
         plan = self._plans.pop(message.write.id, None)
+        if plan is None and message.write.kind is Kind.SET_PRIMARY and isinstance(event, Sent):
+            self.reload()  # another view's switch (an undo from History): the list again
+            return
         if plan is None or not isinstance(event, Sent) or event.result.integration is None:
             return  # not this view's switch, or it failed (the app said why)
         item = event.result.integration
