@@ -9,8 +9,8 @@ from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from tests.conftest import MAILGUN, SENDGRID, Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
-from tests.tui.test_inbox import opened
-from tests.tui.test_inbox_v2 import state
+from tests.tui.test_inbox import opened, shown_ids
+from tests.tui.test_inbox_v2 import archive, state
 from tests.tui.test_integrations import go_to, integrations, primary_cell
 
 
@@ -62,3 +62,26 @@ async def test_integrations_show_a_primary_undone_from_history(service: Service)
 
 def primary(service: Service, integration_id: str) -> bool:
     return bool(service.row("SELECT is_primary FROM integrations WHERE id = ?", integration_id)[0])
+
+
+async def test_a_refresh_keeps_the_cursor_on_its_message_and_undo_brings_rows_back(
+    service: Service,
+) -> None:
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        table = screen.table
+        await pilot.press("j")  # message 10
+        archive(service, jane_message(11))  # above it, by someone else
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: jane_message(11) not in shown_ids(table), what="refreshed")
+        assert table.cursor_key == jane_message(10)
+        await pilot.press("e")  # 10
+        await until(pilot, lambda: state(service, jane_message(10))[0], what="archived")
+        await settled(pilot)
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: jane_message(10) not in shown_ids(table), what="refreshed")
+        await settled(pilot)
+        await pilot.press("z")
+        await until(pilot, lambda: not state(service, jane_message(10))[0], what="undone")
+        await until(pilot, lambda: jane_message(10) in shown_ids(table), what="listed again")

@@ -52,6 +52,19 @@ class InboxTab(StrEnum):
             InboxTab.SNOOZED: {"snoozed": True},
         }.get(self, {})
 
+    def shows(self, item: Message | InboxNotification) -> bool:
+        """Whether this tab lists the item in its state now (as the service filters)."""
+        if isinstance(item, InboxNotification):
+            state = {
+                "archived": item.is_archived,
+                "snoozed": item.is_snoozed,
+                "read": item.is_read,
+                "seen": item.is_seen,
+            }
+        else:
+            state = {"archived": False, "snoozed": False, "read": item.read, "seen": item.seen}
+        return all(state[name] == wanted for name, wanted in self.query.items())
+
     @property
     def feed_query(self) -> dict[str, bool]:
         """The v1 feed's read/seen parameters (an older service: no archive or snooze)."""

@@ -17,6 +17,8 @@ from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import InboxdeskError, NotFoundError
 from inboxdesk.client.inbox import NoV2Inbox
+from inboxdesk.models import Message
+from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip
 from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.inbox import loader
@@ -168,7 +170,7 @@ class InboxScreen(InboxChanges):
         if event.listing != self.listing:
             return
         self.fetching = bool(self._asked)
-        grew_from = len(self.feed)
+        grew_from, keep = len(self.feed), self.table.cursor_key
         changed = self.feed.add_page(event.page, event.items, event.has_more, event.total)
         self.feed.drop_far(self.table.cursor_row, round(self.table.scroll_y))
         self.has_rows = len(self.feed) > 0
@@ -177,6 +179,11 @@ class InboxScreen(InboxChanges):
         else:
             if len(self.feed) != grew_from:
                 self.table.grown()
+            # A refresh that drops rows above keeps the cursor on its message (else the
+            # row now where it was: the nearest).
+            moved = self.feed.index_of(keep) if keep else None
+            if moved is not None and moved != self.table.cursor_row:
+                self.table.move_to(moved)
             self.table.refresh_rows(changed)
         if event.page == 0:
             # After the frame that shows the rows, and after what else waits for that
@@ -247,8 +254,13 @@ class InboxScreen(InboxChanges):
             if event.result.refetch:
                 self.reload()  # mark-all answers a number: the rows in view again
             else:
-                result = event.result
-                self._repaint(self.feed.update([*result.messages, *result.notifications]))
+                items: list[Message | InboxNotification] = [
+                    *event.result.messages,
+                    *event.result.notifications,
+                ]
+                self._repaint(self.feed.update(items))
+                if any(self.feed.get(i.id or "") is None and self.tab.shows(i) for i in items):
+                    self.reload()  # one this tab lists is not among the rows (an undo)
             self.load_counts(self.subscriber_id)
 
     def _say_inbox_write(self, event: Sent | Partial) -> None:
