@@ -273,5 +273,8 @@ async def test_help_at_80_columns_shows_binding_ids_whole_and_explains_the_marke
         notes = " ".join(lines(app.screen.query_one("#help-notes", Static)))
         legend = " ".join(" ".join(lines(s)) for s in app.screen.query(Static))
         assert "* selects the loaded messages that the filter shows, not the whole inbox" in notes
-        assert "z undoes one step" in notes and "History (3) undoes any write" in notes
+        assert (
+            "z undoes this session's writes here, newest first" in notes
+            and "History (3) undoes any write" in notes
+        )
         assert "⧗ a write of this row is waiting to be sent" in legend

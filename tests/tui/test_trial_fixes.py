@@ -3,12 +3,15 @@ and the journal's detail of them."""
 
 from __future__ import annotations
 
-from textual.widgets import Static
+from datetime import timedelta
+
+from textual.widgets import Input, Static
 
 from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.conftest import MAILGUN, SENDGRID, Service, jane_message
-from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
+from tests.tui.conftest import NOW, SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
 from tests.tui.test_inbox_v2 import archive, state
 from tests.tui.test_integrations import go_to, integrations, primary_cell
@@ -85,3 +88,19 @@ async def test_a_refresh_keeps_the_cursor_on_its_message_and_undo_brings_rows_ba
         await pilot.press("z")
         await until(pilot, lambda: not state(service, jane_message(10))[0], what="undone")
         await until(pilot, lambda: jane_message(10) in shown_ids(table), what="listed again")
+
+
+async def test_the_snooze_dialogs_iso_example_is_tomorrow_and_its_hints_agree(
+    service: Service,
+) -> None:
+    app = app_for(service)  # the clock: NOW
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("b")
+        await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
+        hint = plain(app.screen.query_one("#hint", Static))
+        tomorrow = (NOW.astimezone() + timedelta(days=1)).strftime("%Y-%m-%dT09:00")
+        assert f"ISO 8601 ({tomorrow})" in hint and "2026-11-24T09:00" not in hint
+        placeholder = str(app.screen.query_one(Input).placeholder)
+        for example in placeholder.removeprefix("or type a time: ").split(", ")[:-1]:
+            assert example in hint

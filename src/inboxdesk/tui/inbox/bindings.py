@@ -97,7 +97,7 @@ INBOX_BINDINGS: list[BindingType] = [
         "undo",
         "Undo",
         id="inbox.undo",
-        tooltip="Undo the last mark, archive or snooze (one step)",
+        tooltip="Undo this session's writes here, newest first (again: the one before)",
     ),
     Binding(
         "o",

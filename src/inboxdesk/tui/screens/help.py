@@ -38,10 +38,9 @@ NOTES: dict[str, tuple[str, str | None]] = {
         None,
     ),
     "inbox.undo": (
-        "{key} undoes one step: the newest mark, archive or snooze of this subscriber made "
-        "in this session "
-        "(press again for the one before; there is no redo). History{other} undoes any "
-        "write, from any session.",
+        "{key} undoes this session's writes here, newest first: the newest mark, archive "
+        "or snooze of this subscriber, and pressed again the one before (there is no "
+        "redo). History{other} undoes any write, from any session.",
         "inbox.history",
     ),
 }

@@ -15,12 +15,22 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from inboxdesk.text import safe
-from inboxdesk.timeinput import HELP, TimeInputError, parse_when
+from inboxdesk.timeinput import TimeInputError, parse_when
 
 # A snooze must end at least this far ahead (production answers 422 otherwise).
 MIN_AHEAD = timedelta(seconds=60)
 PRESETS = ("1h", "3h", "tomorrow 09:00", "monday 09:00")
 NAMES = {"1h": "in 1 hour", "3h": "in 3 hours"}
+
+
+# What may be typed, besides ISO 8601: the placeholder and the hint name the same ones.
+EXAMPLES = ("90m", "2h", "3d", "today 17:00", "tomorrow 09:00", "friday 17:00")
+
+
+def hint(now: datetime) -> str:
+    """The forms a time may take, the ISO one built from the clock (tomorrow 09:00)."""
+    tomorrow = (now + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
+    return f"ISO 8601 ({tomorrow.strftime('%Y-%m-%dT%H:%M')}), {', '.join(EXAMPLES)}"
 
 
 def shown(moment: datetime) -> str:
@@ -61,8 +71,12 @@ class SnoozeScreen(ModalScreen[datetime | None]):
                 ),
                 id="presets",
             )
-            yield Input(placeholder="or type a time: 90m, 2h, friday 17:00, ISO…", id="typed")
-            yield Static(Text(f"Times are local ({now.strftime('%Z')}). {HELP}.", style="dim"))
+            typed = f"or type a time: {EXAMPLES[0]}, {EXAMPLES[1]}, {EXAMPLES[-1]}, ISO…"
+            yield Input(placeholder=typed, id="typed")
+            yield Static(
+                Text(f"Times are local ({now.strftime('%Z')}). {hint(now)}.", style="dim"),
+                id="hint",
+            )
             yield Static(id="error")
 
     def on_mount(self) -> None:
