@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from textual.coordinate import Coordinate
 from textual.widgets import Input, Static
 
 from inboxdesk.tui.history.screen import HistoryScreen
+from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.conftest import MAILGUN, SENDGRID, Service, jane_message
@@ -104,3 +106,30 @@ async def test_the_snooze_dialogs_iso_example_is_tomorrow_and_its_hints_agree(
         placeholder = str(app.screen.query_one(Input).placeholder)
         for example in placeholder.removeprefix("or type a time: ").split(", ")[:-1]:
             assert example in hint
+
+
+async def test_the_history_table_keeps_its_outcome_column_at_120_columns(
+    service: Service,
+) -> None:
+    app = app_for(service)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await integrations(pilot)
+        await go_to(pilot, screen, MAILGUN)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        await pilot.press("y")
+        await until(pilot, lambda: "★" in primary_cell(screen, MAILGUN), what="switched")
+        await settled(pilot)
+        await pilot.press("3")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
+        await pilot.press("z")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
+        await pilot.press("y")
+        await until(pilot, lambda: primary(service, SENDGRID), what="undone")
+        table = app.screen.query_one(HistoryTable)
+        await until(pilot, lambda: table.row_count == 2, what="the undo listed")
+        await pilot.pause()
+        widths = sum(c.get_render_width(table) for c in table.columns.values())
+        assert widths <= table.scrollable_content_region.width
+        what = str(table.get_cell_at(Coordinate(0, 3)))
+        assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 4))) == "sent"

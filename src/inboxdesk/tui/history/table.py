@@ -22,6 +22,9 @@ OUTCOME_STYLE = {
 }
 
 
+WHAT_WIDTH = 32  # at most: a wider What is clipped
+
+
 def when(moment: datetime, now: datetime) -> str:
     local = moment.astimezone()
     same_day = local.date() == now.astimezone().date()
@@ -35,23 +38,47 @@ class HistoryTable(KeyedTable):
         for label in ("Made", "Environment", "To", "What", "Outcome"):
             self.add_column(label, key=label.lower())
 
+    _shown: tuple[list[Entry], Scope, datetime] | None = None
+
     def show(self, entries: Iterable[Entry], scope: Scope, now: datetime) -> None:
+        listed = list(entries)
+        self._shown = listed, scope, now
         keep = self.cursor_key
         self.clear()
-        for entry in entries:
+        rows = []
+        for entry in listed:
             write = entry.write
             outcome = entry.outcome + (" ·q" if entry.queued and entry.outcome != "queued" else "")
-            self.add_row(
-                when(write.made_at, now),
-                Text(
-                    clip(
-                        scope.name(entry.where.environment) if entry.where.environment else "?", 16
-                    )
-                ),
-                Text(clip(write.label or write.target, 24)),
-                Text(clip(describe(write), 32)),
-                Text(outcome, style=OUTCOME_STYLE.get(entry.outcome, "")),
-                key=write.id,
+            environment = entry.where.environment
+            rows.append(
+                (
+                    write.id,
+                    when(write.made_at, now),
+                    clip(scope.name(environment) if environment else "?", 16),
+                    clip(write.label or write.target, 24),
+                    describe(write),
+                    Text(outcome, style=OUTCOME_STYLE.get(entry.outcome, "")),
+                )
             )
+        width = self._what_width(rows)
+        for key, made, where, to, what, said in rows:
+            self.add_row(made, Text(where), Text(to), Text(clip(what, width)), said, key=key)
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep))
+
+    def _what_width(self, rows: list[tuple[str, str, str, str, str, Text]]) -> int:
+        """What's room: at most 32, and what the table's width leaves beside the other
+        columns, so that Outcome stays in view (What is clipped with "…")."""
+        room = self.scrollable_content_region.width
+        if room <= 0 or not rows:
+            return WHAT_WIDTH
+        others = [
+            max([len(label), *(len(str(r[i])) for r in rows)])
+            for i, label in ((1, "Made"), (2, "Environment"), (3, "To"), (5, "Outcome"))
+        ]
+        padding = 2 * self.cell_padding * 5
+        return max(12, min(WHAT_WIDTH, room - sum(others) - padding))
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
