@@ -15,7 +15,7 @@ from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.conftest import MAILGUN, SENDGRID, Service, jane_message
 from tests.tui.conftest import NOW, SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
-from tests.tui.test_inbox_v2 import archive, state
+from tests.tui.test_inbox_v2 import archive, real_now, state
 from tests.tui.test_integrations import go_to, integrations, primary_cell
 
 
@@ -133,3 +133,23 @@ async def test_the_history_table_keeps_its_outcome_column_at_120_columns(
         assert widths <= table.scrollable_content_region.width
         what = str(table.get_cell_at(Coordinate(0, 3)))
         assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 4))) == "sent"
+
+
+async def test_a_snoozed_messages_state_line_is_clipped_with_an_ellipsis_at_120_columns(
+    service: Service, notices: Notices
+) -> None:
+    app = app_for(service, clock=real_now)
+    async with app.run_test(size=(120, 40), message_hook=notices.hook) as pilot:
+        screen = await opened(pilot)
+        await pilot.press("b")
+        await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
+        await pilot.press("down", "down", "enter")  # tomorrow 09:00
+        await until(pilot, lambda: state(service, jane_message(11))[1] is not None)
+        line = screen.query_one("#message-state", Static)
+        await until(pilot, lambda: "snoozed" in plain(line), what="the state line")
+        await pilot.pause()
+        drawn = line.render_line(0).text.rstrip()
+        assert "in_app" in drawn or drawn.endswith("…"), drawn
+        assert "until" in drawn and "T09:00" not in drawn, "a date people read"
+        said = notices.saying("Snoozed 1 message until ")
+        assert said and "09:00" in said[0].message and "T09" not in said[0].message

@@ -18,6 +18,14 @@ def parse_time(stamp: str | None) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+def until_text(until: str | None) -> str:
+    """A snooze's end as people read it: "Tue 25 Nov 09:00 UTC"."""
+    when = parse_time(until)
+    if when is None:
+        return until or ""
+    return when.strftime("%a %d %b %H:%M ") + (when.tzname() or "")
+
+
 def relative(stamp: str | None, now: datetime) -> str:
     """`just now`, `5m ago`, `3h ago`, `2d ago`, `5w ago`, or a date for older ones."""
     when = parse_time(stamp)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from inboxdesk.text import clip, plural
-from inboxdesk.tui.format import parse_time
+from inboxdesk.tui.format import until_text
 from inboxdesk.writes import (
     Dropped,
     Event,
@@ -55,14 +55,6 @@ def _in_target_state(action: str, state: InboxState) -> bool:
         "snooze": until is not None,
         "unsnooze": until is None,
     }.get(action, False)
-
-
-def until_text(until: str | None) -> str:
-    """A snooze's end as people read it: "Tue 25 Nov 09:00 UTC"."""
-    when = parse_time(until)
-    if when is None:
-        return until or ""
-    return when.strftime("%a %d %b %H:%M ") + (when.tzname() or "")
 
 
 def inbox_notice(event: Sent | Partial, earlier: Mapping[str, InboxState]) -> tuple[str, str]:

@@ -238,7 +238,7 @@ class MessageDetail(VerticalScroll):
     """
 
     DEFAULT_CSS = """
-    MessageDetail > #message-state { height: 1; }
+    MessageDetail > #message-state { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, **kwargs: str | None) -> None:

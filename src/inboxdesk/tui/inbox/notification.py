@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from inboxdesk.models.inbox import InboxNotification
+from inboxdesk.tui.format import until_text
 from inboxdesk.tui.widgets.fields import add, add_when, grid, heading, json_block, plain
 
 
@@ -24,7 +25,7 @@ def notification_state(item: InboxNotification) -> Text:
     if item.is_snoozed:
         state.append(" · snoozed", style="blue")
         if item.snoozed_until:
-            state.append_text(plain(f" until {item.snoozed_until}", style="blue"))
+            state.append_text(plain(f" until {until_text(item.snoozed_until)}", style="blue"))
     channel = getattr(item, "channelType", None) or "in_app"
     state.append_text(plain(f" · {channel}"))
     return state
