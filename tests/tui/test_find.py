@@ -14,6 +14,7 @@ from textual.widgets import Input, OptionList, Static, Tabs
 from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.tui.inbox.search import SearchScreen
 from inboxdesk.tui.inbox.table import MessageTable
+from inboxdesk.tui.messages import OpenSubscriber
 from inboxdesk.tui.screens.goto import GoToScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
@@ -172,3 +173,35 @@ async def test_shift_j_and_k_extend_the_selection(service: Service) -> None:
         await pilot.press("j", "j", "K")
         assert screen.selected == {jane_message(n) for n in (10, 9, 8, 7, 6)}
         assert screen.table.cursor_row == 4
+
+
+async def test_the_filter_box_always_says_the_filter_applied(
+    make_service: ServiceFactory,
+) -> None:
+    app = app_for(make_service(fixture=long_inbox()), subscriber="ada")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, rows=100)
+        table = screen.query_one(MessageTable)
+        box = screen.query_one("#text-filter", Input)
+        await until(pilot, lambda: screen.feed.exact, what="the end found")
+        await pilot.press("slash", *"needle", "enter")  # Enter: every page, not all loaded
+        await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
+        search = app.screen
+        assert isinstance(search, SearchScreen)
+        await until(pilot, lambda: "done" in said(search, "#search-said"), what="every page")
+        found = search.query_one(OptionList)
+        await pilot.press("j")  # j moves as down does
+        assert found.highlighted == 1
+        await pilot.press("k", "j", "enter")
+        await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
+        assert not screen.text and box.value == "", "the list is unfiltered: so is the box"
+        await pilot.press("slash", *"needle")
+        await until(pilot, lambda: screen.text == "needle", what="filtered")
+        await pilot.press("escape")
+        await until(pilot, lambda: not screen.text, what="cleared")
+        assert box.value == ""
+        await pilot.press("slash", *"needle")
+        await until(pilot, lambda: screen.text == "needle", what="filtered")
+        screen.post_message(OpenSubscriber("jane"))  # as the picker does
+        await until(pilot, lambda: screen.subscriber_id == "jane", what="another subscriber")
+        assert not screen.text and box.value == ""

@@ -4,11 +4,12 @@ a progress bar, "searched N of M", Esc to stop, and every match reachable."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, ProgressBar, Static
@@ -19,9 +20,16 @@ from inboxdesk.client import InboxdeskError
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, Row, matches
+from inboxdesk.tui.list_keys import LIST_BINDINGS
 
 # One page of the listing: its rows, and whether more follow.
 FetchPage = Callable[[int], Awaitable[tuple[list[Row], bool]]]
+
+
+class Matches(OptionList):
+    """The matches; j and k move as the arrows do, as in every list (list_keys.py)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*LIST_BINDINGS[:2]]
 
 
 class SearchScreen(ModalScreen[tuple[int, Row] | None]):
@@ -47,7 +55,7 @@ class SearchScreen(ModalScreen[tuple[int, Row] | None]):
             yield Static(Text(f"Messages containing “{clip(self.text, 40)}”, in every page"))
             yield ProgressBar(total=self.pages, show_eta=False, id="search-progress")
             yield Static("", id="search-said")
-            yield OptionList(id="search-found")
+            yield Matches(id="search-found")
 
     def on_mount(self) -> None:
         self._search = self.run_search()

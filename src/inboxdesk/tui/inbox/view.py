@@ -104,6 +104,15 @@ class InboxView(ServiceScreen):
 
     # -- watchers: state to view -------------------------------------------------------
 
+    def watch_text(self, text: str) -> None:
+        """The filter box says the filter applied, always: cleared with it (Esc, another
+        subscriber, a match opened from the search of every page)."""
+        box = self.query_one("#text-filter", Input)
+        if box.value.strip() != text:  # while typing, "foo " stays as typed
+            box.value = text
+        if not text and not box.has_focus:
+            box.display = False
+
     def watch_subscriber(self) -> None:
         self._show_header()
 
