@@ -15,7 +15,7 @@ from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.conftest import MAILGUN, SENDGRID, Service, jane_message
 from tests.tui.conftest import NOW, SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
-from tests.tui.test_inbox_v2 import archive, real_now, state
+from tests.tui.test_inbox_v2 import archive, header, real_now, state
 from tests.tui.test_integrations import go_to, integrations, primary_cell
 
 
@@ -153,3 +153,13 @@ async def test_a_snoozed_messages_state_line_is_clipped_with_an_ellipsis_at_120_
         assert "until" in drawn and "T09:00" not in drawn, "a date people read"
         said = notices.saying("Snoozed 1 message until ")
         assert said and "09:00" in said[0].message and "T09" not in said[0].message
+
+
+async def test_the_header_names_the_environment_once_loaded_without_a_write(
+    service: Service,
+) -> None:
+    app = app_for(service)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot)
+        await until(pilot, lambda: app.scope is not None, what="the environments")
+        await until(pilot, lambda: "Staging" in header(screen), what="the header's environment")

@@ -51,6 +51,8 @@ class InboxScreen(InboxChanges):
     def on_mount(self) -> None:
         self.table.focus()
         self.watch(self.app, "offline", self._service_state, init=False)
+        # The header names the key's environment once the app has loaded it.
+        self.watch(self.app, "scope", lambda _: self._show_header(), init=False)
         self.context.writes.subscribe(self, self._write_done)
         self.open(self._first_subscriber)
         refresh = self.context.auto_refresh
