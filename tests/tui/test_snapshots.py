@@ -19,10 +19,18 @@ from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.help import HelpScreen
 from tests.conftest import MAILGUN, Service
 from tests.tui.conftest import SIZE, app_for, until
-from tests.tui.test_inbox import opened
+from tests.tui.test_inbox import opened as opened_rows
+from tests.tui.test_inbox_v2 import header
 
 SIZES = [(80, 24), (100, 30), (140, 42), (200, 50)]
 sizes = pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+
+
+async def opened(pilot: Pilot[None]) -> None:
+    """The first rows shown and the key's environment named: the header shows it once
+    loaded (just after the first rows), so every picture waits for it."""
+    screen = await opened_rows(pilot)
+    await until(pilot, lambda: "Staging" in header(screen), what="the environment")
 
 
 @sizes

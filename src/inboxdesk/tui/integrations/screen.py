@@ -25,7 +25,7 @@ from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.write_messages import WriteMessage
-from inboxdesk.writes import Sent
+from inboxdesk.writes import Kind, Sent
 
 
 class IntegrationsLoaded(TextualMessage):
