@@ -358,3 +358,19 @@ def test_set_primary_says_it_activates_an_inactive_integration(
     # A script (--yes, or no terminal) is told in the result alone; an active one is not.
     code, out, _ = run(capsys, "set-primary", "--yes", MAILGUN)
     assert code == 0 and "activated" not in out
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (("--archived", "--snoozed"), "--archived and --snoozed"),
+        (("--snoozed", "--all-states"), "--snoozed and --all-states"),
+        (("--archived", "--all-states"), "--archived and --all-states"),
+    ],
+)
+def test_message_states_are_mutually_exclusive(
+    env: Service, capsys: pytest.CaptureFixture[str], flags: tuple[str, ...], named: str
+) -> None:
+    code, out, err = run(capsys, "messages", "jane", *flags)
+    assert code == 2 and out == ""
+    assert f"{named} cannot be used together" in err

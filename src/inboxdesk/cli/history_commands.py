@@ -128,7 +128,7 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
                 file=sys.stderr,
             )
             return 2
-        refused = outbox.refusal(entry.write)
+        refused = _unchanged(entry) or outbox.refusal(entry.write)
         if refused is not None:
             print(f"inboxdesk: {safe(refused)}", file=sys.stderr)
             return 2
@@ -139,6 +139,21 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         return _said(event, as_json)
 
     return _write_call(flags, work)
+
+
+def _unchanged(entry: Entry) -> str | None:
+    """Why a write that changed nothing has nothing to undo: the service refused it (a
+    4xx answer), or it never reached the service. A timeout or a 5xx may have been
+    applied all the same: that one is undone like any other."""
+    status = entry.detail.get("status")
+    refused = isinstance(status, int) and 400 <= status < 500
+    unreached = entry.detail.get("kind") in ("ConnectionFailed", "NameNotResolved")
+    if entry.outcome == "failed" and (refused or unreached):
+        why = f"the service answered {status}" if refused else "it never reached the service"
+        return f"Nothing to undo: that write failed ({why}) and changed nothing."
+    if entry.outcome == "dropped":
+        return "Nothing to undo: that write was dropped before it was sent."
+    return None
 
 
 def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
