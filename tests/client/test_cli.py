@@ -374,3 +374,16 @@ def test_message_states_are_mutually_exclusive(
     code, out, err = run(capsys, "messages", "jane", *flags)
     assert code == 2 and out == ""
     assert f"{named} cannot be used together" in err
+
+
+def test_mark_as_counts_what_changed_from_what_it_last_saw(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Never seen before: unknown, so marked.
+    code, out, _ = run(capsys, "mark-as", "jane", "read", jane_message(1))
+    assert code == 0 and out.strip() == "Marked 1 message read."
+    code, out, _ = run(capsys, "mark-as", "jane", "read", jane_message(1))
+    assert code == 0 and out.strip() == "1 message was already read; nothing changed."
+    run(capsys, "mark-as", "jane", "unread", jane_message(2))
+    code, out, _ = run(capsys, "mark-as", "jane", "read", jane_message(1), jane_message(2))
+    assert code == 0 and out.strip() == "Marked 1 message read; 1 was already."

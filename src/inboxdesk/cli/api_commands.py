@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import click
@@ -16,9 +16,10 @@ from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.config.connect import client_for
-from inboxdesk.models import MarkAs, MessageFields, mask_secrets
+from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
+from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write
 from inboxdesk.writes.before import unread_before
 
@@ -390,7 +391,7 @@ def mark_as(
         if as_json:
             _emit([m.to_wire() for m in result.messages], notUpdated=list(result.not_updated))
         else:
-            print(f"Marked {plural(len(result.messages), 'message')} {state}.")
+            print(_marked(state, seen, result.messages))
         if result.not_updated:
             print(
                 f"Not updated ({len(result.not_updated)}; unknown, or not this subscriber's): "
@@ -401,6 +402,20 @@ def mark_as(
         return 0
 
     return _write_call(flags, work)
+
+
+def _marked(state: str, seen: Mapping[str, MessageFlags], answered: Sequence[Message]) -> str:
+    """What a mark changed, counted as the app's notices count it: a message whose flags
+    the service answered are those inboxdesk last saw was already so. A message never
+    seen counts as marked (its state before is unknown)."""
+    already = sum(seen.get(m.id or "") == (m.read, m.seen) for m in answered)
+    changed = len(answered) - already
+    if not already:
+        return f"Marked {plural(changed, 'message')} {state}."
+    were = "was" if already == 1 else "were"
+    if not changed:
+        return f"{plural(already, 'message')} {were} already {state}; nothing changed."
+    return f"Marked {plural(changed, 'message')} {state}; {already} {were} already."
 
 
 @click.command("mark-all")
