@@ -183,3 +183,20 @@ def test_a_failed_write_is_refused_at_once(
         assert code == 2 and out == ""
         assert "that write failed (the service answered 4" in err and "changed nothing" in err
         assert "later write" not in err
+
+
+def test_history_names_the_environment_or_shows_its_id_when_refused(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(capsys, "mark-as", "jane", "read", jane_message(1))
+    with env.http() as http:
+        me = http.get("/v1/environments/me").json()["data"]
+    code, out, err = run(capsys, "history")
+    assert code == 0, err
+    row = out.splitlines()[-1]
+    assert me["name"] in row and me["_id"] not in row
+    # A key the service refuses: the journal is local, the id stands in for the name.
+    monkeypatch.setenv("NOVU_SECRET_KEY", "refused-key-0123456789")
+    code, out, err = run(capsys, "history")
+    assert code == 0 and err == ""
+    assert me["_id"] in out.splitlines()[-1]

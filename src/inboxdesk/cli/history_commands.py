@@ -3,6 +3,7 @@ entry back as a new write (decisions.md 31-34)."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from datetime import datetime
 
@@ -12,9 +13,12 @@ from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _write_call, js
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
-from inboxdesk.client import InboxClient
-from inboxdesk.config import Settings
+from inboxdesk.client import InboxClient, InboxdeskError
+from inboxdesk.client.retry import NO_RETRY
+from inboxdesk.config import ConfigError, Settings
+from inboxdesk.config.connect import client_for
 from inboxdesk.paths import writes_path
+from inboxdesk.scope import Scope
 from inboxdesk.text import safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 from inboxdesk.writes import (
@@ -86,11 +90,12 @@ def history(
     if not found:
         print("No writes recorded yet.", file=sys.stderr)
         return 0
+    names = _environment_names(settings) if any(e.where.environment for e in found) else Scope()
     rows = [
         (
             e.write.id[: report.SHORT_ID],
             e.write.made_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-            e.where.environment or "?",
+            names.name(e.where.environment) if e.where.environment else "?",
             e.write.kind.value,
             e.write.target,
             describe(e.write),
@@ -100,6 +105,20 @@ def history(
     ]
     print(table(["ID", "MADE", "ENVIRONMENT", "OPERATION", "TARGET", "WHAT", "OUTCOME"], rows))
     return 0
+
+
+def _environment_names(settings: Settings) -> Scope:
+    """The environments' names, as the app shows them: one request, not retried; the
+    journal is local, so a service away or refusing leaves the ids (Scope.name)."""
+
+    async def listed() -> Scope:
+        async with client_for(settings, NO_RETRY) as client:
+            return Scope(await client.list_environments())
+
+    try:
+        return asyncio.run(listed())
+    except (InboxdeskError, ConfigError):
+        return Scope()
 
 
 @click.command()
