@@ -86,8 +86,8 @@ def test_demo_saves_its_keys_privately_and_never_prints_them(tmp_path: Path) -> 
         assert saved.stat().st_mode & 0o777 == 0o600
         assert (tmp_path / "local-keys").stat().st_mode & 0o777 == 0o700
         assert (
-            f"save a key as a profile: inboxdesk config add-profile local --base-url {url} "
-            f"--api-key - < {saved}" in out
+            f"save a key as a profile: inboxdesk config add-profile local-{url.rsplit(':')[-1]} "
+            f"--base-url {url} --api-key - < {saved}" in out
         )
         # The saved key is the one the service takes.
         answer = httpx.get(f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {key}"})
@@ -162,3 +162,40 @@ def test_fixture_names_are_printed_safe(tmp_path: Path) -> None:
         "--db", str(tmp_path / "local.db"), "--load", str(path), "--port", "0", last="API key"
     )
     assert "\x1b" not in out and "\x07" not in out and "Stag␛]0;pwned" in out
+
+
+def test_the_banners_profile_command_works_as_printed_again_and_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import shlex
+    import socket
+
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+    for name in ("NOVU_SECRET_KEY", "INBOXDESK_BASE_URL", "INBOXDESK_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    # A `local` profile already there: the old banner's add-profile local exited 2.
+    monkeypatch.setattr("sys.stdin", io.StringIO("some-other-key-0123456789\n"))
+    assert main(["config", "add-profile", "local", "--region", "us", "--api-key", "-"]) == 0
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    said = []
+    for run in range(2):  # a fresh demo twice on one port: new keys, the same profile
+        out, _ = serve_until_ready(
+            *("--db", str(tmp_path / f"local{run}.db"), "--demo", "--port", str(port)),
+            last="save a key",
+        )
+        line = next(x for x in out.splitlines() if "save a key as a profile:" in x)
+        command, key_file = line.split(": ", 1)[1].rsplit(" < ", 1)
+        said.append(command)
+        words = shlex.split(command)
+        assert words[0] == "inboxdesk"
+        monkeypatch.setattr("sys.stdin", io.StringIO(Path(shlex.split(key_file)[0]).read_text()))
+        code = main(words[1:])
+        assert code == 0, capsys.readouterr().err
+    assert said[0].startswith(f"inboxdesk config add-profile local-{port} --base-url ")
+    assert said[1] == f"inboxdesk config set api_key - --profile local-{port}"
+    capsys.readouterr()
+    assert main(["config", "show", "--profile", f"local-{port}", "--json"]) == 0
+    assert f"127.0.0.1:{port}" in capsys.readouterr().out

@@ -358,3 +358,32 @@ def test_set_primary_says_it_activates_an_inactive_integration(
     # A script (--yes, or no terminal) is told in the result alone; an active one is not.
     code, out, _ = run(capsys, "set-primary", "--yes", MAILGUN)
     assert code == 0 and "activated" not in out
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (("--archived", "--snoozed"), "--archived and --snoozed"),
+        (("--snoozed", "--all-states"), "--snoozed and --all-states"),
+        (("--archived", "--all-states"), "--archived and --all-states"),
+    ],
+)
+def test_message_states_are_mutually_exclusive(
+    env: Service, capsys: pytest.CaptureFixture[str], flags: tuple[str, ...], named: str
+) -> None:
+    code, out, err = run(capsys, "messages", "jane", *flags)
+    assert code == 2 and out == ""
+    assert f"{named} cannot be used together" in err
+
+
+def test_mark_as_counts_what_changed_from_what_it_last_saw(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Never seen before: unknown, so marked.
+    code, out, _ = run(capsys, "mark-as", "jane", "read", jane_message(1))
+    assert code == 0 and out.strip() == "Marked 1 message read."
+    code, out, _ = run(capsys, "mark-as", "jane", "read", jane_message(1))
+    assert code == 0 and out.strip() == "1 message was already read; nothing changed."
+    run(capsys, "mark-as", "jane", "unread", jane_message(2))
+    code, out, _ = run(capsys, "mark-as", "jane", "read", jane_message(1), jane_message(2))
+    assert code == 0 and out.strip() == "Marked 1 message read; 1 was already."

@@ -103,9 +103,10 @@ def test_a_primary_switch_is_undone_by_switching_back(
 
 
 def test_refusals_and_unknown_ids(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
-    run(capsys, "mark-all", "jane", "read", "--yes")
+    # Unread is not listed beforehand (one filter cannot select what it changes).
+    run(capsys, "mark-all", "jane", "unread", "--yes")
     code, _, err = run(capsys, "undo", str(history(capsys)[0]["id"]))
-    assert code == 2 and "cannot be undone" in err
+    assert code == 2 and "cannot be undone: the state before it is unknown" in err
     code, _, err = run(capsys, "undo", "zzzz")
     assert code == 2 and "no write has an id starting 'zzzz'" in err
 
@@ -149,3 +150,53 @@ def test_a_journal_of_a_newer_version_is_said_and_the_write_still_made(
     assert flags(env, jane_message(1)) == (False, True)
     code, _, err = run(capsys, "history")
     assert code != 0 and "newer inboxdesk" in err and len(err.strip().splitlines()) == 1
+
+
+def test_mark_all_read_lists_the_unread_first_so_undo_restores_them(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "messages", "jane", "--unread", "--all-states", "--all", "--ids")
+    unread = out.split()
+    assert code == 0 and unread
+    before = {i: flags(env, i) for i in unread}
+    code, out, err = run(capsys, "mark-all", "jane", "read")  # no terminal: no question
+    assert code == 0, err
+    entry = history(capsys)[0]
+    assert entry["operation"] == "mark-all" and set(entry["before"]) == set(unread)
+    assert all(flags(env, i) == (True, True) for i in unread)
+    code, out, err = run(capsys, "undo", str(entry["id"]))
+    assert code == 0, err
+    assert {i: flags(env, i) for i in unread} == before
+
+
+def test_a_failed_write_is_refused_at_once(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "mark-as", "jane", "read", jane_message(1))
+    code, _, _ = run(capsys, "mark-as", "ghost", "read", jane_message(1))
+    assert code == 1
+    run(capsys, "mark-as", "jane", "unread", jane_message(1))
+    failed = history(capsys)[1]
+    assert failed["outcome"] == "failed"
+    for extra in ((), ("--yes",)):
+        code, out, err = run(capsys, "undo", str(failed["id"]), *extra)
+        assert code == 2 and out == ""
+        assert "that write failed (the service answered 4" in err and "changed nothing" in err
+        assert "later write" not in err
+
+
+def test_history_names_the_environment_or_shows_its_id_when_refused(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(capsys, "mark-as", "jane", "read", jane_message(1))
+    with env.http() as http:
+        me = http.get("/v1/environments/me").json()["data"]
+    code, out, err = run(capsys, "history")
+    assert code == 0, err
+    row = out.splitlines()[-1]
+    assert me["name"] in row and me["_id"] not in row
+    # A key the service refuses: the journal is local, the id stands in for the name.
+    monkeypatch.setenv("NOVU_SECRET_KEY", "refused-key-0123456789")
+    code, out, err = run(capsys, "history")
+    assert code == 0 and err == ""
+    assert me["_id"] in out.splitlines()[-1]

@@ -62,3 +62,32 @@ def test_an_archive_is_undone_by_unarchiving(
     code, _, err = run(capsys, "undo", entry["id"])
     assert code == 0, err
     assert not archived(env, jane_message(6))
+
+
+def test_none_updated_is_a_failure_some_updated_is_partial(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ghosts = ("65f0000000000000000ffff1", "65f0000000000000000ffff2")
+    for action in ("archive", "unarchive", "unsnooze"):
+        code, out, err = run(capsys, action, "jane", *ghosts)
+        assert code == 1, (action, err)
+        assert "0 notifications" in out and ghosts[0] in err
+    code, _, err = run(capsys, "snooze", "jane", *ghosts, "--until", "2h")
+    assert code == 1, err
+    assert run(capsys, "archive", "jane", jane_message(3), ghosts[0])[0] == 3
+
+
+def test_snooze_says_when_it_ends_and_refuses_past_a_year(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from datetime import timedelta
+
+    from inboxdesk.timeinput import local_now
+
+    end = (local_now() + timedelta(days=30)).replace(second=0, microsecond=0)
+    code, out, err = run(capsys, "snooze", "jane", jane_message(5), "--until", end.isoformat())
+    assert code == 0, err
+    assert out.strip() == f"Snoozed 1 notification until {end:%Y-%m-%d %H:%M %Z}."
+    code, _, err = run(capsys, "snooze", "jane", jane_message(5), "--until", "99999d")
+    assert code == 2 and "at most 365 days ahead" in err
+    assert run(capsys, "snooze", "jane", jane_message(5), "--until", "365d")[0] == 0

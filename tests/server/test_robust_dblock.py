@@ -109,3 +109,27 @@ def test_a_refused_demo_touches_nothing_of_the_running_service(service: Service)
     with pytest.raises(DemoRefused, match="in use"), demo_service(service.db_path):
         pass
     assert service.row("SELECT state FROM idempotency WHERE key = 'in-flight'")[0] == "pending"
+
+
+def test_a_clean_release_removes_the_lock_file_but_only_its_own(tmp_path: Path) -> None:
+    import os
+
+    from inboxdesk.server.dblock import DatabaseLock
+
+    served = tmp_path / "served.db"
+    with ServiceThread(ServerSettings(db_path=served), Store(served)):
+        assert Path(f"{served}.lock").exists()
+    assert not Path(f"{served}.lock").exists()
+    # A file left by a holder that died (flock went with it) is no obstacle.
+    db = tmp_path / "own.db"
+    Path(f"{db}.lock").write_text("12345\n")
+    lock = DatabaseLock(db).acquire()
+    assert Path(f"{db}.lock").read_text() == f"{os.getpid()}\n"
+    # Someone put another file at the path meanwhile: not ours, so it stays.
+    (tmp_path / "other").write_text("not ours\n")
+    os.replace(tmp_path / "other", Path(f"{db}.lock"))
+    lock.release()
+    assert Path(f"{db}.lock").read_text() == "not ours\n"
+    with DatabaseLock(db):
+        assert Path(f"{db}.lock").exists()
+    assert not Path(f"{db}.lock").exists()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import click
@@ -16,10 +16,12 @@ from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.config.connect import client_for
-from inboxdesk.models import MarkAs, MessageFields, mask_secrets
+from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
+from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write
+from inboxdesk.writes.before import unread_before
 
 # Exit status when mark-as left some requested ids alone.
 PARTIAL = 3
@@ -179,9 +181,9 @@ def _notification_rows(found: Sequence[InboxNotification]) -> list[tuple[object,
 @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
 @click.option("--unread", is_flag=True, help="unread only")
 @click.option("--unseen", is_flag=True, help="unseen only")
-@click.option("--archived", "state", flag_value="archived", help="archived ones only")
-@click.option("--snoozed", "state", flag_value="snoozed", help="snoozed ones only")
-@click.option("--all-states", "state", flag_value="all", help="archived and snoozed ones too")
+@click.option("--archived", is_flag=True, help="archived ones only")
+@click.option("--snoozed", is_flag=True, help="snoozed ones only")
+@click.option("--all-states", is_flag=True, help="archived and snoozed ones too")
 @click.option("--limit", type=click.IntRange(1, 100), default=20, help="per page, at most 100")
 @click.option("--page", type=click.IntRange(0), default=0, help="zero-based page")
 @click.option("--all", "follow", is_flag=True, help="follow pages to the end")
@@ -193,7 +195,9 @@ def messages(
     subscriber_id: str,
     unread: bool,
     unseen: bool,
-    state: str | None,
+    archived: bool,
+    snoozed: bool,
+    all_states: bool,
     limit: int,
     page: int,
     follow: bool,
@@ -202,6 +206,15 @@ def messages(
 ) -> int:
     """A subscriber's in-app messages as their Inbox shows them (neither archived nor
     snoozed), from the v2 inbox; on an older service, the v1 feed (all of them)."""
+    chosen = [
+        (name, value)
+        for name, value in (("archived", archived), ("snoozed", snoozed), ("all", all_states))
+        if value
+    ]
+    if len(chosen) > 1:
+        both = " and ".join(f"--{'all-states' if n == 'all' else n}" for n, _ in chosen)
+        raise click.UsageError(f"{both} cannot be used together: pick one.")
+    state = chosen[0][0] if chosen else None
     query: dict[str, bool] = {
         "archived": {"archived": True},
         "snoozed": {"snoozed": True},
@@ -378,7 +391,7 @@ def mark_as(
         if as_json:
             _emit([m.to_wire() for m in result.messages], notUpdated=list(result.not_updated))
         else:
-            print(f"Marked {plural(len(result.messages), 'message')} {state}.")
+            print(_marked(state, seen, result.messages))
         if result.not_updated:
             print(
                 f"Not updated ({len(result.not_updated)}; unknown, or not this subscriber's): "
@@ -389,6 +402,20 @@ def mark_as(
         return 0
 
     return _write_call(flags, work)
+
+
+def _marked(state: str, seen: Mapping[str, MessageFlags], answered: Sequence[Message]) -> str:
+    """What a mark changed, counted as the app's notices count it: a message whose flags
+    the service answered are those inboxdesk last saw was already so. A message never
+    seen counts as marked (its state before is unknown)."""
+    already = sum(seen.get(m.id or "") == (m.read, m.seen) for m in answered)
+    changed = len(answered) - already
+    if not already:
+        return f"Marked {plural(changed, 'message')} {state}."
+    were = "was" if already == 1 else "were"
+    if not changed:
+        return f"{plural(already, 'message')} {were} already {state}; nothing changed."
+    return f"Marked {plural(changed, 'message')} {state}; {already} {were} already."
 
 
 @click.command("mark-all")
@@ -418,7 +445,12 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             if not confirm(question + "?"):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
-        write = Write(Kind.MARK_ALL, subscriber_id, (Step(state),))
+        # Listed first, as the app's `A` does, so that `undo` can take it back.
+        try:
+            listed = await unread_before(client, subscriber_id, True, state)
+        except NoV2Inbox:
+            listed = await unread_before(client, subscriber_id, False, state)
+        write = Write(Kind.MARK_ALL, subscriber_id, (Step(state),), listed.before)
         count = (await send(outbox, write)).result.count or 0
         if as_json:
             _emit(count)

@@ -3,6 +3,7 @@ entry back as a new write (decisions.md 31-34)."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from datetime import datetime
 
@@ -12,9 +13,12 @@ from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _write_call, js
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
-from inboxdesk.client import InboxClient
-from inboxdesk.config import Settings
+from inboxdesk.client import InboxClient, InboxdeskError
+from inboxdesk.client.retry import NO_RETRY
+from inboxdesk.config import ConfigError, Settings
+from inboxdesk.config.connect import client_for
 from inboxdesk.paths import writes_path
+from inboxdesk.scope import Scope
 from inboxdesk.text import safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 from inboxdesk.writes import (
@@ -86,11 +90,12 @@ def history(
     if not found:
         print("No writes recorded yet.", file=sys.stderr)
         return 0
+    names = _environment_names(settings) if any(e.where.environment for e in found) else Scope()
     rows = [
         (
             e.write.id[: report.SHORT_ID],
             e.write.made_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-            e.where.environment or "?",
+            names.name(e.where.environment) if e.where.environment else "?",
             e.write.kind.value,
             e.write.target,
             describe(e.write),
@@ -100,6 +105,20 @@ def history(
     ]
     print(table(["ID", "MADE", "ENVIRONMENT", "OPERATION", "TARGET", "WHAT", "OUTCOME"], rows))
     return 0
+
+
+def _environment_names(settings: Settings) -> Scope:
+    """The environments' names, as the app shows them: one request, not retried; the
+    journal is local, so a service away or refusing leaves the ids (Scope.name)."""
+
+    async def listed() -> Scope:
+        async with client_for(settings, NO_RETRY) as client:
+            return Scope(await client.list_environments())
+
+    try:
+        return asyncio.run(listed())
+    except (InboxdeskError, ConfigError):
+        return Scope()
 
 
 @click.command()
@@ -128,7 +147,7 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
                 file=sys.stderr,
             )
             return 2
-        refused = outbox.refusal(entry.write)
+        refused = _unchanged(entry) or outbox.refusal(entry.write)
         if refused is not None:
             print(f"inboxdesk: {safe(refused)}", file=sys.stderr)
             return 2
@@ -139,6 +158,21 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         return _said(event, as_json)
 
     return _write_call(flags, work)
+
+
+def _unchanged(entry: Entry) -> str | None:
+    """Why a write that changed nothing has nothing to undo: the service refused it (a
+    4xx answer), or it never reached the service. A timeout or a 5xx may have been
+    applied all the same: that one is undone like any other."""
+    status = entry.detail.get("status")
+    refused = isinstance(status, int) and 400 <= status < 500
+    unreached = entry.detail.get("kind") in ("ConnectionFailed", "NameNotResolved")
+    if entry.outcome == "failed" and (refused or unreached):
+        why = f"the service answered {status}" if refused else "it never reached the service"
+        return f"Nothing to undo: that write failed ({why}) and changed nothing."
+    if entry.outcome == "dropped":
+        return "Nothing to undo: that write was dropped before it was sent."
+    return None
 
 
 def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:

@@ -4,7 +4,7 @@ one or many notifications (ids, or - for stdin), through the outbox like every w
 from __future__ import annotations
 
 import sys
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import click
 
@@ -18,6 +18,11 @@ from inboxdesk.writes import Kind, Outbox, Partial, Step, Write
 
 # A snooze must end at least this far ahead (decisions.md 19).
 SNOOZE_AHEAD = timedelta(seconds=60)
+# And at most this far: production refuses a snooze past the plan's limit (402,
+# behaviour.md), which no document gives; a year catches a typo such as 99999d.
+SNOOZE_MOST = timedelta(days=365)
+# Exit status when no notification at all was updated: a failure, not a partial one.
+FAILED = 1
 
 
 def _act(
@@ -42,9 +47,15 @@ def _act(
             )
         else:
             done = {"archive": "Archived", "unarchive": "Unarchived", "snooze": "Snoozed"}
+            # A snooze says when it ends, in local time with its zone (decisions.md 19).
+            ends = (
+                f" until {datetime.fromisoformat(until).astimezone().strftime('%Y-%m-%d %H:%M %Z')}"
+                if until and result.notifications
+                else ""
+            )
             print(
                 f"{done.get(action, 'Unsnoozed')} "
-                f"{plural(len(result.notifications), 'notification')}."
+                f"{plural(len(result.notifications), 'notification')}{ends}."
             )
         if result.not_updated:
             why = f": {event.error.message}" if isinstance(event, Partial) and event.error else ""
@@ -53,7 +64,7 @@ def _act(
                 + safe(" ".join(result.not_updated), newlines=False),
                 file=sys.stderr,
             )
-            return PARTIAL
+            return PARTIAL if result.notifications else FAILED
         return 0
 
     return _write_call(flags, work)
@@ -74,10 +85,15 @@ def _action_command(action: str, summary: str) -> click.Command:
 
 
 archive = _action_command(
-    "archive", "Archive notifications (off the subscriber's Inbox tab). Exit 3 if some fail."
+    "archive",
+    "Archive notifications (off the subscriber's Inbox tab). Exit 3 if some fail, 1 if all do.",
 )
-unarchive = _action_command("unarchive", "Bring archived notifications back. Exit 3 if some fail.")
-unsnooze = _action_command("unsnooze", "End notifications' snoozes now. Exit 3 if some fail.")
+unarchive = _action_command(
+    "unarchive", "Bring archived notifications back. Exit 3 if some fail, 1 if all do."
+)
+unsnooze = _action_command(
+    "unsnooze", "End notifications' snoozes now. Exit 3 if some fail, 1 if all do."
+)
 
 
 @click.command()
@@ -89,7 +105,8 @@ unsnooze = _action_command("unsnooze", "End notifications' snoozes now. Exit 3 i
 def snooze(
     flags: Flags, subscriber_id: str, notification_ids: tuple[str, ...], until: str, as_json: bool
 ) -> int:
-    """Snooze notifications until a time (at least a minute ahead). Exit 3 if some fail."""
+    """Snooze notifications until a time (a minute to a year ahead). Exit 3 if some fail,
+    1 if all do."""
     now = local_now()
     try:
         end = parse_when(until, now, future=True)
@@ -97,6 +114,12 @@ def snooze(
         raise click.BadParameter(str(exc), param_hint="--until") from None
     if end - now < SNOOZE_AHEAD:
         raise click.BadParameter("a snooze must end at least a minute ahead", param_hint="--until")
+    if end - now > SNOOZE_MOST:
+        raise click.BadParameter(
+            f"a snooze may end at most {SNOOZE_MOST.days} days ahead, not "
+            f"{end.strftime('%Y-%m-%d %H:%M %Z')}",
+            param_hint="--until",
+        )
     return _act(
         flags, subscriber_id, "snooze", _ids(list(notification_ids)), end.isoformat(), as_json
     )

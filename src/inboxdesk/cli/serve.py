@@ -153,10 +153,7 @@ def serve(
     first = next((kept for _, kept in saved if kept), None)
     if first is not None:
         print(f'  try: curl -H "Authorization: ApiKey $(cat {first})" {local}/v1/integrations')
-        print(
-            f"  save a key as a profile: inboxdesk config add-profile local --base-url {local} "
-            f"--api-key - < {first}"
-        )
+        print(f"  save a key as a profile: {_profile_hint(local, first)}")
     sys.stdout.flush()
     limit = RateLimit(rate_limit, 1.0) if rate_limit else None
     serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock, lock=lock)
@@ -164,6 +161,26 @@ def serve(
 
 
 Saved = list[tuple[tuple[str, "LoadedEnvironment"], Path | None]]
+
+
+def _profile_hint(url: str, key_file: Path) -> str:
+    """A command that saves the key as a profile and works as printed: named after the
+    port (one service, one profile), and `config set` once that profile exists, since
+    add-profile refuses an existing name."""
+    import shlex
+
+    from inboxdesk.config import ConfigError
+    from inboxdesk.config.file import ConfigFile
+
+    name = f"local-{url.rsplit(':', 1)[-1]}"
+    try:
+        exists = name in ConfigFile.load().profiles()
+    except ConfigError:
+        exists = False  # an unreadable config file: add-profile will say why
+    key = shlex.quote(str(key_file))
+    if exists:
+        return f"inboxdesk config set api_key - --profile {name} < {key}"
+    return f"inboxdesk config add-profile {name} --base-url {url} --api-key - < {key}"
 
 
 def _save_keys(db_path: Path, loaded: list[tuple[str, list[LoadedEnvironment]]]) -> Saved:

@@ -65,6 +65,7 @@ class Outbox:
         # This session's writes, newest last, with the flags the service returned.
         self._made: list[Write] = []
         self._after: dict[str, dict[str, Flags]] = {}
+        self._counts: dict[str, int] = {}  # how many each mark-all changed
         self._undone: set[str] = set()
 
     def listen(self, listener: Listener) -> None:
@@ -257,6 +258,8 @@ class Outbox:
         if write.kind is Kind.MARK_ALL and write.before is not None:
             after = {i: after_mark(write.steps[0].action, f) for i, f in write.before.items()}
         self._after[write.id] = after
+        if event.result.count is not None:
+            self._counts[write.id] = event.result.count
 
     # -- undo ------------------------------------------------------------------------------
 
@@ -300,13 +303,23 @@ class Outbox:
                 return "This cannot be undone: the end of the earlier snooze is not known."
             return None
         if write.before is None:
+            count = self._count(write)
             reason = (
                 f"it changed more than {UNDOABLE_MARK_ALL:,} messages"
-                if write.kind is Kind.MARK_ALL
+                if write.kind is Kind.MARK_ALL and count is not None and count > UNDOABLE_MARK_ALL
                 else "the state before it is unknown"
             )
             return f"This cannot be undone: {reason}."
         return None
+
+    def _count(self, write: Write) -> int | None:
+        """How many messages a mark-all changed, as the service said (this session's, or
+        journaled): over UNDOABLE_MARK_ALL is why its "before" was not listed."""
+        if write.id in self._counts:
+            return self._counts[write.id]
+        entry = self.store.entry(write.id)
+        count = entry.detail.get("count") if entry is not None else None
+        return count if isinstance(count, int) else None
 
     def undo_notes(self, entry: Entry) -> list[str]:
         """What to say before undoing a journal entry: later writes that touched the same
@@ -369,7 +382,9 @@ def predicted(write: Write) -> dict[str, Flags]:
     current = dict(write.before or {})
     for step in write.steps:
         if step.action in MARKS:
-            for message_id in step.ids:
+            # A mark-all names no ids: it marks every one (and its "before" lists them).
+            ids = step.ids if write.kind is not Kind.MARK_ALL else tuple(current)
+            for message_id in ids:
                 if message_id in current:
                     current[message_id] = after_mark(step.action, current[message_id])
     return current

@@ -16,7 +16,10 @@ from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import Count, NotificationCounts, Subscriber
 from inboxdesk.models.pages import COUNT_CAP
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, InboxTab
-from inboxdesk.writes import UNDOABLE_MARK_ALL, Flags
+
+# A mark-all's "before", listed where the command line lists it too.
+from inboxdesk.writes.before import Unread as Unread
+from inboxdesk.writes.before import unread_before as unread_before
 
 
 @dataclass(frozen=True)
@@ -172,49 +175,3 @@ async def exact_counts(
         exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, known.unseen.value),
     )
     return NotificationCounts(unread, unseen)
-
-
-@dataclass(frozen=True)
-class Unread:
-    """What a mark-all read changes: every unread in-app message, archived and snoozed
-    ones included (decisions.md 15)."""
-
-    before: dict[str, Flags] | None  # the ids and flags, when few enough to undo
-    count: int | None  # how many; None when not known
-    inbox: int | None = None  # how many of them the Inbox tab shows
-
-
-async def unread_before(client: InboxClient, subscriber_id: str, v2: bool) -> Unread:
-    """The unread messages a mark-all would change, listed when few enough to undo it,
-    and counted exactly otherwise."""
-    before: dict[str, Flags] = {}
-    for number in range(UNDOABLE_MARK_ALL // PAGE_SIZE):
-        if v2:
-            found = await client.notifications(
-                subscriber_id, limit=PAGE_SIZE, offset=number * PAGE_SIZE, read=False
-            )
-            before.update({n.id: n.flags for n in found.data})
-            more = found.has_more
-        else:
-            feed = await client.feed(subscriber_id, number, PAGE_SIZE, read=False)
-            before.update({m.id: (m.read, m.seen) for m in feed.data if m.id})
-            more = feed.has_more
-        if not more:
-            return Unread(before, len(before))
-    if not v2:
-        end = await find_end(client, subscriber_id, len(before), InboxTab.UNREAD, v2)
-        return Unread(None, end.length)
-    return Unread(None, await _unread_end(client, subscriber_id, len(before)))
-
-
-async def _unread_end(client: InboxClient, subscriber_id: str, known: int) -> int | None:
-    """How many unread notifications, archived and snoozed included, past the listed ones."""
-    offset = known
-    for _ in range(client.options.limits.max_pages):
-        found = await client.notifications(
-            subscriber_id, limit=PAGE_SIZE, offset=offset, read=False
-        )
-        offset += len(found.data)
-        if not found.has_more or not found.data:
-            return offset
-    return None

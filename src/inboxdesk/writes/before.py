@@ -1,0 +1,72 @@
+"""What a mark-all is about to change, listed beforehand so that it can be undone.
+
+UI-free: the app's `A` and the command line's `mark-all` both list it (decisions.md 15:
+every in-app message, archived and snoozed ones included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inboxdesk.client import InboxClient
+from inboxdesk.writes.effects import Flags
+from inboxdesk.writes.outbox import UNDOABLE_MARK_ALL
+
+PAGE = 100  # the most either listing gives in one page
+
+
+@dataclass(frozen=True)
+class Unread:
+    """What a mark-all changes: every message not yet in the state it sets."""
+
+    before: dict[str, Flags] | None  # the ids and flags, when few enough to undo
+    count: int | None  # how many; None when not known
+    inbox: int | None = None  # how many of them the Inbox tab shows
+
+
+# The listing filter that selects what each mark-all changes. A read marks seen too,
+# but the app lists only the unread ones; unread is not listed (it also changes the
+# unread-but-unseen ones, which one filter cannot select): it stays unknown.
+CHANGES = {"read": {"read": False}, "seen": {"seen": False}, "unseen": {"seen": True}}
+
+
+async def unread_before(
+    client: InboxClient, subscriber_id: str, v2: bool, state: str = "read"
+) -> Unread:
+    """The messages a mark-all `state` would change, listed when few enough to undo it,
+    and counted otherwise (None for a state no filter selects)."""
+    query = CHANGES.get(state)
+    if query is None:
+        return Unread(None, None)
+    before: dict[str, Flags] = {}
+    for number in range(UNDOABLE_MARK_ALL // PAGE):
+        if v2:
+            found = await client.notifications(
+                subscriber_id, limit=PAGE, offset=number * PAGE, **query
+            )
+            before.update({n.id: n.flags for n in found.data})
+            more = found.has_more
+        else:
+            feed = await client.feed(subscriber_id, number, PAGE, **query)
+            before.update({m.id: (m.read, m.seen) for m in feed.data if m.id})
+            more = feed.has_more
+        if not more:
+            return Unread(before, len(before))
+    return Unread(None, await _count_rest(client, subscriber_id, v2, len(before), query))
+
+
+async def _count_rest(
+    client: InboxClient, subscriber_id: str, v2: bool, known: int, query: dict[str, bool]
+) -> int | None:
+    """How many past the listed ones, page by page up to `max_pages`; None past that."""
+    offset = known
+    for _ in range(client.options.limits.max_pages):
+        if v2:
+            found = await client.notifications(subscriber_id, limit=PAGE, offset=offset, **query)
+            offset, more = offset + len(found.data), found.has_more and bool(found.data)
+        else:
+            feed = await client.feed(subscriber_id, offset // PAGE, PAGE, **query)
+            offset, more = offset + len(feed.data), feed.has_more and bool(feed.data)
+        if not more:
+            return offset
+    return None
