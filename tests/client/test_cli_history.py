@@ -102,6 +102,29 @@ def test_a_primary_switch_is_undone_by_switching_back(
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 0
 
 
+def test_a_switch_in_another_environment_is_undone_only_when_named(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The switch back acts outside the key's environment, so it is confirmed as the
+    switch was: a script names the environment (decisions.md 7-8)."""
+    from tests.conftest import OTHER_SMTP, POSTMARK
+
+    code, _, err = run(capsys, "set-primary", OTHER_SMTP, "--environment", "Other", "--yes")
+    assert code == 0, err
+    switch = history(capsys)[0]
+    with env.http() as http:
+        listed = http.get("/v1/environments").json()["data"]
+    assert switch["environment"] == next(e["_id"] for e in listed if e["name"] == "Other")
+    code, _, err = run(capsys, "undo", str(switch["id"]), "--yes")
+    assert code == 2 and "--environment 'Other'" in err
+    code, _, err = run(capsys, "undo", str(switch["id"]), "--yes", "--environment", "Staging")
+    assert code == 2 and "not in Staging" in err
+    assert env.row("SELECT is_primary FROM integrations WHERE id = ?", POSTMARK)[0] == 0
+    code, _, err = run(capsys, "undo", str(switch["id"]), "--yes", "--environment", "other")
+    assert code == 0, err
+    assert env.row("SELECT is_primary FROM integrations WHERE id = ?", POSTMARK)[0] == 1
+
+
 def test_refusals_and_unknown_ids(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
     # Unread is not listed beforehand (one filter cannot select what it changes).
     run(capsys, "mark-all", "jane", "unread", "--yes")

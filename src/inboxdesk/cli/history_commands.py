@@ -11,14 +11,15 @@ import click
 
 from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _write_call, json_option
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
-from inboxdesk.cli.prompts import confirm
+from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
+from inboxdesk.cli.prompts import ask, confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client.retry import NO_RETRY
 from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import client_for
 from inboxdesk.paths import writes_path
-from inboxdesk.scope import Scope
+from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 from inboxdesk.writes import (
@@ -124,9 +125,16 @@ def _environment_names(settings: Settings) -> Scope:
 @click.command()
 @click.argument("entry_id", metavar="ENTRY_ID")
 @click.option("-y", "--yes", is_flag=True, help="do not ask, even if things changed since")
+@click.option(
+    "--environment",
+    metavar="NAME|ID",
+    help="confirms a switch back in another environment than the key's, as set-primary's",
+)
 @json_option
 @connection_options
-def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
+def undo(
+    flags: Flags, entry_id: str, yes: bool, environment: str | None, as_json: bool
+) -> int:
     """Take a write of the history back, as a new write (its id, or the first letters)."""
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
@@ -151,6 +159,10 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         if refused is not None:
             print(f"inboxdesk: {safe(refused)}", file=sys.stderr)
             return 2
+        if entry.write.kind is Kind.SET_PRIMARY and not await _environment_confirmed(
+            client, entry, environment
+        ):
+            return NOT_CONFIRMED
         if not _asked(entry, outbox, yes):
             print("Nothing changed.", file=sys.stderr)
             return DECLINED
@@ -158,6 +170,43 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         return _said(event, as_json)
 
     return _write_call(flags, work)
+
+
+async def _environment_confirmed(
+    client: InboxClient, entry: Entry, environment: str | None
+) -> bool:
+    """A switch back outside the key's environment (or with the key's unknown) is
+    confirmed as the switch was (decisions.md 7-8): `--environment` naming it, or its
+    name typed on a terminal. Says why when not."""
+    acted = entry.where.environment or None
+    scope = await load_scope(client)
+    if scope.is_own(acted):
+        return True
+    name = scope.name(acted)
+    if environment is not None:
+        named = _environment_named(scope, environment)
+        if named is not None and named != acted:
+            print(
+                f"inboxdesk: that switch was in {name}, not in "
+                f"{safe(environment, newlines=False)}: nothing changed.",
+                file=sys.stderr,
+            )
+        return named is not None and named == acted
+    if not sys.stdin.isatty():
+        print(
+            f"inboxdesk: that switch was in {name}, not the key's own environment: pass "
+            f"--environment {name!r} to undo it. Nothing changed.",
+            file=sys.stderr,
+        )
+        return False
+    typed = ask(f"Type the environment's name ({name}) to undo that switch:")
+    found = scope.get(acted)
+    if typed is not None and (
+        scope.find(typed) is found if found is not None else typed.strip() == acted
+    ):
+        return True
+    print("inboxdesk: that is not the environment's name. Nothing changed.", file=sys.stderr)
+    return False
 
 
 def _unchanged(entry: Entry) -> str | None:
