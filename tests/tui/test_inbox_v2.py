@@ -83,11 +83,14 @@ async def test_archive_stays_in_place_until_refresh_and_undo_takes_it_back(
         await until(pilot, lambda: state(service, jane_message(10))[0], what="archived")
         # Decision 16: marked where it was, the cursor on it, until a refresh.
         await until(pilot, lambda: table.row_text(1)[3] == ARCHIVED_MARK, what="marker")
+        # Its status column says so, clipped to the column's 7 cells.
+        assert table.row_text(1).rstrip().endswith("archiv…")
         assert table.cursor_key == jane_message(10) and table.row_count == 12
         await until(pilot, lambda: "archived at" in detail_text(screen))
         await pilot.press("z")
         await until(pilot, lambda: not state(service, jane_message(10))[0], what="undone")
         await until(pilot, lambda: table.row_text(1)[3] == " ")
+        assert not table.row_text(1).rstrip().endswith("archiv…")
         await pilot.press("e")
         await until(pilot, lambda: state(service, jane_message(10))[0])
         await settled(pilot)

@@ -325,6 +325,8 @@ class Feed:
                     row.item, row.archived = item, newer.archived
                     row.snoozed_until = newer.snoozed_until
                     row.read, row.seen = newer.read, newer.seen
+                    if row.status != newer.status:  # "archived" or "snoozed" in words
+                        row.status, row._clipped = newer.status, None
                     changed.append(page * PAGE_SIZE + pos)
                     continue
                 row.archived = item.is_archived
