@@ -13,10 +13,11 @@ import time
 from pathlib import Path
 
 import httpx
+from tests.waiting import until_async
 from textual import events
 
 from benchmarks.common import KEY, Figure, http, median, service
-from benchmarks.jump import in_view_loaded, opened, until
+from benchmarks.jump import in_view_loaded, opened
 from inboxdesk.client import ClientOptions, InboxClient
 from inboxdesk.config import Settings
 from inboxdesk.models import MarkAs
@@ -46,7 +47,7 @@ async def in_app(url: str) -> tuple[int, float]:
         screen, table = await opened(app)
         for top in range(0, COUNT, 100):  # the list loads the pages it shows
             table.scroll_to(y=top, animate=False, immediate=True)
-            await until(lambda: in_view_loaded(table))
+            await until_async(lambda: in_view_loaded(table))
         app.post_message(events.Key("asterisk", "*"))
         while len(screen.selected) < COUNT:
             await asyncio.sleep(0.001)
