@@ -66,6 +66,11 @@ CREATE INDEX IF NOT EXISTS messages_feed
     ON messages(environment_id, subscriber_pk, channel, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS messages_by_env ON messages(environment_id, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS messages_by_transaction ON messages(environment_id, transaction_id);
+-- The snoozed messages alone: every v2 inbox request first ends the snoozes whose time
+-- has passed, which otherwise reads the JSON of each of the subscriber's messages.
+CREATE INDEX IF NOT EXISTS messages_snoozed
+    ON messages(subscriber_pk, json_extract(doc, '$.snoozedUntil'))
+    WHERE json_extract(doc, '$.snoozedUntil') IS NOT NULL;
 CREATE TABLE IF NOT EXISTS idempotency (
     organization_id TEXT NOT NULL,
     key TEXT NOT NULL,
