@@ -4,8 +4,10 @@ and the journal's detail of them."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from textual.coordinate import Coordinate
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from inboxdesk.tui.history.screen import HistoryScreen
@@ -41,22 +43,30 @@ async def test_archive_says_what_it_changed_and_history_shows_the_state(
         assert "archived, not snoozed" in detail and "read, seen →" not in detail
 
 
+async def switch_then_undo_from_history(pilot: Pilot[None], service: Service) -> Any:
+    """Make Mailgun primary in the integrations view, then undo it from History (`3`,
+    `z`); gives the integrations screen."""
+    app = pilot.app
+    screen = await integrations(pilot)
+    await go_to(pilot, screen, MAILGUN)
+    await pilot.press("p")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+    await pilot.press("y")
+    await until(pilot, lambda: "★" in primary_cell(screen, MAILGUN), what="switched")
+    await settled(pilot)
+    await pilot.press("3")
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
+    await pilot.press("z")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
+    await pilot.press("y")
+    await until(pilot, lambda: primary(service, SENDGRID), what="undone")
+    return screen
+
+
 async def test_integrations_show_a_primary_undone_from_history(service: Service) -> None:
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await integrations(pilot)
-        await go_to(pilot, screen, MAILGUN)
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        await pilot.press("y")
-        await until(pilot, lambda: "★" in primary_cell(screen, MAILGUN), what="switched")
-        await settled(pilot)
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
-        await pilot.press("z")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
-        await pilot.press("y")
-        await until(pilot, lambda: primary(service, SENDGRID), what="undone")
+        screen = await switch_then_undo_from_history(pilot, service)
         await pilot.press("2")
         await until(
             pilot,
@@ -113,19 +123,7 @@ async def test_the_history_table_keeps_its_outcome_column_at_120_columns(
 ) -> None:
     app = app_for(service)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await integrations(pilot)
-        await go_to(pilot, screen, MAILGUN)
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        await pilot.press("y")
-        await until(pilot, lambda: "★" in primary_cell(screen, MAILGUN), what="switched")
-        await settled(pilot)
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
-        await pilot.press("z")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
-        await pilot.press("y")
-        await until(pilot, lambda: primary(service, SENDGRID), what="undone")
+        await switch_then_undo_from_history(pilot, service)
         table = app.screen.query_one(HistoryTable)
         await until(pilot, lambda: table.row_count == 2, what="the undo listed")
         await pilot.pause()
