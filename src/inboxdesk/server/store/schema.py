@@ -66,6 +66,13 @@ CREATE INDEX IF NOT EXISTS messages_feed
     ON messages(environment_id, subscriber_pk, channel, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS messages_by_env ON messages(environment_id, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS messages_by_transaction ON messages(environment_id, transaction_id);
+-- The v2 inbox's listing by its two JSON flags, newest first: deep offsets of the
+-- Inbox tab walk this index instead of reading each message's JSON.
+CREATE INDEX IF NOT EXISTS messages_inbox
+    ON messages(environment_id, subscriber_pk, channel,
+                coalesce(json_extract(doc, '$.archived'), 0),
+                (json_extract(doc, '$.snoozedUntil') IS NOT NULL),
+                created_at DESC, id DESC);
 -- The snoozed messages alone: every v2 inbox request first ends the snoozes whose time
 -- has passed, which otherwise reads the JSON of each of the subscriber's messages.
 CREATE INDEX IF NOT EXISTS messages_snoozed
