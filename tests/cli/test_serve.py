@@ -37,13 +37,16 @@ def test_a_port_out_of_range_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
     assert not (tmp_path / "local.db").exists()
 
 
-def serve_until_ready(*args: str, last: str) -> tuple[str, str]:
-    """Start `serve`, read its banner up to the line holding `last`, then stop it."""
+def started(
+    *args: str, last: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], str]:
+    """Start `serve` and read its banner up to the line holding `last`; it keeps running."""
     service = subprocess.Popen(
         [sys.executable, "-m", "inboxdesk", "serve", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
     assert service.stdout is not None and service.stderr is not None
     lines = []
@@ -52,32 +55,32 @@ def serve_until_ready(*args: str, last: str) -> tuple[str, str]:
             lines.append(line)
             if last in line:
                 break
-    finally:
-        service.terminate()
-        rest, err = service.communicate(timeout=30)
-    return "".join(lines) + rest, err
+    except BaseException:
+        stopped(service)
+        raise
+    return service, "".join(lines)
+
+
+def stopped(service: subprocess.Popen[str]) -> tuple[str, str]:
+    """Stop it; the rest of its output and its errors."""
+    service.terminate()
+    return service.communicate(timeout=30)
+
+
+def serve_until_ready(*args: str, last: str) -> tuple[str, str]:
+    """Start `serve`, read its banner up to the line holding `last`, then stop it."""
+    service, banner = started(*args, last=last)
+    rest, err = stopped(service)
+    return banner + rest, err
 
 
 def test_demo_saves_its_keys_privately_and_never_prints_them(tmp_path: Path) -> None:
     import httpx
 
-    service = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "inboxdesk", "serve"),
-            *("--db", str(tmp_path / "local.db"), "--demo", "--port", "0"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    service, out = started(
+        "--db", str(tmp_path / "local.db"), "--demo", "--port", "0", last="save a key"
     )
-    assert service.stdout is not None
-    lines = []
     try:
-        for line in service.stdout:
-            lines.append(line)
-            if "save a key" in line:
-                break
-        out = "".join(lines)
         url = out.split("local service on ", 1)[1].split()[0]
         saved = tmp_path / "local-keys" / "development.key"
         key = saved.read_text().strip()
@@ -93,8 +96,7 @@ def test_demo_saves_its_keys_privately_and_never_prints_them(tmp_path: Path) -> 
         answer = httpx.get(f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {key}"})
         assert answer.status_code == 200
     finally:
-        service.terminate()
-        rest, err = service.communicate(timeout=30)
+        rest, err = stopped(service)
     assert key not in rest + err and "warning" not in err
 
 
@@ -127,24 +129,9 @@ def test_serve_on_a_fresh_machine_creates_its_private_data_directory(tmp_path: P
         "LANG": "C.UTF-8",
         "PYTHONPATH": os.pathsep.join(sys.path),
     }
-    service = subprocess.Popen(
-        [sys.executable, "-m", "inboxdesk", "serve", "--demo", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert service.stdout is not None
-    lines = []
-    try:
-        for line in service.stdout:
-            lines.append(line)
-            if "save a key" in line:
-                break
-    finally:
-        service.terminate()
-        rest, err = service.communicate(timeout=30)
-    out = "".join(lines) + rest
+    service, banner = started("--demo", "--port", "0", last="save a key", env=env)
+    rest, err = stopped(service)
+    out = banner + rest
     assert "Development API key" in out, err
     assert "Traceback" not in err and "crashed" not in err
     data = next(home.rglob("local.db")).parent
