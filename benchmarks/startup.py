@@ -55,9 +55,13 @@ APP = (
     PEAK
     + """
 import sys, time
-from inboxdesk.config import Settings
-from inboxdesk.tui.app import InboxdeskApp
-from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.entry import collector_paused
+
+# Imported as the console script imports the command line (inboxdesk/entry.py).
+with collector_paused():
+    from inboxdesk.config import Settings
+    from inboxdesk.tui.app import InboxdeskApp
+    from inboxdesk.tui.inbox.screen import InboxScreen
 
 # The clock stops right after the first frame that shows rows: the handler of the first
 # page queues it, as the bare app's on_mount does, to run after the next refresh.

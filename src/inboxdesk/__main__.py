@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from inboxdesk.cli import main
+from inboxdesk.entry import main
 
 sys.exit(main())

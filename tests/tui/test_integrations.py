@@ -254,7 +254,8 @@ async def test_another_environments_switch_asks_for_its_name(service: Service) -
         entry = next(iter(history.entries.values()))  # type: ignore[attr-defined]
         with service.http() as http:
             other = next(
-                e["_id"] for e in http.get("/v1/environments").json()["data"]
+                e["_id"]
+                for e in http.get("/v1/environments").json()["data"]
                 if e["name"] == "Other"
             )
         assert entry.where.environment == other

@@ -1,8 +1,8 @@
 """The `inboxdesk` command line: the service, the app, and scriptable API calls.
 
-`main(argv) -> int` is the entry point (the console script, `python -m inboxdesk` and
-the tests); it runs the click group in non-standalone mode and turns every error into
-one line and an exit status.
+`main(argv) -> int` is the entry point of the tests; the console script and `python -m
+inboxdesk` reach it through entry.py. It runs the click group in non-standalone mode
+and turns every error into one line and an exit status.
 """
 
 from __future__ import annotations

@@ -325,9 +325,7 @@ async def _v1_messages(
 
 @click.command()
 @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
-@click.option(
-    "--all-states", is_flag=True, help="count archived and snoozed messages too"
-)
+@click.option("--all-states", is_flag=True, help="count archived and snoozed messages too")
 @json_option
 @connection_options
 def counts(flags: Flags, subscriber_id: str, all_states: bool, as_json: bool) -> int:

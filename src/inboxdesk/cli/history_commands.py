@@ -132,9 +132,7 @@ def _environment_names(settings: Settings) -> Scope:
 )
 @json_option
 @connection_options
-def undo(
-    flags: Flags, entry_id: str, yes: bool, environment: str | None, as_json: bool
-) -> int:
+def undo(flags: Flags, entry_id: str, yes: bool, environment: str | None, as_json: bool) -> int:
     """Take a write of the history back, as a new write (its id, or the first letters)."""
 
     async def work(client: InboxClient, outbox: Outbox) -> int:

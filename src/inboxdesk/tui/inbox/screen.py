@@ -83,9 +83,10 @@ class InboxScreen(InboxChanges):
         self.table.show(self.feed)
         self.table.move_to(0)
         self.fetching = True
+        # The page first: its rows are what the first frame waits for.
+        self._fetch([0], refresh=True)
         self.load_subscriber(subscriber_id)
         self.load_counts(subscriber_id)
-        self._fetch([0], refresh=True)
 
     def on_open_subscriber(self, event: OpenSubscriber) -> None:
         self.open(event.subscriber_id)

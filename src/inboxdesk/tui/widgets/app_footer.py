@@ -4,11 +4,13 @@ Textual's footer lists keys left to right and cuts what does not fit, mid-label
 ("o Open lin"). This footer ranks the keys (help and quit, then `RANK`, then the
 view's keys in the order it declares them, wherever the keymap put them) and shows,
 in that order, each key that still fits whole beside the palette's key; the others
-are hidden, and the help screen lists every key.
+are not made at all (a key widget costs start-up time), and the help screen lists
+every key.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
@@ -18,8 +20,6 @@ from textual.widgets import Footer
 
 from inboxdesk.private_apis import footer_ready, mark_footer_ready, start_key_as_footer
 
-# Refreshes to wait for a composed footer to be laid out before fitting it.
-TRIES = 5
 PINNED = ("help", "app.help", "quit", "app.quit")
 # Binding ids a support agent needs most, first: the declared order groups keys by kind
 # (the help screen's order), which put filter, subscriber and the views last.
@@ -67,62 +67,75 @@ class AppFooter(Footer):
         super().__init__()
         # The keys the footer last composed: what it shows.
         self._shown: tuple[object, ...] | None = None
-        # Each composed key's width, measured while it was displayed.
-        self._widths: dict[Widget, int] = {}
-        self._tries = 0
+        # Each key of that compose as (cells, the palette's key?), and those shown.
+        self._keys: list[tuple[int, bool]] = []
+        self._chosen: list[int] = []
+        # A recompose is asked for and not yet run: it will read the keys as they are
+        # then. Start-up changes the bindings five times before its first refresh.
+        self._queued = False
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """Recompose only when the keys to show change: bindings are updated after every
-        focus and state change, and each recompose restyles twenty widgets."""
+        """Recompose only when the keys to show change, and once per refresh: bindings
+        are updated after every focus and state change, and each recompose restyles
+        the keys."""
+        if self._queued:
+            return
         if _shown_keys(screen) == self._shown:
             mark_footer_ready(self)
             return
         super().bindings_changed(screen)
+        self._queued = True
+        # Runs after the recompose that call queued (callbacks run in order).
+        self.call_after_refresh(self._unqueue)
+
+    def _unqueue(self) -> None:
+        self._queued = False
 
     def compose(self) -> ComposeResult:
         # Footer composes nothing until the screen's bindings are ready: only then
         # does a compose show these keys.
         self._shown = _shown_keys(self.screen) if footer_ready(self) else None
-        self._widths = {}
-        self._tries = 0
         order = footer_order(self.screen)
-        keys = list(super().compose())
-        for key in keys:
-            start_key_as_footer(key, self)  # not restyled twice once mounted
         # Stable: keys of other owners (the focused widget's) keep their places.
-        yield from sorted(keys, key=lambda key: order.get(getattr(key, "action", ""), len(order)))
-
-    async def recompose(self) -> None:
-        await super().recompose()
-        # Measured once laid out (every key displayed), then fitted to the width.
-        self.call_after_refresh(self.fit)
+        keys = sorted(
+            super().compose(), key=lambda key: order.get(getattr(key, "action", ""), len(order))
+        )
+        self._keys = [(key_width(k), k.has_class("-command-palette")) for k in keys]
+        # Docked across the screen: before its first layout, the app's width is its own.
+        self._chosen = fitting(self._keys, self.size.width or self.app.size.width)
+        # Only the keys that fit are made at all: mounting one costs a millisecond or
+        # more, and the inbox has twice as many keys as 120 columns show.
+        for n in self._chosen:
+            start_key_as_footer(keys[n], self)  # not restyled twice once mounted
+            yield keys[n]
 
     def on_resize(self, event: Resize) -> None:
-        self.fit()
+        if self._keys and fitting(self._keys, event.size.width) != self._chosen:
+            self.call_later(self.recompose)
 
-    def fit(self) -> None:
-        """Display, in rank order, each key that fits whole; hide the others."""
-        # By type name: Textual does not export FooterKey.
-        keys = list(self.query_children("FooterKey"))
-        palette = [k for k in keys if k.has_class("-command-palette")]
-        keys = [k for k in keys if k not in palette]
-        for key in keys:
-            if key.display and key.outer_size.width:
-                self._widths.setdefault(key, key.outer_size.width + key.styles.margin.width)
-        if any(key not in self._widths for key in keys) or not all(
-            k.outer_size.width for k in palette
-        ):
-            # Not laid out yet: try after the next refresh, a few times at most.
-            self._tries += 1
-            if self._tries <= TRIES:
-                self.call_after_refresh(self.fit)
-            return
-        room = self.size.width - sum(k.outer_size.width + k.styles.margin.width for k in palette)
-        for key in keys:
-            width = self._widths[key]
-            key.display = width <= room
-            if key.display:
-                room -= width
+
+def key_width(key: Widget) -> int:
+    """The cells one of Textual's footer keys takes, as its CSS pads it: ` k ` then
+    `description `; the palette's key (compact, docked right) has a border and a space
+    instead. tests/tui/test_help_and_palette.py checks it against laid-out keys."""
+    display = cell_len(str(getattr(key, "key_display", "")))
+    description = cell_len(str(getattr(key, "description", "")))
+    palette = key.has_class("-command-palette")
+    if not description:
+        return display + (2 if palette else 0)
+    return display + description + 3
+
+
+def fitting(keys: list[tuple[int, bool]], width: int) -> list[int]:
+    """Indexes of the keys shown in `width` cells: the palette's key always, then, in
+    rank order, each other key that still fits whole (the help screen lists them all)."""
+    room = width - sum(cells for cells, palette in keys if palette)
+    chosen = []
+    for n, (cells, palette) in enumerate(keys):
+        if palette or cells <= room:
+            chosen.append(n)
+            room -= 0 if palette else cells
+    return chosen
 
 
 def _shown_keys(screen: Screen[object]) -> tuple[object, ...]:
