@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass, field
+
+import httpx
 import pytest
 from textual.widgets import Input, Static
 
 from inboxdesk.config import Settings
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.tui.app import make_app
+from inboxdesk.tui.inbox.feed import PAGE_SIZE
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.keymap import app_bindings, binding_ids
@@ -16,7 +21,7 @@ from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.screens.problem import ProblemScreen
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, jane_message
-from tests.tui.conftest import SIZE, Notices, app_for, plain, until
+from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import mark_posts, opened, stored
 
 
@@ -159,3 +164,53 @@ async def test_picker_opens_another_inbox_by_typed_id(service: Service) -> None:
             pilot,
             lambda: screen.subscriber_id == "joe" and screen.query_one(MessageTable).row_count == 3,
         )
+
+
+def first_pages(transport: FaultTransport) -> list[httpx.Request]:
+    """The requests for the first page of the v2 inbox's list."""
+    return [
+        r
+        for r in transport.seen
+        if r.url.path == "/v2/subscribers/jane/notifications"
+        and r.url.params.get("offset", "0") == "0"
+        and r.url.params.get("limit") == str(PAGE_SIZE)
+    ]
+
+
+async def test_the_inbox_opens_with_the_first_page_the_app_asked_for(service: Service) -> None:
+    transport = FaultTransport()
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await settled(pilot)
+        assert len(first_pages(transport)) == 1, "asked for once, before the inbox opened"
+
+
+@dataclass
+class Held(FaultTransport):
+    """The v2 inbox's list waits until `go` is set: a service slower than the app waits."""
+
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/jane/notifications"):
+            await self.go.wait()
+        return await super().handle_async_request(request)
+
+
+async def test_a_slow_first_page_opens_the_inbox_loading_and_is_not_asked_twice(
+    service: Service,
+) -> None:
+    transport = Held()
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        # The app waits a moment for the first page, then opens the inbox without it.
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        await until(pilot, lambda: "loading" in plain(screen.query_one("#status", Static)))
+        assert screen.table.row_count == 0
+        transport.go.set()
+        await opened(pilot)
+        await settled(pilot)
+        assert len(first_pages(transport)) == 1, "the page asked for was awaited, not asked again"

@@ -33,6 +33,7 @@ from inboxdesk.tui import write_messages
 from inboxdesk.tui.collector import Collector
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.error_titles import error_title
+from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.keymap import checked_keymap
 from inboxdesk.tui.messages import (
@@ -224,8 +225,9 @@ class InboxdeskApp(App[None]):
     async def connect(self) -> None:
         """Open the inbox; with no subscriber given, the environment's first one."""
         if self.subscriber_id:
-            # Its own first requests (run together) tell whether key and service work.
-            self.post_message(SubscribersListed(None, self.subscriber_id))
+            # Its first requests tell whether key and service work (loader.first_page).
+            first = await loader.first_page(self.client, self.subscriber_id)
+            self.post_message(SubscribersListed(None, self.subscriber_id, first))
             return
         page = await self.client.search_subscribers(limit=100)
         self.post_message(
@@ -239,10 +241,10 @@ class InboxdeskApp(App[None]):
             if not event.subscribers:
                 self.notify("This environment has no subscribers yet.", severity="warning")
         if event.open is not None and not self.is_screen_installed("inbox"):
-            self.install_screen(InboxScreen(event.open, self.context), "inbox")
+            inbox = InboxScreen(event.open, self.context, event.first_page)
+            self.install_screen(inbox, "inbox")
             self.push_screen("inbox")
-            # The picker's and the palette's list is loaded once start-up is over (see
-            # `settled`): the first page needs the service to itself.
+            # The picker's list is loaded once start-up is over (`settled`).
 
     def _startup_failed(self, error: InboxdeskError) -> None:
         # Several first requests fail together; one problem screen says it.

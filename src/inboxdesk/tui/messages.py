@@ -6,10 +6,15 @@ Worker failures are not messages here: the app reports them all from one
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message as TextualMessage
 
 from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope
+
+if TYPE_CHECKING:
+    from inboxdesk.tui.inbox.loader import FirstPage
 
 
 class OpenSubscriber(TextualMessage):
@@ -49,9 +54,16 @@ class FirstRowsShown(TextualMessage):
 
 
 class SubscribersListed(TextualMessage):
-    """The environment's first subscribers (None: not asked), and which inbox to open."""
+    """The environment's first subscribers (None: not asked), which inbox to open, and
+    the first page of that inbox if it was asked for already (InboxScreen)."""
 
-    def __init__(self, subscribers: list[Subscriber] | None, open: str | None) -> None:
+    def __init__(
+        self,
+        subscribers: list[Subscriber] | None,
+        open: str | None,
+        first_page: FirstPage | None = None,
+    ) -> None:
         super().__init__()
         self.subscribers = subscribers
         self.open = open
+        self.first_page = first_page

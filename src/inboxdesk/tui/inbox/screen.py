@@ -25,6 +25,7 @@ from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.bindings import INBOX_BINDINGS
 from inboxdesk.tui.inbox.changes import INBOX_ACTIONS, InboxChanges
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, V1_TABS, Feed, Filtered, InboxTab
+from inboxdesk.tui.inbox.loader import FirstPage
 from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
     EndFound,
@@ -84,9 +85,26 @@ class InboxScreen(InboxChanges):
         self.table.move_to(0)
         self.fetching = True
         # The page first: its rows are what the first frame waits for.
-        self._fetch([0], refresh=True)
+        first, self._first_page = self._first_page, None
+        if first is not None and not first.cancelled() and self.tab is InboxTab.INBOX:
+            self._adopt(first)
+        else:
+            self._fetch([0], refresh=True)
         self.load_subscriber(subscriber_id)
         self.load_counts(subscriber_id)
+
+    def _adopt(self, first: FirstPage) -> None:
+        """The first page the App asked for: shown before the first frame if it came,
+        else awaited instead of asked for again."""
+        self._asked.add(0)
+        if first.done() and first.exception() is None:
+            loaded = first.result()
+            self.post_message(ServiceAnswered())
+            self.post_message(
+                PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total)
+            )
+        else:
+            self.load_pages(self.listing, [0], self.tab, first)
 
     def on_open_subscriber(self, event: OpenSubscriber) -> None:
         self.open(event.subscriber_id)
@@ -137,10 +155,15 @@ class InboxScreen(InboxChanges):
 
     # Not exclusive: pages of a newer listing simply make older answers stale.
     @work(group="pages", exit_on_error=False)
-    async def load_pages(self, listing: Listing, pages: list[int], tab: InboxTab) -> None:
+    async def load_pages(
+        self, listing: Listing, pages: list[int], tab: InboxTab, first: FirstPage | None = None
+    ) -> None:
         client = self.context.client
         try:
-            results = await loader.pages(client, listing.subscriber_id, pages, tab, self.v2)
+            if first is not None:
+                results = [await first]
+            else:
+                results = await loader.pages(client, listing.subscriber_id, pages, tab, self.v2)
         except NoV2Inbox:
             self.post_message(OlderService(listing))
             return

@@ -29,6 +29,7 @@ from inboxdesk.tui.widgets.app_header import AppHeader
 
 if TYPE_CHECKING:
     from inboxdesk.tui.inbox.detail import MessageDetail
+    from inboxdesk.tui.inbox.loader import FirstPage
 
 
 class InboxView(ServiceScreen):
@@ -54,10 +55,14 @@ class InboxView(ServiceScreen):
     # Not `loading`: that is Widget.loading, which covers the screen with an indicator.
     fetching: var[bool] = var(False, init=False)
 
-    def __init__(self, subscriber_id: str, context: ViewContext) -> None:
+    def __init__(
+        self, subscriber_id: str, context: ViewContext, first_page: FirstPage | None = None
+    ) -> None:
         super().__init__(id="inbox")
         self.context = context
         self._first_subscriber = subscriber_id
+        # The first page of that subscriber's Inbox tab, asked for by the App already.
+        self._first_page = first_page
         self.tab = InboxTab.INBOX
         self.feed = Feed()
         self.listing = Listing(subscriber_id, 0)
