@@ -63,11 +63,11 @@ CREATE TABLE IF NOT EXISTS messages (
     last_read_date TEXT,
     last_seen_date TEXT,
     doc TEXT NOT NULL,
-    -- The v2 inbox's flags, kept in step with the document's `archived` and
-    -- `snoozedUntil` (`message_flags`) so that its tabs are listed from an index.
     archived INTEGER NOT NULL DEFAULT 0,
     snoozed_until TEXT
 );
+-- archived and snoozed_until: the v2 inbox's flags, kept in step with the document's
+-- `archived` and `snoozedUntil` (`message_flags`) so that its tabs list from an index.
 CREATE INDEX IF NOT EXISTS messages_feed
     ON messages(environment_id, subscriber_pk, channel, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS messages_by_env ON messages(environment_id, created_at DESC, id DESC);
