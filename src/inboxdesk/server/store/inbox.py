@@ -22,6 +22,7 @@ from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, iso
 from inboxdesk.server.store.messages import MessageStore
 from inboxdesk.server.store.schema import MESSAGE_COLUMNS, message_flags
 
+# The v2 list's filters, in the order a checkpoint key holds them (checkpoints.Key).
 FLAGS = ("read", "seen", "archived", "snoozed")
 # A snooze must end at least this far ahead (behaviour.md 4).
 SNOOZE_AHEAD = timedelta(seconds=60)
