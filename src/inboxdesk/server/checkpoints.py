@@ -7,8 +7,11 @@ pages. A listing's checkpoints are the sort keys `(created_at, id)` of every STR
 row, found in one walk and kept until a write changes the listing; a page then walks at
 most STRIDE entries from the checkpoint before it.
 
-A listing is one subscriber's in-app feed under one read/seen filter. Inserted messages
-change every listing; marks change only which messages a read or seen filter lists.
+A listing is one subscriber's in-app messages under one read/seen/archived/snoozed
+filter: the v1 feed's (archived and snoozed None: not filtered) and the v2 inbox's
+tabs; the two with no filter list the same rows. Inserted messages change every
+listing; marks, archives and snoozes (each a write of flags) change only which messages
+a filtered listing holds.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ STRIDE = 1000
 # Listings kept; each holds one key per STRIDE rows (100 for a 100,000-message inbox).
 KEPT = 256
 
-Key = tuple[str, str, bool | None, bool | None]  # environment, subscriber pk, read, seen
+# Environment, subscriber pk, then read, seen, archived, snoozed (None: not filtered).
+Key = tuple[str, str, bool | None, bool | None, bool | None, bool | None]
 SortKey = tuple[str, str]  # (created_at, id) of a row
 
 
@@ -40,7 +44,8 @@ class FeedCheckpoints:
 
     @contextmanager
     def writing(self, inserts: bool) -> Iterator[None]:
-        """Around a write to messages (`inserts`: new messages, else flags only).
+        """Around a write to messages (`inserts`: new messages, else flags only: read,
+        seen, archived or snoozed).
 
         The version moves before the write and again once it has committed, so no
         listing walked or used while it runs is used after it.
@@ -59,7 +64,7 @@ class FeedCheckpoints:
                 self._marks += 1
 
     def _version(self, key: Key) -> tuple[int, int]:
-        filtered = key[2] is not None or key[3] is not None
+        filtered = any(flag is not None for flag in key[2:])
         return (self._inserts, self._marks if filtered else 0)
 
     def start(

@@ -16,7 +16,7 @@ from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyS
 from inboxdesk.server.store.inbox import InboxAction, InboxStore, SnoozeTooSoon, default_clock
 from inboxdesk.server.store.integrations import IntegrationStore
 from inboxdesk.server.store.messages import MARK_EFFECTS
-from inboxdesk.server.store.schema import ADDED_COLUMNS, SCHEMA
+from inboxdesk.server.store.schema import ADDED_COLUMNS, INDEXES, SCHEMA
 from inboxdesk.server.store.seeding import SeedingStore
 from inboxdesk.server.store.subscribers import (
     SUBSCRIBER_COUNT_CAP,
@@ -64,9 +64,14 @@ class Store(TenancyStore, SeedingStore, IntegrationStore, InboxStore, Idempotenc
             db.execute("DELETE FROM idempotency WHERE state = 'pending'")
 
     def _add_columns(self) -> None:
-        """Bring a database made by an older version up to the schema, in place."""
+        """Bring a database made by an older version up to the schema, in place: its
+        missing columns added and filled from what its rows hold, its indexes renewed."""
         with self.transaction() as db:
-            for table, column, kind in ADDED_COLUMNS:
+            for table, column, kind, fill in ADDED_COLUMNS:
                 have = {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}
                 if column not in have:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                    if fill is not None:
+                        db.execute(fill)
+            for statement in INDEXES:
+                db.execute(statement)

@@ -2,7 +2,9 @@
 shows them, the per-notification actions, bulk seen, and snoozes that end by themselves.
 
 Archive and snooze state live in the message document (`archived`, `archivedAt`,
-`snoozedUntil`, `deliveredAt`), as production keeps them on the message.
+`snoozedUntil`, `deliveredAt`), as production keeps them on the message; the columns
+`archived` and `snoozed_until` repeat the two flags for the listing's index, and every
+write of them here writes both (schema.py `message_flags`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from enum import StrEnum
 from typing import Any
 
 from inboxdesk.models import COUNT_CAP
+from inboxdesk.server.checkpoints import Key
 from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, iso
 from inboxdesk.server.store.messages import MessageStore
-from inboxdesk.server.store.schema import MESSAGE_COLUMNS
+from inboxdesk.server.store.schema import MESSAGE_COLUMNS, message_flags
 
+# The v2 list's filters, in the order a checkpoint key holds them (checkpoints.Key).
+FLAGS = ("read", "seen", "archived", "snoozed")
 # A snooze must end at least this far ahead (behaviour.md 4).
 SNOOZE_AHEAD = timedelta(seconds=60)
 UNREAD_ARCHIVED = "Filtering for unread and archived notifications is not supported."
@@ -42,16 +47,13 @@ def inbox_filter(wanted: dict[str, Any]) -> tuple[str, list[Any]]:
     and the counts."""
     clauses: list[str] = []
     params: list[Any] = []
-    for flag in ("read", "seen"):
+    for flag in ("read", "seen", "archived"):
         if isinstance(wanted.get(flag), bool):
             clauses.append(f"{flag} = ?")
             params.append(int(wanted[flag]))
-    if isinstance(wanted.get("archived"), bool):
-        clauses.append("coalesce(json_extract(doc, '$.archived'), 0) = ?")
-        params.append(int(wanted["archived"]))
     if isinstance(wanted.get("snoozed"), bool):
-        clauses.append("(json_extract(doc, '$.snoozedUntil') IS NOT NULL) = ?")
-        params.append(int(wanted["snoozed"]))
+        # Written out, not compared with a parameter: the snoozed index is partial.
+        clauses.append(f"snoozed_until IS {'NOT ' if wanted['snoozed'] else ''}NULL")
     return " AND ".join(clauses) or "1", params
 
 
@@ -109,8 +111,7 @@ class InboxStore(MessageStore):
         now = iso(self.clock())
         query = (
             "SELECT id, doc FROM messages WHERE environment_id = ? AND subscriber_pk = ?"
-            " AND channel = 'in_app' AND json_extract(doc, '$.snoozedUntil') IS NOT NULL"
-            " AND json_extract(doc, '$.snoozedUntil') <= ?"
+            " AND channel = 'in_app' AND snoozed_until IS NOT NULL AND snoozed_until <= ?"
         )
         args = (caller.environment_id, subscriber_pk, now)
         if self.read().execute(query, args).fetchone() is None:
@@ -120,7 +121,10 @@ class InboxStore(MessageStore):
                 doc = json.loads(row["doc"])
                 doc.pop("snoozedUntil", None)
                 doc["deliveredAt"] = [*(doc.get("deliveredAt") or []), now]
-                db.execute("UPDATE messages SET doc = ? WHERE id = ?", (json.dumps(doc), row["id"]))
+                db.execute(
+                    "UPDATE messages SET doc = ?, archived = ?, snoozed_until = ? WHERE id = ?",
+                    (json.dumps(doc), *message_flags(doc), row["id"]),
+                )
 
     def _inbox_subscriber(
         self, db: sqlite3.Connection, caller: Caller, subscriber_id: str
@@ -147,11 +151,8 @@ class InboxStore(MessageStore):
         subscriber = self._inbox_subscriber(self.read(), caller, subscriber_id)
         self._expire_snoozes(caller, subscriber["id"])
         db = self.read()
-        where, params = inbox_filter(wanted)
-        sql = (
-            f"SELECT {MESSAGE_COLUMNS}, created_at FROM messages WHERE environment_id = ?"
-            f" AND subscriber_pk = ? AND channel = 'in_app' AND {where}"
-        )
+        flags, params = inbox_filter(wanted)
+        where = f"environment_id = ? AND subscriber_pk = ? AND channel = 'in_app' AND {flags}"
         args: list[Any] = [caller.environment_id, subscriber["id"], *params]
         if after is not None:
             anchor = db.execute(
@@ -160,11 +161,25 @@ class InboxStore(MessageStore):
             ).fetchone()
             if anchor is None:
                 return [], False  # a cursor outside the list: an empty page
-            sql += " AND (created_at < ? OR (created_at = ? AND id < ?))"
-            args += [anchor["created_at"], anchor["created_at"], anchor["id"]]
+            start = " AND (created_at < ? OR (created_at = ? AND id < ?))"
+            anchors = [anchor["created_at"], anchor["created_at"], anchor["id"]]
             offset = 0
-        sql += " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?"
-        rows = db.execute(sql, [*args, limit + 1, offset]).fetchall()
+        else:
+            # A deep page walks from the checkpoint before it, not from the top.
+            read, seen, archived, snoozed = (
+                wanted[f] if isinstance(wanted.get(f), bool) else None for f in FLAGS
+            )
+            listing: Key = (caller.environment_id, subscriber["id"], read, seen, archived, snoozed)
+            start, anchors, offset = self._checkpoints.start(db, listing, where, args, offset)
+        # The offset is walked in the listing's index alone; whole rows are read for the
+        # page only (as the v1 feed does).
+        rows = db.execute(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ("
+            f"SELECT id FROM messages WHERE {where}{start} "
+            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) "
+            "ORDER BY created_at DESC, id DESC",
+            [*args, *anchors, limit + 1, offset],
+        ).fetchall()
         person = json.loads(subscriber["doc"])
         return [notification(r, person) for r in rows[:limit]], len(rows) > limit
 
@@ -209,7 +224,7 @@ class InboxStore(MessageStore):
                 doc.pop("snoozedUntil", None)
                 doc["deliveredAt"] = [*(doc.get("deliveredAt") or []), stamp]
             db.execute(
-                "UPDATE messages SET read = ?, seen = ?, doc = ?,"
+                "UPDATE messages SET read = ?, seen = ?, doc = ?, archived = ?, snoozed_until = ?,"
                 " last_read_date = CASE WHEN ? != read THEN ? ELSE last_read_date END,"
                 " last_seen_date = CASE WHEN ? != seen THEN ? ELSE last_seen_date END"
                 " WHERE id = ?",
@@ -217,6 +232,7 @@ class InboxStore(MessageStore):
                     int(read),
                     int(seen),
                     json.dumps(doc),
+                    *message_flags(doc),
                     int(read),
                     stamp,
                     int(seen),

@@ -139,7 +139,7 @@ class MessageStore(SubscriberStore):
         offset, after, anchor = page * limit, "", list[Any]()
         if payload is None:
             # A deep page walks from the checkpoint before it, not from the top.
-            listing = (caller.environment_id, row["id"], read, seen)
+            listing = (caller.environment_id, row["id"], read, seen, None, None)
             after, anchor, offset = self._checkpoints.start(db, listing, where, params, offset)
         # One row past the page says whether there are more (production counts at most
         # limit + 1), so the offset is walked once; and it is walked in the feed index

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from inboxdesk.models import Integration, Message, Subscriber, Workflow
 from inboxdesk.server.checkpoints import FeedCheckpoints
 from inboxdesk.server.store.base import Database
+from inboxdesk.server.store.schema import MESSAGE_ROW, message_flags
 
 
 class SeedingStore(Database):
@@ -83,7 +84,9 @@ class SeedingStore(Database):
                     m.last_read_date,
                     m.last_seen_date,
                     json.dumps(doc),
+                    *message_flags(doc),
                 )
             )
+        marks = ", ".join("?" * len(MESSAGE_ROW.split(",")))
         with self._checkpoints.writing(inserts=True), self.transaction() as db:
-            db.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            db.executemany(f"INSERT INTO messages ({MESSAGE_ROW}) VALUES ({marks})", rows)
