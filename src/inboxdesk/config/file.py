@@ -7,12 +7,10 @@ import os
 import stat
 import sys
 import tempfile
-import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import tomli_w
 from pydantic import ValidationError
 
 from inboxdesk.config.errors import file_where, one_line
@@ -54,6 +52,8 @@ class ConfigFile:
         path = path or config_path()
         if not path.exists():
             return cls(path, {})
+        import tomllib  # here: most runs have no file to read, and the app starts sooner
+
         try:
             data = tomllib.loads(_read_bounded(path))
         except RecursionError:
@@ -104,6 +104,8 @@ class ConfigFile:
                 f"Cannot write {target} ({exc.strerror}): check the directory's permissions "
                 f"or point {CONFIG_ENV} at a writable file."
             ) from None
+        import tomli_w  # here: only a change to the file writes it
+
         try:
             os.fchmod(handle, 0o600)
             with os.fdopen(handle, "wb") as out:

@@ -88,8 +88,13 @@ class InboxScreen(InboxChanges):
         first, self._first_page = self._first_page, None
         if first is not None and not first.cancelled() and self.tab is InboxTab.INBOX:
             self._adopt(first)
+            # Asked for once the rows are on screen: the first frame waits for nothing.
+            self.call_after_refresh(self._load_header, subscriber_id)
         else:
             self._fetch([0], refresh=True)
+            self._load_header(subscriber_id)
+
+    def _load_header(self, subscriber_id: str) -> None:
         self.load_subscriber(subscriber_id)
         self.load_counts(subscriber_id)
 
@@ -100,7 +105,8 @@ class InboxScreen(InboxChanges):
         if first.done() and first.exception() is None:
             loaded = first.result()
             self.post_message(ServiceAnswered())
-            self.post_message(
+            # Handled now, not posted: the screen's first layout comes before a message.
+            self.on_page_loaded(
                 PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total)
             )
         else:
@@ -216,8 +222,8 @@ class InboxScreen(InboxChanges):
             # frame: the pane is the costliest part to build (JSON highlighting).
             self.call_after_refresh(self.call_later, self._ensure_detail)
             # The total the service did not give, found meanwhile: the status line says
-            # it, and `G` goes straight there.
-            self._search_end()
+            # it, and `G` goes straight there. Not before the frame with the rows.
+            self.call_after_refresh(self._search_end)
         self._show_status()
 
     def on_older_service(self, event: OlderService) -> None:
