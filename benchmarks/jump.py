@@ -39,7 +39,8 @@ PAGING_ROWS = 10_000
 
 
 class Timing(httpx.AsyncBaseTransport):
-    """Counts feed requests of whole pages and the time spent waiting for them."""
+    """Counts requests of whole pages (the v2 inbox's list, or an older service's v1
+    feed) and the time spent waiting for them."""
 
     def __init__(self) -> None:
         self.inner = httpx.AsyncHTTPTransport()
@@ -50,7 +51,8 @@ class Timing(httpx.AsyncBaseTransport):
         started = time.perf_counter()
         response = await self.inner.handle_async_request(request)
         await response.aread()
-        if request.url.path.endswith("/feed") and request.url.params.get("limit") == "100":
+        listing = request.url.path.endswith(("/feed", "/notifications"))
+        if listing and request.url.params.get("limit") == "100":
             self.pages += 1
             self.waiting += time.perf_counter() - started
         return response
@@ -264,7 +266,7 @@ def figures(r: dict[str, dict[str, float]]) -> list[Figure]:
 def report(r: dict[str, dict[str, float]]) -> str:
     lines = [
         "| inbox | G to the end | G at once on open | scroll-bar drag | page-down (p50) | "
-        "feed requests, paging through ≤ 10k | app time per page-down |",
+        "page requests, paging through ≤ 10k | app time per page-down |",
         "|---|---|---|---|---|---|---|",
     ]
     for key, size in SIZES.items():
