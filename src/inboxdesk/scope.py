@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from inboxdesk.client import InboxClient
 from inboxdesk.client.errors import ApiError
-from inboxdesk.models import Environment
 from inboxdesk.text import safe
+
+if TYPE_CHECKING:
+    from inboxdesk.models import Environment
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,12 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import httpx
 
-from inboxdesk import __version__
+from inboxdesk import __version__, models
 
 # Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client import inbox
@@ -33,23 +33,21 @@ from inboxdesk.client.request_log import RequestLog
 from inboxdesk.client.transport import ClientOptions, default_transport, send
 from inboxdesk.models import (
     COUNT_CAP,
-    MAX_MARK_IDS,
     Channel,
     Count,
     CursorPage,
-    Environment,
-    FeedItem,
-    Integration,
-    MarkAllRequest,
     MarkAs,
-    MarkAsRequest,
-    Message,
     NotificationCount,
     NotificationCounts,
     Page,
     Subscriber,
 )
 from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
+
+if TYPE_CHECKING:
+    # Read as `models.X` where used: the first inbox page needs none of them, and they
+    # cost a tenth of start-up's imports (models/__init__.py loads each when first used).
+    from inboxdesk.models import Environment, FeedItem, Integration, Message
 from inboxdesk.models.secrets import mask_secret
 
 USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
@@ -126,7 +124,7 @@ class InboxClient:
             f"/v1/integrations/{_segment(integration_id)}/set-primary",
             idempotency_key=idempotency_key,
         )
-        return _parse(Integration, _unwrap(body))
+        return _parse(models.Integration, _unwrap(body))
 
     async def mark_as(
         self,
@@ -146,17 +144,18 @@ class InboxClient:
         state = MarkAs(mark_as)
         messages: list[Message] = []
         path = f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-as"
-        for start in range(0, len(requested), MAX_MARK_IDS):
-            chunk = requested[start : start + MAX_MARK_IDS]
+        step = models.MAX_MARK_IDS
+        for start in range(0, len(requested), step):
+            chunk = requested[start : start + step]
             # Serialised, not validated, here: the service says what is wrong with an id.
-            payload = MarkAsRequest.model_construct(
+            payload = models.MarkAsRequest.model_construct(
                 message_id=chunk[0] if isinstance(message_ids, str) else chunk, mark_as=state
             ).to_wire()
             key = idempotency_key
             if key is not None and start:
-                key = f"{key}.{start // MAX_MARK_IDS}"
+                key = f"{key}.{start // step}"
             response = await self._send("POST", path, json_body=payload, idempotency_key=key)
-            messages += _items_of(Message, response)
+            messages += _items_of(models.Message, response)
         # Production answers the addressed subscriber's messages only: an id absent from
         # the answer was not updated, with no further request. An older deployment also
         # returned other subscribers' messages, unchanged: those are told apart by owner.
@@ -222,7 +221,7 @@ class InboxClient:
         body = await self._request(
             "POST",
             f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-all",
-            json_body=MarkAllRequest(mark_as=MarkAs(mark_as)).to_wire(),
+            json_body=models.MarkAllRequest(mark_as=MarkAs(mark_as)).to_wire(),
             idempotency_key=idempotency_key,
         )
         return _whole(_unwrap(body), "mark-all")
@@ -231,11 +230,11 @@ class InboxClient:
 
     async def list_integrations(self, active_only: bool = False) -> list[Integration]:
         path = "/v1/integrations/active" if active_only else "/v1/integrations"
-        return _items_of(Integration, await self._send("GET", path))
+        return _items_of(models.Integration, await self._send("GET", path))
 
     async def list_environments(self) -> list[Environment]:
         """The organization's environments (`GET /v1/environments`), never their keys."""
-        return _items_of(Environment, await self._send("GET", "/v1/environments"))
+        return _items_of(models.Environment, await self._send("GET", "/v1/environments"))
 
     async def own_environment(self) -> Environment | None:
         """The key's own environment (`GET /v1/environments/me`); None where not served."""
@@ -243,7 +242,7 @@ class InboxClient:
             body = await self._request("GET", "/v1/environments/me")
         except NotFoundError:
             return None
-        return _parse(Environment, _unwrap(body))
+        return _parse(models.Environment, _unwrap(body))
 
     async def search_subscribers(
         self,
@@ -326,7 +325,7 @@ class InboxClient:
         response = await self._send(
             "GET", f"/v1/subscribers/{_segment(subscriber_id)}/notifications/feed", params=params
         )
-        return _page_of(FeedItem, response)
+        return _page_of(models.FeedItem, response)
 
     async def iter_feed(
         self,
@@ -421,7 +420,7 @@ class InboxClient:
         if subscriber_id is not None:
             params.append(("subscriberId", subscriber_id))
         params += [("transactionId", t) for t in transaction_ids]
-        return _page_of(Message, await self._send("GET", "/v1/messages", params=params))
+        return _page_of(models.Message, await self._send("GET", "/v1/messages", params=params))
 
     # -- the transport -----------------------------------------------------------------
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from inboxdesk.client import InboxdeskError
-from inboxdesk.models import Integration, Message
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.writes.model import Write
+
+if TYPE_CHECKING:
+    from inboxdesk.models import Integration, Message
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,10 @@ import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError, TransportError
-from inboxdesk.models import MarkAs, Message
+from inboxdesk.models import MarkAs
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
@@ -34,6 +35,9 @@ from inboxdesk.writes.events import (
 )
 from inboxdesk.writes.model import Kind, Step, Where, Write, describe
 from inboxdesk.writes.store import Entry, WriteStore
+
+if TYPE_CHECKING:
+    from inboxdesk.models import Message
 
 Listener = Callable[[Event], None]
 # Above this many messages a mark-all is not undone: the ids it changed are not listed.

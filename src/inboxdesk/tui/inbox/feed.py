@@ -9,16 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-from inboxdesk.models import Message
-from inboxdesk.models.feed import FeedItem
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, pad
 
+if TYPE_CHECKING:
+    from inboxdesk.models import Message
+    from inboxdesk.models.feed import FeedItem
+
 # The v2 inbox gives InboxNotifications, an older service's v1 feed FeedItems, mark-as
 # full Messages: rows take what they draw from each.
-FeedEntry: TypeAlias = Message | FeedItem | InboxNotification
+FeedEntry: TypeAlias = "Message | FeedItem | InboxNotification"
 
 PAGE_SIZE = 100  # the most the feed gives in one page; feed `page` = offset // PAGE_SIZE
 # Pages kept around the viewport; farther ones are dropped and fetched again if needed,

@@ -8,7 +8,7 @@ declared with `bindings=True` through `check_action`.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.binding import BindingType
@@ -17,7 +17,6 @@ from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import InboxdeskError, NotFoundError
 from inboxdesk.client.inbox import NoV2Inbox
-from inboxdesk.models import Message
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip
 from inboxdesk.tui.clipboard import copy
@@ -39,6 +38,9 @@ from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, Servi
 from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.tui.write_notices import InboxState, inbox_notice
 from inboxdesk.writes import Kind, Partial, Sent
+
+if TYPE_CHECKING:
+    from inboxdesk.models import Message
 
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
