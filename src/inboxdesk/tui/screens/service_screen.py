@@ -7,6 +7,7 @@ shows the detail pane in any width (the class `-no-detail`).
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -36,6 +37,15 @@ class ServiceScreen(Screen[None]):
             tooltip="Hide or show the detail pane",
         ),
     ]
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        # Born with the breakpoint class of the app's width: its first Resize then
+        # changes no class, and the whole screen is not styled again before its first
+        # frame (about 8 ms of the inbox's start-up).
+        with suppress(RuntimeError):  # made outside a running app: Resize sets it
+            width = self.app.size.width
+            self.add_class("-wide" if width >= NARROW_BELOW else "-narrow", update=False)
 
     def validate_sub_title(self, sub_title: object) -> str | None:
         """The header shows a subscriber's or integration's name: one safe, short line."""
