@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-SCRIPTS = ["run", "startup", "latency", "jump", "bulk", "load", "growth", "common"]
+SCRIPTS = ["run", "startup", "phases", "latency", "jump", "bulk", "load", "growth", "common"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
