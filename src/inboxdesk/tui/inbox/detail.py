@@ -8,7 +8,7 @@ read with `getattr`, so a field the object lacks is simply not shown.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -16,10 +16,13 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from inboxdesk.models import EmailBlock, Message, NotificationStep
-from inboxdesk.models.feed import FeedItem
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.tui.widgets.fields import add, add_when, grid, heading, json_block, json_value, plain
+
+if TYPE_CHECKING:
+    # Named only: the v2 inbox's pane needs none of them (nor their imports).
+    from inboxdesk.models import EmailBlock, Message, NotificationStep
+    from inboxdesk.models.feed import FeedItem
 
 
 def _get(obj: object, name: str) -> Any:
