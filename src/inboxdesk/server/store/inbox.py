@@ -19,7 +19,7 @@ from typing import Any
 from inboxdesk.models import COUNT_CAP
 from inboxdesk.server.checkpoints import Key
 from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, iso
-from inboxdesk.server.store.messages import MessageStore
+from inboxdesk.server.store.messages import MessageStore, listing_page
 from inboxdesk.server.store.schema import MESSAGE_COLUMNS, message_flags
 
 # The v2 list's filters, in the order a checkpoint key holds them (checkpoints.Key).
@@ -171,15 +171,7 @@ class InboxStore(MessageStore):
             )
             listing: Key = (caller.environment_id, subscriber["id"], read, seen, archived, snoozed)
             start, anchors, offset = self._checkpoints.start(db, listing, where, args, offset)
-        # The offset is walked in the listing's index alone; whole rows are read for the
-        # page only (as the v1 feed does).
-        rows = db.execute(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ("
-            f"SELECT id FROM messages WHERE {where}{start} "
-            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) "
-            "ORDER BY created_at DESC, id DESC",
-            [*args, *anchors, limit + 1, offset],
-        ).fetchall()
+        rows = listing_page(db, where + start, [*args, *anchors], limit, offset)
         person = json.loads(subscriber["doc"])
         return [notification(r, person) for r in rows[:limit]], len(rows) > limit
 

@@ -23,6 +23,24 @@ MARK_EFFECTS: dict[MarkAs, tuple[str, str]] = {
 }
 
 
+def listing_page(
+    db: sqlite3.Connection, where: str, params: list[Any], limit: int, offset: int
+) -> list[sqlite3.Row]:
+    """Up to `limit + 1` messages of a listing, newest first, from `offset` on.
+
+    One row past the page says whether there are more (production counts at most
+    limit + 1), so the offset is walked once; and it is walked in the listing's index
+    alone, whole rows being read for the page only (the v1 feed and the v2 inbox).
+    """
+    return db.execute(
+        f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ("
+        f"SELECT id FROM messages WHERE {where} "
+        "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) "
+        "ORDER BY created_at DESC, id DESC",
+        [*params, limit + 1, offset],
+    ).fetchall()
+
+
 class MessageStore(SubscriberStore):
     _checkpoints: FeedCheckpoints
 
@@ -141,16 +159,7 @@ class MessageStore(SubscriberStore):
             # A deep page walks from the checkpoint before it, not from the top.
             listing = (caller.environment_id, row["id"], read, seen, None, None)
             after, anchor, offset = self._checkpoints.start(db, listing, where, params, offset)
-        # One row past the page says whether there are more (production counts at most
-        # limit + 1), so the offset is walked once; and it is walked in the feed index
-        # alone, whole rows being read for the page only.
-        fetched = db.execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ("
-            f"SELECT id FROM messages WHERE {where}{after} "
-            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) "
-            "ORDER BY created_at DESC, id DESC",
-            [*params, *anchor, limit + 1, offset],
-        ).fetchall()
+        fetched = listing_page(db, where + after, [*params, *anchor], limit, offset)
         if not fetched:
             return [], 0, False
         rows = fetched[:limit]
