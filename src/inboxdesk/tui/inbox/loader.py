@@ -45,7 +45,11 @@ async def first_page(client: InboxClient, subscriber_id: str) -> FirstPage:
     empty, that work is done twice (a fifth of start-up on a local service).
     """
     asked = asyncio.ensure_future(page(client, subscriber_id, InboxTab.INBOX, True, 0, PAGE_SIZE))
-    await asyncio.wait([asked], timeout=FIRST_PAGE_WAIT)
+    try:
+        await asyncio.wait([asked], timeout=FIRST_PAGE_WAIT)
+    except asyncio.CancelledError:
+        asked.cancel()  # the app ended meanwhile: nobody will adopt it
+        raise
     return asked
 
 
