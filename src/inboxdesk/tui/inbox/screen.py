@@ -225,7 +225,7 @@ class InboxScreen(InboxChanges):
             self.call_after_refresh(self.call_later, self._ensure_detail)
             # The total the service did not give, found meanwhile: the status line says
             # it, and `G` goes straight there. Not before the frame with the rows.
-            self.call_after_refresh(self._search_end)
+            self.call_after_refresh(self._search_end_of, self.listing)
         self._show_status()
 
     def on_older_service(self, event: OlderService) -> None:
@@ -349,6 +349,10 @@ class InboxScreen(InboxChanges):
             self._jump_to_end = True
             self.fetching = True
             self._search_end(asked=True)
+
+    def _search_end_of(self, listing: Listing) -> None:
+        if listing == self.listing:  # else that listing is gone: its own page searches
+            self._search_end()
 
     def _search_end(self, asked: bool = False) -> None:
         """Find the feed's true length when the service gives no total: by itself once

@@ -90,6 +90,9 @@ class AppFooter(Footer):
 
     def _unqueue(self) -> None:
         self._queued = False
+        # A change that came while that recompose ran was not seen by it: ask again.
+        if footer_ready(self) and _shown_keys(self.screen) != self._shown:
+            self.bindings_changed(self.screen)
 
     def compose(self) -> ComposeResult:
         # Footer composes nothing until the screen's bindings are ready: only then
