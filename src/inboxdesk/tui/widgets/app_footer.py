@@ -90,8 +90,11 @@ class AppFooter(Footer):
 
     def _unqueue(self) -> None:
         self._queued = False
-        # A change that came while that recompose ran was not seen by it: ask again.
-        if footer_ready(self) and _shown_keys(self.screen) != self._shown:
+        # A change that came while that recompose ran was not seen by it: ask again
+        # (unless the footer's screen is gone meanwhile, as a problem screen goes).
+        if not self.is_attached or not footer_ready(self):
+            return
+        if _shown_keys(self.screen) != self._shown:
             self.bindings_changed(self.screen)
 
     def compose(self) -> ComposeResult:
