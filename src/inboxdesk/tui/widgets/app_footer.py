@@ -70,32 +70,17 @@ class AppFooter(Footer):
         # Each key of that compose as (cells, the palette's key?), and those shown.
         self._keys: list[tuple[int, bool]] = []
         self._chosen: list[int] = []
-        # A recompose is asked for and not yet run: it will read the keys as they are
-        # then. Start-up changes the bindings five times before its first refresh.
-        self._queued = False
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """Recompose only when the keys to show change, and once per refresh: bindings
-        are updated after every focus and state change, and each recompose restyles
-        the keys."""
-        if self._queued:
-            return
-        if _shown_keys(screen) == self._shown:
-            mark_footer_ready(self)
-            return
-        super().bindings_changed(screen)
-        self._queued = True
-        # Runs after the recompose that call queued (callbacks run in order).
-        self.call_after_refresh(self._unqueue)
-
-    def _unqueue(self) -> None:
-        self._queued = False
-        # A change that came while that recompose ran was not seen by it: ask again
-        # (unless the footer's screen is gone meanwhile, as a problem screen goes).
-        if not self.is_attached or not footer_ready(self):
-            return
-        if _shown_keys(self.screen) != self._shown:
-            self.bindings_changed(self.screen)
+        """Recompose only when the keys to show change: bindings are updated after every
+        focus and state change, and each recompose restyles the keys. Textual runs one
+        recompose for every request made before it starts (start-up makes five), and the
+        keys it reads are those of that moment."""
+        mark_footer_ready(self)
+        if not (screen.app.app_focus and self.is_attached and screen is self.screen):
+            return  # as Textual's footer: it recomposes when the app has focus again
+        if _shown_keys(screen) != self._shown:
+            self.refresh(recompose=True)
 
     def compose(self) -> ComposeResult:
         # Footer composes nothing until the screen's bindings are ready: only then
@@ -117,7 +102,7 @@ class AppFooter(Footer):
 
     def on_resize(self, event: Resize) -> None:
         if self._keys and fitting(self._keys, event.size.width) != self._chosen:
-            self.call_later(self.recompose)
+            self.refresh(recompose=True)
 
 
 def key_width(key: Widget) -> int:
