@@ -80,8 +80,8 @@ async def pages(
 ) -> list[Loaded]:
     """Those pages of the listing, asked for together."""
     if len(numbers) == 1:
-        # Sent now, not from a task the loop starts later: the first page is what the
-        # first frame waits for, and gather's task would queue behind its layout.
+        # Sent now, not from a task gather would start on a later turn of the loop,
+        # behind the redraw the change of listing queued (a tab, a subscriber).
         return [await page(client, subscriber_id, tab, v2, numbers[0], PAGE_SIZE)]
     return list(
         await asyncio.gather(*(page(client, subscriber_id, tab, v2, n, PAGE_SIZE) for n in numbers))

@@ -45,7 +45,8 @@ class ServiceScreen(Screen[None]):
         # frame (about 8 ms of the inbox's start-up).
         with suppress(RuntimeError):  # made outside a running app: Resize sets it
             width = self.app.size.width
-            self.add_class("-wide" if width >= NARROW_BELOW else "-narrow", update=False)
+            classes = [name for least, name in self.HORIZONTAL_BREAKPOINTS if least <= width]
+            self.add_class(classes[-1], update=False)
 
     def validate_sub_title(self, sub_title: object) -> str | None:
         """The header shows a subscriber's or integration's name: one safe, short line."""
