@@ -40,7 +40,9 @@ class RateLimitMiddleware:
             if allowed:
                 used += 1
             self._windows[who] = (start, used)
-        return allowed, self.limit.requests - used, start + self.limit.window - now
+        # The window less what has passed: `start + window - now` could come out a hair
+        # over the window in floating point, and the header (rounded up) one second over.
+        return allowed, self.limit.requests - used, self.limit.window - (now - start)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         caller = scope.get("state", {}).get(CALLER_KEY)
