@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from dataclasses import dataclass, field
 
 import httpx
@@ -214,3 +215,24 @@ async def test_a_slow_first_page_opens_the_inbox_loading_and_is_not_asked_twice(
         await opened(pilot)
         await settled(pilot)
         assert len(first_pages(transport)) == 1, "the page asked for was awaited, not asked again"
+
+
+async def test_no_collection_runs_until_the_first_rows_show(service: Service) -> None:
+    assert gc.isenabled()
+    transport = Held()
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
+        assert not gc.isenabled(), "start-up builds objects that live on: no pass over them"
+        transport.go.set()
+        await opened(pilot)
+        await until(pilot, gc.isenabled, what="collection back once the rows show")
+    assert gc.isenabled()
+
+
+async def test_collection_comes_back_when_no_rows_ever_come(service: Service) -> None:
+    app = app_for(service, key="wrong-key-0123456789abcdef")
+    app.settle_seconds = 0.3
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="the problem")
+        await until(pilot, gc.isenabled, what="collection back at the deadline")

@@ -185,9 +185,10 @@ async def test_the_filter_box_always_says_the_filter_applied(
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot, rows=100)
         table = screen.query_one(MessageTable)
-        box = screen.query_one("#text-filter", Input)
+        assert not screen.query("#text-filter"), "the box is made by the first /"
         await until(pilot, lambda: screen.feed.exact, what="the end found")
         await pilot.press("slash", *"needle", "enter")  # Enter: every page, not all loaded
+        box = screen.query_one("#text-filter", Input)
         await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
         search = app.screen
         assert isinstance(search, SearchScreen)

@@ -80,6 +80,7 @@ class InboxdeskApp(App[None]):
     # The organization's environments and the key's own; the header names the latter.
     scope: reactive[Scope | None] = reactive(None, init=False)
     probe_seconds = PROBE_SECONDS  # between probes while the service is away
+    settle_seconds = 3.0  # the collector's pause ends then if no rows came (a problem)
 
     def __init__(
         self,
@@ -158,6 +159,7 @@ class InboxdeskApp(App[None]):
 
     def on_load(self) -> None:
         self._collector.start()  # before the first frame (tui/collector.py)
+        self.set_timer(self.settle_seconds, self._collector.settle)
 
     def settled(self) -> None:
         """Start-up is over (first page and detail pane built, or no page to come): what it
@@ -393,7 +395,7 @@ class InboxdeskApp(App[None]):
             timeout=8,
             markup=False,
         )
-        self._probe = self.set_interval(self.probe_seconds, self._check_service)
+        self._probe = self.set_interval(self.probe_seconds, self.probe)
 
     def on_service_answered(self, event: ServiceAnswered) -> None:
         self.connected = True
@@ -416,9 +418,6 @@ class InboxdeskApp(App[None]):
                 timeout=10,
                 markup=False,
             )
-
-    def _check_service(self) -> None:
-        self.probe()
 
     @work(exclusive=True, group="probe", exit_on_error=False)
     async def probe(self) -> None:

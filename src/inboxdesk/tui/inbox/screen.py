@@ -393,14 +393,16 @@ class InboxScreen(InboxChanges):
         self.selected = self.selected | {r.id for r in shown if r is not None}
 
     def action_clear_selection(self) -> None:
-        text_filter = self.query_one("#text-filter", Input)
-        if text_filter.has_focus or (self.text and not self.selected):
+        text_filter = self.filter_box()
+        typing = text_filter is not None and text_filter.has_focus
+        if typing or (self.text and not self.selected):
             self._set_text_filter("")
             return
         self.selected = frozenset()
 
     def action_filter_text(self) -> None:
-        text_filter = self.query_one("#text-filter", Input)
+        text_filter = self.filter_box(make=True)
+        assert text_filter is not None
         text_filter.display = True
         text_filter.value = self.text
         text_filter.focus()
@@ -410,9 +412,10 @@ class InboxScreen(InboxChanges):
         self._set_text_filter(event.value.strip())
 
     def _set_text_filter(self, text: str) -> None:
-        text_filter = self.query_one("#text-filter", Input)
-        text_filter.display = bool(text)
-        text_filter.value = text
+        text_filter = self.filter_box(make=bool(text))
+        if text_filter is not None:
+            text_filter.display = bool(text)
+            text_filter.value = text
         self.text = text
         keep = self.table.cursor_key
         self.table.show(Filtered.of(self.feed, text) if text else self.feed, keep)

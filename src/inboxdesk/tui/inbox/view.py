@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from inboxdesk.tui.inbox.detail import MessageDetail
     from inboxdesk.tui.inbox.loader import FirstPage
 
+FILTER_PLACEHOLDER = "filter as you type; Enter also searches pages not loaded; Esc clears"
+
 
 class InboxView(ServiceScreen):
     """The inbox's state and widgets; see InboxScreen for what changes them."""
@@ -81,10 +83,8 @@ class InboxView(ServiceScreen):
         yield Tabs(*(Tab(tab.label, id=tab.value) for tab in InboxTab), id="filters")
         with Horizontal(id="panes"):
             yield MessageTable(self.context.clock, id="messages")
-        yield Input(
-            placeholder="filter as you type; Enter also searches pages not loaded; Esc clears",
-            id="text-filter",
-        )
+        # The filter box is mounted here by the first `/` (filter_box): hidden until then,
+        # it would only cost the first frame an input's styles and layout.
         yield StatusLine(id="status")
         yield AppFooter()
 
@@ -96,6 +96,17 @@ class InboxView(ServiceScreen):
     @property
     def table(self) -> MessageTable:
         return self.query_one(MessageTable)
+
+    def filter_box(self, make: bool = False) -> Input | None:
+        """The text filter's box; with `make`, mounted (showing the filter applied) if
+        this is its first use."""
+        for box in self.query("#text-filter").results(Input):
+            return box
+        if not make:
+            return None
+        box = Input(value=self.text, placeholder=FILTER_PLACEHOLDER, id="text-filter")
+        self.mount(box, before=self.query_one(StatusLine))
+        return box
 
     def _show_filter(self, value: str) -> None:
         """Mark the filter's tab active.
@@ -112,7 +123,9 @@ class InboxView(ServiceScreen):
     def watch_text(self, text: str) -> None:
         """The filter box says the filter applied, always: cleared with it (Esc, another
         subscriber, a match opened from the search of every page)."""
-        box = self.query_one("#text-filter", Input)
+        box = self.filter_box()
+        if box is None:
+            return  # made with the filter applied, when first shown
         if box.value.strip() != text:  # while typing, "foo " stays as typed
             box.value = text
         if not text and not box.has_focus:
