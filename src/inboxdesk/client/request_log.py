@@ -15,6 +15,8 @@ KEPT = 500  # the newest requests kept; older ones go
 
 @dataclass(frozen=True)
 class LoggedRequest:
+    """One request of the session, as the request log shows it (never the key)."""
+
     at: datetime
     method: str
     url: str  # with its query; never holds the key (it travels in a header)

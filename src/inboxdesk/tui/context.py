@@ -20,6 +20,8 @@ from inboxdesk.writes import Outbox
 
 @dataclass(frozen=True)
 class ViewContext:
+    """The services a view uses, handed to it when it is built."""
+
     client: InboxClient
     outbox: Outbox
     clock: Callable[[], datetime]

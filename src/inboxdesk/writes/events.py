@@ -28,6 +28,8 @@ class Result:
 
 @dataclass(frozen=True)
 class Sent:
+    """Done: `result` is what the service returned."""
+
     write: Write
     result: Result
 
@@ -54,6 +56,9 @@ class Queued:
 
 @dataclass(frozen=True)
 class Failed:
+    """Not done: the service refused it, or it could not be sent and is not queued (set
+    primary, or an outbox that does not queue)."""
+
     write: Write
     error: InboxdeskError
 

@@ -63,6 +63,8 @@ def _key() -> str:
 
 @dataclass(frozen=True)
 class Write:
+    """One write the user made: its steps, what it changed from, and what it undoes."""
+
     kind: Kind
     target: str  # the subscriberId, or the integration's id
     steps: tuple[Step, ...]

@@ -32,6 +32,8 @@ def count_text(count: Count | None) -> str:
 
 @dataclass(frozen=True)
 class HeaderState:
+    """What the subscriber line shows."""
+
     subscriber: Subscriber | None
     subscriber_id: str
     unread: Count | None

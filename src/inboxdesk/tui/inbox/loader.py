@@ -113,6 +113,8 @@ async def locate(
 
 @dataclass(frozen=True)
 class End:
+    """Where a listing ends, as the search for its last page found it."""
+
     page: int  # the last page that holds rows
     last: Loaded  # that page, whole
     length: int | None  # None: rows were added or removed during the search

@@ -13,6 +13,8 @@ from inboxdesk.text import clip
 
 @dataclass(frozen=True)
 class Status:
+    """What the status line shows."""
+
     answered: bool = False  # the first page came
     fetching: bool = False
     length: int = 0
