@@ -221,6 +221,7 @@ async def test_no_collection_runs_until_the_first_rows_show(service: Service) ->
     assert gc.isenabled()
     transport = Held()
     app = app_for(service, transport=transport)
+    app.settle_seconds = 60  # only the rows can end the pause here
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
         assert not gc.isenabled(), "start-up builds objects that live on: no pass over them"
@@ -236,3 +237,15 @@ async def test_collection_comes_back_when_no_rows_ever_come(service: Service) ->
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="the problem")
         await until(pilot, gc.isenabled, what="collection back at the deadline")
+
+
+async def test_an_app_that_ends_before_its_first_rows_leaves_collection_on(
+    service: Service,
+) -> None:
+    app = app_for(service, transport=Held())
+    app.settle_seconds = 60
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
+        await until(pilot, lambda: "loading" in plain(app.screen.query_one("#status", Static)))
+        assert not gc.isenabled()
+    assert gc.isenabled(), "the app's end gives the collector back"

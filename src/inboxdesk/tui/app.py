@@ -80,7 +80,7 @@ class InboxdeskApp(App[None]):
     # The organization's environments and the key's own; the header names the latter.
     scope: reactive[Scope | None] = reactive(None, init=False)
     probe_seconds = PROBE_SECONDS  # between probes while the service is away
-    settle_seconds = 3.0  # the collector's pause ends then if no rows came (a problem)
+    settle_seconds = 3.0  # the collector's pause ends then if no rows came (slow, a problem)
 
     def __init__(
         self,
