@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-SCRIPTS = ["run", "startup", "phases", "latency", "jump", "bulk", "load", "growth", "common"]
+SCRIPTS = ["run", "startup", "phases", "instructions", "latency", "jump", "bulk", "load"]
+SCRIPTS += ["growth", "common"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -30,12 +31,12 @@ from inboxdesk.models import Subscriber
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
+from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
-from inboxdesk.tui.keymap import checked_keymap
 from inboxdesk.tui.messages import (
     FirstRowsShown,
     OpenSubscriber,
@@ -46,8 +47,10 @@ from inboxdesk.tui.messages import (
     SubscribersListed,
 )
 from inboxdesk.tui.screens.problem import ProblemScreen
-from inboxdesk.tui.write_notices import notice
-from inboxdesk.writes import Event, Failed, Outbox, Queued, Where, WriteStore, open_store
+from inboxdesk.writes.model import Where
+
+if TYPE_CHECKING:
+    from inboxdesk.writes import Event, Outbox, WriteStore
 
 # The help, picker, confirmation and integrations screens, and the palette's commands,
 # are imported when first opened: the first inbox page needs none of them.
@@ -126,6 +129,10 @@ class InboxdeskApp(App[None]):
     def outbox(self) -> Outbox:
         """The one outbox of every write the app makes (decisions.md 1)."""
         if self._outbox is None:
+            # Opened when first used (the scope's queued writes, a write), after the
+            # first frame: its modules and its store are 10 ms of start-up.
+            from inboxdesk.writes import Outbox, open_store
+
             if self._writes is None:
                 from inboxdesk.paths import writes_path
 
@@ -133,6 +140,7 @@ class InboxdeskApp(App[None]):
                 self._writes, problem = open_store(writes_path(), *keep)
                 if problem:
                     self.notify(problem, severity="warning", timeout=15, markup=False)
+            # Filed as the environment unknown: watch_scope moves it (move_to).
             where = self._where(None)
             self._outbox = Outbox(self.client, where, self._writes, clock=self.now)
             self._outbox.listen(self._write_event)
@@ -148,7 +156,7 @@ class InboxdeskApp(App[None]):
         if self._view_context is None:
             self._view_context = ViewContext(
                 client=self.client,
-                outbox=self.outbox,
+                outbox_of=lambda: self.outbox,
                 clock=self.now,
                 report=self.report,
                 writes=self.write_signal,
@@ -182,7 +190,8 @@ class InboxdeskApp(App[None]):
             yield LoadingIndicator()
 
     def on_mount(self) -> None:
-        self._apply_settings()
+        for problem in apply_appearance(self, self.settings.theme, self.settings.keymap):
+            self._warn(problem)
         if self.startup_problem:
             self.push_screen(ProblemScreen("inboxdesk cannot start", self.startup_problem))
             return
@@ -194,20 +203,6 @@ class InboxdeskApp(App[None]):
             self.push_screen(ProblemScreen(title, str(exc)))
             return
         self.action_connect()
-
-    def _apply_settings(self) -> None:
-        """The theme and the keymap of the settings; what is wrong with them is said."""
-        theme, keymap = self.settings.theme, self.settings.keymap
-        if theme and theme not in self.available_themes:
-            known = ", ".join(sorted(self.available_themes))
-            self._warn(f"Unknown theme {theme!r}; known: {known}.")
-        elif theme:
-            self.theme = theme
-        if keymap:
-            usable, problems = checked_keymap(keymap)
-            for problem in problems:
-                self._warn(problem)
-            self.set_keymap(usable)
 
     def _warn(self, text: str) -> None:
         self.notify(text, severity="warning", timeout=15, markup=False)
@@ -452,6 +447,9 @@ class InboxdeskApp(App[None]):
     @on(write_messages.WriteMessage)
     def _write_done(self, message: write_messages.WriteMessage) -> None:
         """Say what became of a write, and hand it on to the views."""
+        from inboxdesk.tui.write_notices import notice
+        from inboxdesk.writes.events import Failed, Queued
+
         event, problem = message.event, self.outbox.store.problem
         if problem and problem not in self._said:
             self._said.add(problem)

@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from textual.signal import Signal
 
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.scope import Scope
 from inboxdesk.tui.write_messages import WriteMessage
-from inboxdesk.writes import Outbox
+
+if TYPE_CHECKING:
+    from inboxdesk.writes import Outbox
 
 
 @dataclass(frozen=True)
@@ -23,7 +26,8 @@ class ViewContext:
     """The services a view uses, handed to it when it is built."""
 
     client: InboxClient
-    outbox: Outbox
+    # The App's one outbox, opened on first use: the first frame needs none.
+    outbox_of: Callable[[], Outbox]
     clock: Callable[[], datetime]
     # Tell the user what failed and what to do (one place: the App's report).
     report: Callable[[InboxdeskError], None]
@@ -32,3 +36,7 @@ class ViewContext:
     # The organization's environments and the key's own, once known (its home: the App).
     scope: Callable[[], Scope | None]
     auto_refresh: float = 0.0
+
+    @property
+    def outbox(self) -> Outbox:
+        return self.outbox_of()

@@ -3,15 +3,13 @@ says what happened, and hands it on to the views through `ViewContext.writes`.""
 
 from __future__ import annotations
 
+import functools
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
-from inboxdesk.writes import Dropped as DroppedEvent
-from inboxdesk.writes import Event, Write
-from inboxdesk.writes import Failed as FailedEvent
-from inboxdesk.writes import Partial as PartialEvent
-from inboxdesk.writes import Queued as QueuedEvent
-from inboxdesk.writes import Refused as RefusedEvent
-from inboxdesk.writes import Sent as SentEvent
+if TYPE_CHECKING:
+    from inboxdesk.writes import Event, Write
 
 
 class WriteMessage(Message, namespace="write"):
@@ -48,15 +46,20 @@ class Refused(WriteMessage, namespace="write"):
     pass
 
 
-_KINDS: dict[type, type[WriteMessage]] = {
-    SentEvent: Sent,
-    PartialEvent: Partial,
-    QueuedEvent: Queued,
-    FailedEvent: Failed,
-    DroppedEvent: Dropped,
-    RefusedEvent: Refused,
-}
+@functools.cache
+def _kinds() -> dict[type, type[WriteMessage]]:
+    # The events load with the outbox, after the first frame: no write comes before.
+    from inboxdesk.writes import events
+
+    return {
+        events.Sent: Sent,
+        events.Partial: Partial,
+        events.Queued: Queued,
+        events.Failed: Failed,
+        events.Dropped: Dropped,
+        events.Refused: Refused,
+    }
 
 
 def message_for(event: Event) -> WriteMessage:
-    return _KINDS[type(event)](event)
+    return _kinds()[type(event)](event)

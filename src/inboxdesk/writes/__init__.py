@@ -1,23 +1,74 @@
 """Every write the app and the command line send, through one outbox (decisions.md 1 to 6).
 
 UI-free: the app turns the outbox's events into Textual messages, the command line
-prints them.
+prints them. Names are imported from their modules when first used (PEP 562): the
+app's first frame needs the model of a write, not the outbox, its events or its store.
 """
 
-from inboxdesk.writes.effects import Flags, after_mark, restore_steps
-from inboxdesk.writes.events import (
-    Dropped,
-    Event,
-    Failed,
-    Partial,
-    Queued,
-    Refused,
-    Result,
-    Sent,
-)
-from inboxdesk.writes.model import IDEMPOTENCY_WINDOW_HOURS, Kind, Step, Where, Write, describe
-from inboxdesk.writes.outbox import UNDOABLE_MARK_ALL, Outbox
-from inboxdesk.writes.store import WriteStore, open_store
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from inboxdesk.writes.effects import Flags, after_mark, restore_steps
+    from inboxdesk.writes.events import (
+        Dropped,
+        Event,
+        Failed,
+        Partial,
+        Queued,
+        Refused,
+        Result,
+        Sent,
+    )
+    from inboxdesk.writes.model import (
+        IDEMPOTENCY_WINDOW_HOURS,
+        UNDOABLE_MARK_ALL,
+        Kind,
+        Step,
+        Where,
+        Write,
+        describe,
+    )
+    from inboxdesk.writes.outbox import Outbox
+    from inboxdesk.writes.store import WriteStore, open_store
+
+_MODULES = {
+    **dict.fromkeys(["Flags", "after_mark", "restore_steps"], "effects"),
+    **dict.fromkeys(
+        ["Dropped", "Event", "Failed", "Partial", "Queued", "Refused", "Result", "Sent"],
+        "events",
+    ),
+    **dict.fromkeys(
+        [
+            "IDEMPOTENCY_WINDOW_HOURS",
+            "UNDOABLE_MARK_ALL",
+            "Kind",
+            "Step",
+            "Where",
+            "Write",
+            "describe",
+        ],
+        "model",
+    ),
+    "Outbox": "outbox",
+    **dict.fromkeys(["WriteStore", "open_store"], "store"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MODULES])
+
 
 __all__ = [
     "IDEMPOTENCY_WINDOW_HOURS",

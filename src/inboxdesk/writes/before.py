@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from inboxdesk.client import InboxClient
 from inboxdesk.writes.effects import Flags
-from inboxdesk.writes.outbox import UNDOABLE_MARK_ALL
+from inboxdesk.writes.model import UNDOABLE_MARK_ALL
 
 PAGE = 100  # the most either listing gives in one page
 

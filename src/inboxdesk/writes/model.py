@@ -17,6 +17,8 @@ from inboxdesk.writes.effects import Flags
 
 # The service keeps an Idempotency-Key this long: an older write may be applied twice.
 IDEMPOTENCY_WINDOW_HOURS = 24
+# Above this many messages a mark-all is not undone: the ids it changed are not listed.
+UNDOABLE_MARK_ALL = 1000
 
 
 class Kind(StrEnum):

@@ -33,15 +33,13 @@ from inboxdesk.writes.events import (
     Result,
     Sent,
 )
-from inboxdesk.writes.model import Kind, Step, Where, Write, describe
+from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Where, Write, describe
 from inboxdesk.writes.store import Entry, WriteStore
 
 if TYPE_CHECKING:
     from inboxdesk.models import Message
 
 Listener = Callable[[Event], None]
-# Above this many messages a mark-all is not undone: the ids it changed are not listed.
-UNDOABLE_MARK_ALL = 1000
 INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time (decisions.md 13)
 INVERSE = {"archive": "unarchive", "unarchive": "archive", "snooze": "unsnooze"}
 MARKS = frozenset(m.value for m in MarkAs)

@@ -18,7 +18,8 @@ from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.feed import targets
 from inboxdesk.tui.inbox.finding import FindingView
 from inboxdesk.tui.inbox.messages import UnreadListed
-from inboxdesk.writes import UNDOABLE_MARK_ALL, Flags, Kind, Step, Write
+from inboxdesk.writes.effects import Flags
+from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Write
 
 # Above this many messages a write asks first and names the webhooks it sets off
 # (decisions.md 17).

@@ -12,7 +12,7 @@ from textual.message import Message as TextualMessage
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models import NotificationCounts, Subscriber
 from inboxdesk.tui.inbox.feed import FeedEntry
-from inboxdesk.writes import Flags
+from inboxdesk.writes.effects import Flags
 
 
 @dataclass

@@ -36,11 +36,12 @@ from inboxdesk.tui.inbox.messages import (
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
 from inboxdesk.tui.write_messages import WriteMessage
-from inboxdesk.tui.write_notices import InboxState, inbox_notice
-from inboxdesk.writes import Kind, Partial, Sent
+from inboxdesk.writes.model import Kind
 
 if TYPE_CHECKING:
     from inboxdesk.models import Message
+    from inboxdesk.tui.write_notices import InboxState
+    from inboxdesk.writes.events import Partial, Sent
 
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
@@ -278,6 +279,9 @@ class InboxScreen(InboxChanges):
 
     def _write_done(self, message: WriteMessage) -> None:
         """Redraw what a write changed, from what the service returned (decisions.md 6)."""
+        # Loaded with the outbox, which opens after the first frame: here, already loaded.
+        from inboxdesk.writes.events import Partial, Sent
+
         self._pending_changed()
         event, write = message.event, message.write
         if write.kind is Kind.INBOX and write.undoes is None and isinstance(event, Sent | Partial):
@@ -306,6 +310,8 @@ class InboxScreen(InboxChanges):
                 row = self.feed.get(message_id)
                 if row is not None:
                     earlier[message_id] = (row.archived, row.snoozed_until)
+        from inboxdesk.tui.write_notices import inbox_notice
+
         text, severity = inbox_notice(event, earlier)
         self.notify(text, severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
 
