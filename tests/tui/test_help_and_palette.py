@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -240,8 +241,9 @@ async def test_the_footer_fits_by_rank_with_every_key_whole_and_help_has_the_res
                 assert "space" in labels, labels
             if width >= 120:
                 assert "p" in labels and "2" in labels, labels
-            # Each key's cells as the footer reckons them (it makes only those that fit)
-            # are the cells Textual lays it out in.
+            # Each key's cells as the footer reckons them (it makes only those that fit,
+            # that wide) are the cells Textual draws it in, and lays the palette's out in.
+            assert all(key_width(k) == cell_len(k.render().plain) for k in shown), width  # type: ignore[union-attr]
             assert all(key_width(k) == k.outer_size.width for k in [*shown, palette])
             descriptions = [str(k.description) for k in shown]  # type: ignore[attr-defined]
             offered = [b for _, b, _, _ in screen.active_bindings.values() if b.show]

@@ -98,6 +98,10 @@ class AppFooter(Footer):
         # more, and the inbox has twice as many keys as 120 columns show.
         for n in self._chosen:
             start_key_as_footer(keys[n], self)  # not restyled twice once mounted
+            cells, palette = self._keys[n]
+            if not palette:
+                # Its width as reckoned: Textual need not render it once more to measure.
+                keys[n].styles.width = cells
             yield keys[n]
 
     def on_resize(self, event: Resize) -> None:
