@@ -242,7 +242,8 @@ async def test_the_footer_fits_by_rank_with_every_key_whole_and_help_has_the_res
             if width >= 120:
                 assert "p" in labels and "2" in labels, labels
             # Each key's cells as the footer reckons them (it makes only those that fit,
-            # that wide) are the cells Textual draws it in, and lays the palette's out in.
+            # that wide) are the cells Textual draws it in; the palette's key, not given
+            # a width, is laid out in its reckoned cells too.
             assert all(key_width(k) == cell_len(k.render().plain) for k in shown), width  # type: ignore[union-attr]
             assert all(key_width(k) == k.outer_size.width for k in [*shown, palette])
             descriptions = [str(k.description) for k in shown]  # type: ignore[attr-defined]

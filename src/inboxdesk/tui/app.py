@@ -467,7 +467,8 @@ class InboxdeskApp(App[None]):
 
     async def action_quit(self) -> None:
         """Quit; with writes still queued, ask first (they are kept for the next start)."""
-        queued = len(self.outbox.queued()) if self._outbox is not None else 0
+        # Opened here if not yet (no write, environment unknown): earlier ones count.
+        queued = len(self.outbox.queued()) if self._view_context is not None else 0
         if not queued:
             self.exit()
             return

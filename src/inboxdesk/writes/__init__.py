@@ -2,7 +2,8 @@
 
 UI-free: the app turns the outbox's events into Textual messages, the command line
 prints them. Names are imported from their modules when first used (PEP 562): the
-app's first frame needs the model of a write, not the outbox, its events or its store.
+app's first frame needs a write's model and effects, not the outbox, its events or its
+store.
 """
 
 from __future__ import annotations
@@ -57,13 +58,15 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # mypy reads the imports above, and still flags a wrong name
+
+    def __getattr__(name: str) -> Any:
+        module = _MODULES.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
