@@ -7,8 +7,9 @@ needs only a few of them (BENCHMARKS.md, start-up).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from inboxdesk.lazy import exports
 
 if TYPE_CHECKING:
     from inboxdesk.models.base import ApiModel, Open
@@ -120,17 +121,9 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_MODULES])
+# Not seen by mypy, which reads the imports above and so still flags a wrong name.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = exports(__name__, _MODULES, globals())
 
 
 __all__ = [

@@ -8,8 +8,9 @@ store.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from inboxdesk.lazy import exports
 
 if TYPE_CHECKING:
     from inboxdesk.writes.effects import Flags, after_mark, restore_steps
@@ -58,19 +59,9 @@ _MODULES = {
 }
 
 
-if not TYPE_CHECKING:  # mypy reads the imports above, and still flags a wrong name
-
-    def __getattr__(name: str) -> Any:
-        module = _MODULES.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-        globals()[name] = value
-        return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_MODULES])
+# Not seen by mypy, which reads the imports above and so still flags a wrong name.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = exports(__name__, _MODULES, globals())
 
 
 __all__ = [
