@@ -407,8 +407,7 @@ class InboxScreen(InboxChanges):
         self.selected = frozenset()
 
     def action_filter_text(self) -> None:
-        text_filter = self.filter_box(make=True)
-        assert text_filter is not None
+        text_filter = self.made_filter_box()
         text_filter.display = True
         text_filter.value = self.text
         text_filter.focus()
@@ -418,7 +417,7 @@ class InboxScreen(InboxChanges):
         self._set_text_filter(event.value.strip())
 
     def _set_text_filter(self, text: str) -> None:
-        text_filter = self.filter_box(make=bool(text))
+        text_filter = self.made_filter_box() if text else self.filter_box()
         if text_filter is not None:
             text_filter.display = bool(text)
             text_filter.value = text

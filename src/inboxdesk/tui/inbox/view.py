@@ -83,8 +83,8 @@ class InboxView(ServiceScreen):
         yield Tabs(*(Tab(tab.label, id=tab.value) for tab in InboxTab), id="filters")
         with Horizontal(id="panes"):
             yield MessageTable(self.context.clock, id="messages")
-        # The filter box is mounted here by the first `/` (filter_box): hidden until then,
-        # it would only cost the first frame an input's styles and layout.
+        # The filter box is mounted here by the first `/` (made_filter_box): hidden until
+        # then, it would only cost the first frame an input's styles and layout.
         yield StatusLine(id="status")
         yield AppFooter()
 
@@ -97,15 +97,18 @@ class InboxView(ServiceScreen):
     def table(self) -> MessageTable:
         return self.query_one(MessageTable)
 
-    def filter_box(self, make: bool = False) -> Input | None:
-        """The text filter's box; with `make`, mounted (showing the filter applied) if
-        this is its first use."""
+    def filter_box(self) -> Input | None:
+        """The text filter's box, once its first use has made it."""
         for box in self.query("#text-filter").results(Input):
             return box
-        if not make:
-            return None
-        box = Input(value=self.text, placeholder=FILTER_PLACEHOLDER, id="text-filter")
-        self.mount(box, before=self.query_one(StatusLine))
+        return None
+
+    def made_filter_box(self) -> Input:
+        """The text filter's box, mounted now (showing the filter applied) if new."""
+        box = self.filter_box()
+        if box is None:
+            box = Input(value=self.text, placeholder=FILTER_PLACEHOLDER, id="text-filter")
+            self.mount(box, before=self.query_one(StatusLine))
         return box
 
     def _show_filter(self, value: str) -> None:
