@@ -189,12 +189,14 @@ async def test_the_inbox_opens_with_the_first_page_the_app_asked_for(service: Se
 
 @dataclass
 class Held(FaultTransport):
-    """The v2 inbox's list waits until `go` is set: a service slower than the app waits."""
+    """Requests to `held` (the v2 inbox's list) wait until `go` is set: a service slower
+    than the app waits."""
 
     go: asyncio.Event = field(default_factory=asyncio.Event)
+    held: str = "/jane/notifications"
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path.endswith("/jane/notifications"):
+        if request.url.path.endswith(self.held):
             await self.go.wait()
         return await super().handle_async_request(request)
 

@@ -3,13 +3,10 @@ next start (decisions.md 4); an undo while away is queued, not lost."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -22,6 +19,7 @@ from inboxdesk.writes.model import Kind, Step, Where, Write
 from tests.client.faults import FaultTransport, connection_refused
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, until
+from tests.tui.test_app import Held
 from tests.tui.test_inbox import opened, stored
 
 
@@ -114,16 +112,6 @@ async def test_an_undo_while_away_is_queued_and_sent_when_back(
         )
 
 
-@dataclass
-class ScopeHeld(FaultTransport):
-    """The key's environments never answer: the environment stays unknown."""
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path.endswith("/environments"):
-            await asyncio.Event().wait()
-        return await super().handle_async_request(request)
-
-
 async def test_quitting_before_the_environment_is_known_still_asks_about_earlier_writes(
     service: Service, tmp_path: Path
 ) -> None:
@@ -132,7 +120,8 @@ async def test_quitting_before_the_environment_is_known_still_asks_about_earlier
     mark = Write(Kind.MARK, "jane", (Step("read", (jane_message(11),)),))
     store.enqueue(Where.of(None, service.url), mark)  # filed with the environment unknown
     store.close()
-    app = app_for(service, transport=ScopeHeld(), writes=WriteStore(path))
+    scope_held = Held(held="/environments")  # never answered: the environment stays unknown
+    app = app_for(service, transport=scope_held, writes=WriteStore(path))
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         await pilot.press("q")

@@ -3,7 +3,6 @@ says what happened, and hands it on to the views through `ViewContext.writes`.""
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -46,20 +45,12 @@ class Refused(WriteMessage, namespace="write"):
     pass
 
 
-@functools.cache
-def _kinds() -> dict[type, type[WriteMessage]]:
-    # The events load with the outbox, after the first frame: no write comes before.
-    from inboxdesk.writes import events
-
-    return {
-        events.Sent: Sent,
-        events.Partial: Partial,
-        events.Queued: Queued,
-        events.Failed: Failed,
-        events.Dropped: Dropped,
-        events.Refused: Refused,
-    }
+# By the event's name, which each message shares: the events themselves load with the
+# outbox, after the first frame.
+_KINDS: dict[str, type[WriteMessage]] = {
+    kind.__name__: kind for kind in (Sent, Partial, Queued, Failed, Dropped, Refused)
+}
 
 
 def message_for(event: Event) -> WriteMessage:
-    return _kinds()[type(event)](event)
+    return _KINDS[type(event).__name__](event)
