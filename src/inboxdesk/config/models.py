@@ -27,7 +27,9 @@ class Connection(BaseModel):
     """Where a service is and how to reach it: each field is also a flag of every command
     that talks to the service (`--base-url` for base_url; cli/connection.py)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Each model's validator is built on first use (as models/base.py's): a run that
+    # reads no file validates only its Settings, which inherits this.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     region: Region | None = Field(
         None, description="production region or the local service (base_url wins)"
@@ -64,7 +66,7 @@ class AppSettings(BaseModel):
     """The `[app]` table. Given a validation context with `themes` and `bindings`
     (the command line passes Textual's), theme names and keymap ids are checked too."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     theme: str | None = Field(None, description="a Textual theme name")
     auto_refresh: Interval = Field(30.0, description="seconds between refreshes; 0 is off")
@@ -104,7 +106,7 @@ class AppSettings(BaseModel):
 class ConfigData(BaseModel):
     """The whole file."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     default_profile: str | None = None
     profiles: dict[ProfileName, Profile] = Field(default_factory=dict)

@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class FieldErrors(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     messages: list[str]
     value: object | None = None
 
@@ -15,7 +17,7 @@ class FieldErrors(BaseModel):
 class ErrorBody(BaseModel):
     """Every error body; `errors` only on 422, `message` a list on older 400s."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
 
     status_code: int = Field(alias="statusCode")
     timestamp: str | None = None

@@ -20,7 +20,8 @@ class Page(BaseModel, Generic[T]):
     The document types the numbers as JSON numbers: `2.0` reads as 2, `2.5` is refused.
     """
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    # Validators built on first use, as ApiModel's (models/base.py).
+    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
 
     data: list[T]
     page: int
@@ -32,7 +33,7 @@ class Page(BaseModel, Generic[T]):
 class CursorPage(BaseModel, Generic[T]):
     """One page of a cursor listing (v2 subscribers): pass `next` as `after` for more."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
 
     data: list[T]
     next: str | None = None
@@ -43,13 +44,15 @@ class CursorPage(BaseModel, Generic[T]):
 
 
 class UnseenCount(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     count: int
 
 
 class NotificationCount(BaseModel):
     """One element of the v2 count response: the count for one filter."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     count: int
     filter: dict[str, Any]
