@@ -23,19 +23,19 @@ import time
 from pathlib import Path
 
 import inboxdesk
-from benchmarks.common import KEY, service
-from benchmarks.startup import APP, BARE
+from benchmarks.common import service
+from benchmarks.startup import APP, BARE, app_environment
 
 
-def count(code: str, *args: str, src: str | None = None) -> int:
+def count(code: str, env: dict[str, str] | None = None, src: str | None = None) -> int:
     """Instructions the child runs from its start to its first paint (and its exit)."""
-    env = dict(os.environ)
+    env = dict(os.environ if env is None else env)
     if src is not None:
         env["PYTHONPATH"] = src
     with tempfile.TemporaryDirectory() as out:
         valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out"]
         done = subprocess.run(
-            [*valgrind, sys.executable, "-c", code, repr(time.time()), *args],
+            [*valgrind, sys.executable, "-c", code, repr(time.time())],
             capture_output=True,
             text=True,
             env=env,
@@ -56,9 +56,9 @@ def main() -> int:
         compileall.compile_dir(Path(src) / "inboxdesk", quiet=1)  # as installed
     bare = count(BARE)
     print(f"bare Textual app: {bare / 1e6:,.0f} M instructions")
-    with service({"ada": 100}) as svc:
+    with service({"ada": 100}) as svc, tempfile.TemporaryDirectory() as home:
         for src in sources:
-            app = count(APP, svc.url, KEY, src=src)
+            app = count(APP, app_environment(svc.url, home), src=src)
             ratio = app / bare
             print(f"inboxdesk ({src}): {app / 1e6:,.0f} M instructions, ratio {ratio:.2f}")
     return 0

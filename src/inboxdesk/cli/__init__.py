@@ -7,6 +7,7 @@ and turns every error into one line and an exit status.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -14,16 +15,6 @@ from collections.abc import Sequence
 import click
 
 from inboxdesk import __version__
-from inboxdesk.cli import (
-    api_commands,
-    app_commands,
-    config_commands,
-    history_commands,
-    inbox_commands,
-    integration_commands,
-    message_command,
-    serve,
-)
 from inboxdesk.cli.crash import crashed
 from inboxdesk.client.errors import InboxdeskError
 from inboxdesk.config import ConfigError
@@ -32,8 +23,48 @@ from inboxdesk.config import ConfigError
 _OWN = {"-h", "--help", "-V", "--version"}
 
 
+# Each command and the module that defines it, imported when the command is run, so
+# that `inboxdesk` imports the app's command alone (click's "lazily loading
+# subcommands"). tests/cli/test_commands.py checks this against the modules' COMMANDS.
+LAZY_COMMANDS = {
+    "serve": "serve",
+    "tui": "app_commands",
+    "demo": "app_commands",
+    "environments": "integration_commands",
+    "integrations": "integration_commands",
+    "set-primary": "integration_commands",
+    "subscribers": "api_commands",
+    "counts": "api_commands",
+    "messages": "api_commands",
+    "mark-as": "api_commands",
+    "mark-all": "api_commands",
+    "history": "history_commands",
+    "undo": "history_commands",
+    "archive": "inbox_commands",
+    "unarchive": "inbox_commands",
+    "snooze": "inbox_commands",
+    "unsnooze": "inbox_commands",
+    "message": "message_command",
+    "config": "config_commands",
+}
+
+
+def command_named(name: str) -> click.Command:
+    """The command `name`, its module imported now."""
+    module = importlib.import_module(f"inboxdesk.cli.{LAZY_COMMANDS[name]}")
+    found: click.Command = next(c for c in module.COMMANDS if c.name == name)
+    return found
+
+
 class AppByDefault(click.Group):
-    """Bare `inboxdesk`, or options alone (`inboxdesk --profile eu`), open the app."""
+    """Bare `inboxdesk`, or options alone (`inboxdesk --profile eu`), open the app.
+    Commands load on first use (LAZY_COMMANDS)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(LAZY_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return command_named(cmd_name) if cmd_name in LAZY_COMMANDS else None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing and (
@@ -50,19 +81,6 @@ def cli() -> None:
 
     With no command, opens the app (as `inboxdesk tui`).
     """
-
-
-for command in [
-    serve.serve,
-    *app_commands.COMMANDS,
-    *integration_commands.COMMANDS,
-    *api_commands.COMMANDS,
-    *history_commands.COMMANDS,
-    *inbox_commands.COMMANDS,
-    *message_command.COMMANDS,
-]:
-    cli.add_command(command)
-cli.add_command(config_commands.config)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -205,3 +205,6 @@ def init(name: str | None, region: str | None, api_key: str | None) -> int:
         f"{config.path}. Run `inboxdesk` to open the app."
     )
     return 0
+
+
+COMMANDS = [config]

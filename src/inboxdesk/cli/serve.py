@@ -209,3 +209,6 @@ def _save_keys(db_path: Path, loaded: list[tuple[str, list[LoadedEnvironment]]])
             else:
                 saved.append(((name, env), target))
     return saved
+
+
+COMMANDS = [serve]
