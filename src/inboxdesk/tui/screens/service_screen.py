@@ -11,6 +11,7 @@ from contextlib import suppress
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
+from textual.events import Resize
 from textual.screen import Screen
 
 from inboxdesk.text import clip
@@ -44,9 +45,18 @@ class ServiceScreen(Screen[None]):
         # changes no class, and the whole screen is not styled again before its first
         # frame (about 8 ms of the inbox's start-up).
         with suppress(RuntimeError):  # made outside a running app: Resize sets it
-            width = self.app.size.width
-            classes = [name for least, name in self.HORIZONTAL_BREAKPOINTS if least <= width]
-            self.add_class(classes[-1], update=False)
+            self.add_class(self.breakpoint(self.app.size.width), update=False)
+
+    def breakpoint(self, width: int) -> str:
+        """The width's breakpoint class."""
+        return [name for least, name in self.HORIZONTAL_BREAKPOINTS if least <= width][-1]
+
+    def on_resize(self, event: Resize) -> None:
+        # A screen's first layout sends it a Resize to the size it was just laid out at,
+        # and Textual's handler would lay it out once more (7 ms of the inbox's first
+        # frame). Nothing changes then, unless the width crossed a breakpoint meanwhile.
+        if event.size == self.size and self.has_class(self.breakpoint(event.size.width)):
+            event.prevent_default()
 
     def validate_sub_title(self, sub_title: object) -> str | None:
         """The header shows a subscriber's or integration's name: one safe, short line."""
