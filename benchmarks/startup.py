@@ -122,7 +122,7 @@ def run_child(code: str, env: dict[str, str] | None = None) -> tuple[float, floa
     return float(seconds), int(rss) / 1024
 
 
-def measure(runs: int = 9) -> dict[str, float]:
+def measure(runs: int = 15) -> dict[str, float]:
     bare: list[tuple[float, float]] = []
     app: list[tuple[float, float]] = []
     # An installed app starts from bytecode, as Textual does here: pip compiles what it

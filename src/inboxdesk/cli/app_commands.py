@@ -20,7 +20,6 @@ from rich.console import Console
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.crash import report
-from inboxdesk.cli.demo_service import DemoRefused, demo_service
 from inboxdesk.config import ConfigError, Settings, resolve
 from inboxdesk.private_apis import app_crash
 from inboxdesk.text import safe
@@ -162,6 +161,7 @@ def app_settings() -> Settings:
 def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ()) -> int:
     """The local service with demo data (or the `load` fixtures) on a free loopback
     port, and the app on it."""
+    from inboxdesk.cli.demo_service import DemoRefused, demo_service
     from inboxdesk.tui.app import InboxdeskApp
 
     base = app_settings()

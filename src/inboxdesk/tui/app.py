@@ -28,7 +28,6 @@ from inboxdesk.client import (
 from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import client_for
 from inboxdesk.models import Subscriber
-from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
 from inboxdesk.tui.appearance import apply_appearance
@@ -50,6 +49,7 @@ from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.writes.model import Where
 
 if TYPE_CHECKING:
+    from inboxdesk.scope import Scope
     from inboxdesk.writes import Event, Outbox, WriteStore
 
 # The help, picker, confirmation and integrations screens, and the palette's commands,
@@ -253,6 +253,8 @@ class InboxdeskApp(App[None]):
     @work(exclusive=True, group="scope", exit_on_error=False)
     async def load_scope(self) -> None:
         """The environments and the key's own (decisions.md 7), for the header."""
+        from inboxdesk.scope import load_scope  # after the first frame, as its Scope
+
         try:
             self.scope = await load_scope(self.client)
         except InboxdeskError:

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from textual.signal import Signal
 
 from inboxdesk.client import InboxClient, InboxdeskError
-from inboxdesk.scope import Scope
 from inboxdesk.tui.write_messages import WriteMessage
 
 if TYPE_CHECKING:
+    from inboxdesk.scope import Scope
     from inboxdesk.writes import Outbox
 
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 from textual.message import Message as TextualMessage
 
 from inboxdesk.models import Subscriber
-from inboxdesk.scope import Scope
 
 if TYPE_CHECKING:
+    from inboxdesk.scope import Scope
     from inboxdesk.tui.inbox.loader import FirstPage
 
 
