@@ -62,9 +62,10 @@ from inboxdesk.entry import collector_paused, main
 
 # The app starts as a user starts it: the console script's main, with the command line
 # `inboxdesk --subscriber ada` and the service and key in the environment (run_child).
-# Two hooks only: the clock stops right after the first frame that shows rows (the
-# handler of the first page queues it, as the bare app's on_mount does, to run after the
-# next refresh), and the app runs headless at the bare app's size.
+# Two hooks: the clock stops right after the first frame that shows rows (the handler
+# of the first page queues it, as the bare app's on_mount does, to run after the next
+# refresh), and the app runs headless at the bare app's size. The hooks' classes are
+# imported first, as `inboxdesk tui` imports them (cli/app_commands.py, app_class).
 with collector_paused():
     from inboxdesk.tui.app import InboxdeskApp
     from inboxdesk.tui.inbox.screen import InboxScreen

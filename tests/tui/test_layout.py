@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 from textual.events import Resize
+from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Footer
 
+from inboxdesk.tui.app import InboxdeskApp
 from tests.conftest import Service
 from tests.tui.conftest import SIZE, app_for, settled, until
 from tests.tui.test_inbox import opened
+
+
+async def laid_out_at(pilot: Pilot[None], screen: Screen[object], width: int, height: int) -> None:
+    """The view fills the terminal: its size, its breakpoint class, its footer's row."""
+
+    def fits() -> bool:
+        footers = [footer.region for footer in screen.query(Footer)]
+        return (
+            screen.outer_size == (width, height)
+            and [(f.width, f.bottom) for f in footers] == [(width, height)]
+            and screen.has_class("-narrow" if width < 120 else "-wide")
+        )
+
+    await until(pilot, fits, what=f"the view laid out at {width}x{height}")
 
 
 async def test_the_resize_after_the_first_layout_lays_nothing_out_again(
@@ -20,14 +37,45 @@ async def test_the_resize_after_the_first_layout_lays_nothing_out_again(
         layouts: list[Screen[object]] = []
         screen.screen_layout_refresh_signal.subscribe(screen, layouts.append)
         # What the first layout sends: a Resize to the size the screen was laid out at.
-        screen.post_message(Resize(screen.size, screen.virtual_size, screen.size))
+        screen.post_message(Resize(screen.outer_size, screen.virtual_size, screen.size))
         await pilot.pause()
         await pilot.pause()
         assert layouts == []
-        assert screen.has_class("-wide")
 
-        # A real resize, across the breakpoint, is laid out, and restyles the view.
         await pilot.resize_terminal(100, 30)
-        await until(pilot, lambda: len(layouts) > 0, what="a layout at 100 columns")
-        await until(pilot, lambda: screen.has_class("-narrow"), what="the narrow class")
-        assert screen.size.width == 100
+        await laid_out_at(pilot, screen, 100, 30)
+        assert layouts
+
+
+async def test_every_resize_lays_the_view_out(service: Service) -> None:
+    """Across the breakpoint or not, the height alone, and back and forth at once."""
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        inbox = await opened(pilot)
+        for width, height in [(200, 50), (160, 50), (160, 30), (100, 30), (119, 45), (80, 24)]:
+            await pilot.resize_terminal(width, height)
+            await laid_out_at(pilot, inbox, width, height)
+        await pilot.resize_terminal(150, 40)
+        await pilot.resize_terminal(100, 30)
+        await laid_out_at(pilot, inbox, 100, 30)
+
+
+async def test_a_view_resized_while_another_shows_is_laid_out_when_shown(
+    service: Service,
+) -> None:
+    app = app_for(service)
+    assert isinstance(app, InboxdeskApp)
+    async with app.run_test(size=SIZE) as pilot:
+        inbox = await opened(pilot)
+        for view in ("integrations", "history"):
+            getattr(app, f"action_show_{view}")()
+            await until(pilot, lambda name=view: app.screen.id == name, what=view)
+            shown = app.screen
+            await laid_out_at(pilot, shown, *SIZE)
+            await pilot.resize_terminal(130, 45)  # wide still, taller
+            await laid_out_at(pilot, shown, 130, 45)
+            app.action_show_inbox()
+            await until(pilot, lambda: app.screen is inbox, what="the inbox")
+            await laid_out_at(pilot, inbox, 130, 45)
+            await pilot.resize_terminal(*SIZE)
+            await laid_out_at(pilot, inbox, *SIZE)

@@ -18,6 +18,7 @@ from inboxdesk import __version__
 from inboxdesk.cli.crash import crashed
 from inboxdesk.client.errors import InboxdeskError
 from inboxdesk.config import ConfigError
+from inboxdesk.entry import collector_paused
 
 # Words that mean the group itself, not options of the app.
 _OWN = {"-h", "--help", "-V", "--version"}
@@ -50,8 +51,9 @@ LAZY_COMMANDS = {
 
 
 def command_named(name: str) -> click.Command:
-    """The command `name`, its module imported now."""
-    module = importlib.import_module(f"inboxdesk.cli.{LAZY_COMMANDS[name]}")
+    """The command `name`, its module imported now, as entry.py imports the command line."""
+    with collector_paused():
+        module = importlib.import_module(f"inboxdesk.cli.{LAZY_COMMANDS[name]}")
     found: click.Command = next(c for c in module.COMMANDS if c.name == name)
     return found
 
@@ -65,6 +67,17 @@ class AppByDefault(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return command_named(cmd_name) if cmd_name in LAZY_COMMANDS else None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:
+            # click suggests from the commands it holds, and holds none until loaded.
+            raise click.exceptions.NoSuchCommand(
+                exc.command_name, possibilities=LAZY_COMMANDS, ctx=ctx
+            ) from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing and (

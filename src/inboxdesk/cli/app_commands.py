@@ -21,11 +21,14 @@ from rich.console import Console
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.crash import report
 from inboxdesk.config import ConfigError, Settings, resolve
+from inboxdesk.entry import collector_paused
 from inboxdesk.private_apis import app_crash
 from inboxdesk.text import safe
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from inboxdesk.tui.app import InboxdeskApp
 
 # A terminal closed (SIGHUP) or a polite kill (SIGTERM) ends the app as `q` does, so
 # that what the run started (the demo's service and temporary database) is cleaned up.
@@ -97,9 +100,16 @@ def run_app(app: App[Any], headless: bool = False) -> int:
     return app.return_code or 0
 
 
-def run_tui(flags: Flags, subscriber: str | None) -> int:
-    from inboxdesk.tui.app import InboxdeskApp
+def app_class() -> type[InboxdeskApp]:
+    """The app, imported as entry.py imports the command line: with the collector
+    paused (its modules build objects that live on), then frozen."""
+    with collector_paused():
+        from inboxdesk.tui.app import InboxdeskApp
+    return InboxdeskApp
 
+
+def run_tui(flags: Flags, subscriber: str | None) -> int:
+    InboxdeskApp = app_class()
     problem = None
     try:
         settings = settings_from(flags, subscriber)
@@ -162,8 +172,8 @@ def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ())
     """The local service with demo data (or the `load` fixtures) on a free loopback
     port, and the app on it."""
     from inboxdesk.cli.demo_service import DemoRefused, demo_service
-    from inboxdesk.tui.app import InboxdeskApp
 
+    InboxdeskApp = app_class()
     base = app_settings()
     try:
         with EndOnSignals(), demo_service(db, load) as demo:

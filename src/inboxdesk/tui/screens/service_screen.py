@@ -52,10 +52,11 @@ class ServiceScreen(Screen[None]):
         return [name for least, name in self.HORIZONTAL_BREAKPOINTS if least <= width][-1]
 
     def on_resize(self, event: Resize) -> None:
-        # A screen's first layout sends it a Resize to the size it was just laid out at,
-        # and Textual's handler would lay it out once more (7 ms of the inbox's first
-        # frame). Nothing changes then, unless the width crossed a breakpoint meanwhile.
-        if event.size == self.size and self.has_class(self.breakpoint(event.size.width)):
+        # A screen's first layout sends it a Resize to the size it was just laid out at
+        # (`outer_size`), and Textual's handler would lay it out once more (7 ms of the
+        # inbox's first frame). Nothing changes then, unless the width crossed a
+        # breakpoint meanwhile. A terminal's resize differs from that size: laid out.
+        if event.size == self.outer_size and self.has_class(self.breakpoint(event.size.width)):
             event.prevent_default()
 
     def validate_sub_title(self, sub_title: object) -> str | None:
