@@ -118,6 +118,7 @@ def test_the_command_and_the_app_are_imported_with_the_collector_paused(
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
     )
-    young, middle, old = map(int, done.stdout.split())
-    # Unpaused, the command's and the app's imports made 80 young passes and 7 older.
-    assert middle == old == 0 and young < 20, (young, middle, old)
+    passes = sum(map(int, done.stdout.split()))
+    # Paused: about 5 (what click and the settings build). Unpaused, the command's and
+    # the app's imports made 40 to 90 passes, more where no bytecode is cached.
+    assert passes < 20, done.stdout
