@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from textual.css.query import NoMatches
 from textual.pilot import Pilot
 
 T = TypeVar("T")
@@ -22,12 +23,21 @@ async def until(
     """Let the app work until `condition` holds (workers, HTTP and messages included).
 
     Checked every few milliseconds: each wait costs what the app needs, not a poll's step.
+    A condition that queries a widget not mounted yet (a screen still composing) does
+    not hold yet.
     """
     deadline = time.monotonic() + timeout
-    while not condition():
+    while not _holds(condition):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.005)
+
+
+def _holds(condition: Callable[[], object]) -> bool:
+    try:
+        return bool(condition())
+    except NoMatches:
+        return False
 
 
 async def until_async(
