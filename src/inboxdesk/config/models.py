@@ -4,7 +4,7 @@ whole file. Every field's default lives here; a table of the file holds what it 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from inboxdesk.config.values import (
     REGION_URLS,
@@ -21,15 +21,15 @@ from inboxdesk.config.values import (
     Seconds,
 )
 from inboxdesk.models import Region
+from inboxdesk.models.base import DeferredModel
 
 
-class Connection(BaseModel):
+class Connection(DeferredModel):
     """Where a service is and how to reach it: each field is also a flag of every command
     that talks to the service (`--base-url` for base_url; cli/connection.py)."""
 
-    # Each model's validator is built on first use (as models/base.py's): a run that
-    # reads no file validates only its Settings, which inherits this.
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    # A run that reads no file validates only its Settings (DeferredModel).
+    model_config = ConfigDict(extra="forbid")
 
     region: Region | None = Field(
         None, description="production region or the local service (base_url wins)"
@@ -62,11 +62,11 @@ class Profile(Connection):
     max_pages: Pages = Field(10_000, description="most pages one listing follows")
 
 
-class AppSettings(BaseModel):
+class AppSettings(DeferredModel):
     """The `[app]` table. Given a validation context with `themes` and `bindings`
     (the command line passes Textual's), theme names and keymap ids are checked too."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = ConfigDict(extra="forbid")
 
     theme: str | None = Field(None, description="a Textual theme name")
     auto_refresh: Interval = Field(30.0, description="seconds between refreshes; 0 is off")
@@ -103,10 +103,10 @@ class AppSettings(BaseModel):
         return keymap
 
 
-class ConfigData(BaseModel):
+class ConfigData(DeferredModel):
     """The whole file."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = ConfigDict(extra="forbid")
 
     default_profile: str | None = None
     profiles: dict[ProfileName, Profile] = Field(default_factory=dict)

@@ -14,11 +14,18 @@ E = TypeVar("E", bound=StrEnum)
 Open = Annotated[E | str, Field(union_mode="left_to_right")]
 
 
-class ApiModel(BaseModel):
+class DeferredModel(BaseModel):
+    """A model whose validator is built on first use, not at import: start-up needs only
+    a few models (BENCHMARKS.md, start-up). Every model of the client and the settings
+    derives from it; a subclass's own config adds to this one."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
+class ApiModel(DeferredModel):
     """A resource as it travels on the wire: wire names, unknown fields kept."""
 
-    # Validators are built on first use, not at import: start-up needs only a few models.
-    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict with wire names, leaving out fields never set."""

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from inboxdesk.models.base import DeferredModel
 
 
-class FieldErrors(BaseModel):
-    model_config = ConfigDict(defer_build=True)
-
+class FieldErrors(DeferredModel):
     messages: list[str]
     value: object | None = None
 
 
-class ErrorBody(BaseModel):
+class ErrorBody(DeferredModel):
     """Every error body; `errors` only on 422, `message` a list on older 400s."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
 
     status_code: int = Field(alias="statusCode")
     timestamp: str | None = None

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from inboxdesk.models.base import DeferredModel
 
 T = TypeVar("T")
 
@@ -14,14 +16,13 @@ T = TypeVar("T")
 COUNT_CAP = 100
 
 
-class Page(BaseModel, Generic[T]):
+class Page(DeferredModel, Generic[T]):
     """One page of an offset listing (feed, messages); `page` is zero-based.
 
     The document types the numbers as JSON numbers: `2.0` reads as 2, `2.5` is refused.
     """
 
-    # Validators built on first use, as ApiModel's (models/base.py).
-    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
 
     data: list[T]
     page: int
@@ -30,10 +31,10 @@ class Page(BaseModel, Generic[T]):
     has_more: bool = Field(alias="hasMore")
 
 
-class CursorPage(BaseModel, Generic[T]):
+class CursorPage(DeferredModel, Generic[T]):
     """One page of a cursor listing (v2 subscribers): pass `next` as `after` for more."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
 
     data: list[T]
     next: str | None = None
@@ -43,16 +44,14 @@ class CursorPage(BaseModel, Generic[T]):
     total_count_capped: bool | None = Field(None, alias="totalCountCapped")
 
 
-class UnseenCount(BaseModel):
-    model_config = ConfigDict(defer_build=True)
-
+class UnseenCount(DeferredModel):
     count: int
 
 
-class NotificationCount(BaseModel):
+class NotificationCount(DeferredModel):
     """One element of the v2 count response: the count for one filter."""
 
-    model_config = ConfigDict(extra="allow", defer_build=True)
+    model_config = ConfigDict(extra="allow")
 
     count: int
     filter: dict[str, Any]
@@ -82,7 +81,7 @@ class NotificationCounts:
     unseen: Count
 
 
-class Data(BaseModel, Generic[T]):
+class Data(DeferredModel, Generic[T]):
     """The `{"data": ...}` envelope around every success body that is not a page."""
 
     data: T
