@@ -1,9 +1,10 @@
 """Loading a fixture (JSON) into the store: the demo data set and users' own inbox states.
 
-A fixture names environments; each holds integrations, workflows, subscribers and
-messages in wire form. Whatever a store can fill in (ids, owners, timestamps, defaults)
-may be left out. Messages point at their subscriber by `subscriberId` and at their
-workflow by its `name` in `workflow`. The README documents the format.
+A fixture names environments; each holds integrations, workflows, subscribers,
+messages and preferences (server/preference_fixtures.py) in wire form. Whatever a
+store can fill in (ids, owners, timestamps, defaults) may be left out. Messages point
+at their subscriber by `subscriberId` and at their workflow by its `name` in `workflow`.
+The README documents the format.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import ValidationError
 from inboxdesk.models import Channel, Integration, Message, Subscriber, Workflow
 from inboxdesk.models.enums import EnvironmentType
 from inboxdesk.models.ids import new_object_id
+from inboxdesk.server.preference_fixtures import stage_preferences
 from inboxdesk.server.store import Store, utc_now
 from inboxdesk.text import safe
 
@@ -224,7 +226,10 @@ def load_fixture(
                     spot,
                 )
             )
-        staged.append((env, env_id, key, integrations, workflows, subscribers, messages))
+        choices = stage_preferences(
+            _items(env, "preferences", where), where, subscribers, workflows, FixtureError
+        )
+        staged.append((env, env_id, key, integrations, workflows, subscribers, messages, choices))
 
     primaries: set[tuple[str, str]] = set()
     for env, env_id, _, integrations, *_ in staged:
@@ -241,7 +246,7 @@ def load_fixture(
         organization or str(fixture.get("organization", "Demo organization")), org_id
     )
     loaded = []
-    for env, env_id, key, integrations, workflows, subscribers, messages in staged:
+    for env, env_id, key, integrations, workflows, subscribers, messages, choices in staged:
         store.create_environment(
             org_id,
             env["name"],
@@ -257,6 +262,7 @@ def load_fixture(
         store.insert_workflows(workflows)
         store.insert_subscribers(subscribers)
         store.insert_messages(messages)
+        store.insert_preferences(env_id, choices)
         loaded.append(LoadedEnvironment(env["name"], env_id, api_key, key is None))
     return loaded
 

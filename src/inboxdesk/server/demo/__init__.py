@@ -13,6 +13,7 @@ from typing import Any
 from inboxdesk.server.demo.catalog import integrations, workflows
 from inboxdesk.server.demo.draws import hex_id
 from inboxdesk.server.demo.inbox import message, subscribers
+from inboxdesk.server.demo.preferences import add_sms_steps, preferences
 from inboxdesk.server.demo.tables import BIG_INBOX, BIG_INBOX_SIZE, PEOPLE, WORKFLOWS
 
 
@@ -42,7 +43,7 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
     )
     messages[-1].pop("lastSeenDate", None)
     messages[-1].pop("lastReadDate", None)
-    return {
+    environment: dict[str, Any] = {
         "_id": hex_id(rng, now - timedelta(days=120)),
         "name": name,
         "identifier": f"{name[:4].lower()}-{rng.getrandbits(32):08x}",
@@ -52,7 +53,10 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
         "workflows": workflows(rng, now),
         "subscribers": subscribers(rng, now, people),
         "messages": messages,
+        "preferences": preferences({sid for sid, *_ in people}),
     }
+    add_sms_steps(random.Random(f"{seed}:{name}:sms"), now, environment["workflows"])
+    return environment
 
 
 def demo_fixture(now: datetime | None = None, seed: int = 7) -> dict[str, Any]:

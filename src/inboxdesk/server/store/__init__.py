@@ -16,6 +16,7 @@ from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyS
 from inboxdesk.server.store.inbox import InboxAction, InboxStore, SnoozeTooSoon, default_clock
 from inboxdesk.server.store.integrations import IntegrationStore
 from inboxdesk.server.store.messages import MARK_EFFECTS
+from inboxdesk.server.store.preferences import PreferenceStore
 from inboxdesk.server.store.schema import ADDED_COLUMNS, INDEXES, SCHEMA
 from inboxdesk.server.store.seeding import SeedingStore
 from inboxdesk.server.store.subscribers import (
@@ -44,7 +45,9 @@ __all__ = [
 ]
 
 
-class Store(TenancyStore, SeedingStore, IntegrationStore, InboxStore, IdempotencyStore):
+class Store(
+    TenancyStore, SeedingStore, IntegrationStore, InboxStore, PreferenceStore, IdempotencyStore
+):
     """The whole database: every resource's store over one set of connections."""
 
     def __init__(self, path: Path | str) -> None:

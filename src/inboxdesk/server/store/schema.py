@@ -83,6 +83,17 @@ CREATE TABLE IF NOT EXISTS idempotency (
     created_at REAL NOT NULL,
     PRIMARY KEY (organization_id, key)
 );
+-- A subscriber's own channel choices: one row globally (workflow_id ''), one per workflow
+-- they changed; `channels` holds only the channels they chose, as JSON.
+CREATE TABLE IF NOT EXISTS preferences (
+    environment_id TEXT NOT NULL REFERENCES environments(id),
+    subscriber_pk TEXT NOT NULL REFERENCES subscribers(id),
+    workflow_id TEXT NOT NULL,
+    channels TEXT NOT NULL,
+    schedule TEXT,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (environment_id, subscriber_pk, workflow_id)
+);
 """
 
 # Columns of `messages` that override the stored document when a message is read.
