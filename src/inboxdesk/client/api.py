@@ -29,6 +29,7 @@ from inboxdesk.client.parse import page_of as _page_of
 from inboxdesk.client.parse import parse as _parse
 from inboxdesk.client.parse import unwrap as _unwrap
 from inboxdesk.client.parse import whole as _whole
+from inboxdesk.client.preferences import PreferenceOperations
 from inboxdesk.client.request_log import RequestLog
 from inboxdesk.client.transport import ClientOptions, default_transport, send
 from inboxdesk.models import (
@@ -69,7 +70,7 @@ class MarkResult:
         return [m for m in self.messages if m.id not in left]
 
 
-class InboxClient:
+class InboxClient(PreferenceOperations):
     """Async client of the service's API; use as `async with InboxClient(...) as client`."""
 
     def __init__(

@@ -1,0 +1,77 @@
+"""A subscriber's preferences (v2): read them, change one workflow's or the global ones,
+or several workflows' at once."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from inboxdesk.client.parse import items_of, json_of, parse, unwrap
+from inboxdesk.models.preference import (
+    BulkPreference,
+    Criticality,
+    PreferenceChange,
+    SubscriberPreferences,
+)
+
+if TYPE_CHECKING:
+    import httpx
+
+
+def _path(subscriber_id: str) -> str:
+    from inboxdesk.client.api import _segment
+
+    return f"/v2/subscribers/{_segment(subscriber_id)}/preferences"
+
+
+class PreferenceOperations:
+    """The preference operations of the client (its sender is InboxClient's)."""
+
+    if TYPE_CHECKING:
+
+        async def _send(
+            self,
+            method: str,
+            path: str,
+            params: Any = None,
+            json_body: Any = None,
+            idempotency_key: str | None = None,
+        ) -> httpx.Response: ...
+
+    async def preferences(
+        self, subscriber_id: str, criticality: Criticality | str = Criticality.NON_CRITICAL
+    ) -> SubscriberPreferences:
+        """The subscriber's global channels and each workflow's effective ones:
+        non-critical workflows by default, `critical` for those they cannot change."""
+        params = {"criticality": Criticality(criticality).value}
+        response = await self._send("GET", _path(subscriber_id), params=params)
+        return parse(SubscriberPreferences, unwrap(json_of(response)))
+
+    async def update_preferences(
+        self,
+        subscriber_id: str,
+        channels: Mapping[str, bool],
+        workflow_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> SubscriberPreferences:
+        """Change the given channels, of one workflow (its `_id`, identifier or slug) or
+        globally; the answer is the whole listing after it (non-critical workflows)."""
+        change = PreferenceChange.model_construct(channels=dict(channels), workflow_id=workflow_id)
+        body = change.model_dump(by_alias=True, exclude_none=True)
+        response = await self._send(
+            "PATCH", _path(subscriber_id), json_body=body, idempotency_key=idempotency_key
+        )
+        return parse(SubscriberPreferences, unwrap(json_of(response)))
+
+    async def update_preferences_bulk(
+        self,
+        subscriber_id: str,
+        changes: Sequence[tuple[str, Mapping[str, bool]]],
+        idempotency_key: str | None = None,
+    ) -> list[BulkPreference]:
+        """Change several workflows' channels at once: all of them, or none."""
+        body = {"preferences": [{"workflowId": w, "channels": dict(c)} for w, c in changes]}
+        response = await self._send(
+            "PATCH", f"{_path(subscriber_id)}/bulk", json_body=body, idempotency_key=idempotency_key
+        )
+        return items_of(BulkPreference, response)
