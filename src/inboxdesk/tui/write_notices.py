@@ -133,6 +133,8 @@ def notice(event: Event) -> tuple[str, str] | None:
         )
     if write.kind is Kind.INBOX and write.undoes is None:
         return None  # the inbox view says it, from its rows' state before (inbox_notice)
+    if write.kind is Kind.PREFERENCE:
+        return f"Preference set: {what}. It applies to future notifications.", "information"
     if write.undoes is not None:
         text = "Undone: the messages are back to their earlier state."
     else:

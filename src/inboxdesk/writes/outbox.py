@@ -34,6 +34,7 @@ from inboxdesk.writes.events import (
     Sent,
 )
 from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Where, Write, describe
+from inboxdesk.writes.preference import after_of, toggle_of, undo_note, undo_of
 from inboxdesk.writes.store import Entry, WriteStore
 
 if TYPE_CHECKING:
@@ -184,6 +185,15 @@ class Outbox:
             return Sent(write, Result(count=count, refetch=True))
         if write.kind is Kind.INBOX:
             return await self._inbox(write)
+        if write.kind is Kind.PREFERENCE:
+            toggle = toggle_of(write)
+            prefs = await client.update_preferences(
+                write.target,
+                {toggle.channel: toggle.on},
+                workflow_id=toggle.workflow or None,
+                idempotency_key=write.key,
+            )
+            return Sent(write, Result(preferences=prefs))
         messages: list[Message] = []
         not_updated: list[str] = []
         for number, step in enumerate(write.steps):
@@ -257,6 +267,8 @@ class Outbox:
 
     def _remember(self, write: Write, event: Sent | Partial) -> None:
         after = {m.id: (m.read, m.seen) for m in event.result.messages if m.id}
+        if event.result.preferences is not None:
+            after = {k: (v[0], v[1]) for k, v in after_of(write, event.result.preferences).items()}
         if write.kind is Kind.MARK_ALL and write.before is not None:
             after = {i: after_mark(write.steps[0].action, f) for i, f in write.before.items()}
         self._after[write.id] = after
@@ -300,6 +312,8 @@ class Outbox:
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
+        if write.kind is Kind.PREFERENCE and write.before is None:
+            return "This cannot be undone: the channel's value before it is unknown."
         if write.kind is Kind.INBOX:
             if write.steps[0].action not in INVERSE:
                 return "This cannot be undone: the end of the earlier snooze is not known."
@@ -339,6 +353,8 @@ class Outbox:
             notes.append(
                 "This is a new switch: it cannot restore cleared conditions or an activation."
             )
+        if entry.write.kind is Kind.PREFERENCE and (note := undo_note(entry.write)):
+            notes.append(note)
         return notes
 
     async def undo(self, write: Write, now: Mapping[str, Flags] | None = None) -> Event:
@@ -356,6 +372,10 @@ class Outbox:
             assert isinstance(again, Write)
             self._undone.add(write.id)
             return await self.submit(again)
+        if write.kind is Kind.PREFERENCE:
+            self._undone.add(write.id)
+            after = self._after.get(write.id) or self._journaled_after(write)
+            return await self.submit(undo_of(write, after))
         if write.kind is Kind.INBOX:
             step = write.steps[0]
             self._undone.add(write.id)
@@ -416,6 +436,8 @@ def _detail(event: Event) -> dict[str, object]:
             detail["count"] = result.count
         if result.integration is not None:
             detail["integration"] = result.integration.id
+        if result.preferences is not None:
+            detail["after"] = after_of(event.write, result.preferences)
         if isinstance(event, Partial) and event.error is not None:
             detail.update(_error_detail(event.error))
             detail["failed"] = event.failed
