@@ -10,7 +10,7 @@ import httpx
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.writes import Kind, Outbox, Queued, Refused, Sent, Where, WriteStore, describe
-from inboxdesk.writes.preference import Toggle, preference_write, value_of
+from inboxdesk.writes.preference import Toggle, preference_write, undo_note, value_of
 from inboxdesk.writes.report import as_json
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.preference_fixture import preference_fixture
@@ -57,11 +57,13 @@ async def test_a_toggle_is_journalled_and_its_undo_makes_the_value_the_subscribe
         assert row["after"] == {"email": [True, True]}
         assert row["ids"] == ["weekly-digest"]
 
-        notes = outbox.undo_notes(entry)
-        assert any("no longer follows the workflow's default" in n for n in notes)
+        # Nothing to ask first: no later write touched it.
+        assert outbox.undo_notes(entry) == []
         undone = await outbox.undo(entry.write)
         assert isinstance(undone, Sent)
         assert describe(undone.write) == "undo: email off for Weekly digest"
+        assert "no longer follows the workflow's default" in (undo_note(undone.write) or "")
+        assert undo_note(entry.write) is None
         now = await client.preferences("ada.lovelace")
         # Off again, now as Ada's own choice.
         assert value_of(now, "weekly-digest", "email") == (False, True)
@@ -82,7 +84,8 @@ async def test_a_global_toggle_and_a_refused_one(make_service: ServiceFactory) -
         assert event.result.preferences.global_.channels["sms"] is True
         assert describe(event.write) == "sms on for every workflow (global)"
         # No note for a global undo: there is no workflow default to follow.
-        assert outbox.undo_notes(store.entries(HERE)[0]) == []
+        undone = await outbox.undo(event.write)
+        assert isinstance(undone, Sent) and undo_note(undone.write) is None
         refused = await outbox.submit(
             preference_write(
                 "ada.lovelace", Toggle("sms", False, "security-alert", "Security alert"), None

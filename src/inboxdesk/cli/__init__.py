@@ -46,6 +46,8 @@ LAZY_COMMANDS = {
     "snooze": "inbox_commands",
     "unsnooze": "inbox_commands",
     "message": "message_command",
+    "preferences": "preference_commands",
+    "set-preference": "preference_commands",
     "config": "config_commands",
 }
 

@@ -34,7 +34,7 @@ from inboxdesk.writes.events import (
     Sent,
 )
 from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Where, Write, describe
-from inboxdesk.writes.preference import after_of, toggle_of, undo_note, undo_of
+from inboxdesk.writes.preference import after_of, toggle_of, undo_of
 from inboxdesk.writes.store import Entry, WriteStore
 
 if TYPE_CHECKING:
@@ -353,8 +353,6 @@ class Outbox:
             notes.append(
                 "This is a new switch: it cannot restore cleared conditions or an activation."
             )
-        if entry.write.kind is Kind.PREFERENCE and (note := undo_note(entry.write)):
-            notes.append(note)
         return notes
 
     async def undo(self, write: Write, now: Mapping[str, Flags] | None = None) -> Event:

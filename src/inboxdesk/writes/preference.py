@@ -96,18 +96,16 @@ def undo_of(write: Write, after: Mapping[str, tuple[bool, bool]]) -> Write:
 
 
 def undo_note(write: Write) -> str | None:
-    """What an undo changes beyond the value: a channel that followed the workflow's
-    default becomes the subscriber's own choice. None when it was theirs already."""
-    if write.before is None:
+    """What an undo of a workflow's channel changes beyond the value: the channel is the
+    subscriber's own choice from now on. None for other writes."""
+    if write.kind is not Kind.PREFERENCE or write.undoes is None:
         return None
     toggle = toggle_of(write)
-    was, chosen = write.before.get(toggle.channel, (toggle.on, True))
-    if chosen or not toggle.workflow:
+    if not toggle.workflow:
         return None
-    state = "on" if was else "off"
     return (
-        f"{toggle.channel} of {toggle.where} is set {state} as the subscriber's own choice: "
-        "it no longer follows the workflow's default."
+        f"{toggle.channel} of {toggle.where} is now {'on' if toggle.on else 'off'} as the "
+        "subscriber's own choice: it no longer follows the workflow's default."
     )
 
 
