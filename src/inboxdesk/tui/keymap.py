@@ -17,6 +17,7 @@ VIEWS: dict[str, frozenset[str]] = {
     "inbox": frozenset({"app", "view", "inbox", "list", "messages"}),
     "integrations": frozenset({"app", "view", "integrations", "list"}),
     "history": frozenset({"app", "view", "history", "list"}),
+    "preferences": frozenset({"app", "view", "preferences", "list"}),
     "confirm": frozenset({"confirm"}),
     "picker": frozenset({"picker"}),
     "help": frozenset({"help"}),

@@ -17,8 +17,8 @@ from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.history.detail import HistoryDetail
 from inboxdesk.tui.history.query import FIELDS, Query
 from inboxdesk.tui.history.table import HistoryTable
+from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
-from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.write_messages import WriteMessage
@@ -28,7 +28,7 @@ from inboxdesk.writes.store import Entry
 SHOWN = 2000  # the newest entries listed; `inboxdesk history` gives them all
 
 
-class HistoryScreen(ServiceScreen):
+class HistoryScreen(PreferencesKeyScreen):
     AUTO_FOCUS = "#history-table"
     BINDINGS = [
         Binding("z", "undo", "Undo", id="history.undo", tooltip="Undo the highlighted write"),

@@ -23,7 +23,7 @@ from inboxdesk.tui.inbox.messages import Listing
 from inboxdesk.tui.inbox.status import Status, StatusLine
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import FirstRowsShown
-from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 FILTER_PLACEHOLDER = "filter as you type; Enter also searches pages not loaded; Esc clears"
 
 
-class InboxView(ServiceScreen):
+class InboxView(PreferencesKeyScreen):
     """The inbox's state and widgets; see InboxScreen for what changes them."""
 
     AUTO_FOCUS = "#messages"

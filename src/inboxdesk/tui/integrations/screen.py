@@ -20,8 +20,8 @@ from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.integrations.detail import IntegrationDetail, primary_note
 from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.messages import Reload, ScopeLoaded, SelectIntegration
+from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
-from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.write_messages import WriteMessage
@@ -36,7 +36,7 @@ class IntegrationsLoaded(TextualMessage):
         self.keep = keep
 
 
-class IntegrationsScreen(ServiceScreen):
+class IntegrationsScreen(PreferencesKeyScreen):
     AUTO_FOCUS = "#integration-table"
     BINDINGS = [
         Binding(
