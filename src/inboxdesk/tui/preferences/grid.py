@@ -9,7 +9,7 @@ from inboxdesk.preferences import PreferenceTable, Row
 from inboxdesk.text import clip
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
-NAME_WIDTH = 30
+NAME_WIDTH = 26
 GLOBAL_KEY = "(global)"  # the row key of the global row: no workflow identifier is empty
 
 
@@ -23,7 +23,7 @@ def cell_text(row: Row, channel: str) -> Text:
         return Text("·", style="dim")
     text = "on" if cell.on else "OFF"
     if row.critical:
-        return Text(f"{text} (locked)", style="dim")
+        return Text(text, style="dim")  # locked: the row says it is critical
     style = "green" if cell.on else "bold red"
     return Text(text + (" *" if cell.chosen else ""), style=style)
 
@@ -42,7 +42,8 @@ class PreferenceGrid(KeyedTable):
         for channel in self.channels:
             self.add_column(channel, key=channel)
         for row in table.rows:
-            name = clip(row.name, NAME_WIDTH - 11) + (" [critical]" if row.critical else "")
+            mark = " [critical]" if row.critical else ""
+            name = clip(row.name, NAME_WIDTH - len(mark)) + mark
             style = "bold" if row.is_global else ("dim" if row.critical else "")
             cells = [cell_text(row, c) for c in self.channels]
             self.add_row(Text(name, style=style), *cells, key=row_key(row))
