@@ -57,7 +57,10 @@ def test_did_ada_opt_out_of_order_emails_then_on_and_undone(
         "order-shipped",
     )
     assert code == 0, err
-    assert "is now on (the subscriber's choice)" in out and "future notifications only" in out
+    assert (
+        "off (the subscriber's choice) → on (the subscriber's choice)" in out
+        and "future notifications only" in out
+    )
     assert _order_email(capsys) == (True, "subscriber")
 
     code, out, err = run(capsys, "history", "--json")

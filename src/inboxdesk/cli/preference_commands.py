@@ -122,8 +122,7 @@ def set_preference(
         state = now.words(toggle.workflow) if now is not None else "not returned"
         print(
             f"{safe(subscriber_id, newlines=False)}: {toggle.channel} for "
-            f"{safe(toggle.where, newlines=False)} is now {state} "
-            f"(was {cell.words(toggle.workflow)})."
+            f"{safe(toggle.where, newlines=False)}: {cell.words(toggle.workflow)} → {state}."
         )
         print(f"{FUTURE_ONLY} Undo: inboxdesk undo {write.id[:10]}")
         return 0
