@@ -3,6 +3,7 @@ and per-workflow choices, critical workflows, and every refusal, over loopback H
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,7 +14,7 @@ from inboxdesk.models.preference import Criticality, SubscriberPreferences
 from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.fixtures import FixtureError, load_fixture
 from inboxdesk.server.store import Store
-from tests.conftest import Service, ServiceFactory
+from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.preference_fixture import preference_fixture
 
 ADA = "/v2/subscribers/ada.lovelace/preferences"
@@ -228,3 +229,19 @@ def test_a_fixtures_bad_preference_is_named_and_nothing_loads(
 def test_the_routes_answer_401_without_a_key(prefs: Service) -> None:
     with httpx.Client(base_url=prefs.url) as http:
         assert http.get(ADA).status_code == 401
+
+
+def test_delivers_says_what_staging_would_cancel(prefs: Service) -> None:
+    store = prefs.store
+    caller = store.authenticate(STAGING_KEY)
+    assert caller is not None
+    ada = store.subscriber_pk(caller, "ada.lovelace")
+    ids = {
+        json.loads(r["doc"])["name"]: r["id"]
+        for r in store.read().execute("SELECT id, doc FROM workflows")
+    }
+    assert store.delivers(caller, ada, ids["Order shipped"], "email") is False
+    assert store.delivers(caller, ada, ids["Order shipped"], "in_app") is True
+    assert store.delivers(caller, ada, ids["Weekly digest"], "sms") is False  # global
+    assert store.delivers(caller, ada, ids["Weekly digest"], "email") is False  # default
+    assert store.delivers(caller, ada, ids["Security alert"], "sms") is True  # critical

@@ -325,3 +325,23 @@ class PreferenceStore(SubscriberStore):
         """A subscriber's stored channel choices by workflow id (GLOBAL: global)."""
         choices = self._choices(self.read(), caller, subscriber_pk)
         return {w: dict(c["channels"]) for w, c in choices.items()}
+
+    def delivers(self, caller: Caller, subscriber_pk: str, workflow_id: str, channel: str) -> bool:
+        """Whether a step of `channel` of the workflow reaches the subscriber by their
+        stored preferences (staging cancels it when not); a critical workflow ignores
+        them."""
+        db = self.read()
+        row = db.execute(
+            "SELECT doc FROM workflows WHERE id = ? AND environment_id = ?",
+            (workflow_id, caller.environment_id),
+        ).fetchone()
+        doc: dict[str, Any] = json.loads(row["doc"]) if row else {}
+        value = bool((doc.get("preferenceSettings") or {}).get(channel, True))
+        if doc.get("critical", False):
+            return value
+        choices = self._choices(db, caller, subscriber_pk)
+        for layer in (GLOBAL, workflow_id):
+            chosen = choices.get(layer, {}).get("channels", {})
+            if channel in chosen:
+                value = bool(chosen[channel])
+        return value
