@@ -19,6 +19,7 @@ VIEWS: dict[str, frozenset[str]] = {
     "history": frozenset({"app", "view", "history", "list"}),
     "preferences": frozenset({"app", "view", "preferences", "list"}),
     "confirm": frozenset({"confirm"}),
+    "preference_confirm": frozenset({"preference_confirm"}),
     "picker": frozenset({"picker"}),
     "help": frozenset({"help"}),
     "problem": frozenset({"problem"}),

@@ -23,13 +23,13 @@ class PreferenceConfirm(ModalScreen[Answer]):
     PreferenceConfirm Checkbox { margin-top: 1; }
     """
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes", id="confirm.yes", tooltip="Make the change"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no", tooltip="Cancel"),
+        Binding("y", "answer(True)", "Yes", id="preference_confirm.yes", tooltip="Make the change"),
+        Binding("n,escape", "answer(False)", "No", id="preference_confirm.no", tooltip="Cancel"),
         Binding(
             "a",
             "toggle_ask",
             "Don't ask again",
-            id="confirm.dont_ask",
+            id="preference_confirm.dont_ask",
             tooltip="Do not ask before preference changes for the rest of this session",
         ),
     ]
