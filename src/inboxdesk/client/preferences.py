@@ -7,15 +7,12 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from inboxdesk.client.parse import items_of, json_of, parse, unwrap
-from inboxdesk.models.preference import (
-    BulkPreference,
-    Criticality,
-    PreferenceChange,
-    SubscriberPreferences,
-)
 
 if TYPE_CHECKING:
     import httpx
+
+    # Loaded when first used (as `models` is): the first inbox page needs none of them.
+    from inboxdesk.models.preference import BulkPreference, Criticality, SubscriberPreferences
 
 
 def _path(subscriber_id: str) -> str:
@@ -39,10 +36,12 @@ class PreferenceOperations:
         ) -> httpx.Response: ...
 
     async def preferences(
-        self, subscriber_id: str, criticality: Criticality | str = Criticality.NON_CRITICAL
+        self, subscriber_id: str, criticality: Criticality | str = "nonCritical"
     ) -> SubscriberPreferences:
         """The subscriber's global channels and each workflow's effective ones:
         non-critical workflows by default, `critical` for those they cannot change."""
+        from inboxdesk.models.preference import Criticality, SubscriberPreferences
+
         params = {"criticality": Criticality(criticality).value}
         response = await self._send("GET", _path(subscriber_id), params=params)
         return parse(SubscriberPreferences, unwrap(json_of(response)))
@@ -56,6 +55,8 @@ class PreferenceOperations:
     ) -> SubscriberPreferences:
         """Change the given channels, of one workflow (its `_id`, identifier or slug) or
         globally; the answer is the whole listing after it (non-critical workflows)."""
+        from inboxdesk.models.preference import PreferenceChange, SubscriberPreferences
+
         change = PreferenceChange.model_construct(channels=dict(channels), workflow_id=workflow_id)
         body = change.model_dump(by_alias=True, exclude_none=True)
         response = await self._send(
@@ -70,6 +71,8 @@ class PreferenceOperations:
         idempotency_key: str | None = None,
     ) -> list[BulkPreference]:
         """Change several workflows' channels at once: all of them, or none."""
+        from inboxdesk.models.preference import BulkPreference
+
         body = {"preferences": [{"workflowId": w, "channels": dict(c)} for w, c in changes]}
         response = await self._send(
             "PATCH", f"{_path(subscriber_id)}/bulk", json_body=body, idempotency_key=idempotency_key

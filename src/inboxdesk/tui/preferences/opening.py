@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding, BindingType
 
-from inboxdesk.tui.preferences.messages import ShowPreferences
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 
 if TYPE_CHECKING:
@@ -35,7 +34,9 @@ def open_preferences(
 ) -> None:
     """Switch to Preferences (built on first use), for `subscriber_id` or the current
     subscriber, with the cursor on `workflow` and `channel` when given."""
-    from inboxdesk.tui.preferences.screen import PreferencesScreen  # built on first use
+    # Loaded on first use: the first frame needs the `5` key only.
+    from inboxdesk.tui.preferences.messages import ShowPreferences
+    from inboxdesk.tui.preferences.screen import PreferencesScreen
 
     subscriber = subscriber_id or current_subscriber(app)
     if not subscriber:
