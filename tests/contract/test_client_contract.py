@@ -217,6 +217,25 @@ def _ops() -> list[Operation]:
             True,
             (("counts", sid), ("messages", sid)),
         ),
+        Operation(
+            "get",
+            "/v2/subscribers/{subscriberId}/preferences",
+            lambda c: c.preferences(sid),
+            True,
+            (("preferences", sid),),
+        ),
+        Operation(
+            "patch",
+            "/v2/subscribers/{subscriberId}/preferences",
+            lambda c: c.update_preferences(sid, {"email": True}, "order-shipped"),
+            True,
+        ),
+        Operation(
+            "patch",
+            "/v2/subscribers/{subscriberId}/preferences/bulk",
+            lambda c: c.update_preferences_bulk(sid, [("order-shipped", {"email": True})]),
+            True,
+        ),
     ]
 
 
