@@ -136,6 +136,20 @@ async def snooze(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: isinstance(pilot.app.screen, SnoozeScreen))
 
 
+async def preferences(pilot: Pilot[None]) -> None:
+    """Ada's preferences (`5`), the cursor on her opted-out order emails."""
+    from inboxdesk.tui.preferences.opening import open_preferences
+    from inboxdesk.tui.preferences.screen import PreferencesScreen
+
+    await inbox(pilot)
+    app = pilot.app
+    assert isinstance(app, InboxdeskApp)
+    open_preferences(app, app.context, "ada.lovelace", "order-shipped", "email")
+    await until(
+        pilot, lambda: isinstance(app.screen, PreferencesScreen) and app.screen.table is not None
+    )
+
+
 Scene = Callable[[Pilot[None]], Awaitable[None]]
 # Name: how to get there, and the terminal size.
 SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
@@ -148,6 +162,7 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "inbox-all-tab": (all_tab, SIZE),
     "snooze": (snooze, SIZE),
     "inbox-narrow": (detail, NARROW),
+    "preferences": (preferences, NARROW),
 }
 
 
