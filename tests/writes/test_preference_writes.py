@@ -51,6 +51,8 @@ async def test_a_toggle_is_journalled_and_its_undo_makes_the_value_the_subscribe
         assert value_of(event.result.preferences, "weekly-digest", "email") == (True, True)
         entry = store.entries(HERE)[0]
         assert entry.write.kind is Kind.PREFERENCE
+        # The inbox's z takes back marks and archives only: a preference is History's.
+        assert outbox.last("ada.lovelace") is None
         assert describe(entry.write) == "email on for Weekly digest"
         row = as_json(entry)
         assert row["before"] == {"email": [False, False]}

@@ -284,7 +284,8 @@ class Outbox:
                 write.target == target
                 and write.undoes is None
                 and write.id not in self._undone
-                and write.kind is not Kind.SET_PRIMARY
+                # A switch or a preference is undone from History, never by the inbox's z.
+                and write.kind not in (Kind.SET_PRIMARY, Kind.PREFERENCE)
             ):
                 return write
         return None
