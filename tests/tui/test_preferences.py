@@ -144,3 +144,23 @@ async def test_another_view_opens_it_on_a_workflow_and_channel(
         await until(pilot, lambda: shown(app) and "Order shipped · sms: on" in said(app))
         screen: Any = prefs(app)
         assert screen.subscriber_id == "grace.hopper"
+
+
+async def test_a_hostile_workflow_name_stays_plain_text(
+    make_service: ServiceFactory,
+) -> None:
+    fixture = preference_fixture()
+    hostile = "[b]Order[/b] \x1b[31mshipped"
+    fixture["environments"][0]["workflows"][0]["name"] = hostile
+    fixture["environments"][0]["preferences"][0]["workflow"] = hostile
+    service = make_service(fixture)
+    app = app_for(service, subscriber="ada.lovelace")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("5")
+        await until(pilot, lambda: shown(app), what="the preferences")
+        grid = app.screen.query_one(PreferenceGrid)
+        name = str(grid.get_cell("order-shipped", "workflow"))
+        assert "[b]Order[/b]" in name and "\x1b" not in name
+        await pilot.press("j", "right", "right")
+        assert "\x1b" not in said(app) and "[b]Order[/b]" in said(app)

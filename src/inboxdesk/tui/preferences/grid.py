@@ -38,9 +38,10 @@ class PreferenceGrid(KeyedTable):
         """Every row of `table`, the cursor kept on (row key, channel) if given."""
         self.clear(columns=True)
         self.channels = table.channels
-        self.add_column("Workflow", key="workflow")
+        self.add_column(Text("Workflow"), key="workflow")
         for channel in self.channels:
-            self.add_column(channel, key=channel)
+            # A channel this version does not know is named by the service: plain text.
+            self.add_column(Text(clip(channel, 12)), key=channel)
         for row in table.rows:
             mark = " [critical]" if row.critical else ""
             name = clip(row.name, NAME_WIDTH - len(mark)) + mark
