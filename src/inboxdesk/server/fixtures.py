@@ -262,7 +262,7 @@ def load_fixture(
         store.insert_workflows(workflows)
         store.insert_subscribers(subscribers)
         store.insert_messages(messages)
-        store.insert_preferences(env_id, choices)
+        store.store_choices(env_id, choices)
         loaded.append(LoadedEnvironment(env["name"], env_id, api_key, key is None))
     return loaded
 

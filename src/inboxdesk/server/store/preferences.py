@@ -230,14 +230,16 @@ class PreferenceStore(SubscriberStore):
         merged = {**(json.loads(row["channels"]) if row else {}), **channels}
         kept = schedule if schedule is not None else row["schedule"] if row else None
         db.execute(
-            "INSERT OR REPLACE INTO preferences VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO preferences"
+            " (environment_id, subscriber_pk, workflow_id, channels, updated_at, schedule)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             (
                 caller.environment_id,
                 subscriber_pk,
                 workflow_id,
                 json.dumps(merged),
-                kept if isinstance(kept, str) or kept is None else json.dumps(kept),
                 utc_now(),
+                kept if isinstance(kept, str) or kept is None else json.dumps(kept),
             ),
         )
 
@@ -312,7 +314,7 @@ class PreferenceStore(SubscriberStore):
 
     # -- seeding -----------------------------------------------------------------------
 
-    def insert_preferences(
+    def store_choices(
         self, environment_id: str, items: Sequence[tuple[str, str, Mapping[str, bool]]]
     ) -> None:
         """Stored choices as given: (subscriber `_id`, workflow `_id` or GLOBAL, channels)."""

@@ -84,13 +84,13 @@ CREATE TABLE IF NOT EXISTS idempotency (
     PRIMARY KEY (organization_id, key)
 );
 -- A subscriber's own channel choices: one row globally (workflow_id ''), one per workflow
--- they changed; `channels` holds only the channels they chose, as JSON.
+-- they changed; `channels` holds only the channels they chose, as JSON (and the global
+-- row a schedule: ADDED_COLUMNS).
 CREATE TABLE IF NOT EXISTS preferences (
     environment_id TEXT NOT NULL REFERENCES environments(id),
-    subscriber_pk TEXT NOT NULL REFERENCES subscribers(id),
+    subscriber_pk TEXT NOT NULL,
     workflow_id TEXT NOT NULL,
     channels TEXT NOT NULL,
-    schedule TEXT,
     updated_at TEXT NOT NULL,
     PRIMARY KEY (environment_id, subscriber_pk, workflow_id)
 );
@@ -137,6 +137,7 @@ ADDED_COLUMNS: list[tuple[str, str, str, str | None]] = [
         "INTEGER NOT NULL DEFAULT 0",
         f"UPDATE messages SET archived = {_ARCHIVED_IN_DOC}",
     ),
+    ("preferences", "schedule", "TEXT", None),
     (
         "messages",
         "snoozed_until",
