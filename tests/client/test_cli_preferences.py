@@ -92,9 +92,10 @@ def test_a_default_becomes_the_subscribers_choice_and_json_is_one_envelope(
     )
     assert code == 0, err
     body = json.loads(out)
-    assert set(body) == {"data", "id"}
-    assert body["data"]["channels"]["email"] is True
-    assert body["data"]["sources"]["email"] == "subscriber"
+    assert set(body) == {"data"}
+    assert body["data"]["what"] == "email on for Weekly digest" and body["data"]["id"]
+    assert body["data"]["preference"]["channels"]["email"] is True
+    assert body["data"]["preference"]["sources"]["email"] == "subscriber"
     code, out, err = run(capsys, "set-preference", "ada.lovelace", "--channel", "sms", "--on")
     assert code == 0 and "every workflow (global)" in out
     code, out, _ = run(capsys, "preferences", "ada.lovelace", "--json")

@@ -15,7 +15,7 @@ from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
 from inboxdesk.preferences import PreferenceTable, Row, check_toggle, load_table, rows_for
 from inboxdesk.text import safe
-from inboxdesk.writes import Outbox
+from inboxdesk.writes import Outbox, describe
 from inboxdesk.writes.preference import FUTURE_ONLY, preference_write
 
 # Exit status of a change refused before it is sent (bad input): nothing changed.
@@ -116,7 +116,8 @@ def set_preference(
 
             after = table_of(subscriber_id, answer, None).row(toggle.workflow)
         if as_json:
-            _emit(_as_json(after) if after is not None else None, id=write.id)
+            shown = _as_json(after) if after is not None else None
+            _emit({"id": write.id, "what": describe(write), "preference": shown})
             return 0
         now = after.cells.get(toggle.channel) if after is not None else None
         state = now.words(toggle.workflow) if now is not None else "not returned"
