@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError, TransportError
 from inboxdesk.models import MarkAs
-from inboxdesk.models.inbox import InboxNotification
+from inboxdesk.models.inbox import InboxAction, InboxNotification
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
     Dropped,
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 Listener = Callable[[Event], None]
 INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time (decisions.md 13)
-INVERSE = {"archive": "unarchive", "unarchive": "archive", "snooze": "unsnooze"}
 MARKS = frozenset(m.value for m in MarkAs)
 
 
@@ -301,7 +300,7 @@ class Outbox:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
         if write.kind is Kind.INBOX:
-            if write.steps[0].action not in INVERSE:
+            if InboxAction(write.steps[0].action).inverse is None:
                 return "This cannot be undone: the end of the earlier snooze is not known."
             return None
         if write.before is None:
@@ -359,7 +358,9 @@ class Outbox:
         if write.kind is Kind.INBOX:
             step = write.steps[0]
             self._undone.add(write.id)
-            back = Step(INVERSE[step.action], step.ids)
+            inverse = InboxAction(step.action).inverse
+            assert inverse is not None  # refusal() said so otherwise
+            back = Step(inverse.value, step.ids)
             return await self.submit(Write(Kind.INBOX, write.target, (back,), undoes=write.id))
         assert write.before is not None
         current = predicted(write)

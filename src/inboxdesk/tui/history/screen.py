@@ -5,6 +5,8 @@ new write (decisions.md 31-32).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,9 +23,11 @@ from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
-from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.writes import Kind, describe
 from inboxdesk.writes.store import Entry
+
+if TYPE_CHECKING:
+    from inboxdesk.writes import Event
 
 SHOWN = 2000  # the newest entries listed; `inboxdesk history` gives them all
 
@@ -86,7 +90,7 @@ class HistoryScreen(ServiceScreen):
 
     @property
     def scope(self) -> Scope:
-        return self.context.scope() or Scope()
+        return self.context.scope.value or Scope()
 
     def reload(self) -> None:
         outbox = self.context.outbox
@@ -97,7 +101,7 @@ class HistoryScreen(ServiceScreen):
         self.table.show(shown, self.scope, self.context.clock())
         self._show_detail()
 
-    def _write_done(self, message: WriteMessage) -> None:
+    def _write_done(self, event: Event) -> None:
         self.reload()
 
     def _show_detail(self) -> None:
