@@ -58,7 +58,8 @@ APP = (
     + """
 import sys, time
 STARTED = float(sys.argv[1])
-from inboxdesk.entry import collector_paused, main
+from inboxdesk.entry import main
+from inboxdesk.gc_paused import collector_paused
 
 # The app starts as a user starts it: the console script's main, with the command line
 # `inboxdesk --subscriber ada` and the service and key in the environment (run_child).

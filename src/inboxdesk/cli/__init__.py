@@ -18,7 +18,7 @@ from inboxdesk import __version__
 from inboxdesk.cli.crash import crashed
 from inboxdesk.client.errors import InboxdeskError
 from inboxdesk.config import ConfigError
-from inboxdesk.entry import collector_paused
+from inboxdesk.gc_paused import collector_paused
 
 # Words that mean the group itself, not options of the app.
 _OWN = {"-h", "--help", "-V", "--version"}
