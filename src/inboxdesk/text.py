@@ -114,11 +114,6 @@ def safe(value: object, *, newlines: bool = True) -> str:
     return text if newlines else text.replace("\n", "⏎")
 
 
-def is_safe(text: str) -> bool:
-    """True when `text` holds nothing that `safe()` would replace."""
-    return safe(text) == text
-
-
 def cells(text: str) -> int:
     """How many terminal cells `text` takes (CJK and emoji take two)."""
     return cell_len(text)

@@ -342,16 +342,6 @@ class Feed:
                 changed.append(page * PAGE_SIZE + pos)
         return changed
 
-    def set_flags(self, read: bool, seen: bool, channel: str = "in_app") -> list[int]:
-        """Apply a documented effect (mark-all) to every loaded row of a channel."""
-        changed = []
-        for number, page in self.pages.items():
-            for pos, row in enumerate(page):
-                if row.channel == channel and (row.read, row.seen) != (read, seen):
-                    row.read, row.seen = read, seen
-                    changed.append(number * PAGE_SIZE + pos)
-        return changed
-
     def flags(self, ids: Iterable[str]) -> dict[str, tuple[bool, bool]]:
         """Read and seen of each loaded id."""
         return {i: (r.read, r.seen) for i in ids if (r := self.get(i)) is not None}
