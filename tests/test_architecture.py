@@ -51,7 +51,8 @@ TOP_LEVEL = {
     "lookup": "rules",
     "paths": "rules",
     "gc_paused": "rules",
-    "lazy": "models",
+    "snooze": "rules",
+    "webhooks": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 

@@ -1,6 +1,6 @@
 """The app on the v2 inbox (issue 19): tabs as the subscriber sees them, archive and
 snooze keys through the outbox, the v1 feed on an older service; the header's counts at
-80 columns and the webhook warning (issue 20, decisions.md 14 to 18, 28)."""
+80 columns and the webhook warning."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="print JSON, 
 
 
 def _emit(data: Any, **beside: Any) -> None:
-    """The one JSON envelope of every command (decisions.md 26): `{"data": ...}`, plus
+    """The one JSON envelope of every command: `{"data": ...}`, plus
     `next`, `notUpdated` or `failed` where they apply; the wire's types kept, and C1 and
     bidi controls escaped as well as C0."""
     print(safe_json({"data": data, **beside}, indent=2))

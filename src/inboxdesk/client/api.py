@@ -19,13 +19,27 @@ from inboxdesk.client import inbox
 from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
 from inboxdesk.client.inbox import NoV2Inbox
 from inboxdesk.client.limits import too_many_pages
-from inboxdesk.client.parse import cursor_page_of as _cursor_page_of
-from inboxdesk.client.parse import cursor_page_type as _cursor_page_type
-from inboxdesk.client.parse import items_of as _items_of
-from inboxdesk.client.parse import page_of as _page_of
-from inboxdesk.client.parse import parse as _parse
-from inboxdesk.client.parse import unwrap as _unwrap
-from inboxdesk.client.parse import whole as _whole
+from inboxdesk.client.parse import (
+    cursor_page_of as _cursor_page_of,
+)
+from inboxdesk.client.parse import (
+    cursor_page_type as _cursor_page_type,
+)
+from inboxdesk.client.parse import (
+    items_of as _items_of,
+)
+from inboxdesk.client.parse import (
+    page_of as _page_of,
+)
+from inboxdesk.client.parse import (
+    parse as _parse,
+)
+from inboxdesk.client.parse import (
+    unwrap as _unwrap,
+)
+from inboxdesk.client.parse import (
+    whole as _whole,
+)
 from inboxdesk.client.sender import Sender, segment
 from inboxdesk.client.transport import ClientOptions
 from inboxdesk.models import (
@@ -42,8 +56,8 @@ from inboxdesk.models import (
 from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 
 if TYPE_CHECKING:
-    # Read as `models.X` where used: the first inbox page needs none of them, and they
-    # cost a tenth of start-up's imports (models/__init__.py loads each when first used).
+    # Read as `models.X` where used: the first inbox page needs none of them, and the
+    # models package loads each when first used.
     from inboxdesk.models import Environment, FeedItem, Integration, Message
 from inboxdesk.models.secrets import mask_secret
 
@@ -280,7 +294,7 @@ class InboxClient:
 
     async def get_subscriber(self, subscriber_id: str) -> Subscriber:
         """`GET /v2/subscribers/{id}`; v1 only on a service whose `/v2/subscribers` itself
-        answers 404 (decisions.md 18: decided by status codes, never by an answer's words)."""
+        answers 404: decided by status codes, never by an answer's words."""
         path_id = segment(subscriber_id)
         if self._subscribers_v2 is not False:
             try:

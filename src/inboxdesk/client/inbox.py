@@ -1,7 +1,7 @@
-"""The v2 inbox operations (behaviour.md 4), and the one compatibility rule for them
-(decisions.md 18): only a 404 on the list itself means "no v2 inbox"; a 404 on an action
-means no such notification, and a 400 or 404 naming a subscriber is about that
-subscriber. Decided by status codes and paths, never by the words of a message."""
+"""The v2 inbox operations, and the one compatibility rule for them: only a 404 on the
+list itself means "no v2 inbox"; a 404 on an action means no such notification, and a
+400 or 404 naming a subscriber is about that subscriber. Decided by status codes and
+paths, never by the words of a message."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ async def act(
 
 def _route_missing(error: ApiError) -> bool:
     """A 404 on the list: the route is missing. Production answers an unknown subscriber
-    there with a 400, never a 404 (behaviour.md 4)."""
+    there with a 400, never a 404."""
     return error.status == 404
 
 

@@ -1,4 +1,4 @@
-"""A notification of the v2 inbox: production's InboxNotificationDto (behaviour.md 4).
+"""A notification of the v2 inbox: production's InboxNotificationDto.
 
 Read loosely, as every model: production's database is looser than its document.
 """

@@ -133,10 +133,10 @@ class InboxdeskApp(App[None]):
 
     @property
     def outbox(self) -> Outbox:
-        """The one outbox of every write the app makes (decisions.md 1)."""
+        """The one outbox of every write the app makes."""
         if self._outbox is None:
             # Opened when first used (the scope's queued writes, a write), after the
-            # first frame: its modules and its store are 10 ms of start-up.
+            # first frame: the first frame needs neither its modules nor its store.
             from inboxdesk.writes import Outbox, open_store
 
             if self._writes is None:
@@ -262,7 +262,7 @@ class InboxdeskApp(App[None]):
 
     @work(exclusive=True, group="scope", exit_on_error=False)
     async def load_scope(self) -> None:
-        """The environments and the key's own (decisions.md 7), for the header."""
+        """The environments and the key's own, for the header."""
         from inboxdesk.scope import load_scope  # after the first frame, as its Scope
 
         try:
@@ -273,7 +273,7 @@ class InboxdeskApp(App[None]):
 
     def _scope_changed(self, scope: Scope | None) -> None:
         """The header says which profile and environment the app acts as; writes queued
-        in an earlier session for them are offered (decisions.md 4)."""
+        in an earlier session for them are offered."""
         profile = self.settings.profile or "no profile"
         where = scope.own_name() if scope is not None else "environment unknown"
         self.title = f"inboxdesk · {clip(profile, 20)} · {where}"

@@ -1,6 +1,6 @@
 """The one path of every write: send it, or queue it while the service is away.
 
-Policy (decisions.md 1 to 6):
+Policy:
 - writes go out one at a time, in the order they were made, each with the
   Idempotency-Key it was first tried with; none is merged with another;
 - while the service is away a write is queued (when this outbox queues at all: the
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from inboxdesk.models import Message
 
 Listener = Callable[[Event], None]
-INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time (decisions.md 13)
+INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time
 MARKS = frozenset(m.value for m in MarkAs)
 
 
@@ -278,7 +278,7 @@ class Outbox:
 
     @staticmethod
     def primary_again(write: Write) -> Write | str:
-        """A set primary's undo (decisions.md 32): making the one it replaced primary
+        """A set primary's undo: making the one it replaced primary
         again, a new switch; or why there is none."""
         if not write.previous:
             return "This cannot be undone: no other integration was primary before it."
@@ -293,7 +293,7 @@ class Outbox:
         )
 
     def refusal(self, write: Write) -> str | None:
-        """Why `write` cannot be undone (decisions.md 32), or None."""
+        """Why `write` cannot be undone, or None."""
         if not write.tried and any(w.id == write.id for w in self.queued()):
             return None  # never tried: it just leaves the queue
         if write.kind is Kind.SET_PRIMARY:

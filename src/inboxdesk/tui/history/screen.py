@@ -1,6 +1,6 @@
 """The History view (`3`): every write inboxdesk made with this profile on this service,
 newest first, filtered as you type (by field or anywhere); `z` undoes any entry as a
-new write (decisions.md 31-32).
+new write.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ class HistoryScreen(ServiceScreen):
         acted = entry.where.environment or None
         if entry.write.kind is Kind.SET_PRIMARY and not self.scope.is_own(acted):
             # A switch back in another environment than the key's (or the key's unknown)
-            # asks for that environment's name, as the switch itself did (decisions.md 8).
+            # asks for that environment's name, as the switch itself did.
             found = self.scope.get(acted)
             name = self.scope.name(acted)
 

@@ -29,7 +29,7 @@ KEEP_PAGES = 50
 
 
 class InboxTab(StrEnum):
-    """The inbox's tabs (decisions.md 14); Inbox is what the subscriber's own Inbox shows."""
+    """The inbox's tabs; Inbox is what the subscriber's own Inbox shows."""
 
     INBOX = "inbox"
     UNREAD = "unread"
@@ -73,7 +73,7 @@ class InboxTab(StrEnum):
         return {InboxTab.UNREAD: {"read": False}, InboxTab.UNSEEN: {"seen": False}}.get(self, {})
 
 
-# An older service has no archive or snooze: those tabs are hidden (decisions.md 18).
+# An older service has no archive or snooze: those tabs are hidden.
 V1_TABS = (InboxTab.INBOX, InboxTab.UNREAD, InboxTab.UNSEEN, InboxTab.ALL)
 
 
@@ -311,7 +311,7 @@ class Feed:
         """Take the service's newer copies of loaded rows; returns the changed indices.
 
         A row the service archived or snoozed stays where it is, marked, whatever the
-        tab (decisions.md 16): only a refresh or another tab drops it.
+        tab: only a refresh or another tab drops it.
         """
         changed = []
         for item in items:

@@ -1,5 +1,5 @@
 """The organization's integrations by environment, and switching the primary email or sms
-one of an environment (behaviour.md 1-2; decisions.md 7-10)."""
+one of an environment."""
 
 from __future__ import annotations
 
