@@ -312,9 +312,7 @@ class InboxScreen(ServiceScreen):
             loaded = first.result()
             self.post_message(ServiceAnswered())
             # Shown now, not posted: the screen's first layout comes before a message.
-            self._show_page(
-                PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total)
-            )
+            self.show_page(PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total))
         else:
             self.loads.pages(self.listing, [0], self.tab, first)
 
@@ -340,9 +338,10 @@ class InboxScreen(ServiceScreen):
     # -- handlers: the only places state changes ---------------------------------------
 
     def on_page_loaded(self, event: PageLoaded) -> None:
-        self._show_page(event)
+        self.show_page(event)
 
-    def _show_page(self, event: PageLoaded) -> None:
+    def show_page(self, event: PageLoaded) -> None:
+        """A page of a listing: its rows shown if it is the current listing's."""
         self.loads.asked.discard(event.page)
         if event.listing != self.listing:
             return
