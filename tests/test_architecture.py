@@ -12,14 +12,14 @@ depth of a file (an import inside a function closes a circle as surely as one at
 top). Imports under `if TYPE_CHECKING:` never run: the layer rules still apply to them,
 but they close no circle (a part of a screen names the screen that holds it there).
 
-Each rule has a test that plants a violation in a copy of the package and sees the
-check fail.
+Each rule has a test that plants a violation in a small package shaped like this one
+and sees the check fail.
 """
 
 from __future__ import annotations
 
 import ast
-import shutil
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -291,14 +291,44 @@ def test_no_screen_imports_the_app() -> None:
     assert [m for m in views if "inboxdesk.tui.app" in graph[m]] == []
 
 
+def test_the_repository_stands_alone() -> None:
+    """Comments, docstrings, tests and documents explain themselves: none cites the
+    pages of the project's brief, which readers of the repository do not have."""
+    pages = "|".join(["decisions", "behaviour", "api", "delivery"])
+    cited = re.compile(rf"\b(?:{pages})\.md\b")
+    root = SRC.parents[1]
+    texts = [
+        *SRC.rglob("*.py"),
+        *(root / "tests").rglob("*.py"),
+        *(root / "benchmarks").rglob("*.py"),
+        *(root / "docs").rglob("*.md"),
+        root / "README.md",
+        root / "BENCHMARKS.md",
+    ]
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in texts
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if cited.search(line)
+    ]
+    assert found == []
+
+
 # -- each check, pointed at a planted violation, fails ----------------------------------
 
 
 @pytest.fixture
 def planted(tmp_path: Path) -> Path:
-    """A copy of the package, to plant violations in."""
+    """A small package shaped like this one, to plant violations in."""
     root = tmp_path / "inboxdesk"
-    shutil.copytree(SRC, root, ignore=shutil.ignore_patterns("__pycache__"))
+    for part in ("", "tui", "tui/inbox", "server", "server/store", "models", "client", "writes"):
+        (root / part).mkdir(parents=True, exist_ok=True)
+        (root / part / "__init__.py").write_text('"""A package."""\n')
+    (root / "client" / "api.py").write_text("class InboxClient:\n    pass\n")
+    (root / "client" / "__init__.py").write_text("from inboxdesk.client.api import InboxClient\n")
+    (root / "text.py").write_text("import re\n")
+    assert layer_violations(root) == [] and cycles(import_graph(root)) == []
+    assert private_uses(root) == []
     return root
 
 
