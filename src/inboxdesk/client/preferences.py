@@ -4,36 +4,26 @@ or several workflows' at once."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from inboxdesk.client.parse import items_of, json_of, parse, unwrap
+from inboxdesk.client.sender import segment
 
 if TYPE_CHECKING:
-    import httpx
+    from inboxdesk.client.sender import Sender
 
     # Loaded when first used (as `models` is): the first inbox page needs none of them.
     from inboxdesk.models.preference import BulkPreference, Criticality, SubscriberPreferences
 
 
 def _path(subscriber_id: str) -> str:
-    from inboxdesk.client.api import _segment
-
-    return f"/v2/subscribers/{_segment(subscriber_id)}/preferences"
+    return f"/v2/subscribers/{segment(subscriber_id)}/preferences"
 
 
 class PreferenceOperations:
     """The preference operations of the client (its sender is InboxClient's)."""
 
-    if TYPE_CHECKING:
-
-        async def _send(
-            self,
-            method: str,
-            path: str,
-            params: Any = None,
-            json_body: Any = None,
-            idempotency_key: str | None = None,
-        ) -> httpx.Response: ...
+    _sender: Sender
 
     async def preferences(
         self, subscriber_id: str, criticality: Criticality | str = "nonCritical"
@@ -43,7 +33,7 @@ class PreferenceOperations:
         from inboxdesk.models.preference import Criticality, SubscriberPreferences
 
         params = {"criticality": Criticality(criticality).value}
-        response = await self._send("GET", _path(subscriber_id), params=params)
+        response = await self._sender.send("GET", _path(subscriber_id), params=params)
         return parse(SubscriberPreferences, unwrap(json_of(response)))
 
     async def update_preferences(
@@ -59,7 +49,7 @@ class PreferenceOperations:
 
         change = PreferenceChange.model_construct(channels=dict(channels), workflow_id=workflow_id)
         body = change.model_dump(by_alias=True, exclude_none=True)
-        response = await self._send(
+        response = await self._sender.send(
             "PATCH", _path(subscriber_id), json_body=body, idempotency_key=idempotency_key
         )
         return parse(SubscriberPreferences, unwrap(json_of(response)))
@@ -74,7 +64,7 @@ class PreferenceOperations:
         from inboxdesk.models.preference import BulkPreference
 
         body = {"preferences": [{"workflowId": w, "channels": dict(c)} for w, c in changes]}
-        response = await self._send(
+        response = await self._sender.send(
             "PATCH", f"{_path(subscriber_id)}/bulk", json_body=body, idempotency_key=idempotency_key
         )
         return items_of(BulkPreference, response)

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from inboxdesk.models.preference import MAX_BULK_PREFERENCES, Criticality
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError, error_response
-from inboxdesk.server.routes import _ERRORS, IdempotencyKey, _data, off_loop
+from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop
 from inboxdesk.server.store import Store
 from inboxdesk.server.store.preferences import NotBoolean, WorkflowNotFound
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -70,7 +70,7 @@ def _refusal(request: Request, exc: Exception, command: str) -> JSONResponse:
 
 
 def build_preference_router(store: Store) -> APIRouter:
-    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/preferences", responses=_ERRORS)
+    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/preferences", responses=ERRORS)
 
     @router.get("", summary="A subscriber's preferences", tags=["preferences"])
     async def get_preferences(
@@ -79,12 +79,10 @@ def build_preference_router(store: Store) -> APIRouter:
         criticality: Criticality = Criticality.NON_CRITICAL,
     ) -> JSONResponse:
         caller = caller_of(request.scope)
-        return _data(await off_loop(store.preferences, caller, subscriberId, criticality))
+        return enveloped(await off_loop(store.preferences, caller, subscriberId, criticality))
 
     @router.patch("", summary="Change a subscriber's preferences", tags=["preferences"])
-    async def patch_preferences(
-        request: Request, subscriberId: str, idempotency_key: IdempotencyKey = None
-    ) -> JSONResponse:
+    async def patch_preferences(request: Request, subscriberId: str) -> JSONResponse:
         body = await _body(request)
         schedule = _schedule(body.get("schedule"))
         workflow_id = body.get("workflowId")
@@ -98,12 +96,10 @@ def build_preference_router(store: Store) -> APIRouter:
             )
         except (WorkflowNotFound, NotBoolean) as exc:
             return _refusal(request, exc, "UpdatePreferencesCommand")
-        return _data(answer)
+        return enveloped(answer)
 
     @router.patch("/bulk", summary="Change several workflows' preferences", tags=["preferences"])
-    async def bulk_preferences(
-        request: Request, subscriberId: str, idempotency_key: IdempotencyKey = None
-    ) -> JSONResponse:
+    async def bulk_preferences(request: Request, subscriberId: str) -> JSONResponse:
         body = await _body(request)
         items = body.get("preferences")
         if not isinstance(items, list):
@@ -126,6 +122,6 @@ def build_preference_router(store: Store) -> APIRouter:
             answer = await off_loop(store.update_preferences_bulk, caller, subscriberId, changes)
         except NotBoolean as exc:
             return _refusal(request, exc, "BulkUpdatePreferencesCommand")
-        return _data(answer)
+        return enveloped(answer)
 
     return router

@@ -25,8 +25,7 @@ from inboxdesk.tui.preferences.messages import ShowPreferences
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
-from inboxdesk.tui.write_messages import WriteMessage
-from inboxdesk.writes import Kind, Sent
+from inboxdesk.writes import Event, Kind, Sent
 from inboxdesk.writes.preference import FUTURE_ONLY, Toggle, preference_write
 
 LEGEND = (
@@ -114,7 +113,7 @@ class PreferencesScreen(ServiceScreen):
 
     def on_mount(self) -> None:
         self.context.writes.subscribe(self, self._write_done)
-        self.watch(self.app, "offline", self._service_state, init=False)
+        self.context.offline.watch(self, self._service_state)
         self.reload()
 
     @property
@@ -237,10 +236,10 @@ class PreferencesScreen(ServiceScreen):
     async def send(self, toggle: Toggle, before: tuple[bool, bool]) -> None:
         await self.context.outbox.submit(preference_write(self.subscriber_id, toggle, before))
 
-    def _write_done(self, message: WriteMessage) -> None:
+    def _write_done(self, event: Event) -> None:
         """Any preference write of this subscriber (this view's, or an undo from
         History): the grid redrawn from the listing the service returned."""
-        write, event = message.write, message.event
+        write = event.write
         if write.kind is not Kind.PREFERENCE or write.target != self.subscriber_id:
             return
         if not isinstance(event, Sent) or event.result.preferences is None:
