@@ -71,6 +71,24 @@ def _step_channels(doc: Mapping[str, Any]) -> list[str]:
     return [c for c in PREFERENCE_CHANNELS if c in found]
 
 
+def channel_value(
+    doc: Mapping[str, Any],
+    channel: str,
+    own_global: Mapping[str, bool],
+    own: Mapping[str, bool],
+) -> tuple[bool, OverrideSource]:
+    """The one rule: a workflow's channel for a subscriber, and where it comes from.
+    The workflow's default, then the subscriber's global choice, then theirs for the
+    workflow; a critical workflow keeps its default whatever they chose."""
+    value = bool((doc.get("preferenceSettings") or {}).get(channel, True))
+    source = OverrideSource.TEMPLATE
+    if not doc.get("critical", False):
+        for chosen in (own_global, own):
+            if channel in chosen:
+                value, source = bool(chosen[channel]), OverrideSource.SUBSCRIBER
+    return value, source
+
+
 class PreferenceStore(SubscriberStore):
     # -- reading -----------------------------------------------------------------------
 
@@ -110,15 +128,10 @@ class PreferenceStore(SubscriberStore):
         doc: Mapping[str, Any], own_global: Mapping[str, bool], own: Mapping[str, bool]
     ) -> tuple[dict[str, bool], list[dict[str, str]]]:
         """A workflow's channels for one subscriber, and where each value comes from."""
-        defaults = doc.get("preferenceSettings") or {}
         channels: dict[str, bool] = {}
         overrides: list[dict[str, str]] = []
         for channel in _step_channels(doc):
-            value, source = bool(defaults.get(channel, True)), OverrideSource.TEMPLATE
-            for chosen in (own_global, own):
-                if channel in chosen:
-                    value, source = bool(chosen[channel]), OverrideSource.SUBSCRIBER
-            channels[channel] = value
+            channels[channel], source = channel_value(doc, channel, own_global, own)
             overrides.append({"channel": channel, "source": source.value})
         return channels, overrides
 
@@ -157,9 +170,7 @@ class PreferenceStore(SubscriberStore):
             if criticality is Criticality.CRITICAL and not critical:
                 continue
             own = choices.get(workflow_id, {})
-            # A critical workflow is sent whatever the subscriber chose.
-            chosen = ({}, {}) if critical else (own_global, own.get("channels", {}))
-            channels, overrides = self.effective(doc, *chosen)
+            channels, overrides = self.effective(doc, own_global, own.get("channels", {}))
             item: dict[str, Any] = {
                 "enabled": True,
                 "channels": channels,
@@ -338,12 +349,7 @@ class PreferenceStore(SubscriberStore):
             (workflow_id, caller.environment_id),
         ).fetchone()
         doc: dict[str, Any] = json.loads(row["doc"]) if row else {}
-        value = bool((doc.get("preferenceSettings") or {}).get(channel, True))
-        if doc.get("critical", False):
-            return value
         choices = self._choices(db, caller, subscriber_pk)
-        for layer in (GLOBAL, workflow_id):
-            chosen = choices.get(layer, {}).get("channels", {})
-            if channel in chosen:
-                value = bool(chosen[channel])
-        return value
+        own_global = choices.get(GLOBAL, {}).get("channels", {})
+        own = choices.get(workflow_id, {}).get("channels", {})
+        return channel_value(doc, channel, own_global, own)[0]
