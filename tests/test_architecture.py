@@ -125,7 +125,9 @@ def cycles_within(graph: dict[str, set[str]], prefix: str) -> list[list[str]]:
     return found
 
 
-@pytest.mark.parametrize("package", ["inboxdesk.tui", "inboxdesk.cli", "inboxdesk.writes"])
+@pytest.mark.parametrize(
+    "package", ["inboxdesk.tui", "inboxdesk.cli", "inboxdesk.writes", "inboxdesk.server"]
+)
 def test_no_import_circles(package: str) -> None:
     assert cycles_within(import_graph(), package + ".") == []
 
