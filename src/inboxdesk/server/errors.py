@@ -11,7 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from inboxdesk.server.store import NotAllowed, NotFound, utc_now
+from inboxdesk.server.store import Forbidden, NotAllowed, NotFound, utc_now
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
 
@@ -137,6 +137,9 @@ def install_handlers(app: FastAPI) -> None:
     async def on_not_found(request: Request, exc: Exception) -> JSONResponse:
         return error_response(request, 404, str(exc))
 
+    async def on_forbidden(request: Request, exc: Exception) -> JSONResponse:
+        return error_response(request, 403, str(exc))
+
     async def on_not_allowed(request: Request, exc: Exception) -> JSONResponse:
         return error_response(request, 400, str(exc))
 
@@ -161,5 +164,6 @@ def install_handlers(app: FastAPI) -> None:
     app.add_exception_handler(OverflowError, on_overflow)
     app.add_exception_handler(ApiValidationError, on_api_validation)
     app.add_exception_handler(NotFound, on_not_found)
+    app.add_exception_handler(Forbidden, on_forbidden)
     app.add_exception_handler(NotAllowed, on_not_allowed)
     app.add_exception_handler(StarletteHTTPException, on_http)
