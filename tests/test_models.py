@@ -121,9 +121,6 @@ REQUIRED_DIFFERENCES = {
     "ListSubscribersResponseDto": {"next", "previous", "totalCount", "totalCountCapped"},
     # Every error body is read, even one without its timestamp or path.
     "ErrorDto": {"timestamp", "path"},
-    # A missing messageId passes the model: the service answers 400 "messageId is
-    # required", as production does, not a validation error.
-    "MessageMarkAsRequestDto": {"messageId"},
 }
 
 
@@ -435,25 +432,16 @@ ID_A, ID_B = "65f000000000000000000001", "65f000000000000000000002"
 
 @pytest.mark.parametrize(
     ("message_id", "ids"),
-    [
-        (ID_A, [ID_A]),
-        (f"{ID_A},{ID_B}", [ID_A, ID_B]),
-        (f" {ID_A} , {ID_B} ,", [ID_A, ID_B]),
-        ([ID_A, ID_B], [ID_A, ID_B]),
-        ("", []),
-        ([], []),
-        (None, []),
-    ],
+    [(ID_A, [ID_A]), (ID_A.upper(), [ID_A]), ([ID_A, ID_B], [ID_A, ID_B])],
 )
-def test_mark_as_request_reads_one_id_a_comma_list_or_an_array(
-    message_id: object, ids: list[str]
-) -> None:
+def test_mark_as_request_reads_one_id_or_an_array(message_id: object, ids: list[str]) -> None:
     body = models.MarkAsRequest.model_validate({"messageId": message_id, "markAs": "seen"})
     assert body.ids == ids and body.mark_as is enums.MarkAs.SEEN
 
 
 @pytest.mark.parametrize(
-    "message_id", [f"{ID_A},nope", [ID_A, 7], 7, {"id": ID_A}, [ID_A] * 1001, ID_A.upper()]
+    "message_id",
+    [f"{ID_A},{ID_B}", f"{ID_A},nope", "", [], None, [ID_A, 7], 7, {"id": ID_A}, [ID_A] * 1001],
 )
 def test_mark_as_request_refuses_what_is_not_ids(message_id: object) -> None:
     with pytest.raises(ValidationError, match="messageId"):

@@ -203,8 +203,6 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         body: MarkAsRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
-        if not body.ids:
-            raise NotAllowed("messageId is required")
         await pause()
         caller = caller_of(request.scope)
         return enveloped(
