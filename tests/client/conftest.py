@@ -35,8 +35,10 @@ class CountingStore(Store):
         self.applied["mark_as"] += 1
         return result
 
-    def set_primary(self, caller: Caller, integration_id: str) -> dict[str, Any]:
-        result = super().set_primary(caller, integration_id)
+    def set_primary(
+        self, caller: Caller, integration_id: str, org_wide: bool = False
+    ) -> dict[str, Any]:
+        result = super().set_primary(caller, integration_id, org_wide)
         self.applied["set_primary"] += 1
         return result
 
