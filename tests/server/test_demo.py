@@ -204,3 +204,15 @@ def test_one_workflow_pages_on_call_through_a_tool_step() -> None:
             if step["template"]["type"] == "tool"
         ]
         assert with_tool == ["Security alert"]
+
+
+def test_each_environment_holds_a_message_of_the_tool_channel(
+    demo: tuple[Store, list[Any]],
+) -> None:
+    store, loaded = demo
+    for env in loaded:
+        caller = store.authenticate(env.api_key)
+        assert caller is not None
+        data, _ = store.list_messages(caller, 0, 10, "tool")
+        (paged,) = [Message.model_validate(m) for m in data]
+        assert (paged.channel, paged.workflow_name) == ("tool", "Security alert")
