@@ -1,7 +1,8 @@
 """A key scoped to its environment, as production answers it, through a production-shaped
-server on loopback: the environment list carries the key's own environment's keys, and a
-switch of another environment's integration is refused with production's 403. The key
-itself, a sentinel, appears in no output, file, error or repr."""
+server on loopback and from the local service itself: the environment list carries the
+key's own environment's keys, and a switch of another environment's integration is
+refused with production's 403. The key itself, a sentinel, appears in no output, file,
+error or repr."""
 
 from __future__ import annotations
 
@@ -36,8 +37,13 @@ def sentinel_service(make_service: ServiceFactory) -> Service:
     return make_service(fixture)
 
 
-@pytest.fixture
-def shaped(sentinel_service: Service) -> Iterator[str]:
+@pytest.fixture(params=["production-shaped", "local"])
+def shaped(sentinel_service: Service, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The production-shaped server in front of the local service, or the local service
+    itself: each sends the key's own environment's keys."""
+    if request.param == "local":
+        yield sentinel_service.url
+        return
     with production_shaped(sentinel_service.url, every_key=False) as url:
         yield url
 
@@ -70,7 +76,7 @@ async def test_the_client_gets_the_403_and_holds_no_key(
     async with InboxClient(shaped, SENTINEL, options) as client:
         environments = await client.list_environments()
         integrations = await client.list_integrations()
-        switched = await client.set_primary(MAILGUN)  # 201 from the shaped server
+        switched = await client.set_primary(MAILGUN)  # 201 from the shaped server, 200 here
         with pytest.raises(ApiError) as refused:
             await client.set_primary(OTHER_SMTP)
     assert switched.primary and switched.id == MAILGUN
