@@ -1,4 +1,4 @@
-"""API keys: behaviour.md section 4 (401s) and scoping of every query by environment."""
+"""API keys: production's 401s, and scoping of every query by environment."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The v2 inbox routes (behaviour.md 4): the subscriber's notifications, the
+"""The v2 inbox routes: the subscriber's notifications, the
 per-notification actions and bulk seen. Off (`ServerSettings.v2_inbox`), the service
 answers 404 there as an older deployment does."""
 

@@ -1,4 +1,4 @@
-"""The HTTP endpoints: both operations and the listings of behaviour.md section 7."""
+"""The HTTP endpoints: both operations and the listings production serves."""
 
 from __future__ import annotations
 
@@ -226,7 +226,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         caller = caller_of(request.scope)
         return enveloped(await off_loop(store.mark_all, caller, subscriberId, body.mark_as), 201)
 
-    # Hidden and deprecated in production (behaviour.md 5): a switch, to test clients
+    # Hidden and deprecated in production: a switch, to test clients
     # against a deployment without them.
     if settings.v1_subscribers:
 
@@ -336,7 +336,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
 
 
 def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
-    """The v2 subscriber endpoints production documents (behaviour.md section 7)."""
+    """The v2 subscriber endpoints production documents."""
     router = APIRouter(prefix="/v2", responses=ERRORS)
 
     @router.get(
