@@ -15,9 +15,8 @@ from pydantic import Field
 from inboxdesk.models.base import ApiModel, Open
 from inboxdesk.models.enums import Channel
 
-# The channels a preference can name: every delivery channel, the tool step's included
-# (a preference knows `tool` even where a channel list does not).
-PREFERENCE_CHANNELS: tuple[str, ...] = tuple(dict.fromkeys([*(c.value for c in Channel), "tool"]))
+# The channels a preference can name, in the service's order: every delivery channel.
+PREFERENCE_CHANNELS: tuple[str, ...] = tuple(c.value for c in Channel)
 # The most workflows one listing gives, and the most items of one bulk change.
 MAX_PREFERENCE_WORKFLOWS = 200
 MAX_BULK_PREFERENCES = 100
