@@ -353,10 +353,26 @@ def test_tui_in_a_browser(service: Service, browser_ready: None, tmp_path: Path)
 
 
 def test_off_loopback_is_warned_about(tmp_path: Path) -> None:
-    """A --host other than loopback serves, with a warning (no browser needed)."""
-    served = Served(["tui", "--host", "0.0.0.0"], tmp_path)
+    """A --host other than loopback serves, with a warning (no browser needed). A
+    wildcard bind prints this machine's name; the page answers to it, to the loopback
+    names, and to no other."""
+    sentinel = "web-sentinel-key-7f3a9c"
+    served = Served(["tui", "--host", "0.0.0.0"], tmp_path, env={"NOVU_SECRET_KEY": sentinel})
     try:
-        served.line_with("in a browser: http://")
-        assert "is not loopback" in served.rest_of_output()
+        page = served.line_with("in a browser: http://").split()[4]
+        match = re.fullmatch(r"http://([^/]+):(\d+)/\?token=([A-Za-z0-9_-]+)", page)
+        assert match, page
+        name, port, token = match[1], match[2], match[3]
+        loopback = f"http://127.0.0.1:{port}/?token={token}"
+        with httpx.Client(timeout=30) as http:
+            for host in (name, "localhost", "127.0.0.1", "0.0.0.0"):
+                answer = http.get(loopback, headers={"Host": f"{host}:{port}"})
+                assert answer.status_code == 303, host
+            answer = http.get(loopback, headers={"Host": f"evil.example:{port}"})
+            assert answer.status_code == 403
     finally:
         assert served.stop() == 0
+    output = served.rest_of_output()
+    assert "is not loopback" in output
+    # The key is in the apps' environment only: never in the output or the address.
+    assert sentinel not in output and sentinel not in page
