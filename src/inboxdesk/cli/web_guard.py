@@ -11,7 +11,8 @@ So every request must:
   before textual-serve builds any URL from it);
 - carry the run's token: in the URL the command printed, which the first load trades
   for an HttpOnly, SameSite=Strict cookie and a redirect to the same page without it,
-  or in that cookie;
+  or in that cookie. The redirect is the page's own (a refresh), not a 3xx: after a 3xx
+  from a link on another site, a browser withholds the Strict cookie;
 - when it names an `Origin` (a websocket always does, from a browser), name the page's
   own: the same host and port over http. The websocket must name one.
 
@@ -21,6 +22,7 @@ Imported only when serving: the app's start-up never loads it.
 from __future__ import annotations
 
 import hmac
+import html
 import ipaddress
 import re
 import secrets
@@ -123,11 +125,10 @@ class Guard:
             return False
         return host_and_port(match[2], match[1]) == own
 
-    def check(self, request: web.Request) -> str | None:
-        """Why `request` is refused, or None when it may go on."""
+    def refuses(self, request: web.Request) -> bool:
         own = self.host_allowed(request.headers.get(hdrs.HOST))
         if own is None:
-            return "host"
+            return True
         origin = request.headers.get(hdrs.ORIGIN)
         websocket = request.path == WEBSOCKET_PATH or "websocket" in (
             request.headers.get(hdrs.UPGRADE, "").lower()
@@ -135,35 +136,35 @@ class Guard:
         if (origin is None and websocket) or (
             origin is not None and not self.origin_matches(origin, own)
         ):
-            return "origin"
-        if not (
+            return True
+        return not (
             self.holds_token(request.cookies.get(self.cookie))
             or self.holds_token(request.query.get(TOKEN_PARAMETER))
-        ):
-            return "token"
-        return None
+        )
 
     def trade_token(self, request: web.Request) -> web.StreamResponse | None:
-        """For a page load that carries the token in its URL: the cookie, and a
+        """For a load of the page that carries the token in its URL: the cookie, and a
         redirect to the same address without the token."""
-        if request.method != hdrs.METH_GET or TOKEN_PARAMETER not in request.query:
+        if request.method != hdrs.METH_GET or request.path != "/":
             return None
-        if request.path == WEBSOCKET_PATH:
+        if TOKEN_PARAMETER not in request.query:
             return None
         kept = [(k, v) for k, v in request.query.items() if k != TOKEN_PARAMETER]
-        location = str(request.rel_url.with_query(kept))
-        headers = {hdrs.LOCATION: location, hdrs.CACHE_CONTROL: "no-store"}
-        response = web.Response(status=303, headers=headers)
+        location = html.escape(str(request.rel_url.with_query(kept)))
+        page = f'<!DOCTYPE html><meta http-equiv="refresh" content="0; url={location}">\n'
+        response = web.Response(
+            text=page, content_type="text/html", headers={hdrs.CACHE_CONTROL: "no-store"}
+        )
         response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
         return response
 
     def install(self, app: web.Application) -> None:
-        """Refuse, on every route of `app`, what `check` refuses (403 with a plain
+        """Refuse, on every route of `app`, what `refuses` refuses (403 with a plain
         sentence: none of the page), before any handler runs."""
 
         @web.middleware
         async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-            if self.check(request) is not None:
+            if self.refuses(request):
                 return web.Response(status=403, text=REFUSED, headers=_QUIET)
             traded = self.trade_token(request)
             return traded if traded is not None else await handler(request)
