@@ -40,8 +40,8 @@ _ORIGIN = re.compile(r"(https?)://(.+)")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 LOOPBACK_NAMES = ("localhost", "127.0.0.1")
 REFUSED = (
-    "inboxdesk: this page needs the address its command printed (with its token), "
-    "opened on this machine.\n"
+    "inboxdesk: refused: open the address that `inboxdesk ... --web` printed, with its "
+    "token, by the name it shows.\n"
 )
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
