@@ -103,6 +103,14 @@ class InboxClient:
     def __repr__(self) -> str:
         return f"InboxClient(base_url={self.base_url!r}, api_key={self._key_hint!r})"
 
+    def key_fingerprint(self, secret: bytes) -> str:
+        """HMAC-SHA256 of the key under `secret`: tells keys apart without keeping one."""
+        import hashlib
+        import hmac
+
+        key = self._http.headers.get("Authorization", "").removeprefix("ApiKey ")
+        return hmac.new(secret, key.encode(), hashlib.sha256).hexdigest()
+
     async def __aenter__(self) -> InboxClient:
         return self
 

@@ -276,6 +276,13 @@ class InboxdeskApp(App[None]):
         self.settled()
 
     def _offer_queued(self) -> None:
+        held = self.outbox.held()
+        if held and "held" not in self._said:
+            self._said.add("held")
+            self._warn(
+                f"{held} queued write{'s were' if held != 1 else ' was'} made with another "
+                "API key: kept for that key, never sent with this one."
+            )
         earlier = [w for w in self.outbox.queued() if w.id not in self._offered]
         if not earlier or self.offline:
             return
@@ -418,12 +425,14 @@ class InboxdeskApp(App[None]):
 
     @work(exclusive=True, group="probe", exit_on_error=False)
     async def probe(self) -> None:
+        from inboxdesk.client.errors import transient
+
         try:
             await self.client.search_subscribers(limit=1)
-        except TransportError:
-            return  # still away
-        except InboxdeskError:
-            pass  # any HTTP answer: the service is up (its error is the view's to say)
+        except InboxdeskError as error:
+            if transient(error):
+                return  # still away, or saying "not now"
+            # any other answer: the service is up (its error is the view's to say)
         if self._probe is not None:
             self._probe.stop()
             self._probe = None
