@@ -20,7 +20,7 @@ from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
 from inboxdesk.writes import Flags as MessageFlags
-from inboxdesk.writes import Kind, Outbox, Step, Write
+from inboxdesk.writes import Kind, Outbox, Step, Write, WriteStore
 from inboxdesk.writes.before import unread_before
 
 # Exit status when mark-as left some requested ids alone.
@@ -35,7 +35,19 @@ def _emit(data: Any, **beside: Any) -> None:
     """The one JSON envelope of every command (decisions.md 26): `{"data": ...}`, plus
     `next`, `notUpdated` or `failed` where they apply; the wire's types kept, and C1 and
     bidi controls escaped as well as C0."""
-    print(safe_json({"data": data, **beside}, indent=2))
+    write_out(safe_json({"data": data, **beside}, indent=2) + "\n")
+
+
+# Written this much at a time: one large write to a pipe whose reader left returns a
+# short count, not an error, and the rest is lost without a word; small ones fail.
+CHUNK = 16_384
+
+
+def write_out(text: str) -> None:
+    """`text` on stdout, in pieces: a reader that stops early (`| head`) is noticed."""
+    for start in range(0, len(text), CHUNK):
+        sys.stdout.write(text[start : start + CHUNK])
+    sys.stdout.flush()
 
 
 def _print_ids(ids: Sequence[str | None]) -> None:
@@ -48,6 +60,12 @@ def _print_ids(ids: Sequence[str | None]) -> None:
 ids_option = click.option(
     "--ids", "ids_only", is_flag=True, help="print ids only, one per line (for pipes)"
 )
+
+
+def say_skipped(store: WriteStore) -> None:
+    """One line for each damaged row of the journal that was passed over."""
+    for line in store.skipped.values():
+        print(f"inboxdesk: {safe(line, newlines=False)}", file=sys.stderr)
 
 
 def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
@@ -70,6 +88,7 @@ def _write_call(flags: Flags, work: Callable[[InboxClient, Outbox], Awaitable[in
             try:
                 return await work(client, outbox)
             finally:
+                say_skipped(outbox.store)
                 outbox.store.close()
 
     return asyncio.run(main())

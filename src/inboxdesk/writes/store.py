@@ -334,7 +334,8 @@ class WriteStore:
     ) -> list[Entry]:
         """Journal entries, newest first; `where` with an empty environment matches any."""
         query = (
-            "SELECT profile, host, environment, at, outcome, queued, body, detail, seq FROM journal"
+            "SELECT profile, host, environment, at, outcome, queued, body, detail, seq, id"
+            " FROM journal"
         )
         clauses: list[str] = []
         args: list[object] = []
@@ -358,7 +359,7 @@ class WriteStore:
         found = []
         for row in self._db.execute(query, args):
             try:
-                found.append(_entry(row))
+                found.append(_entry(row[:-1]))
             except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
                 why = str(exc) if isinstance(exc, _Damaged) else type(exc).__name__
                 self._skip(f"journal entry {row[-1]}", f"it cannot be read ({why})")
