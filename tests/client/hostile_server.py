@@ -123,3 +123,82 @@ def _handler(server: HostileServer) -> type[BaseHTTPRequestHandler]:
         do_GET = do_POST = _serve
 
     return Handler
+
+
+# -- servers that never end a listing ------------------------------------------------------
+
+
+def inbox_item(n: int) -> dict[str, Any]:
+    return {"id": f"n{n:05d}", "body": f"message {n}", "isRead": False, "isSeen": False}
+
+
+def feed_item(n: int) -> dict[str, Any]:
+    return {
+        "_id": f"m{n:05d}",
+        "_environmentId": "env",
+        "_organizationId": "org",
+        "_notificationId": "notification",
+        "_subscriberId": "internal",
+        "createdAt": "2026-11-20T10:00:00.000Z",
+        "transactionId": f"tx{n}",
+        "channel": "in_app",
+        "read": False,
+        "seen": False,
+        "cta": {},
+        "status": "sent",
+        "content": f"message {n}",
+    }
+
+
+def subscriber_item(n: int) -> dict[str, Any]:
+    return {
+        "subscriberId": f"s{n:05d}",
+        "_organizationId": "org",
+        "_environmentId": "env",
+        "deleted": False,
+        "createdAt": "2026-11-20T10:00:00.000Z",
+        "updatedAt": "2026-11-20T10:00:00.000Z",
+    }
+
+
+def looping(kind: str, v2_inbox: bool = True) -> Answer:
+    """A service whose listings say "more" forever: `same` answers one page again and
+    again (its cursor repeats), `shuffled` the same ids in turn reversed (a page with
+    no new id), `cursor` new cursors over the same subscribers."""
+    calls = {"count": 0}
+
+    def page(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        calls["count"] += 1
+        return items[::-1] if kind == "shuffled" and calls["count"] % 2 == 0 else items
+
+    def answer(seen: Seen) -> Reply:
+        if seen.path.endswith("/notifications") and seen.path.startswith("/v2/"):
+            if not v2_inbox:
+                return json_reply({"statusCode": 404, "message": "Cannot GET"}, 404)
+            return json_reply({"data": page([inbox_item(1), inbox_item(2)]), "hasMore": True})
+        if seen.path.endswith("/notifications/feed"):
+            items = page([feed_item(1), feed_item(2)])
+            return json_reply({"data": items, "page": 0, "pageSize": 2, "hasMore": True})
+        if seen.path == "/v1/messages":
+            items = page([feed_item(1), feed_item(2)])
+            return json_reply({"data": items, "page": 0, "pageSize": 2, "hasMore": True})
+        if seen.path == "/v2/subscribers":
+            cursor = f"c{calls['count']}" if kind == "cursor" else "again"
+            return json_reply({"data": page([subscriber_item(1)]), "next": cursor})
+        return json_reply({"statusCode": 404, "message": "Not here"}, 404)
+
+    return answer
+
+
+def held_after_first(path_end: str, release: threading.Event) -> Answer:
+    """An inbox of two pages whose second waits for `release`: what arrives first shows."""
+
+    def answer(seen: Seen) -> Reply:
+        if not seen.path.endswith(path_end):
+            return json_reply({"statusCode": 404, "message": "Not here"}, 404)
+        if "after=" not in seen.query:
+            return json_reply({"data": [inbox_item(1), inbox_item(2)], "hasMore": True})
+        release.wait(30)
+        return json_reply({"data": [inbox_item(3)], "hasMore": False})
+
+    return answer

@@ -14,7 +14,7 @@ from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import InboxClient, NoV2Inbox
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import client_for
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
@@ -122,10 +122,8 @@ def subscribers(
     async def work(client: InboxClient) -> int:
         nonlocal after
         found = []
-        most = client.options.limits.max_pages
-        for pages in range(1, most + 2):
-            if pages > most:
-                raise too_many_pages(most, "subscribers")
+        walk = Walk(client.options.limits.max_pages, "subscribers")
+        while True:
             result = await client.search_subscribers(
                 email=email,
                 name=name,
@@ -138,6 +136,7 @@ def subscribers(
             after = result.next
             if not (follow and after):
                 break
+            walk.onward((s.subscriber_id for s in result.data), after)
         if as_json:
             # Channel settings hold webhook URLs and device tokens: masked like any secret.
             shown = [mask_secrets(s.to_wire()) for s in found]
@@ -247,6 +246,12 @@ def messages(
     async def work(client: InboxClient) -> int:
         following: int | None = None
         try:
+            if follow and ids_only and not as_json:
+                # Streamed: each page's ids as it arrives, for a pipe that acts on them.
+                async for notifications in client.notification_pages(subscriber_id, **query):
+                    _print_ids([n.id for n in notifications])
+                    sys.stdout.flush()
+                return 0
             if follow:
                 found = await client.every_notification(subscriber_id, **query)
             else:
@@ -324,6 +329,11 @@ async def _v1_messages(
     read = False if unread else None
     seen = False if unseen else None
     following: int | None = None
+    if follow and ids_only and not as_json:
+        async for message in client.iter_feed(subscriber_id, 100, read, seen):
+            _print_ids([message.id])
+            sys.stdout.flush()
+        return 0
     if follow:
         found = [m async for m in client.iter_feed(subscriber_id, 100, read, seen)]
     else:

@@ -19,7 +19,6 @@ from inboxdesk import __version__, models
 # Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client import inbox
 from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
-from inboxdesk.client.limits import too_many_pages
 from inboxdesk.client.parse import api_error as _api_error
 from inboxdesk.client.parse import cursor_page_of as _cursor_page_of
 from inboxdesk.client.parse import cursor_page_type as _cursor_page_type
@@ -192,6 +191,12 @@ class InboxClient:
         archived, snoozed. Raises NoV2Inbox on a service without it."""
         return await inbox.notifications(self, subscriber_id, **query)
 
+    def notification_pages(
+        self, subscriber_id: str, **query: Any
+    ) -> AsyncIterator[list[InboxNotification]]:
+        """Every notification the filters select, a page at a time as each arrives."""
+        return inbox.notification_pages(self, subscriber_id, **query)
+
     async def every_notification(self, subscriber_id: str, **query: Any) -> list[InboxNotification]:
         """Every notification the filters select, following cursors (at most max_pages)."""
         return await inbox.every_notification(self, subscriber_id, **query)
@@ -342,15 +347,18 @@ class InboxClient:
         read: bool | None = None,
         seen: bool | None = None,
     ) -> AsyncIterator[FeedItem]:
-        """Every item of the feed, following pages to the end (at most `max_pages`)."""
-        most = self.options.limits.max_pages
-        for page in range(most):
+        """Every item of the feed, following pages to the end (at most `max_pages`; a
+        service that loops is stopped)."""
+        from inboxdesk.client.limits import Walk
+
+        walk = Walk(self.options.limits.max_pages, "the feed")
+        for page in range(self.options.limits.max_pages):
             result = await self.feed(subscriber_id, page, limit, read, seen)
             for message in result.data:
                 yield message
             if not result.has_more or not result.data:
                 return
-        raise too_many_pages(most, "the feed")
+            walk.onward(m.id for m in result.data)
 
     async def unseen_count(
         self, subscriber_id: str, seen: bool = False, limit: int = COUNT_CAP

@@ -54,6 +54,11 @@ class LimitExceeded(ProtocolError):
         self.setting = setting
 
 
+class Looping(ProtocolError):
+    """A listing the service would never end: a cursor given twice, or a page of ids all
+    listed already, while it still says "more"."""
+
+
 class ApiError(InboxdeskError):
     """The service answered with an error status."""
 

@@ -5,7 +5,7 @@ subscriber. Decided by status codes and paths, never by the words of a message."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -107,23 +107,29 @@ def _route_missing(error: ApiError) -> bool:
     return error.status == 404
 
 
+async def notification_pages(
+    client: InboxClient, subscriber_id: str, **query: Any
+) -> AsyncIterator[list[InboxNotification]]:
+    """The notifications the filters select, a page of 100 at a time as each arrives,
+    following `after` to the end (at most `max_pages` pages; a loop stops it)."""
+    from inboxdesk.client.limits import Walk
+
+    walk = Walk(client.options.limits.max_pages, "the inbox")
+    after: str | None = None
+    while True:
+        page = await notifications(client, subscriber_id, limit=100, after=after, **query)
+        yield page.data
+        after = page.after
+        if after is None:
+            return
+        walk.onward((n.id for n in page.data), after)
+
+
 async def every_notification(
     client: InboxClient, subscriber_id: str, **query: Any
 ) -> list[InboxNotification]:
-    """Every notification the filters select, following `after` to the end (at most
-    `max_pages` pages of 100)."""
-    from inboxdesk.client.limits import too_many_pages
-
-    found: list[InboxNotification] = []
-    after: str | None = None
-    most = client.options.limits.max_pages
-    for _ in range(most):
-        page = await notifications(client, subscriber_id, limit=100, after=after, **query)
-        found += page.data
-        after = page.after
-        if after is None:
-            return found
-    raise too_many_pages(most, "the inbox")
+    """Every notification the filters select (notification_pages, gathered)."""
+    return [n async for page in notification_pages(client, subscriber_id, **query) for n in page]
 
 
 async def count(

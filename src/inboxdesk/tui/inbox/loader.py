@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk, too_many_pages
 from inboxdesk.models import Count, NotificationCounts, Subscriber
 from inboxdesk.models.pages import COUNT_CAP
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, InboxTab
@@ -98,8 +98,9 @@ async def locate(
 ) -> int | None:
     """Where the message stands in the tab's own listing (its filters, its order), page
     by page up to `max_pages`; None when the tab does not show it."""
-    most = client.options.limits.max_pages
-    for number in range(most):
+    walk = Walk(client.options.limits.max_pages, "the inbox")
+    number = 0
+    while True:
         found = await page(client, subscriber_id, tab, v2, number, PAGE_SIZE)
         for index, item in enumerate(found.items):
             if item.id == message_id:
@@ -108,7 +109,8 @@ async def locate(
             progress(number + 1, None)
         if not found.has_more or not found.items:
             return None
-    raise too_many_pages(most, "the inbox")
+        walk.onward(item.id for item in found.items)
+        number += 1
 
 
 @dataclass(frozen=True)
