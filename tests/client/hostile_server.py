@@ -202,3 +202,65 @@ def held_after_first(path_end: str, release: threading.Event) -> Answer:
         return json_reply({"data": [inbox_item(3)], "hasMore": False})
 
     return answer
+
+
+def routed(routes: dict[tuple[str, str], Reply]) -> Answer:
+    """Fixed answers by method and path; anything else a 404."""
+
+    def answer(seen: Seen) -> Reply:
+        return routes.get(
+            (seen.method, seen.path), json_reply({"statusCode": 404, "message": "Not here"}, 404)
+        )
+
+    return answer
+
+
+def environment(env_id: str, name: str) -> dict[str, Any]:
+    return {"_id": env_id, "name": name, "_organizationId": "org", "identifier": name.lower()}
+
+
+def integration(item_id: str, env_id: str, primary: bool) -> dict[str, Any]:
+    return {
+        "_id": item_id,
+        "_environmentId": env_id,
+        "_organizationId": "org",
+        "name": f"Mail {item_id}",
+        "identifier": item_id,
+        "providerId": "sendgrid",
+        "channel": "email",
+        "active": True,
+        "deleted": False,
+        "primary": primary,
+        "credentials": {},
+    }
+
+
+def switched_elsewhere(answered_id: str, answered_env: str) -> Answer:
+    """An organization of two email integrations whose set-primary answers naming
+    another integration or environment than the one asked for."""
+    listed = [integration("i-a", "e1", False), integration("i-b", "e1", True)]
+    return routed(
+        {
+            ("GET", "/v1/integrations"): json_reply({"data": listed}),
+            ("GET", "/v1/environments"): json_reply({"data": [environment("e1", "Dev")]}),
+            ("GET", "/v1/environments/me"): json_reply({"data": environment("e1", "Dev")}),
+            ("POST", "/v1/integrations/i-a/set-primary"): json_reply(
+                {"data": integration(answered_id, answered_env, True)}
+            ),
+        }
+    )
+
+
+# What a service may answer to any request: each must make a command exit 1.
+API_FAULTS: dict[str, Reply] = {
+    "rejected key": json_reply({"statusCode": 401, "message": "Unauthorized"}, 401),
+    "redirect": Reply(302, b"", {"Location": "https://elsewhere.example/v1/environments"}),
+    "server error": json_reply({"statusCode": 500, "message": "boom"}, 500),
+    "not found": json_reply({"statusCode": 404, "message": "Cannot GET"}, 404),
+}
+
+
+def counting(unread: Any, unseen: Any) -> Answer:
+    """A v2 count endpoint that answers these two counts as they are."""
+    body = {"data": [{"count": unread, "filter": {}}, {"count": unseen, "filter": {}}]}
+    return routed({("GET", "/v2/subscribers/jane/notifications/count"): json_reply(body)})

@@ -463,7 +463,7 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
                 known = counts.unread if state == "read" else counts.unseen
                 # decisions.md 15 and 17: the number it changes, and the webhooks it fires.
                 question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"
-                if known.capped or known.value > 20:
+                if not known.odd and (known.capped or known.value > 20):
                     print(
                         f"  Production sends the customer's webhook once per message "
                         f"(message.{state}): {known} of them.",

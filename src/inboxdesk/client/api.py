@@ -24,6 +24,7 @@ from inboxdesk.client.parse import cursor_page_of as _cursor_page_of
 from inboxdesk.client.parse import cursor_page_type as _cursor_page_type
 from inboxdesk.client.parse import items_of as _items_of
 from inboxdesk.client.parse import json_of as _json
+from inboxdesk.client.parse import number as _number
 from inboxdesk.client.parse import page_of as _page_of
 from inboxdesk.client.parse import parse as _parse
 from inboxdesk.client.parse import unwrap as _unwrap
@@ -362,8 +363,9 @@ class InboxClient:
 
     async def unseen_count(
         self, subscriber_id: str, seen: bool = False, limit: int = COUNT_CAP
-    ) -> int:
-        """`GET /v1/.../notifications/unseen`: counts at most `limit` (100 at most)."""
+    ) -> int | float:
+        """`GET /v1/.../notifications/unseen`: counts at most `limit` (100 at most), as
+        sent (an odd number is the caller's to mark)."""
         body = await self._request(
             "GET",
             f"/v1/subscribers/{_segment(subscriber_id)}/notifications/unseen",
@@ -372,7 +374,7 @@ class InboxClient:
         data = _unwrap(body)
         if not isinstance(data, dict):
             raise ProtocolError(f"unseen count answered {data!r} where {{count}} was expected.")
-        return _whole(data.get("count"), "the unseen count")
+        return _number(data.get("count"), "the unseen count")
 
     async def notification_counts(
         self, subscriber_id: str, all_states: bool = False

@@ -219,6 +219,14 @@ def whole(value: Any, what: str) -> int:
     return int(value)
 
 
+def number(value: Any, what: str) -> int | float:
+    """A count from the wire as sent, whatever number it is (Count marks an odd one);
+    anything but a JSON number is not the API's shape."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ProtocolError(f"{what} answered {value!r} where a number was expected.")
+    return value
+
+
 def _first_problem(exc: PydanticValidationError) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or "body"

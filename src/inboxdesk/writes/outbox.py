@@ -24,9 +24,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError
-from inboxdesk.client.errors import transient
+from inboxdesk.client.errors import ProtocolError, transient
 from inboxdesk.models import MarkAs
 from inboxdesk.models.inbox import InboxNotification
+from inboxdesk.text import safe
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
     Dropped,
@@ -42,7 +43,7 @@ from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Where, Write, 
 from inboxdesk.writes.store import Entry, WriteStore
 
 if TYPE_CHECKING:
-    from inboxdesk.models import Message
+    from inboxdesk.models import Integration, Message
 
 Listener = Callable[[Event], None]
 INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time (decisions.md 13)
@@ -191,6 +192,7 @@ class Outbox:
         client = self.client
         if write.kind is Kind.SET_PRIMARY:
             integration = await client.set_primary(write.target, idempotency_key=write.key)
+            _answers_the_switch(write, integration, self.where.environment)
             return Sent(write, Result(integration=integration))
         if write.kind is Kind.MARK_ALL:
             count = await client.mark_all(
@@ -392,6 +394,21 @@ class Outbox:
             undoes=write.id,
         )
         return await self.submit(undo)
+
+
+def _answers_the_switch(write: Write, integration: Integration, own: str) -> None:
+    """The service's answer to a switch names the integration and the environment asked
+    for; one naming another is not trusted as done."""
+    asked = write.environment or own
+    same_id = (integration.id or "").lower() == write.target.lower()
+    if same_id and (not asked or integration.environment_id == asked):
+        return
+    raise ProtocolError(
+        f"The service answered the switch of {safe(write.target, newlines=False)} with "
+        f"integration {safe(integration.id or '(none)', newlines=False)} of environment "
+        f"{safe(integration.environment_id, newlines=False)}: not the one asked for.",
+        "Check the primaries (inboxdesk integrations) before trusting the switch.",
+    )
 
 
 def predicted(write: Write) -> dict[str, Flags]:

@@ -178,7 +178,7 @@ class InboxChanges(FindingView):
             return
         if event.count is not None:
             count = f"{event.count:,}"
-        elif self.counts is not None:
+        elif self.counts is not None and not self.counts.unread.odd:
             count = f"more than {self.counts.unread.value:,}"
         else:
             count = f"more than {UNDOABLE_MARK_ALL:,}"

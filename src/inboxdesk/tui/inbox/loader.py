@@ -164,10 +164,10 @@ async def exact(
 ) -> Count:
     """A count the service capped, made exact by the end search over its tab (issue 20:
     `99+` only when the number is unknown); the capped count when the search fails."""
-    if not count.capped and count.value < COUNT_CAP:
-        return count
+    if count.odd or (not count.capped and count.value < COUNT_CAP):
+        return count  # an odd count is shown as sent, and never paged by
     try:
-        end = await find_end(client, subscriber_id, max(hint, count.value), tab, v2)
+        end = await find_end(client, subscriber_id, max(hint, int(count.value)), tab, v2)
     except NotFoundError:
         raise
     except InboxdeskError:
@@ -199,9 +199,10 @@ async def exact_counts(
 ) -> NotificationCounts:
     """The capped counts made exact by searching their tabs' ends; `hint`, the last
     exact counts, makes the search a few probes when little changed."""
-    known = hint or NotificationCounts(Count(0), Count(0))
+    known = hint if hint is not None and not (hint.unread.odd or hint.unseen.odd) else None
+    known = known or NotificationCounts(Count(0), Count(0))
     unread, unseen = await asyncio.gather(
-        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, known.unread.value),
-        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, known.unseen.value),
+        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, int(known.unread.value)),
+        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, int(known.unseen.value)),
     )
     return NotificationCounts(unread, unseen)
