@@ -66,14 +66,20 @@ def serve_forever(
 
     SIGTERM (timeout, systemd, docker) stops it as Ctrl-C does: the server shuts down
     gracefully, then raises the signal again, which by default would kill the process
-    before the log is merged and the lock let go; here that second one is let pass."""
+    before the log is merged and the lock let go; here that second one is let pass,
+    and one that comes before the server took the signal over stops it as soon."""
+    server = _server(create_app(settings), log_level)
+
+    def stop(signum: int, frame: object) -> None:
+        server.should_exit = True  # before the server took the signal over, or after
+
     terminate = None
     if threading.current_thread() is threading.main_thread():
-        terminate = signal.signal(signal.SIGTERM, lambda signum, frame: None)
+        terminate = signal.signal(signal.SIGTERM, stop)
     try:
         with lock or DatabaseLock(settings.db_path):
             try:
-                _server(create_app(settings), log_level).run(sockets=[sock])
+                server.run(sockets=[sock])
             finally:
                 # A stop leaves everything in the .db file itself: a copy of it alone,
                 # without its -wal, holds the data.
