@@ -198,6 +198,11 @@ class InboxdeskApp(App[None]):
         try:
             self.settings.require_key()
             self.client  # noqa: B018 - builds it now, so TLS file problems show here
+            from inboxdesk.config.connect import plain_http_warning
+
+            warning = plain_http_warning(self.settings)
+            if warning is not None:
+                self._warn("W" + warning.removeprefix("warning: w"))
         except ConfigError as exc:
             title = "No API key" if not self.settings.api_key else "The settings need a fix"
             self.push_screen(ProblemScreen(title, str(exc)))
