@@ -378,12 +378,12 @@ def counts(flags: Flags, subscriber_id: str, all_states: bool, as_json: bool) ->
 
 
 def _ids(values: list[str]) -> list[str]:
+    """The ids of the arguments (commas part them; spaces do not: an argument is one id,
+    whatever it holds), or of stdin for `-` (one or more a line)."""
     ids: list[str] = []
     for value in values:
-        if value == "-":
-            ids += sys.stdin.read().split()
-        else:
-            ids += [part for part in value.replace(",", " ").split() if part]
+        parts = sys.stdin.read().split() if value == "-" else value.split(",")
+        ids += [part.strip() for part in parts if part.strip()]
     return ids
 
 

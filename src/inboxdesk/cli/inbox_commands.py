@@ -18,6 +18,9 @@ from inboxdesk.writes import Kind, Outbox, Partial, Step, Write
 
 # A snooze must end at least this far ahead (decisions.md 19).
 SNOOZE_AHEAD = timedelta(seconds=60)
+# An end within this of that floor is moved out by it: the request, retried, may reach
+# the service that much later, and an end under the floor there is refused.
+SNOOZE_MARGIN = timedelta(seconds=30)
 # And at most this far: production refuses a snooze past the plan's limit (402,
 # behaviour.md), which no document gives; a year catches a typo such as 99999d.
 SNOOZE_MOST = timedelta(days=365)
@@ -114,6 +117,13 @@ def snooze(
         raise click.BadParameter(str(exc), param_hint="--until") from None
     if end - now < SNOOZE_AHEAD:
         raise click.BadParameter("a snooze must end at least a minute ahead", param_hint="--until")
+    if end - now < SNOOZE_AHEAD + SNOOZE_MARGIN:
+        end = now + SNOOZE_AHEAD + SNOOZE_MARGIN
+        print(
+            f"inboxdesk: snoozed until {end.strftime('%H:%M:%S')}, half a minute past what "
+            "was asked, so that it is still a minute ahead when the service reads it.",
+            file=sys.stderr,
+        )
     if end - now > SNOOZE_MOST:
         raise click.BadParameter(
             f"a snooze may end at most {SNOOZE_MOST.days} days ahead, not "
