@@ -12,6 +12,8 @@ from typing import Any
 HOSTILE_KEY = "hostile-key-0123456789abcdef"
 SUBSCRIBER = "mallory"
 OTHER_SUBSCRIBER = "[@click=app.quit]eve[/]"
+# A subscriber whose id splits a CSV row and starts a formula where it lands.
+FORMULA_SUBSCRIBER = "\r=3+4"
 
 # Each names what it tries; all of them together go into every string field.
 ATTACKS: dict[str, str] = {
@@ -174,8 +176,22 @@ def hostile_fixture() -> dict[str, Any]:
                         "data": {"note": ALL, ATTACKS["click"]: LONG_WORD},
                     },
                     {"subscriberId": OTHER_SUBSCRIBER, "firstName": ATTACKS["link"]},
+                    {"subscriberId": FORMULA_SUBSCRIBER, "firstName": FORMULAS["tab_formula"]},
                 ],
-                "messages": messages,
+                "messages": [
+                    *messages,
+                    *(
+                        {
+                            "subscriberId": FORMULA_SUBSCRIBER,
+                            "workflow": _text("workflow"),
+                            "title": formula,
+                            "content": formula,
+                            "transactionId": formula,
+                            "errorId": formula,
+                        }
+                        for formula in FORMULAS.values()
+                    ),
+                ],
             }
         ],
     }
