@@ -146,7 +146,8 @@ class Outbox:
                 waiting = self.queued()
                 if self.away or waiting:
                     self.store.enqueue(self.where, write, self.fingerprint)
-                    return self._emit(Queued(write, len(waiting), "others wait before it"))
+                    why = "the service is away" if self.away else "earlier writes wait"
+                    return self._emit(Queued(write, len(waiting), why))
             return await self._send(write)
 
     async def flush(self, writes: list[Write] | None = None) -> list[Event]:
