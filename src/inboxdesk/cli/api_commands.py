@@ -14,6 +14,7 @@ from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import InboxClient, NoV2Inbox
+from inboxdesk.client.inbox import notification_pages
 from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import client_for
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
@@ -248,12 +249,13 @@ def messages(
         try:
             if follow and ids_only and not as_json:
                 # Streamed: each page's ids as it arrives, for a pipe that acts on them.
-                async for notifications in client.notification_pages(subscriber_id, **query):
+                async for notifications in notification_pages(client, subscriber_id, **query):
                     _print_ids([n.id for n in notifications])
                     sys.stdout.flush()
                 return 0
             if follow:
-                found = await client.every_notification(subscriber_id, **query)
+                pages = notification_pages(client, subscriber_id, **query)
+                found = [n async for notifications in pages for n in notifications]
             else:
                 listed = await client.notifications(
                     subscriber_id, limit=limit, offset=page * limit, **query

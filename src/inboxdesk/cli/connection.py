@@ -68,5 +68,5 @@ def settings_from(flags: Flags, subscriber: str | None = None) -> Settings:
 
     warning = plain_http_warning(settings)
     if warning is not None and settings.api_key:
-        print(f"inboxdesk: {warning}", file=sys.stderr)
+        print(f"inboxdesk: warning: {warning}", file=sys.stderr)
     return settings

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -19,6 +21,7 @@ from inboxdesk import __version__, models
 # Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client import inbox
 from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
+from inboxdesk.client.limits import Walk
 from inboxdesk.client.parse import api_error as _api_error
 from inboxdesk.client.parse import cursor_page_of as _cursor_page_of
 from inboxdesk.client.parse import cursor_page_type as _cursor_page_type
@@ -105,9 +108,6 @@ class InboxClient:
 
     def key_fingerprint(self, secret: bytes) -> str:
         """HMAC-SHA256 of the key under `secret`: tells keys apart without keeping one."""
-        import hashlib
-        import hmac
-
         key = self._http.headers.get("Authorization", "").removeprefix("ApiKey ")
         return hmac.new(secret, key.encode(), hashlib.sha256).hexdigest()
 
@@ -191,16 +191,6 @@ class InboxClient:
         """`GET /v2/subscribers/{id}/notifications`: limit, offset or after, read, seen,
         archived, snoozed. Raises NoV2Inbox on a service without it."""
         return await inbox.notifications(self, subscriber_id, **query)
-
-    def notification_pages(
-        self, subscriber_id: str, **query: Any
-    ) -> AsyncIterator[list[InboxNotification]]:
-        """Every notification the filters select, a page at a time as each arrives."""
-        return inbox.notification_pages(self, subscriber_id, **query)
-
-    async def every_notification(self, subscriber_id: str, **query: Any) -> list[InboxNotification]:
-        """Every notification the filters select, following cursors (at most max_pages)."""
-        return await inbox.every_notification(self, subscriber_id, **query)
 
     async def notification_action(
         self,
@@ -348,10 +338,8 @@ class InboxClient:
         read: bool | None = None,
         seen: bool | None = None,
     ) -> AsyncIterator[FeedItem]:
-        """Every item of the feed, following pages to the end (at most `max_pages`; a
-        service that loops is stopped)."""
-        from inboxdesk.client.limits import Walk
-
+        """Every item of the feed, following pages to the end (at most `max_pages`, and
+        never past a loop)."""
         walk = Walk(self.options.limits.max_pages, "the feed")
         for page in range(self.options.limits.max_pages):
             result = await self.feed(subscriber_id, page, limit, read, seen)
@@ -364,17 +352,14 @@ class InboxClient:
     async def unseen_count(
         self, subscriber_id: str, seen: bool = False, limit: int = COUNT_CAP
     ) -> int | float:
-        """`GET /v1/.../notifications/unseen`: counts at most `limit` (100 at most), as
-        sent (an odd number is the caller's to mark)."""
+        """`GET /v1/.../notifications/unseen`: at most `limit` (100 at most), as sent."""
         body = await self._request(
             "GET",
             f"/v1/subscribers/{_segment(subscriber_id)}/notifications/unseen",
             params={"seen": str(seen).lower(), "limit": limit},
         )
-        data = _unwrap(body)
-        if not isinstance(data, dict):
-            raise ProtocolError(f"unseen count answered {data!r} where {{count}} was expected.")
-        return _number(data.get("count"), "the unseen count")
+        data = _unwrap(body)  # {count}; anything else is not a count
+        return _number(data.get("count") if isinstance(data, dict) else data, "the unseen count")
 
     async def notification_counts(
         self, subscriber_id: str, all_states: bool = False

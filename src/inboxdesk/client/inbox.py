@@ -125,13 +125,6 @@ async def notification_pages(
         walk.onward((n.id for n in page.data), after)
 
 
-async def every_notification(
-    client: InboxClient, subscriber_id: str, **query: Any
-) -> list[InboxNotification]:
-    """Every notification the filters select (notification_pages, gathered)."""
-    return [n async for page in notification_pages(client, subscriber_id, **query) for n in page]
-
-
 async def count(
     client: InboxClient, subscriber_id: str, filters: Sequence[dict[str, Any]]
 ) -> list[Count]:

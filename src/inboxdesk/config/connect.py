@@ -66,8 +66,8 @@ def plain_http_warning(settings: Settings) -> str | None:
     if parts.scheme != "http" or host in LOOPBACK_HOSTS or host.startswith("127."):
         return None
     return (
-        f"warning: the API key goes to {host} over plain http://, readable by anyone on "
-        "the way; use https:// for any service beyond this machine."
+        f"The API key goes to {host} over plain http://, readable by anyone on the way; "
+        "use https:// for any service beyond this machine."
     )
 
 

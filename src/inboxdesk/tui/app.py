@@ -19,14 +19,10 @@ from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import (
-    InboxClient,
-    InboxdeskError,
-    RetryPolicy,
-    TransportError,
-)
+from inboxdesk.client import InboxClient, InboxdeskError, RetryPolicy, TransportError
+from inboxdesk.client.errors import transient
 from inboxdesk.config import ConfigError, Settings
-from inboxdesk.config.connect import client_for
+from inboxdesk.config.connect import client_for, plain_http_warning
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
@@ -198,11 +194,8 @@ class InboxdeskApp(App[None]):
         try:
             self.settings.require_key()
             self.client  # noqa: B018 - builds it now, so TLS file problems show here
-            from inboxdesk.config.connect import plain_http_warning
-
-            warning = plain_http_warning(self.settings)
-            if warning is not None:
-                self._warn("W" + warning.removeprefix("warning: w"))
+            if (warning := plain_http_warning(self.settings)) is not None:
+                self._warn(warning)
         except ConfigError as exc:
             title = "No API key" if not self.settings.api_key else "The settings need a fix"
             self.push_screen(ProblemScreen(title, str(exc)))
@@ -281,13 +274,9 @@ class InboxdeskApp(App[None]):
         self.settled()
 
     def _offer_queued(self) -> None:
-        held = self.outbox.held()
-        if held and "held" not in self._said:
-            self._said.add("held")
-            self._warn(
-                f"{held} queued write{'s were' if held != 1 else ' was'} made with another "
-                "API key: kept for that key, never sent with this one."
-            )
+        if (held := self.outbox.held_note()) and held not in self._said:
+            self._said.add(held)
+            self._warn(held)
         earlier = [w for w in self.outbox.queued() if w.id not in self._offered]
         if not earlier or self.offline:
             return
@@ -430,14 +419,11 @@ class InboxdeskApp(App[None]):
 
     @work(exclusive=True, group="probe", exit_on_error=False)
     async def probe(self) -> None:
-        from inboxdesk.client.errors import transient
-
         try:
             await self.client.search_subscribers(limit=1)
         except InboxdeskError as error:
             if transient(error):
-                return  # still away, or saying "not now"
-            # any other answer: the service is up (its error is the view's to say)
+                return  # still away, or saying "not now"; any other answer: it is up
         if self._probe is not None:
             self._probe.stop()
             self._probe = None

@@ -116,6 +116,16 @@ class Outbox:
         """Queued writes of this profile and host made with another key: they wait for it."""
         return self.store.held(self.where, self.fingerprint)
 
+    def held_note(self) -> str | None:
+        """Why some queued writes are not offered, or None."""
+        held = self.held()
+        if not held:
+            return None
+        return (
+            f"{held} queued write{'s were' if held != 1 else ' was'} made with another API "
+            "key: kept for that key, never sent with this one."
+        )
+
     def move_to(self, where: Where) -> None:
         """The key's environment became known: this session's queued writes follow it,
         and so do those of the same profile and host filed before it was known, if this
@@ -399,10 +409,12 @@ class Outbox:
 
 def _answers_the_switch(write: Write, integration: Integration, own: str) -> None:
     """The service's answer to a switch names the integration and the environment asked
-    for; one naming another is not trusted as done."""
+    for (or leaves them out); one naming another is not trusted as done."""
     asked = write.environment or own
-    same_id = (integration.id or "").lower() == write.target.lower()
-    if same_id and (not asked or integration.environment_id == asked):
+    # An answer that leaves a field out names nothing else: production may send one so.
+    other_id = bool(integration.id) and (integration.id or "").lower() != write.target.lower()
+    answered = integration.environment_id
+    if not other_id and not (asked and answered and answered != asked):
         return
     raise ProtocolError(
         f"The service answered the switch of {safe(write.target, newlines=False)} with "
