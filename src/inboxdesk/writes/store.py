@@ -265,14 +265,6 @@ class WriteStore:
             (write_id, self.token),
         )
 
-    def waiting_elsewhere(self, where: Where) -> int:
-        """Queued writes of other profiles, hosts or environments: they wait for those."""
-        (count,) = self._db.execute(
-            "SELECT count(*) FROM queue WHERE NOT (profile = ? AND host = ? AND environment = ?)",
-            (where.profile, where.host, where.environment),
-        ).fetchone()
-        return int(count)
-
     # -- journal -------------------------------------------------------------------------
 
     def record(
