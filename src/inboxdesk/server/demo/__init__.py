@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from inboxdesk.server.demo.catalog import integrations, workflows
+from inboxdesk.server.demo.delivery import ADA, ada_stories, notification_for
 from inboxdesk.server.demo.draws import hex_id
 from inboxdesk.server.demo.inbox import message, subscribers
 from inboxdesk.server.demo.tables import BIG_INBOX, BIG_INBOX_SIZE, PEOPLE, WORKFLOWS
@@ -42,6 +43,18 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
     )
     messages[-1].pop("lastSeenDate", None)
     messages[-1].pop("lastReadDate", None)
+    notifications = [notification_for(m) for m in messages]
+    preferences: list[dict[str, Any]] = []
+    if big:
+        names = [w[0] for w in WORKFLOWS]
+        # Her email opt-out is for a workflow none of her other emails since came from.
+        emailed = {
+            m["workflow"] for m in messages if m["subscriberId"] == ADA and m["channel"] == "email"
+        }
+        opted_out = next(n for n in (names[4], names[1]) if n not in emailed)
+        stories, inbox, preferences = ada_stories(now, opted_out, names)
+        notifications += stories
+        messages += inbox
     return {
         "_id": hex_id(rng, now - timedelta(days=120)),
         "name": name,
@@ -52,6 +65,8 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
         "workflows": workflows(rng, now),
         "subscribers": subscribers(rng, now, people),
         "messages": messages,
+        "notifications": notifications,
+        "preferences": preferences,
     }
 
 

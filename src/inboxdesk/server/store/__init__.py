@@ -11,6 +11,13 @@ import threading
 from pathlib import Path
 
 from inboxdesk.server.checkpoints import FeedCheckpoints
+from inboxdesk.server.store.activity import (
+    ACTIVITY_SCHEMA,
+    PREFERENCES_SCHEMA,
+    ActivityQuery,
+    ActivityStore,
+    StagedNotification,
+)
 from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, hash_key, iso, utc_now
 from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyStore, Replay
 from inboxdesk.server.store.inbox import InboxAction, InboxStore, SnoozeTooSoon, default_clock
@@ -29,6 +36,7 @@ __all__ = [
     "MARK_EFFECTS",
     "SUBSCRIBER_COUNT_CAP",
     "SUBSCRIBER_ORDER",
+    "ActivityQuery",
     "Caller",
     "IdempotencyConflict",
     "InboxAction",
@@ -36,6 +44,7 @@ __all__ = [
     "NotFound",
     "Replay",
     "SnoozeTooSoon",
+    "StagedNotification",
     "Store",
     "SubscriberSearch",
     "hash_key",
@@ -44,7 +53,9 @@ __all__ = [
 ]
 
 
-class Store(TenancyStore, SeedingStore, IntegrationStore, InboxStore, IdempotencyStore):
+class Store(
+    TenancyStore, SeedingStore, IntegrationStore, InboxStore, IdempotencyStore, ActivityStore
+):
     """The whole database: every resource's store over one set of connections."""
 
     def __init__(self, path: Path | str) -> None:
@@ -57,7 +68,7 @@ class Store(TenancyStore, SeedingStore, IntegrationStore, InboxStore, Idempotenc
         self.clock = default_clock
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._connection().executescript(SCHEMA)
+        self._connection().executescript(SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA)
         self._add_columns()
         with self.transaction() as db:
             # Requests that were running when the process died never finish.
