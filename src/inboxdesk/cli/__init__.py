@@ -46,6 +46,8 @@ LAZY_COMMANDS = {
     "snooze": "inbox_commands",
     "unsnooze": "inbox_commands",
     "message": "message_command",
+    "activity": "delivery_commands",
+    "delivery": "delivery_commands",
     "config": "config_commands",
 }
 

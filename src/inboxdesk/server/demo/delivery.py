@@ -50,16 +50,17 @@ def notification_for(message: dict[str, Any]) -> dict[str, Any]:
     rng = rng_for(f"notification:{message['_id']}")
     at = datetime.fromisoformat(message["createdAt"].replace("Z", "+00:00"))
     channel = message.get("channel", "in_app")
-    if message.get("status") == "error":
+    if message.get("status") == "error" and channel != "in_app":
+        # An in-app message with an error is still in the inbox; elsewhere it was not sent.
         failure = {"message": message.get("errorText", ""), "code": message.get("errorId")}
+        text = (
+            "Unexpected provider error"
+            if message.get("errorId") == "provider_error"
+            else "Message content could not be generated"
+        )
         details = [
             _detail(at, "Pending", "Message created"),
-            _detail(
-                at + timedelta(seconds=1),
-                "Failed",
-                "Unexpected provider error",
-                raw=json.dumps(failure),
-            ),
+            _detail(at + timedelta(seconds=1), "Failed", text, raw=json.dumps(failure)),
         ]
         job = _job(channel, "failed", details)
     else:
@@ -85,7 +86,7 @@ def _trigger(at: datetime) -> dict[str, Any]:
     return {
         "type": "trigger",
         "status": "completed",
-        "executionDetails": [_detail(at, "Success", "Trigger received")],
+        "executionDetails": [],
     }
 
 
@@ -306,7 +307,8 @@ def ada_stories(
                 },
                 "executionDetails": [
                     _detail(at(30), "Pending", "Step queued"),
-                    _detail(at(29.5), "Success", "Digest sent with 3 events"),
+                    _detail(at(30), "Pending", "Start digesting"),
+                    _detail(at(29.5), "Success", "Digest triggered events"),
                 ],
             },
             _job("in_app", "completed", _sent("in_app", at(29.5), rng)),
@@ -320,7 +322,7 @@ def ada_stories(
             {
                 "type": "digest",
                 "status": "merged",
-                "executionDetails": [_detail(at(30.2), "Success", "Step merged into a digest")],
+                "executionDetails": [_detail(at(30.2), "Success", "Digest was merged with other digest")],
             }
         ],
         _digestedNotificationId=digested["_id"],
