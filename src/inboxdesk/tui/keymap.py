@@ -17,6 +17,8 @@ VIEWS: dict[str, frozenset[str]] = {
     "inbox": frozenset({"app", "view", "inbox", "list", "messages"}),
     "integrations": frozenset({"app", "view", "integrations", "list"}),
     "history": frozenset({"app", "view", "history", "list"}),
+    "activity": frozenset({"app", "view", "activity", "list"}),
+    "timeline": frozenset({"app", "timeline"}),
     "confirm": frozenset({"confirm"}),
     "picker": frozenset({"picker"}),
     "help": frozenset({"help"}),

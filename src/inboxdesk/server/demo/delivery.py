@@ -322,7 +322,9 @@ def ada_stories(
             {
                 "type": "digest",
                 "status": "merged",
-                "executionDetails": [_detail(at(30.2), "Success", "Digest was merged with other digest")],
+                "executionDetails": [
+                    _detail(at(30.2), "Success", "Digest was merged with other digest")
+                ],
             }
         ],
         _digestedNotificationId=digested["_id"],

@@ -56,6 +56,13 @@ class HistoryScreen(ServiceScreen):
             id="history.integrations",
             tooltip="The integrations view",
         ),
+        Binding(
+            "4",
+            "app.show_activity",
+            "Activity",
+            id="history.activity",
+            tooltip="The subscriber's notifications on every channel",
+        ),
     ]
 
     def __init__(self, context: ViewContext) -> None:

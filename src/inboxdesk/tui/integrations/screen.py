@@ -75,6 +75,13 @@ class IntegrationsScreen(ServiceScreen):
             id="integrations.history",
             tooltip="Every write inboxdesk made, and undo of any",
         ),
+        Binding(
+            "4",
+            "app.show_activity",
+            "Activity",
+            id="integrations.activity",
+            tooltip="The subscriber's notifications on every channel",
+        ),
     ]
 
     # Whether `p` applies to the highlighted integration; the footer follows it.

@@ -1,7 +1,7 @@
 """What the two views share: the width breakpoint, the detail toggle, the key names.
 
 Both views get the screen class `-narrow` below `NARROW_BELOW` columns (Textual's
-breakpoints); `inboxdesk.tcss` then moves the detail pane below the list. `d` hides or
+breakpoints); `inboxdesk.tcss` then moves the detail pane below the list. `v` hides or
 shows the detail pane in any width (the class `-no-detail`).
 """
 
@@ -30,7 +30,7 @@ class ServiceScreen(Screen[None]):
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
-            "d",
+            "v",
             "toggle_detail",
             "Detail",
             show=False,
