@@ -221,8 +221,9 @@ def _from_detail(detail: ExecutionDetail, channel: str, workflow: str) -> JobCau
     if text == "Message deferred":
         return JobCause(Cause.PENDING, f"{channel}: deferred by the provider, still trying", detail)
     if text == "Message sent":
-        words = "in the inbox" if channel == "in-app" else "sent; the provider reported no problem"
-        return JobCause(Cause.SENT, f"{channel}: {words}", detail)
+        if channel == "in-app":  # the inbox is the destination: sent is there
+            return JobCause(Cause.DELIVERED, "in-app: in the inbox", detail)
+        return JobCause(Cause.SENT, f"{channel}: sent; the provider reported no problem", detail)
     return None
 
 
