@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from inboxdesk.client import ClientOptions, InboxClient, ProtocolError
+from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
 from inboxdesk.client.activity import ActivityFilter
 from inboxdesk.delivery import Cause, job_cause, notification_cause
 from tests.client.conftest import run
@@ -35,7 +35,9 @@ def delivered(
 def test_every_cause_in_words_from_the_local_service(delivered: Service) -> None:
     async def read() -> dict[str, Any]:
         async with InboxClient(delivered.url, STAGING_KEY) as client:
-            page = await client.activity(ActivityFilter(subscriber_ids=["jane"]), limit=50)
+            page = await activity.activity(
+                client, ActivityFilter(subscriber_ids=["jane"]), limit=50
+            )
             return {n.transaction_id: notification_cause(n) for n in page.data}
 
     causes = asyncio.run(read())
@@ -147,7 +149,7 @@ def test_production_s_looser_shapes_are_read(capsys: pytest.CaptureFixture[str])
 
         async def read() -> Any:
             async with InboxClient(server.url, STAGING_KEY) as client:
-                return await client.activity_notification(LOOSE["_id"])
+                return await activity.notification(client, LOOSE["_id"])
 
         found = asyncio.run(read())
     assert found.subscriber is None and found.template is None
@@ -178,7 +180,7 @@ def test_the_scan_stops_on_a_server_that_sends_the_same_page_again(
 
         async def scan() -> None:
             async with InboxClient(server.url, STAGING_KEY, ClientOptions()) as client:
-                await client.scan_activity(ActivityFilter(), limit=10_000)
+                await activity.scan(client, ActivityFilter(), limit=10_000)
 
         with pytest.raises(ProtocolError, match="again"):
             asyncio.run(scan())

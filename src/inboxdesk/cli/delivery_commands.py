@@ -13,8 +13,9 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.history_commands import _since
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
+from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
-from inboxdesk.delivery import glyph, job_cause, notification_cause, shown_raw
+from inboxdesk.delivery import glyph, has_failed, job_cause, notification_cause, shown_raw
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
 from inboxdesk.text import clip, plural, safe
@@ -134,13 +135,14 @@ def activity(
 
     async def work(client: InboxClient) -> int:
         if not (failed or follow or limit > MAX_PAGE):
-            listed = await client.activity(wanted, page, limit)
+            listed = await activity_feed.activity(client, wanted, page, limit)
             return _show(listed.data, 1, page + 1 if listed.has_more else None, limit, False)
         progress = _Progress("did not arrive" if failed else "listed")
         try:
-            scan = await client.scan_activity(
+            scan = await activity_feed.scan(
+                client,
                 wanted,
-                None if failed else (lambda n: True),
+                has_failed if failed else (lambda n: True),
                 None if follow else limit,
                 page,
                 progress,
@@ -201,7 +203,7 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
     execution details and the cause in words."""
 
     async def work(client: InboxClient) -> int:
-        found = await client.find_delivery(key, subscriber_id)
+        found = await activity_feed.find(client, key, subscriber_id)
         if not found:
             among = f" of subscriber {subscriber_id}" if subscriber_id else ""
             print(

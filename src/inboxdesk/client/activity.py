@@ -75,7 +75,8 @@ async def notification(client: InboxClient, notification_id: str) -> ActivityNot
     """`GET /v1/notifications/{id}`: the notification with every job and its details."""
     from inboxdesk.client.api import _segment
 
-    response = await client._send("GET", f"/v1/notifications/{_segment(notification_id)}")
+    path = f"/v1/notifications/{_segment(notification_id)}"
+    response = await client._send("GET", path)
     return parse(ActivityNotification, unwrap(json_of(response)))
 
 

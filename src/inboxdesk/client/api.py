@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import TracebackType
@@ -47,9 +47,7 @@ from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 if TYPE_CHECKING:
     # Read as `models.X` where used: the first inbox page needs none of them, and they
     # cost a tenth of start-up's imports (models/__init__.py loads each when first used).
-    from inboxdesk.client.activity import ActivityFilter, Scan
     from inboxdesk.models import Environment, FeedItem, Integration, Message
-    from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secret
 
 USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
@@ -227,46 +225,6 @@ class InboxClient:
             idempotency_key=idempotency_key,
         )
         return _whole(_unwrap(body), "mark-all")
-
-    # -- delivery: the activity feed (client/activity.py) ------------------------------
-
-    async def activity(
-        self, wanted: ActivityFilter | None = None, page: int = 0, limit: int = 10
-    ) -> Page[ActivityNotification]:
-        """One page of `GET /v1/notifications` (limit 1 to 50), newest first."""
-        from inboxdesk.client import activity
-
-        return await activity.activity(self, wanted or activity.ActivityFilter(), page, limit)
-
-    async def activity_notification(self, notification_id: str) -> ActivityNotification:
-        """`GET /v1/notifications/{id}`: its jobs in order, each with its details."""
-        from inboxdesk.client import activity
-
-        return await activity.notification(self, notification_id)
-
-    async def find_delivery(
-        self, key: str, subscriber_id: str | None = None
-    ) -> list[ActivityNotification]:
-        """The notifications a notification id or a transactionId names."""
-        from inboxdesk.client import activity
-
-        return await activity.find(self, key, subscriber_id)
-
-    async def scan_activity(
-        self,
-        wanted: ActivityFilter,
-        keep: Callable[[ActivityNotification], bool] | None = None,
-        limit: int | None = 20,
-        start: int = 0,
-        progress: Callable[[int, int], Any] | None = None,
-    ) -> Scan:
-        """Pages of 50 from `start` keeping what `keep` accepts (by default, what did not
-        arrive), up to `limit` kept or `max_pages` pages; stops on a repeated page."""
-        from inboxdesk.client import activity
-
-        if keep is None:
-            return await activity.scan(self, wanted, limit=limit, start=start, progress=progress)
-        return await activity.scan(self, wanted, keep, limit, start, progress)
 
     # -- listings ----------------------------------------------------------------------
 

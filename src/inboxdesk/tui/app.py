@@ -38,7 +38,6 @@ from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import (
     FirstRowsShown,
-    OpenDelivery,
     OpenSubscriber,
     Reload,
     ScopeLoaded,
@@ -321,34 +320,6 @@ class InboxdeskApp(App[None]):
             self.install_screen(HistoryScreen(self.context), "history")
         self.switch_screen("history")
 
-    def action_show_activity(self) -> None:
-        """Activity for the inbox's current subscriber."""
-        if not self.is_screen_installed("inbox"):
-            return  # not connected yet
-        subscriber_id = getattr(self.get_screen("inbox"), "subscriber_id", None)
-        screen = self._activity()
-        self.switch_screen("activity")
-        if subscriber_id:
-            from inboxdesk.tui.activity.screen import OpenActivity
-
-            screen.post_message(OpenActivity(subscriber_id))
-
-    def on_open_delivery(self, event: OpenDelivery) -> None:
-        """A message's delivery: Activity for its subscriber, then its timeline."""
-        from inboxdesk.tui.activity.screen import OpenDeliveryOf
-
-        screen = self._activity()
-        self.switch_screen("activity")
-        screen.post_message(OpenDeliveryOf(event.subscriber_id, event.transaction_id))
-
-    def _activity(self) -> Screen[None]:
-        if not self.is_screen_installed("activity"):
-            from inboxdesk.tui.activity.screen import ActivityScreen
-
-            self.install_screen(ActivityScreen(self.context), "activity")
-        found: Screen[None] = self.get_screen("activity")
-        return found
-
     def action_show_inbox(self) -> None:
         if self.is_screen_installed("inbox"):
             self.switch_screen("inbox")
@@ -384,13 +355,9 @@ class InboxdeskApp(App[None]):
 
         if isinstance(self.screen, HelpScreen):
             return
-        title = {
-            "inbox": "Inbox",
-            "integrations": "Integrations",
-            "history": "History",
-            "activity": "Activity",
-            "timeline": "Delivery",
-        }.get(self.screen.id or "", "inboxdesk")
+        title = {"inbox": "Inbox", "integrations": "Integrations", "history": "History"}.get(
+            self.screen.id or "", "inboxdesk"
+        )
         self.push_screen(HelpScreen(self.screen, title))
 
     # -- errors and recovery -----------------------------------------------------------

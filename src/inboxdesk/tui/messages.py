@@ -25,15 +25,6 @@ class OpenSubscriber(TextualMessage):
         self.subscriber_id = subscriber_id
 
 
-class OpenDelivery(TextualMessage):
-    """Open the delivery (in Activity) of the notification a transactionId names."""
-
-    def __init__(self, subscriber_id: str, transaction_id: str) -> None:
-        super().__init__()
-        self.subscriber_id = subscriber_id
-        self.transaction_id = transaction_id
-
-
 class ServiceAnswered(TextualMessage):
     """A screen's request succeeded: the key and the service work."""
 

@@ -14,15 +14,16 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message as TextualMessage
+from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
+from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
 from inboxdesk.delivery import glyph, job_cause, notification_cause
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import clip, plural, safe
-from inboxdesk.tui.activity.timeline import GLYPH_STYLE, TimelineScreen
+from inboxdesk.tui.activity.timeline import GLYPH_STYLE, TimelineScreen, open_delivery
 from inboxdesk.tui.context import ViewContext
-from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
@@ -67,15 +68,6 @@ class OpenActivity(TextualMessage):
     def __init__(self, subscriber_id: str) -> None:
         super().__init__()
         self.subscriber_id = subscriber_id
-
-
-class OpenDeliveryOf(TextualMessage):
-    """Open the timeline of the notification a transactionId names for a subscriber."""
-
-    def __init__(self, subscriber_id: str, transaction_id: str) -> None:
-        super().__init__()
-        self.subscriber_id = subscriber_id
-        self.transaction_id = transaction_id
 
 
 class ActivityLoaded(TextualMessage):
@@ -127,7 +119,7 @@ class ActivityTable(KeyedTable):
             )
 
 
-class ActivityScreen(ServiceScreen):
+class ActivityScreen(Screen[None]):
     AUTO_FOCUS = "#activity-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -155,6 +147,13 @@ class ActivityScreen(ServiceScreen):
             "escape", "clear_filters", "Clear", id="activity.clear", tooltip="Clear every filter"
         ),
         Binding("m", "more", "More", id="activity.more", tooltip="Load the next page"),
+        Binding(
+            "ctrl+g",
+            "go_to",
+            "Go to",
+            id="activity.go_to",
+            tooltip="Open a notification's timeline by its transactionId or id",
+        ),
         Binding("ctrl+r,f5", "refresh", "Refresh", id="activity.refresh", tooltip="Read again"),
         Binding("1", "app.show_inbox", "Inbox", id="activity.inbox", tooltip="The inbox view"),
         Binding(
@@ -177,6 +176,7 @@ class ActivityScreen(ServiceScreen):
         self.items: dict[str, ActivityNotification] = {}
         self.next_page: int | None = None
         self._generation = 0
+        self._going = False  # the text box asks for a notification to go to
         # Workflow names seen, and their ids: the feed filters by id.
         self.workflows: dict[str, str] = {}
 
@@ -199,12 +199,6 @@ class ActivityScreen(ServiceScreen):
         if event.subscriber_id != self.subscriber_id or not self.items:
             self.subscriber_id = event.subscriber_id
             self.reload()
-
-    def on_open_delivery_of(self, event: OpenDeliveryOf) -> None:
-        if event.subscriber_id != self.subscriber_id:
-            self.subscriber_id = event.subscriber_id
-            self.reload()
-        self.find_delivery(event.subscriber_id, event.transaction_id)
 
     def _say(self, extra: str = "") -> None:
         who = safe(self.subscriber_id or "no subscriber", newlines=False)
@@ -242,12 +236,12 @@ class ActivityScreen(ServiceScreen):
                 read = plural(pages * MAX_PAGE, "notification")
                 self._say(f" · read {read}, {kept:,} did not arrive…")
 
-            scan = await client.scan_activity(
-                self._wanted(), limit=MAX_PAGE, start=page, progress=progress
+            scan = await activity.scan(
+                client, self._wanted(), limit=MAX_PAGE, start=page, progress=progress
             )
             found, following = scan.found, scan.next_page
         else:
-            listed = await client.activity(self._wanted(), page, MAX_PAGE)
+            listed = await activity.activity(client, self._wanted(), page, MAX_PAGE)
             found = listed.data
             following = page + 1 if listed.has_more else None
         self.post_message(ActivityLoaded(generation, found, following, append))
@@ -263,21 +257,6 @@ class ActivityScreen(ServiceScreen):
         self.next_page = event.next_page
         self.table.add(fresh, self.size.width)
         self._say()
-
-    @work(exclusive=True, group="activity-find", exit_on_error=False)
-    async def find_delivery(self, subscriber_id: str, transaction_id: str) -> None:
-        found = await self.context.client.find_delivery(transaction_id, subscriber_id)
-        if not found:
-            self.notify(
-                safe(
-                    f"No notification of {subscriber_id} has the transactionId {transaction_id}.",
-                    newlines=False,
-                ),
-                severity="warning",
-                markup=False,
-            )
-            return
-        self.app.push_screen(TimelineScreen(self.context.client, found[0]))
 
     @on(DataTable.RowSelected, "#activity-table")
     def _selected(self, event: DataTable.RowSelected) -> None:
@@ -295,10 +274,19 @@ class ActivityScreen(ServiceScreen):
         self.filters = replace(self.filters, channel=CHANNELS[(at + 1) % len(CHANNELS)])
         self.reload()
 
-    def action_filter_text(self) -> None:
+    def action_filter_text(self, going: bool = False) -> None:
+        self._going = going
         field = self.query_one("#activity-filter", Input)
+        field.placeholder = (
+            "go to: a transactionId or notification id"
+            if going
+            else "workflow:NAME, or a transactionId"
+        )
         field.display = True
         field.focus()
+
+    def action_go_to(self) -> None:
+        self.action_filter_text(going=True)
 
     @on(Input.Submitted, "#activity-filter")
     def _filtered(self, event: Input.Submitted) -> None:
@@ -307,6 +295,10 @@ class ActivityScreen(ServiceScreen):
         field.display = False
         field.value = ""
         self.table.focus()
+        if self._going:
+            if text:
+                open_delivery(self, self.context, self.subscriber_id, text)
+            return
         if text.lower().startswith("workflow:"):
             name = text.split(":", 1)[1].strip()
             if name and name not in self.workflows:

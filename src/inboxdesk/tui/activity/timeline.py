@@ -1,7 +1,8 @@
 """The timeline of one notification: the cause in words on top, then each job in order
 with its execution details (time, status, source, detail) and the provider's `raw`
 answer as highlighted JSON with secrets masked. All of it is untrusted text: it goes
-through `safe()` into `Text`, never markup."""
+through `safe()` into `Text`, never markup. `open_delivery` finds a notification by
+transactionId (or id) and opens its timeline: `d` on an inbox message, `ctrl+g` here."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from inboxdesk.client import InboxClient
+from inboxdesk.client import InboxClient, activity
 from inboxdesk.delivery import glyph, job_cause, notification_cause, shown_raw
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.text import safe
+from inboxdesk.text import clip, safe
+from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 
@@ -137,6 +139,29 @@ class TimelineScreen(Screen[None]):
 
     @work(exclusive=True, group="timeline", exit_on_error=False)
     async def reload(self) -> None:
-        fresh = await self.client.activity_notification(self.notification.id)
+        fresh = await activity.notification(self.client, self.notification.id)
         self.notification = fresh
         self.query_one("#timeline-body", Static).update(render(fresh))
+
+
+def open_delivery(
+    view: Screen[None], context: ViewContext, subscriber_id: str | None, transaction_id: str | None
+) -> None:
+    """The timeline of the notification `transaction_id` names for the subscriber (the
+    first, if it names several); a notice when it names none."""
+    if not transaction_id:
+        view.notify("This message names no transactionId to find its delivery by.")
+        return
+
+    async def find() -> None:
+        found = await activity.find(context.client, transaction_id, subscriber_id)
+        if not found:
+            view.notify(
+                f"No notification has the id or transactionId {clip(transaction_id, 60)}.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        view.app.push_screen(TimelineScreen(context.client, found[0]))
+
+    view.run_worker(find(), group="delivery", exclusive=True, exit_on_error=False)

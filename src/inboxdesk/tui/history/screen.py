@@ -58,7 +58,7 @@ class HistoryScreen(ServiceScreen):
         ),
         Binding(
             "4",
-            "app.show_activity",
+            "show_activity",
             "Activity",
             id="history.activity",
             tooltip="The subscriber's notifications on every channel",

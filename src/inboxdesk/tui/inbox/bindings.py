@@ -166,7 +166,7 @@ INBOX_BINDINGS: list[BindingType] = [
     ),
     Binding(
         "4",
-        "app.show_activity",
+        "show_activity",
         "Activity",
         id="inbox.activity",
         tooltip="This subscriber's notifications on every channel, and why they arrived or not",

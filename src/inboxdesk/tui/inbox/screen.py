@@ -34,13 +34,7 @@ from inboxdesk.tui.inbox.messages import (
     SubscriberLoaded,
 )
 from inboxdesk.tui.inbox.table import MessageTable
-from inboxdesk.tui.messages import (
-    FirstRowsShown,
-    OpenDelivery,
-    OpenSubscriber,
-    Reload,
-    ServiceAnswered,
-)
+from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
 from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.writes.model import Kind
 
@@ -448,14 +442,12 @@ class InboxScreen(InboxChanges):
             copy(self.app, message_id, "the message id")
 
     def action_delivery(self) -> None:
-        """The highlighted message's notification in Activity, found by its transactionId."""
-        message_id = self.table.cursor_key
-        row = self.feed.get(message_id) if message_id else None
+        """The highlighted message's delivery: its notification, by its transactionId."""
+        row = self.feed.get(self.table.cursor_key or "")
         transaction = row.item.transaction_id if row is not None else None
-        if not transaction:
-            self.notify("This message names no transactionId to find its delivery by.")
-            return
-        self.post_message(OpenDelivery(self.subscriber_id, transaction))
+        from inboxdesk.tui.activity.timeline import open_delivery  # after the first frame
+
+        open_delivery(self, self.context, self.subscriber_id, transaction)
 
     def action_copy_subscriber(self) -> None:
         copy(self.app, self.subscriber_id, "the subscriberId")

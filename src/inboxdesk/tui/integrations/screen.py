@@ -77,7 +77,7 @@ class IntegrationsScreen(ServiceScreen):
         ),
         Binding(
             "4",
-            "app.show_activity",
+            "show_activity",
             "Activity",
             id="integrations.activity",
             tooltip="The subscriber's notifications on every channel",
