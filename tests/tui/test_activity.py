@@ -122,3 +122,14 @@ async def test_ctrl_g_in_activity_opens_a_notification_by_transaction_id(
         await pilot.press("ctrl+g", *"txn-no-token", "enter")
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
         assert "no device token" in timeline_text(app)
+
+
+async def test_ctrl_g_in_the_inbox_opens_a_notification_with_no_in_app_message(
+    delivered: Service,
+) -> None:
+    app = app_for(delivered)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("ctrl+g", *"txn-provider", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        assert "Attempt to send to unsubscribed recipient" in timeline_text(app)
