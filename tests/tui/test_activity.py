@@ -4,13 +4,12 @@ the local service: causes in words, filters, hostile text made safe, 80x24."""
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Static
 
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
-from inboxdesk.tui.activity.timeline import TimelineScreen
+from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
 from tests.conftest import Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
-from tests.tui.conftest import SIZE, Notices, app_for, plain, until
+from tests.tui.conftest import SIZE, Notices, app_for, until
 from tests.tui.test_inbox import opened
 
 
@@ -30,7 +29,7 @@ def causes(app: object) -> list[str]:
 
 
 def timeline_text(app: object) -> str:
-    return plain(app.screen.query_one("#timeline-body", Static))  # type: ignore[attr-defined]
+    return app.screen.query_one(TimelineView).text  # type: ignore[attr-defined, no-any-return]
 
 
 async def test_activity_lists_every_cause_and_enter_opens_the_timeline(
@@ -107,7 +106,7 @@ async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices
         assert width <= 80, "the row fits"
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        assert app.screen.query_one("#timeline-scroll").region.width <= 80
+        assert app.screen.query_one(TimelineView).region.width <= 80
         assert not notices.saying("Bug")
 
 

@@ -9,18 +9,22 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.highlighter import JSONHighlighter
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.events import Resize
+from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from inboxdesk.client import InboxClient, activity
 from inboxdesk.delivery import glyph, job_cause, notification_cause, shown_raw
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.text import clip, safe
+from inboxdesk.text import cells, clip, safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
@@ -42,13 +46,22 @@ def when(value: str | None) -> str:
     return safe((value or "")[:19].replace("T", " "), newlines=False)
 
 
-def render(notification: ActivityNotification) -> Text:
-    """The whole timeline as one Text: quick to build and to draw (one widget)."""
+# One line of the timeline: runs of (text, style), every text already made safe; a
+# line of a provider's JSON answer is highlighted when drawn (JSON_LINE as its style).
+Line = list[tuple[str, str]]
+JSON_LINE = "json"
+
+
+def lines(notification: ActivityNotification) -> list[Line]:
+    """The whole timeline as lines of plain runs: no Rich objects are made here, only
+    for the lines drawn (a timeline of 200 details is built in a few milliseconds)."""
     found = notification_cause(notification)
-    out = Text()
-    out.append("Cause: ", style="bold")
-    out.append(safe(found.words, newlines=False), style="bold red" if found.failed else "bold")
-    out.append("\n")
+    out: list[Line] = [
+        [
+            ("Cause: ", "bold"),
+            (safe(found.words, newlines=False), "bold red" if found.failed else "bold"),
+        ]
+    ]
     who = notification.subscriber
     facts = [
         ("workflow", notification.workflow_name),
@@ -57,47 +70,96 @@ def render(notification: ActivityNotification) -> Text:
         ("notification", notification.id),
         ("created", when(notification.created_at)),
     ]
-    for name, value in facts:
-        out.append(f"{name:>12}  ", style="dim")
-        out.append(safe(value, newlines=False))
-        out.append("\n")
+    out += [[(f"{name:>12}  ", "dim"), (safe(value, newlines=False), "")] for name, value in facts]
     workflow = notification.template.name if notification.template else ""
-    highlight = JSONHighlighter()
     for job in notification.jobs:
         cause = job_cause(job, workflow)
         mark = glyph(cause)
-        out.append("\n")
-        out.append(f"{mark} ", style=GLYPH_STYLE.get(mark, ""))
-        out.append(safe(job.name, newlines=False), style="bold")
-        out.append(f"  {safe(job.type, newlines=False)} · {safe(job.status, newlines=False)}")
+        head: Line = [
+            (f"{mark} ", GLYPH_STYLE.get(mark, "")),
+            (safe(job.name, newlines=False), "bold"),
+            (f"  {safe(job.type, newlines=False)} · {safe(job.status, newlines=False)}", ""),
+        ]
         if job.provider_id:
-            out.append(f" · {safe(job.provider_id, newlines=False)}", style="dim")
-        out.append("\n  ")
-        out.append(safe(cause.words, newlines=False), style="italic")
-        out.append("\n")
+            head.append((f" · {safe(job.provider_id, newlines=False)}", "dim"))
+        out += [[], head, [("  " + safe(cause.words, newlines=False), "italic")]]
         if not job.execution_details:
-            out.append("  (no execution details)\n", style="dim")
+            out.append([("  (no execution details)", "dim")])
         for detail in job.execution_details:
             status = safe(detail.status, newlines=False)
-            out.append(f"  {when(detail.created_at)[11:]:8}  ", style="dim")
-            out.append(f"{status:<9}", style=STATUS_STYLE.get(str(detail.status), ""))
-            out.append(f" {safe(detail.source or '', newlines=False):<11} ", style="dim")
-            out.append(safe(detail.detail, newlines=False))
+            row: Line = [
+                (f"  {when(detail.created_at)[11:]:8}  ", "dim"),
+                (f"{status:<9}", STATUS_STYLE.get(str(detail.status), "")),
+                (f" {safe(detail.source or '', newlines=False):<11} ", "dim"),
+                (safe(detail.detail, newlines=False), ""),
+            ]
             if detail.is_retry:
-                out.append(" (retry)", style="dim")
-            out.append("\n")
+                row.append((" (retry)", "dim"))
+            out.append(row)
             if detail.raw:
                 raw = shown_raw(detail.raw)
-                cut = len(raw) > RAW_CHARS
-                block = Text(safe(raw[:RAW_CHARS]))
-                highlight.highlight(block)
-                block.pad_left(6)
-                for line in block.split("\n"):
-                    out.append(Text("      ") + line)
-                    out.append("\n")
-                if cut:
-                    out.append(f"      … {len(raw) - RAW_CHARS:,} more characters\n", style="dim")
+                out += [
+                    [("      " + safe(part, newlines=False), JSON_LINE)]
+                    for part in raw[:RAW_CHARS].split("\n")
+                ]
+                if len(raw) > RAW_CHARS:
+                    more = f"      … {len(raw) - RAW_CHARS:,} more characters"
+                    out.append([(more, "dim")])
     return out
+
+
+def plain(line: Line) -> str:
+    return "".join(text for text, _ in line)
+
+
+class TimelineView(ScrollView, can_focus=True):
+    """The timeline's lines, drawn only as they come into view (the line API)."""
+
+    def __init__(self, notification: ActivityNotification, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.show(notification)
+
+    def show(self, notification: ActivityNotification) -> None:
+        self.lines = lines(notification)
+        self._drawn: dict[int, Strip] = {}
+        widest = max((cells(plain(line)) for line in self.lines), default=0)
+        self.virtual_size = Size(widest, len(self.lines))
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        """Everything the timeline holds, as plain text."""
+        return "\n".join(plain(line) for line in self.lines)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        if index >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        strip = self._drawn.get(index)
+        if strip is None:
+            strip = self._drawn[index] = self._strip(self.lines[index])
+        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+
+    def _strip(self, line: Line) -> Strip:
+        base = self.rich_style
+        if len(line) == 1 and line[0][1] == JSON_LINE:
+            text = Text(line[0][0])
+            _HIGHLIGHT.highlight(text)
+            return Strip(
+                [
+                    Segment(s.text, base + s.style if s.style else base)
+                    for s in text.render(self.app.console)
+                ]
+            )
+        # Style.parse is cached by Rich; an empty style leaves the base as it is.
+        return Strip(
+            [Segment(text, base + Style.parse(style) if style else base) for text, style in line]
+        )
+
+
+_HIGHLIGHT = JSONHighlighter()
 
 
 class TimelineScreen(Screen[None]):
@@ -122,14 +184,19 @@ class TimelineScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
-        with VerticalScroll(id="timeline-scroll"):
-            yield Static(render(self.notification), id="timeline-body")
+        yield TimelineView(self.notification, id="timeline-body")
         yield AppFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"Delivery of {self.notification.workflow_name}"
-        self.query_one("#timeline-scroll").focus()
+        self.query_one(TimelineView).focus()
         self.reload()
+
+    def on_resize(self, event: Resize) -> None:
+        # The Resize a screen gets after its first layout, to the size it was laid out
+        # at, would lay it out and draw it a second time before its first frame.
+        if event.size == self.outer_size:
+            event.prevent_default()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -141,7 +208,7 @@ class TimelineScreen(Screen[None]):
     async def reload(self) -> None:
         fresh = await activity.notification(self.client, self.notification.id)
         self.notification = fresh
-        self.query_one("#timeline-body", Static).update(render(fresh))
+        self.query_one(TimelineView).show(fresh)
 
 
 def open_delivery(

@@ -1,0 +1,212 @@
+"""Delivery: a subscriber with 10,000 notifications, and a timeline of 20 jobs x 10 details.
+
+Usage: .venv/bin/python -m benchmarks.delivery
+
+- The activity feed's first and last page (50 each) over HTTP from the service in its
+  own process, median of RUNS requests each: the last may cost at most 1.5x the first.
+- The app, headless, against the same service: `4` to Activity's first rows, and Enter
+  on a notification of 20 jobs x 10 details to its timeline on screen (the
+  first frame drawn: a callback after the mount's refresh), median of RUNS opens; the
+  target is 50 ms. Figures are printed, never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from textual import events
+
+from benchmarks.common import KEY, free_port
+
+SUBSCRIBER = "ada"
+NOTIFICATIONS = 10_000
+RUNS = 15
+BIG_JOBS, BIG_DETAILS = 20, 10
+
+
+def _at(n: int) -> str:
+    seconds = 1_700_000_000 + n * 60
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(seconds))
+
+
+def _job(kind: str, details: int) -> dict[str, Any]:
+    items = [
+        {"status": "Pending", "detail": "Message created"},
+        {"status": "Success", "detail": "Message sent", "raw": json.dumps({"id": "x" * 20})},
+    ]
+    return {
+        "type": kind,
+        "status": "completed",
+        "executionDetails": (items * details)[:details],
+    }
+
+
+def fixture() -> dict[str, Any]:
+    channels = ["in_app", "email", "sms"]
+    notifications = [
+        {
+            "subscriberId": SUBSCRIBER,
+            "workflow": "Order shipped",
+            "transactionId": f"t{n}",
+            "createdAt": _at(n),
+            "jobs": [_job(c, 2) for c in channels],
+        }
+        for n in range(NOTIFICATIONS)
+    ]
+    # The newest: the big one the timeline opens.
+    notifications.append(
+        {
+            "subscriberId": SUBSCRIBER,
+            "workflow": "Order shipped",
+            "transactionId": "big",
+            "createdAt": _at(NOTIFICATIONS + 1),
+            "jobs": [_job(channels[n % 3], BIG_DETAILS) for n in range(BIG_JOBS)],
+        }
+    )
+    return {
+        "environments": [
+            {
+                "name": "Bench",
+                "apiKey": KEY,
+                "workflows": [{"name": "Order shipped"}],
+                "subscribers": [{"subscriberId": SUBSCRIBER, "firstName": "Ada"}],
+                "messages": [
+                    {
+                        "subscriberId": SUBSCRIBER,
+                        "workflow": "Order shipped",
+                        "transactionId": "big",
+                        "title": "The big one",
+                    }
+                ],
+                "notifications": notifications,
+            }
+        ]
+    }
+
+
+@contextmanager
+def served() -> Iterator[str]:
+    with tempfile.TemporaryDirectory(prefix="inboxdesk-bench-") as scratch:
+        path = Path(scratch) / "fixture.json"
+        path.write_text(json.dumps(fixture()))
+        port = free_port()
+        command = [sys.executable, "-m", "inboxdesk", "serve", "--db", f"{scratch}/b.db"]
+        process = subprocess.Popen(
+            [*command, "--port", str(port), "--load", str(path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                httpx.get(f"{url}/openapi.json", timeout=1)
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the service did not start") from None
+                time.sleep(0.1)
+        try:
+            yield url
+        finally:
+            process.terminate()
+            process.wait()
+
+
+def page_times(url: str, page: int) -> list[float]:
+    times = []
+    query = {"subscriberIds": SUBSCRIBER, "limit": 50, "page": page}
+    with httpx.Client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
+        http.get("/v1/notifications", params=query)  # warm
+        for _ in range(RUNS):
+            started = time.perf_counter()
+            answer = http.get("/v1/notifications", params=query)
+            times.append(time.perf_counter() - started)
+            assert answer.status_code == 200 and answer.json()["data"], answer.text[:200]
+    return times
+
+
+async def app_times(url: str) -> tuple[float, list[float]]:
+    from inboxdesk.config import Settings
+    from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
+    from inboxdesk.tui.activity.timeline import TimelineScreen
+    from inboxdesk.tui.app import make_app
+    from inboxdesk.tui.inbox.screen import InboxScreen
+
+    # The clock stops once the timeline's first frame is drawn: its mount asks to be
+    # told after the next refresh, as the start-up benchmark's first page does.
+    painted: list[float] = []
+    mount = TimelineScreen.on_mount
+
+    def on_mount(self: TimelineScreen) -> None:
+        mount(self)
+        self.call_after_refresh(lambda: painted.append(time.perf_counter()))
+
+    TimelineScreen.on_mount = on_mount  # type: ignore[method-assign]
+    app = make_app(Settings(base_url=url, api_key=KEY), subscriber_id=SUBSCRIBER)
+    app.animation_level = "none"
+    opens: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not (isinstance(app.screen, InboxScreen) and app.screen.is_mounted):
+            await pilot.pause(0.01)
+        await pilot.pause(0.3)
+        started = time.perf_counter()
+        await pilot.press("4")
+        while not (
+            isinstance(app.screen, ActivityScreen)
+            and app.screen.query_one(ActivityTable).row_count >= 50
+        ):
+            await pilot.pause(0.001)
+        first_page = time.perf_counter() - started
+        for _ in range(RUNS):
+            table = app.screen.query_one(ActivityTable)
+            table.move_cursor(row=0)
+            await pilot.pause()
+            painted.clear()
+            started = time.perf_counter()
+            app.post_message(events.Key("enter", "\r"))
+            while not painted:
+                if time.perf_counter() - started > 30:
+                    raise TimeoutError("the timeline never showed")
+                await asyncio.sleep(0.0002)
+            opens.append(painted[0] - started)
+            await app.screen.workers.wait_for_complete()
+            await pilot.press("escape")
+            while not isinstance(app.screen, ActivityScreen):
+                await pilot.pause(0)
+    return first_page, opens
+
+
+def main() -> None:
+    print(f"building a service with {NOTIFICATIONS:,} notifications for one subscriber…")
+    with served() as url:
+        first = statistics.median(page_times(url, 0))
+        last_page = NOTIFICATIONS // 50 - 1  # the last full page (one more holds one)
+        last = statistics.median(page_times(url, last_page))
+        print(f"activity feed, first page of 50: {first * 1000:.1f} ms (median of {RUNS})")
+        print(
+            f"activity feed, last page ({last_page}) of 50: {last * 1000:.1f} ms "
+            f"= {last / first:.2f}x the first (target at most 1.5x)"
+        )
+        shown, opens = asyncio.run(app_times(url))
+        print(f"app: 4 to Activity's first 50 rows: {shown * 1000:.0f} ms")
+        print(
+            f"app: Enter to a timeline of {BIG_JOBS} jobs x {BIG_DETAILS} details on screen: "
+            f"median {statistics.median(opens) * 1000:.1f} ms, max {max(opens) * 1000:.1f} ms "
+            f"over {RUNS} (target 50 ms)"
+        )
+
+
+if __name__ == "__main__":
+    main()
