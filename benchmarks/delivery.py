@@ -2,8 +2,9 @@
 
 Usage: .venv/bin/python -m benchmarks.delivery
 
-- The activity feed's first and last page (50 each) over HTTP from the service in its
-  own process, median of RUNS requests each: the last may cost at most 1.5x the first.
+- The activity feed's first and last full page (50 each) over HTTP from the service in
+  its own process, interleaved, median of RUNS requests each: the last may cost at
+  most 1.5x the first; and the same two pages read from the store (CPU time).
 - The app, headless, against the same service: `4` to Activity's first rows, and Enter
   on a notification of 20 jobs x 10 details to its timeline on screen (the
   first frame drawn: a callback after the mount's refresh), median of RUNS opens, in
@@ -98,7 +99,7 @@ def fixture() -> dict[str, Any]:
 
 
 @contextmanager
-def served() -> Iterator[str]:
+def served() -> Iterator[tuple[str, str]]:
     with tempfile.TemporaryDirectory(prefix="inboxdesk-bench-") as scratch:
         path = Path(scratch) / "fixture.json"
         path.write_text(json.dumps(fixture()))
@@ -120,22 +121,42 @@ def served() -> Iterator[str]:
                     raise RuntimeError("the service did not start") from None
                 time.sleep(0.1)
         try:
-            yield url
+            yield url, f"{scratch}/b.db"
         finally:
             process.terminate()
             process.wait()
 
 
-def page_times(url: str, page: int) -> list[float]:
-    times = []
-    query = {"subscriberIds": SUBSCRIBER, "limit": 50, "page": page}
+def page_times(url: str, pages: tuple[int, int]) -> tuple[list[float], list[float]]:
+    """Each page's request times, the two pages interleaved so that a busy moment of
+    the machine weighs on both alike."""
+    times: tuple[list[float], list[float]] = ([], [])
     with httpx.Client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
-        http.get("/v1/notifications", params=query)  # warm
-        for _ in range(RUNS):
+        for n in range(RUNS * 2 + 2):
+            query = {"subscriberIds": SUBSCRIBER, "limit": 50, "page": pages[n % 2]}
             started = time.perf_counter()
             answer = http.get("/v1/notifications", params=query)
-            times.append(time.perf_counter() - started)
-            assert answer.status_code == 200 and answer.json()["data"], answer.text[:200]
+            if n >= 2:  # the first of each warms up
+                times[n % 2].append(time.perf_counter() - started)
+            assert answer.status_code == 200 and len(answer.json()["data"]) == 50
+    return times
+
+
+def store_times(db: str, pages: tuple[int, int]) -> tuple[list[float], list[float]]:
+    """The same pages read from the store itself: the query and the documents, no HTTP."""
+    from inboxdesk.server.store import ActivityQuery, Caller, Store
+
+    store = Store(db)
+    row = store.read().execute("SELECT environment_id FROM notifications LIMIT 1").fetchone()
+    caller = Caller(row[0], "")
+    times: tuple[list[float], list[float]] = ([], [])
+    for n in range(RUNS * 4 + 2):
+        query = ActivityQuery(page=pages[n % 2], limit=50, subscriber_ids=[SUBSCRIBER])
+        started = time.process_time()
+        found = store.list_activity(caller, query)
+        if n >= 2:
+            times[n % 2].append(time.process_time() - started)
+        assert found is not None and len(found) == 50
     return times
 
 
@@ -192,14 +213,20 @@ async def app_times(url: str) -> tuple[float, list[tuple[float, float]]]:
 
 def main() -> None:
     print(f"building a service with {NOTIFICATIONS:,} notifications for one subscriber…")
-    with served() as url:
-        first = statistics.median(page_times(url, 0))
+    with served() as (url, db):
         last_page = NOTIFICATIONS // 50 - 1  # the last full page (one more holds one)
-        last = statistics.median(page_times(url, last_page))
-        print(f"activity feed, first page of 50: {first * 1000:.1f} ms (median of {RUNS})")
+        first, last = (statistics.median(t) for t in page_times(url, (0, last_page)))
         print(
-            f"activity feed, last page ({last_page}) of 50: {last * 1000:.1f} ms "
+            f"activity feed over HTTP, first page of 50: {first * 1000:.1f} ms (median of {RUNS})"
+        )
+        print(
+            f"activity feed over HTTP, last page ({last_page}) of 50: {last * 1000:.1f} ms "
             f"= {last / first:.2f}x the first (target at most 1.5x)"
+        )
+        first, last = (statistics.median(t) for t in store_times(db, (0, last_page)))
+        print(
+            f"the store alone (CPU), first page {first * 1000:.2f} ms, last "
+            f"{last * 1000:.2f} ms = {last / first:.2f}x"
         )
         shown, opens = asyncio.run(app_times(url))
         print(f"app: 4 to Activity's first 50 rows: {shown * 1000:.0f} ms")

@@ -163,8 +163,8 @@ _HIGHLIGHT = JSONHighlighter()
 
 
 class TimelineScreen(Screen[None]):
-    """One notification's delivery; shown at once from what the list holds, then read
-    again from the service (its jobs may have moved on)."""
+    """One notification's delivery, shown at once from what was just read (the list's
+    page, or the lookup); `ctrl+r` reads it again (its jobs may have moved on)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -190,7 +190,6 @@ class TimelineScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = f"Delivery of {self.notification.workflow_name}"
         self.query_one(TimelineView).focus()
-        self.reload()
 
     def on_resize(self, event: Resize) -> None:
         # The Resize a screen gets after its first layout, to the size it was laid out
