@@ -197,6 +197,17 @@ def delivery_fixture() -> dict[str, Any]:
         }
         for n, (transaction, (jobs, _)) in enumerate(STORIES.items())
     ]
+    staging["notifications"][0] |= {"severity": "high", "contextKeys": ["tenant:acme", "a:b"]}
+    # joe's one notification: filters by subscriber and email tell the two apart.
+    staging["notifications"].append(
+        {
+            "subscriberId": "joe",
+            "workflow": "Order shipped",
+            "transactionId": "txn-joe",
+            "createdAt": "2026-10-01T10:00:00.000Z",
+            "jobs": [{"type": "in_app", "status": "completed", "executionDetails": SENT}],
+        }
+    )
     # Made after every notification above: a preference changes future ones only.
     staging["preferences"] = [
         {

@@ -27,6 +27,7 @@ def feed(service: Service, key: str | None = None, **query: Any) -> Any:
 def test_the_feed_lists_newest_first_with_jobs_and_no_total(delivered: Service) -> None:
     answer = feed(delivered, subscriberIds="jane", limit=50)
     assert answer.status_code == 200
+    assert feed(delivered, limit=50).json()["data"][-1]["transactionId"] == "txn-joe"
     body = answer.json()
     assert set(body) == {"data", "page", "pageSize", "hasMore"}, "no totalCount"
     created = [n["createdAt"] for n in body["data"]]
@@ -58,7 +59,7 @@ def test_filters_by_transaction_channel_workflow_and_dates(delivered: Service) -
     comma = feed(delivered, transactionId="txn-11,txn-provider").json()["data"]
     assert comma == [], "comma-joined values are not split"
     workflow = one[0]["_templateId"]
-    assert len(feed(delivered, templates=workflow, limit=50).json()["data"]) == len(STORIES)
+    assert len(feed(delivered, templates=workflow, limit=50).json()["data"]) == len(STORIES) + 1
     window = feed(delivered, after="2026-11-12T00:00:00Z", before="2026-11-13T23:00:00Z")
     assert [n["transactionId"] for n in window.json()["data"]] == [
         "txn-pref-global",
@@ -66,6 +67,20 @@ def test_filters_by_transaction_channel_workflow_and_dates(delivered: Service) -
     ]
     nobody = feed(delivered, subscriberIds="nobody", page=3).json()
     assert nobody == {"data": [], "page": 0, "pageSize": 10, "hasMore": False}
+
+
+def test_filters_by_email_severity_and_context_keys(delivered: Service) -> None:
+    by_email = feed(delivered, emails="joe@example.test").json()["data"]
+    assert [n["transactionId"] for n in by_email] == ["txn-joe"]
+    both = feed(delivered, emails="joe@example.test", subscriberIds="jane").json()
+    assert both["data"] == [], "both filters: the subscribers both name"
+    high = feed(delivered, severity="high").json()["data"]
+    assert [n["transactionId"] for n in high] == ["txn-delivered"]
+    none = feed(delivered, severity="none", limit=50).json()["data"]
+    assert len(none) == len(STORIES), "none matches those without a severity"
+    keys = feed(delivered, contextKeys=["a:b", "tenant:acme"]).json()["data"]
+    assert [n["transactionId"] for n in keys] == ["txn-delivered"], "order insensitive"
+    assert feed(delivered, contextKeys="a:b").json()["data"] == [], "the exact set"
 
 
 @pytest.mark.parametrize(

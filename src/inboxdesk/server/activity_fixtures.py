@@ -9,7 +9,9 @@ may be left out. Statuses, step types and sources must be ones production sends.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from pydantic import ValidationError
@@ -28,10 +30,15 @@ class ActivityFixtureError(ValueError):
     """A notification or preference of a fixture that cannot be loaded."""
 
 
-def _one_of(value: Any, allowed: type[Any], spot: str) -> None:
-    names = [m.value for m in allowed]
-    if value not in names:
-        raise ActivityFixtureError(f"{spot}: must be one of {', '.join(names)}")
+@functools.cache
+def _values(allowed: type[StrEnum]) -> frozenset[str]:
+    return frozenset(m.value for m in allowed)
+
+
+def _one_of(value: Any, allowed: type[StrEnum], spot: str) -> None:
+    if not isinstance(value, str) or value not in _values(allowed):
+        names = ", ".join(m.value for m in allowed)
+        raise ActivityFixtureError(f"{spot}: must be one of {names}")
 
 
 def _objects(doc: Mapping[str, Any], name: str, spot: str) -> list[dict[str, Any]]:
