@@ -167,7 +167,7 @@ def test_version_help_and_choices_from_the_enums(capsys: pytest.CaptureFixture[s
     code, _, err = run(capsys, "mark-all", "jane", "done")
     assert code == 2 and "'done' is not one of 'read', 'seen', 'unread', 'unseen'" in err
     code, out, _ = run(capsys, "integrations", "--help")
-    assert "[in_app|email|sms|chat|push]" in out
+    assert "[in_app|email|sms|chat|push|tool]" in out
 
 
 def test_integrations_by_channel(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
