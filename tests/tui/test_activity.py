@@ -66,6 +66,12 @@ async def test_activity_lists_every_cause_and_enter_opens_the_timeline(
         assert "[bold]" in text, "markup shown as text, never applied"
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="back")
+        table = app.screen.query_one(ActivityTable)
+        table.move_cursor(row=next(n for n, c in enumerate(causes(app)) if "recipient" in c))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        text = timeline_text(app)
+        assert "21610" in text and "sk_live_1234567890abcdef" not in text, "secrets masked"
 
 
 async def test_d_opens_the_delivery_of_the_highlighted_message(delivered: Service) -> None:
@@ -78,21 +84,6 @@ async def test_d_opens_the_delivery_of_the_highlighted_message(delivered: Servic
         assert "txn-11" in text and "Message bounced" in text
         assert "sent is not delivered" in text
         assert "550 mailbox unavailable" in text, "the provider's raw answer"
-
-
-async def test_the_timeline_masks_secrets_in_raw(delivered: Service) -> None:
-    app = app_for(delivered)
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("4")
-        await until(pilot, lambda: rows(app) == len(STORIES), what="rows")
-        table = app.screen.query_one(ActivityTable)
-        at = next(n for n, c in enumerate(causes(app)) if "unsubscribed recipient" in c)
-        table.move_cursor(row=at)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        text = timeline_text(app)
-        assert "21610" in text and "sk_live_1234567890abcdef" not in text
 
 
 async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices: Notices) -> None:
@@ -110,20 +101,7 @@ async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices
         assert not notices.saying("Bug")
 
 
-async def test_ctrl_g_in_activity_opens_a_notification_by_transaction_id(
-    delivered: Service,
-) -> None:
-    app = app_for(delivered)
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("4")
-        await until(pilot, lambda: rows(app) == len(STORIES), what="rows")
-        await pilot.press("ctrl+g", *"txn-no-token", "enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        assert "no device token" in timeline_text(app)
-
-
-async def test_ctrl_g_in_the_inbox_opens_a_notification_with_no_in_app_message(
+async def test_ctrl_g_opens_a_notification_from_the_inbox_and_from_activity(
     delivered: Service,
 ) -> None:
     app = app_for(delivered)
@@ -132,3 +110,13 @@ async def test_ctrl_g_in_the_inbox_opens_a_notification_with_no_in_app_message(
         await pilot.press("ctrl+g", *"txn-provider", "enter")
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
         assert "Attempt to send to unsubscribed recipient" in timeline_text(app)
+        await pilot.press("escape", "4")  # and from Activity, by its transactionId
+        await until(pilot, lambda: rows(app) == len(STORIES), what="rows")
+        await pilot.press("ctrl+g", *"txn-no-token", "enter")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, TimelineScreen) and "no device token" in timeline_text(app)
+            ),
+            what="its timeline",
+        )
