@@ -1,5 +1,5 @@
 """A production-shaped server on loopback: the local service behind a proxy that adds
-what production sends and the local service never does (decisions.md 12).
+what production sends and the local service never does.
 
 `GET /v1/environments` and `/me` gain every environment's secret `apiKeys`, as self-hosted
 and older deployments give them to any API key. The rest passes through unchanged.

@@ -61,9 +61,9 @@ PAIRS: list[tuple[type[BaseModel], str]] = [
     (models.Environment, "EnvironmentResponseDto"),
 ]
 
-# Where api.md (the contract) and the excerpt differ, api.md wins. Each difference, on purpose:
+# Where the contract and the excerpt differ, the contract wins. Each difference, on purpose:
 FIELDS_ONLY_IN_EXCERPT = {
-    # Newer credential fields; the brand-named base URL is AppBaseUrl in api.md.
+    # Newer credential fields; the brand-named base URL is AppBaseUrl in the contract.
     "CredentialsDto": {
         "tenantId",
         "AppIOBaseUrl",
@@ -80,18 +80,18 @@ FIELDS_ONLY_IN_EXCERPT = {
     },
     # Extra context for some errors; kept through extra="allow".
     "ErrorDto": {"ctx"},
-    # Secret keys: dropped as the body is read, never held (behaviour.md 1).
+    # Secret keys: dropped as the body is read, never held.
     "EnvironmentResponseDto": {"apiKeys"},
 }
 FIELDS_ONLY_IN_MODELS = {
-    # Production's integrations carry them; its document leaves them out (behaviour.md 1).
+    # Production's integrations carry them; its document leaves them out.
     "IntegrationResponseDto": {"priority", "rules"},
     # How many keys were dropped, never sent on.
     "EnvironmentResponseDto": {"api_key_count"},
     "CredentialsDto": {"AppBaseUrl"},
     # Production's feed items are its message documents: the DTO lists a part of what
     # they carry. These are the Message fields they hold beside it, and the workflow
-    # subset behaviour.md names.
+    # subset production's feed sends.
     "NotificationFeedItemDto": {
         "title",
         "lastSeenDate",
@@ -106,11 +106,11 @@ FIELDS_ONLY_IN_MODELS = {
         "contextKeys",
         "template",
     },
-    # The error name, the 422 field detail (behaviour.md section 4).
+    # The error name, the 422 field detail.
     "ErrorDto": {"error", "errors"},
 }
 REQUIRED_DIFFERENCES = {
-    # Conditions as production's database holds them (decisions.md 11): older
+    # Conditions as production's database holds them: older
     # dashboards wrote items with only children and value, children with any shape.
     "StepFilterDto": {"isNegated", "type", "value", "children"},
     "FieldFilterPartDto": {"field", "value", "operator", "on"},
@@ -196,7 +196,7 @@ def test_enum_values_match(schema: str, field: str, enum: type[StrEnum]) -> None
     ]
 
 
-# Values production's database holds that its document does not list (decisions.md 11).
+# Values production's database holds that its document does not list.
 ENUM_VALUES_ONLY_IN_MODELS = {
     "FieldFilterPartDto.on": ["tenant"],
     # Tool steps are a channel of the activity feed; this copy of the document predates them.

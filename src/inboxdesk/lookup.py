@@ -1,10 +1,10 @@
-"""Finding one message by what a customer's ticket carries (decisions.md 27): its
+"""Finding one message by what a customer's ticket carries: its
 transactionId, or its id. UI-free: `inboxdesk message` and the app's go-to share it.
 
 X is tried as a transactionId first (`GET /v1/messages?transactionId=X`, one request).
 Only then is it looked for as a message id, page by page of `GET /v1/messages` (the
 service has no lookup by id): among one subscriber's messages, or the environment's,
-never further than `max_pages` pages (decisions.md 23), saying how far it got.
+never further than `max_pages` pages, saying how far it got.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Environments on the command line: which one each integration is in, and switches
-that act on another environment only when it is named (decisions.md 7-8)."""
+that act on another environment only when it is named."""
 
 from __future__ import annotations
 

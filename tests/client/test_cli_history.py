@@ -106,7 +106,7 @@ def test_a_switch_in_another_environment_is_undone_only_when_named(
     env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The switch back acts outside the key's environment, so it is confirmed as the
-    switch was: a script names the environment (decisions.md 7-8)."""
+    switch was: a script names the environment."""
     from tests.conftest import OTHER_SMTP, POSTMARK
 
     code, _, err = run(capsys, "set-primary", OTHER_SMTP, "--environment", "Other", "--yes")

@@ -35,9 +35,7 @@ def delivered(
 def test_every_cause_in_words_from_the_local_service(delivered: Service) -> None:
     async def read() -> dict[str, Any]:
         async with InboxClient(delivered.url, STAGING_KEY) as client:
-            page = await activity.activity(
-                client, ActivityFilter(subscriber_ids=["jane"]), limit=50
-            )
+            page = await client.activity(ActivityFilter(subscriber_ids=["jane"]), limit=50)
             return {n.transaction_id: notification_cause(n) for n in page.data}
 
     causes = asyncio.run(read())
@@ -149,7 +147,7 @@ def test_production_s_looser_shapes_are_read(capsys: pytest.CaptureFixture[str])
 
         async def read() -> Any:
             async with InboxClient(server.url, STAGING_KEY) as client:
-                return await activity.notification(client, LOOSE["_id"])
+                return await client.activity_notification(LOOSE["_id"])
 
         found = asyncio.run(read())
     assert found.subscriber is None and found.template is None

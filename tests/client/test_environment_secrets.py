@@ -1,4 +1,4 @@
-"""Environments' secret API keys never leave the client (behaviour.md 1; decisions.md 12):
+"""Environments' secret API keys never leave the client:
 not printed, not in --json, not in a repr, a view, or a crash file. Tested against a
 production-shaped server on loopback, since the local service never sends them."""
 

@@ -1,4 +1,4 @@
-"""Where production's database is looser than its document (decisions.md 11).
+"""Where production's database is looser than its document.
 
 The local service's bodies are checked against the excerpt with this overlay, and the
 client's property tests generate bodies from it, so both cover what production really
@@ -6,9 +6,9 @@ sends. Each change names the shape it allows:
 
 - condition items written by older dashboards: no `isNegated`, no `type`; children with
   an `_id`, `on: tenant`, and a `value` of any JSON type;
-- integrations carry `priority` and may carry `rules` (behaviour.md 1); `credentials`
+- integrations carry `priority` and may carry `rules`; `credentials`
   absent on set primary and `channel` absent on agent-kind integrations are already
-  optional in the excerpt, though api.md marks them required.
+  optional in the excerpt, though the contract marks them required.
 """
 
 from __future__ import annotations

@@ -402,7 +402,7 @@ def test_every_command_prints_every_body(
         code, out, err = run(cli_env, answers(op, body), (*argv, "--json"))
         assert code in ok, err
         envelope = json.loads(out)
-        # One envelope for every command (decisions.md 26).
+        # One envelope for every command.
         assert isinstance(envelope, dict) and "data" in envelope
         shown = envelope["data"]
         if argv[0] in {"integrations", "subscribers", "messages", "mark-as"} and not (

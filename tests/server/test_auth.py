@@ -1,4 +1,4 @@
-"""API keys: behaviour.md section 4 (401s) and scoping of every query by environment."""
+"""API keys: production's 401s, and scoping of every query by environment."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_keys_are_stored_as_hashes(service: Service) -> None:
 
 def test_each_key_sees_only_its_environment(service: Service) -> None:
     """Everything is scoped to the key's environment, but integrations, which
-    production lists for the whole organization (behaviour.md 1)."""
+    production lists for the whole organization."""
     with service.http() as staging, service.http(OTHER_KEY) as other:
         mine = staging.get("/v1/integrations").json()["data"]
         theirs = other.get("/v1/integrations").json()["data"]

@@ -59,7 +59,7 @@ def test_integrations_cover_every_channel_and_state(demo: tuple[Store, list[Any]
 def test_conditions_come_in_every_shape_production_stores(
     demo: tuple[Store, list[Any]],
 ) -> None:
-    """behaviour.md 2: no isNegated/type, children with _id, on: tenant, any value."""
+    """No isNegated/type, children with _id, on: tenant, any value."""
     store, loaded = demo
     caller = store.authenticate(loaded[0].api_key)
     assert caller is not None

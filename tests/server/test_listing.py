@@ -1,4 +1,4 @@
-"""The listings of behaviour.md section 7, paging edges included."""
+"""The listings as production pages them, paging edges included."""
 
 from __future__ import annotations
 

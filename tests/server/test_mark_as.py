@@ -1,4 +1,4 @@
-"""Mark messages over HTTP: behaviour.md section 2."""
+"""Mark messages over HTTP, as production's mark-as does."""
 
 from __future__ import annotations
 

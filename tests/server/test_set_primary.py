@@ -1,4 +1,4 @@
-"""Set primary over HTTP: behaviour.md section 2, scoped to the organization."""
+"""Set primary over HTTP, as production switches it, scoped to the organization."""
 
 from __future__ import annotations
 
@@ -167,7 +167,7 @@ def test_another_environments_integration_switches_that_environment_only(
 
 
 def test_priority_is_recalculated_among_the_active_ones(service: Service) -> None:
-    """decisions.md 10: the primary highest, the other active ones below in their
+    """The primary highest, the other active ones below in their
     previous order, inactive ones untouched."""
     with service.http() as http:
         assert http.post(f"/v1/integrations/{MAILGUN}/set-primary").status_code == 200
@@ -252,7 +252,7 @@ def test_twenty_concurrent_calls_leave_exactly_one_primary_per_environment(
 
 
 def test_an_upper_case_id_is_the_same_integration(service: Service) -> None:
-    """behaviour.md 6: production reads ObjectIds in upper-case hex too."""
+    """Production reads ObjectIds in upper-case hex too."""
     with service.http() as http:
         response = http.post(f"/v1/integrations/{MAILGUN.upper()}/set-primary")
     assert response.status_code == 200 and response.json()["data"]["_id"] == MAILGUN

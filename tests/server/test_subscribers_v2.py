@@ -41,7 +41,7 @@ def ids(body: dict[str, Any]) -> list[str]:
         ({"email": "JOE@example"}, ["joe"]),
         ({"name": "jane doe"}, ["jane"]),
         ({"name": "doe"}, ["jane"]),
-        # subscriberId is exact and case-sensitive, as production's (behaviour.md 5).
+        # subscriberId is exact and case-sensitive, as production's.
         ({"subscriberId": "jane"}, ["jane"]),
         ({"subscriberId": "ja"}, []),
         ({"subscriberId": "Jane"}, []),

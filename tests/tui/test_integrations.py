@@ -202,7 +202,7 @@ async def test_refresh_and_set_primary_merge_rows_in_place(service: Service) -> 
 
 
 async def test_another_environments_switch_asks_for_its_name(service: Service) -> None:
-    """decisions.md 8: a switch outside the key's environment is confirmed by typing
+    """A switch outside the key's environment is confirmed by typing
     that environment's name; a wrong name changes nothing."""
     from textual.widgets import Input
 

@@ -1,5 +1,5 @@
 """Writes queued while the service is away outlive the session and are offered at the
-next start (decisions.md 4); an undo while away is queued, not lost."""
+next start; an undo while away is queued, not lost."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from inboxdesk.config.connect import client_for
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
+from inboxdesk.webhooks import webhook_warning
 from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write
 from inboxdesk.writes.before import unread_before
@@ -32,7 +33,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="print JSON, 
 
 
 def _emit(data: Any, **beside: Any) -> None:
-    """The one JSON envelope of every command (decisions.md 26): `{"data": ...}`, plus
+    """The one JSON envelope of every command: `{"data": ...}`, plus
     `next`, `notUpdated` or `failed` where they apply; the wire's types kept, and C1 and
     bidi controls escaped as well as C0."""
     print(safe_json({"data": data, **beside}, indent=2))
@@ -152,12 +153,6 @@ def _message_rows(messages: Sequence[MessageFields]) -> list[tuple[object, ...]]
         )
         for m in messages
     ]
-
-
-def _state(n: InboxNotification) -> str:
-    if n.is_archived:
-        return "archived"
-    return f"snoozed to {n.snoozed_until[:16]}" if n.snoozed_until else ""
 
 
 def _notification_rows(found: Sequence[InboxNotification]) -> list[tuple[object, ...]]:
@@ -379,9 +374,14 @@ def mark_as(
         )
         return 2
 
+    # Warned, not asked: the ids may come from a pipe, and the mark goes on.
+    warning = webhook_warning(len(set(ids)))
+    if warning:
+        print(f"inboxdesk: {warning}", file=sys.stderr)
+
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        # Before (decisions.md 31): the last state inboxdesk saw, from the journal; unknown
-        # for an id it never saw, and then the write cannot be undone.
+        # Before: the last state inboxdesk saw, from the journal; unknown for an id it
+        # never saw, and then the write cannot be undone.
         seen = outbox.store.last_seen(outbox.where, ids)
         before = seen if len(seen) == len(set(ids)) else None
         write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),), before)
@@ -432,14 +432,11 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             if state in ("read", "seen"):
                 counts = await client.notification_counts(subscriber_id, all_states=True)
                 known = counts.unread if state == "read" else counts.unseen
-                # decisions.md 15 and 17: the number it changes, and the webhooks it fires.
+                # The number it changes, and the webhooks it sets off.
                 question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"
-                if known.capped or known.value > 20:
-                    print(
-                        f"  Production sends the customer's webhook once per message "
-                        f"(message.{state}): {known} of them.",
-                        file=sys.stderr,
-                    )
+                warning = webhook_warning(known.value, f"message.{state}", known.capped)
+                if warning:
+                    print(f"  {warning}", file=sys.stderr)
             if not confirm(question + "?"):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED

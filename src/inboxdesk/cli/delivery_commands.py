@@ -135,7 +135,7 @@ def activity(
 
     async def work(client: InboxClient) -> int:
         if not (failed or follow or limit > MAX_PAGE):
-            listed = await activity_feed.activity(client, wanted, page, limit)
+            listed = await client.activity(wanted, page, limit)
             return _show(listed.data, 1, page + 1 if listed.has_more else None, limit, False)
         progress = _Progress("did not arrive" if failed else "listed")
         try:

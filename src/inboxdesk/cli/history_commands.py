@@ -1,5 +1,5 @@
 """`inboxdesk history` and `inboxdesk undo`: the journal of every write, and taking any
-entry back as a new write (decisions.md 31-34)."""
+entry back as a new write."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ async def _environment_confirmed(
     client: InboxClient, entry: Entry, environment: str | None
 ) -> bool:
     """A switch back outside the key's environment (or with the key's unknown) is
-    confirmed as the switch was (decisions.md 7-8): `--environment` naming it, or its
+    confirmed as the switch was: `--environment` naming it, or its
     name typed on a terminal. Says why when not."""
     acted = entry.where.environment or None
     scope = await load_scope(client)

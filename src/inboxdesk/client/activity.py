@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from inboxdesk.client.errors import NotFoundError, ProtocolError
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.client.parse import json_of, page_of, parse, unwrap
+from inboxdesk.client.sender import segment
 from inboxdesk.delivery import has_failed
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.ids import is_object_id
@@ -21,6 +22,7 @@ from inboxdesk.models.pages import Page
 
 if TYPE_CHECKING:
     from inboxdesk.client.api import InboxClient
+    from inboxdesk.client.sender import Sender
 
 # The most production gives in one page of the feed.
 MAX_PAGE = 50
@@ -61,22 +63,19 @@ class Scan:
 
 
 async def activity(
-    client: InboxClient, wanted: ActivityFilter, page: int = 0, limit: int = 10
+    sender: Sender, wanted: ActivityFilter, page: int = 0, limit: int = 10
 ) -> Page[ActivityNotification]:
     """`GET /v1/notifications`: one page, newest first; `has_more` means only that the
     page is full (there is no total)."""
     params: list[tuple[str, str | int]] = [("page", page), ("limit", limit)]
     params += wanted.params()
-    response = await client._send("GET", "/v1/notifications", params=params)
+    response = await sender.send("GET", "/v1/notifications", params=params)
     return page_of(ActivityNotification, response)
 
 
-async def notification(client: InboxClient, notification_id: str) -> ActivityNotification:
+async def notification(sender: Sender, notification_id: str) -> ActivityNotification:
     """`GET /v1/notifications/{id}`: the notification with every job and its details."""
-    from inboxdesk.client.api import _segment
-
-    path = f"/v1/notifications/{_segment(notification_id)}"
-    response = await client._send("GET", path)
+    response = await sender.send("GET", f"/v1/notifications/{segment(notification_id)}")
     return parse(ActivityNotification, unwrap(json_of(response)))
 
 
@@ -98,7 +97,7 @@ async def find(
     ObjectId (a 404 then means "try it as a transactionId"), else as a transactionId."""
     if is_object_id(key.lower()):
         try:
-            found = await notification(client, key)
+            found = await client.activity_notification(key)
         except NotFoundError:
             pass
         else:
@@ -125,7 +124,7 @@ async def scan(
     previous: list[str] | None = None
     page = start
     for pages in range(1, most + 1):
-        result = await activity(client, wanted, page, MAX_PAGE)
+        result = await client.activity(wanted, page, MAX_PAGE)
         ids = [n.id for n in result.data]
         if ids and ids == previous:
             raise ProtocolError(

@@ -14,7 +14,7 @@ class Channel(StrEnum):
     TOOL = "tool"
 
 
-# Only these channels have a primary integration (behaviour.md section 1).
+# Only these channels have a primary integration.
 PRIMARY_CHANNELS: frozenset[Channel] = frozenset({Channel.EMAIL, Channel.SMS})
 
 

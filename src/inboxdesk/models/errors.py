@@ -1,4 +1,4 @@
-"""The error bodies of the service (behaviour.md section 4)."""
+"""The error bodies of the service."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from inboxdesk.models.base import ApiModel
 from inboxdesk.models.enums import MarkAs
 from inboxdesk.models.ids import is_object_id
 
-# The local service's cap on ids in one mark-as request (behaviour.md section 2).
+# The local service's cap on ids in one mark-as request.
 MAX_MARK_IDS = 1000
 
 

@@ -21,7 +21,7 @@ class ChannelCredentials(ApiModel):
 
 
 class ChannelSettings(ApiModel):
-    # One of 20 chat/push providers; api.md lists only two, so this stays a plain str.
+    # One of 20 chat/push providers; the contract lists only two, so this stays a plain str.
     provider_id: str = Field(alias="providerId")
     integration_identifier: str | None = Field(None, alias="integrationIdentifier")
     credentials: ChannelCredentials

@@ -1,4 +1,4 @@
-"""Error bodies of the local service, in the service's own shape (behaviour.md section 4)."""
+"""Error bodies of the local service, in the service's own shape."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def error_body(status: int, path: str, message: str, **extra: Any) -> dict[str, 
         "path": path,
         "message": message,
     }
-    if status != 422:  # production's validation errors carry no `error` (behaviour.md 7)
+    if status != 422:  # production's validation errors carry no `error`
         body["error"] = HTTPStatus(status).phrase
     return {**body, **extra}
 

@@ -23,7 +23,7 @@ def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A listening socket; port 0 picks a free one."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # Naming the protocol matters: asyncio sets TCP_NODELAY on accepted sockets only
-    # when proto is IPPROTO_TCP, and without it every response waited 40 ms for a
+    # when proto is IPPROTO_TCP, and without it every response waited for a
     # delayed ACK between its headers and its body.
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -12,7 +12,6 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
-from textual.reactive import reactive
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.timer import Timer
@@ -29,10 +28,9 @@ from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import client_for
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip
-from inboxdesk.tui import write_messages
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
-from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.context import ViewContext, Watched
 from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
@@ -40,7 +38,6 @@ from inboxdesk.tui.messages import (
     FirstRowsShown,
     OpenSubscriber,
     Reload,
-    ScopeLoaded,
     SelectIntegration,
     ServiceAnswered,
     SubscribersListed,
@@ -78,10 +75,6 @@ class InboxdeskApp(App[None]):
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave inboxdesk"),
     ]
 
-    # True while the service is unreachable; screens watch it to show it and to resend.
-    offline: reactive[bool] = reactive(False, init=False)
-    # The organization's environments and the key's own; the header names the latter.
-    scope: reactive[Scope | None] = reactive(None, init=False)
     probe_seconds = PROBE_SECONDS  # between probes while the service is away
     settle_seconds = 3.0  # the collector's pause ends then if no rows came (slow, a problem)
 
@@ -100,8 +93,13 @@ class InboxdeskApp(App[None]):
         self._writes = writes
         self._outbox: Outbox | None = None
         self._view_context: ViewContext | None = None
-        # Every write's outcome, handed on to the views (ViewContext.writes).
-        self.write_signal: Signal[write_messages.WriteMessage] = Signal(self, "writes")
+        # Every write's outcome as the outbox hands it on: the App and the views
+        # subscribe alike (ViewContext.writes).
+        self.write_outcomes: Signal[Event] = Signal(self, "writes")
+        # True while the service is unreachable; views watch it to show it and to resend.
+        self.service_away: Watched[bool] = Watched(self, "offline", False)
+        # The organization's environments and the key's own; the header names the latter.
+        self.environments: Watched[Scope | None] = Watched(self, "scope", None)
         self.subscriber_id = subscriber_id or settings.subscriber
         self.clock = clock or (lambda: datetime.now(UTC))
         self.startup_problem = problem
@@ -117,6 +115,14 @@ class InboxdeskApp(App[None]):
         self.sub_title = settings.base_url
 
     @property
+    def offline(self) -> bool:
+        return self.service_away.value
+
+    @property
+    def scope(self) -> Scope | None:
+        return self.environments.value
+
+    @property
     def client(self) -> InboxClient:
         if self._client is None:
             self._client = client_for(self.settings, retry=APP_RETRY)
@@ -127,10 +133,10 @@ class InboxdeskApp(App[None]):
 
     @property
     def outbox(self) -> Outbox:
-        """The one outbox of every write the app makes (decisions.md 1)."""
+        """The one outbox of every write the app makes."""
         if self._outbox is None:
             # Opened when first used (the scope's queued writes, a write), after the
-            # first frame: its modules and its store are 10 ms of start-up.
+            # first frame: the first frame needs neither its modules nor its store.
             from inboxdesk.writes import Outbox, open_store
 
             if self._writes is None:
@@ -140,10 +146,10 @@ class InboxdeskApp(App[None]):
                 self._writes, problem = open_store(writes_path(), *keep)
                 if problem:
                     self.notify(problem, severity="warning", timeout=15, markup=False)
-            # Filed as the environment unknown: watch_scope moves it (move_to).
+            # Filed as the environment unknown: _scope_changed moves it (move_to).
             where = self._where(None)
             self._outbox = Outbox(self.client, where, self._writes, clock=self.now)
-            self._outbox.listen(self._write_event)
+            self._outbox.listen(self.write_outcomes.publish)
         return self._outbox
 
     def _where(self, scope: Scope | None) -> Where:
@@ -159,8 +165,9 @@ class InboxdeskApp(App[None]):
                 outbox_of=lambda: self.outbox,
                 clock=self.now,
                 report=self.report,
-                writes=self.write_signal,
-                scope=lambda: self.scope,
+                writes=self.write_outcomes,
+                offline=self.service_away,
+                scope=self.environments,
                 auto_refresh=self.settings.auto_refresh,
             )
         return self._view_context
@@ -190,6 +197,9 @@ class InboxdeskApp(App[None]):
             yield LoadingIndicator()
 
     def on_mount(self) -> None:
+        # The App hears of each write's outcome as the views do, and of the environments.
+        self.write_outcomes.subscribe(self, self._write_done)
+        self.environments.watch(self, self._scope_changed)
         for problem in apply_appearance(self, self.settings.theme, self.settings.keymap):
             self._warn(problem)
         if self.startup_problem:
@@ -252,25 +262,23 @@ class InboxdeskApp(App[None]):
 
     @work(exclusive=True, group="scope", exit_on_error=False)
     async def load_scope(self) -> None:
-        """The environments and the key's own (decisions.md 7), for the header."""
+        """The environments and the key's own, for the header."""
         from inboxdesk.scope import load_scope  # after the first frame, as its Scope
 
         try:
-            self.scope = await load_scope(self.client)
+            scope = await load_scope(self.client)
         except InboxdeskError:
             return  # the header keeps "environment unknown"; the next view load retries
+        self.environments.set(scope)
 
-    def watch_scope(self, scope: Scope | None) -> None:
+    def _scope_changed(self, scope: Scope | None) -> None:
         """The header says which profile and environment the app acts as; writes queued
-        in an earlier session for them are offered (decisions.md 4)."""
+        in an earlier session for them are offered."""
         profile = self.settings.profile or "no profile"
         where = scope.own_name() if scope is not None else "environment unknown"
         self.title = f"inboxdesk · {clip(profile, 20)} · {where}"
         self.outbox.move_to(self._where(scope))
         self._offer_queued()
-
-    def on_scope_loaded(self, event: ScopeLoaded) -> None:
-        self.scope = event.scope
 
     def on_first_rows_shown(self, event: FirstRowsShown) -> None:
         self.settled()
@@ -383,7 +391,7 @@ class InboxdeskApp(App[None]):
         """The service is unreachable: say so once, and probe until it is back."""
         if self.offline:
             return
-        self.offline = True
+        self._set_offline(True)
         self.notify(
             f"{why} Retrying every {self.probe_seconds:g} s. Marks pressed "
             "meanwhile are queued and sent, in order, when it is back.",
@@ -429,12 +437,15 @@ class InboxdeskApp(App[None]):
             self._probe = None
         self.notify("The service is back; refreshing.", title="Connected")
         # The views watch `offline` and refresh themselves; the queued writes go out.
-        self.offline = False
+        self._set_offline(False)
 
-    def watch_offline(self, offline: bool) -> None:
+    def _set_offline(self, offline: bool) -> None:
+        """The service went away or came back: the outbox queues or sends, the views
+        (watching `offline`) show it and load again."""
         self.outbox.away = offline
         if not offline:
             self.flush_writes()
+        self.service_away.set(offline)
 
     @work(exclusive=True, group="flush", exit_on_error=False)
     async def flush_writes(self) -> None:
@@ -443,29 +454,24 @@ class InboxdeskApp(App[None]):
 
     # -- writes ------------------------------------------------------------------------
 
-    def _write_event(self, event: Event) -> None:
-        self.post_message(write_messages.message_for(event))
-
-    @on(write_messages.WriteMessage)
-    def _write_done(self, message: write_messages.WriteMessage) -> None:
-        """Say what became of a write, and hand it on to the views."""
+    def _write_done(self, event: Event) -> None:
+        """Say what became of a write (each view redraws what it shows of it)."""
         from inboxdesk.tui.write_notices import notice
         from inboxdesk.writes.events import Failed, Queued
 
-        event, problem = message.event, self.outbox.store.problem
+        problem = self.outbox.store.problem
         if problem and problem not in self._said:
             self._said.add(problem)
             self._warn(problem)
         said = notice(event)
         if said is not None:
             text, severity = said
-            title = "Queued" if isinstance(message, write_messages.Queued) else None
+            title = "Queued" if isinstance(event, Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
             self.report(event.error)
         elif isinstance(event, Queued) and self.outbox.away:
             self._went_away("The service is unreachable.")
-        self.write_signal.publish(message)
 
     async def action_quit(self) -> None:
         """Quit; with writes still queued, ask first (they are kept for the next start)."""

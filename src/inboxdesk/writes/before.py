@@ -1,7 +1,7 @@
 """What a mark-all is about to change, listed beforehand so that it can be undone.
 
-UI-free: the app's `A` and the command line's `mark-all` both list it (decisions.md 15:
-every in-app message, archived and snoozed ones included).
+UI-free: the app's `A` and the command line's `mark-all` both list it: every in-app
+message, archived and snoozed ones included.
 """
 
 from __future__ import annotations

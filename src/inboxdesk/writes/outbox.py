@@ -1,6 +1,6 @@
 """The one path of every write: send it, or queue it while the service is away.
 
-Policy (decisions.md 1 to 6):
+Policy:
 - writes go out one at a time, in the order they were made, each with the
   Idempotency-Key it was first tried with; none is merged with another;
 - while the service is away a write is queued (when this outbox queues at all: the
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError, TransportError
 from inboxdesk.models import MarkAs
-from inboxdesk.models.inbox import InboxNotification
+from inboxdesk.models.inbox import InboxAction, InboxNotification
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
     Dropped,
@@ -40,8 +40,7 @@ if TYPE_CHECKING:
     from inboxdesk.models import Message
 
 Listener = Callable[[Event], None]
-INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time (decisions.md 13)
-INVERSE = {"archive": "unarchive", "unarchive": "archive", "snooze": "unsnooze"}
+INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time
 MARKS = frozenset(m.value for m in MarkAs)
 
 
@@ -279,7 +278,7 @@ class Outbox:
 
     @staticmethod
     def primary_again(write: Write) -> Write | str:
-        """A set primary's undo (decisions.md 32): making the one it replaced primary
+        """A set primary's undo: making the one it replaced primary
         again, a new switch; or why there is none."""
         if not write.previous:
             return "This cannot be undone: no other integration was primary before it."
@@ -294,14 +293,14 @@ class Outbox:
         )
 
     def refusal(self, write: Write) -> str | None:
-        """Why `write` cannot be undone (decisions.md 32), or None."""
+        """Why `write` cannot be undone, or None."""
         if not write.tried and any(w.id == write.id for w in self.queued()):
             return None  # never tried: it just leaves the queue
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
         if write.kind is Kind.INBOX:
-            if write.steps[0].action not in INVERSE:
+            if InboxAction(write.steps[0].action).inverse is None:
                 return "This cannot be undone: the end of the earlier snooze is not known."
             return None
         if write.before is None:
@@ -359,7 +358,9 @@ class Outbox:
         if write.kind is Kind.INBOX:
             step = write.steps[0]
             self._undone.add(write.id)
-            back = Step(INVERSE[step.action], step.ids)
+            inverse = InboxAction(step.action).inverse
+            assert inverse is not None  # refusal() said so otherwise
+            back = Step(inverse.value, step.ids)
             return await self.submit(Write(Kind.INBOX, write.target, (back,), undoes=write.id))
         assert write.before is not None
         current = predicted(write)

@@ -70,7 +70,7 @@ def as_json(entry: Entry) -> dict[str, Any]:
 
 
 def defused(value: object) -> str:
-    """A cell a spreadsheet shows as text: one starting = + - @ gets a ' (decisions.md 34)."""
+    """A cell a spreadsheet shows as text: one starting = + - @ gets a '."""
     text = "" if value is None else str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 

@@ -153,14 +153,6 @@ class WriteStore:
         )
         return [Write.from_json(json.loads(body)) for (body,) in rows]
 
-    def waiting_elsewhere(self, where: Where) -> int:
-        """Queued writes of other profiles, hosts or environments: they wait for those."""
-        (count,) = self._db.execute(
-            "SELECT count(*) FROM queue WHERE NOT (profile = ? AND host = ? AND environment = ?)",
-            (where.profile, where.host, where.environment),
-        ).fetchone()
-        return int(count)
-
     # -- journal -------------------------------------------------------------------------
 
     def record(

@@ -26,7 +26,7 @@ class IntegrationStore(Database):
         return doc
 
     def list_integrations(self, caller: Caller, active_only: bool = False) -> list[dict[str, Any]]:
-        """Every environment's integrations of the caller's organization (behaviour.md 1)."""
+        """Every environment's integrations of the caller's organization."""
         sql = f"SELECT * FROM integrations WHERE {_OF_ORGANIZATION}"
         if active_only:
             sql += " AND active = 1"
@@ -35,7 +35,7 @@ class IntegrationStore(Database):
 
     def set_primary(self, caller: Caller, integration_id: str) -> dict[str, Any]:
         """Make an email/sms integration the only primary of its channel in its own
-        environment, atomically; other environments are untouched (behaviour.md 2)."""
+        environment, atomically; other environments are untouched."""
         with self.transaction() as db:
             row = db.execute(
                 f"SELECT * FROM integrations WHERE id = :id AND {_OF_ORGANIZATION}",
@@ -68,7 +68,7 @@ class IntegrationStore(Database):
 
 
 def _recalculate_priority(db: sqlite3.Connection, primary_id: str, slot: dict[str, str]) -> None:
-    """decisions.md 10: among the environment's active integrations of the channel, the
+    """Among the environment's active integrations of the channel, the
     primary gets the highest number N, the others N-1 ... 1 in their previous order
     (highest priority first, as production sorts them). Inactive ones are untouched."""
     others = db.execute(

@@ -83,7 +83,7 @@ class SubscriberStore(Database):
         params: list[Any] = [caller.environment_id]
         # email and phone are a case-insensitive part of their field (LIKE's own
         # wildcards escaped); the name is "first last"; subscriberId is an exact,
-        # case-sensitive match, as production's (behaviour.md 5).
+        # case-sensitive match, as production's.
         for path, value in (("$.email", search.email), ("$.phone", search.phone)):
             if value:
                 where += " AND lower(coalesce(json_extract(doc, ?), '')) LIKE ? ESCAPE '\\'"

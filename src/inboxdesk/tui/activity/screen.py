@@ -241,7 +241,7 @@ class ActivityScreen(Screen[None]):
             )
             found, following = scan.found, scan.next_page
         else:
-            listed = await activity.activity(client, self._wanted(), page, MAX_PAGE)
+            listed = await client.activity(self._wanted(), page, MAX_PAGE)
             found = listed.data
             following = page + 1 if listed.has_more else None
         self.post_message(ActivityLoaded(generation, found, following, append))

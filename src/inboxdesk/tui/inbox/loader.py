@@ -1,8 +1,8 @@
 """What the inbox loads, as plain async functions over the client: no widgets, no state.
 
-The screen's workers call these and post what they return as messages. Each listing
-reads the v2 inbox (behaviour.md 4), or the v1 feed on an older service whose v2 list
-answered 404 (decisions.md 18): `v2` says which.
+The screen's workers (loading.py) call these and post what they return as messages.
+Each listing reads the v2 inbox, or the v1 feed on an older service whose v2 list
+answered 404: `v2` says which.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ async def first_page(client: InboxClient, subscriber_id: str) -> FirstPage:
     up to FIRST_PAGE_WAIT; the inbox adopts it (InboxScreen.open), done or not.
 
     Opened with its rows, the inbox's first frame is laid out and painted once; opened
-    empty, that work is done twice (a fifth of start-up on a local service).
+    empty, that work is done twice.
     """
     asked = asyncio.ensure_future(page(client, subscriber_id, InboxTab.INBOX, True, 0, PAGE_SIZE))
     try:
@@ -174,8 +174,8 @@ async def exact(
 
 
 async def counts(client: InboxClient, subscriber_id: str, v2: bool) -> NotificationCounts:
-    """The header's unread and unseen: the Unread and Unseen tabs' counts (decisions.md
-    14), from the count endpoint (capped at 100, as production caps it)."""
+    """The header's unread and unseen: the Unread and Unseen tabs' counts, from the
+    count endpoint (capped at 100, as production caps it)."""
     if v2:
         unread, unseen = await client.count_notifications(
             subscriber_id, [InboxTab.UNREAD.query, InboxTab.UNSEEN.query]

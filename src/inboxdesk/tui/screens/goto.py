@@ -1,6 +1,6 @@
-"""Go to a message by its id or transactionId (decisions.md 27): a prompt that runs the
-lookup (lookup.py) and says how far it got, then hands the inbox where to open it; a
-key no in-app message has opens the timeline of the notification it names."""
+"""Go to a message by its id or transactionId: a prompt that runs the lookup
+(lookup.py) and says how far it got, then hands the inbox where to open it; a key no
+in-app message has opens the timeline of the notification it names."""
 
 from __future__ import annotations
 
