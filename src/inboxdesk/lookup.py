@@ -16,6 +16,7 @@ from typing import Literal
 from inboxdesk.client import InboxClient
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import Channel, Message
+from inboxdesk.models.base import is_whole
 
 # The most `GET /v1/messages` gives in one page (a larger limit is a 400).
 SCAN_PAGE = 1000
@@ -34,8 +35,9 @@ class Found:
     by: Literal["transactionId", "id"]
 
 
-def _pages(total: int | None) -> int | None:
-    return None if total is None else max(1, -(-total // SCAN_PAGE))
+def _pages(total: int | float | None) -> int | None:
+    """Pages of a total; none known for a total that is not a whole number."""
+    return max(1, -(-int(total) // SCAN_PAGE)) if is_whole(total) else None
 
 
 async def by_transaction(

@@ -178,7 +178,7 @@ def for_clipboard(value: object) -> tuple[str, bool]:
     return cleaned, cleaned != raw
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
+def plural(count: int | float, word: str, many: str | None = None) -> str:
     """`1 condition`, `3 conditions`, `1,191 messages`: the count with thousands
     separators and the word that agrees with it, never a lazy "(s)"."""
     return f"{count:,} {word if count == 1 else many or word + 's'}"

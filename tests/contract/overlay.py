@@ -6,9 +6,10 @@ sends. Each change names the shape it allows:
 
 - condition items written by older dashboards: no `isNegated`, no `type`; children with
   an `_id`, `on: tenant`, and a `value` of any JSON type;
-- integrations carry `priority` and may carry `rules`; `credentials`
-  absent on set primary and `channel` absent on agent-kind integrations are already
-  optional in the excerpt, though the contract marks them required.
+- integrations carry `priority` (any JSON number) and may carry `rules`;
+- already optional in the excerpt, though the contract marks them required, and so
+  checked as they are: `credentials` absent on set primary, `channel` absent on
+  agent-kind integrations, and `configurations` without its signing key for API keys.
 """
 
 from __future__ import annotations

@@ -44,19 +44,30 @@ INTEGRATION_ID = "65e000000000000000000001"
 EXAMPLES = 25
 MASK = mask_secret("x")[:4]
 
-# The document types these as JSON numbers; production's are whole (counts and pages),
-# and a body with 2.5 there is refused on purpose (tests/test_models.py).
-WHOLE_NUMBERS = {"page", "pageSize", "totalCount", "count", "__v"}
-# Operations the client does not call yet: the v2 inbox (the v1 feed serves it).
+# Operations the client does not call yet, or whose answer has no body to read.
 NOT_CALLED = {
     # Called (`mark_seen`), but it answers 204 with no body: nothing to read.
     ("post", "/v2/subscribers/{subscriberId}/notifications/seen"),
+    # The bulk operations answer 204 with no body.
+    *(
+        ("post", f"/v2/subscribers/{{subscriberId}}/notifications/{bulk}")
+        for bulk in ("read", "archive", "read-archive", "delete")
+    ),
+    # Activity and preferences: not read by the client yet.
+    ("get", "/v1/notifications"),
+    ("get", "/v1/notifications/{notificationId}"),
+    ("get", "/v2/subscribers/{subscriberId}/preferences"),
+    ("patch", "/v2/subscribers/{subscriberId}/preferences"),
+    ("patch", "/v2/subscribers/{subscriberId}/preferences/bulk"),
 }
 ACTIONS = ("read", "unread", "archive", "unarchive", "snooze", "unsnooze")
 
 
 def json_schema(schema: Any, name: str = "", depth: int = 0) -> Any:
     """OpenAPI 3.0 schema -> JSON Schema, refs inlined, bounded so examples stay small.
+
+    A `number` stays any JSON number (fractional, negative): production's counts and
+    pages are typed so, and the client reads every one.
 
     `nullable` becomes a null type; `oneOf` becomes `anyOf` (step metadata shapes overlap,
     so exactly-one cannot hold); objects with properties take no others (unknown fields
@@ -81,9 +92,6 @@ def json_schema(schema: Any, name: str = "", depth: int = 0) -> Any:
             out[key] = json_schema(value, name, depth + 1)
         else:
             out[key] = value
-    if out.get("type") == "number" and name in WHOLE_NUMBERS:
-        out["type"] = "integer"
-        out.setdefault("minimum", 0)
     if out.get("type") == "object":
         if "properties" in out:
             out["additionalProperties"] = False
@@ -110,7 +118,7 @@ class Operation:
     call: Call
     wrapped: bool  # production answers {"data": body}; bare bodies are read as well
     commands: tuple[tuple[str, ...], ...] = ()
-    whole: bool = False  # a bare number that is a count
+    count: bool = False  # a bare number that is a count
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -166,7 +174,7 @@ def _ops() -> list[Operation]:
             lambda c: c.mark_all(sid, "read"),
             True,
             (("mark-all", sid, "read"),),
-            whole=True,
+            count=True,
         ),
         Operation(
             "get",
@@ -231,8 +239,8 @@ def response_schema(op: Operation) -> dict[str, Any]:
         if code.startswith("2")
     ]
     converted: dict[str, Any] = json_schema(schema)
-    if op.whole:
-        converted = {"type": "integer", "minimum": 0}
+    if op.count:
+        converted = {"type": "number"}
     if op.path.endswith("/count"):
         # One count per filter asked, in order: the client asks two.
         converted |= {"minItems": 2, "maxItems": 2}

@@ -17,9 +17,10 @@ from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.config.connect import client_for
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
+from inboxdesk.models.base import is_whole
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
-from inboxdesk.webhooks import webhook_warning
+from inboxdesk.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write
 from inboxdesk.writes.before import unread_before
@@ -434,7 +435,12 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
                 known = counts.unread if state == "read" else counts.unseen
                 # The number it changes, and the webhooks it sets off.
                 question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"
-                warning = webhook_warning(known.value, f"message.{state}", known.capped)
+                # A count that is not a whole number sizes nothing.
+                warning = (
+                    webhook_warning(int(known.value), f"message.{state}", known.capped)
+                    if is_whole(known.value)
+                    else webhook_warning_uncounted(f"message.{state}")
+                )
                 if warning:
                     print(f"  {warning}", file=sys.stderr)
             if not confirm(question + "?"):

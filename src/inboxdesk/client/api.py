@@ -29,6 +29,9 @@ from inboxdesk.client.parse import (
     items_of as _items_of,
 )
 from inboxdesk.client.parse import (
+    number as _number,
+)
+from inboxdesk.client.parse import (
     page_of as _page_of,
 )
 from inboxdesk.client.parse import (
@@ -36,9 +39,6 @@ from inboxdesk.client.parse import (
 )
 from inboxdesk.client.parse import (
     unwrap as _unwrap,
-)
-from inboxdesk.client.parse import (
-    whole as _whole,
 )
 from inboxdesk.client.sender import Sender, segment
 from inboxdesk.client.transport import ClientOptions
@@ -226,14 +226,14 @@ class InboxClient:
 
     async def mark_all(
         self, subscriber_id: str, mark_as: MarkAs | str, idempotency_key: str | None = None
-    ) -> int:
+    ) -> int | float:
         body = await self._sender.json(
             "POST",
             f"/v1/subscribers/{segment(subscriber_id)}/messages/mark-all",
             json_body=models.MarkAllRequest(mark_as=MarkAs(mark_as)).to_wire(),
             idempotency_key=idempotency_key,
         )
-        return _whole(_unwrap(body), "mark-all")
+        return _number(_unwrap(body), "mark-all")
 
     # -- listings ----------------------------------------------------------------------
 
@@ -375,7 +375,7 @@ class InboxClient:
 
     async def unseen_count(
         self, subscriber_id: str, seen: bool = False, limit: int = COUNT_CAP
-    ) -> int:
+    ) -> int | float:
         """`GET /v1/.../notifications/unseen`: counts at most `limit` (100 at most)."""
         body = await self._sender.json(
             "GET",
@@ -385,7 +385,7 @@ class InboxClient:
         data = _unwrap(body)
         if not isinstance(data, dict):
             raise ProtocolError(f"unseen count answered {data!r} where {{count}} was expected.")
-        return _whole(data.get("count"), "the unseen count")
+        return _number(data.get("count"), "the unseen count")
 
     async def notification_counts(
         self, subscriber_id: str, all_states: bool = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -210,12 +211,13 @@ def _from_json(kind: Any, response: httpx.Response, what: str) -> Any:
         ) from None
 
 
-def whole(value: Any, what: str) -> int:
-    """A count from the wire: the document types counts as numbers, so 2.0 reads as 2."""
-    is_whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-    if isinstance(value, bool) or not is_whole:
-        raise ProtocolError(f"{what} answered {value!r} where a whole number was expected.")
-    return int(value)
+def number(value: Any, what: str) -> int | float:
+    """A count from the wire, as sent: the document types counts as JSON numbers, so
+    any number reads (2.0, 1.5, -3); anything else is a protocol error."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        shown = safe(repr(value)[:40], newlines=False)
+        raise ProtocolError(f"{what} answered {shown} where a number was expected.")
+    return value
 
 
 def _first_problem(exc: PydanticValidationError) -> str:

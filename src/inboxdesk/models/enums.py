@@ -11,6 +11,8 @@ class Channel(StrEnum):
     SMS = "sms"
     CHAT = "chat"
     PUSH = "push"
+    # Incident tools (PagerDuty, Opsgenie, Grafana, a webhook): a step is sent through
+    # every active tool integration, so the channel has no primary.
     TOOL = "tool"
 
 

@@ -154,6 +154,7 @@ class PreferenceSettings(ApiModel):
     in_app: bool | None = None
     chat: bool | None = None
     push: bool | None = None
+    tool: bool | None = None
 
 
 class Workflow(ApiModel):

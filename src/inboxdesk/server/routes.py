@@ -97,14 +97,20 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     store lets one transaction write at a time."""
     router = APIRouter(prefix="/v1", responses=ERRORS)
 
+    org_wide = settings.org_wide_integrations
+
     def shown(integration: dict[str, Any], listed: bool = True) -> dict[str, Any]:
-        """An integration as API-key callers get it (production since May 2026): lists
-        carry `credentials: {}`, set primary none. Older deployments sent them decrypted."""
+        """An integration as API-key callers get it from production: lists carry
+        `credentials: {}`, set primary none, and neither the inbound webhook's signing
+        key. Older deployments sent them decrypted."""
         if not settings.send_credentials:
             if listed:
                 integration["credentials"] = {}
             else:
                 integration.pop("credentials", None)
+            configurations = integration.get("configurations")
+            if isinstance(configurations, dict):
+                configurations.pop("inboundWebhookSigningKey", None)
         return integration
 
     async def pause() -> None:
@@ -113,7 +119,11 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
 
     @router.post(
         "/integrations/{integrationId}/set-primary",
-        responses={200: {"model": Data[Integration]}, 400: {"model": ErrorBody}},
+        responses={
+            200: {"model": Data[Integration]},
+            400: {"model": ErrorBody},
+            403: {"model": ErrorBody, "description": "The integration is another environment's"},
+        },
         summary="Set integration as primary",
         tags=["integrations"],
     )
@@ -122,7 +132,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         stored = require_id("integrationId", integrationId)
         await pause()
-        item = await off_loop(store.set_primary, caller_of(request.scope), stored)
+        item = await off_loop(store.set_primary, caller_of(request.scope), stored, org_wide)
         return enveloped(shown(item, listed=False))
 
     @router.get(
@@ -133,7 +143,12 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     )
     async def list_integrations(request: Request) -> JSONResponse:
         return enveloped(
-            [shown(i) for i in await off_loop(store.list_integrations, caller_of(request.scope))]
+            [
+                shown(i)
+                for i in await off_loop(
+                    store.list_integrations, caller_of(request.scope), org_wide=org_wide
+                )
+            ]
         )
 
     @router.get(
@@ -145,7 +160,12 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def list_active_integrations(request: Request) -> JSONResponse:
         caller = caller_of(request.scope)
         return enveloped(
-            [shown(i) for i in await off_loop(store.list_integrations, caller, active_only=True)]
+            [
+                shown(i)
+                for i in await off_loop(
+                    store.list_integrations, caller, active_only=True, org_wide=org_wide
+                )
+            ]
         )
 
     @router.get(
@@ -155,9 +175,11 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["environments"],
     )
     async def list_environments(request: Request) -> JSONResponse:
-        """The organization's environments. Production adds every environment's secret
-        keys (`apiKeys`) for callers who may see them; this service never sends them."""
-        return enveloped(await off_loop(store.list_environments, caller_of(request.scope)))
+        """The organization's environments, each with `apiKeys`: the caller's own
+        environment's keys, `[]` for the others."""
+        caller = caller_of(request.scope)
+        every = settings.every_environment_key
+        return enveloped(await off_loop(store.list_environments, caller, every))
 
     @router.get(
         "/environments/me",
@@ -181,8 +203,6 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         body: MarkAsRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
-        if not body.ids:
-            raise NotAllowed("messageId is required")
         await pause()
         caller = caller_of(request.scope)
         return enveloped(

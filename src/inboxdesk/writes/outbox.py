@@ -66,7 +66,7 @@ class Outbox:
         # This session's writes, newest last, with the flags the service returned.
         self._made: list[Write] = []
         self._after: dict[str, dict[str, Flags]] = {}
-        self._counts: dict[str, int] = {}  # how many each mark-all changed
+        self._counts: dict[str, int | float] = {}  # how many each mark-all changed
         self._undone: set[str] = set()
 
     def listen(self, listener: Listener) -> None:
@@ -313,14 +313,14 @@ class Outbox:
             return f"This cannot be undone: {reason}."
         return None
 
-    def _count(self, write: Write) -> int | None:
+    def _count(self, write: Write) -> int | float | None:
         """How many messages a mark-all changed, as the service said (this session's, or
         journaled): over UNDOABLE_MARK_ALL is why its "before" was not listed."""
         if write.id in self._counts:
             return self._counts[write.id]
         entry = self.store.entry(write.id)
         count = entry.detail.get("count") if entry is not None else None
-        return count if isinstance(count, int) else None
+        return count if isinstance(count, int | float) and not isinstance(count, bool) else None
 
     def undo_notes(self, entry: Entry) -> list[str]:
         """What to say before undoing a journal entry: later writes that touched the same

@@ -5,7 +5,8 @@ Every message belongs to a notification (same subscriber, transactionId and
 story for each reason a notification did or did not arrive: delivered on every channel,
 an email bounced after it was sent, an email canceled by her preference for one
 workflow, an sms the provider refused, a push with no device token, a step skipped by
-its condition, a digest, a tool step with no active integration, and one still pending.
+its condition, a chat step with no active integration, a digest, a tool step (paged
+through PagerDuty), and one still pending.
 Draws come from each message's id, so the rest of the demo stays as it was.
 """
 
@@ -20,7 +21,14 @@ from inboxdesk.server.demo.draws import hex_id, rng_for
 from inboxdesk.server.store import iso
 
 ADA = "ada.lovelace"
-PROVIDERS = {"email": "sendgrid", "sms": "twilio", "push": "fcm", "chat": "slack", "in_app": None}
+PROVIDERS = {
+    "email": "sendgrid",
+    "sms": "twilio",
+    "push": "fcm",
+    "chat": "slack",
+    "tool": "pagerduty",
+    "in_app": None,
+}
 
 
 def _detail(at: datetime, status: str, text: str, **extra: Any) -> dict[str, Any]:
@@ -332,16 +340,39 @@ def ada_stories(
     story(
         40,
         deploy,
-        "Tool step with no active integration",
+        "Chat step with no active integration",
         [
             _job("in_app", "completed", _sent("in_app", at(40), rng)),
             {
-                "type": "tool",
+                "type": "chat",
                 "status": "failed",
                 "executionDetails": [
-                    _detail(at(40), "Warning", "Subscriber does not have an active integration")
+                    _detail(at(40), "Failed", "Subscriber does not have an active integration")
                 ],
             },
+        ],
+    )
+    paged = {"status": "success", "message": "Event processed", "dedup_key": "deploy-1042"}
+    story(
+        44,
+        security,
+        "A tool step: the on-call engineer paged through PagerDuty",
+        [
+            _job("in_app", "completed", _sent("in_app", at(44), rng)),
+            _job(
+                "tool",
+                "completed",
+                [
+                    _detail(at(44), "Pending", "Message created"),
+                    _detail(
+                        at(44),
+                        "Success",
+                        "Message sent",
+                        providerId="pagerduty",
+                        raw=json.dumps(paged),
+                    ),
+                ],
+            ),
         ],
     )
     story(

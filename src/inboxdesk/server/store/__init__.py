@@ -1,12 +1,13 @@
 """SQLite storage of the local service, one module per resource.
 
 Queryable state (flags, dates, owners) lives in columns; the rest of each resource is
-its wire JSON in `doc`. Every read and write is scoped to the caller's environment,
-except integrations, which production scopes to the organization.
+its wire JSON in `doc`. Every read and write is scoped to the caller's environment
+(integrations may be listed and switched organization-wide, as older deployments do).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -18,7 +19,15 @@ from inboxdesk.server.store.activity import (
     ActivityStore,
     StagedNotification,
 )
-from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, hash_key, iso, utc_now
+from inboxdesk.server.store.base import (
+    Caller,
+    Forbidden,
+    NotAllowed,
+    NotFound,
+    hash_key,
+    iso,
+    utc_now,
+)
 from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyStore, Replay
 from inboxdesk.server.store.inbox import InboxAction, InboxStore, SnoozeTooSoon, default_clock
 from inboxdesk.server.store.integrations import IntegrationStore
@@ -38,6 +47,7 @@ __all__ = [
     "SUBSCRIBER_ORDER",
     "ActivityQuery",
     "Caller",
+    "Forbidden",
     "IdempotencyConflict",
     "InboxAction",
     "NotAllowed",
@@ -68,6 +78,9 @@ class Store(
         self.clock = default_clock
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # It holds API keys: a new file is the user's alone (SQLite gives its
+            # journal files the same mode).
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
         self._connection().executescript(SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA)
         self._add_columns()
         with self.transaction() as db:

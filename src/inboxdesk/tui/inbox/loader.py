@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import Count, NotificationCounts, Subscriber
+from inboxdesk.models.base import is_whole
 from inboxdesk.models.pages import COUNT_CAP
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, InboxTab
 
@@ -72,7 +73,9 @@ async def page(
         )
         return Loaded(found.data, found.has_more)
     feed = await client.feed(subscriber_id, number, limit, **tab.feed_query)
-    return Loaded(feed.data, feed.has_more, feed.total_count)
+    # A total that is not a whole number is not one to page by.
+    total = int(feed.total_count) if is_whole(feed.total_count) else None
+    return Loaded(feed.data, feed.has_more, total)
 
 
 async def pages(
@@ -162,10 +165,10 @@ async def exact(
 ) -> Count:
     """A count the service capped, made exact by the end search over its tab (issue 20:
     `99+` only when the number is unknown); the capped count when the search fails."""
-    if not count.capped and count.value < COUNT_CAP:
-        return count
+    if not is_whole(count.value) or (not count.capped and count.value < COUNT_CAP):
+        return count  # an odd count is shown as sent, never searched by
     try:
-        end = await find_end(client, subscriber_id, max(hint, count.value), tab, v2)
+        end = await find_end(client, subscriber_id, max(hint, int(count.value)), tab, v2)
     except NotFoundError:
         raise
     except InboxdeskError:
@@ -199,7 +202,11 @@ async def exact_counts(
     exact counts, makes the search a few probes when little changed."""
     known = hint or NotificationCounts(Count(0), Count(0))
     unread, unseen = await asyncio.gather(
-        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, known.unread.value),
-        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, known.unseen.value),
+        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, _hint(known.unread)),
+        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, _hint(known.unseen)),
     )
     return NotificationCounts(unread, unseen)
+
+
+def _hint(count: Count) -> int:
+    return int(count.value) if is_whole(count.value) else 0
