@@ -9,6 +9,9 @@ from inboxdesk.timeinput import TimeInputError, parse_when
 
 # At least this far ahead: production answers 422 for an end that is not ahead.
 AHEAD = timedelta(seconds=60)
+# An end closer than AHEAD + MARGIN is moved out to it: the request, retried, may reach
+# the service that much later, and an end under the minute there is refused.
+MARGIN = timedelta(seconds=30)
 # At most this far: production refuses a snooze past its plan's limit (402), which no
 # document gives; a year lets every real snooze through and catches a typo (99999d).
 MOST = timedelta(days=365)
@@ -20,7 +23,8 @@ def shown(moment: datetime) -> str:
 
 
 def snooze_end(typed: str, now: datetime) -> datetime:
-    """The end a person typed (local time), between a minute and a year after `now`."""
+    """The end a person typed (local time), between a minute and a year after `now`;
+    at least AHEAD + MARGIN after it."""
     moment = parse_when(typed, now, future=True)
     if moment - now < AHEAD:
         raise TimeInputError(
@@ -31,7 +35,7 @@ def snooze_end(typed: str, now: datetime) -> datetime:
             f"{shown(moment)} is more than {MOST.days} days ahead; "
             f"a snooze may end at most {MOST.days} days ahead."
         )
-    return moment
+    return max(moment, now + AHEAD + MARGIN)
 
 
 def end_text(end: datetime, now: datetime) -> str:

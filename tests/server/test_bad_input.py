@@ -255,6 +255,14 @@ def test_a_lone_surrogate_in_a_write_is_422_and_changes_nothing(
         ("title", "hi \ud800", "messages[0].title: holds a lone surrogate"),
         ("\udfffkey", "x", "messages[0] (a key): holds a lone surrogate"),
         ("score", float("nan"), "messages[0].score: nan is not a JSON number"),
+        # Ids and times the service would refuse later (a v2 action, a cursor, a snooze).
+        ("_id", "not-an-id", "messages[0]._id: must be a MongoDB id"),
+        ("_id", "65f0000000000000000000zz", "messages[0]._id: must be a MongoDB id"),
+        ("_notificationId", 7, "messages[0]._notificationId: must be a MongoDB id"),
+        ("createdAt", "yesterday", "messages[0].createdAt: must be an ISO 8601 time"),
+        ("createdAt", "2026-11-20T10:00:00", "messages[0].createdAt: must be an ISO 8601 time"),
+        ("snoozedUntil", "soon", "messages[0].snoozedUntil: must be an ISO 8601 time"),
+        ("deliveredAt", ["2026-13-01T00:00:00Z"], "messages[0].deliveredAt: must be an ISO"),
     ],
 )
 def test_the_fixture_loader_refuses_what_it_could_not_serve(
@@ -270,3 +278,24 @@ def test_the_fixture_loader_refuses_what_it_could_not_serve(
     with pytest.raises(FixtureError, match=re.escape(said)):
         load_fixture(store, fixture)
     assert store.is_empty(), "nothing was stored"
+
+
+def test_the_fixture_loader_stores_ids_and_times_as_the_service_reads_them(
+    tmp_path: Any,
+) -> None:
+    from inboxdesk.server.fixtures import load_fixture, read_fixture
+    from inboxdesk.server.store import Store
+    from tests.conftest import EXAMPLE
+
+    fixture = read_fixture(EXAMPLE)
+    message = fixture["environments"][0]["messages"][0]
+    message["_id"] = "65F00000000000000000ABCD"
+    message["createdAt"] = "2026-11-20T12:00:00+02:00"
+    store = Store(tmp_path / "x.db")
+    load_fixture(store, fixture)
+    row = (
+        store.read()
+        .execute("SELECT created_at FROM messages WHERE id = ?", ("65f00000000000000000abcd",))
+        .fetchone()
+    )
+    assert tuple(row) == ("2026-11-20T10:00:00.000Z",)

@@ -9,7 +9,15 @@ from datetime import datetime
 
 import click
 
-from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _write_call, json_option
+from inboxdesk.cli.api_commands import (
+    DECLINED,
+    PARTIAL,
+    _emit,
+    _write_call,
+    json_option,
+    say_skipped,
+    write_out,
+)
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
 from inboxdesk.cli.prompts import ask, confirm
@@ -79,11 +87,12 @@ def history(
             Where.of(settings.profile, settings.base_url), subscriber_id, _since(since)
         )
     finally:
+        say_skipped(store)
         store.close()
     if operation:
         found = [e for e in found if e.write.kind.value == operation]
     if export == "csv":
-        sys.stdout.write(report.to_csv(found))
+        write_out(report.to_csv(found))
         return 0
     if export == "json" or as_json:
         _emit([report.as_json(e) for e in found])

@@ -13,7 +13,7 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
 from inboxdesk.models.inbox import InboxAction
-from inboxdesk.snooze import snooze_end
+from inboxdesk.snooze import AHEAD, MARGIN, snooze_end
 from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now
 from inboxdesk.writes import Kind, Outbox, Partial, Step, Write
@@ -103,10 +103,17 @@ def snooze(
 ) -> int:
     """Snooze notifications until a time (a minute to a year ahead). Exit 3 if some fail,
     1 if all do."""
+    now = local_now()
     try:
-        end = snooze_end(until, local_now())
+        end = snooze_end(until, now)
     except TimeInputError as exc:
         raise click.BadParameter(str(exc), param_hint="--until") from None
+    if end - now == AHEAD + MARGIN:
+        print(
+            f"inboxdesk: snoozed until {end.strftime('%H:%M:%S')}, a minute and a half ahead, "
+            "so that it is still a minute ahead when the service reads it.",
+            file=sys.stderr,
+        )
     return _act(
         flags, subscriber_id, "snooze", _ids(list(notification_ids)), end.isoformat(), as_json
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from inboxdesk import models
 from inboxdesk.client import inbox
 from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
 from inboxdesk.client.inbox import NoV2Inbox
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk
 from inboxdesk.client.parse import (
     cursor_page_of as _cursor_page_of,
 )
@@ -101,6 +102,9 @@ class InboxClient:
         self._sender = Sender(self.base_url, api_key, self.options, transport)
         # The session's requests, for the app's request log (never the key).
         self.requests = self._sender.requests
+
+    def key_fingerprint(self, secret: bytes) -> str:
+        return self._sender.key_fingerprint(secret)
 
     def __repr__(self) -> str:
         return f"InboxClient(base_url={self.base_url!r}, api_key={self._key_hint!r})"
@@ -192,18 +196,19 @@ class InboxClient:
         self.v2_inbox = True
         return page
 
-    async def every_notification(self, subscriber_id: str, **query: Any) -> list[InboxNotification]:
-        """Every notification the filters select, following cursors (at most max_pages)."""
-        found: list[InboxNotification] = []
+    async def notification_pages(
+        self, subscriber_id: str, **query: Any
+    ) -> AsyncIterator[list[InboxNotification]]:
+        """Every notification the filters select, a page of 100 as each arrives, following
+        cursors (at most max_pages; a service that loops is stopped)."""
+        walk = Walk(self.options.limits.max_pages, "the inbox")
         after: str | None = None
-        most = self.options.limits.max_pages
-        for _ in range(most):
+        while True:
             page = await self.notifications(subscriber_id, limit=100, after=after, **query)
-            found += page.data
-            after = page.after
-            if after is None:
-                return found
-        raise too_many_pages(most, "the inbox")
+            yield page.data
+            if (after := page.after) is None:
+                return
+            walk.onward((n.id for n in page.data), after)
 
     async def notification_action(
         self,
@@ -363,20 +368,22 @@ class InboxClient:
         read: bool | None = None,
         seen: bool | None = None,
     ) -> AsyncIterator[FeedItem]:
-        """Every item of the feed, following pages to the end (at most `max_pages`)."""
-        most = self.options.limits.max_pages
-        for page in range(most):
+        """Every item of the feed, following pages to the end (at most `max_pages`, and
+        never past a loop)."""
+        walk = Walk(self.options.limits.max_pages, "the feed")
+        for page in itertools.count():
             result = await self.feed(subscriber_id, page, limit, read, seen)
             for message in result.data:
                 yield message
             if not result.has_more or not result.data:
                 return
-        raise too_many_pages(most, "the feed")
+            walk.onward(m.id for m in result.data)
 
     async def unseen_count(
         self, subscriber_id: str, seen: bool = False, limit: int = COUNT_CAP
     ) -> int | float:
-        """`GET /v1/.../notifications/unseen`: counts at most `limit` (100 at most)."""
+        """`GET /v1/.../notifications/unseen`: at most `limit` (100 at most), as sent (an
+        odd number is the caller's to mark)."""
         body = await self._sender.json(
             "GET",
             f"/v1/subscribers/{segment(subscriber_id)}/notifications/unseen",

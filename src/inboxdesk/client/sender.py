@@ -58,6 +58,14 @@ class Sender:
     async def aclose(self) -> None:
         await self._http.aclose()
 
+    def key_fingerprint(self, secret: bytes) -> str:
+        """HMAC-SHA256 of the key under `secret`: tells keys apart without keeping one."""
+        import hashlib
+        import hmac
+
+        key = self._http.headers.get("Authorization", "").removeprefix("ApiKey ")
+        return hmac.new(secret, key.encode(), hashlib.sha256).hexdigest()
+
     async def json(
         self,
         method: str,

@@ -65,12 +65,25 @@ class Count:
     value: int | float
     capped: bool = False
 
+    @property
+    def odd(self) -> bool:
+        """Negative or not whole: shown as sent, marked, and never used to page or to
+        size a confirmation."""
+        return self.value < 0 or not float(self.value).is_integer()
+
     def __str__(self) -> str:
+        if self.odd:
+            shown = f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
+            return f"{shown} ?"
         return f"{COUNT_CAP - 1}+" if self.capped or self.value >= COUNT_CAP else str(self.value)
 
     @classmethod
     def of(cls, value: int | float, cap: int = COUNT_CAP) -> Count:
-        """A count from a service that counts at most `cap`."""
+        """A count from a service that counts at most `cap`; an odd one kept as sent."""
+        if isinstance(value, float) and value.is_integer() and value >= 0:
+            value = int(value)
+        if cls(value).odd:
+            return cls(value)
         return cls(min(value, cap), value >= cap)
 
 

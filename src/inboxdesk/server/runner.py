@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import socket
 import sqlite3
 import threading
@@ -61,12 +62,31 @@ def serve_forever(
     log_level: str = "warning",
     lock: DatabaseLock | None = None,
 ) -> None:
-    """Serve until stopped; raises DatabaseInUse if another service holds the database."""
-    with lock or DatabaseLock(settings.db_path):
-        _server(create_app(settings), log_level).run(sockets=[sock])
-        # A clean stop leaves everything in the .db file itself: a copy of it alone,
-        # without its -wal, holds the data.
-        checkpoint(settings.db_path)
+    """Serve until stopped; raises DatabaseInUse if another service holds the database.
+
+    SIGTERM (timeout, systemd, docker) stops it as Ctrl-C does: the server shuts down
+    gracefully, then raises the signal again, which by default would kill the process
+    before the log is merged and the lock let go; here that second one is let pass,
+    and one that comes before the server took the signal over stops it as soon."""
+    server = _server(create_app(settings), log_level)
+
+    def stop(signum: int, frame: object) -> None:
+        server.should_exit = True  # before the server took the signal over, or after
+
+    terminate = None
+    if threading.current_thread() is threading.main_thread():
+        terminate = signal.signal(signal.SIGTERM, stop)
+    try:
+        with lock or DatabaseLock(settings.db_path):
+            try:
+                server.run(sockets=[sock])
+            finally:
+                # A stop leaves everything in the .db file itself: a copy of it alone,
+                # without its -wal, holds the data.
+                checkpoint(settings.db_path)
+    finally:
+        if terminate is not None:
+            signal.signal(signal.SIGTERM, terminate)
 
 
 class ServiceThread:

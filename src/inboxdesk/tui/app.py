@@ -18,14 +18,10 @@ from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import (
-    InboxClient,
-    InboxdeskError,
-    RetryPolicy,
-    TransportError,
-)
+from inboxdesk.client import InboxClient, InboxdeskError, RetryPolicy, TransportError
+from inboxdesk.client.errors import transient
 from inboxdesk.config import ConfigError, Settings
-from inboxdesk.config.connect import client_for
+from inboxdesk.config.connect import client_for, plain_http_warning
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui.appearance import apply_appearance
@@ -208,6 +204,8 @@ class InboxdeskApp(App[None]):
         try:
             self.settings.require_key()
             self.client  # noqa: B018 - builds it now, so TLS file problems show here
+            if (warning := plain_http_warning(self.settings)) is not None:
+                self._warn(warning)
         except ConfigError as exc:
             title = "No API key" if not self.settings.api_key else "The settings need a fix"
             self.push_screen(ProblemScreen(title, str(exc)))
@@ -284,6 +282,9 @@ class InboxdeskApp(App[None]):
         self.settled()
 
     def _offer_queued(self) -> None:
+        if (held := self.outbox.held_note()) and held not in self._said:
+            self._said.add(held)
+            self._warn(held)
         earlier = [w for w in self.outbox.queued() if w.id not in self._offered]
         if not earlier or self.offline:
             return
@@ -428,10 +429,9 @@ class InboxdeskApp(App[None]):
     async def probe(self) -> None:
         try:
             await self.client.search_subscribers(limit=1)
-        except TransportError:
-            return  # still away
-        except InboxdeskError:
-            pass  # any HTTP answer: the service is up (its error is the view's to say)
+        except InboxdeskError as error:
+            if transient(error):
+                return  # still away, or saying "not now"; any other answer: it is up
         if self._probe is not None:
             self._probe.stop()
             self._probe = None

@@ -116,8 +116,10 @@ def notice(event: Event) -> tuple[str, str] | None:
     what = clip(describe(write), 80)
     if isinstance(event, Queued):
         ahead = f", behind {plural(event.behind, 'other')}" if event.behind else ""
+        why = f" ({clip(event.reason, 120)})" if event.reason else ""
         return (
-            f"Not applied yet: {what}. Queued{ahead}; it is sent when the service is back.",
+            f"Not applied yet: {what}{why}. Queued{ahead} with Idempotency-Key "
+            f"{write.key}; it is sent, with that key, when the service is back.",
             "warning",
         )
     if isinstance(event, Dropped):

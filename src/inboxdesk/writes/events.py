@@ -52,6 +52,7 @@ class Queued:
 
     write: Write
     behind: int  # how many queued writes go before it
+    reason: str = ""  # why it was not sent (the service's answer), raw: show it safe
 
 
 @dataclass(frozen=True)

@@ -138,9 +138,17 @@ class Write:
             environment=data.get("environment"),
             id=str(data["id"]),
             key=str(data["key"]),
-            made_at=datetime.fromisoformat(data["madeAt"]),
+            made_at=aware_time(data["madeAt"]),
             tried=bool(data.get("tried", False)),
         )
+
+
+def aware_time(text: str) -> datetime:
+    """An ISO 8601 time with its offset; one without is not a time inboxdesk wrote."""
+    when = datetime.fromisoformat(text)
+    if when.tzinfo is None:
+        raise ValueError(f"{text!r} has no UTC offset")
+    return when
 
 
 def describe(write: Write) -> str:

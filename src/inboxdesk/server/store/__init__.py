@@ -7,6 +7,7 @@ its wire JSON in `doc`. Every read and write is scoped to the caller's environme
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from pathlib import Path
@@ -78,9 +79,10 @@ class Store(
         self.clock = default_clock
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            # It holds API keys: a new file is the user's alone (SQLite gives its
-            # journal files the same mode).
-            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
+            # It holds API keys and integration credentials: readable by its owner alone. SQLite
+            # gives its -wal and -shm files the database file's mode.
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
         self._connection().executescript(SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA)
         self._add_columns()
         with self.transaction() as db:

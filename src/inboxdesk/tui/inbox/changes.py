@@ -164,7 +164,7 @@ class Changes:
             return
         if event.count is not None:
             count = f"{event.count:,}"
-        elif screen.counts is not None:
+        elif screen.counts is not None and not screen.counts.unread.odd:
             count = f"more than {screen.counts.unread.value:,}"
         else:
             count = f"more than {UNDOABLE_MARK_ALL:,}"

@@ -25,7 +25,7 @@ def count_text(count: Count | None) -> str:
     """An exact count with separators (1,191); `99+` only when capped and unknown."""
     if count is None:
         return "…"
-    if count.capped:
+    if count.capped or count.odd:
         return str(count)
     return f"{count.value:,}"
 

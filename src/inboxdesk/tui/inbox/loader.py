@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk, too_many_pages
 from inboxdesk.models import Count, NotificationCounts, Subscriber
 from inboxdesk.models.base import is_whole
 from inboxdesk.models.pages import COUNT_CAP
@@ -101,8 +101,9 @@ async def locate(
 ) -> int | None:
     """Where the message stands in the tab's own listing (its filters, its order), page
     by page up to `max_pages`; None when the tab does not show it."""
-    most = client.options.limits.max_pages
-    for number in range(most):
+    walk = Walk(client.options.limits.max_pages, "the inbox")
+    number = 0
+    while True:
         found = await page(client, subscriber_id, tab, v2, number, PAGE_SIZE)
         for index, item in enumerate(found.items):
             if item.id == message_id:
@@ -111,7 +112,8 @@ async def locate(
             progress(number + 1, None)
         if not found.has_more or not found.items:
             return None
-    raise too_many_pages(most, "the inbox")
+        walk.onward(item.id for item in found.items)
+        number += 1
 
 
 @dataclass(frozen=True)
@@ -165,8 +167,8 @@ async def exact(
 ) -> Count:
     """A count the service capped, made exact by the end search over its tab (issue 20:
     `99+` only when the number is unknown); the capped count when the search fails."""
-    if not is_whole(count.value) or (not count.capped and count.value < COUNT_CAP):
-        return count  # an odd count is shown as sent, never searched by
+    if count.odd or (not count.capped and count.value < COUNT_CAP):
+        return count  # an odd count is shown as sent, and never paged by
     try:
         end = await find_end(client, subscriber_id, max(hint, int(count.value)), tab, v2)
     except NotFoundError:
@@ -200,13 +202,10 @@ async def exact_counts(
 ) -> NotificationCounts:
     """The capped counts made exact by searching their tabs' ends; `hint`, the last
     exact counts, makes the search a few probes when little changed."""
-    known = hint or NotificationCounts(Count(0), Count(0))
+    known = hint if hint is not None and not (hint.unread.odd or hint.unseen.odd) else None
+    known = known or NotificationCounts(Count(0), Count(0))
     unread, unseen = await asyncio.gather(
-        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, _hint(known.unread)),
-        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, _hint(known.unseen)),
+        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, int(known.unread.value)),
+        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, int(known.unseen.value)),
     )
     return NotificationCounts(unread, unseen)
-
-
-def _hint(count: Count) -> int:
-    return int(count.value) if is_whole(count.value) else 0
