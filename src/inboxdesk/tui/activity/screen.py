@@ -22,7 +22,7 @@ from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
 from inboxdesk.delivery import glyph, job_cause, notification_cause
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import clip, plural, safe
-from inboxdesk.tui.activity.timeline import GLYPH_STYLE, TimelineScreen, open_delivery
+from inboxdesk.tui.activity.timeline import GLYPH_STYLE, open_delivery, show_timeline
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
@@ -263,7 +263,7 @@ class ActivityScreen(Screen[None]):
         key = event.row_key.value
         found = self.items.get(str(key)) if key is not None else None
         if found is not None:
-            self.app.push_screen(TimelineScreen(self.context.client, found))
+            show_timeline(self.app, self.context.client, found)
 
     def action_toggle_failed(self) -> None:
         self.filters = replace(self.filters, failed=not self.filters.failed)

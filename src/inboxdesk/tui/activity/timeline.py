@@ -13,7 +13,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.geometry import Size
@@ -162,6 +162,9 @@ class TimelineView(ScrollView, can_focus=True):
 _HIGHLIGHT = JSONHighlighter()
 
 
+TIMELINE = "timeline"
+
+
 class TimelineScreen(Screen[None]):
     """One notification's delivery, shown at once from what was just read (the list's
     page, or the lookup); `ctrl+r` reads it again (its jobs may have moved on)."""
@@ -178,7 +181,7 @@ class TimelineScreen(Screen[None]):
     ]
 
     def __init__(self, client: InboxClient, notification: ActivityNotification) -> None:
-        super().__init__(id="timeline")
+        super().__init__(id=TIMELINE)
         self.client = client
         self.notification = notification
 
@@ -189,7 +192,18 @@ class TimelineScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = f"Delivery of {self.notification.workflow_name}"
+
+    def on_screen_resume(self) -> None:
         self.query_one(TimelineView).focus()
+
+    def show(self, client: InboxClient, notification: ActivityNotification) -> None:
+        """Another notification in this screen (built once, shown again and again)."""
+        self.client = client
+        self.notification = notification
+        self.sub_title = f"Delivery of {notification.workflow_name}"
+        view = self.query_one(TimelineView)
+        view.show(notification)
+        view.scroll_home(animate=False)
 
     def on_resize(self, event: Resize) -> None:
         # The Resize a screen gets after its first layout, to the size it was laid out
@@ -228,6 +242,21 @@ def open_delivery(
                 markup=False,
             )
             return
-        view.app.push_screen(TimelineScreen(context.client, found[0]))
+        show_timeline(view.app, context.client, found[0])
 
     view.run_worker(find(), group="delivery", exclusive=True, exit_on_error=False)
+
+
+def show_timeline(
+    app: App[object], client: InboxClient, notification: ActivityNotification
+) -> None:
+    """The timeline of `notification`, over the current view. The screen is built once
+    and kept (installed), so a later one shows without composing it again."""
+    if not app.is_screen_installed(TIMELINE):
+        app.install_screen(TimelineScreen(client, notification), TIMELINE)
+        app.push_screen(TIMELINE)
+        return
+    screen = app.get_screen(TIMELINE, TimelineScreen)
+    screen.show(client, notification)
+    if screen not in app.screen_stack:
+        app.push_screen(TIMELINE)

@@ -110,7 +110,7 @@ class GoToScreen(ModalScreen[GoTo | None]):
         """No in-app message has it: the notification it names, in its timeline (a ticket
         about an email or an SMS names one that has no in-app message)."""
         from inboxdesk.client import activity
-        from inboxdesk.tui.activity.timeline import TimelineScreen
+        from inboxdesk.tui.activity.timeline import show_timeline
 
         self._say("No in-app message has it: looking for its notification…")
         try:
@@ -122,7 +122,7 @@ class GoToScreen(ModalScreen[GoTo | None]):
             self._done(f"No message or notification has the id or transactionId {clip(key, 60)}.")
             return
         self.dismiss(None)
-        self.app.push_screen(TimelineScreen(self.client, found[0]))
+        show_timeline(self.app, self.client, found[0])
 
     def _done(self, said: str) -> None:
         self.query_one(ProgressBar).display = False
