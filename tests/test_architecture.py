@@ -54,6 +54,7 @@ TOP_LEVEL = {
     "snooze": "rules",
     "webhooks": "rules",
     "preferences": "rules",
+    "delivery": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 

@@ -210,7 +210,7 @@ def test_the_demo_holds_adas_opt_outs_and_a_critical_security_alert(tmp_path: An
             {"subscriberId": "ada.lovelace", "workflow": "Nope", "channels": {"email": False}},
             "workflow",
         ),
-        ({"subscriberId": "ada.lovelace", "channels": {"fax": False}}, "channels.fax"),
+        ({"subscriberId": "ada.lovelace", "channels": {"fax": False}}, "channels: an object"),
         ({"subscriberId": "ada.lovelace", "channels": {"email": "off"}}, "true or false"),
     ],
 )

@@ -45,6 +45,8 @@ LAZY_COMMANDS = {
     "message": "message_command",
     "preferences": "preference_commands",
     "set-preference": "preference_commands",
+    "activity": "delivery_commands",
+    "delivery": "delivery_commands",
     "config": "config_commands",
 }
 

@@ -328,6 +328,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
 
     root = APIRouter()
     root.include_router(router)
+    from inboxdesk.server.activity_routes import build_activity_router
+
+    root.include_router(build_activity_router(store, settings))
     if settings.v2_inbox:
         root.include_router(build_inbox_router(store, settings))
     if settings.v2_subscribers:

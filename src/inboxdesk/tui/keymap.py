@@ -18,6 +18,8 @@ VIEWS: dict[str, frozenset[str]] = {
     "integrations": frozenset({"app", "view", "integrations", "list"}),
     "history": frozenset({"app", "view", "history", "list"}),
     "preferences": frozenset({"app", "view", "preferences", "list"}),
+    "activity": frozenset({"app", "view", "activity", "list"}),
+    "timeline": frozenset({"app", "timeline"}),
     "confirm": frozenset({"confirm"}),
     "preference_confirm": frozenset({"preference_confirm"}),
     "picker": frozenset({"picker"}),

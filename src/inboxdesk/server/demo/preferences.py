@@ -42,7 +42,7 @@ def add_sms_steps(rng: random.Random, now: datetime, workflows: list[dict[str, A
             )
 
 
-def preferences(subscriber_ids: set[str]) -> list[dict[str, Any]]:
+def choices(subscriber_ids: set[str]) -> list[dict[str, Any]]:
     """The fixture's `preferences`: the choices of the subscribers the environment has."""
     out: list[dict[str, Any]] = []
     for subscriber_id, workflow, channels in CHOICES:

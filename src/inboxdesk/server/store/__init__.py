@@ -13,6 +13,13 @@ import threading
 from pathlib import Path
 
 from inboxdesk.server.checkpoints import FeedCheckpoints
+from inboxdesk.server.store.activity import (
+    ACTIVITY_SCHEMA,
+    PREFERENCES_SCHEMA,
+    ActivityQuery,
+    ActivityStore,
+    StagedNotification,
+)
 from inboxdesk.server.store.base import (
     Caller,
     Forbidden,
@@ -40,6 +47,7 @@ __all__ = [
     "MARK_EFFECTS",
     "SUBSCRIBER_COUNT_CAP",
     "SUBSCRIBER_ORDER",
+    "ActivityQuery",
     "Caller",
     "Forbidden",
     "IdempotencyConflict",
@@ -48,6 +56,7 @@ __all__ = [
     "NotFound",
     "Replay",
     "SnoozeTooSoon",
+    "StagedNotification",
     "Store",
     "SubscriberSearch",
     "hash_key",
@@ -57,7 +66,13 @@ __all__ = [
 
 
 class Store(
-    TenancyStore, SeedingStore, IntegrationStore, InboxStore, PreferenceStore, IdempotencyStore
+    TenancyStore,
+    SeedingStore,
+    IntegrationStore,
+    InboxStore,
+    PreferenceStore,
+    IdempotencyStore,
+    ActivityStore,
 ):
     """The whole database: every resource's store over one set of connections."""
 
@@ -75,7 +90,7 @@ class Store(
             # gives its -wal and -shm files the database file's mode.
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
-        self._connection().executescript(SCHEMA)
+        self._connection().executescript(SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA)
         self._add_columns()
         with self.transaction() as db:
             # Requests that were running when the process died never finish.

@@ -323,22 +323,6 @@ class PreferenceStore(SubscriberStore):
             )
         return out
 
-    # -- seeding -----------------------------------------------------------------------
-
-    def store_choices(
-        self, environment_id: str, items: Sequence[tuple[str, str, Mapping[str, bool]]]
-    ) -> None:
-        """Stored choices as given: (subscriber `_id`, workflow `_id` or GLOBAL, channels)."""
-        caller = Caller(environment_id, "")
-        with self.transaction() as db:
-            for subscriber_pk, workflow_id, channels in items:
-                self._save(db, caller, subscriber_pk, workflow_id, channels)
-
-    def stored_choices(self, caller: Caller, subscriber_pk: str) -> dict[str, dict[str, bool]]:
-        """A subscriber's stored channel choices by workflow id (GLOBAL: global)."""
-        choices = self._choices(self.read(), caller, subscriber_pk)
-        return {w: dict(c["channels"]) for w, c in choices.items()}
-
     def delivers(self, caller: Caller, subscriber_pk: str, workflow_id: str, channel: str) -> bool:
         """Whether a step of `channel` of the workflow reaches the subscriber by their
         stored preferences (staging cancels it when not); a critical workflow ignores

@@ -87,17 +87,6 @@ CREATE TABLE IF NOT EXISTS idempotency (
     created_at REAL NOT NULL,
     PRIMARY KEY (organization_id, key)
 );
--- A subscriber's own channel choices: one row globally (workflow_id ''), one per workflow
--- they changed; `channels` holds only the channels they chose, as JSON (and the global
--- row a schedule: ADDED_COLUMNS).
-CREATE TABLE IF NOT EXISTS preferences (
-    environment_id TEXT NOT NULL REFERENCES environments(id),
-    subscriber_pk TEXT NOT NULL,
-    workflow_id TEXT NOT NULL,
-    channels TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    PRIMARY KEY (environment_id, subscriber_pk, workflow_id)
-);
 """
 
 # Columns of `messages` that override the stored document when a message is read.

@@ -60,6 +60,13 @@ class HistoryScreen(PreferencesKeyScreen):
             id="history.integrations",
             tooltip="The integrations view",
         ),
+        Binding(
+            "4",
+            "show_activity",
+            "Activity",
+            id="history.activity",
+            tooltip="The subscriber's notifications on every channel",
+        ),
     ]
 
     def __init__(self, context: ViewContext) -> None:

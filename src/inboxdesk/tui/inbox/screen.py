@@ -634,6 +634,14 @@ class InboxScreen(PreferencesKeyScreen):
         if message_id:
             copy(self.app, message_id, "the message id")
 
+    def action_delivery(self) -> None:
+        """The highlighted message's delivery: its notification, by its transactionId."""
+        row = self.feed.get(self.table.cursor_key or "")
+        transaction = row.item.transaction_id if row is not None else None
+        from inboxdesk.tui.activity.timeline import open_delivery  # after the first frame
+
+        open_delivery(self, self.context, self.subscriber_id, transaction)
+
     def action_copy_subscriber(self) -> None:
         copy(self.app, self.subscriber_id, "the subscriberId")
 

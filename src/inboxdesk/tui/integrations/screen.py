@@ -74,6 +74,13 @@ class IntegrationsScreen(PreferencesKeyScreen):
             id="integrations.history",
             tooltip="Every write inboxdesk made, and undo of any",
         ),
+        Binding(
+            "4",
+            "show_activity",
+            "Activity",
+            id="integrations.activity",
+            tooltip="The subscriber's notifications on every channel",
+        ),
     ]
 
     # Whether `p` applies to the highlighted integration; the footer follows it.
