@@ -263,6 +263,28 @@ def notification_cause(notification: ActivityNotification) -> NotificationCause:
     )
 
 
+@dataclass(frozen=True)
+class PreferenceSpot:
+    """The preference behind a canceled step: a workflow's trigger identifier (None: the
+    subscriber's global preference) and the channel."""
+
+    workflow: str | None
+    channel: str
+
+
+def preference_behind(notification: ActivityNotification) -> PreferenceSpot | None:
+    """Where the preference that decided the notification's cause lives, when its cause
+    is a preference; None otherwise."""
+    found = notification_cause(notification)
+    if found.cause is not Cause.PREFERENCE or found.job is None:
+        return None
+    template = notification.template
+    decided = job_cause(found.job, template.name if template is not None else "")
+    scope = _PREFERENCES.get(decided.detail.detail.strip()) if decided.detail else None
+    workflow = template.identifier if template is not None else ""
+    return PreferenceSpot(None if scope == "global" else (workflow or None), str(found.job.type))
+
+
 def has_failed(notification: ActivityNotification) -> bool:
     """Whether a channel job of it did not arrive (the "failed" filter)."""
     workflow = notification.template.name if notification.template is not None else ""

@@ -120,3 +120,69 @@ async def test_ctrl_g_opens_a_notification_from_the_inbox_and_from_activity(
             ),
             what="its timeline",
         )
+
+
+async def test_5_from_a_preference_story_opens_preferences_on_its_cell(
+    make_service: ServiceFactory,
+) -> None:
+    """Ada's canceled email: from its timeline, and from its Activity row, `5` opens
+    Preferences with the cursor on that workflow's email cell; the timeline's `1` leaves
+    it for the inbox; Help names the view it is for."""
+    from datetime import UTC, datetime
+
+    from textual.widgets import Static
+
+    from inboxdesk.server.demo import demo_fixture
+    from inboxdesk.tui.preferences.screen import PreferencesScreen
+    from inboxdesk.tui.screens.help import HelpScreen
+    from tests.tui.conftest import plain
+
+    service = make_service(demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))
+    env = next(r for r in service.store.environments() if r["name"] == "Development")
+    key = "activity-prefs-key-0123456789"
+    service.store.add_api_key(env["id"], key)
+    app = app_for(service, key=key, subscriber="ada.lovelace")
+
+    def on_cell() -> str:
+        screen = app.screen
+        if not isinstance(screen, PreferencesScreen) or screen.table is None:
+            return ""
+        return plain(screen.query_one("#preference-cell", Static))
+
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("4")
+        await until(pilot, lambda: rows(app) > 0 and "turned email off" in " ".join(causes(app)))
+        row = next(n for n, c in enumerate(causes(app)) if "turned email off for" in c)
+        workflow = causes(app)[row].split("'")[1]
+        app.screen.query_one(ActivityTable).move_cursor(row=row)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        await pilot.press("5")
+        await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        assert app.screen.title_text == "Preferences"  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await pilot.press("4")
+        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
+        table = app.screen.query_one(ActivityTable)
+        table.move_cursor(row=0)
+        await pilot.press("5")  # a row no preference decided: the cursor where it was
+        await until(pilot, lambda: isinstance(app.screen, PreferencesScreen))
+        await pilot.press("4")
+        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        assert app.screen.title_text == "Activity"  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        table.move_cursor(row=row)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        await pilot.press("1")
+        await until(pilot, lambda: app.screen.id == "inbox", what="the timeline's 1")
+        await pilot.press("4")
+        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
+        app.screen.query_one(ActivityTable).move_cursor(row=row)
+        await pilot.press("5")
+        await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))

@@ -32,6 +32,7 @@ from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import (
     FirstRowsShown,
+    OpenPreferences,
     OpenSubscriber,
     Reload,
     SelectIntegration,
@@ -349,6 +350,11 @@ class InboxdeskApp(App[None]):
         if self.is_screen_installed("integrations"):
             self.get_screen("integrations").post_message(SelectIntegration(integration_id))
 
+    def on_open_preferences(self, event: OpenPreferences) -> None:
+        from inboxdesk.tui.preferences.opening import open_preferences
+
+        open_preferences(self, self.context, event.subscriber_id, event.workflow, event.channel)
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's entries (tui/commands.py), each once."""
         from inboxdesk.tui.commands import palette
@@ -364,9 +370,15 @@ class InboxdeskApp(App[None]):
 
         if isinstance(self.screen, HelpScreen):
             return
-        title = {"inbox": "Inbox", "integrations": "Integrations", "history": "History"}.get(
-            self.screen.id or "", "inboxdesk"
-        )
+        titles = {
+            "inbox": "Inbox",
+            "integrations": "Integrations",
+            "history": "History",
+            "activity": "Activity",
+            "timeline": "Timeline",
+            "preferences": "Preferences",
+        }
+        title = titles.get(self.screen.id or "", "inboxdesk")
         self.push_screen(HelpScreen(self.screen, title))
 
     # -- errors and recovery -----------------------------------------------------------

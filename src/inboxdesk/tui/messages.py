@@ -58,3 +58,16 @@ class SubscribersListed(TextualMessage):
         self.subscribers = subscribers
         self.open = open
         self.first_page = first_page
+
+
+class OpenPreferences(TextualMessage):
+    """Show a subscriber's Preferences, the cursor on a workflow's channel when given
+    (None: the global row). Views that cannot import the Preferences view post it."""
+
+    def __init__(
+        self, subscriber_id: str | None, workflow: str | None, channel: str | None
+    ) -> None:
+        super().__init__()
+        self.subscriber_id = subscriber_id
+        self.workflow = workflow
+        self.channel = channel

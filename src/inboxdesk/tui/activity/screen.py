@@ -19,11 +19,12 @@ from textual.widgets import DataTable, Input, Static
 
 from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
-from inboxdesk.delivery import glyph, job_cause, notification_cause
+from inboxdesk.delivery import glyph, job_cause, notification_cause, preference_behind
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.tui.activity.timeline import GLYPH_STYLE, open_delivery, show_timeline
 from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.messages import OpenPreferences
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
@@ -166,6 +167,13 @@ class ActivityScreen(Screen[None]):
         Binding(
             "3", "app.show_history", "History", id="activity.history", tooltip="The history view"
         ),
+        Binding(
+            "5",
+            "show_preferences",
+            "Preferences",
+            id="activity.preferences",
+            tooltip="Preferences; on a step a preference canceled, that workflow and channel",
+        ),
     ]
 
     def __init__(self, context: ViewContext) -> None:
@@ -264,6 +272,21 @@ class ActivityScreen(Screen[None]):
         found = self.items.get(str(key)) if key is not None else None
         if found is not None:
             show_timeline(self.app, self.context.client, found)
+
+    def action_show_preferences(self) -> None:
+        """Preferences of this subscriber; on a row a preference canceled, the cursor on
+        that workflow's (or the global) channel."""
+        row = self.table.cursor_row
+        keys = list(self.table.rows)
+        found = self.items.get(str(keys[row].value)) if 0 <= row < len(keys) else None
+        spot = preference_behind(found) if found is not None else None
+        self.post_message(
+            OpenPreferences(
+                self.subscriber_id,
+                spot.workflow if spot else None,
+                spot.channel if spot else None,
+            )
+        )
 
     def action_toggle_failed(self) -> None:
         self.filters = replace(self.filters, failed=not self.filters.failed)

@@ -22,10 +22,17 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inboxdesk.client import InboxClient, activity
-from inboxdesk.delivery import glyph, job_cause, notification_cause, shown_raw
+from inboxdesk.delivery import (
+    glyph,
+    job_cause,
+    notification_cause,
+    preference_behind,
+    shown_raw,
+)
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import cells, clip, safe
 from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.messages import OpenPreferences
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 
@@ -178,6 +185,33 @@ class TimelineScreen(Screen[None]):
             tooltip="Back to the list",
         ),
         Binding("ctrl+r,f5", "refresh", "Refresh", id="timeline.refresh", tooltip="Read it again"),
+        Binding(
+            "1", "view('app.show_inbox')", "Inbox", id="timeline.inbox", tooltip="The inbox view"
+        ),
+        Binding(
+            "2",
+            "view('app.show_integrations')",
+            "Integrations",
+            id="timeline.integrations",
+            tooltip="The integrations view",
+        ),
+        Binding(
+            "3",
+            "view('app.show_history')",
+            "History",
+            id="timeline.history",
+            tooltip="The history view",
+        ),
+        Binding(
+            "4", "view('show_activity')", "Activity", id="timeline.activity", tooltip="Activity"
+        ),
+        Binding(
+            "5",
+            "preferences",
+            "Preferences",
+            id="timeline.preferences",
+            tooltip="Preferences; when a preference canceled a step, on that workflow and channel",
+        ),
     ]
 
     def __init__(self, client: InboxClient, notification: ActivityNotification) -> None:
@@ -216,6 +250,29 @@ class TimelineScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.reload()
+
+    async def action_view(self, action: str) -> None:
+        """Leave the timeline for a view: the view below does what the key does there
+        (a view with no such action, Activity's own `4`, is simply shown again)."""
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 and stack[-1] is self else None
+        self.dismiss(None)
+        if below is not None:
+            await self.app.run_action(action, below)
+
+    def action_preferences(self) -> None:
+        """The notification's subscriber's Preferences; when a preference is the cause,
+        the cursor on that workflow's (or the global) channel."""
+        spot = preference_behind(self.notification)
+        who = self.notification.subscriber
+        self.dismiss(None)
+        self.app.post_message(
+            OpenPreferences(
+                who.subscriber_id if who else None,
+                spot.workflow if spot else None,
+                spot.channel if spot else None,
+            )
+        )
 
     @work(exclusive=True, group="timeline", exit_on_error=False)
     async def reload(self) -> None:

@@ -4,7 +4,7 @@ workflow and channel (a delivery step canceled by a preference opens the one beh
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding, BindingType
 
@@ -26,7 +26,7 @@ def current_subscriber(app: App[object]) -> str | None:
 
 
 def open_preferences(
-    app: App[object],
+    app: App[Any],
     context: ViewContext,
     subscriber_id: str | None = None,
     workflow: str | None = None,

@@ -79,6 +79,13 @@ class PreferencesScreen(ServiceScreen):
             id="preferences.history",
             tooltip="Every write inboxdesk made, and undo of any",
         ),
+        Binding(
+            "4",
+            "show_activity",
+            "Activity",
+            id="preferences.activity",
+            tooltip="This subscriber's notifications on every channel",
+        ),
     ]
 
     def __init__(
