@@ -215,7 +215,12 @@ def delivery_fixture() -> dict[str, Any]:
             "workflow": "Order shipped",
             "channels": {"email": False},
             "updatedAt": "2026-11-30T10:00:00.000Z",
-        }
+        },
+        {
+            "subscriberId": "jane",
+            "channels": {"sms": False},
+            "updatedAt": "2026-11-30T10:00:00.000Z",
+        },
     ]
     other["notifications"] = [
         {

@@ -10,7 +10,9 @@ may be left out. Statuses, step types and sources must be ones production sends.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -19,9 +21,11 @@ from pydantic import ValidationError
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.enums import DetailSource, DetailStatus, JobStatus, Severity, StepType
 from inboxdesk.models.ids import new_object_id
+from inboxdesk.models.preference import OverrideSource
 from inboxdesk.models.subscriber import Subscriber
 from inboxdesk.models.workflow import Workflow
 from inboxdesk.server.store.activity import StagedNotification
+from inboxdesk.server.store.preferences import GLOBAL, channel_value
 
 CHANNEL_KEYS = ("email", "sms", "in_app", "chat", "push", "tool")
 
@@ -205,3 +209,127 @@ def stage_preferences(
             )
         )
     return rows
+
+
+# The detail production writes on a step a subscriber's own choice canceled.
+BY_WORKFLOW_CHOICE = "Step filtered by subscriber workflow preferences"
+BY_GLOBAL_CHOICE = "Step filtered by subscriber global preferences"
+PREFERENCE_DETAILS = frozenset(
+    {
+        BY_WORKFLOW_CHOICE,
+        BY_GLOBAL_CHOICE,
+        "Step filtered by workflow preferences",
+        "Step filtered by user preferences",
+    }
+)
+# A step not yet run: staging settles it as the preference would have.
+NOT_RUN = frozenset({"pending", "queued", "delayed"})
+# A step stopped for another reason before it reached the subscriber.
+STOPPED = frozenset({"canceled", "skipped"})
+
+
+def _moment(value: str) -> datetime | None:
+    try:
+        found = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return found if found.tzinfo is not None else found.replace(tzinfo=UTC)
+
+
+def apply_preferences(
+    staged: list[StagedNotification],
+    preferences: list[tuple[str, str, str, dict[str, bool], str]],
+    workflows: Mapping[str, Workflow],
+    where: str,
+) -> None:
+    """Make each staged notification's channel steps agree with the subscriber's stored
+    choices in effect when it was made (a choice counts from its `updatedAt` on; one
+    changed later leaves its channels unknown for earlier notifications): a step
+    of a channel they turned off, not yet run, becomes the canceled step production
+    records; a step that ran anyway, or one canceled by a choice that is not there,
+    refuses the fixture, naming the step. Critical workflows ignore the choices."""
+    chosen: dict[str, list[tuple[str, dict[str, bool], datetime | None]]] = {}
+    for _, subscriber_pk, workflow_id, channels, updated_at in preferences:
+        chosen.setdefault(subscriber_pk, []).append((workflow_id, channels, _moment(updated_at)))
+    docs = {key: w.to_wire() for key, w in workflows.items()}
+    names = {key: w.name for key, w in workflows.items()}
+    for i, notification in enumerate(staged):
+        doc = notification.doc
+        choices = chosen.get(str(doc["_subscriberId"]), [])
+        if not choices:
+            continue
+        workflow_id = str(doc.get("_templateId") or "")
+        made = _moment(str(doc.get("createdAt") or ""))
+        own_global: dict[str, bool] = {}
+        own: dict[str, bool] = {}
+        # Channels of a choice changed after the notification was made: what they were
+        # then is not stored, so either outcome agrees.
+        unknown: set[str] = set()
+        for chosen_for, channels, updated in choices:
+            if chosen_for not in (GLOBAL, workflow_id):
+                continue
+            if updated is not None and made is not None and updated > made:
+                unknown.update(channels)
+            elif chosen_for == GLOBAL:
+                own_global.update(channels)
+            else:
+                own.update(channels)
+        workflow = docs.get(workflow_id, {})
+        for j, (job, details) in enumerate(notification.jobs):
+            channel = str(job["type"])
+            if channel not in CHANNEL_KEYS or channel in unknown:
+                continue
+            value, source = channel_value(workflow, channel, own_global, own)
+            by_choice = not value and source is OverrideSource.SUBSCRIBER
+            expected = BY_WORKFLOW_CHOICE if channel in own else BY_GLOBAL_CHOICE
+            said = [
+                d["detail"].strip() for d in details if d["detail"].strip() in PREFERENCE_DETAILS
+            ]
+            spot = f"{where}.notifications[{i}].jobs[{j}]"
+            scope = (
+                f"for '{names.get(workflow_id, workflow_id)}'"
+                if channel in own
+                else "for every workflow"
+            )
+            if said and value:
+                raise ActivityFixtureError(
+                    f"{spot}: the {channel} step says '{said[-1]}', but the subscriber's "
+                    f"stored preferences leave {channel} on for this workflow"
+                )
+            if not by_choice:
+                continue
+            if said:
+                if said[-1] != expected:
+                    raise ActivityFixtureError(
+                        f"{spot}: the {channel} step says '{said[-1]}', but the subscriber "
+                        f"turned {channel} off {scope}: it would say '{expected}'"
+                    )
+                continue
+            status = str(job.get("status"))
+            if status in NOT_RUN and not details:
+                job["status"] = "canceled"
+                raw = {
+                    "enabled": True,
+                    "channels": {
+                        c: channel_value(workflow, c, own_global, own)[0] for c in CHANNEL_KEYS
+                    },
+                }
+                details.append(
+                    {
+                        "_id": new_object_id(),
+                        "createdAt": doc.get("createdAt"),
+                        "isRetry": False,
+                        "isTest": False,
+                        "source": "Internal",
+                        "status": "Success",
+                        "detail": expected,
+                        "raw": json.dumps(raw),
+                    }
+                )
+                continue
+            if status not in STOPPED:
+                raise ActivityFixtureError(
+                    f"{spot}: a {channel} step {status}, but the subscriber turned {channel} "
+                    f"off {scope} before this notification: it would be canceled "
+                    f"('{expected}')"
+                )

@@ -25,6 +25,7 @@ from inboxdesk.models.enums import EnvironmentType
 from inboxdesk.models.ids import new_object_id
 from inboxdesk.server.activity_fixtures import (
     ActivityFixtureError,
+    apply_preferences,
     stage_notifications,
     stage_preferences,
 )
@@ -267,6 +268,8 @@ def load_fixture(
                 env, where, owners, by_subscriber_id, by_workflow, now
             )
             preferences = stage_preferences(env, where, by_subscriber_id, by_workflow, now)
+            by_id = {str(w.id): w for w in workflows}
+            apply_preferences(notifications, preferences, by_id, where)
         except ActivityFixtureError as exc:
             raise FixtureError(str(exc)) from None
         # An in-app message belongs to the notification of its subscriber and transaction.

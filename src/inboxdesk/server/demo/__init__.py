@@ -72,7 +72,7 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
         "subscribers": subscribers(rng, now, people),
         "messages": messages,
         "notifications": notifications,
-        "preferences": preferences + choices({sid for sid, *_ in people}),
+        "preferences": preferences + choices({sid for sid, *_ in people}, now),
     }
     add_sms_steps(random.Random(f"{seed}:{name}:sms"), now, environment["workflows"])
     return environment

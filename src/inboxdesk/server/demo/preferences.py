@@ -8,10 +8,11 @@ security alert is critical: whatever its subscribers chose, it is sent.
 from __future__ import annotations
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from inboxdesk.server.demo.draws import hex_id
+from inboxdesk.server.store import iso
 
 # (subscriberId, the workflow's name or None for every workflow, {channel: on}).
 CHOICES: list[tuple[str, str | None, dict[str, bool]]] = [
@@ -22,6 +23,9 @@ CHOICES: list[tuple[str, str | None, dict[str, bool]]] = [
     ("alan.turing", "Invoice ready", {"email": True}),
     ("katherine.johnson", "Comment on your post", {"in_app": False}),
 ]
+# When the choices were made, before the demo's "now": after its newest message (a
+# minute old at least).
+CHOSEN_BEFORE_NOW = timedelta(seconds=30)
 # The workflows that also send an SMS.
 SMS_WORKFLOWS = ("Order shipped", "Security alert")
 
@@ -42,12 +46,19 @@ def add_sms_steps(rng: random.Random, now: datetime, workflows: list[dict[str, A
             )
 
 
-def choices(subscriber_ids: set[str]) -> list[dict[str, Any]]:
-    """The fixture's `preferences`: the choices of the subscribers the environment has."""
+def choices(subscriber_ids: set[str], now: datetime) -> list[dict[str, Any]]:
+    """The fixture's `preferences`: the choices of the subscribers the environment has,
+    made just now, after every message the demo holds (a choice counts from its time on:
+    what it sent before stays sent)."""
+    made = iso(now - CHOSEN_BEFORE_NOW)
     out: list[dict[str, Any]] = []
     for subscriber_id, workflow, channels in CHOICES:
         if subscriber_id in subscriber_ids:
-            item: dict[str, Any] = {"subscriberId": subscriber_id, "channels": dict(channels)}
+            item: dict[str, Any] = {
+                "subscriberId": subscriber_id,
+                "channels": dict(channels),
+                "updatedAt": made,
+            }
             if workflow is not None:
                 item["workflow"] = workflow
             out.append(item)
