@@ -2,7 +2,14 @@
 what production sends and the local service never does (decisions.md 12).
 
 `GET /v1/environments` and `/me` gain every environment's secret `apiKeys`, as self-hosted
-and older deployments give them to any API key. The rest passes through unchanged.
+and older deployments give them to any API key. With `scoped`, a key sees and switches
+only its own environment's integrations, as production since May 2026: the lists keep
+the key's environment's, and set-primary on another environment's answers 403. With
+`forbid_across` alone, the lists stay whole and only the switch is refused (a deployment
+between the two changes). `every_key` (the organization's keys) makes the integrations'
+lists whole whatever the service behind does, as older deployments list them. With
+`no_me`, `/v1/environments/me` answers 404, as where it is not served. The rest passes
+through unchanged.
 """
 
 from __future__ import annotations
@@ -25,6 +32,13 @@ SECRET_KEYS = ("sk_live_9f8e7d6c5b4a39281706f5e4d3c2wxyz", "0f1e2d3c4b5a69788796
 SECRET_HASH = "hash-of-a-secret-key-5b4a39281706"
 
 
+SCOPED_403 = (
+    "API key authentication is scoped to a single environment and cannot set as primary an "
+    "integration that belongs to a different environment. Use an API key from the "
+    "integration's environment, or authenticate with a session token."
+)
+
+
 def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
     keys = [{"key": key, "_userId": "65c000000000000000000001"} for key in SECRET_KEYS]
     keys[0]["hash"] = SECRET_HASH
@@ -32,7 +46,13 @@ def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextmanager
-def production_shaped(upstream: str) -> Iterator[str]:
+def production_shaped(
+    upstream: str,
+    scoped: bool = False,
+    no_me: bool = False,
+    forbid_across: bool = False,
+    every_key: tuple[str, ...] = (),
+) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
     forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
 
@@ -43,12 +63,42 @@ def production_shaped(upstream: str) -> Iterator[str]:
             length = int(self.headers.get("content-length") or 0)
             body = self.rfile.read(length) if length else None
             headers = {
-                k: v
+                k.lower(): v
                 for k, v in self.headers.items()
                 if k.lower() in {"authorization", "content-type", "idempotency-key"}
             }
+            route = self.path.split("?")[0]
+            if no_me and route == "/v1/environments/me":
+                self._answer(404, {"statusCode": 404, "message": "Cannot GET " + route})
+                return
+            scoping = scoped or forbid_across
+            own = self._own(headers) if scoping and route.startswith("/v1/integrations") else None
+            if own is not None and self.command == "POST" and route.endswith("/set-primary"):
+                items = self._whole(headers)
+                wanted = route.split("/")[3].lower()
+                found = next((i for i in items if str(i.get("_id")).lower() == wanted), None)
+                if found is not None and found.get("_environmentId") != own:
+                    self._answer(
+                        403,
+                        {
+                            "statusCode": 403,
+                            "timestamp": "2026-08-01T00:00:00.000Z",
+                            "path": self.path,
+                            "message": SCOPED_403,
+                            "error": "Forbidden",
+                        },
+                    )
+                    return
             answer = forward.request(self.command, self.path, content=body, headers=headers)
             content = answer.content
+            whole = every_key and route.startswith("/v1/integrations") and self.command == "GET"
+            if whole and answer.is_success:
+                content = json.dumps({"data": self._whole(headers, route)}).encode()
+            if scoped and own is not None and self.command == "GET" and answer.is_success:
+                data = answer.json()["data"]
+                if isinstance(data, list):
+                    mine = [i for i in data if i.get("_environmentId") == own]
+                    content = json.dumps({"data": mine}).encode()
             if answer.is_success and self.path.split("?")[0].startswith("/v1/environments"):
                 data = answer.json()["data"]
                 shaped = (
@@ -62,6 +112,28 @@ def production_shaped(upstream: str) -> Iterator[str]:
             self.wfile.write(content)
 
         do_GET = do_POST = do_PATCH = _relay
+
+        def _whole(self, headers: dict[str, str], route: str = "/v1/integrations") -> list[Any]:
+            """The integrations listed with the caller's key, and with `every_key`."""
+            found: dict[str, Any] = {}
+            auth = [headers.get("authorization", "")] + [f"ApiKey {k}" for k in every_key]
+            for value in auth:
+                listed = forward.get(route, headers={**headers, "authorization": value})
+                for item in listed.json().get("data", []) if listed.is_success else []:
+                    found.setdefault(str(item.get("_id")), item)
+            return list(found.values())
+
+        def _own(self, headers: dict[str, str]) -> str | None:
+            me = forward.get("/v1/environments/me", headers=headers)
+            return str(me.json()["data"]["_id"]) if me.is_success else None
+
+        def _answer(self, status: int, body: dict[str, Any]) -> None:
+            content = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(content)))
+            self.end_headers()
+            self.wfile.write(content)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

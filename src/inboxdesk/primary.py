@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inboxdesk.client import ForbiddenError
 from inboxdesk.models import Integration
 from inboxdesk.scope import Scope
 from inboxdesk.text import plural, safe
@@ -132,4 +133,21 @@ def plan_primary(
         replaces=replaces,
         own_environment=scope.is_own(target.environment_id),
         own_known=scope.own_id is not None,
+    )
+
+
+def refused_across(
+    error: ForbiddenError, key_name: str, target_name: str, add: str
+) -> ForbiddenError:
+    """A 403 to a switch, said as what it means: the key's environment is not the
+    integration's (names safe to show). The key itself is fine."""
+    return ForbiddenError(
+        error.status,
+        f"The switch went with {key_name}'s key and the integration is in {target_name}: "
+        f"a key acts only in its own environment, so the service refused it (403). "
+        "Nothing changed.",
+        hint=f"Add {target_name}'s key with `{add}` (the key on standard input) and run it "
+        "again; the switch then goes with that key.",
+        body=error.body,
+        path=error.path,
     )
