@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from inboxdesk.client import ApiError, InboxClient
 from inboxdesk.models import Environment, Integration
 from inboxdesk.scope import Scope
+from inboxdesk.text import safe
 
 
 @dataclass(frozen=True)
@@ -114,3 +116,16 @@ def not_found(
         verb = "is" if len(without_key) == 1 else "are"
         return f"{text}; {', '.join(without_key)} {verb} not readable without its key: `{add}`."
     return f"{text}."
+
+
+class HasAddCommand(Protocol):
+    def add_command(self) -> str: ...
+
+
+def without_keys(listing: Listing, keys: HasAddCommand) -> str:
+    """One line per environment the service names with no key held, saying how to add it."""
+    return "\n".join(
+        f"{safe(e.name, newlines=False)}: no key held, so not listed; add its key with "
+        f"`{keys.add_command()}`."
+        for e in listing.without_key
+    )

@@ -65,6 +65,8 @@ class Keyring:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.profile = settings.profile
+        # Only a profile read from the file is written back (the demo's lives in memory).
+        self.persist = settings.provenance["profile"].origin is not Origin.DEFAULT
         origin = settings.provenance["api_key"].origin
         self.single = bool(settings.api_key) and origin in (Origin.FLAG, Origin.ENV)
         # A profile's own `api_key`, from before keys were filed by environment.
@@ -152,10 +154,11 @@ class Keyring:
             old,
             environment_id=environment.id,
             name=environment.name,
-            type=str(environment.type) if environment.type is not None else None,
+            # A type the service leaves out (it may) keeps the one known.
+            type=str(environment.type) if environment.type is not None else old.type,
         )
         self.keys = [new if k is old else k for k in self.keys]
-        if self.profile and not self.single and (self.unfiled or new != old):
+        if self.persist and self.profile and not self.single and (self.unfiled or new != old):
             # The file is a cache of names here: a file that cannot be written now
             # leaves the key working as it is.
             with contextlib.suppress(ConfigError):

@@ -15,25 +15,28 @@ from textual.command import Provider
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.signal import Signal
-from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from inboxdesk.client import (
     InboxClient,
     InboxdeskError,
     RetryPolicy,
-    TransportError,
 )
 from inboxdesk.config import ConfigError, Settings
-from inboxdesk.config.connect import client_for
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui import write_messages
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
 from inboxdesk.tui.context import ViewContext
-from inboxdesk.tui.error_titles import error_title
+from inboxdesk.tui.environments import (
+    Environments,
+    explained,
+    header_environment,
+    reopen_on,
+    switch_views,
+)
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import (
@@ -45,6 +48,7 @@ from inboxdesk.tui.messages import (
     ServiceAnswered,
     SubscribersListed,
 )
+from inboxdesk.tui.recovery import Recovery
 from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.writes.model import Where
 
@@ -76,6 +80,14 @@ class InboxdeskApp(App[None]):
             "question_mark,f1", "help", "Help", id="app.help", tooltip="Every key that applies here"
         ),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave inboxdesk"),
+        Binding(
+            "ctrl+e",
+            "switch_environment",
+            "Environment",
+            id="app.environment",
+            show=False,
+            tooltip="Act in the next environment whose key the profile holds",
+        ),
     ]
 
     # True while the service is unreachable; screens watch it to show it and to resend.
@@ -97,6 +109,7 @@ class InboxdeskApp(App[None]):
         super().__init__()
         self.settings = settings
         self._client = client
+        self._environments: Environments | None = None
         self._writes = writes
         self._outbox: Outbox | None = None
         self._view_context: ViewContext | None = None
@@ -105,10 +118,8 @@ class InboxdeskApp(App[None]):
         self.subscriber_id = subscriber_id or settings.subscriber
         self.clock = clock or (lambda: datetime.now(UTC))
         self.startup_problem = problem
-        # Until the service has answered once, a failure is a start-up problem.
-        self.connected = False
-        self._problem_open = False
-        self._probe: Timer | None = None
+        seconds = lambda: self.probe_seconds  # noqa: E731 - tests shorten it after building
+        self.recovery = Recovery(self, lambda: self.client, self._set_offline, seconds)
         self._offered: set[str] = set()  # queued writes already offered
         self._said: set[str] = set()  # problems of the journal already said
         self.subscribers: list[Subscriber] = []
@@ -117,10 +128,15 @@ class InboxdeskApp(App[None]):
         self.sub_title = settings.base_url
 
     @property
+    def environments(self) -> Environments:
+        """The keys held and the one the app acts with (its home: here)."""
+        if self._environments is None:
+            self._environments = Environments(self.settings, APP_RETRY, self._client)
+        return self._environments
+
+    @property
     def client(self) -> InboxClient:
-        if self._client is None:
-            self._client = client_for(self.settings, retry=APP_RETRY)
-        return self._client
+        return self.environments.client
 
     def now(self) -> datetime:
         return self.clock()
@@ -142,12 +158,18 @@ class InboxdeskApp(App[None]):
                     self.notify(problem, severity="warning", timeout=15, markup=False)
             # Filed as the environment unknown: watch_scope moves it (move_to).
             where = self._where(None)
-            self._outbox = Outbox(self.client, where, self._writes, clock=self.now)
+            self._outbox = Outbox(
+                self.client,
+                where,
+                self._writes,
+                clock=self.now,
+                client_of=self.environments.client_of,
+            )
             self._outbox.listen(self._write_event)
         return self._outbox
 
     def _where(self, scope: Scope | None) -> Where:
-        own = scope.own_id if scope is not None else None
+        own = (self.environments.held.environment_id or scope.own_id) if scope else None
         return Where.of(self.settings.profile, self.settings.base_url, own)
 
     @property
@@ -162,6 +184,7 @@ class InboxdeskApp(App[None]):
                 writes=self.write_signal,
                 scope=lambda: self.scope,
                 auto_refresh=self.settings.auto_refresh,
+                environments=self.environments,
             )
         return self._view_context
 
@@ -178,6 +201,7 @@ class InboxdeskApp(App[None]):
             self._collector.settle()
             if not self.subscribers:
                 self.load_subscribers()
+            self.show_environment(self.scope)
             if self.scope is None:
                 self.load_scope()
 
@@ -196,10 +220,10 @@ class InboxdeskApp(App[None]):
             self.push_screen(ProblemScreen("inboxdesk cannot start", self.startup_problem))
             return
         try:
-            self.settings.require_key()
-            self.client  # noqa: B018 - builds it now, so TLS file problems show here
+            self.client  # noqa: B018 - builds it now, so key and TLS file problems show here
         except ConfigError as exc:
-            title = "No API key" if not self.settings.api_key else "The settings need a fix"
+            held = self.settings.api_key or self.settings.environments
+            title = "No API key" if not held else "The settings need a fix"
             self.push_screen(ProblemScreen(title, str(exc)))
             return
         self.action_connect()
@@ -210,7 +234,7 @@ class InboxdeskApp(App[None]):
     # -- start-up ----------------------------------------------------------------------
 
     def action_connect(self) -> None:
-        self._problem_open = False
+        self.recovery.problem_open = False
         while isinstance(self.screen, ProblemScreen):
             self.pop_screen()
         if self.is_screen_installed("inbox"):
@@ -233,7 +257,7 @@ class InboxdeskApp(App[None]):
 
     def on_subscribers_listed(self, event: SubscribersListed) -> None:
         if event.subscribers is not None:
-            self.connected = True
+            self.recovery.connected = True
             self.subscribers = event.subscribers
             if not event.subscribers:
                 self.notify("This environment has no subscribers yet.", severity="warning")
@@ -242,13 +266,6 @@ class InboxdeskApp(App[None]):
             self.install_screen(inbox, "inbox")
             self.push_screen("inbox")
             # The picker's list is loaded once start-up is over (`settled`).
-
-    def _startup_failed(self, error: InboxdeskError) -> None:
-        # Several first requests fail together; one problem screen says it.
-        if self._problem_open:
-            return
-        self._problem_open = True
-        self.push_screen(ProblemScreen(error_title(error, True), error.message, error.hint))
 
     @work(exclusive=True, group="scope", exit_on_error=False)
     async def load_scope(self) -> None:
@@ -263,11 +280,17 @@ class InboxdeskApp(App[None]):
     def watch_scope(self, scope: Scope | None) -> None:
         """The header says which profile and environment the app acts as; writes queued
         in an earlier session for them are offered (decisions.md 4)."""
-        profile = self.settings.profile or "no profile"
-        where = scope.own_name() if scope is not None else "environment unknown"
-        self.title = f"inboxdesk · {clip(profile, 20)} · {where}"
+        if scope is None:
+            return
+        self.environments.learn(scope.own)
+        self.show_environment(scope)
         self.outbox.move_to(self._where(scope))
         self._offer_queued()
+
+    def show_environment(self, scope: Scope | None = None) -> None:
+        """The header: the profile and the environment acted in (after the first frame)."""
+        where = header_environment(self.environments.held, scope)
+        self.title = f"inboxdesk · {clip(self.settings.profile or 'no profile', 20)} · {where}"
 
     def on_scope_loaded(self, event: ScopeLoaded) -> None:
         self.scope = event.scope
@@ -299,6 +322,34 @@ class InboxdeskApp(App[None]):
         except InboxdeskError:
             return  # the picker loads its own list and reports problems there
         self.post_message(SubscribersListed(page.data, None))
+
+    # -- environments --------------------------------------------------------------------
+
+    async def action_switch_environment(self, environment_id: str | None = None) -> None:
+        """Act in another environment with a key: the views are built again with its
+        key, on the same subscriber where that environment has one."""
+        environments = self.environments
+        queued = len(self._outbox.queued()) if self._outbox is not None else 0
+        inbox = self.get_screen("inbox") if self.is_screen_installed("inbox") else None
+        target = await switch_views(self, environments, environment_id, queued)
+        if target is None:
+            return
+        environments.held, self._view_context, self.subscribers, self.scope = target, None, [], None
+        if self._outbox is not None:
+            where = Where.of(self.settings.profile, self.settings.base_url, target.environment_id)
+            self._outbox.client, self._outbox.where = self.client, where
+        self.show_environment()
+        shown = inbox.subscriber_id if isinstance(inbox, InboxScreen) else None
+        self.reopen(shown or self.subscriber_id)
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def reopen(self, subscriber_id: str | None) -> None:
+        """After a switch: the same subscriber, or the environment's first and the picker."""
+        listed, first, found = await reopen_on(self, self.client, subscriber_id)
+        self.post_message(SubscribersListed(listed, first))
+        self.load_scope()
+        if not found:
+            self.call_later(self.action_pick_subscriber)
 
     # -- views -------------------------------------------------------------------------
 
@@ -348,7 +399,9 @@ class InboxdeskApp(App[None]):
         installed = self.is_screen_installed("integrations")
         found = self.get_screen("integrations") if installed else None
         items = list(found.items.values()) if isinstance(found, IntegrationsScreen) else []
-        return palette(self, screen, super().get_system_commands(screen), self.subscribers, items)
+        textuals = super().get_system_commands(screen)
+        others = self.environments.switchable() if self.is_screen_installed("inbox") else []
+        return palette(self, screen, textuals, self.subscribers, items, others)
 
     def action_help(self) -> None:
         from inboxdesk.tui.screens.help import HelpScreen
@@ -360,76 +413,21 @@ class InboxdeskApp(App[None]):
         )
         self.push_screen(HelpScreen(self.screen, title))
 
-    # -- errors and recovery -----------------------------------------------------------
+    # -- errors and recovery (tui/recovery.py) ----------------------------------------
 
     def report(self, error: InboxdeskError) -> None:
         """Tell the user what failed and what to do; an unreachable service is probed."""
-        if not self.connected:
-            # Nothing shown yet: any failure is a start-up problem, which `r` retries.
-            self._startup_failed(error)
-            return
-        if isinstance(error, TransportError):
-            self._went_away(error.message)
-            return
-        self.notify(
-            f"{error.message}\n{error.hint}".strip(),
-            title=error_title(error),
-            severity="error",
-            timeout=8,
-            markup=False,
-        )
-
-    def _went_away(self, why: str) -> None:
-        """The service is unreachable: say so once, and probe until it is back."""
-        if self.offline:
-            return
-        self.offline = True
-        self.notify(
-            f"{why} Retrying every {self.probe_seconds:g} s. Marks pressed "
-            "meanwhile are queued and sent, in order, when it is back.",
-            title="Service unreachable",
-            severity="error",
-            timeout=8,
-            markup=False,
-        )
-        self._probe = self.set_interval(self.probe_seconds, self.probe)
+        self.recovery.report(error)
 
     def on_service_answered(self, event: ServiceAnswered) -> None:
-        self.connected = True
+        self.recovery.connected = True
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
-        """Every worker's failure, reported here: the service's errors say what to do,
-        anything else is a bug, reported rather than a crash (exit_on_error is off)."""
-        if event.state != WorkerState.ERROR or event.worker.error is None:
-            return
-        error = event.worker.error
-        if isinstance(error, InboxdeskError):
-            self.report(error)
-        else:
-            self.notify(
-                f"Unexpected error in {event.worker.name or 'a task'}: {error!r}. "
-                "The app carries on; please report this.",
-                title="Bug",
-                severity="error",
-                timeout=10,
-                markup=False,
-            )
+        self.recovery.worker_failed(event)
 
-    @work(exclusive=True, group="probe", exit_on_error=False)
-    async def probe(self) -> None:
-        try:
-            await self.client.search_subscribers(limit=1)
-        except TransportError:
-            return  # still away
-        except InboxdeskError:
-            pass  # any HTTP answer: the service is up (its error is the view's to say)
-        if self._probe is not None:
-            self._probe.stop()
-            self._probe = None
-        self.notify("The service is back; refreshing.", title="Connected")
-        # The views watch `offline` and refresh themselves; the queued writes go out.
-        self.offline = False
+    def _set_offline(self, offline: bool) -> None:
+        self.offline = offline
 
     def watch_offline(self, offline: bool) -> None:
         self.outbox.away = offline
@@ -462,9 +460,9 @@ class InboxdeskApp(App[None]):
             title = "Queued" if isinstance(message, write_messages.Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
-            self.report(event.error)
+            self.report(explained(event, self.environments, self.scope))
         elif isinstance(event, Queued) and self.outbox.away:
-            self._went_away("The service is unreachable.")
+            self.recovery.went_away("The service is unreachable.")
         self.write_signal.publish(message)
 
     async def action_quit(self) -> None:
@@ -480,7 +478,9 @@ class InboxdeskApp(App[None]):
 
     async def on_unmount(self) -> None:
         self._collector.stop()
-        if self._client is not None:
+        if self._environments is not None:
+            await self._environments.aclose()
+        elif self._client is not None:
             await self._client.aclose()
         if self._writes is not None:
             self._writes.close()

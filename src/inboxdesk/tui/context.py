@@ -18,6 +18,7 @@ from inboxdesk.tui.write_messages import WriteMessage
 
 if TYPE_CHECKING:
     from inboxdesk.scope import Scope
+    from inboxdesk.tui.environments import Environments
     from inboxdesk.writes import Outbox
 
 
@@ -36,6 +37,8 @@ class ViewContext:
     # The organization's environments and the key's own, once known (its home: the App).
     scope: Callable[[], Scope | None]
     auto_refresh: float = 0.0
+    # The keys held, one per environment (its home: the App); None in a view built alone.
+    environments: Environments | None = None
 
     @property
     def outbox(self) -> Outbox:
