@@ -1,10 +1,11 @@
 """What a primary switch will change, said once for the app and the command line.
 
-Production switches the primary of the integration's own environment, whichever
-environment the key belongs to (behaviour.md 2). A plan names that environment, the
-primary there that loses it, whether the target is activated and its conditions
-cleared, and whether the user must type the environment's name first (decisions.md 8):
-when it is not the key's own, or the key's own is unknown.
+A switch acts in the integration's own environment and goes with that environment's
+key: the service refuses (403) a key of another environment, and older deployments
+accept it. A plan names that environment, the primary there that loses it, whether the
+target is activated and its conditions cleared, and whether the user must type the
+environment's name first: when the key it goes with is not that environment's (an older
+deployment), or the key's own is unknown.
 """
 
 from __future__ import annotations

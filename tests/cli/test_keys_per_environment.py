@@ -268,6 +268,9 @@ def test_set_primary_finds_the_environment_and_sends_with_its_key(
     assert code == 0 and "of Staging" in out
     code, out, _ = run(capsys, "history")
     assert code == 0 and "Other" in out and "Staging" in out
+    code, out, _ = run(capsys, "history", "--environment", "other")
+    rows = out.splitlines()[1:]
+    assert code == 0 and len(rows) == 1 and rows[0].split()[3] == "Other"
     # The journal holds no key.
     for path in (home.parent / "user-data").rglob("*"):
         if path.is_file():

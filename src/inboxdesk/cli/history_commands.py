@@ -21,7 +21,7 @@ from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import Clients, client_for
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.paths import writes_path
-from inboxdesk.scope import Scope, load_scope
+from inboxdesk.scope import Scope, load_scope, matches
 from inboxdesk.text import safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 from inboxdesk.writes import (
@@ -84,6 +84,8 @@ def history(
         store.close()
     if operation:
         found = [e for e in found if e.write.kind.value == operation]
+    if settings.environment:
+        found = _in_environment(settings, found)
     if export == "csv":
         sys.stdout.write(report.to_csv(found))
         return 0
@@ -108,6 +110,18 @@ def history(
     ]
     print(table(["ID", "MADE", "ENVIRONMENT", "OPERATION", "TARGET", "WHAT", "OUTCOME"], rows))
     return 0
+
+
+def _in_environment(settings: Settings, found: list[Entry]) -> list[Entry]:
+    """The entries of the environment `--environment` names: a key's held, else one the
+    service lists (the journal is local: nothing is refused for want of a key)."""
+    wanted = str(settings.environment)
+    held = Keyring(settings).named(wanted)
+    if held is not None and held.environment_id:
+        ids = {held.environment_id}
+    else:
+        ids = {e.id for e in _environment_names(settings).environments if matches(e, wanted)}
+    return [e for e in found if e.where.environment in ids]
 
 
 def _environment_names(settings: Settings) -> Scope:

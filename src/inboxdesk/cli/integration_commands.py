@@ -7,7 +7,14 @@ import sys
 
 import click
 
-from inboxdesk.across import KeyClient, find_integration, list_across, not_found
+from inboxdesk.across import (
+    KeyClient,
+    Listing,
+    find_integration,
+    list_across,
+    not_found,
+    without_keys,
+)
 from inboxdesk.cli.api_commands import (
     DECLINED,
     _emit,
@@ -160,21 +167,23 @@ def integrations(
         ]
         headers = ["ENVIRONMENT", "ID", "CHANNEL", "NAME", "PROVIDER", "IDENTIFIER", "ACTIVE"]
         print(table([*headers, "PRIMARY", "CONDITIONS"], rows))
-        if only is None:
-            for environment in listing.without_key:
-                print(_without_key(keyring, safe(environment.name, newlines=False)))
+        missing = _without_key(keyring, listing) if only is None else ""
+        if missing:
+            print(missing)
         return 0
 
     return _keys_call(flags, work)
 
 
-def _without_key(keyring: Keyring, name: str) -> str:
+def _without_key(keyring: Keyring, listing: Listing) -> str:
+    """The environments the service names with no key held, one line each."""
     if keyring.single:
-        return (
-            f"{name}: not readable with one key given alone; save each environment's key "
-            "in a profile with `inboxdesk config add-key PROFILE`."
+        return "\n".join(
+            f"{safe(e.name, newlines=False)}: not readable with one key given alone; save each "
+            "environment's key in a profile with `inboxdesk config add-key PROFILE`."
+            for e in listing.without_key
         )
-    return f"{name}: no key held, so not listed; add its key with `{keyring.add_command()}`."
+    return without_keys(listing, keyring)
 
 
 @click.command("set-primary")
