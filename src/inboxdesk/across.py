@@ -11,7 +11,7 @@ the command that adds its key.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from inboxdesk.client import ApiError, InboxClient
@@ -32,7 +32,7 @@ class KeyClient:
 
 @dataclass(frozen=True)
 class Listing:
-    integrations: list[Integration]  # merged, grouped by environment (held ones first)
+    integrations: list[Integration]  # merged, in the order the keys listed them
     scope: Scope  # the environments the service named; own: the current key's
     held: list[str]  # the environments with a key, in the order they were asked
     names: dict[str, str] = field(default_factory=dict)  # held environments' names
@@ -50,6 +50,10 @@ class Listing:
             return self.names[environment_id]
         return self.scope.name(environment_id)
 
+    def grouped(self) -> list[Integration]:
+        """The integrations by environment, held environments first, each kept in order."""
+        return [i for _, group in self.groups() for i in group]
+
     def groups(self) -> list[tuple[str, list[Integration]]]:
         """(environment id, its integrations), held environments first, each once."""
         order = list(self.held) + [
@@ -63,25 +67,26 @@ class Listing:
 async def list_across(keys: Sequence[KeyClient], active_only: bool = False) -> Listing:
     """Every held environment's integrations (one request per key) and the environments
     the first key's service names (one more), merged."""
-    seen: dict[str, Integration] = {}
+    items: list[Integration] = []
     for key in keys:
-        for item in await key.client.list_integrations(active_only=active_only):
-            seen.setdefault((item.id or "").lower() or str(id(item)), item)
+        listed = await key.client.list_integrations(active_only=active_only)
+        # An older deployment lists the same integrations to every key: each once.
+        known = {(i.id or "").lower() for i in items}
+        items += [i for i in listed if not i.id or i.id.lower() not in known]
     try:
         environments = await keys[0].client.list_environments() if keys else []
     except ApiError:
         environments = []  # an older deployment, or a key that may not list them
     held = [k.environment_id for k in keys]
-    listed = {i.environment_id for i in seen.values()}
-    listing = Listing(
-        list(seen.values()),
+    present = {i.environment_id for i in items}
+    return Listing(
+        items,
         Scope(environments, keys[0].environment_id if keys else None),
         held,
         {k.environment_id: k.name for k in keys},
         # An older deployment listed some of them all the same: those are shown.
-        [e for e in environments if e.id not in held and e.id not in listed],
+        [e for e in environments if e.id not in held and e.id not in present],
     )
-    return replace(listing, integrations=[i for _, group in listing.groups() for i in group])
 
 
 @dataclass(frozen=True)

@@ -151,6 +151,9 @@ def integrations(
         if ids_only:
             _print_ids([i.id for i in items])
             return 0
+        # The table groups them by environment, held ones first; JSON keeps the order.
+        kept = {id(i) for i in items}
+        items = [i for i in listing.grouped() if id(i) in kept]
         rows = [
             (
                 listing.name(i.environment_id),
