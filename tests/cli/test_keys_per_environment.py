@@ -184,6 +184,8 @@ def test_environment_picks_the_key_before_or_after_the_command(
     assert json.loads(other) == json.loads(after) != json.loads(staging)
     code, out, _ = run(capsys, "--profile", "work", "--json", "environments")
     assert code == 0 and json.loads(out)["data"][0]["name"] == "Staging"
+    code, out, _ = run(capsys, "--profile", "work", "config", "show", "--json")
+    assert code == 0 and len(json.loads(out)["data"]["keys"]) == 2
 
 
 def test_no_key_for_the_environment_sends_nothing(
