@@ -1,15 +1,20 @@
-"""A production-shaped server on loopback: the local service behind a proxy that adds
-what production sends and the local service never does (decisions.md 12).
+"""A production-shaped server on loopback: the local service behind a proxy that answers
+as production does where the local service does not.
 
-`GET /v1/environments` and `/me` gain every environment's secret `apiKeys`, as self-hosted
-and older deployments give them to any API key. With `scoped`, a key sees and switches
-only its own environment's integrations, as production since May 2026: the lists keep
-the key's environment's, and set-primary on another environment's answers 403. With
-`forbid_across` alone, the lists stay whole and only the switch is refused (a deployment
-between the two changes). `every_key` (the organization's keys) makes the integrations'
-lists whole whatever the service behind does, as older deployments list them. With
-`no_me`, `/v1/environments/me` answers 404, as where it is not served. The rest passes
-through unchanged.
+- `GET /v1/environments` and `/me` gain every environment's secret `apiKeys`, as
+  production's per-organization flag and older deployments give them to any API key
+  (`every_key`); without it, the local service's own answer passes: the key's own
+  environment's keys, `[]` for the others, as production sends by default.
+- A set-primary that succeeds answers 201, as production's code still does.
+- With `scoped`, a key sees and switches only its own environment's integrations, as
+  production since May 2026, whatever the service behind does: the lists keep the key's
+  environment's, and set-primary on another environment's answers 403. With
+  `forbid_across` alone, only the switch is refused (a deployment between the two
+  changes). `organization_keys` (every key of the organization) makes the integrations'
+  lists whole, as older deployments list them to any key.
+- With `no_me`, `/v1/environments/me` answers 404, as where it is not served.
+
+The rest passes through unchanged.
 """
 
 from __future__ import annotations
@@ -32,11 +37,16 @@ SECRET_KEYS = ("sk_live_9f8e7d6c5b4a39281706f5e4d3c2wxyz", "0f1e2d3c4b5a69788796
 SECRET_HASH = "hash-of-a-secret-key-5b4a39281706"
 
 
-SCOPED_403 = (
-    "API key authentication is scoped to a single environment and cannot set as primary an "
-    "integration that belongs to a different environment. Use an API key from the "
-    "integration's environment, or authenticate with a session token."
-)
+FORBIDDEN = {
+    "statusCode": 403,
+    "timestamp": "2026-08-01T00:00:00.000Z",
+    "message": (
+        "API key authentication is scoped to a single environment and cannot set as "
+        "primary an integration that belongs to a different environment. Use an API key "
+        "from the integration's environment, or authenticate with a session token."
+    ),
+    "error": "Forbidden",
+}
 
 
 def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
@@ -48,10 +58,11 @@ def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
 @contextmanager
 def production_shaped(
     upstream: str,
+    every_key: bool = True,
     scoped: bool = False,
     no_me: bool = False,
     forbid_across: bool = False,
-    every_key: tuple[str, ...] = (),
+    organization_keys: tuple[str, ...] = (),
 ) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
     forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
@@ -67,45 +78,39 @@ def production_shaped(
                 for k, v in self.headers.items()
                 if k.lower() in {"authorization", "content-type", "idempotency-key"}
             }
-            route = self.path.split("?")[0]
-            if no_me and route == "/v1/environments/me":
-                self._answer(404, {"statusCode": 404, "message": "Cannot GET " + route})
+            path = self.path.split("?")[0]
+            if no_me and path == "/v1/environments/me":
+                self._answer(404, {"statusCode": 404, "message": "Cannot GET " + path})
                 return
             scoping = scoped or forbid_across
-            own = self._own(headers) if scoping and route.startswith("/v1/integrations") else None
-            if own is not None and self.command == "POST" and route.endswith("/set-primary"):
+            own = self._own(headers) if scoping and path.startswith("/v1/integrations") else None
+            if own is not None and self.command == "POST" and path.endswith("/set-primary"):
+                wanted = path.split("/")[3].lower()
                 items = self._whole(headers)
-                wanted = route.split("/")[3].lower()
                 found = next((i for i in items if str(i.get("_id")).lower() == wanted), None)
                 if found is not None and found.get("_environmentId") != own:
-                    self._answer(
-                        403,
-                        {
-                            "statusCode": 403,
-                            "timestamp": "2026-08-01T00:00:00.000Z",
-                            "path": self.path,
-                            "message": SCOPED_403,
-                            "error": "Forbidden",
-                        },
-                    )
+                    self._answer(403, {**FORBIDDEN, "path": self.path})
                     return
             answer = forward.request(self.command, self.path, content=body, headers=headers)
             content = answer.content
-            whole = every_key and route.startswith("/v1/integrations") and self.command == "GET"
-            if whole and answer.is_success:
-                content = json.dumps({"data": self._whole(headers, route)}).encode()
-            if scoped and own is not None and self.command == "GET" and answer.is_success:
-                data = answer.json()["data"]
+            status = answer.status_code
+            listing = path.startswith("/v1/integrations") and self.command == "GET"
+            if organization_keys and listing and answer.is_success:
+                content = json.dumps({"data": self._whole(headers, path)}).encode()
+            if scoped and own is not None and listing and answer.is_success:
+                data = json.loads(content)["data"]
                 if isinstance(data, list):
                     mine = [i for i in data if i.get("_environmentId") == own]
                     content = json.dumps({"data": mine}).encode()
-            if answer.is_success and self.path.split("?")[0].startswith("/v1/environments"):
+            if answer.is_success and path.endswith("/set-primary"):
+                status = 201
+            if every_key and answer.is_success and path.startswith("/v1/environments"):
                 data = answer.json()["data"]
                 shaped = (
                     [_with_keys(e) for e in data] if isinstance(data, list) else _with_keys(data)
                 )
                 content = json.dumps({"data": shaped}).encode()
-            self.send_response(answer.status_code)
+            self.send_response(status)
             self.send_header("content-type", answer.headers.get("content-type", "application/json"))
             self.send_header("content-length", str(len(content)))
             self.end_headers()
@@ -114,9 +119,10 @@ def production_shaped(
         do_GET = do_POST = do_PATCH = _relay
 
         def _whole(self, headers: dict[str, str], route: str = "/v1/integrations") -> list[Any]:
-            """The integrations listed with the caller's key, and with `every_key`."""
+            """The integrations listed with the caller's key and `organization_keys`."""
             found: dict[str, Any] = {}
-            auth = [headers.get("authorization", "")] + [f"ApiKey {k}" for k in every_key]
+            auth = [headers.get("authorization", "")]
+            auth += [f"ApiKey {k}" for k in organization_keys]
             for value in auth:
                 listed = forward.get(route, headers={**headers, "authorization": value})
                 for item in listed.json().get("data", []) if listed.is_success else []:

@@ -66,7 +66,7 @@ class PrimaryPlan:
 
     @property
     def needs_typed_confirmation(self) -> bool:
-        """decisions.md 7-8: another environment's switch, or one where the key's own
+        """Another environment's switch, or one where the key's own
         environment is unknown, asks for the environment's name to be typed."""
         return not self.own_environment
 

@@ -53,7 +53,7 @@ class Scope:
         return self.name(self.own_id) if self.own_id else "environment unknown"
 
     def find(self, typed: str) -> Environment | None:
-        """The environment a user named: by name, identifier, slug or id (decisions.md 8)."""
+        """The environment a user named: by name, identifier, slug or id."""
         return next((e for e in self.environments if matches(e, typed)), None)
 
     def order(self, environment_ids: Iterable[str]) -> list[str]:
@@ -70,7 +70,7 @@ class Scope:
 
 def matches(environment: Environment, typed: str) -> bool:
     """True when `typed` names the environment: its name, identifier, slug or id,
-    compared case-insensitively on the safe form (decisions.md 8)."""
+    compared case-insensitively on the safe form."""
     wanted = safe(typed.strip(), newlines=False).casefold()
     names = (environment.name, environment.identifier, environment.slug, environment.id)
     return bool(wanted) and any(
@@ -90,7 +90,7 @@ async def load_scope(client: InboxClient) -> Scope:
 
 
 async def own_environment_id(client: InboxClient) -> str | None:
-    """The key's own environment's id (decisions.md 7), or None while unknown."""
+    """The key's own environment's id, or None while unknown."""
     try:
         own = await client.own_environment()
     except ApiError:

@@ -288,7 +288,7 @@ def test_a_403_names_both_environments_and_never_blames_the_key(
     """A deployment that lists every environment's integrations yet refuses a switch in
     another: the typed confirmation is given, and the 403 is explained."""
     with production_shaped(
-        service.url, forbid_across=True, every_key=(STAGING_KEY, OTHER_KEY)
+        service.url, forbid_across=True, organization_keys=(STAGING_KEY, OTHER_KEY)
     ) as url:
         monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
         monkeypatch.setenv("INBOXDESK_BASE_URL", url)

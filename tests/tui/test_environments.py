@@ -171,7 +171,7 @@ async def test_a_403_names_both_environments_never_the_key(
     """A deployment listing every environment's integrations to a key, yet refusing a
     switch in another: the typed confirmation, then the 403 said as what it means."""
     with production_shaped(
-        service.url, forbid_across=True, every_key=(STAGING_KEY, OTHER_KEY)
+        service.url, forbid_across=True, organization_keys=(STAGING_KEY, OTHER_KEY)
     ) as url:
         app = app_on(url, BOTH[0])
         async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:

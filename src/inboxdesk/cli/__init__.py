@@ -15,10 +15,7 @@ from collections.abc import Sequence
 import click
 
 from inboxdesk import __version__
-from inboxdesk.cli.crash import crashed
-from inboxdesk.client.errors import InboxdeskError
-from inboxdesk.config import CONNECTION_FIELDS, ConfigError
-from inboxdesk.entry import collector_paused
+from inboxdesk.gc_paused import collector_paused
 
 # Words that mean the group itself, not options of the app.
 _OWN = {"-h", "--help", "-V", "--version"}
@@ -90,20 +87,22 @@ class AppByDefault(click.Group):
 
 # Options every command takes, accepted before the command's name too (`inboxdesk
 # --profile work integrations`): moved after it, where the command reads them.
-GLOBAL_WITH_VALUE = frozenset(
-    {"--profile", *(f"--{name.replace('_', '-')}" for name in CONNECTION_FIELDS)}
-)
 GLOBAL_FLAGS = frozenset({"--json", "--read-only"})
 
 
 def commands_first(args: list[str]) -> list[str]:
     """`args` with the global options written before a command's name moved after it
     (after a `config` subcommand's name); anything else is left as it is."""
+    if not args or not args[0].startswith("--"):
+        return args
+    from inboxdesk.config.models import CONNECTION_FIELDS  # only when options lead
+
+    with_value = {"--profile", *(f"--{name.replace('_', '-')}" for name in CONNECTION_FIELDS)}
     moved: list[str] = []
     at = 0
     while at < len(args):
         name = args[at].split("=", 1)[0]
-        if name in GLOBAL_WITH_VALUE:
+        if name in with_value:
             step = 1 if "=" in args[at] else 2
         elif name in GLOBAL_FLAGS:
             step = 1
@@ -147,19 +146,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
     except (click.Abort, KeyboardInterrupt):
         return 130
-    except ConfigError as exc:
+    except BrokenPipeError:
+        return _closed_pipe()
+    except Exception as exc:
+        return _failed(exc)
+    return code if isinstance(code, int) else 0
+
+
+def _failed(exc: Exception) -> int:
+    """The settings' or the service's error in one line and its exit status; anything
+    else is a crash. Imported here: `inboxdesk --version` needs neither."""
+    from inboxdesk.client.errors import InboxdeskError
+    from inboxdesk.config import ConfigError
+
+    if isinstance(exc, ConfigError):
         print(f"inboxdesk: {exc}", file=sys.stderr)
         return 2
-    except InboxdeskError as exc:
+    if isinstance(exc, InboxdeskError):
         print(f"inboxdesk: {exc.message}", file=sys.stderr)
         if exc.hint:
             print(f"  {exc.hint}", file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        return _closed_pipe()
-    except Exception as exc:
-        return crashed(exc)
-    return code if isinstance(code, int) else 0
+    from inboxdesk.cli.crash import crashed
+
+    return crashed(exc)
 
 
 def _closed_pipe() -> int:

@@ -1,5 +1,5 @@
 """`inboxdesk history` and `inboxdesk undo`: the journal of every write, and taking any
-entry back as a new write (decisions.md 31-34)."""
+entry back as a new write."""
 
 from __future__ import annotations
 
@@ -9,7 +9,15 @@ from datetime import datetime
 
 import click
 
-from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _keys_call, json_option
+from inboxdesk.cli.api_commands import (
+    DECLINED,
+    PARTIAL,
+    _emit,
+    _keys_call,
+    json_option,
+    say_skipped,
+    write_out,
+)
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
 from inboxdesk.cli.prompts import ask, confirm
@@ -81,13 +89,14 @@ def history(
             Where.of(settings.profile, settings.base_url), subscriber_id, _since(since)
         )
     finally:
+        say_skipped(store)
         store.close()
     if operation:
         found = [e for e in found if e.write.kind.value == operation]
     if settings.environment:
         found = _in_environment(settings, found)
     if export == "csv":
-        sys.stdout.write(report.to_csv(found))
+        write_out(report.to_csv(found))
         return 0
     if export == "json" or as_json:
         _emit([report.as_json(e) for e in found])
@@ -154,6 +163,7 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         try:
             return await undoing(clients.keyring, client, outbox)
         finally:
+            say_skipped(outbox.store)
             outbox.store.close()
 
     async def undoing(keyring: Keyring, client: InboxClient, outbox: Outbox) -> int:

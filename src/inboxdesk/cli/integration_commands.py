@@ -72,6 +72,8 @@ def environments(flags: Flags, as_json: bool, ids_only: bool) -> int:
         keyring = clients.keyring
         await key_clients(clients, held)  # names the environment of a key given alone
         held = keyring.current()
+        # Listed directly: a refusal, a redirect or any error is the command's failure
+        # (exit 1), never an empty list.
         listed = await clients.of(held).list_environments()
         if as_json:
             _emit([e.to_wire() for e in listed])
@@ -79,20 +81,29 @@ def environments(flags: Flags, as_json: bool, ids_only: bool) -> int:
         if ids_only:
             _print_ids([e.id for e in listed])
             return 0
+        # An id listed twice is one environment: its mark goes on its first row.
+        ids = [e.id for e in listed]
+
+        def key_held(n: int, environment_id: str) -> str:
+            if keyring.of(environment_id) is None or ids.index(environment_id) != n:
+                return ""
+            return "current" if environment_id == held.environment_id else "yes"
+
         rows = [
-            (
-                e.name,
-                e.id,
-                e.identifier,
-                e.type or "",
-                e.slug or "",
-                ("current" if e.id == held.environment_id else "yes")
-                if keyring.of(e.id) is not None
-                else "",
-            )
-            for e in listed
+            (e.name, e.id, e.identifier, e.type or "", e.slug or "", key_held(n, e.id))
+            for n, e in enumerate(listed)
         ]
         print(table(["NAME", "ID", "IDENTIFIER", "TYPE", "SLUG", "KEY HELD"], rows))
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            print(
+                "(the service listed "
+                + ", ".join(safe(i, newlines=False) for i in twice)
+                + " more than once)",
+                file=sys.stderr,
+            )
+        if not held.environment_id:
+            print("(the API key's own environment is unknown)", file=sys.stderr)
         missing = [safe(e.name, newlines=False) for e in listed if keyring.of(e.id) is None]
         if missing and not keyring.single:
             print(f"(no key for {', '.join(missing)}: `{keyring.add_command()}`)", file=sys.stderr)

@@ -12,43 +12,39 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
-from textual.reactive import reactive
 from textual.screen import Screen
 from textual.signal import Signal
+from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import (
-    InboxClient,
-    InboxdeskError,
-    RetryPolicy,
-)
+from inboxdesk.client import InboxClient, InboxdeskError, RetryPolicy, TransportError
+from inboxdesk.client.errors import transient
 from inboxdesk.config import ConfigError, Settings
+from inboxdesk.config.connect import plain_http_warning
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip
-from inboxdesk.tui import write_messages
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
-from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.context import ViewContext, Watched
 from inboxdesk.tui.environments import (
-    Environments,
+    HeldKeys,
     explained,
     header_environment,
     reopen_on,
     switch_views,
 )
+from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import (
     FirstRowsShown,
     OpenSubscriber,
     Reload,
-    ScopeLoaded,
     SelectIntegration,
     ServiceAnswered,
     SubscribersListed,
 )
-from inboxdesk.tui.recovery import Recovery
 from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.writes.model import Where
 
@@ -90,10 +86,6 @@ class InboxdeskApp(App[None]):
         ),
     ]
 
-    # True while the service is unreachable; screens watch it to show it and to resend.
-    offline: reactive[bool] = reactive(False, init=False)
-    # The organization's environments and the key's own; the header names the latter.
-    scope: reactive[Scope | None] = reactive(None, init=False)
     probe_seconds = PROBE_SECONDS  # between probes while the service is away
     settle_seconds = 3.0  # the collector's pause ends then if no rows came (slow, a problem)
 
@@ -109,17 +101,24 @@ class InboxdeskApp(App[None]):
         super().__init__()
         self.settings = settings
         self._client = client
-        self._environments: Environments | None = None
+        self._held_keys: HeldKeys | None = None
         self._writes = writes
         self._outbox: Outbox | None = None
         self._view_context: ViewContext | None = None
-        # Every write's outcome, handed on to the views (ViewContext.writes).
-        self.write_signal: Signal[write_messages.WriteMessage] = Signal(self, "writes")
+        # Every write's outcome as the outbox hands it on: the App and the views
+        # subscribe alike (ViewContext.writes).
+        self.write_outcomes: Signal[Event] = Signal(self, "writes")
+        # True while the service is unreachable; views watch it to show it and to resend.
+        self.service_away: Watched[bool] = Watched(self, "offline", False)
+        # The organization's environments and the key's own; the header names the latter.
+        self.environments: Watched[Scope | None] = Watched(self, "scope", None)
         self.subscriber_id = subscriber_id or settings.subscriber
         self.clock = clock or (lambda: datetime.now(UTC))
         self.startup_problem = problem
-        seconds = lambda: self.probe_seconds  # noqa: E731 - tests shorten it after building
-        self.recovery = Recovery(self, lambda: self.client, self._set_offline, seconds)
+        # Until the service has answered once, a failure is a start-up problem.
+        self.connected = False
+        self._problem_open = False
+        self._probe: Timer | None = None
         self._offered: set[str] = set()  # queued writes already offered
         self._said: set[str] = set()  # problems of the journal already said
         self.subscribers: list[Subscriber] = []
@@ -128,25 +127,33 @@ class InboxdeskApp(App[None]):
         self.sub_title = settings.base_url
 
     @property
-    def environments(self) -> Environments:
-        """The keys held and the one the app acts with (its home: here)."""
-        if self._environments is None:
-            self._environments = Environments(self.settings, APP_RETRY, self._client)
-        return self._environments
+    def offline(self) -> bool:
+        return self.service_away.value
+
+    @property
+    def scope(self) -> Scope | None:
+        return self.environments.value
+
+    @property
+    def held_keys(self) -> HeldKeys:
+        """The keys held, one per environment, and the one the app acts with."""
+        if self._held_keys is None:
+            self._held_keys = HeldKeys(self.settings, APP_RETRY, self._client)
+        return self._held_keys
 
     @property
     def client(self) -> InboxClient:
-        return self.environments.client
+        return self.held_keys.client
 
     def now(self) -> datetime:
         return self.clock()
 
     @property
     def outbox(self) -> Outbox:
-        """The one outbox of every write the app makes (decisions.md 1)."""
+        """The one outbox of every write the app makes."""
         if self._outbox is None:
             # Opened when first used (the scope's queued writes, a write), after the
-            # first frame: its modules and its store are 10 ms of start-up.
+            # first frame: the first frame needs neither its modules nor its store.
             from inboxdesk.writes import Outbox, open_store
 
             if self._writes is None:
@@ -156,20 +163,20 @@ class InboxdeskApp(App[None]):
                 self._writes, problem = open_store(writes_path(), *keep)
                 if problem:
                     self.notify(problem, severity="warning", timeout=15, markup=False)
-            # Filed as the environment unknown: watch_scope moves it (move_to).
+            # Filed as the environment unknown: _scope_changed moves it (move_to).
             where = self._where(None)
             self._outbox = Outbox(
                 self.client,
                 where,
                 self._writes,
                 clock=self.now,
-                client_of=self.environments.client_of,
+                client_of=self.held_keys.client_of,
             )
-            self._outbox.listen(self._write_event)
+            self._outbox.listen(self.write_outcomes.publish)
         return self._outbox
 
     def _where(self, scope: Scope | None) -> Where:
-        own = (self.environments.held.environment_id or scope.own_id) if scope else None
+        own = (self.held_keys.held.environment_id or scope.own_id) if scope else None
         return Where.of(self.settings.profile, self.settings.base_url, own)
 
     @property
@@ -181,10 +188,11 @@ class InboxdeskApp(App[None]):
                 outbox_of=lambda: self.outbox,
                 clock=self.now,
                 report=self.report,
-                writes=self.write_signal,
-                scope=lambda: self.scope,
+                writes=self.write_outcomes,
+                offline=self.service_away,
+                scope=self.environments,
                 auto_refresh=self.settings.auto_refresh,
-                environments=self.environments,
+                keys=self.held_keys,
             )
         return self._view_context
 
@@ -214,6 +222,9 @@ class InboxdeskApp(App[None]):
             yield LoadingIndicator()
 
     def on_mount(self) -> None:
+        # The App hears of each write's outcome as the views do, and of the environments.
+        self.write_outcomes.subscribe(self, self._write_done)
+        self.environments.watch(self, self._scope_changed)
         for problem in apply_appearance(self, self.settings.theme, self.settings.keymap):
             self._warn(problem)
         if self.startup_problem:
@@ -221,6 +232,8 @@ class InboxdeskApp(App[None]):
             return
         try:
             self.client  # noqa: B018 - builds it now, so key and TLS file problems show here
+            if (warning := plain_http_warning(self.settings)) is not None:
+                self._warn(warning)
         except ConfigError as exc:
             held = self.settings.api_key or self.settings.environments
             title = "No API key" if not held else "The settings need a fix"
@@ -234,7 +247,7 @@ class InboxdeskApp(App[None]):
     # -- start-up ----------------------------------------------------------------------
 
     def action_connect(self) -> None:
-        self.recovery.problem_open = False
+        self._problem_open = False
         while isinstance(self.screen, ProblemScreen):
             self.pop_screen()
         if self.is_screen_installed("inbox"):
@@ -257,7 +270,7 @@ class InboxdeskApp(App[None]):
 
     def on_subscribers_listed(self, event: SubscribersListed) -> None:
         if event.subscribers is not None:
-            self.recovery.connected = True
+            self.connected = True
             self.subscribers = event.subscribers
             if not event.subscribers:
                 self.notify("This environment has no subscribers yet.", severity="warning")
@@ -267,38 +280,46 @@ class InboxdeskApp(App[None]):
             self.push_screen("inbox")
             # The picker's list is loaded once start-up is over (`settled`).
 
+    def _startup_failed(self, error: InboxdeskError) -> None:
+        # Several first requests fail together; one problem screen says it.
+        if self._problem_open:
+            return
+        self._problem_open = True
+        self.push_screen(ProblemScreen(error_title(error, True), error.message, error.hint))
+
     @work(exclusive=True, group="scope", exit_on_error=False)
     async def load_scope(self) -> None:
-        """The environments and the key's own (decisions.md 7), for the header."""
+        """The environments and the key's own, for the header."""
         from inboxdesk.scope import load_scope  # after the first frame, as its Scope
 
         try:
-            self.scope = await load_scope(self.client)
+            scope = await load_scope(self.client)
         except InboxdeskError:
             return  # the header keeps "environment unknown"; the next view load retries
+        self.environments.set(scope)
 
-    def watch_scope(self, scope: Scope | None) -> None:
+    def _scope_changed(self, scope: Scope | None) -> None:
         """The header says which profile and environment the app acts as; writes queued
-        in an earlier session for them are offered (decisions.md 4)."""
+        in an earlier session for them are offered."""
         if scope is None:
-            return
-        self.environments.learn(scope.own)
+            return  # an environment switch: loaded again with the new key
+        self.held_keys.learn(scope.own)
         self.show_environment(scope)
         self.outbox.move_to(self._where(scope))
         self._offer_queued()
 
     def show_environment(self, scope: Scope | None = None) -> None:
         """The header: the profile and the environment acted in (after the first frame)."""
-        where = header_environment(self.environments.held, scope)
+        where = header_environment(self.held_keys.held, scope)
         self.title = f"inboxdesk · {clip(self.settings.profile or 'no profile', 20)} · {where}"
-
-    def on_scope_loaded(self, event: ScopeLoaded) -> None:
-        self.scope = event.scope
 
     def on_first_rows_shown(self, event: FirstRowsShown) -> None:
         self.settled()
 
     def _offer_queued(self) -> None:
+        if (held := self.outbox.held_note()) and held not in self._said:
+            self._said.add(held)
+            self._warn(held)
         earlier = [w for w in self.outbox.queued() if w.id not in self._offered]
         if not earlier or self.offline:
             return
@@ -323,21 +344,23 @@ class InboxdeskApp(App[None]):
             return  # the picker loads its own list and reports problems there
         self.post_message(SubscribersListed(page.data, None))
 
-    # -- environments --------------------------------------------------------------------
+    # -- environments (tui/environments.py) -------------------------------------------
 
     async def action_switch_environment(self, environment_id: str | None = None) -> None:
         """Act in another environment with a key: the views are built again with its
         key, on the same subscriber where that environment has one."""
-        environments = self.environments
+        keys = self.held_keys
         queued = len(self._outbox.queued()) if self._outbox is not None else 0
         inbox = self.get_screen("inbox") if self.is_screen_installed("inbox") else None
-        target = await switch_views(self, environments, environment_id, queued)
+        target = await switch_views(self, keys, environment_id, queued)
         if target is None:
             return
-        environments.held, self._view_context, self.subscribers, self.scope = target, None, [], None
+        keys.held, self._view_context, self.subscribers = target, None, []
+        self.environments.set(None)  # the new key's environments, loaded again
         if self._outbox is not None:
-            where = Where.of(self.settings.profile, self.settings.base_url, target.environment_id)
-            self._outbox.client, self._outbox.where = self.client, where
+            outbox = self._outbox
+            outbox.where = Where.of(self.settings.profile, self.settings.base_url, target.environment_id)
+            outbox.client, outbox.fingerprint = self.client, self.client.key_fingerprint(outbox.store.secret)
         self.show_environment()
         shown = inbox.subscriber_id if isinstance(inbox, InboxScreen) else None
         self.reopen(shown or self.subscriber_id)
@@ -400,7 +423,7 @@ class InboxdeskApp(App[None]):
         found = self.get_screen("integrations") if installed else None
         items = list(found.items.values()) if isinstance(found, IntegrationsScreen) else []
         textuals = super().get_system_commands(screen)
-        others = self.environments.switchable() if self.is_screen_installed("inbox") else []
+        others = self.held_keys.switchable() if self.is_screen_installed("inbox") else []
         return palette(self, screen, textuals, self.subscribers, items, others)
 
     def action_help(self) -> None:
@@ -413,26 +436,83 @@ class InboxdeskApp(App[None]):
         )
         self.push_screen(HelpScreen(self.screen, title))
 
-    # -- errors and recovery (tui/recovery.py) ----------------------------------------
+    # -- errors and recovery -----------------------------------------------------------
 
     def report(self, error: InboxdeskError) -> None:
         """Tell the user what failed and what to do; an unreachable service is probed."""
-        self.recovery.report(error)
+        if not self.connected:
+            # Nothing shown yet: any failure is a start-up problem, which `r` retries.
+            self._startup_failed(error)
+            return
+        if isinstance(error, TransportError):
+            self._went_away(error.message)
+            return
+        self.notify(
+            f"{error.message}\n{error.hint}".strip(),
+            title=error_title(error),
+            severity="error",
+            timeout=8,
+            markup=False,
+        )
+
+    def _went_away(self, why: str) -> None:
+        """The service is unreachable: say so once, and probe until it is back."""
+        if self.offline:
+            return
+        self._set_offline(True)
+        self.notify(
+            f"{why} Retrying every {self.probe_seconds:g} s. Marks pressed "
+            "meanwhile are queued and sent, in order, when it is back.",
+            title="Service unreachable",
+            severity="error",
+            timeout=8,
+            markup=False,
+        )
+        self._probe = self.set_interval(self.probe_seconds, self.probe)
 
     def on_service_answered(self, event: ServiceAnswered) -> None:
-        self.recovery.connected = True
+        self.connected = True
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
-        self.recovery.worker_failed(event)
+        """Every worker's failure, reported here: the service's errors say what to do,
+        anything else is a bug, reported rather than a crash (exit_on_error is off)."""
+        if event.state != WorkerState.ERROR or event.worker.error is None:
+            return
+        error = event.worker.error
+        if isinstance(error, InboxdeskError):
+            self.report(error)
+        else:
+            self.notify(
+                f"Unexpected error in {event.worker.name or 'a task'}: {error!r}. "
+                "The app carries on; please report this.",
+                title="Bug",
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
+
+    @work(exclusive=True, group="probe", exit_on_error=False)
+    async def probe(self) -> None:
+        try:
+            await self.client.search_subscribers(limit=1)
+        except InboxdeskError as error:
+            if transient(error):
+                return  # still away, or saying "not now"; any other answer: it is up
+        if self._probe is not None:
+            self._probe.stop()
+            self._probe = None
+        self.notify("The service is back; refreshing.", title="Connected")
+        # The views watch `offline` and refresh themselves; the queued writes go out.
+        self._set_offline(False)
 
     def _set_offline(self, offline: bool) -> None:
-        self.offline = offline
-
-    def watch_offline(self, offline: bool) -> None:
+        """The service went away or came back: the outbox queues or sends, the views
+        (watching `offline`) show it and load again."""
         self.outbox.away = offline
         if not offline:
             self.flush_writes()
+        self.service_away.set(offline)
 
     @work(exclusive=True, group="flush", exit_on_error=False)
     async def flush_writes(self) -> None:
@@ -441,29 +521,24 @@ class InboxdeskApp(App[None]):
 
     # -- writes ------------------------------------------------------------------------
 
-    def _write_event(self, event: Event) -> None:
-        self.post_message(write_messages.message_for(event))
-
-    @on(write_messages.WriteMessage)
-    def _write_done(self, message: write_messages.WriteMessage) -> None:
-        """Say what became of a write, and hand it on to the views."""
+    def _write_done(self, event: Event) -> None:
+        """Say what became of a write (each view redraws what it shows of it)."""
         from inboxdesk.tui.write_notices import notice
         from inboxdesk.writes.events import Failed, Queued
 
-        event, problem = message.event, self.outbox.store.problem
+        problem = self.outbox.store.problem
         if problem and problem not in self._said:
             self._said.add(problem)
             self._warn(problem)
         said = notice(event)
         if said is not None:
             text, severity = said
-            title = "Queued" if isinstance(message, write_messages.Queued) else None
+            title = "Queued" if isinstance(event, Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
-            self.report(explained(event, self.environments, self.scope))
+            self.report(explained(event, self.held_keys, self.scope))
         elif isinstance(event, Queued) and self.outbox.away:
-            self.recovery.went_away("The service is unreachable.")
-        self.write_signal.publish(message)
+            self._went_away("The service is unreachable.")
 
     async def action_quit(self) -> None:
         """Quit; with writes still queued, ask first (they are kept for the next start)."""
@@ -478,8 +553,8 @@ class InboxdeskApp(App[None]):
 
     async def on_unmount(self) -> None:
         self._collector.stop()
-        if self._environments is not None:
-            await self._environments.aclose()
+        if self._held_keys is not None:
+            await self._held_keys.aclose()
         elif self._client is not None:
             await self._client.aclose()
         if self._writes is not None:

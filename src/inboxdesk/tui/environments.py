@@ -2,7 +2,7 @@
 
 Inbox, counts and History show one environment at a time, with that environment's key;
 the Integrations view asks every key held, and a switch of a primary goes with the key
-of the integration's environment. The App owns one `Environments` and rebuilds its
+of the integration's environment. The App owns one `HeldKeys` and rebuilds its
 views on a switch (`ctrl+e`, the palette).
 """
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 VIEWS = ("inbox", "integrations", "history")
 
 
-class Environments:
+class HeldKeys:
     def __init__(
         self, settings: Settings, retry: RetryPolicy, client: InboxClient | None = None
     ) -> None:
@@ -97,7 +97,7 @@ class Environments:
         await self.clients.aclose()
 
 
-def explained(event: Failed, environments: Environments, scope: Scope | None) -> InboxdeskError:
+def explained(event: Failed, keys: HeldKeys, scope: Scope | None) -> InboxdeskError:
     """A failed write's error; a switch refused with 403 said as what it means: the key
     it went with is another environment's than the integration's."""
     from inboxdesk.primary import refused_across
@@ -107,9 +107,9 @@ def explained(event: Failed, environments: Environments, scope: Scope | None) ->
     error, write = event.error, event.write
     if not isinstance(error, ForbiddenError) or write.kind is not Kind.SET_PRIMARY:
         return error
-    used = environments.keyring.of(write.environment) or environments.held
+    used = keys.keyring.of(write.environment) or keys.held
     target = (scope or Scope()).name(write.environment)
-    return refused_across(error, used.label, target, environments.add_command())
+    return refused_across(error, used.label, target, keys.add_command())
 
 
 def header_environment(held: HeldKey, scope: Scope | None) -> str:
@@ -122,21 +122,21 @@ def header_environment(held: HeldKey, scope: Scope | None) -> str:
 
 
 async def switch_views(
-    app: App[Any], environments: Environments, environment_id: str | None, queued: int
+    app: App[Any], keys: HeldKeys, environment_id: str | None, queued: int
 ) -> HeldKey | None:
     """The key to switch to (`environment_id`'s, else the next), with the views of the
     current one closed; None, said why, when there is none or writes wait to be sent."""
-    target = environments.keyring.of(environment_id) or environments.after()
+    target = keys.keyring.of(environment_id) or keys.after()
     if target is None or not app.is_screen_installed("inbox"):
-        add = environments.add_command()
+        add = keys.add_command()
         app.notify(
-            f"Only {environments.held.label}'s key is held; `{add}` adds another.",
+            f"Only {keys.held.label}'s key is held; `{add}` adds another.",
             markup=False,
         )
         return None
     if queued:
         app.notify(
-            f"{plural(queued, 'write')} of {environments.held.label} wait to be sent: switch "
+            f"{plural(queued, 'write')} of {keys.held.label} wait to be sent: switch "
             "once they are sent or dropped.",
             severity="warning",
             markup=False,

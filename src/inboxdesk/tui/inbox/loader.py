@@ -1,8 +1,8 @@
 """What the inbox loads, as plain async functions over the client: no widgets, no state.
 
-The screen's workers call these and post what they return as messages. Each listing
-reads the v2 inbox (behaviour.md 4), or the v1 feed on an older service whose v2 list
-answered 404 (decisions.md 18): `v2` says which.
+The screen's workers (loading.py) call these and post what they return as messages.
+Each listing reads the v2 inbox, or the v1 feed on an older service whose v2 list
+answered 404: `v2` says which.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk, too_many_pages
 from inboxdesk.models import Count, NotificationCounts, Subscriber
+from inboxdesk.models.base import is_whole
 from inboxdesk.models.pages import COUNT_CAP
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, InboxTab
 
@@ -42,7 +43,7 @@ async def first_page(client: InboxClient, subscriber_id: str) -> FirstPage:
     up to FIRST_PAGE_WAIT; the inbox adopts it (InboxScreen.open), done or not.
 
     Opened with its rows, the inbox's first frame is laid out and painted once; opened
-    empty, that work is done twice (a fifth of start-up on a local service).
+    empty, that work is done twice.
     """
     asked = asyncio.ensure_future(page(client, subscriber_id, InboxTab.INBOX, True, 0, PAGE_SIZE))
     try:
@@ -72,7 +73,9 @@ async def page(
         )
         return Loaded(found.data, found.has_more)
     feed = await client.feed(subscriber_id, number, limit, **tab.feed_query)
-    return Loaded(feed.data, feed.has_more, feed.total_count)
+    # A total that is not a whole number is not one to page by.
+    total = int(feed.total_count) if is_whole(feed.total_count) else None
+    return Loaded(feed.data, feed.has_more, total)
 
 
 async def pages(
@@ -98,8 +101,9 @@ async def locate(
 ) -> int | None:
     """Where the message stands in the tab's own listing (its filters, its order), page
     by page up to `max_pages`; None when the tab does not show it."""
-    most = client.options.limits.max_pages
-    for number in range(most):
+    walk = Walk(client.options.limits.max_pages, "the inbox")
+    number = 0
+    while True:
         found = await page(client, subscriber_id, tab, v2, number, PAGE_SIZE)
         for index, item in enumerate(found.items):
             if item.id == message_id:
@@ -108,7 +112,8 @@ async def locate(
             progress(number + 1, None)
         if not found.has_more or not found.items:
             return None
-    raise too_many_pages(most, "the inbox")
+        walk.onward(item.id for item in found.items)
+        number += 1
 
 
 @dataclass(frozen=True)
@@ -162,10 +167,10 @@ async def exact(
 ) -> Count:
     """A count the service capped, made exact by the end search over its tab (issue 20:
     `99+` only when the number is unknown); the capped count when the search fails."""
-    if not count.capped and count.value < COUNT_CAP:
-        return count
+    if count.odd or (not count.capped and count.value < COUNT_CAP):
+        return count  # an odd count is shown as sent, and never paged by
     try:
-        end = await find_end(client, subscriber_id, max(hint, count.value), tab, v2)
+        end = await find_end(client, subscriber_id, max(hint, int(count.value)), tab, v2)
     except NotFoundError:
         raise
     except InboxdeskError:
@@ -174,8 +179,8 @@ async def exact(
 
 
 async def counts(client: InboxClient, subscriber_id: str, v2: bool) -> NotificationCounts:
-    """The header's unread and unseen: the Unread and Unseen tabs' counts (decisions.md
-    14), from the count endpoint (capped at 100, as production caps it)."""
+    """The header's unread and unseen: the Unread and Unseen tabs' counts, from the
+    count endpoint (capped at 100, as production caps it)."""
     if v2:
         unread, unseen = await client.count_notifications(
             subscriber_id, [InboxTab.UNREAD.query, InboxTab.UNSEEN.query]
@@ -197,9 +202,10 @@ async def exact_counts(
 ) -> NotificationCounts:
     """The capped counts made exact by searching their tabs' ends; `hint`, the last
     exact counts, makes the search a few probes when little changed."""
-    known = hint or NotificationCounts(Count(0), Count(0))
+    known = hint if hint is not None and not (hint.unread.odd or hint.unseen.odd) else None
+    known = known or NotificationCounts(Count(0), Count(0))
     unread, unseen = await asyncio.gather(
-        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, known.unread.value),
-        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, known.unseen.value),
+        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, int(known.unread.value)),
+        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, int(known.unseen.value)),
     )
     return NotificationCounts(unread, unseen)
