@@ -93,9 +93,10 @@ GLOBAL_FLAGS = frozenset({"--json", "--read-only"})
 def commands_first(args: list[str]) -> list[str]:
     """`args` with the global options written before a command's name moved after it
     (after a `config` subcommand's name); anything else is left as it is."""
-    if not args or not args[0].startswith("--"):
+    if not args or not args[0].startswith("--") or not any(a in LAZY_COMMANDS for a in args):
         return args
-    from inboxdesk.config.models import CONNECTION_FIELDS  # only when options lead
+    # Only when options come before a command: the app and --version import no settings.
+    from inboxdesk.config.models import CONNECTION_FIELDS
 
     with_value = {"--profile", *(f"--{name.replace('_', '-')}" for name in CONNECTION_FIELDS)}
     moved: list[str] = []

@@ -359,8 +359,13 @@ class InboxdeskApp(App[None]):
         self.environments.set(None)  # the new key's environments, loaded again
         if self._outbox is not None:
             outbox = self._outbox
-            outbox.where = Where.of(self.settings.profile, self.settings.base_url, target.environment_id)
-            outbox.client, outbox.fingerprint = self.client, self.client.key_fingerprint(outbox.store.secret)
+            outbox.where = Where.of(
+                self.settings.profile, self.settings.base_url, target.environment_id
+            )
+            outbox.client, outbox.fingerprint = (
+                self.client,
+                self.client.key_fingerprint(outbox.store.secret),
+            )
         self.show_environment()
         shown = inbox.subscriber_id if isinstance(inbox, InboxScreen) else None
         self.reopen(shown or self.subscriber_id)
