@@ -209,7 +209,8 @@ class InboxdeskApp(App[None]):
             self._collector.settle()
             if not self.subscribers:
                 self.load_subscribers()
-            self.show_environment(self.scope)
+            # After the first frame: the header's environment is not part of it.
+            self.call_after_refresh(self.show_environment, self.scope)
             if self.scope is None:
                 self.load_scope()
 
