@@ -54,6 +54,8 @@ TOP_LEVEL = {
     "gc_paused": "rules",
     "snooze": "rules",
     "webhooks": "rules",
+    "preferences": "rules",
+    "delivery": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 

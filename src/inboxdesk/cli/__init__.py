@@ -43,6 +43,10 @@ LAZY_COMMANDS = {
     "snooze": "inbox_commands",
     "unsnooze": "inbox_commands",
     "message": "message_command",
+    "preferences": "preference_commands",
+    "set-preference": "preference_commands",
+    "activity": "delivery_commands",
+    "delivery": "delivery_commands",
     "config": "config_commands",
 }
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from inboxdesk.writes import Failed
 
 # The views that show one environment, built again with the key of the next.
-VIEWS = ("inbox", "integrations", "history")
+VIEWS = ("inbox", "integrations", "history", "activity", "timeline", "preferences")
 
 
 class HeldKeys:
