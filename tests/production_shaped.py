@@ -6,6 +6,13 @@ as production does where the local service does not.
   (`every_key`); without it, the local service's own answer passes: the key's own
   environment's keys, `[]` for the others, as production sends by default.
 - A set-primary that succeeds answers 201, as production's code still does.
+- With `scoped`, a key sees and switches only its own environment's integrations, as
+  production since May 2026, whatever the service behind does: the lists keep the key's
+  environment's, and set-primary on another environment's answers 403. With
+  `forbid_across` alone, only the switch is refused (a deployment between the two
+  changes). `organization_keys` (every key of the organization) makes the integrations'
+  lists whole, as older deployments list them to any key.
+- With `no_me`, `/v1/environments/me` answers 404, as where it is not served.
 
 The rest passes through unchanged.
 """
@@ -30,6 +37,18 @@ SECRET_KEYS = ("sk_live_9f8e7d6c5b4a39281706f5e4d3c2wxyz", "0f1e2d3c4b5a69788796
 SECRET_HASH = "hash-of-a-secret-key-5b4a39281706"
 
 
+FORBIDDEN = {
+    "statusCode": 403,
+    "timestamp": "2026-08-01T00:00:00.000Z",
+    "message": (
+        "API key authentication is scoped to a single environment and cannot set as "
+        "primary an integration that belongs to a different environment. Use an API key "
+        "from the integration's environment, or authenticate with a session token."
+    ),
+    "error": "Forbidden",
+}
+
+
 def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
     keys = [{"key": key, "_userId": "65c000000000000000000001"} for key in SECRET_KEYS]
     keys[0]["hash"] = SECRET_HASH
@@ -37,7 +56,14 @@ def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextmanager
-def production_shaped(upstream: str, every_key: bool = True) -> Iterator[str]:
+def production_shaped(
+    upstream: str,
+    every_key: bool = True,
+    scoped: bool = False,
+    no_me: bool = False,
+    forbid_across: bool = False,
+    organization_keys: tuple[str, ...] = (),
+) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
     forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
 
@@ -48,14 +74,34 @@ def production_shaped(upstream: str, every_key: bool = True) -> Iterator[str]:
             length = int(self.headers.get("content-length") or 0)
             body = self.rfile.read(length) if length else None
             headers = {
-                k: v
+                k.lower(): v
                 for k, v in self.headers.items()
                 if k.lower() in {"authorization", "content-type", "idempotency-key"}
             }
+            path = self.path.split("?")[0]
+            if no_me and path == "/v1/environments/me":
+                self._answer(404, {"statusCode": 404, "message": "Cannot GET " + path})
+                return
+            scoping = scoped or forbid_across
+            own = self._own(headers) if scoping and path.startswith("/v1/integrations") else None
+            if own is not None and self.command == "POST" and path.endswith("/set-primary"):
+                wanted = path.split("/")[3].lower()
+                items = self._whole(headers)
+                found = next((i for i in items if str(i.get("_id")).lower() == wanted), None)
+                if found is not None and found.get("_environmentId") != own:
+                    self._answer(403, {**FORBIDDEN, "path": self.path})
+                    return
             answer = forward.request(self.command, self.path, content=body, headers=headers)
             content = answer.content
             status = answer.status_code
-            path = self.path.split("?")[0]
+            listing = path.startswith("/v1/integrations") and self.command == "GET"
+            if organization_keys and listing and answer.is_success:
+                content = json.dumps({"data": self._whole(headers, path)}).encode()
+            if scoped and own is not None and listing and answer.is_success:
+                data = json.loads(content)["data"]
+                if isinstance(data, list):
+                    mine = [i for i in data if i.get("_environmentId") == own]
+                    content = json.dumps({"data": mine}).encode()
             if answer.is_success and path.endswith("/set-primary"):
                 status = 201
             if every_key and answer.is_success and path.startswith("/v1/environments"):
@@ -71,6 +117,29 @@ def production_shaped(upstream: str, every_key: bool = True) -> Iterator[str]:
             self.wfile.write(content)
 
         do_GET = do_POST = do_PATCH = _relay
+
+        def _whole(self, headers: dict[str, str], route: str = "/v1/integrations") -> list[Any]:
+            """The integrations listed with the caller's key and `organization_keys`."""
+            found: dict[str, Any] = {}
+            auth = [headers.get("authorization", "")]
+            auth += [f"ApiKey {k}" for k in organization_keys]
+            for value in auth:
+                listed = forward.get(route, headers={**headers, "authorization": value})
+                for item in listed.json().get("data", []) if listed.is_success else []:
+                    found.setdefault(str(item.get("_id")), item)
+            return list(found.values())
+
+        def _own(self, headers: dict[str, str]) -> str | None:
+            me = forward.get("/v1/environments/me", headers=headers)
+            return str(me.json()["data"]["_id"]) if me.is_success else None
+
+        def _answer(self, status: int, body: dict[str, Any]) -> None:
+            content = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(content)))
+            self.end_headers()
+            self.wfile.write(content)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

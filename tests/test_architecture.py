@@ -47,6 +47,7 @@ TOP_LEVEL = {
     "text": "rules",
     "timeinput": "rules",
     "scope": "rules",
+    "across": "rules",
     "primary": "rules",
     "lookup": "rules",
     "paths": "rules",

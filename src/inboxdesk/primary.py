@@ -1,10 +1,11 @@
 """What a primary switch will change, said once for the app and the command line.
 
-Production switches the primary of the integration's own environment, whichever
-environment the key belongs to. A plan names that environment, the
-primary there that loses it, whether the target is activated and its conditions
-cleared, and whether the user must type the environment's name first:
-when it is not the key's own, or the key's own is unknown.
+A switch acts in the integration's own environment and goes with that environment's
+key: the service refuses (403) a key of another environment, and older deployments
+accept it. A plan names that environment, the primary there that loses it, whether the
+target is activated and its conditions cleared, and whether the user must type the
+environment's name first: when the key it goes with is not that environment's (an older
+deployment), or the key's own is unknown.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inboxdesk.client import ForbiddenError
 from inboxdesk.models import Integration
 from inboxdesk.scope import Scope
 from inboxdesk.text import plural, safe
@@ -132,4 +134,21 @@ def plan_primary(
         replaces=replaces,
         own_environment=scope.is_own(target.environment_id),
         own_known=scope.own_id is not None,
+    )
+
+
+def refused_across(
+    error: ForbiddenError, key_name: str, target_name: str, add: str
+) -> ForbiddenError:
+    """A 403 to a switch, said as what it means: the key's environment is not the
+    integration's (names safe to show). The key itself is fine."""
+    return ForbiddenError(
+        error.status,
+        f"The switch went with {key_name}'s key and the integration is in {target_name}: "
+        f"a key acts only in its own environment, so the service refused it (403). "
+        "Nothing changed.",
+        hint=f"Add {target_name}'s key with `{add}` (the key on standard input) and run it "
+        "again; the switch then goes with that key.",
+        body=error.body,
+        path=error.path,
     )

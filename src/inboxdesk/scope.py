@@ -1,8 +1,8 @@
 """Which environments an organization has, and which one the API key acts in.
 
-Production lists integrations for the whole organization, so every
-view of them needs the environments' names and the key's own. The app and the command
-line learn both here, the same way:
+Integrations are grouped by environment (an older deployment lists every environment's
+to any key), so every view of them needs the environments' names and the key's own.
+The app and the command line learn both here, the same way:
 
 1. `GET /v1/environments` names them (their secret keys are dropped as it is read);
 2. `GET /v1/environments/me` says which is the key's;

@@ -163,24 +163,30 @@ def test_the_banners_profile_command_works_as_printed_again_and_again(
         monkeypatch.delenv(name, raising=False)
     # A `local` profile already there: the old banner's add-profile local exited 2.
     monkeypatch.setattr("sys.stdin", io.StringIO("some-other-key-0123456789\n"))
-    assert main(["config", "add-profile", "local", "--region", "us", "--api-key", "-"]) == 0
+    assert main(["config", "init", "--profile", "local", "--region", "us", "--api-key", "-"]) == 0
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     said = []
     for run in range(2):  # a fresh demo twice on one port: new keys, the same profile
-        out, _ = serve_until_ready(
+        # The command is run while the service runs: a profile's key is filed under the
+        # environment the service names.
+        service, out = started(
             *("--db", str(tmp_path / f"local{run}.db"), "--demo", "--port", str(port)),
             last="save a key",
         )
-        line = next(x for x in out.splitlines() if "save a key as a profile:" in x)
-        command, key_file = line.split(": ", 1)[1].rsplit(" < ", 1)
-        said.append(command)
-        words = shlex.split(command)
-        assert words[0] == "inboxdesk"
-        monkeypatch.setattr("sys.stdin", io.StringIO(Path(shlex.split(key_file)[0]).read_text()))
-        code = main(words[1:])
-        assert code == 0, capsys.readouterr().err
+        try:
+            line = next(x for x in out.splitlines() if "save a key as a profile:" in x)
+            command, key_file = line.split(": ", 1)[1].rsplit(" < ", 1)
+            said.append(command)
+            words = shlex.split(command)
+            assert words[0] == "inboxdesk"
+            key = Path(shlex.split(key_file)[0]).read_text()
+            monkeypatch.setattr("sys.stdin", io.StringIO(key))
+            code = main(words[1:])
+            assert code == 0, capsys.readouterr().err
+        finally:
+            stopped(service)
     assert said[0].startswith(f"inboxdesk config add-profile local-{port} --base-url ")
     assert said[1] == f"inboxdesk config set api_key - --profile local-{port}"
     capsys.readouterr()

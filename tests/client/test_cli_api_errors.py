@@ -55,7 +55,7 @@ def test_an_environment_listed_twice_is_marked_the_keys_once(
         pointed.setenv("INBOXDESK_BASE_URL", server.url)
         code, out, err = run(capsys, "environments")
     assert code == 0, err
-    assert [line.split()[-1] for line in out.splitlines()[1:]].count("yes") == 1
+    assert [line.split()[-1] for line in out.splitlines()[1:]].count("current") == 1
     assert "listed e1 more than once" in err
 
 

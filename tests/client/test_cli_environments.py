@@ -1,6 +1,7 @@
-"""Environments on the command line against an older deployment, whose key lists every
-environment's integrations: which one each integration is in, and switches that act on
-another environment only when it is named."""
+"""Environments on the command line with one key given alone (NOVU_SECRET_KEY) on a
+service that lists every environment's integrations to any key, as older deployments
+do: which environment each integration is in, and switches that act on another
+environment only when it is named."""
 
 from __future__ import annotations
 
@@ -43,8 +44,9 @@ def test_environments_are_listed_with_the_keys_own(
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split()[:2] == ["NAME", "ID"]
-    assert lines[1].startswith("Staging") and lines[1].rstrip().endswith("yes")
-    assert lines[2].startswith("Other") and not lines[2].rstrip().endswith("yes")
+    assert lines[0].split()[-2:] == ["KEY", "HELD"]
+    assert lines[1].startswith("Staging") and lines[1].rstrip().endswith("current")
+    assert lines[2].startswith("Other") and not lines[2].rstrip().endswith(("yes", "current"))
     code, out, _ = run(capsys, "environments", "--json")
     assert [e["name"] for e in json.loads(out)["data"]] == ["Staging", "Other"]
 
@@ -55,14 +57,15 @@ def test_integrations_name_their_environment_and_filter_by_it(
     code, out, err = run(capsys, "integrations")
     rows = out.splitlines()[1:]
     assert code == 0 and len(rows) == 10
-    # The key's own environment first, marked.
-    assert all(r.startswith("Staging *") for r in rows[:8])
+    # The key's own environment first, then the other one the service listed to it.
+    assert all(r.startswith("Staging ") for r in rows[:8])
     assert all(r.startswith("Other") for r in rows[8:])
-    assert "* marks the API key's own environment, Staging" in err
-    code, out, _ = run(capsys, "integrations", "--environment", "other", "--json")
-    assert code == 0 and {i["_id"] for i in json.loads(out)["data"]} == {POSTMARK, OTHER_SMTP}
-    code, _, err = run(capsys, "integrations", "--environment", "Nowhere")
-    assert code == 2 and "no environment is named 'Nowhere'" in err and "Staging, Other" in err
+    code, out, _ = run(capsys, "integrations", "--environment", "staging", "--json")
+    assert code == 0 and len(json.loads(out)["data"]) == 8
+    # One key given alone acts in its own environment: another is refused, unsent.
+    code, _, err = run(capsys, "integrations", "--environment", "Other")
+    assert code == 2 and "NOVU_SECRET_KEY holds one key, Staging's, and no key for Other" in err
+    assert "nothing was sent" in err and "config add-key" in err
 
 
 def test_a_script_must_name_another_environment_to_switch_it(
@@ -73,7 +76,7 @@ def test_a_script_must_name_another_environment_to_switch_it(
     assert code == 2 and out == ""
     assert "is in Other, not the key's own environment" in err and "--environment" in err
     code, _, err = run(capsys, "set-primary", "--environment", "Staging", OTHER_SMTP)
-    assert code == 2 and "is in Other, not in Staging: nothing changed" in err
+    assert code == 2 and "is in Other, not in Staging: nothing was sent" in err
     assert env.snapshot() == before
     code, out, _ = run(capsys, "set-primary", "--environment", "OTHER", OTHER_SMTP)
     assert code == 0

@@ -81,7 +81,7 @@ def test_no_command_prints_them(cli: Path, capsys: pytest.CaptureFixture[str]) -
         ["environments"],
         ["environments", "--json"],
         ["integrations"],
-        ["integrations", "--json", "--environment", "Other"],
+        ["integrations", "--json", "--environment", "Staging"],
         ["set-primary", "--yes", MAILGUN],
         ["set-primary", "--json", MAILGUN],
     ):

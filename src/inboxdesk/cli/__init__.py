@@ -81,11 +81,46 @@ class AppByDefault(click.Group):
             ) from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        args = commands_first(args)
         if not ctx.resilient_parsing and (
             not args or (args[0].startswith("-") and args[0] not in _OWN)
         ):
             args = ["tui", *args]
         return super().parse_args(ctx, args)
+
+
+# Options every command takes, accepted before the command's name too (`inboxdesk
+# --profile work integrations`): moved after it, where the command reads them.
+GLOBAL_FLAGS = frozenset({"--json", "--read-only"})
+
+
+def commands_first(args: list[str]) -> list[str]:
+    """`args` with the global options written before a command's name moved after it
+    (after a `config` subcommand's name); anything else is left as it is."""
+    if not args or not args[0].startswith("--") or not any(a in LAZY_COMMANDS for a in args):
+        return args
+    # Only when options come before a command: the app and --version import no settings.
+    from inboxdesk.config.models import CONNECTION_FIELDS
+
+    with_value = {"--profile", *(f"--{name.replace('_', '-')}" for name in CONNECTION_FIELDS)}
+    moved: list[str] = []
+    at = 0
+    while at < len(args):
+        name = args[at].split("=", 1)[0]
+        if name in with_value:
+            step = 1 if "=" in args[at] else 2
+        elif name in GLOBAL_FLAGS:
+            step = 1
+        else:
+            break
+        moved += args[at : at + step]
+        at += step
+    if not moved or at >= len(args) or args[at] not in LAZY_COMMANDS:
+        return args
+    command, rest = args[at], args[at + 1 :]
+    if command == "config" and rest and not rest[0].startswith("-"):
+        return [command, rest[0], *moved, *rest[1:]]
+    return [command, *moved, *rest]
 
 
 @click.group(cls=AppByDefault, context_settings={"help_option_names": ["-h", "--help"]})

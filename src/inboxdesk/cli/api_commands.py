@@ -15,7 +15,8 @@ from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import Walk
-from inboxdesk.config.connect import client_for
+from inboxdesk.config.connect import Clients
+from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
@@ -70,27 +71,51 @@ def say_skipped(store: WriteStore) -> None:
 
 
 def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
-    settings = settings_from(flags)
-
-    async def main() -> int:
-        async with client_for(settings) as client:
-            return await work(client)
-
-    return asyncio.run(main())
+    """Run `work` with the client of the environment the command acts in."""
+    return _keys_call(flags, lambda clients, held: work(clients.of(held)))
 
 
 def _write_call(flags: Flags, work: Callable[[InboxClient, Outbox], Awaitable[int]]) -> int:
     """Like `_call`, with the outbox every write goes through (cli/writing.py)."""
+
+    async def writing(clients: Clients, held: HeldKey) -> int:
+        outbox = outbox_for(clients.settings, clients.of(held), held, clients)
+        try:
+            return await work(clients.of(held), outbox)
+        finally:
+            say_skipped(outbox.store)
+            outbox.store.close()
+
+    return _keys_call(flags, writing)
+
+
+def _keys_call(
+    flags: Flags, work: Callable[[Clients, HeldKey], Awaitable[int]], names_target: bool = False
+) -> int:
+    """Run `work` with a client per key held and the key of the environment to act in;
+    with no key for that environment nothing is sent. A key whose environment must be
+    known first (a profile's key not yet filed by environment, or one key given with
+    `--environment`) is named by the service first.
+
+    `names_target`: `--environment` names the environment of the thing acted on (a
+    switch, its undo), which the command checks itself. With one key given alone (an
+    older deployment's key lists every environment's integrations), naming another
+    environment is the typed confirmation of acting there."""
     settings = settings_from(flags)
+    keyring = Keyring(settings)
+    wanted = settings.environment
+    lenient = names_target and keyring.single and wanted is not None
+    held = keyring.keys[0] if lenient and keyring.keys else keyring.current()
 
     async def main() -> int:
-        async with client_for(settings) as client:
-            outbox = outbox_for(settings, client)
-            try:
-                return await work(client, outbox)
-            finally:
-                say_skipped(outbox.store)
-                outbox.store.close()
+        async with Clients(settings, keyring) as clients:
+            current = held
+            if not held.environment_id and (keyring.unfiled or wanted is not None):
+                current = await keyring.learn(clients.of(held), held)
+                clients.adopt(current, clients.of(held))
+                if not lenient:
+                    keyring.check_named(current)
+            return await work(clients, current)
 
     return asyncio.run(main())
 

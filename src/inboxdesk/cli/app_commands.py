@@ -28,6 +28,7 @@ from inboxdesk.text import safe
 if TYPE_CHECKING:
     from textual.app import App
 
+    from inboxdesk.cli.demo_service import DemoService
     from inboxdesk.tui.app import InboxdeskApp
 
 # A terminal closed (SIGHUP) or a polite kill (SIGTERM) ends the app as `q` does, so
@@ -168,6 +169,23 @@ def app_settings() -> Settings:
         return Settings()
 
 
+DEMO_PROFILE = "demo"
+
+
+def demo_settings(base: Settings, demo: DemoService) -> Settings:
+    """The demo's own profile, in memory only: every environment's key, the first
+    (Development) the one the app opens on. It is never written to the config file,
+    never the default, and its writes are journaled under its name."""
+    from inboxdesk.config.models import EnvironmentKey
+
+    held = {
+        env.environment_id: EnvironmentKey(name=env.name, type=kind, api_key=env.api_key)
+        for env, kind in demo.environments
+    }
+    update = {"base_url": demo.url, "api_key": None, "profile": DEMO_PROFILE}
+    return base.model_copy(update=update | {"environments": held, "environment": None})
+
+
 def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ()) -> int:
     """The local service with demo data (or the `load` fixtures) on a free loopback
     port, and the app on it."""
@@ -177,8 +195,7 @@ def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ())
     base = app_settings()
     try:
         with EndOnSignals(), demo_service(db, load) as demo:
-            settings = base.model_copy(update={"base_url": demo.url, "api_key": demo.key})
-            return run_app(InboxdeskApp(settings, subscriber_id=subscriber))
+            return run_app(InboxdeskApp(demo_settings(base, demo), subscriber_id=subscriber))
     except DemoRefused as exc:
         # A fixture's error may quote its text: shown safe, as any text from a file.
         print(f"inboxdesk: {safe(str(exc), newlines=False)}", file=sys.stderr)

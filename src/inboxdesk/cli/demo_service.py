@@ -8,8 +8,12 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from inboxdesk.server.fixtures import LoadedEnvironment
 
 
 class DemoRefused(Exception):
@@ -22,6 +26,8 @@ class DemoService:
     key: str  # the first environment's of the first fixture: the one the app opens
     db_path: Path
     scratch: Path  # a temporary directory that goes with the demo
+    # Every environment of the demo (or of the fixtures), with its key and its type.
+    environments: tuple[tuple[LoadedEnvironment, str | None], ...] = field(default=())
 
 
 @contextmanager
@@ -63,7 +69,12 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
                 loaded = [load_fixture(store, fixture) for fixture in fixtures]
             except FixtureError as exc:
                 raise DemoRefused(str(exc)) from None
+            every = tuple(
+                (env, doc.get("type"))
+                for fixture, environments in zip(fixtures, loaded, strict=True)
+                for env, doc in zip(environments, fixture["environments"], strict=True)
+            )
             with ServiceThread(ServerSettings(db_path=db_path), store) as service:
-                yield DemoService(service.url, loaded[0][0].api_key, db_path, Path(scratch))
+                yield DemoService(service.url, loaded[0][0].api_key, db_path, Path(scratch), every)
         finally:
             store.close()

@@ -13,7 +13,7 @@ from inboxdesk.cli.api_commands import (
     DECLINED,
     PARTIAL,
     _emit,
-    _write_call,
+    _keys_call,
     json_option,
     say_skipped,
     write_out,
@@ -22,12 +22,14 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
 from inboxdesk.cli.prompts import ask, confirm
 from inboxdesk.cli.tables import table
+from inboxdesk.cli.writing import outbox_for
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client.retry import NO_RETRY
 from inboxdesk.config import ConfigError, Settings
-from inboxdesk.config.connect import client_for
+from inboxdesk.config.connect import Clients, client_for
+from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.paths import writes_path
-from inboxdesk.scope import Scope, load_scope
+from inboxdesk.scope import Scope, load_scope, matches
 from inboxdesk.text import safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 from inboxdesk.writes import (
@@ -92,6 +94,8 @@ def history(
         store.close()
     if operation:
         found = [e for e in found if e.write.kind.value == operation]
+    if settings.environment:
+        found = _in_environment(settings, found)
     if export == "csv":
         write_out(report.to_csv(found))
         return 0
@@ -118,6 +122,18 @@ def history(
     return 0
 
 
+def _in_environment(settings: Settings, found: list[Entry]) -> list[Entry]:
+    """The entries of the environment `--environment` names: a key's held, else one the
+    service lists (the journal is local: nothing is refused for want of a key)."""
+    wanted = str(settings.environment)
+    held = Keyring(settings).named(wanted)
+    if held is not None and held.environment_id:
+        ids = {held.environment_id}
+    else:
+        ids = {e.id for e in _environment_names(settings).environments if matches(e, wanted)}
+    return [e for e in found if e.where.environment in ids]
+
+
 def _environment_names(settings: Settings) -> Scope:
     """The environments' names, as the app shows them: one request, not retried; the
     journal is local, so a service away or refusing leaves the ids (Scope.name)."""
@@ -135,17 +151,23 @@ def _environment_names(settings: Settings) -> Scope:
 @click.command()
 @click.argument("entry_id", metavar="ENTRY_ID")
 @click.option("-y", "--yes", is_flag=True, help="do not ask, even if things changed since")
-@click.option(
-    "--environment",
-    metavar="NAME|ID",
-    help="confirms a switch back in another environment than the key's, as set-primary's",
-)
 @json_option
 @connection_options
-def undo(flags: Flags, entry_id: str, yes: bool, environment: str | None, as_json: bool) -> int:
-    """Take a write of the history back, as a new write (its id, or the first letters)."""
+def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
+    """Take a write of the history back, as a new write (its id, or the first letters).
+    A switch is switched back with its environment's key; --environment must name it."""
+    environment = flags.get("environment")
 
-    async def work(client: InboxClient, outbox: Outbox) -> int:
+    async def work(clients: Clients, held: HeldKey) -> int:
+        client = clients.of(held)
+        outbox = outbox_for(clients.settings, client, held, clients)
+        try:
+            return await undoing(clients.keyring, client, outbox)
+        finally:
+            say_skipped(outbox.store)
+            outbox.store.close()
+
+    async def undoing(keyring: Keyring, client: InboxClient, outbox: Outbox) -> int:
         matches = outbox.store.find(entry_id)
         if len(matches) != 1:
             why = "no write has" if not matches else f"{len(matches)} writes have"
@@ -168,7 +190,7 @@ def undo(flags: Flags, entry_id: str, yes: bool, environment: str | None, as_jso
             print(f"inboxdesk: {safe(refused)}", file=sys.stderr)
             return 2
         if entry.write.kind is Kind.SET_PRIMARY and not await _environment_confirmed(
-            client, entry, environment
+            keyring, client, entry, environment
         ):
             return NOT_CONFIRMED
         if not _asked(entry, outbox, yes):
@@ -177,20 +199,30 @@ def undo(flags: Flags, entry_id: str, yes: bool, environment: str | None, as_jso
         event = await outbox.undo(entry.write)
         return _said(event, as_json)
 
-    return _write_call(flags, work)
+    return _keys_call(flags, work, names_target=True)
 
 
 async def _environment_confirmed(
-    client: InboxClient, entry: Entry, environment: str | None
+    keyring: Keyring, client: InboxClient, entry: Entry, environment: str | None
 ) -> bool:
-    """A switch back outside the key's environment (or with the key's unknown) is
-    confirmed as the switch was: `--environment` naming it, or its
-    name typed on a terminal. Says why when not."""
+    """A switch back goes with its environment's key where one is held (`--environment`,
+    if given, must name that environment). Without it, as on an older deployment, it is
+    confirmed as the switch was: `--environment` naming it, or its name typed on a
+    terminal. Says why when not."""
     acted = entry.where.environment or None
     scope = await load_scope(client)
+    name = scope.name(acted)
+    if keyring.of(acted) is not None:
+        if environment is None or keyring.of(acted) is keyring.named(environment):
+            return True
+        print(
+            f"inboxdesk: that switch was in {name}, not in "
+            f"{safe(environment, newlines=False)}: nothing was sent.",
+            file=sys.stderr,
+        )
+        return False
     if scope.is_own(acted):
         return True
-    name = scope.name(acted)
     if environment is not None:
         named = _environment_named(scope, environment)
         if named is not None and named != acted:

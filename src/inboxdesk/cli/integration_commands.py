@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
 
+from inboxdesk.across import (
+    KeyClient,
+    Listing,
+    find_integration,
+    list_across,
+    not_found,
+    without_keys,
+)
 from inboxdesk.cli.api_commands import (
     DECLINED,
-    _call,
     _emit,
+    _keys_call,
     _print_ids,
-    _write_call,
     ids_option,
     json_option,
 )
@@ -19,16 +27,21 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.prompts import ask as _ask
 from inboxdesk.cli.prompts import confirm as _confirm
 from inboxdesk.cli.tables import table
-from inboxdesk.cli.writing import send
-from inboxdesk.client import InboxClient
+from inboxdesk.cli.writing import outbox_for, send
+from inboxdesk.client import ApiError, ForbiddenError
+from inboxdesk.config.connect import Clients
+from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
-from inboxdesk.primary import names, plan_primary
-from inboxdesk.scope import Scope, load_scope, own_environment_id
+from inboxdesk.primary import names, plan_primary, refused_across
+from inboxdesk.scope import Scope, matches
 from inboxdesk.text import safe
 from inboxdesk.writes import Kind, Outbox, Write
 
 # Exit status when a switch needs the environment's name and was not given it.
 NOT_CONFIRMED = 2
+# Exit status when the integration is in no environment the keys held can read.
+NOT_FOUND = 1
+OBJECT_ID = re.compile(r"[0-9a-fA-F]{24}")
 
 
 def _environment_named(scope: Scope, typed: str) -> str | None:
@@ -52,33 +65,36 @@ def _environment_named(scope: Scope, typed: str) -> str | None:
 @ids_option
 @connection_options
 def environments(flags: Flags, as_json: bool, ids_only: bool) -> int:
-    """List the organization's environments (never their API keys)."""
+    """List the organization's environments and which of them the profile holds a key of
+    (never their API keys)."""
 
-    async def work(client: InboxClient) -> int:
+    async def work(clients: Clients, held: HeldKey) -> int:
+        keyring = clients.keyring
+        await key_clients(clients, held)  # names the environment of a key given alone
+        held = keyring.current()
         # Listed directly: a refusal, a redirect or any error is the command's failure
         # (exit 1), never an empty list.
-        scope = Scope(await client.list_environments(), await own_environment_id(client))
+        listed = await clients.of(held).list_environments()
         if as_json:
-            _emit([e.to_wire() for e in scope.environments])
+            _emit([e.to_wire() for e in listed])
             return 0
         if ids_only:
-            _print_ids([e.id for e in scope.environments])
+            _print_ids([e.id for e in listed])
             return 0
-        # An id listed twice is one environment: the key's mark goes on its first row.
-        listed = [e.id for e in scope.environments]
+        # An id listed twice is one environment: its mark goes on its first row.
+        ids = [e.id for e in listed]
+
+        def key_held(n: int, environment_id: str) -> str:
+            if keyring.of(environment_id) is None or ids.index(environment_id) != n:
+                return ""
+            return "current" if environment_id == held.environment_id else "yes"
+
         rows = [
-            (
-                e.name,
-                e.id,
-                e.identifier,
-                e.type or "",
-                e.slug or "",
-                "yes" if scope.is_own(e.id) and listed.index(e.id) == n else "",
-            )
-            for n, e in enumerate(scope.environments)
+            (e.name, e.id, e.identifier, e.type or "", e.slug or "", key_held(n, e.id))
+            for n, e in enumerate(listed)
         ]
-        print(table(["NAME", "ID", "IDENTIFIER", "TYPE", "SLUG", "THIS KEY'S"], rows))
-        twice = sorted({i for i in listed if listed.count(i) > 1})
+        print(table(["NAME", "ID", "IDENTIFIER", "TYPE", "SLUG", "KEY HELD"], rows))
+        twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             print(
                 "(the service listed "
@@ -86,11 +102,28 @@ def environments(flags: Flags, as_json: bool, ids_only: bool) -> int:
                 + " more than once)",
                 file=sys.stderr,
             )
-        if scope.own_id is None:
+        if not held.environment_id:
             print("(the API key's own environment is unknown)", file=sys.stderr)
+        missing = [safe(e.name, newlines=False) for e in listed if keyring.of(e.id) is None]
+        if missing and not keyring.single:
+            print(f"(no key for {', '.join(missing)}: `{keyring.add_command()}`)", file=sys.stderr)
         return 0
 
-    return _call(flags, work)
+    return _keys_call(flags, work)
+
+
+async def key_clients(clients: Clients, first: HeldKey) -> list[KeyClient]:
+    """Each key held, `first` first, with its environment named (asked of the service
+    for a key given alone, whose environment the file does not say)."""
+    keyring = clients.keyring
+    out = []
+    for held in [first, *(k for k in keyring.keys if k is not first)]:
+        if not held.environment_id:
+            named = await keyring.learn(clients.of(held), held)
+            clients.adopt(named, clients.of(held))
+            held = named
+        out.append(KeyClient(held.environment_id, held.label, clients.of(held)))
+    return out
 
 
 @click.command()
@@ -98,7 +131,6 @@ def environments(flags: Flags, as_json: bool, ids_only: bool) -> int:
 @click.option(
     "--channel", type=click.Choice([c.value for c in Channel]), help="this channel's only"
 )
-@click.option("--environment", metavar="NAME|ID", help="this environment's only (name, slug or id)")
 @json_option
 @ids_option
 @connection_options
@@ -106,34 +138,36 @@ def integrations(
     flags: Flags,
     active: bool,
     channel: str | None,
-    environment: str | None,
     as_json: bool,
     ids_only: bool,
 ) -> int:
-    """List the organization's integrations, every environment's, the key's own first."""
+    """List the integrations of every environment the profile holds a key of (one request
+    per key), grouped by environment; --environment lists that one's only."""
+    only = flags.get("environment")
 
-    async def work(client: InboxClient) -> int:
-        items = await client.list_integrations(active_only=active)
-        scope = await load_scope(client)
+    async def work(clients: Clients, held: HeldKey) -> int:
+        keyring = clients.keyring
+        keys = await key_clients(clients, held)
+        if only is not None:
+            keys = keys[:1]  # the one --environment picked
+        listing = await list_across(keys, active_only=active)
+        items = listing.integrations
         if channel:
             items = [i for i in items if i.channel == channel]
-        if environment is not None:
-            wanted = _environment_named(scope, environment)
-            if wanted is None:
-                return 2
-            items = [i for i in items if i.environment_id == wanted]
+        if only is not None:
+            items = [i for i in items if i.environment_id == keys[0].environment_id]
         if as_json:
             _emit([i.masked() for i in items])
             return 0
         if ids_only:
             _print_ids([i.id for i in items])
             return 0
-        # The table groups them by environment, the key's own first; JSON keeps the order.
-        order = scope.order(i.environment_id for i in items)
-        items.sort(key=lambda i: order.index(i.environment_id))
+        # The table groups them by environment, held ones first; JSON keeps the order.
+        kept = {id(i) for i in items}
+        items = [i for i in listing.grouped() if id(i) in kept]
         rows = [
             (
-                scope.name(i.environment_id) + (" *" if scope.is_own(i.environment_id) else ""),
+                listing.name(i.environment_id),
                 i.id,
                 i.channel or i.kind or "",
                 i.name,
@@ -147,51 +181,96 @@ def integrations(
         ]
         headers = ["ENVIRONMENT", "ID", "CHANNEL", "NAME", "PROVIDER", "IDENTIFIER", "ACTIVE"]
         print(table([*headers, "PRIMARY", "CONDITIONS"], rows))
-        if scope.own_id is not None and items:
-            print(f"(* marks the API key's own environment, {scope.own_name()})", file=sys.stderr)
+        missing = _without_key(keyring, listing) if only is None else ""
+        if missing:
+            print(missing)
         return 0
 
-    return _call(flags, work)
+    return _keys_call(flags, work)
+
+
+def _without_key(keyring: Keyring, listing: Listing) -> str:
+    """The environments the service names with no key held, one line each."""
+    if keyring.single:
+        return "\n".join(
+            f"{safe(e.name, newlines=False)}: not readable with one key given alone; save each "
+            "environment's key in a profile with `inboxdesk config add-key PROFILE`."
+            for e in listing.without_key
+        )
+    return without_keys(listing, keyring)
 
 
 @click.command("set-primary")
 @click.argument("integration_id", metavar="INTEGRATION_ID")
 @click.option("-y", "--yes", is_flag=True, help="do not ask for confirmation on a terminal")
-@click.option(
-    "--environment",
-    metavar="NAME|ID",
-    help="the integration's environment: required to switch another environment's primary",
-)
 @json_option
 @connection_options
-def set_primary(
-    flags: Flags, integration_id: str, yes: bool, environment: str | None, as_json: bool
-) -> int:
-    """Make an email or sms integration the primary of its channel in its environment."""
+def set_primary(flags: Flags, integration_id: str, yes: bool, as_json: bool) -> int:
+    """Make an email or sms integration the primary of its channel in its environment,
+    with that environment's key. --environment must name the integration's environment."""
+    environment = flags.get("environment")
 
-    async def work(client: InboxClient, outbox: Outbox) -> int:
-        everything = await client.list_integrations()
-        # Ids compare in any case, as production's do: an upper-case id must not skip
-        # the plan and its environment check.
-        wanted = integration_id.lower()
-        target = next((i for i in everything if (i.id or "").lower() == wanted), None)
-        # Unknown ids and channels without a primary go to the service, which says why.
-        if target is None or target.channel not in PRIMARY_CHANNELS:
-            write = Write(Kind.SET_PRIMARY, integration_id, ())
-            return _done(await _switch(outbox, write), [], as_json)
-        scope = await load_scope(client)
-        plan = plan_primary(target, everything, scope)
-        if environment is not None:
-            named = _environment_named(scope, environment)
-            if named is None:
-                return NOT_CONFIRMED
-            if named != target.environment_id:
-                print(
-                    f"inboxdesk: {names(target)} is in {plan.environment_name}, not in "
-                    f"{safe(environment, newlines=False)}: nothing changed.",
-                    file=sys.stderr,
-                )
-                return NOT_CONFIRMED
+    async def work(clients: Clients, held: HeldKey) -> int:
+        keyring = clients.keyring
+        keys = await key_clients(clients, held)
+        found = await find_integration(keys, integration_id)
+        if found is None:
+            if not OBJECT_ID.fullmatch(integration_id):
+                # A malformed id: the service says why, as for any request.
+                write = Write(Kind.SET_PRIMARY, integration_id, ())
+                await _sent(_outbox(clients, held), write, keyring, keys[0], keys[0].name)
+            if environment is not None and keyring.named(environment) is None:
+                raise keyring.missing(safe(environment, newlines=False))
+            listing_names = [k.name for k in keys]
+            without = await _not_held(keys)
+            print(
+                "inboxdesk: "
+                + not_found(
+                    safe(integration_id, newlines=False),
+                    listing_names,
+                    without,
+                    keyring.add_command()
+                    if not keyring.single
+                    else "inboxdesk config add-key PROFILE",
+                ),
+                file=sys.stderr,
+            )
+            return NOT_FOUND
+        target = found.integration
+        # The switch goes with the key of the integration's environment where one is
+        # held; an older deployment may list another environment's to the key that found it.
+        sender = keyring.of(target.environment_id)
+        sending = (
+            KeyClient(sender.environment_id, sender.label, clients.of(sender))
+            if sender is not None
+            else found.key
+        )
+        listing = found.listed
+        if sending is not found.key:
+            listing = await sending.client.list_integrations()
+        try:
+            named = await sending.client.list_environments()
+        except ApiError:
+            named = []
+        scope = Scope(named, sending.environment_id)
+        target_name = scope.name(target.environment_id)
+        if environment is not None and not _names(scope, target.environment_id, environment):
+            if keyring.named(environment) is None:
+                raise keyring.missing(safe(environment, newlines=False))
+            print(
+                f"inboxdesk: {names(target)} is in {target_name}, not in "
+                f"{safe(environment, newlines=False)}: nothing was sent.",
+                file=sys.stderr,
+            )
+            return NOT_CONFIRMED
+        outbox = _outbox(clients, keyring.of(sending.environment_id) or held)
+        if target.channel not in PRIMARY_CHANNELS:
+            # Channels without a primary go to the service, which says why.
+            write = Write(
+                Kind.SET_PRIMARY, target.id or integration_id, (), environment=target.environment_id
+            )
+            return _done(await _sent(outbox, write, keyring, sending, target_name), [], as_json)
+        plan = plan_primary(target, listing, scope)
         if plan.already:
             if as_json:
                 _emit(target.masked())
@@ -219,13 +298,7 @@ def set_primary(
             for line in plan.details():
                 print(f"  {line}", file=sys.stderr)
             typed = _ask(f"Type the environment's name ({plan.environment_name}) to go on:")
-            found = scope.get(target.environment_id)
-            confirmed = typed is not None and (
-                scope.find(typed) is found
-                if found is not None
-                else typed.strip() == target.environment_id
-            )
-            if not confirmed:
+            if typed is None or not _names(scope, target.environment_id, typed):
                 print("That is not the environment's name. Nothing changed.", file=sys.stderr)
                 return DECLINED
         elif not yes and interactive:
@@ -234,10 +307,46 @@ def set_primary(
             if not _confirm(plan.question()):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
-        updated = await _switch(outbox, plan.write())
+        updated = await _sent(outbox, plan.write(), keyring, sending, target_name)
         return _done(updated, plan.outcome(updated), as_json)
 
-    return _write_call(flags, work)
+    return _keys_call(flags, work, names_target=True)
+
+
+def _names(scope: Scope, environment_id: str, typed: str) -> bool:
+    """True when `typed` names the environment (name, identifier, slug or id)."""
+    found = scope.get(environment_id)
+    if found is not None:
+        return matches(found, typed)
+    return typed.strip().lower() == environment_id.lower()
+
+
+async def _not_held(keys: list[KeyClient]) -> list[str]:
+    """The names of the environments the service lists with no key held."""
+    try:
+        listed = await keys[0].client.list_environments() if keys else []
+    except ApiError:
+        return []
+    held = {k.environment_id for k in keys}
+    return [safe(e.name, newlines=False) for e in listed if e.id not in held]
+
+
+def _outbox(clients: Clients, held: HeldKey) -> Outbox:
+    return outbox_for(clients.settings, clients.of(held), held, clients)
+
+
+async def _sent(
+    outbox: Outbox, write: Write, keyring: Keyring, sending: KeyClient, target_name: str
+) -> Integration:
+    """The switch sent; a 403 said as what it means (the key's environment is not the
+    integration's), never as a bad key."""
+    try:
+        return await _switch(outbox, write)
+    except ForbiddenError as exc:
+        add = keyring.add_command() if not keyring.single else "inboxdesk config add-key PROFILE"
+        raise refused_across(exc, sending.name, target_name, add) from None
+    finally:
+        outbox.store.close()
 
 
 async def _switch(outbox: Outbox, write: Write) -> Integration:

@@ -9,16 +9,27 @@ from dataclasses import replace
 
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.config import Settings
+from inboxdesk.config.connect import Clients
+from inboxdesk.config.keys import HeldKey
 from inboxdesk.paths import writes_path
 from inboxdesk.scope import own_environment_id
 from inboxdesk.writes import Failed, Outbox, Partial, Sent, Where, Write, open_store
 
 
-def outbox_for(settings: Settings, client: InboxClient) -> Outbox:
+def outbox_for(settings: Settings, client: InboxClient, held: HeldKey, clients: Clients) -> Outbox:
+    """The outbox of one command: its writes go with `client` (`held`'s key), and a
+    switch of another environment's primary with that environment's key."""
     store, problem = open_store(writes_path(), settings.history_days, settings.history_entries)
     if problem:
         print(f"inboxdesk: {problem}", file=sys.stderr)
-    return Outbox(client, Where.of(settings.profile, settings.base_url), store, queue=False)
+    keyring = clients.keyring
+
+    def client_of(environment: str) -> InboxClient:
+        found = keyring.of(environment)
+        return clients.of(found) if found is not None else client
+
+    where = Where.of(settings.profile, settings.base_url, held.environment_id)
+    return Outbox(client, where, store, queue=False, client_of=client_of)
 
 
 async def send(outbox: Outbox, write: Write) -> Sent | Partial:

@@ -82,7 +82,12 @@ class ApiError(InboxdeskError):
 
 
 class AuthenticationError(ApiError):
-    """401/403: the key is missing, malformed or unknown to this service."""
+    """401: the key is missing, malformed or unknown to this service."""
+
+
+class ForbiddenError(ApiError):
+    """403: the key is good, and may not do this. A key acts only in its own
+    environment, so the usual cause is a request that acts in another environment."""
 
 
 class NotFoundError(ApiError):

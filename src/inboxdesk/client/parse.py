@@ -26,6 +26,7 @@ from inboxdesk.client.errors import (
     AuthenticationError,
     BadRequestError,
     ConflictError,
+    ForbiddenError,
     LimitExceeded,
     NotFoundError,
     ProtocolError,
@@ -240,7 +241,16 @@ def api_error(response: httpx.Response) -> ApiError:
     listed = raw if isinstance(raw, list) else [raw]
     messages = [safe(m, newlines=False) for m in listed if m is not None and m != ""]
     message = "; ".join(messages) or f"{status} {phrase(status)}"
-    if status in (401, 403):
+    if status == 403:
+        return ForbiddenError(
+            status,
+            f"The key may not do this: {_sentence(message)}",
+            hint="The key is valid; it acts only in its own environment. Use the key of the "
+            "environment this acts in: `inboxdesk config add-key PROFILE` adds one.",
+            body=body,
+            path=path,
+        )
+    if status == 401:
         return AuthenticationError(
             status,
             f"The service rejected the API key: {message}.",

@@ -13,6 +13,7 @@ from inboxdesk.client.api import InboxClient
 from inboxdesk.client.limits import Limits
 from inboxdesk.client.retry import RetryPolicy
 from inboxdesk.client.transport import ClientOptions
+from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.config.settings import Settings
 from inboxdesk.config.values import ConfigError
 
@@ -21,8 +22,10 @@ def client_for(
     settings: Settings,
     retry: RetryPolicy | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    api_key: str | None = None,
 ) -> InboxClient:
-    """An InboxClient for these settings; raises ConfigError when no key is set."""
+    """An InboxClient for these settings, with `api_key`, else the key of the environment
+    the settings act in; raises ConfigError when no key is held for it."""
     for label, path in (
         ("CA bundle", settings.ca_bundle),
         ("client certificate", settings.client_cert),
@@ -44,7 +47,7 @@ def client_for(
         retry=retry or RetryPolicy(deadline=max(30.0, settings.timeout * 3)),
         limits=limits_for(settings),
     )
-    key = settings.require_key()
+    key = api_key or Keyring(settings).current().api_key
     try:
         return InboxClient(settings.base_url, key, options, transport)
     except (ssl.SSLError, OSError) as exc:
@@ -80,3 +83,44 @@ def limits_for(settings: Settings) -> Limits:
         max_int_digits=settings.max_int_digits,
         max_pages=settings.max_pages,
     )
+
+
+class Clients:
+    """One client per key held, each made when first used and all closed together: a
+    request goes with the key of the environment it acts in."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        keyring: Keyring | None = None,
+        retry: RetryPolicy | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.settings = settings
+        self.keyring = keyring or Keyring(settings)
+        self._retry = retry
+        self._transport = transport
+        self._made: dict[str, InboxClient] = {}
+
+    def of(self, held: HeldKey) -> InboxClient:
+        """The client that sends with `held`'s key."""
+        client = self._made.get(held.api_key)
+        if client is None:
+            client = client_for(self.settings, self._retry, self._transport, held.api_key)
+            self._made[held.api_key] = client
+        return client
+
+    def adopt(self, held: HeldKey, client: InboxClient) -> None:
+        """Use `client` (made elsewhere, with `held`'s key) for `held`."""
+        self._made[held.api_key] = client
+
+    async def aclose(self) -> None:
+        for client in self._made.values():
+            await client.aclose()
+        self._made.clear()
+
+    async def __aenter__(self) -> Clients:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

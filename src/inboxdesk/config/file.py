@@ -79,7 +79,10 @@ class ConfigFile:
             raise one_line(exc, file_where, f" in {self.path}") from None
 
     def holds_key(self) -> bool:
-        return any(isinstance(p, dict) and p.get("api_key") for p in self.profiles().values())
+        return any(
+            isinstance(p, dict) and (p.get("api_key") or p.get("environments"))
+            for p in self.profiles().values()
+        )
 
     def profiles(self) -> dict[str, dict[str, Any]]:
         profiles: dict[str, dict[str, Any]] = self.data.get("profiles", {})
@@ -194,6 +197,30 @@ class ConfigFile:
             return False
         del table[path[-1]]
         return True
+
+    def put_key(
+        self, profile: str, environment_id: str, name: str, type: str | None, api_key: str
+    ) -> None:
+        """File `api_key` as the key of the environment `environment_id` in `profile`,
+        with the environment's name and type; a profile's own single key that it
+        replaces goes (it moved here)."""
+        target = self._target(profile)
+
+        def put(data: dict[str, Any]) -> None:
+            table = data["profiles"][target]
+            held = table.setdefault("environments", {})
+            entry = {**held.get(environment_id, {}), "name": name, "api_key": api_key}
+            if type:
+                entry["type"] = type
+            held[environment_id] = entry
+            if table.get("api_key") == api_key:
+                del table["api_key"]
+
+        self._apply(put)
+
+    def drop_keys(self, profile: str | None) -> None:
+        """Forget the environments' keys of `profile` (its own `api_key` replaces them)."""
+        self.profiles()[self._target(profile)].pop("environments", None)
 
     def add_profile(self, name: str, values: Mapping[str, Any]) -> None:
         check_profile_name(name)

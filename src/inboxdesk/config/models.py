@@ -48,6 +48,23 @@ class Connection(DeferredModel):
     client_cert: str | None = Field(None, description="client certificate file (PEM)")
     client_key: str | None = Field(None, description="client certificate key file (PEM)")
     proxy: str | None = Field(None, description="proxy URL")
+    environment: str | None = Field(
+        None,
+        description="the environment to act in (name or id), and so its key; "
+        "default: the profile's first key's",
+    )
+
+
+class EnvironmentKey(DeferredModel):
+    """One `[profiles.NAME.environments.ID]` table: the key of one environment, filed
+    under the environment's id. `name` and `type` are what the service last said of it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field("", description="the environment's name, as the service last gave it")
+    type: str | None = Field(None, description="dev or prod, as the service last gave it")
+    api_key: ApiKey = Field(repr=False, description="the environment's API key")
+    read_only: bool = Field(False, description="refuse every write in this environment")
 
 
 class Profile(Connection):
@@ -60,6 +77,9 @@ class Profile(Connection):
     max_json_depth: JsonDepth = Field(200, description="deepest JSON nesting read")
     max_int_digits: IntDigits = Field(4300, description="longest JSON integer read")
     max_pages: Pages = Field(10_000, description="most pages one listing follows")
+    environments: dict[str, EnvironmentKey] = Field(
+        default_factory=dict, description="one key per environment, by the environment's id"
+    )
 
 
 class AppSettings(DeferredModel):
@@ -123,5 +143,6 @@ class ConfigData(DeferredModel):
 
 
 CONNECTION_FIELDS = list(Connection.model_fields)
-PROFILE_FIELDS = list(Profile.model_fields)
+# `environments` is a table of its own, written by `config add-key`, never by `config set`.
+PROFILE_FIELDS = [n for n in Profile.model_fields if n != "environments"]
 APP_FIELDS = [n for n in AppSettings.model_fields if n != "keymap"]

@@ -68,9 +68,12 @@ class Settings(BaseSettings, AppSettings, Profile):
         return {name: str(source) for name, source in self.provenance.items()}
 
     def require_key(self) -> str:
-        if not self.api_key:
-            raise ConfigError(f"No API key. {FIRST_RUN}")
-        return self.api_key
+        """A key of these settings: the one given, else the profile's first environment's."""
+        if self.api_key:
+            return self.api_key
+        if self.environments:
+            return next(iter(self.environments.values())).api_key
+        raise ConfigError(f"No API key. {FIRST_RUN}")
 
     def shown(self) -> dict[str, str]:
         """Every setting as text, the key masked, for `config show`."""
@@ -84,7 +87,11 @@ class Settings(BaseSettings, AppSettings, Profile):
 
 
 # In the order `config show` lists them; the keymap is a table, shown by the app's help.
-SHOWN = ["profile", *(n for n in Settings.model_fields if n not in ("profile", "keymap"))]
+# The environments' keys are listed apart, one row each (config/keys.py).
+SHOWN = [
+    "profile",
+    *(n for n in Settings.model_fields if n not in ("profile", "keymap", "environments")),
+]
 # What the environment may set: the profile is chosen before the layers are read.
 FROM_ENVIRONMENT = [n for n in SHOWN if n != "profile"]
 

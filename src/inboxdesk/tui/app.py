@@ -21,12 +21,19 @@ from textual.worker import Worker, WorkerState
 from inboxdesk.client import InboxClient, InboxdeskError, RetryPolicy, TransportError
 from inboxdesk.client.errors import transient
 from inboxdesk.config import ConfigError, Settings
-from inboxdesk.config.connect import client_for, plain_http_warning
+from inboxdesk.config.connect import plain_http_warning
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
 from inboxdesk.tui.context import ViewContext, Watched
+from inboxdesk.tui.environments import (
+    HeldKeys,
+    explained,
+    header_environment,
+    reopen_on,
+    switch_views,
+)
 from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
@@ -70,6 +77,14 @@ class InboxdeskApp(App[None]):
             "question_mark,f1", "help", "Help", id="app.help", tooltip="Every key that applies here"
         ),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave inboxdesk"),
+        Binding(
+            "ctrl+e",
+            "switch_environment",
+            "Environment",
+            id="app.environment",
+            show=False,
+            tooltip="Act in the next environment whose key the profile holds",
+        ),
     ]
 
     probe_seconds = PROBE_SECONDS  # between probes while the service is away
@@ -87,6 +102,7 @@ class InboxdeskApp(App[None]):
         super().__init__()
         self.settings = settings
         self._client = client
+        self._held_keys: HeldKeys | None = None
         self._writes = writes
         self._outbox: Outbox | None = None
         self._view_context: ViewContext | None = None
@@ -120,10 +136,15 @@ class InboxdeskApp(App[None]):
         return self.environments.value
 
     @property
+    def held_keys(self) -> HeldKeys:
+        """The keys held, one per environment, and the one the app acts with."""
+        if self._held_keys is None:
+            self._held_keys = HeldKeys(self.settings, APP_RETRY, self._client)
+        return self._held_keys
+
+    @property
     def client(self) -> InboxClient:
-        if self._client is None:
-            self._client = client_for(self.settings, retry=APP_RETRY)
-        return self._client
+        return self.held_keys.client
 
     def now(self) -> datetime:
         return self.clock()
@@ -145,12 +166,18 @@ class InboxdeskApp(App[None]):
                     self.notify(problem, severity="warning", timeout=15, markup=False)
             # Filed as the environment unknown: _scope_changed moves it (move_to).
             where = self._where(None)
-            self._outbox = Outbox(self.client, where, self._writes, clock=self.now)
+            self._outbox = Outbox(
+                self.client,
+                where,
+                self._writes,
+                clock=self.now,
+                client_of=self.held_keys.client_of,
+            )
             self._outbox.listen(self.write_outcomes.publish)
         return self._outbox
 
     def _where(self, scope: Scope | None) -> Where:
-        own = scope.own_id if scope is not None else None
+        own = (self.held_keys.held.environment_id or scope.own_id) if scope else None
         return Where.of(self.settings.profile, self.settings.base_url, own)
 
     @property
@@ -166,6 +193,7 @@ class InboxdeskApp(App[None]):
                 offline=self.service_away,
                 scope=self.environments,
                 auto_refresh=self.settings.auto_refresh,
+                keys=self.held_keys,
             )
         return self._view_context
 
@@ -182,6 +210,8 @@ class InboxdeskApp(App[None]):
             self._collector.settle()
             if not self.subscribers:
                 self.load_subscribers()
+            # After the first frame: the header's environment is not part of it.
+            self.call_after_refresh(self.show_environment, self.scope)
             if self.scope is None:
                 self.load_scope()
 
@@ -203,12 +233,12 @@ class InboxdeskApp(App[None]):
             self.push_screen(ProblemScreen("inboxdesk cannot start", self.startup_problem))
             return
         try:
-            self.settings.require_key()
-            self.client  # noqa: B018 - builds it now, so TLS file problems show here
+            self.client  # noqa: B018 - builds it now, so key and TLS file problems show here
             if (warning := plain_http_warning(self.settings)) is not None:
                 self._warn(warning)
         except ConfigError as exc:
-            title = "No API key" if not self.settings.api_key else "The settings need a fix"
+            held = self.settings.api_key or self.settings.environments
+            title = "No API key" if not held else "The settings need a fix"
             self.push_screen(ProblemScreen(title, str(exc)))
             return
         self.action_connect()
@@ -273,11 +303,17 @@ class InboxdeskApp(App[None]):
     def _scope_changed(self, scope: Scope | None) -> None:
         """The header says which profile and environment the app acts as; writes queued
         in an earlier session for them are offered."""
-        profile = self.settings.profile or "no profile"
-        where = scope.own_name() if scope is not None else "environment unknown"
-        self.title = f"inboxdesk · {clip(profile, 20)} · {where}"
+        if scope is None:
+            return  # an environment switch: loaded again with the new key
+        self.held_keys.learn(scope.own)
+        self.show_environment(scope)
         self.outbox.move_to(self._where(scope))
         self._offer_queued()
+
+    def show_environment(self, scope: Scope | None = None) -> None:
+        """The header: the profile and the environment acted in (after the first frame)."""
+        where = header_environment(self.held_keys.held, scope)
+        self.title = f"inboxdesk · {clip(self.settings.profile or 'no profile', 20)} · {where}"
 
     def on_first_rows_shown(self, event: FirstRowsShown) -> None:
         self.settled()
@@ -309,6 +345,41 @@ class InboxdeskApp(App[None]):
         except InboxdeskError:
             return  # the picker loads its own list and reports problems there
         self.post_message(SubscribersListed(page.data, None))
+
+    # -- environments (tui/environments.py) -------------------------------------------
+
+    async def action_switch_environment(self, environment_id: str | None = None) -> None:
+        """Act in another environment with a key: the views are built again with its
+        key, on the same subscriber where that environment has one."""
+        keys = self.held_keys
+        queued = len(self._outbox.queued()) if self._outbox is not None else 0
+        inbox = self.get_screen("inbox") if self.is_screen_installed("inbox") else None
+        target = await switch_views(self, keys, environment_id, queued)
+        if target is None:
+            return
+        keys.held, self._view_context, self.subscribers = target, None, []
+        self.environments.set(None)  # the new key's environments, loaded again
+        if self._outbox is not None:
+            outbox = self._outbox
+            outbox.where = Where.of(
+                self.settings.profile, self.settings.base_url, target.environment_id
+            )
+            outbox.client, outbox.fingerprint = (
+                self.client,
+                self.client.key_fingerprint(outbox.store.secret),
+            )
+        self.show_environment()
+        shown = inbox.subscriber_id if isinstance(inbox, InboxScreen) else None
+        self.reopen(shown or self.subscriber_id)
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def reopen(self, subscriber_id: str | None) -> None:
+        """After a switch: the same subscriber, or the environment's first and the picker."""
+        listed, first, found = await reopen_on(self, self.client, subscriber_id)
+        self.post_message(SubscribersListed(listed, first))
+        self.load_scope()
+        if not found:
+            self.call_later(self.action_pick_subscriber)
 
     # -- views -------------------------------------------------------------------------
 
@@ -363,7 +434,9 @@ class InboxdeskApp(App[None]):
         installed = self.is_screen_installed("integrations")
         found = self.get_screen("integrations") if installed else None
         items = list(found.items.values()) if isinstance(found, IntegrationsScreen) else []
-        return palette(self, screen, super().get_system_commands(screen), self.subscribers, items)
+        textuals = super().get_system_commands(screen)
+        others = self.held_keys.switchable() if self.is_screen_installed("inbox") else []
+        return palette(self, screen, textuals, self.subscribers, items, others)
 
     def action_help(self) -> None:
         from inboxdesk.tui.screens.help import HelpScreen
@@ -481,7 +554,7 @@ class InboxdeskApp(App[None]):
             title = "Queued" if isinstance(event, Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
-            self.report(event.error)
+            self.report(explained(event, self.held_keys, self.scope))
         elif isinstance(event, Queued) and self.outbox.away:
             self._went_away("The service is unreachable.")
 
@@ -498,7 +571,9 @@ class InboxdeskApp(App[None]):
 
     async def on_unmount(self) -> None:
         self._collector.stop()
-        if self._client is not None:
+        if self._held_keys is not None:
+            await self._held_keys.aclose()
+        elif self._client is not None:
             await self._client.aclose()
         if self._writes is not None:
             self._writes.close()

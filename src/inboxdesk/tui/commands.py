@@ -20,6 +20,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 from textual.screen import Screen
 
+from inboxdesk.config.keys import HeldKey
 from inboxdesk.models import Integration, Subscriber
 from inboxdesk.text import clip
 
@@ -63,6 +64,19 @@ def subscriber_commands(
         )
 
 
+def environment_commands(
+    environments: Iterable[HeldKey], run_action: Callable[[str], object]
+) -> Iterator[SystemCommand]:
+    for held in environments:
+        # The id is hex (the service's ObjectId): safe inside the action's text.
+        action = f"app.switch_environment({held.environment_id!r})"
+        yield SystemCommand(
+            f"Switch environment: {clip(held.label, 40)}",
+            "Act in this environment, with its key (ctrl+e: the next one)",
+            partial(run_action, action),
+        )
+
+
 def integration_commands(
     items: Iterable[Integration], show_integration: Callable[[str], object]
 ) -> Iterator[SystemCommand]:
@@ -91,9 +105,11 @@ def palette(
     textuals: Iterable[SystemCommand],
     subscribers: Iterable[Subscriber],
     integrations: Iterable[Integration],
+    environments: Iterable[HeldKey] = (),
 ) -> Iterator[SystemCommand]:
-    """Textual's entries, the view's keys, the views, the subscribers and the loaded
-    integrations; `app` has the actions named (show_inbox, open_subscriber, …)."""
+    """Textual's entries, the view's keys, the views, the other environments with a key,
+    the subscribers and the loaded integrations; `app` has the actions named
+    (show_inbox, open_subscriber, switch_environment, …)."""
     views = [
         SystemCommand("Inbox view", "Switch to the inbox view (key 1)", app.action_show_inbox),
         SystemCommand(
@@ -112,6 +128,7 @@ def palette(
             textuals,
             view_keys(app, screen),
             views,
+            environment_commands(environments, app.run_action),
             subscriber_commands(subscribers, app.open_subscriber),
             integration_commands(integrations, app.show_integration),
         )

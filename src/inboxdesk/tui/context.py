@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
 
     from inboxdesk.scope import Scope
+    from inboxdesk.tui.environments import HeldKeys
     from inboxdesk.writes import Event, Outbox
 
 T = TypeVar("T")
@@ -65,6 +66,8 @@ class ViewContext:
     # The organization's environments and the key's own, once known.
     scope: Watched[Scope | None]
     auto_refresh: float = 0.0
+    # The keys held, one per environment (their home: the App); None in a view built alone.
+    keys: HeldKeys | None = None
 
     @property
     def outbox(self) -> Outbox:

@@ -60,8 +60,11 @@ class Outbox:
         *,
         queue: bool = True,
         clock: Callable[[], datetime] | None = None,
+        client_of: Callable[[str], InboxClient] | None = None,
     ) -> None:
         self.client = client
+        # A switch of an environment's primary goes with that environment's key.
+        self.client_of = client_of
         self.clock = clock or (lambda: datetime.now(UTC))
         self.where = where
         self.store = store if store is not None else WriteStore(None)
@@ -99,7 +102,10 @@ class Outbox:
     def _last_status(self, write: Write) -> int | None:
         """The status the service gave the write's newest request (each request of a
         write carries one of its keys), from the client's log of this session."""
-        for request in reversed(self.client.requests.entries):
+        client = self.client
+        if write.kind is Kind.SET_PRIMARY and write.environment and self.client_of is not None:
+            client = self.client_of(write.environment)
+        for request in reversed(client.requests.entries):
             key = request.idempotency_key or ""
             if key == write.key or key.startswith(f"{write.key}-"):
                 return request.status
@@ -202,6 +208,8 @@ class Outbox:
     async def _perform(self, write: Write) -> Sent | Partial:
         client = self.client
         if write.kind is Kind.SET_PRIMARY:
+            if write.environment and self.client_of is not None:
+                client = self.client_of(write.environment)
             integration = await client.set_primary(write.target, idempotency_key=write.key)
             _answers_the_switch(write, integration, self.where.environment)
             return Sent(write, Result(integration=integration))

@@ -1,16 +1,21 @@
-"""The organization's integrations by environment, and switching the primary email or sms
-one of an environment."""
+"""The integrations of every environment whose key is held (one listing per key, merged),
+by environment, the environments without a key named with the command that adds it; and
+switching the primary email or sms one of an environment, with that environment's key."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
+from inboxdesk.across import list_across, without_keys
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models import Integration
 from inboxdesk.primary import PrimaryPlan, plan_primary
@@ -28,11 +33,14 @@ from inboxdesk.writes import Event, Kind, Sent
 
 
 class IntegrationsLoaded(TextualMessage):
-    def __init__(self, items: list[Integration], scope: Scope, keep: str | None) -> None:
+    def __init__(
+        self, items: list[Integration], scope: Scope, keep: str | None, without: str = ""
+    ) -> None:
         super().__init__()
         self.items = items
         self.scope = scope
         self.keep = keep
+        self.without = without  # the environments without a key, and how to add one
 
 
 class IntegrationsScreen(PreferencesKeyScreen):
@@ -98,6 +106,7 @@ class IntegrationsScreen(PreferencesKeyScreen):
         with Horizontal(id="panes"):
             yield IntegrationTable(id="integration-table")
             yield IntegrationDetail(id="integration-detail")
+        yield Static(id="without-key")
         yield AppFooter()
 
     def on_mount(self) -> None:
@@ -132,22 +141,29 @@ class IntegrationsScreen(PreferencesKeyScreen):
 
     @work(exclusive=True, group="integrations", exit_on_error=False)
     async def load(self, keep: str | None) -> None:
-        client = self.context.client
+        client, keys = self.context.client, self.context.keys
         try:
-            items = await client.list_integrations()
+            if keys is None:
+                items, without = await client.list_integrations(), ""
+            else:
+                listing = await list_across(keys.key_clients())
+                items, without = listing.integrations, without_keys(listing, keys)
             # Learned once; a list always needs the names of its environments.
             scope = self.context.scope.value or await load_scope(client)
         except InboxdeskError as exc:
             self.table.loading = False
             self.context.report(exc)
             return
-        self.post_message(IntegrationsLoaded(items, scope, keep))
+        self.post_message(IntegrationsLoaded(items, scope, keep, without))
 
     def on_integrations_loaded(self, event: IntegrationsLoaded) -> None:
         self.items = {i.id: i for i in event.items if i.id}
         self.context.scope.set(event.scope)
         self.table.loading = False
         self.table.show(event.items, event.keep, event.scope)
+        shown = self.query_one("#without-key", Static)
+        shown.update(Text(event.without, style="dim"))
+        shown.display = bool(event.without)
         self._show_detail()
 
     @property
@@ -181,7 +197,11 @@ class IntegrationsScreen(PreferencesKeyScreen):
         if note is not None:
             self.notify(f"Set primary is not available: {note}", severity="warning", markup=False)
             return
-        plan = plan_primary(item, list(self.items.values()), self.scope)
+        scope = self.scope
+        if self.context.keys is not None and self.context.keys.holds(item.environment_id):
+            # Sent with the integration's environment's own key: that key's environment.
+            scope = replace(scope, own_id=item.environment_id)
+        plan = plan_primary(item, list(self.items.values()), scope)
         detail = " ".join(plan.details())
 
         def answered(yes: bool | None) -> None:

@@ -8,11 +8,22 @@ the other common monospace fonts, and says what a click on it does: open the men
 
 from __future__ import annotations
 
+from textual.content import Content
 from textual.widgets import Header
 
 ICON = "≡"
+# How the app marks a production-type environment's name, last in its title.
+PRODUCTION_MARK = "⚠ "
 
 
 class AppHeader(Header):
     def __init__(self) -> None:
         super().__init__(icon=ICON)
+
+    def format_title(self) -> Content:
+        """The title, a production-type environment's name in the warning colour."""
+        content = super().format_title()
+        at = self.screen_title.rfind(f" · {PRODUCTION_MARK}")
+        if at < 0:
+            return content
+        return content.stylize("bold $warning", at + 3, len(self.screen_title))

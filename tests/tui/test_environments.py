@@ -1,0 +1,222 @@
+"""The app with a key per environment, through Pilot: the header names the environment
+acted in, ctrl+e and the palette switch among those with a key (the inbox follows,
+on the same subscriber where it exists), the Integrations view merges every key's
+listing, and a switch of a primary goes with the integration's environment's key.
+Served by a production-shaped server whose keys see and switch their own environment
+only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from inboxdesk.config import Settings
+from inboxdesk.config.models import EnvironmentKey
+from inboxdesk.tui.app import InboxdeskApp, make_app
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.integrations.screen import IntegrationsScreen
+from inboxdesk.tui.integrations.table import IntegrationTable
+from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
+from inboxdesk.tui.screens.picker import SubscriberPicker
+from inboxdesk.tui.widgets.app_header import AppHeader
+from inboxdesk.writes import WriteStore
+from tests.conftest import EXAMPLE, OTHER_KEY, OTHER_SMTP, POSTMARK, STAGING_KEY, Service
+from tests.production_shaped import production_shaped
+from tests.tui.conftest import SIZE, Notices, plain, until
+
+STAGING, OTHER = "65d000000000000000000002", "65d000000000000000000003"
+SENTINEL = "sk_test_SENTINEL0123456789abcdefZQXW"
+
+
+@pytest.fixture
+def scoped(service: Service) -> Iterator[str]:
+    service.store.add_api_key(OTHER, SENTINEL)
+    with production_shaped(service.url, scoped=True) as url:
+        yield url
+
+
+def app_on(
+    url: str, *keys: tuple[str, str, str | None, str], subscriber: str = "jane"
+) -> InboxdeskApp:
+    """The app on profile `work` holding `keys` (id, name, type, key), the first current."""
+    held = {i: EnvironmentKey(name=n, type=t, api_key=k) for i, n, t, k in keys}
+    settings = Settings(base_url=url, profile="work", environments=held)
+    app = make_app(settings, subscriber_id=subscriber, writes=WriteStore(None))
+    app.animation_level = "none"
+    return app
+
+
+BOTH = ((STAGING, "Staging", "dev", STAGING_KEY), (OTHER, "Other", "prod", SENTINEL))
+
+
+async def inbox_of(pilot: Pilot[None], subscriber: str, rows: int) -> InboxScreen:
+    app = pilot.app
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, InboxScreen)
+            and app.screen.subscriber_id == subscriber
+            and app.screen.table.row_count == rows
+        ),
+        what=f"{subscriber}'s {rows} rows",
+    )
+    assert isinstance(app.screen, InboxScreen)
+    return app.screen
+
+
+def header(app: InboxdeskApp) -> str:
+    """The headers' title (their sub-title, the service's URL, follows it)."""
+    return app.title
+
+
+async def test_ctrl_e_switches_the_environment_and_the_inbox_follows(scoped: str) -> None:
+    app = app_on(scoped, *BOTH)
+    async with app.run_test(size=SIZE) as pilot:
+        await inbox_of(pilot, "jane", 12)
+        await until(pilot, lambda: header(app).endswith("· Staging"), what="the header")
+        assert "⚠" not in header(app)
+        await pilot.press("ctrl+e")
+        # Jane lives in Other too, with her own two messages there.
+        await inbox_of(pilot, "jane", 2)
+        await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other named")
+        title = app.screen.query_one(AppHeader).format_title()
+        warned = [s for s in title.spans if "warning" in str(s.style)]
+        assert warned and title.plain[warned[0].start : warned[0].end] == "⚠ Other"
+        # Back through the palette's entry for the other environment.
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Switch environment: Staging" in titles
+        assert "Switch environment: Other" not in titles
+        await app.run_action(f"switch_environment({STAGING!r})")
+        await inbox_of(pilot, "jane", 12)
+        await until(pilot, lambda: header(app).endswith("· Staging"), what="Staging again")
+
+
+async def test_a_subscriber_absent_there_is_said_and_the_picker_opens(
+    scoped: str, notices: Notices
+) -> None:
+    app = app_on(scoped, *BOTH, subscriber="joe")
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await inbox_of(pilot, "joe", 3)
+        await pilot.press("ctrl+e")
+        await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
+        assert notices.saying("joe is not a subscriber of this environment: pick one")
+
+
+async def test_one_key_lists_its_own_and_names_the_others_with_the_command(
+    scoped: str, notices: Notices
+) -> None:
+    app = app_on(scoped, BOTH[0])
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await inbox_of(pilot, "jane", 12)
+        await pilot.press("ctrl+e")
+        await until(pilot, lambda: notices.saying("`inboxdesk config add-key work` adds"))
+        assert isinstance(app.screen, InboxScreen) and app.screen.subscriber_id == "jane"
+        assert not [c for c in app.get_system_commands(app.screen) if "environment" in c.title]
+        await pilot.press("2")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, IntegrationsScreen)
+                and app.screen.query_one(IntegrationTable).row_count == 8
+                and app.screen.query_one("#without-key", Static).display
+            ),
+            what="Staging's integrations and the line for Other",
+        )
+        said = plain(app.screen.query_one("#without-key", Static))
+        assert "Other: no key held, so not listed; add its key with" in said
+        assert "`inboxdesk config add-key work`" in said
+
+
+async def test_set_primary_goes_with_the_integrations_environments_key(
+    scoped: str, service: Service
+) -> None:
+    app = app_on(scoped, *BOTH)
+    async with app.run_test(size=SIZE) as pilot:
+        await inbox_of(pilot, "jane", 12)
+        await pilot.press("2")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, IntegrationsScreen)
+                and app.screen.query_one(IntegrationTable).row_count == 10
+            ),
+        )
+        screen = app.screen
+        assert isinstance(screen, IntegrationsScreen)
+        table = screen.query_one(IntegrationTable)
+        table.move_cursor(row=table.get_row_index(OTHER_SMTP))
+        await pilot.pause()
+        await pilot.press("p")
+        # Other's key is held: a plain confirmation, naming Other.
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        question = plain(app.screen.query_one("#question", Static))
+        assert "the primary email integration of Other?" in question
+        await pilot.press("y")
+
+        def primary(integration: str) -> bool:
+            row = service.row("SELECT is_primary FROM integrations WHERE id = ?", integration)
+            return bool(row[0])
+
+        await until(pilot, lambda: primary(OTHER_SMTP), what="the switch")
+        assert not primary(POSTMARK)
+
+
+async def test_a_403_names_both_environments_never_the_key(
+    service: Service, notices: Notices
+) -> None:
+    """A deployment listing every environment's integrations to a key, yet refusing a
+    switch in another: the typed confirmation, then the 403 said as what it means."""
+    with production_shaped(
+        service.url, forbid_across=True, organization_keys=(STAGING_KEY, OTHER_KEY)
+    ) as url:
+        app = app_on(url, BOTH[0])
+        async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+            await inbox_of(pilot, "jane", 12)
+            await pilot.press("2")
+            await until(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, IntegrationsScreen)
+                    and app.screen.query_one(IntegrationTable).row_count == 10
+                ),
+            )
+            table = app.screen.query_one(IntegrationTable)
+            table.move_cursor(row=table.get_row_index(OTHER_SMTP))
+            await pilot.pause()
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, TypedConfirmScreen))
+            app.screen.query_one(Input).value = "Other"
+            await pilot.press("enter")
+            await until(pilot, lambda: notices.saying("went with Staging's key"), what="403")
+    said = " ".join(n.message for n in notices)
+    assert "the integration is in Other" in said and "inboxdesk config add-key work" in said
+    assert "check the key" not in said.lower() and "rejected the api key" not in said.lower()
+    assert SENTINEL not in said
+
+
+async def test_the_demo_holds_every_environments_key_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inboxdesk.cli.app_commands import demo_settings
+    from inboxdesk.cli.demo_service import demo_service
+
+    config = tmp_path / "config.toml"
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(config))
+    # The demo's mechanism on the small example fixture (the demo data takes seconds).
+    with demo_service(None, [EXAMPLE]) as demo:
+        settings = demo_settings(Settings(), demo)
+        assert settings.profile == "demo" and settings.api_key is None
+        assert [k.name for k in settings.environments.values()] == ["Staging", "Other"]
+        app = make_app(settings, subscriber_id="jane", writes=WriteStore(None))
+        app.animation_level = "none"
+        async with app.run_test(size=SIZE) as pilot:
+            await inbox_of(pilot, "jane", 12)
+            await until(pilot, lambda: header(app) == "inboxdesk · demo · Staging")
+            await pilot.press("ctrl+e")
+            await until(pilot, lambda: header(app) == "inboxdesk · demo · Other")
+            await inbox_of(pilot, "jane", 2)
+    assert not config.exists(), "the demo's profile is never written"
