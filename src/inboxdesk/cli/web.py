@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inboxdesk.cli.serve import is_loopback
 from inboxdesk.config import (
@@ -34,6 +34,9 @@ from inboxdesk.config import (
 )
 from inboxdesk.private_apis import serve_routes
 from inboxdesk.text import safe
+
+if TYPE_CHECKING:
+    from inboxdesk.cli.demo_service import DemoService
 
 DEFAULT_PORT = 8000
 TITLE = "inboxdesk"
@@ -245,25 +248,30 @@ def _serve_demo(
     try:
         with demo_service(db, load) as demo:
             print(f"inboxdesk local service on {demo.url}  (database {demo.db_path})")
-            settings = Settings(
-                base_url=demo.url,
-                api_key=demo.key,
-                theme=base.theme,
-                auto_refresh=base.auto_refresh,
-                keymap=base.keymap,
-            )
-            environment = _demo_environment(settings, demo.scratch / "app.toml")
+            environment = demo_environment(base, demo, demo.scratch / "app.toml")
             return serve_web(app_command(subscriber), host, port, environment)
     except DemoRefused as exc:
         print(f"inboxdesk: {safe(str(exc), newlines=False)}", file=sys.stderr)
         return 2
 
 
-def _demo_environment(settings: Settings, config: Path) -> dict[str, str | None]:
-    """The apps' environment for a demo: like the terminal demo, they take only the app
-    settings (theme, keymap, auto-refresh) from the user's; no profile or INBOXDESK_*
-    connection variable may point them elsewhere. `config` receives the keymap."""
-    ConfigFile(config, {"app": {"keymap": settings.keymap}}).save()
+def demo_environment(base: Settings, demo: DemoService, config: Path) -> dict[str, str | None]:
+    """The apps' environment for a demo: the demo's own profile, holding the key of every
+    environment of the demo as the terminal demo's does, in `config` (a 0600 file in the
+    demo's scratch folder, gone with it), and only the app settings (theme, keymap,
+    auto-refresh) from the user's; no profile or connection variable may point the apps
+    elsewhere, and no key travels in a variable."""
+    from inboxdesk.cli.app_commands import DEMO_PROFILE
+
+    held = {
+        env.environment_id: {"name": env.name, "api_key": env.api_key}
+        | ({"type": kind} if kind else {})
+        for env, kind in demo.environments
+    }
+    profile = {"base_url": demo.url, "environments": held}
+    data = {"app": {"keymap": base.keymap}, "profiles": {DEMO_PROFILE: profile}}
+    ConfigFile(config, data).save()
     environment: dict[str, str | None] = {env_name(k): None for k in PROFILE_FIELDS}
-    environment |= {PROFILE_ENV: None, "INBOXDESK_CONFIG": str(config)}
-    return environment | app_environment(settings)
+    environment |= {PROFILE_ENV: DEMO_PROFILE, "INBOXDESK_CONFIG": str(config)}
+    shown = {"theme": base.theme, "auto_refresh": base.auto_refresh}
+    return environment | {env_name(k): str(v) for k, v in shown.items() if v is not None}

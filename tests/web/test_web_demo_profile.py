@@ -1,0 +1,57 @@
+"""The browser demo's apps hold every demo environment's key, as the terminal demo does:
+each app resolves the demo's own profile from a 0600 file in the demo's scratch folder,
+and no key travels in a variable or reaches the output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from inboxdesk.cli.demo_service import demo_service
+from inboxdesk.cli.web import demo_environment
+from inboxdesk.config import Settings
+
+
+def run(env: dict[str, str | None], home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    child = dict(os.environ) | {"HOME": str(home), "NOVU_SECRET_KEY": "sk-the-users-own"}
+    for name, value in env.items():
+        if value is None:
+            child.pop(name, None)
+        else:
+            child[name] = value
+    return subprocess.run(
+        [sys.executable, "-m", "inboxdesk", *args],
+        env=child,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_browser_demos_apps_hold_every_environments_key(tmp_path: Path) -> None:
+    with demo_service(None, ()) as demo:
+        config = demo.scratch / "app.toml"
+        env = demo_environment(Settings(), demo, config)
+        keys = [held.api_key for held, _ in demo.environments]
+        names = {held.name for held, _ in demo.environments}
+        assert len(keys) >= 2
+        assert config.stat().st_mode & 0o777 == 0o600
+        # No key in a variable: the user's own NOVU_SECRET_KEY is taken away too.
+        assert env["NOVU_SECRET_KEY"] is None
+        assert not any(key in (value or "") for value in env.values() for key in keys)
+
+        shown = run(env, tmp_path, "config", "show", "--json")
+        assert shown.returncode == 0, shown.stderr
+        held = json.loads(shown.stdout)["data"]["keys"]
+        assert {k["environment"] for k in held} == names
+
+        listed = run(env, tmp_path, "integrations", "--json")
+        assert listed.returncode == 0, listed.stderr
+        environments = {i["_environmentId"] for i in json.loads(listed.stdout)["data"]}
+        assert environments == {held.environment_id for held, _ in demo.environments}
+
+        for out in (shown, listed):
+            assert not any(key in out.stdout + out.stderr for key in keys)
