@@ -3,11 +3,13 @@ every page, the picker's unknown subscriberId, and range select (J/K)."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, Tabs
 
@@ -23,6 +25,7 @@ from tests.tui.test_inbox import opened, shown_ids
 
 EMAIL = "65f000000000000000000200"  # jane's one email message: no inbox list shows it
 MANY = 450  # five pages of the app's list
+KEY_NAMES = {" ": "space", "#": "number_sign", "-": "minus"}
 
 
 def long_inbox() -> dict[str, Any]:
@@ -120,6 +123,29 @@ async def test_the_filter_applies_as_you_type(service: Service) -> None:
         await until(pilot, lambda: table.row_count == 12)
         await pilot.press("escape")
         assert not screen.text
+
+
+async def test_every_keystroke_typed_at_paste_speed_is_kept(service: Service) -> None:
+    """Keys come faster than the screen handles the box's changes (a paste, a busy
+    machine): every queued key reaches the box before the first change is handled, and
+    the box keeps them all, in order, and the list is filtered by all of them."""
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        table = screen.query_one(MessageTable)
+        await pilot.press("slash")
+        box = screen.query_one("#text-filter", Input)
+        await until(pilot, lambda: box.has_focus, what="the box's focus")
+        for phrase in ("#1005", "INV-1225 shipped via dhl", "#1005"):
+            box.value = ""
+            await until(pilot, lambda: not screen.text, what="an empty box")
+            for char in phrase:
+                app.post_message(events.Key(KEY_NAMES.get(char, char), char))
+                await asyncio.sleep(0)  # the loop turns once between keys: a paste's pace
+            await until(pilot, lambda p=phrase: box.value == p, what="every key in the box")
+            await settled(pilot)
+            assert box.value == phrase and screen.text == phrase
+        assert shown_ids(table) == [jane_message(5)]
 
 
 async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(

@@ -116,6 +116,7 @@ class FindingView(InboxView):
 
     def _anchor_at(self, anchor: Anchor) -> None:
         if self.text:
+            self._empty_filter_box()
             self._filter_to("")
         self._anchor = anchor
         self._go()
@@ -170,8 +171,8 @@ class FindingView(InboxView):
 
     @on(Input.Changed, "#text-filter")
     def _typed(self, event: Input.Changed) -> None:
-        if event.input.has_focus:
-            self._filter_to(event.value.strip())
+        if event.input.has_focus:  # the box's text now, not when the change was sent
+            self._filter_to(event.input.value.strip())
 
     def _filter_to(self, text: str) -> None:
         self.text = text

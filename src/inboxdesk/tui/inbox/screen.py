@@ -82,6 +82,7 @@ class InboxScreen(InboxChanges):
             self.counts = None
             self.selected = frozenset()
         self._show_filter(self.tab.value)
+        self._empty_filter_box()
         self.text = ""
         self.has_rows = False
         self.table.show(self.feed)

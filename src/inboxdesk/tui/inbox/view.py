@@ -111,6 +111,17 @@ class InboxView(ServiceScreen):
             self.mount(box, before=self.query_one(StatusLine))
         return box
 
+    def _empty_filter_box(self) -> None:
+        """Empty and hide the box: the filter was cleared by something other than typing
+        (another subscriber, a match opened from the search of every page)."""
+        box = self.filter_box()
+        if box is None:
+            return
+        if box.has_focus:
+            self.table.focus()
+        box.value = ""
+        box.display = False
+
     def _show_filter(self, value: str) -> None:
         """Mark the filter's tab active.
 
@@ -124,14 +135,18 @@ class InboxView(ServiceScreen):
     # -- watchers: state to view -------------------------------------------------------
 
     def watch_text(self, text: str) -> None:
-        """The filter box says the filter applied, always: cleared with it (Esc, another
-        subscriber, a match opened from the search of every page)."""
+        """The filter box says the filter applied: cleared with it (another subscriber, a
+        match opened from the search of every page).
+
+        While it has focus the box is the one home of the text, and nothing writes into
+        it: a change handled late would overwrite the keys typed since.
+        """
         box = self.filter_box()
-        if box is None:
+        if box is None or box.has_focus:
             return  # made with the filter applied, when first shown
-        if box.value.strip() != text:  # while typing, "foo " stays as typed
+        if box.value.strip() != text:
             box.value = text
-        if not text and not box.has_focus:
+        if not text:
             box.display = False
 
     def watch_subscriber(self) -> None:
