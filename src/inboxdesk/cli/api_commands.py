@@ -12,7 +12,7 @@ import click
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
-from inboxdesk.cli.writing import outbox_for, send
+from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
 from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.config.connect import client_for
@@ -63,6 +63,7 @@ def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
 def _write_call(flags: Flags, work: Callable[[InboxClient, Outbox], Awaitable[int]]) -> int:
     """Like `_call`, with the outbox every write goes through (cli/writing.py)."""
     settings = settings_from(flags)
+    refuse_if_read_only(settings)
 
     async def main() -> int:
         async with client_for(settings) as client:

@@ -8,10 +8,17 @@ import sys
 from dataclasses import replace
 
 from inboxdesk.client import InboxClient, InboxdeskError
-from inboxdesk.config import Settings
+from inboxdesk.config import ConfigError, Settings
 from inboxdesk.paths import writes_path
 from inboxdesk.scope import own_environment_id
 from inboxdesk.writes import Failed, Outbox, Partial, Sent, Where, Write, open_store
+
+
+def refuse_if_read_only(settings: Settings) -> None:
+    """A write in a read-only run stops before anything is read or sent (exit 2)."""
+    reason = settings.read_only_reason()
+    if reason is not None:
+        raise ConfigError(f"Read-only ({reason}): this command writes, so nothing was sent.")
 
 
 def outbox_for(settings: Settings, client: InboxClient) -> Outbox:

@@ -60,6 +60,9 @@ class Profile(Connection):
     max_json_depth: JsonDepth = Field(200, description="deepest JSON nesting read")
     max_int_digits: IntDigits = Field(4300, description="longest JSON integer read")
     max_pages: Pages = Field(10_000, description="most pages one listing follows")
+    read_only: bool = Field(
+        False, description="browse only: the app binds no write key, commands refuse writes"
+    )
 
 
 class AppSettings(DeferredModel):

@@ -115,6 +115,8 @@ class InboxdeskApp(App[None]):
         self._collector = Collector()
         self._settled = False
         self.sub_title = settings.base_url
+        if settings.read_only:
+            self.title = "inboxdesk · read-only"
 
     @property
     def client(self) -> InboxClient:
@@ -143,6 +145,7 @@ class InboxdeskApp(App[None]):
             # Filed as the environment unknown: watch_scope moves it (move_to).
             where = self._where(None)
             self._outbox = Outbox(self.client, where, self._writes, clock=self.now)
+            self._outbox.read_only = self.settings.read_only
             self._outbox.listen(self._write_event)
         return self._outbox
 
@@ -162,6 +165,7 @@ class InboxdeskApp(App[None]):
                 writes=self.write_signal,
                 scope=lambda: self.scope,
                 auto_refresh=self.settings.auto_refresh,
+                read_only=self.settings.read_only_reason(),
             )
         return self._view_context
 
@@ -265,7 +269,9 @@ class InboxdeskApp(App[None]):
         in an earlier session for them are offered (decisions.md 4)."""
         profile = self.settings.profile or "no profile"
         where = scope.own_name() if scope is not None else "environment unknown"
-        self.title = f"inboxdesk · {clip(profile, 20)} · {where}"
+        self.title = f"inboxdesk · {clip(profile, 20)} · {where}" + (
+            " · read-only" if self.settings.read_only else ""
+        )
         self.outbox.move_to(self._where(scope))
         self._offer_queued()
 
@@ -289,7 +295,8 @@ class InboxdeskApp(App[None]):
                 for write in earlier:
                     self.outbox.drop(write)
 
-        self.push_screen(QueuedWritesScreen(earlier, self.now()), answered)
+        screen = QueuedWritesScreen(earlier, self.now(), self.settings.read_only_reason())
+        self.push_screen(screen, answered)
 
     @work(exclusive=True, group="subscribers", exit_on_error=False)
     async def load_subscribers(self) -> None:
@@ -433,7 +440,7 @@ class InboxdeskApp(App[None]):
 
     def watch_offline(self, offline: bool) -> None:
         self.outbox.away = offline
-        if not offline:
+        if not offline and not self.settings.read_only:
             self.flush_writes()
 
     @work(exclusive=True, group="flush", exit_on_error=False)

@@ -21,6 +21,27 @@ if TYPE_CHECKING:
     from inboxdesk.writes import Outbox
 
 
+# The actions that write: none is bound in a read-only run (footer, help and palette
+# list only bound keys).
+WRITE_ACTIONS = frozenset(
+    {
+        "mark_read",
+        "mark_unread",
+        "mark_seen",
+        "mark_unseen",
+        "mark_all_read",
+        "archive",
+        "unarchive",
+        "snooze",
+        "unsnooze",
+        "archive_all",
+        "archive_all_read",
+        "undo",
+        "set_primary",
+    }
+)
+
+
 @dataclass(frozen=True)
 class ViewContext:
     """The services a view uses, handed to it when it is built."""
@@ -36,6 +57,12 @@ class ViewContext:
     # The organization's environments and the key's own, once known (its home: the App).
     scope: Callable[[], Scope | None]
     auto_refresh: float = 0.0
+    # The setting that makes this run read-only (`--read-only`, a profile's), else None.
+    read_only: str | None = None
+
+    def allows(self, action: str) -> bool:
+        """Whether `action` may be bound: every action but the writes in a read-only run."""
+        return self.read_only is None or action not in WRITE_ACTIONS
 
     @property
     def outbox(self) -> Outbox:

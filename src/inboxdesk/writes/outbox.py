@@ -62,6 +62,8 @@ class Outbox:
         self.queues = queue
         # True while the service is known to be away: new writes queue without a try.
         self.away = False
+        # A read-only run: nothing is sent or queued, and earlier queued writes stay put.
+        self.read_only = False
         self._lock = asyncio.Lock()
         self._listeners: list[Listener] = []
         # This session's writes, newest last, with the flags the service returned.
@@ -125,6 +127,8 @@ class Outbox:
 
     async def submit(self, write: Write) -> Event:
         """Send `write` now, or queue it behind the writes already waiting."""
+        if self.read_only:
+            return self._emit(Failed(write, InboxdeskError("Read-only: nothing was sent.")))
         if not write.tried:
             write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
         async with self._lock:
@@ -140,6 +144,8 @@ class Outbox:
         """Send the queued writes (or those of them given) in order; stop at the first
         that finds the service still away."""
         events: list[Event] = []
+        if self.read_only:
+            return events  # listed, never sent
         async with self._lock:
             chosen = None if writes is None else {w.id for w in writes}
             for write in self.queued():

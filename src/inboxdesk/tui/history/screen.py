@@ -109,6 +109,9 @@ class HistoryScreen(ServiceScreen):
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.context.allows(action)  # read-only: undo is a write, not bound
+
     def action_refresh(self) -> None:
         self.reload()
 

@@ -379,6 +379,8 @@ class InboxScreen(InboxChanges):
     # -- actions -----------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.context.allows(action):
+            return False  # read-only: not bound, so no footer, help or palette offers it
         if action in INBOX_ACTIONS and self.older:
             return None  # greyed out: the older service has no archive or snooze
         if action in ROW_ACTIONS:

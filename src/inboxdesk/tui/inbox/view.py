@@ -194,6 +194,7 @@ class InboxView(ServiceScreen):
                 "reconnecting" if self.offline else "online",
                 scope.own_name() if scope is not None else "",
                 self.older,
+                self.context.read_only is not None,
             )
         )
         name = self.subscriber.display_name if self.subscriber else self.subscriber_id

@@ -15,7 +15,7 @@ from textual.widgets import Button, Static
 
 from inboxdesk.text import clip
 from inboxdesk.tui.screens.confirm import ConfirmScreen
-from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Write, describe
+from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Kind, Write, describe
 
 SHOWN = 12
 
@@ -40,17 +40,24 @@ class QueuedWritesScreen(ModalScreen[str]):
         ),
     ]
 
-    def __init__(self, writes: list[Write], now: datetime) -> None:
+    def __init__(self, writes: list[Write], now: datetime, read_only: str | None = None) -> None:
         super().__init__()
         self.writes = writes
         self.now = now
+        # A read-only run lists them and offers neither send nor drop.
+        self.read_only = read_only
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.read_only is None or parameters == ("later",)
 
     def compose(self) -> ComposeResult:
         count = len(self.writes)
         stale = [w for w in self.writes if w.stale(self.now)]
         lines = Text()
         for write in self.writes[:SHOWN]:
-            lines.append(f"• {clip(describe(write), 60)} · {age(write.made_at, self.now)}")
+            # Every write but a set-primary (never queued) targets one subscriber.
+            whose = "" if write.kind is Kind.SET_PRIMARY else f" of {clip(write.target, 30)}"
+            lines.append(f"• {clip(describe(write), 60)}{whose} · {age(write.made_at, self.now)}")
             if write.stale(self.now):
                 lines.append(f" · over {IDEMPOTENCY_WINDOW_HOURS} h old", style="bold red")
             lines.append("\n")
@@ -62,6 +69,11 @@ class QueuedWritesScreen(ModalScreen[str]):
             if stale
             else "Each is sent with the key it was first tried with, in order."
         )
+        if self.read_only is not None:
+            warning = (
+                f"Read-only ({self.read_only}): they are listed, never sent, and kept for "
+                "a session that may write."
+            )
         with Vertical(id="dialog"):
             yield Static(
                 Text(
@@ -74,9 +86,10 @@ class QueuedWritesScreen(ModalScreen[str]):
             yield Static(lines, id="queued-list")
             yield Static(Text(warning), id="detail")
             with Horizontal(id="buttons"):
-                yield Button("Send (s)", variant="warning", id="send")
-                yield Button("Drop (d)", id="drop")
-                yield Button("Later (l)", id="later")
+                if self.read_only is None:
+                    yield Button("Send (s)", variant="warning", id="send")
+                    yield Button("Drop (d)", id="drop")
+                yield Button("Later (l)" if self.read_only is None else "Close (l)", id="later")
 
     def on_mount(self) -> None:
         self.query_one("#later", Button).focus()
