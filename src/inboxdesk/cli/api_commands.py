@@ -21,7 +21,7 @@ from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
 from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write
-from inboxdesk.writes.before import unread_before
+from inboxdesk.writes.before import MARK_PAGES, PAGE, mark_before, unread_before
 
 # Exit status when mark-as left some requested ids alone.
 PARTIAL = 3
@@ -381,10 +381,20 @@ def mark_as(
         return 2
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        # Before (decisions.md 31): the last state inboxdesk saw, from the journal; unknown
-        # for an id it never saw, and then the write cannot be undone.
-        seen = outbox.store.last_seen(outbox.where, ids)
-        before = seen if len(seen) == len(set(ids)) else None
+        # Before: read from the subscriber's newest messages (else as the journal last
+        # saw it), so that `undo` can take it back; said now when some is unknown.
+        found = await mark_before(
+            client, subscriber_id, ids, outbox.store.last_seen(outbox.where, ids)
+        )
+        seen = found.before
+        if found.unknown and found.listed:
+            print(
+                f"State before unknown for {plural(len(found.unknown), 'message')} (not among "
+                f"the subscriber's newest {MARK_PAGES * PAGE:,}), so this mark cannot be "
+                "undone: " + safe(" ".join(found.unknown), newlines=False),
+                file=sys.stderr,
+            )
+        before = None if found.unknown else seen
         write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),), before)
         result = (await send(outbox, write)).result
         if as_json:

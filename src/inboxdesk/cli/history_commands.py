@@ -20,7 +20,7 @@ from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import client_for
 from inboxdesk.paths import writes_path
 from inboxdesk.scope import Scope, load_scope
-from inboxdesk.text import safe
+from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 from inboxdesk.writes import (
     Dropped,
@@ -38,6 +38,8 @@ from inboxdesk.writes.model import describe
 from inboxdesk.writes.store import Entry, JournalError, WriteStore
 
 OPERATIONS = click.Choice([k.value for k in Kind])
+# The shortest id prefix `undo` takes: shorter ones too easily name another write.
+MIN_PREFIX = 4
 
 
 def _journal(settings: Settings) -> WriteStore:
@@ -133,7 +135,18 @@ def _environment_names(settings: Settings) -> Scope:
 @json_option
 @connection_options
 def undo(flags: Flags, entry_id: str, yes: bool, environment: str | None, as_json: bool) -> int:
-    """Take a write of the history back, as a new write (its id, or the first letters)."""
+    """Take a write of the history back, as a new write (its id, or its first 4 letters
+    or more).
+
+    An undo of more than one message, or of a set-primary, asks first unless --yes.
+    """
+    if len(entry_id.strip()) < MIN_PREFIX:
+        print(
+            f"inboxdesk: give at least {MIN_PREFIX} letters of the write's id (one or two "
+            "could name another write than meant); `inboxdesk history` lists them.",
+            file=sys.stderr,
+        )
+        return 2
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         matches = outbox.store.find(entry_id)
@@ -226,6 +239,11 @@ def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
     """Undo asks first when later writes touched the same things, or when it is a new
     switch (Outbox.undo_notes)."""
     notes = outbox.undo_notes(entry)
+    many = _messages_changed(entry)
+    if many is not None and many > 1:
+        notes.append(f"This undo changes {plural(many, 'message')}.")
+    if entry.write.kind is Kind.SET_PRIMARY and not notes:
+        notes.append("This undo switches the primary integration again.")
     if not notes or yes:
         return True
     for note in notes:
@@ -234,6 +252,16 @@ def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
         print("inboxdesk: pass --yes to undo it all the same.", file=sys.stderr)
         return False
     return confirm(f"Undo {safe(describe(entry.write))}?")
+
+
+def _messages_changed(entry: Entry) -> int | None:
+    """How many messages undoing `entry` writes to (a mark-all's: those it changed)."""
+    if entry.write.kind is Kind.SET_PRIMARY:
+        return None
+    if entry.write.kind is Kind.MARK_ALL:
+        before = entry.write.before
+        return len(before) if before is not None else None
+    return len(entry.write.ids)
 
 
 def _said(event: Event, as_json: bool) -> int:
