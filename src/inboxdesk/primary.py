@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inboxdesk.client.errors import InboxdeskError, TransportError
 from inboxdesk.models import Integration
 from inboxdesk.scope import Scope
 from inboxdesk.text import plural, safe
-from inboxdesk.writes import Kind, Write
+from inboxdesk.writes import Kind, Write, describe
 
 
 def names(item: Integration) -> str:
@@ -133,3 +134,16 @@ def plan_primary(
         own_environment=scope.is_own(target.environment_id),
         own_known=scope.own_id is not None,
     )
+
+
+def switch_failed(write: Write, error: InboxdeskError) -> str:
+    """What a failed switch says, every time, in the app as on the command line: a
+    switch is never queued, so a service away means nothing changed."""
+    what = safe(describe(write), newlines=False)
+    if isinstance(error, TransportError):
+        return (
+            f"Not switched: {what} failed, the service is unreachable ({error.message}). "
+            "A switch is never queued, since what its confirmation showed may have changed: "
+            "nothing changed; try again once the service answers."
+        )
+    return f"Not switched: {what} failed. {error.message} Nothing changed."

@@ -20,9 +20,9 @@ from inboxdesk.cli.prompts import ask as _ask
 from inboxdesk.cli.prompts import confirm as _confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import send
-from inboxdesk.client import InboxClient
+from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
-from inboxdesk.primary import names, plan_primary
+from inboxdesk.primary import names, plan_primary, switch_failed
 from inboxdesk.scope import Scope, load_scope
 from inboxdesk.text import safe
 from inboxdesk.writes import Kind, Outbox, Write
@@ -229,7 +229,12 @@ def set_primary(
 
 
 async def _switch(outbox: Outbox, write: Write) -> Integration:
-    updated = (await send(outbox, write)).result.integration
+    try:
+        sent = await send(outbox, write)
+    except InboxdeskError as exc:
+        exc.message = switch_failed(write, exc)  # said in the app's words
+        raise
+    updated = sent.result.integration
     assert updated is not None  # a sent switch always carries the new primary
     return updated
 

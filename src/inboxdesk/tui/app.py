@@ -458,6 +458,7 @@ class InboxdeskApp(App[None]):
         """Say what became of a write, and hand it on to the views."""
         from inboxdesk.tui.write_notices import notice
         from inboxdesk.writes.events import Failed, Queued
+        from inboxdesk.writes.model import Kind
 
         event, problem = message.event, self.outbox.store.problem
         if problem and problem not in self._said:
@@ -469,7 +470,9 @@ class InboxdeskApp(App[None]):
             title = "Queued" if isinstance(message, write_messages.Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
-            self.report(event.error)
+            said_all = event.write.kind is Kind.SET_PRIMARY  # its notice says why, in full
+            if not said_all or isinstance(event.error, TransportError):
+                self.report(event.error)  # an unreachable service is probed
         elif isinstance(event, Queued) and self.outbox.away:
             self._went_away("The service is unreachable.")
         self.write_signal.publish(message)

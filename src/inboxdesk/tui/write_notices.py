@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from inboxdesk.primary import switch_failed
 from inboxdesk.text import clip, plural
 from inboxdesk.tui.format import until_text
 from inboxdesk.writes import (
@@ -119,6 +120,8 @@ def notice(event: Event) -> tuple[str, str] | None:
     if isinstance(event, Refused):
         return clip(event.reason, 200), "warning"
     if isinstance(event, Failed):
+        if write.kind is Kind.SET_PRIMARY:
+            return clip(switch_failed(write, event.error), 300), "error"
         return None  # the app's report says what failed and what to do
     if write.kind is Kind.SET_PRIMARY:
         return None  # the integrations view says what changed, from its plan
