@@ -13,7 +13,13 @@ from pathlib import Path
 from inboxdesk.server.checkpoints import FeedCheckpoints
 from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, hash_key, iso, utc_now
 from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyStore, Replay
-from inboxdesk.server.store.inbox import InboxAction, InboxStore, SnoozeTooSoon, default_clock
+from inboxdesk.server.store.inbox import (
+    BulkOperation,
+    InboxAction,
+    InboxStore,
+    SnoozeTooSoon,
+    default_clock,
+)
 from inboxdesk.server.store.integrations import IntegrationStore
 from inboxdesk.server.store.messages import MARK_EFFECTS
 from inboxdesk.server.store.schema import ADDED_COLUMNS, INDEXES, SCHEMA
@@ -29,6 +35,7 @@ __all__ = [
     "MARK_EFFECTS",
     "SUBSCRIBER_COUNT_CAP",
     "SUBSCRIBER_ORDER",
+    "BulkOperation",
     "Caller",
     "IdempotencyConflict",
     "InboxAction",
