@@ -24,7 +24,7 @@ async def test_no_write_key_is_bound_and_the_header_says_read_only(service: Serv
     app = app_for(service, read_only=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        assert "read-only" in app.title
+        await until(pilot, lambda: "read-only" in app.title, what="the title")
         assert "read-only" in plain(screen.query_one("#subscriber", Static))
         active = {a.binding.action for a in screen.active_bindings.values()}
         assert not active & WRITE_ACTIONS

@@ -16,6 +16,7 @@ from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
 from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.config.connect import client_for
+from inboxdesk.ends import exact_notification_counts
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
@@ -281,7 +282,7 @@ async def _show_listing(
     elif ids_only:
         _print_ids([item_id for item_id, _ in items])
     else:
-        counts = await client.notification_counts(subscriber_id)
+        counts = await exact_notification_counts(client, subscriber_id)
         print(table(headings, rows()))
         _say_more(len(items), following, counts.unread, counts.unseen)
     return 0
@@ -331,10 +332,10 @@ async def _v1_messages(
 @connection_options
 def counts(flags: Flags, subscriber_id: str, all_states: bool, as_json: bool) -> int:
     """A subscriber's unread and unseen in-app messages, as their Inbox counts them
-    (neither archived nor snoozed; 99+ past the cap)."""
+    (neither archived nor snoozed); exact, past the service's cap of 100 too."""
 
     async def work(client: InboxClient) -> int:
-        counts = await client.notification_counts(subscriber_id, all_states)
+        counts = await exact_notification_counts(client, subscriber_id, all_states)
         if as_json:
             _emit(
                 {
@@ -441,7 +442,7 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             who = safe(subscriber_id, newlines=False)
             question = f"Mark every in-app message of {who} {state}"
             if state in ("read", "seen"):
-                counts = await client.notification_counts(subscriber_id, all_states=True)
+                counts = await exact_notification_counts(client, subscriber_id, True)
                 known = counts.unread if state == "read" else counts.unseen
                 # decisions.md 15 and 17: the number it changes, and the webhooks it fires.
                 question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"

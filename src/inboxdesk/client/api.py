@@ -215,18 +215,6 @@ class InboxClient:
     ) -> None:
         await inbox.mark_seen(self, subscriber_id, notification_ids, idempotency_key)
 
-    async def bulk(
-        self,
-        subscriber_id: str,
-        operation: str,
-        idempotency_key: str | None = None,
-        **filters: Any,
-    ) -> None:
-        """`POST /v2/subscribers/{id}/notifications/{read|archive|read-archive|delete}`:
-        every channel's messages of the subscriber (narrowed by tags, data, contextKeys);
-        204, no count."""
-        await inbox.bulk(self, subscriber_id, operation, idempotency_key, **filters)
-
     async def mark_all(
         self, subscriber_id: str, mark_as: MarkAs | str, idempotency_key: str | None = None
     ) -> int:

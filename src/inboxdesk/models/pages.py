@@ -65,7 +65,9 @@ class Count:
     capped: bool = False
 
     def __str__(self) -> str:
-        return f"{COUNT_CAP - 1}+" if self.capped or self.value >= COUNT_CAP else str(self.value)
+        # Past the cap, only a capped count is unknown: one the end search made exact
+        # is shown as it is.
+        return f"{COUNT_CAP - 1}+" if self.capped else str(self.value)
 
     @classmethod
     def of(cls, value: int, cap: int = COUNT_CAP) -> Count:

@@ -115,8 +115,6 @@ class InboxdeskApp(App[None]):
         self._collector = Collector()
         self._settled = False
         self.sub_title = settings.base_url
-        if settings.read_only:
-            self.title = "inboxdesk · read-only"
 
     @property
     def client(self) -> InboxClient:
@@ -145,7 +143,7 @@ class InboxdeskApp(App[None]):
             # Filed as the environment unknown: watch_scope moves it (move_to).
             where = self._where(None)
             self._outbox = Outbox(self.client, where, self._writes, clock=self.now)
-            self._outbox.read_only = self.settings.read_only
+            self._outbox.read_only = self.settings.read_only  # sends and queues nothing
             self._outbox.listen(self._write_event)
         return self._outbox
 
@@ -269,9 +267,8 @@ class InboxdeskApp(App[None]):
         in an earlier session for them are offered (decisions.md 4)."""
         profile = self.settings.profile or "no profile"
         where = scope.own_name() if scope is not None else "environment unknown"
-        self.title = f"inboxdesk · {clip(profile, 20)} · {where}" + (
-            " · read-only" if self.settings.read_only else ""
-        )
+        mark = " · read-only" if self.settings.read_only else ""
+        self.title = f"inboxdesk · {clip(profile, 20)} · {where}{mark}"
         self.outbox.move_to(self._where(scope))
         self._offer_queued()
 
@@ -288,15 +285,8 @@ class InboxdeskApp(App[None]):
         self._offered.update(w.id for w in earlier)
         from inboxdesk.tui.screens.queued import QueuedWritesScreen
 
-        def answered(choice: str | None) -> None:
-            if choice == "send":
-                self.flush_writes()
-            elif choice == "drop":
-                for write in earlier:
-                    self.outbox.drop(write)
-
-        screen = QueuedWritesScreen(earlier, self.now(), self.settings.read_only_reason())
-        self.push_screen(screen, answered)
+        offer = QueuedWritesScreen(earlier, self.now(), self.outbox, self.flush_writes)
+        self.push_screen(offer.read_only_as(self.context.read_only))
 
     @work(exclusive=True, group="subscribers", exit_on_error=False)
     async def load_subscribers(self) -> None:
@@ -440,7 +430,7 @@ class InboxdeskApp(App[None]):
 
     def watch_offline(self, offline: bool) -> None:
         self.outbox.away = offline
-        if not offline and not self.settings.read_only:
+        if not offline:
             self.flush_writes()
 
     @work(exclusive=True, group="flush", exit_on_error=False)
@@ -457,8 +447,7 @@ class InboxdeskApp(App[None]):
     def _write_done(self, message: write_messages.WriteMessage) -> None:
         """Say what became of a write, and hand it on to the views."""
         from inboxdesk.tui.write_notices import notice
-        from inboxdesk.writes.events import Failed, Queued
-        from inboxdesk.writes.model import Kind
+        from inboxdesk.writes import Failed, Kind, Queued
 
         event, problem = message.event, self.outbox.store.problem
         if problem and problem not in self._said:
@@ -470,9 +459,9 @@ class InboxdeskApp(App[None]):
             title = "Queued" if isinstance(message, write_messages.Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
-            said_all = event.write.kind is Kind.SET_PRIMARY  # its notice says why, in full
-            if not said_all or isinstance(event.error, TransportError):
-                self.report(event.error)  # an unreachable service is probed
+            # A switch's notice says why in full; an unreachable service is probed.
+            if event.write.kind is not Kind.SET_PRIMARY or isinstance(event.error, TransportError):
+                self.report(event.error)
         elif isinstance(event, Queued) and self.outbox.away:
             self._went_away("The service is unreachable.")
         self.write_signal.publish(message)

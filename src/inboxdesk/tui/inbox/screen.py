@@ -23,7 +23,14 @@ from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.bindings import INBOX_BINDINGS
 from inboxdesk.tui.inbox.changes import INBOX_ACTIONS, InboxChanges
-from inboxdesk.tui.inbox.feed import PAGE_SIZE, V1_TABS, Feed, Filtered, InboxTab
+from inboxdesk.tui.inbox.feed import (
+    PAGE_SIZE,
+    V1_TABS,
+    Feed,
+    Filtered,
+    InboxTab,
+    adjusted_counts,
+)
 from inboxdesk.tui.inbox.loader import FirstPage
 from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
@@ -297,9 +304,14 @@ class InboxScreen(InboxChanges):
                     *event.result.messages,
                     *event.result.notifications,
                 ]
+                adjusted = adjusted_counts(self.counts, self.feed, items)
                 self._repaint(self.feed.update(items))
                 if any(self.feed.get(i.id or "") is None and self.tab.shows(i) for i in items):
                     self.reload()  # one this tab lists is not among the rows (an undo)
+                elif adjusted is not None:
+                    # Known from the answer: the exact counts are searched for on refresh.
+                    self.counts = adjusted
+                    return
             self.load_counts(self.subscriber_id)
 
     def _say_inbox_write(self, event: Sent | Partial) -> None:

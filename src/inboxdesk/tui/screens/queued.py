@@ -4,6 +4,7 @@ service may apply them twice."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from rich.text import Text
@@ -15,7 +16,7 @@ from textual.widgets import Button, Static
 
 from inboxdesk.text import clip
 from inboxdesk.tui.screens.confirm import ConfirmScreen
-from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Kind, Write, describe
+from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Kind, Outbox, Write, describe
 
 SHOWN = 12
 
@@ -40,10 +41,19 @@ class QueuedWritesScreen(ModalScreen[str]):
         ),
     ]
 
-    def __init__(self, writes: list[Write], now: datetime, read_only: str | None = None) -> None:
+    def __init__(
+        self,
+        writes: list[Write],
+        now: datetime,
+        outbox: Outbox,
+        send: Callable[[], object],
+        read_only: str | None = None,
+    ) -> None:
         super().__init__()
         self.writes = writes
         self.now = now
+        self._answers: dict[str, Callable[[], object]] = {"send": send, "drop": self._drop}
+        self._outbox = outbox
         # A read-only run lists them and offers neither send nor drop.
         self.read_only = read_only
 
@@ -95,9 +105,21 @@ class QueuedWritesScreen(ModalScreen[str]):
         self.query_one("#later", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "later")
+        self.action_answer(event.button.id or "later")
+
+    def read_only_as(self, reason: str | None) -> QueuedWritesScreen:
+        """Listed only, never sent nor dropped, when `reason` (a read-only setting)."""
+        self.read_only = reason
+        return self
+
+    def _drop(self) -> None:
+        for write in self.writes:
+            self._outbox.drop(write)
 
     def action_answer(self, choice: str) -> None:
+        chosen = self._answers.get(choice) if self.read_only is None else None
+        if chosen is not None:
+            chosen()
         self.dismiss(choice)
 
 
