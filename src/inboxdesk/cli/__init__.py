@@ -45,6 +45,7 @@ LAZY_COMMANDS = {
     "unarchive": "inbox_commands",
     "snooze": "inbox_commands",
     "unsnooze": "inbox_commands",
+    "archive-all": "inbox_commands",
     "message": "message_command",
     "config": "config_commands",
 }

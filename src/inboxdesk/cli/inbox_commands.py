@@ -8,13 +8,15 @@ from datetime import datetime, timedelta
 
 import click
 
-from inboxdesk.cli.api_commands import PARTIAL, _emit, _ids, _write_call, json_option
+from inboxdesk.archive_all import plan_archive_all
+from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _ids, _write_call, json_option
 from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
 from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
-from inboxdesk.writes import Kind, Outbox, Partial, Step, Write
+from inboxdesk.writes import Kind, Outbox, Partial, Step, Write, describe
 
 # A snooze must end at least this far ahead (decisions.md 19).
 SNOOZE_AHEAD = timedelta(seconds=60)
@@ -125,4 +127,40 @@ def snooze(
     )
 
 
-COMMANDS = [archive, unarchive, snooze, unsnooze]
+@click.command("archive-all")
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.option("--read", "read", is_flag=True, help="only the messages already read")
+@click.option("-y", "--yes", is_flag=True, help="do not ask (needed without a terminal)")
+@json_option
+@connection_options
+def archive_all(flags: Flags, subscriber_id: str, read: bool, yes: bool, as_json: bool) -> int:
+    """Archive every message of a subscriber (--read: the read ones), through the v2 bulk
+    operation: every channel, new dates, webhooks for the first 100 only, no undo.
+    Asks first, with the number, unless --yes."""
+
+    async def work(client: InboxClient, outbox: Outbox) -> int:
+        plan = await plan_archive_all(client, subscriber_id, read)
+        if not yes:
+            print(plan.question(), file=sys.stderr)
+            for line in plan.details():
+                print(f"  {line}", file=sys.stderr)
+            if not sys.stdin.isatty():
+                print("inboxdesk: pass --yes to archive them all the same.", file=sys.stderr)
+                return DECLINED
+            if not confirm("Archive them all?"):
+                print("Nothing changed.", file=sys.stderr)
+                return DECLINED
+        write = plan.write()
+        await send(outbox, write)
+        if as_json:
+            _emit({"operation": write.steps[0].action, "archived": plan.count.value})
+        else:
+            print(
+                f"Done: {describe(write)} of {safe(subscriber_id, newlines=False)}, every channel."
+            )
+        return 0
+
+    return _write_call(flags, work)
+
+
+COMMANDS = [archive, unarchive, snooze, unsnooze, archive_all]

@@ -134,6 +134,8 @@ def notice(event: Event) -> tuple[str, str] | None:
             f"Marked all {what} {action}.{undo}",
             "information",
         )
+    if write.kind is Kind.ARCHIVE_ALL:
+        return f"Done: {what} (every channel). The list is read again.", "information"
     if write.kind is Kind.INBOX and write.undoes is None:
         return None  # the inbox view says it, from its rows' state before (inbox_notice)
     if write.undoes is not None:

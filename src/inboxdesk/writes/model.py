@@ -28,6 +28,8 @@ class Kind(StrEnum):
     # archive, unarchive, snooze or unsnooze: one v2 request per notification (at most 4
     # at a time), reported as one write (decisions.md 13)
     INBOX = "inbox"
+    # archive all, or archive all read: one v2 bulk request (every channel, no undo)
+    ARCHIVE_ALL = "archive-all"
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,9 @@ def describe(write: Write) -> str:
         return f"make {write.label or write.target} primary{again}"
     if write.kind is Kind.MARK_ALL:
         return f"mark all messages {write.steps[0].action}"
+    if write.kind is Kind.ARCHIVE_ALL:
+        read = " read" if write.steps[0].action == "read-archive" else ""
+        return f"archive all{read} messages"
     count = len(write.ids)
     noun = "message" if count == 1 else "messages"
     if write.undoes is not None:

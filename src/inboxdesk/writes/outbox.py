@@ -190,6 +190,11 @@ class Outbox:
             return Sent(write, Result(count=count, refetch=True))
         if write.kind is Kind.INBOX:
             return await self._inbox(write)
+        if write.kind is Kind.ARCHIVE_ALL:
+            from inboxdesk.client.inbox import bulk
+
+            await bulk(client, write.target, write.steps[0].action, idempotency_key=write.key)
+            return Sent(write, Result(refetch=True))  # 204: no count, no items
         messages: list[Message] = []
         not_updated: list[str] = []
         for number, step in enumerate(write.steps):
@@ -306,6 +311,8 @@ class Outbox:
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
+        if write.kind is Kind.ARCHIVE_ALL:
+            return "This cannot be undone: the service has no unarchive-all."
         if write.kind is Kind.INBOX:
             if write.steps[0].action not in INVERSE:
                 return "This cannot be undone: the end of the earlier snooze is not known."

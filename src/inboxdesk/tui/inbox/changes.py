@@ -24,7 +24,7 @@ from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Write
 # Above this many messages a write asks first and names the webhooks it sets off
 # (decisions.md 17).
 WEBHOOK_WARNING_OVER = 20
-INBOX_ACTIONS = {"archive", "unarchive", "snooze", "unsnooze"}
+INBOX_ACTIONS = {"archive", "unarchive", "snooze", "unsnooze", "archive_all", "archive_all_read"}
 NOT_ON_OLDER = (
     "This service has no v2 inbox (an older deployment): archive and snooze are not there."
 )
@@ -145,6 +145,29 @@ class InboxChanges(FindingView):
             "Archive",
             lambda: self.submit(write),
         )
+
+    # -- archive all -------------------------------------------------------------------
+
+    def action_archive_all(self) -> None:
+        self.plan_archive_all(self.subscriber_id, read=False)
+
+    def action_archive_all_read(self) -> None:
+        self.plan_archive_all(self.subscriber_id, read=True)
+
+    @work(group="write", exit_on_error=False)
+    async def plan_archive_all(self, subscriber_id: str, read: bool) -> None:
+        """Counted first (exactly), then asked with what the bulk operation does."""
+        from inboxdesk.archive_all import plan_archive_all
+
+        plan = await plan_archive_all(self.context.client, subscriber_id, read)
+        if subscriber_id != self.subscriber_id:
+            return  # another subscriber opened meanwhile
+        if plan.count.value == 0:
+            self.notify("Nothing to archive here.", markup=False)
+            return
+        label = "Archive all read" if read else "Archive all"
+        write = plan.write()
+        self._ask(plan.question(), " ".join(plan.details()), label, lambda: self.submit(write))
 
     # -- undo --------------------------------------------------------------------------
 
