@@ -59,9 +59,7 @@ def test_subscribers_and_messages(env: Service, capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "messages", "jane", "--unread", "--all", "--json")
     assert code == 0 and len(json.loads(out)["data"]) == 8
     code, out, _ = run(capsys, "messages", "jane", "--unseen", "--all", "--json")
-    assert (
-        all(not m["isSeen"] for m in json.loads(out)["data"]) and len(json.loads(out)["data"]) == 6
-    )
+    assert all(not m["seen"] for m in json.loads(out)["data"]) and len(json.loads(out)["data"]) == 6
 
 
 def test_mark_as_with_ids_from_stdin_and_a_partial_report(

@@ -17,6 +17,7 @@ from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.config.connect import client_for
 from inboxdesk.ends import exact_notification_counts
+from inboxdesk.items import message_item
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
@@ -30,6 +31,30 @@ PARTIAL = 3
 DECLINED = 1
 STATES = click.Choice([m.value for m in MarkAs])
 json_option = click.option("--json", "as_json", is_flag=True, help="print JSON, not a table")
+RAW = "inboxdesk.raw"
+
+
+def _remember_raw(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    ctx.meta[RAW] = value
+    return value
+
+
+# On the commands that print messages: with --json, each message as the endpoint sent
+# it, instead of the one item every command prints (items.py).
+raw_option = click.option(
+    "--raw",
+    is_flag=True,
+    expose_value=False,
+    callback=_remember_raw,
+    help="with --json: each message as the service sent it, not the one item",
+)
+
+
+def _items(entries: Sequence[InboxNotification | MessageFields]) -> list[dict[str, Any]]:
+    """The messages as JSON: the one item (items.py), or with --raw as sent."""
+    ctx = click.get_current_context(silent=True)
+    raw = bool(ctx is not None and ctx.meta.get(RAW))
+    return [e.to_wire() if raw else message_item(e) for e in entries]
 
 
 def _emit(data: Any, **beside: Any) -> None:
@@ -190,6 +215,7 @@ def _notification_rows(found: Sequence[InboxNotification]) -> list[tuple[object,
 @click.option("--page", type=click.IntRange(0), default=0, help="zero-based page")
 @click.option("--all", "follow", is_flag=True, help="follow pages to the end")
 @json_option
+@raw_option
 @ids_option
 @connection_options
 def messages(
@@ -254,7 +280,7 @@ def messages(
         return await _show_listing(
             client,
             subscriber_id,
-            [(n.id, n.to_wire()) for n in found],
+            list(zip([n.id for n in found], _items(found), strict=True)),
             ["ID", "READ", "SEEN", "STATE", "CREATED", "SUBJECT", "BODY"],
             lambda: _notification_rows(found),
             following,
@@ -316,7 +342,7 @@ async def _v1_messages(
     return await _show_listing(
         client,
         subscriber_id,
-        [(m.id, m.to_wire()) for m in found],
+        list(zip([m.id for m in found], _items(found), strict=True)),
         ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
         lambda: _message_rows(found),
         following,
@@ -365,6 +391,7 @@ def _ids(values: list[str]) -> list[str]:
 @click.argument("state", type=STATES)
 @click.argument("message_ids", nargs=-1, required=True, metavar="MESSAGE_ID...")
 @json_option
+@raw_option
 @connection_options
 def mark_as(
     flags: Flags, subscriber_id: str, state: str, message_ids: tuple[str, ...], as_json: bool
@@ -399,7 +426,7 @@ def mark_as(
         write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),), before)
         result = (await send(outbox, write)).result
         if as_json:
-            _emit([m.to_wire() for m in result.messages], notUpdated=list(result.not_updated))
+            _emit(_items(result.messages), notUpdated=list(result.not_updated))
         else:
             print(_marked(state, seen, result.messages))
         if result.not_updated:

@@ -74,6 +74,8 @@ def history(
     as_json: bool,
 ) -> int:
     """The writes inboxdesk made with this profile on this service, newest first."""
+    if export and as_json:
+        raise click.UsageError("--json and --export cannot be combined: --export json is JSON.")
     settings = settings_from(flags)
     store = _journal(settings)
     try:

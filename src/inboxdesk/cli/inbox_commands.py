@@ -9,7 +9,16 @@ from datetime import datetime, timedelta
 import click
 
 from inboxdesk.archive_all import plan_archive_all
-from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _ids, _write_call, json_option
+from inboxdesk.cli.api_commands import (
+    DECLINED,
+    PARTIAL,
+    _emit,
+    _ids,
+    _items,
+    _write_call,
+    json_option,
+    raw_option,
+)
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.writing import send
@@ -43,9 +52,10 @@ def _act(
         result = event.result
         if as_json:
             _emit(
-                [n.to_wire() for n in result.notifications],
+                _items(result.notifications),
                 notUpdated=list(result.not_updated),
-                failed=event.failed if isinstance(event, Partial) else 0,
+                # Lists both: every id not updated here is one whose request failed.
+                failed=list(result.not_updated) if isinstance(event, Partial) else [],
             )
         else:
             done = {"archive": "Archived", "unarchive": "Unarchived", "snooze": "Snoozed"}
@@ -77,6 +87,7 @@ def _action_command(action: str, summary: str) -> click.Command:
     @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
     @click.argument("notification_ids", nargs=-1, required=True, metavar="NOTIFICATION_ID...")
     @json_option
+    @raw_option
     @connection_options
     def command(
         flags: Flags, subscriber_id: str, notification_ids: tuple[str, ...], as_json: bool
@@ -103,6 +114,7 @@ unsnooze = _action_command(
 @click.argument("notification_ids", nargs=-1, required=True, metavar="NOTIFICATION_ID...")
 @click.option("--until", "until", required=True, metavar="WHEN", help=f"the snooze's end: {HELP}")
 @json_option
+@raw_option
 @connection_options
 def snooze(
     flags: Flags, subscriber_id: str, notification_ids: tuple[str, ...], until: str, as_json: bool
