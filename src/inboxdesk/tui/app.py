@@ -195,14 +195,14 @@ class InboxdeskApp(App[None]):
         for problem in apply_appearance(self, self.settings.theme, self.settings.keymap):
             self._warn(problem)
         if self.startup_problem:
-            self.push_screen(ProblemScreen("inboxdesk cannot start", self.startup_problem))
+            self.push_screen(ProblemScreen("inboxdesk cannot start", self.startup_problem, "", 2))
             return
         try:
             self.settings.require_key()
             self.client  # noqa: B018 - builds it now, so TLS file problems show here
         except ConfigError as exc:
             title = "No API key" if not self.settings.api_key else "The settings need a fix"
-            self.push_screen(ProblemScreen(title, str(exc)))
+            self.push_screen(ProblemScreen(title, str(exc), "", 2))
             return
         self.action_connect()
 
