@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import httpx
 import pytest
 from textual import events
 from textual.pilot import Pilot
@@ -19,6 +21,7 @@ from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import OpenSubscriber
 from inboxdesk.tui.screens.goto import GoToScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
+from tests.client.faults import FaultTransport
 from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
@@ -149,10 +152,10 @@ async def test_every_keystroke_typed_at_paste_speed_is_kept(service: Service) ->
 
 
 async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
-    make_service: ServiceFactory,
+    make_service: ServiceFactory, notices: Notices
 ) -> None:
     app = app_for(make_service(fixture=long_inbox()), subscriber="ada")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot, rows=100)
         table = screen.query_one(MessageTable)
         await until(pilot, lambda: screen.feed.exact, what="the end found")
@@ -169,6 +172,50 @@ async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
         await pilot.press("down", "enter")
         await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
         assert table.cursor_row == 250 and not screen.text
+        await settled(pilot)
+        # Shown in its list: never said to be in none while its page was on the way.
+        assert not notices.saying("no list here shows it")
+
+
+@dataclass
+class PageHeld(FaultTransport):
+    """While `holding`, a request for the inbox's third page waits for `go`."""
+
+    holding: bool = False
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.holding and "offset=200" in str(request.url) and "limit=100" in str(request.url):
+            await self.go.wait()
+        return await super().handle_async_request(request)
+
+
+async def test_a_deep_match_whose_page_comes_after_another_is_not_said_to_be_in_no_list(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    transport = PageHeld()
+    app = app_for(make_service(fixture=long_inbox()), subscriber="ada", transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot, rows=100)
+        table = screen.query_one(MessageTable)
+        await until(pilot, lambda: screen.feed.exact, what="the end found")
+        await pilot.press("slash", *"needle", "enter")
+        await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
+        search = app.screen
+        assert isinstance(search, SearchScreen)
+        await until(pilot, lambda: "done" in said(search, "#search-said"), what="every page")
+        transport.holding = True
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: app.screen is screen, what="back in the inbox")
+        await until(pilot, lambda: screen.feed.missing(250, 251) == [2], what="its page asked")
+        table.move_to(350)  # another page is asked for, and comes first
+        await until(pilot, lambda: 3 in screen.feed.pages, what="the other page")
+        await pilot.pause()
+        assert not notices.saying("no list here shows it")
+        transport.go.set()
+        await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
+        await settled(pilot)
+        assert not notices.saying("no list here shows it")
 
 
 async def test_an_unknown_subscriber_id_keeps_the_inbox(service: Service, notices: Notices) -> None:

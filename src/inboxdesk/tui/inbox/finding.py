@@ -146,6 +146,8 @@ class FindingView(InboxView):
                 self.table.grown()
                 self.table.move_to(index)
                 return
+            if found is None and row is None and feed.missing(index, index + 1):
+                return  # another page came first: its own is still on the way
             if found is None:  # moved since it was found: the pane shows it alone
                 self._anchor = None
                 self._show_alone(anchor.item)
