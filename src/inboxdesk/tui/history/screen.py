@@ -5,6 +5,8 @@ new write (decisions.md 31-32).
 
 from __future__ import annotations
 
+import os
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -47,6 +49,13 @@ class HistoryScreen(ServiceScreen):
             "Requests",
             id="history.request_log",
             tooltip="This session's HTTP requests; copy one as curl",
+        ),
+        Binding(
+            "e",
+            "export",
+            "Export",
+            id="history.export",
+            tooltip="Save the writes listed here as CSV (a private file; its path is shown)",
         ),
         Binding("1", "app.show_inbox", "Inbox", id="history.inbox", tooltip="The inbox view"),
         Binding(
@@ -119,6 +128,25 @@ class HistoryScreen(ServiceScreen):
         from inboxdesk.tui.history.requests import RequestLogScreen
 
         self.app.push_screen(RequestLogScreen(self.context.client.requests.newest_first()))
+
+    def action_export(self) -> None:
+        """The entries the filter shows, as `inboxdesk history --export csv` writes them,
+        in a new file readable by the user alone."""
+        from inboxdesk.paths import data_dir
+        from inboxdesk.writes import report
+
+        shown = [e for e in self.entries.values() if self.filter_query.matches(e, self.scope)]
+        stamp = self.context.clock().astimezone().strftime("%Y%m%d-%H%M%S")
+        path = data_dir() / "exports" / f"history-{stamp}.csv"
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+                out.write(report.to_csv(shown))
+        except OSError as exc:
+            self.notify(safe(f"Not exported: {exc}"), severity="error", markup=False)
+            return
+        self.notify(safe(f"Exported {len(shown)} writes to {path}"), markup=False, timeout=10)
 
     def action_filter_text(self) -> None:
         field = self.query_one("#text-filter", Input)
