@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 # A terminal closed (SIGHUP) or a polite kill (SIGTERM) ends the app as `q` does, so
 # that what the run started (the demo's service and temporary database) is cleaned up.
 END_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+# The demo's profile: in memory only, never written to the config file.
+DEMO_PROFILE = "demo"
 # How long an app asked to end may take before it is made to.
 GRACE_SECONDS = 3.0
 
@@ -172,6 +174,19 @@ def app_settings() -> Settings:
         return Settings()
 
 
+def demo_settings(look: Settings, url: str, key: str) -> Settings:
+    """The demo app's settings: its own profile, never the user's default (the header
+    names it, and its writes are journalled under it); only the look is the user's."""
+    return Settings(
+        profile=DEMO_PROFILE,
+        base_url=url,
+        api_key=key,
+        theme=look.theme,
+        auto_refresh=look.auto_refresh,
+        keymap=look.keymap,
+    )
+
+
 def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ()) -> int:
     """The local service with demo data (or the `load` fixtures) on a free loopback
     port, and the app on it."""
@@ -181,7 +196,7 @@ def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ())
     base = app_settings()
     try:
         with EndOnSignals(), demo_service(db, load) as demo:
-            settings = base.model_copy(update={"base_url": demo.url, "api_key": demo.key})
+            settings = demo_settings(base, demo.url, demo.key)
             return run_app(InboxdeskApp(settings, subscriber_id=subscriber))
     except DemoRefused as exc:
         # A fixture's error may quote its text: shown safe, as any text from a file.
