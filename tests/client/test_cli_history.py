@@ -244,3 +244,20 @@ def test_history_names_the_environment_or_shows_its_id_when_refused(
     code, out, err = run(capsys, "history")
     assert code == 0 and err == ""
     assert me["_id"] in out.splitlines()[-1]
+
+
+def test_history_names_integrations_and_files_a_cli_undo_under_its_environment(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "set-primary", MAILGUN, "--yes")[0] == 0
+    assert run(capsys, "mark-all", "jane", "read", "--yes")[0] == 0
+    mark_all = history(capsys)[0]
+    code, _, err = run(capsys, "undo", str(mark_all["id"]), "--yes")
+    assert code == 0, err
+    undone = history(capsys)[0]
+    assert undone["undoes"] == mark_all["id"]
+    assert undone["environment"] and undone["environment"] == mark_all["environment"]
+    code, out, _ = run(capsys, "history")
+    switch = next(line for line in out.splitlines() if "set-primary" in line)
+    assert "Mailgun" in switch and MAILGUN not in switch
+    assert all(line.split()[3] != "?" for line in out.splitlines()[1:]), out

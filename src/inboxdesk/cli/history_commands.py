@@ -14,6 +14,7 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
 from inboxdesk.cli.prompts import ask, confirm
 from inboxdesk.cli.tables import table
+from inboxdesk.cli.writing import file_under_environment
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client.retry import NO_RETRY
 from inboxdesk.config import ConfigError, Settings
@@ -102,7 +103,7 @@ def history(
             e.write.made_at.astimezone().strftime("%Y-%m-%d %H:%M"),
             names.name(e.where.environment) if e.where.environment else "?",
             e.write.kind.value,
-            e.write.target,
+            e.write.label or e.write.target,  # an integration's name, where known
             describe(e.write),
             e.outcome + (" (was queued)" if e.queued and e.outcome != "queued" else ""),
         )
@@ -179,6 +180,7 @@ def undo(flags: Flags, entry_id: str, yes: bool, environment: str | None, as_jso
         if not _asked(entry, outbox, yes):
             print("Nothing changed.", file=sys.stderr)
             return DECLINED
+        await file_under_environment(outbox)
         event = await outbox.undo(entry.write)
         return _said(event, as_json)
 

@@ -32,11 +32,7 @@ async def send(outbox: Outbox, write: Write) -> Sent | Partial:
     """The write's outcome; a failure raises the client's error, which the command reports.
 
     The journal files it under the key's environment, asked once per command."""
-    if not outbox.where.environment:
-        with contextlib.suppress(InboxdeskError):
-            environment = await own_environment_id(outbox.client)
-            if environment:
-                outbox.move_to(replace(outbox.where, environment=environment))
+    await file_under_environment(outbox)
     event = await outbox.submit(write)
     if outbox.store.problem:
         print(f"inboxdesk: {outbox.store.problem}", file=sys.stderr)
@@ -44,3 +40,13 @@ async def send(outbox: Outbox, write: Write) -> Sent | Partial:
         raise event.error
     assert isinstance(event, Sent | Partial), event  # no queue: nothing else can come
     return event
+
+
+async def file_under_environment(outbox: Outbox) -> None:
+    """The journal files the command's writes (an undo's too) under the key's
+    environment, asked once per command; unknown if the service does not say."""
+    if not outbox.where.environment:
+        with contextlib.suppress(InboxdeskError):
+            environment = await own_environment_id(outbox.client)
+            if environment:
+                outbox.move_to(replace(outbox.where, environment=environment))
