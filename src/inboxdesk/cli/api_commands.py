@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
+from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
@@ -17,7 +18,6 @@ from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.config.connect import client_for
 from inboxdesk.ends import exact_notification_counts
-from inboxdesk.items import message_item
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
@@ -31,30 +31,6 @@ PARTIAL = 3
 DECLINED = 1
 STATES = click.Choice([m.value for m in MarkAs])
 json_option = click.option("--json", "as_json", is_flag=True, help="print JSON, not a table")
-RAW = "inboxdesk.raw"
-
-
-def _remember_raw(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
-    ctx.meta[RAW] = value
-    return value
-
-
-# On the commands that print messages: with --json, each message as the endpoint sent
-# it, instead of the one item every command prints (items.py).
-raw_option = click.option(
-    "--raw",
-    is_flag=True,
-    expose_value=False,
-    callback=_remember_raw,
-    help="with --json: each message as the service sent it, not the one item",
-)
-
-
-def _items(entries: Sequence[InboxNotification | MessageFields]) -> list[dict[str, Any]]:
-    """The messages as JSON: the one item (items.py), or with --raw as sent."""
-    ctx = click.get_current_context(silent=True)
-    raw = bool(ctx is not None and ctx.meta.get(RAW))
-    return [e.to_wire() if raw else message_item(e) for e in entries]
 
 
 def _emit(data: Any, **beside: Any) -> None:
@@ -280,7 +256,7 @@ def messages(
         return await _show_listing(
             client,
             subscriber_id,
-            list(zip([n.id for n in found], _items(found), strict=True)),
+            list(zip([n.id for n in found], message_items(found), strict=True)),
             ["ID", "READ", "SEEN", "STATE", "CREATED", "SUBJECT", "BODY"],
             lambda: _notification_rows(found),
             following,
@@ -342,7 +318,7 @@ async def _v1_messages(
     return await _show_listing(
         client,
         subscriber_id,
-        list(zip([m.id for m in found], _items(found), strict=True)),
+        list(zip([m.id for m in found], message_items(found), strict=True)),
         ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
         lambda: _message_rows(found),
         following,
@@ -426,7 +402,7 @@ def mark_as(
         write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),), before)
         result = (await send(outbox, write)).result
         if as_json:
-            _emit(_items(result.messages), notUpdated=list(result.not_updated))
+            _emit(message_items(result.messages), notUpdated=list(result.not_updated))
         else:
             print(_marked(state, seen, result.messages))
         if result.not_updated:

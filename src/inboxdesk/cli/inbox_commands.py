@@ -14,12 +14,11 @@ from inboxdesk.cli.api_commands import (
     PARTIAL,
     _emit,
     _ids,
-    _items,
     _write_call,
     json_option,
-    raw_option,
 )
 from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
@@ -52,7 +51,7 @@ def _act(
         result = event.result
         if as_json:
             _emit(
-                _items(result.notifications),
+                message_items(result.notifications),
                 notUpdated=list(result.not_updated),
                 # Lists both: every id not updated here is one whose request failed.
                 failed=list(result.not_updated) if isinstance(event, Partial) else [],

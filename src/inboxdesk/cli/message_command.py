@@ -10,13 +10,12 @@ import click
 from inboxdesk.cli.api_commands import (
     _call,
     _emit,
-    _items,
     _print_ids,
     ids_option,
     json_option,
-    raw_option,
 )
 from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.lookup import find
@@ -99,7 +98,7 @@ def message(
             )
             return NOT_FOUND
         if as_json:
-            _emit(_items(found.messages))
+            _emit(message_items(found.messages))
         elif ids_only:
             _print_ids([m.id for m in found.messages])
         else:

@@ -68,16 +68,17 @@ class HistoryTable(KeyedTable):
             self.move_cursor(row=self.get_row_index(keep))
 
     def _what_width(self, rows: list[tuple[str, str, str, str, str, Text]]) -> int:
-        """What's room: at most 32, and what the table's width leaves beside Made and
-        Outcome (What is clipped with "…"; To and Environment may scroll)."""
+        """What's room: at most 32, and what the table's width leaves beside the other
+        columns (What is clipped with "…"; where even 12 is too much, the last columns,
+        To and Environment, scroll: Outcome, beside Made, stays in view)."""
         room = self.scrollable_content_region.width
         if room <= 0 or not rows:
             return WHAT_WIDTH
         others = [
             max([len(label), *(len(str(r[i])) for r in rows)])
-            for i, label in ((1, "Made"), (5, "Outcome"))
+            for i, label in ((1, "Made"), (2, "Environment"), (3, "To"), (5, "Outcome"))
         ]
-        padding = 2 * self.cell_padding * 3
+        padding = 2 * self.cell_padding * 5
         return max(12, min(WHAT_WIDTH, room - sum(others) - padding))
 
     def on_resize(self) -> None:
