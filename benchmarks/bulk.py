@@ -54,8 +54,8 @@ async def in_app(url: str) -> tuple[int, float]:
             await asyncio.sleep(0.001)
         await asyncio.sleep(0.3)
         transport.posts = 0
-        # More than 20 messages: the app asks first (the customer's webhooks, decisions.md
-        # 17); the clock starts at the answer, as in latency.py.
+        # More than 20 messages: the app asks first (the customer's webhooks); the
+        # clock starts at the answer, as in latency.py.
         app.post_message(events.Key("r", "r"))
         await until_async(lambda: isinstance(app.screen, ConfirmScreen))
         started = time.perf_counter()

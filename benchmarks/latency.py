@@ -66,8 +66,8 @@ async def app_times(url: str, actions: int, selection: int) -> list[float]:
             key = "r" if read else "u"
             shown = (" " if selection == 1 else "✔") + (" " if read else "●")
             if selection > WEBHOOK_WARNING:
-                # More than 20 messages: the app asks first (the customer's webhooks,
-                # decisions.md 17); the clock starts at the answer, not the question.
+                # More than 20 messages: the app asks first (the customer's webhooks);
+                # the clock starts at the answer, not the question.
                 app.post_message(events.Key(key, key))
                 while not isinstance(app.screen, ConfirmScreen):
                     await asyncio.sleep(0.0005)

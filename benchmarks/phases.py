@@ -27,7 +27,7 @@ def step():
 
 
 step()
-from inboxdesk.entry import collector_paused
+from inboxdesk.gc_paused import collector_paused
 
 with collector_paused():
     from textual.app import App

@@ -58,26 +58,27 @@ APP = (
     + """
 import sys, time
 STARTED = float(sys.argv[1])
-from inboxdesk.entry import collector_paused, main
+from inboxdesk.entry import main
+from inboxdesk.gc_paused import collector_paused
 
 # The app starts as a user starts it: the console script's main, with the command line
 # `inboxdesk --subscriber ada` and the service and key in the environment (run_child).
-# Two hooks: the clock stops right after the first frame that shows rows (the handler
-# of the first page queues it, as the bare app's on_mount does, to run after the next
+# Two hooks: the clock stops right after the first frame that shows rows (showing the
+# first page queues it, as the bare app's on_mount does, to run after the next
 # refresh), and the app runs headless at the bare app's size. The hooks' classes are
 # imported first, as `inboxdesk tui` imports them (cli/app_commands.py, app_class).
 with collector_paused():
     from inboxdesk.tui.app import InboxdeskApp
     from inboxdesk.tui.inbox.screen import InboxScreen
 
-page_loaded = InboxScreen.on_page_loaded
+show_page = InboxScreen.show_page
 
-def on_page_loaded(self, event):
-    page_loaded(self, event)
+def shown(self, event):
+    show_page(self, event)
     if self.table.row_count:
         self.call_after_refresh(painted, self.app)
 
-InboxScreen.on_page_loaded = on_page_loaded
+InboxScreen.show_page = shown
 
 def painted(app):
     global PAINTED

@@ -12,6 +12,8 @@ from typing import Any
 HOSTILE_KEY = "hostile-key-0123456789abcdef"
 SUBSCRIBER = "mallory"
 OTHER_SUBSCRIBER = "[@click=app.quit]eve[/]"
+# A subscriber whose id splits a CSV row and starts a formula where it lands.
+FORMULA_SUBSCRIBER = "\r=3+4"
 
 # Each names what it tries; all of them together go into every string field.
 ATTACKS: dict[str, str] = {
@@ -38,6 +40,22 @@ ATTACKS: dict[str, str] = {
     "khmer\u17b4\u17b5 ann\ufff9\ufffb inh\u206a\u206f",
 }
 ALL = " ".join(ATTACKS.values())
+# Text that a spreadsheet would run, or that would split a CSV row: in ids, targets,
+# errors and errorIds of the journal and its exports.
+FORMULAS: dict[str, str] = {
+    "cr_formula": "\r=3+4",
+    "tab_formula": "\t=HYPERLINK(1)",
+    "equals": "=1+1",
+    "plus": "+1",
+    "minus": "-1",
+    "at": "@SUM(1)",
+    "lf_split": "a\n=1+1",
+    "crlf_split": "b\r\n@x",
+}
+JOURNAL_ATTACKS = {
+    **FORMULAS,
+    **{k: ATTACKS[k] for k in ("osc_title", "csi_clear", "c1", "bidi", "bel_nul")},
+}
 LONG_WORD = "W" * 10_000
 BIG_PAYLOAD = {"blob": "x" * 1_000_000, "attack": ALL}
 # Shown literally, so a test can look for it on screen.
@@ -158,8 +176,22 @@ def hostile_fixture() -> dict[str, Any]:
                         "data": {"note": ALL, ATTACKS["click"]: LONG_WORD},
                     },
                     {"subscriberId": OTHER_SUBSCRIBER, "firstName": ATTACKS["link"]},
+                    {"subscriberId": FORMULA_SUBSCRIBER, "firstName": FORMULAS["tab_formula"]},
                 ],
-                "messages": messages,
+                "messages": [
+                    *messages,
+                    *(
+                        {
+                            "subscriberId": FORMULA_SUBSCRIBER,
+                            "workflow": _text("workflow"),
+                            "title": formula,
+                            "content": formula,
+                            "transactionId": formula,
+                            "errorId": formula,
+                        }
+                        for formula in FORMULAS.values()
+                    ),
+                ],
             }
         ],
     }

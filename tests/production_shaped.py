@@ -1,8 +1,13 @@
-"""A production-shaped server on loopback: the local service behind a proxy that adds
-what production sends and the local service never does (decisions.md 12).
+"""A production-shaped server on loopback: the local service behind a proxy that answers
+as production does where the local service does not.
 
-`GET /v1/environments` and `/me` gain every environment's secret `apiKeys`, as self-hosted
-and older deployments give them to any API key. The rest passes through unchanged.
+- `GET /v1/environments` and `/me` gain every environment's secret `apiKeys`, as
+  production's per-organization flag and older deployments give them to any API key
+  (`every_key`); without it, the local service's own answer passes: the key's own
+  environment's keys, `[]` for the others, as production sends by default.
+- A set-primary that succeeds answers 201, as production's code still does.
+
+The rest passes through unchanged.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextmanager
-def production_shaped(upstream: str) -> Iterator[str]:
+def production_shaped(upstream: str, every_key: bool = True) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
     forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
 
@@ -49,13 +54,17 @@ def production_shaped(upstream: str) -> Iterator[str]:
             }
             answer = forward.request(self.command, self.path, content=body, headers=headers)
             content = answer.content
-            if answer.is_success and self.path.split("?")[0].startswith("/v1/environments"):
+            status = answer.status_code
+            path = self.path.split("?")[0]
+            if answer.is_success and path.endswith("/set-primary"):
+                status = 201
+            if every_key and answer.is_success and path.startswith("/v1/environments"):
                 data = answer.json()["data"]
                 shaped = (
                     [_with_keys(e) for e in data] if isinstance(data, list) else _with_keys(data)
                 )
                 content = json.dumps({"data": shaped}).encode()
-            self.send_response(answer.status_code)
+            self.send_response(status)
             self.send_header("content-type", answer.headers.get("content-type", "application/json"))
             self.send_header("content-length", str(len(content)))
             self.end_headers()

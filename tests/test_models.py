@@ -61,9 +61,9 @@ PAIRS: list[tuple[type[BaseModel], str]] = [
     (models.Environment, "EnvironmentResponseDto"),
 ]
 
-# Where api.md (the contract) and the excerpt differ, api.md wins. Each difference, on purpose:
+# Where the contract and the excerpt differ, the contract wins. Each difference, on purpose:
 FIELDS_ONLY_IN_EXCERPT = {
-    # Newer credential fields; the brand-named base URL is AppBaseUrl in api.md.
+    # Newer credential fields; the brand-named base URL is AppBaseUrl in the contract.
     "CredentialsDto": {
         "tenantId",
         "AppIOBaseUrl",
@@ -80,18 +80,18 @@ FIELDS_ONLY_IN_EXCERPT = {
     },
     # Extra context for some errors; kept through extra="allow".
     "ErrorDto": {"ctx"},
-    # Secret keys: dropped as the body is read, never held (behaviour.md 1).
+    # Secret keys: dropped as the body is read, never held.
     "EnvironmentResponseDto": {"apiKeys"},
 }
 FIELDS_ONLY_IN_MODELS = {
-    # Production's integrations carry them; its document leaves them out (behaviour.md 1).
+    # Production's integrations carry them; its document leaves them out.
     "IntegrationResponseDto": {"priority", "rules"},
     # How many keys were dropped, never sent on.
     "EnvironmentResponseDto": {"api_key_count"},
     "CredentialsDto": {"AppBaseUrl"},
     # Production's feed items are its message documents: the DTO lists a part of what
     # they carry. These are the Message fields they hold beside it, and the workflow
-    # subset behaviour.md names.
+    # subset production's feed sends.
     "NotificationFeedItemDto": {
         "title",
         "lastSeenDate",
@@ -106,11 +106,11 @@ FIELDS_ONLY_IN_MODELS = {
         "contextKeys",
         "template",
     },
-    # The error name, the 422 field detail (behaviour.md section 4).
+    # The error name, the 422 field detail.
     "ErrorDto": {"error", "errors"},
 }
 REQUIRED_DIFFERENCES = {
-    # Conditions as production's database holds them (decisions.md 11): older
+    # Conditions as production's database holds them: older
     # dashboards wrote items with only children and value, children with any shape.
     "StepFilterDto": {"isNegated", "type", "value", "children"},
     "FieldFilterPartDto": {"field", "value", "operator", "on"},
@@ -121,9 +121,6 @@ REQUIRED_DIFFERENCES = {
     "ListSubscribersResponseDto": {"next", "previous", "totalCount", "totalCountCapped"},
     # Every error body is read, even one without its timestamp or path.
     "ErrorDto": {"timestamp", "path"},
-    # A missing messageId passes the model: the service answers 400 "messageId is
-    # required", as production does, not a validation error.
-    "MessageMarkAsRequestDto": {"messageId"},
 }
 
 
@@ -196,7 +193,7 @@ def test_enum_values_match(schema: str, field: str, enum: type[StrEnum]) -> None
     ]
 
 
-# Values production's database holds that its document does not list (decisions.md 11).
+# Values production's database holds that its document does not list.
 ENUM_VALUES_ONLY_IN_MODELS = {"FieldFilterPartDto.on": ["tenant"]}
 
 
@@ -342,12 +339,14 @@ def test_a_feed_item_is_read_in_production_shape() -> None:
     assert blocks.preview == "One" and blocks.created_at is None
 
 
-def test_whole_numbers_sent_as_floats_read_as_ints() -> None:
-    page = models.Page[models.FeedItem].model_validate(
-        {"data": [FEED_ITEM], "page": 2.0, "pageSize": 10.0, "totalCount": 1.0, "hasMore": False}
+def test_numbers_read_as_sent_whole_fractional_or_negative() -> None:
+    """Every field the document types as a number reads any JSON number, kept as sent."""
+    page = models.Page[models.FeedItem].model_validate_json(
+        json.dumps(
+            {"data": [FEED_ITEM], "page": 2.0, "pageSize": 2.5, "totalCount": -1, "hasMore": False}
+        )
     )
-    assert (page.page, page.page_size, page.total_count) == (2, 10, 1)
-    assert all(type(n) is int for n in (page.page, page.page_size, page.total_count))
+    assert (page.page, page.page_size, page.total_count) == (2, 2.5, -1)
     subscriber = models.Subscriber.model_validate(
         {
             "subscriberId": "a",
@@ -356,19 +355,43 @@ def test_whole_numbers_sent_as_floats_read_as_ints() -> None:
             "deleted": False,
             "createdAt": "x",
             "updatedAt": "y",
-            "__v": 0.0,
+            "__v": 0.5,
         }
     )
-    assert subscriber.to_wire()["__v"] == 0 and type(subscriber.to_wire()["__v"]) is int
+    assert subscriber.to_wire()["__v"] == 0.5
     cursor = models.CursorPage[models.Subscriber].model_validate(
-        {"data": [], "next": None, "previous": None, "totalCount": 3.0, "totalCountCapped": False}
+        {"data": [], "next": None, "previous": None, "totalCount": 3.5, "totalCountCapped": False}
     )
-    assert cursor.total_count == 3
-    assert models.NotificationCount.model_validate({"count": 7.0, "filter": {}}).count == 7
-    with pytest.raises(ValueError, match="fractional"):
+    assert cursor.total_count == 3.5
+    assert models.NotificationCount.model_validate({"count": -3, "filter": {}}).count == -3
+    assert models.UnseenCount.model_validate({"count": 1.5}).count == 1.5
+    assert models.ErrorBody.model_validate({"statusCode": 404.0}).status_code == 404
+    assert models.Integration.model_validate({**INTEGRATION, "priority": 1.5}).priority == 1.5
+
+
+@pytest.mark.parametrize("count", ["3", True, None, [1], {"n": 1}])
+def test_a_count_that_is_not_a_number_is_refused(count: object) -> None:
+    with pytest.raises(ValidationError):
+        models.NotificationCount.model_validate({"count": count, "filter": {}})
+    with pytest.raises(ValidationError):
         models.Page[models.FeedItem].model_validate(
-            {"data": [], "page": 2.5, "pageSize": 10, "hasMore": False}
+            {"data": [], "page": 0, "pageSize": 10, "totalCount": count or "x", "hasMore": False}
         )
+
+
+def test_a_number_past_a_floats_range_is_refused() -> None:
+    with pytest.raises(ValidationError):
+        models.UnseenCount.model_validate_json(b'{"count": 1e400}')
+
+
+@pytest.mark.parametrize(
+    ("value", "whole"),
+    [(2, True), (2.0, True), (0, True), (2.5, False), (-3, False), (None, False)],
+)
+def test_only_whole_numbers_from_zero_can_count_or_page(value: float | None, whole: bool) -> None:
+    from inboxdesk.models.base import is_whole
+
+    assert is_whole(value) is whole
 
 
 INTEGRATION: dict[str, Any] = {
@@ -435,25 +458,16 @@ ID_A, ID_B = "65f000000000000000000001", "65f000000000000000000002"
 
 @pytest.mark.parametrize(
     ("message_id", "ids"),
-    [
-        (ID_A, [ID_A]),
-        (f"{ID_A},{ID_B}", [ID_A, ID_B]),
-        (f" {ID_A} , {ID_B} ,", [ID_A, ID_B]),
-        ([ID_A, ID_B], [ID_A, ID_B]),
-        ("", []),
-        ([], []),
-        (None, []),
-    ],
+    [(ID_A, [ID_A]), (ID_A.upper(), [ID_A]), ([ID_A, ID_B], [ID_A, ID_B])],
 )
-def test_mark_as_request_reads_one_id_a_comma_list_or_an_array(
-    message_id: object, ids: list[str]
-) -> None:
+def test_mark_as_request_reads_one_id_or_an_array(message_id: object, ids: list[str]) -> None:
     body = models.MarkAsRequest.model_validate({"messageId": message_id, "markAs": "seen"})
     assert body.ids == ids and body.mark_as is enums.MarkAs.SEEN
 
 
 @pytest.mark.parametrize(
-    "message_id", [f"{ID_A},nope", [ID_A, 7], 7, {"id": ID_A}, [ID_A] * 1001, ID_A.upper()]
+    "message_id",
+    [f"{ID_A},{ID_B}", f"{ID_A},nope", "", [], None, [ID_A, 7], 7, {"id": ID_A}, [ID_A] * 1001],
 )
 def test_mark_as_request_refuses_what_is_not_ids(message_id: object) -> None:
     with pytest.raises(ValidationError, match="messageId"):

@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from inboxdesk.text import cells, clip, for_clipboard, is_safe, pad, plural, safe, safe_json
+from inboxdesk.text import cells, clip, for_clipboard, pad, plural, safe, safe_json
+
+
+def is_safe(text: str) -> bool:
+    """True when `text` holds nothing that `safe()` would replace."""
+    return safe(text) == text
+
 
 HOSTILE = "a\x1b[2Jb\x1b]0;title\x07c\x1b]52;c;ZXZpbA==\x07d\x9b31me\u202ef\x00g\x7fh\r"
 

@@ -1,4 +1,4 @@
-"""Times a person types (decisions.md 19)."""
+"""Times a person types."""
 
 from __future__ import annotations
 

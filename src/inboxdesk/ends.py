@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.models import Count, NotificationCounts
+from inboxdesk.models.base import is_whole
 from inboxdesk.models.pages import COUNT_CAP
 
 if TYPE_CHECKING:
@@ -76,7 +77,9 @@ async def page(
         )
         return Loaded(found.data, found.has_more)
     feed = await client.feed(subscriber_id, number, limit, **filters.v1)
-    return Loaded(feed.data, feed.has_more, feed.total_count)
+    # A total that is not a whole number is not one to page by.
+    total = int(feed.total_count) if is_whole(feed.total_count) else None
+    return Loaded(feed.data, feed.has_more, total)
 
 
 async def find_end(
@@ -121,10 +124,10 @@ async def exact(
 ) -> Count:
     """A count the service capped, made exact by the end search over its listing; the
     capped count when the search fails (`99+` only when the number is unknown)."""
-    if not capped(count):
-        return count
+    if count.odd or not capped(count):
+        return count  # an odd count is shown as sent, and never paged by
     try:
-        end = await find_end(client, subscriber_id, max(hint, count.value), filters, v2)
+        end = await find_end(client, subscriber_id, max(hint, int(count.value)), filters, v2)
     except NotFoundError:
         raise
     except InboxdeskError:
@@ -142,11 +145,12 @@ async def exact_counts(
 ) -> NotificationCounts:
     """The capped counts made exact by searching their listings' ends; `hint`, the
     last exact counts."""
-    known = hint or NotificationCounts(Count(0), Count(0))
+    known = hint if hint is not None and not (hint.unread.odd or hint.unseen.odd) else None
+    known = known or NotificationCounts(Count(0), Count(0))
     unread, unseen = (UNREAD_ANY, UNSEEN_ANY) if all_states else (UNREAD, UNSEEN)
     found = await asyncio.gather(
-        exact(client, subscriber_id, counts.unread, unread, v2, known.unread.value),
-        exact(client, subscriber_id, counts.unseen, unseen, v2, known.unseen.value),
+        exact(client, subscriber_id, counts.unread, unread, v2, int(known.unread.value)),
+        exact(client, subscriber_id, counts.unseen, unseen, v2, int(known.unseen.value)),
     )
     return NotificationCounts(*found)
 

@@ -1,21 +1,24 @@
-"""Finding one message by what a customer's ticket carries (decisions.md 27): its
+"""Finding one message by what a customer's ticket carries: its
 transactionId, or its id. UI-free: `inboxdesk message` and the app's go-to share it.
 
 X is tried as a transactionId first (`GET /v1/messages?transactionId=X`, one request).
 Only then is it looked for as a message id, page by page of `GET /v1/messages` (the
 service has no lookup by id): among one subscriber's messages, or the environment's,
-never further than `max_pages` pages (decisions.md 23), saying how far it got.
+never further than `max_pages` pages, saying how far it got, and never past a page
+that lists nothing new (a service that loops).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from inboxdesk.client import InboxClient
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk
 from inboxdesk.models import Channel, Message
+from inboxdesk.models.base import is_whole
 
 # The most `GET /v1/messages` gives in one page (a larger limit is a 400).
 SCAN_PAGE = 1000
@@ -34,8 +37,9 @@ class Found:
     by: Literal["transactionId", "id"]
 
 
-def _pages(total: int | None) -> int | None:
-    return None if total is None else max(1, -(-total // SCAN_PAGE))
+def _pages(total: int | float | None) -> int | None:
+    """Pages of a total; none known for a total that is not a whole number."""
+    return max(1, -(-int(total) // SCAN_PAGE)) if is_whole(total) else None
 
 
 async def by_transaction(
@@ -57,8 +61,8 @@ async def scan(
 ) -> tuple[Message, int] | None:
     """The first message `wanted` accepts, newest first, and its index in the listing
     scanned; None at the end. Past `max_pages` pages: LimitExceeded (one clear line)."""
-    most = client.options.limits.max_pages
-    for number in range(most):
+    walk = Walk(client.options.limits.max_pages, "messages")
+    for number in itertools.count():
         page = await client.list_messages(
             number, SCAN_PAGE, channel=channel, subscriber_id=subscriber_id
         )
@@ -69,7 +73,8 @@ async def scan(
             progress(number + 1, _pages(page.total_count))
         if not page.has_more or not page.data:
             return None
-    raise too_many_pages(most, "messages")
+        walk.onward(m.id for m in page.data)
+    raise AssertionError("unreachable")
 
 
 async def find(

@@ -1,9 +1,9 @@
 """What a primary switch will change, said once for the app and the command line.
 
 Production switches the primary of the integration's own environment, whichever
-environment the key belongs to (behaviour.md 2). A plan names that environment, the
+environment the key belongs to. A plan names that environment, the
 primary there that loses it, whether the target is activated and its conditions
-cleared, and whether the user must type the environment's name first (decisions.md 8):
+cleared, and whether the user must type the environment's name first:
 when it is not the key's own, or the key's own is unknown.
 """
 
@@ -65,7 +65,7 @@ class PrimaryPlan:
 
     @property
     def needs_typed_confirmation(self) -> bool:
-        """decisions.md 7-8: another environment's switch, or one where the key's own
+        """Another environment's switch, or one where the key's own
         environment is unknown, asks for the environment's name to be typed."""
         return not self.own_environment
 

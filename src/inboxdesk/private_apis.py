@@ -5,8 +5,8 @@ library changes one of them, so that an upgrade says where to look.
 - Textual's Footer composes nothing until `_bindings_ready`; a footer that skips an
   unchanged recompose must set it itself (tui/widgets/app_footer.py).
 - Textual's `FooterKey` (in the private `textual.widgets._footer`) starts compact and
-  is made wide by its binding to the footer once mounted: two restyles of every key,
-  a third of start-up after the imports. The footer starts each key as it is.
+  is made wide by its binding to the footer once mounted: two restyles of every key
+  before the first frame. The footer starts each key as it is.
 - Textual keeps an app's crash only in `App._exception`; the command line reports it
   in one line and saves the traceback without local values (cli/app_commands.py).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`

@@ -1,8 +1,8 @@
 """Which environments an organization has, and which one the API key acts in.
 
-Production lists integrations for the whole organization (behaviour.md 1), so every
+Production lists integrations for the whole organization, so every
 view of them needs the environments' names and the key's own. The app and the command
-line learn both here, the same way (decisions.md 7):
+line learn both here, the same way:
 
 1. `GET /v1/environments` names them (their secret keys are dropped as it is read);
 2. `GET /v1/environments/me` says which is the key's;
@@ -53,7 +53,7 @@ class Scope:
         return self.name(self.own_id) if self.own_id else "environment unknown"
 
     def find(self, typed: str) -> Environment | None:
-        """The environment a user named: by name, identifier, slug or id (decisions.md 8)."""
+        """The environment a user named: by name, identifier, slug or id."""
         return next((e for e in self.environments if matches(e, typed)), None)
 
     def order(self, environment_ids: Iterable[str]) -> list[str]:
@@ -70,7 +70,7 @@ class Scope:
 
 def matches(environment: Environment, typed: str) -> bool:
     """True when `typed` names the environment: its name, identifier, slug or id,
-    compared case-insensitively on the safe form (decisions.md 8)."""
+    compared case-insensitively on the safe form."""
     wanted = safe(typed.strip(), newlines=False).casefold()
     names = (environment.name, environment.identifier, environment.slug, environment.id)
     return bool(wanted) and any(
@@ -90,7 +90,7 @@ async def load_scope(client: InboxClient) -> Scope:
 
 
 async def own_environment_id(client: InboxClient) -> str | None:
-    """The key's own environment's id (decisions.md 7), or None while unknown."""
+    """The key's own environment's id, or None while unknown."""
     try:
         own = await client.own_environment()
     except ApiError:

@@ -46,8 +46,7 @@ _CONTROL.update({c: f"<U+{c:04X}>" for c in range(0xD800, 0xE000)})
 
 
 def _runs(codes: list[int]) -> str:
-    """A character class of `codes`, as ranges: a class of 2,000 single characters
-    took a millisecond of start-up to compile."""
+    """A character class of `codes`, as ranges rather than 2,000 single characters."""
     runs: list[list[int]] = []
     for code in sorted(codes):
         if runs and code == runs[-1][1] + 1:
@@ -73,7 +72,7 @@ MAX_MARKS = 30
 @functools.cache
 def _hidden() -> Any:
     """Every default-ignorable code point (from Unicode's own data, through the regex
-    module), but those an emoji or a flag needs (decisions.md 22), and runs of combining
+    module), but those an emoji or a flag needs, and runs of combining
     marks past MAX_MARKS. Built on first use: start-up shows ASCII first."""
     import regex
 
@@ -112,11 +111,6 @@ def safe(value: object, *, newlines: bool = True) -> str:
         text = _hidden().sub(_shown, text)
     text = text.replace("\r\n", "\n").replace("\r", "\\r").replace("\t", "    ")
     return text if newlines else text.replace("\n", "⏎")
-
-
-def is_safe(text: str) -> bool:
-    """True when `text` holds nothing that `safe()` would replace."""
-    return safe(text) == text
 
 
 def cells(text: str) -> int:
@@ -173,7 +167,7 @@ def _removed(match: Any) -> str:
 
 def for_clipboard(value: object) -> tuple[str, bool]:
     """What may go on the clipboard: the text with every character `safe()` would
-    replace, and every line break and tab, removed (decisions.md 21), so a paste cannot
+    replace, and every line break and tab, removed, so a paste cannot
     end a bracketed paste, run a line or hide a word. True beside it when that changed
     the text, so the notice can say it was cleaned."""
     raw = value if isinstance(value, str) else str(value)
@@ -184,7 +178,7 @@ def for_clipboard(value: object) -> tuple[str, bool]:
     return cleaned, cleaned != raw
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
+def plural(count: int | float, word: str, many: str | None = None) -> str:
     """`1 condition`, `3 conditions`, `1,191 messages`: the count with thousands
     separators and the word that agrees with it, never a lazy "(s)"."""
     return f"{count:,} {word if count == 1 else many or word + 's'}"

@@ -1,4 +1,4 @@
-"""Times typed by a person (decisions.md 19): ISO 8601, relative (`90m`, `2h`, `3d`), or
+"""Times typed by a person: ISO 8601, relative (`90m`, `2h`, `3d`), or
 `today 17:00`, `tomorrow 09:00`, `monday 09:00`, in the local time zone."""
 
 from __future__ import annotations

@@ -122,3 +122,17 @@ def test_the_command_and_the_app_are_imported_with_the_collector_paused(
     # Paused: about 5 (what click and the settings build). Unpaused, the command's and
     # the app's imports made 40 to 90 passes, more where no bytecode is cached.
     assert passes < 20, done.stdout
+
+
+def test_the_version_imports_neither_the_client_nor_the_settings() -> None:
+    code = (
+        "import sys\n"
+        "sys.argv = ['inboxdesk', '--version']\n"
+        "from inboxdesk.entry import main\n"
+        "main()\n"
+        "print(*sorted(m for m in sys.modules if m.startswith('inboxdesk')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("inboxdesk, version ")
+    loaded = done.stdout.splitlines()[-1].split()
+    assert loaded == ["inboxdesk", "inboxdesk.cli", "inboxdesk.entry", "inboxdesk.gc_paused"]

@@ -193,3 +193,26 @@ def test_an_empty_keyless_database_offers_the_demo(tmp_path: Path) -> None:
     out, err = serve_until_ready("--db", str(db), "--port", "0", last="local service on")
     assert f"run `inboxdesk serve --demo --db {db}` for demo data" in err
     assert "API key ••••" not in out, "nothing seeded without asking"
+
+
+def test_org_wide_integrations_answers_as_an_older_deployment(tmp_path: Path) -> None:
+    import httpx
+
+    from tests.conftest import EXAMPLE, STAGING_KEY
+
+    db = tmp_path / "local.db"
+    service, out = started(
+        "--db", str(db), "--load", str(EXAMPLE), "--port", "0", "--org-wide-integrations",
+        last="save a key",
+    )  # fmt: skip
+    try:
+        url = out.split("local service on ", 1)[1].split()[0]
+        answer = httpx.get(
+            f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {STAGING_KEY}"}
+        )
+        assert answer.status_code == 200
+        assert len({i["_environmentId"] for i in answer.json()["data"]}) == 2
+    finally:
+        stopped(service)
+    # It holds keys: the database is its owner's alone.
+    assert db.stat().st_mode & 0o077 == 0

@@ -17,7 +17,7 @@ from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Caller, Store
 from tests.client.faults import FaultTransport
-from tests.conftest import EXAMPLE, OWN_SERVICE, STAGING_KEY, Service, give_back
+from tests.conftest import EXAMPLE, OWN_SERVICE, STAGING_KEY, Service, ServiceFactory, give_back
 from tests.shared_service import SharedService
 
 
@@ -35,8 +35,10 @@ class CountingStore(Store):
         self.applied["mark_as"] += 1
         return result
 
-    def set_primary(self, caller: Caller, integration_id: str) -> dict[str, Any]:
-        result = super().set_primary(caller, integration_id)
+    def set_primary(
+        self, caller: Caller, integration_id: str, org_wide: bool = False
+    ) -> dict[str, Any]:
+        result = super().set_primary(caller, integration_id, org_wide)
         self.applied["set_primary"] += 1
         return result
 
@@ -99,14 +101,28 @@ def make_counted(tmp_path: Path) -> Iterator[Any]:
         service.thread.stop()
 
 
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
-    """The command line pointed at the test's service with the Staging key, no profile."""
+def point_at(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
+    """The command line pointed at `service` with the Staging key, no profile."""
     monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
     monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
     monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
     return service
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, service: Service) -> Service:
+    """The command line pointed at the test's service with the Staging key, no profile."""
+    return point_at(monkeypatch, tmp_path, service)
+
+
+@pytest.fixture
+def org_wide_env(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, make_service: ServiceFactory
+) -> Service:
+    """The same, on a service that lists and switches every environment's integrations
+    for a key, as deployments older than May 2026 do."""
+    return point_at(monkeypatch, tmp_path, make_service(org_wide_integrations=True))
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

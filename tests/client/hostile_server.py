@@ -123,3 +123,144 @@ def _handler(server: HostileServer) -> type[BaseHTTPRequestHandler]:
         do_GET = do_POST = _serve
 
     return Handler
+
+
+# -- servers that never end a listing ------------------------------------------------------
+
+
+def inbox_item(n: int) -> dict[str, Any]:
+    return {"id": f"n{n:05d}", "body": f"message {n}", "isRead": False, "isSeen": False}
+
+
+def feed_item(n: int) -> dict[str, Any]:
+    return {
+        "_id": f"m{n:05d}",
+        "_environmentId": "env",
+        "_organizationId": "org",
+        "_notificationId": "notification",
+        "_subscriberId": "internal",
+        "createdAt": "2026-11-20T10:00:00.000Z",
+        "transactionId": f"tx{n}",
+        "channel": "in_app",
+        "read": False,
+        "seen": False,
+        "cta": {},
+        "status": "sent",
+        "content": f"message {n}",
+    }
+
+
+def subscriber_item(n: int) -> dict[str, Any]:
+    return {
+        "subscriberId": f"s{n:05d}",
+        "_organizationId": "org",
+        "_environmentId": "env",
+        "deleted": False,
+        "createdAt": "2026-11-20T10:00:00.000Z",
+        "updatedAt": "2026-11-20T10:00:00.000Z",
+    }
+
+
+def looping(kind: str, v2_inbox: bool = True) -> Answer:
+    """A service whose listings say "more" forever: `same` answers one page again and
+    again (its cursor repeats), `shuffled` the same ids in turn reversed (a page with
+    no new id), `cursor` new cursors over the same subscribers."""
+    calls = {"count": 0}
+
+    def page(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        calls["count"] += 1
+        return items[::-1] if kind == "shuffled" and calls["count"] % 2 == 0 else items
+
+    def answer(seen: Seen) -> Reply:
+        if seen.path.endswith("/notifications") and seen.path.startswith("/v2/"):
+            if not v2_inbox:
+                return json_reply({"statusCode": 404, "message": "Cannot GET"}, 404)
+            return json_reply({"data": page([inbox_item(1), inbox_item(2)]), "hasMore": True})
+        if seen.path.endswith("/notifications/feed"):
+            items = page([feed_item(1), feed_item(2)])
+            return json_reply({"data": items, "page": 0, "pageSize": 2, "hasMore": True})
+        if seen.path == "/v1/messages":
+            items = page([feed_item(1), feed_item(2)])
+            return json_reply({"data": items, "page": 0, "pageSize": 2, "hasMore": True})
+        if seen.path == "/v2/subscribers":
+            cursor = f"c{calls['count']}" if kind == "cursor" else "again"
+            return json_reply({"data": page([subscriber_item(1)]), "next": cursor})
+        return json_reply({"statusCode": 404, "message": "Not here"}, 404)
+
+    return answer
+
+
+def held_after_first(path_end: str, release: threading.Event) -> Answer:
+    """An inbox of two pages whose second waits for `release`: what arrives first shows."""
+
+    def answer(seen: Seen) -> Reply:
+        if not seen.path.endswith(path_end):
+            return json_reply({"statusCode": 404, "message": "Not here"}, 404)
+        if "after=" not in seen.query:
+            return json_reply({"data": [inbox_item(1), inbox_item(2)], "hasMore": True})
+        release.wait(30)
+        return json_reply({"data": [inbox_item(3)], "hasMore": False})
+
+    return answer
+
+
+def routed(routes: dict[tuple[str, str], Reply]) -> Answer:
+    """Fixed answers by method and path; anything else a 404."""
+
+    def answer(seen: Seen) -> Reply:
+        return routes.get(
+            (seen.method, seen.path), json_reply({"statusCode": 404, "message": "Not here"}, 404)
+        )
+
+    return answer
+
+
+def environment(env_id: str, name: str) -> dict[str, Any]:
+    return {"_id": env_id, "name": name, "_organizationId": "org", "identifier": name.lower()}
+
+
+def integration(item_id: str, env_id: str, primary: bool) -> dict[str, Any]:
+    return {
+        "_id": item_id,
+        "_environmentId": env_id,
+        "_organizationId": "org",
+        "name": f"Mail {item_id}",
+        "identifier": item_id,
+        "providerId": "sendgrid",
+        "channel": "email",
+        "active": True,
+        "deleted": False,
+        "primary": primary,
+        "credentials": {},
+    }
+
+
+def switched_elsewhere(answered_id: str, answered_env: str) -> Answer:
+    """An organization of two email integrations whose set-primary answers naming
+    another integration or environment than the one asked for."""
+    listed = [integration("i-a", "e1", False), integration("i-b", "e1", True)]
+    return routed(
+        {
+            ("GET", "/v1/integrations"): json_reply({"data": listed}),
+            ("GET", "/v1/environments"): json_reply({"data": [environment("e1", "Dev")]}),
+            ("GET", "/v1/environments/me"): json_reply({"data": environment("e1", "Dev")}),
+            ("POST", "/v1/integrations/i-a/set-primary"): json_reply(
+                {"data": integration(answered_id, answered_env, True)}
+            ),
+        }
+    )
+
+
+# What a service may answer to any request: each must make a command exit 1.
+API_FAULTS: dict[str, Reply] = {
+    "rejected key": json_reply({"statusCode": 401, "message": "Unauthorized"}, 401),
+    "redirect": Reply(302, b"", {"Location": "https://elsewhere.example/v1/environments"}),
+    "server error": json_reply({"statusCode": 500, "message": "boom"}, 500),
+    "not found": json_reply({"statusCode": 404, "message": "Cannot GET"}, 404),
+}
+
+
+def counting(unread: Any, unseen: Any) -> Answer:
+    """A v2 count endpoint that answers these two counts as they are."""
+    body = {"data": [{"count": unread, "filter": {}}, {"count": unseen, "filter": {}}]}
+    return routed({("GET", "/v2/subscribers/jane/notifications/count"): json_reply(body)})

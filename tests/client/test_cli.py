@@ -13,8 +13,19 @@ import httpx
 import pytest
 
 from inboxdesk.cli import main
-from tests.client.conftest import run
-from tests.conftest import JOE_MESSAGES, MAILGUN, SENDGRID, SES, STAGING_KEY, Service, jane_message
+from inboxdesk.server.fixtures import read_fixture
+from tests.client.conftest import point_at, run
+from tests.conftest import (
+    EXAMPLE,
+    JOE_MESSAGES,
+    MAILGUN,
+    SENDGRID,
+    SES,
+    STAGING_KEY,
+    Service,
+    ServiceFactory,
+    jane_message,
+)
 from tests.loopback import loopback
 
 
@@ -35,7 +46,7 @@ def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture
     assert "SendGrid" in out and "PRIMARY" in out
     code, out, _ = run(capsys, "integrations", "--active", "--json")
     items = json.loads(out)["data"]
-    assert code == 0 and len(items) == 9, "both environments' active ones"
+    assert code == 0 and len(items) == 7, "the key's environment's active ones"
     assert "secret-" not in out, "credentials are masked in JSON too"
 
 
@@ -165,7 +176,7 @@ def test_version_help_and_choices_from_the_enums(capsys: pytest.CaptureFixture[s
     code, _, err = run(capsys, "mark-all", "jane", "done")
     assert code == 2 and "'done' is not one of 'read', 'seen', 'unread', 'unseen'" in err
     code, out, _ = run(capsys, "integrations", "--help")
-    assert "[in_app|email|sms|chat|push]" in out
+    assert "[in_app|email|sms|chat|push|tool]" in out
 
 
 def test_integrations_by_channel(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
@@ -354,7 +365,7 @@ def test_command_line_writes_are_journaled_and_never_queued(
         ("sent", "mark"),
     ]
     assert journal[1].detail["after"] == {jane_message(1): [True, True]}
-    assert store.queued(Where.of(None, env.url)) == []
+    assert store.held(Where.of(None, env.url), "") == 0, "nothing in the queue at all"
 
 
 def test_set_primary_says_it_activates_an_inactive_integration(
@@ -403,3 +414,36 @@ def test_mark_as_counts_what_changed_from_what_it_last_saw(
     run(capsys, "mark-as", "jane", "unread", jane_message(2))
     code, out, _ = run(capsys, "mark-as", "jane", "read", jane_message(1), jane_message(2))
     assert code == 0 and out.strip() == "Marked 1 message read; 1 was already."
+
+
+PAGERDUTY = "65e000000000000000000021"
+
+
+def test_integrations_of_the_tool_channel(
+    make_service: ServiceFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = read_fixture(EXAMPLE)
+    fixture["environments"][0]["integrations"].append(
+        {
+            "_id": PAGERDUTY,
+            "name": "PagerDuty",
+            "identifier": "pagerduty-1",
+            "providerId": "pagerduty",
+            "channel": "tool",
+            "credentials": {"apiKey": "pd-secret-0123456789abcdef"},
+            "active": True,
+        }
+    )
+    service = point_at(monkeypatch, tmp_path, make_service(fixture))
+    code, out, _ = run(capsys, "integrations", "--channel", "tool", "--json")
+    assert code == 0
+    assert [(i["_id"], i["channel"]) for i in json.loads(out)["data"]] == [(PAGERDUTY, "tool")]
+    code, out, _ = run(capsys, "integrations", "--channel", "tool")
+    assert code == 0 and "PagerDuty" in out and "tool" in out and "SendGrid" not in out
+    with service.http() as http:
+        response = http.post(f"/v1/integrations/{PAGERDUTY}/set-primary")
+    assert response.status_code == 400
+    assert response.json()["message"] == "Channel tool does not support primary"

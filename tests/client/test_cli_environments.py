@@ -1,5 +1,6 @@
-"""Environments on the command line: which one each integration is in, and switches
-that act on another environment only when it is named (decisions.md 7-8)."""
+"""Environments on the command line against an older deployment, whose key lists every
+environment's integrations: which one each integration is in, and switches that act on
+another environment only when it is named."""
 
 from __future__ import annotations
 
@@ -23,10 +24,11 @@ class Script(io.StringIO):
 
 
 @pytest.fixture
-def env(env: Service, monkeypatch: pytest.MonkeyPatch) -> Service:
-    """The shared command-line set-up, with a script's stdin (not a terminal)."""
+def env(org_wide_env: Service, monkeypatch: pytest.MonkeyPatch) -> Service:
+    """The shared command-line set-up on an older deployment, with a script's stdin (not
+    a terminal)."""
     monkeypatch.setattr("sys.stdin", Script(""))
-    return env
+    return org_wide_env
 
 
 def is_primary(service: Service, integration: str) -> bool:
@@ -115,7 +117,7 @@ def test_without_environment_endpoints_the_key_is_placed_by_its_subscribers(
 
     from tests.loopback import loopback
 
-    service: Service = make_service()  # type: ignore[operator]
+    service: Service = make_service(org_wide_integrations=True)  # type: ignore[operator]
     real = httpx.Client(base_url=service.url)
 
     def older(request: httpx.Request) -> httpx.Response:

@@ -122,10 +122,11 @@ def test_a_primary_switch_is_undone_by_switching_back(
 
 
 def test_a_switch_in_another_environment_is_undone_only_when_named(
-    env: Service, capsys: pytest.CaptureFixture[str]
+    org_wide_env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The switch back acts outside the key's environment, so it is confirmed as the
-    switch was: a script names the environment (decisions.md 7-8)."""
+    """On an older deployment, the switch back acts outside the key's environment, so it
+    is confirmed as the switch was: a script names the environment."""
+    env = org_wide_env
     from tests.conftest import OTHER_SMTP, POSTMARK
 
     code, _, err = run(capsys, "set-primary", OTHER_SMTP, "--environment", "Other", "--yes")

@@ -93,3 +93,27 @@ def test_errors_echoing_hostile_ids_write_no_escape(
     ):
         code, _, err = run(capsys, *argv)
         assert code in (1, 3) and err, argv
+
+
+def test_a_hostile_subscriber_id_reaches_no_export_as_a_formula_or_an_escape(
+    hostile: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import csv
+    import io
+
+    from inboxdesk.writes.report import FORMULA_STARTS
+    from tests.hostile import FORMULA_SUBSCRIBER, JOURNAL_ATTACKS
+
+    code, out, _ = run(capsys, "messages", FORMULA_SUBSCRIBER, "--all", "--json")
+    ids = [m["id"] for m in json.loads(out)["data"]]
+    assert code == 0 and len(ids) == 8
+    assert run(capsys, "mark-as", FORMULA_SUBSCRIBER, "read", *ids)[0] == 0
+    assert run(capsys, "mark-as", FORMULA_SUBSCRIBER, "unread", ATTACKS["osc_title"])[0] in (1, 3)
+    assert run(capsys, "mark-all", FORMULA_SUBSCRIBER, "seen")[0] == 0
+    code, out, _ = run(capsys, "history", "--export", "csv")
+    assert code == 0 and "\r" not in out
+    rows = list(csv.reader(io.StringIO(out)))
+    assert len(rows) == 4 and all(len(r) == len(rows[0]) for r in rows)
+    assert all(not cell.startswith(FORMULA_STARTS) for row in rows for cell in row)
+    assert {row[rows[0].index("target")] for row in rows[1:]} == {"'\\x0d=3+4"}
+    assert set(JOURNAL_ATTACKS) >= {"cr_formula", "osc_title"}

@@ -1,5 +1,5 @@
 """`inboxdesk message X`: by transactionId first, then by id, with progress and a clear
-miss (decisions.md 27), against the local service; and the lookup under it."""
+miss, against the local service; and the lookup under it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The command line's output for scripts: one JSON envelope, ids only, and tables that
-say what they left out (decisions.md 26)."""
+say what they left out."""
 
 from __future__ import annotations
 

@@ -114,8 +114,8 @@ async def test_subscribers_and_messages(counted: Counted) -> None:
     assert [m.id for m in email.data] == [jane_message(200)]
     assert joe.total_count == 3 and joe.has_more
     assert {m.transaction_id for m in txn.data} == {"txn-1", "txn-2"}
-    # Both environments of the organization: 7 active in Staging, 2 in Other.
-    assert all(i.active for i in active) and len(active) == 9
+    # The key's environment's: 7 active in Staging.
+    assert all(i.active for i in active) and len(active) == 7
 
 
 async def test_ids_with_slashes_cannot_change_the_path(counted: Counted) -> None:

@@ -1,4 +1,4 @@
-"""Environments' secret API keys never leave the client (behaviour.md 1; decisions.md 12):
+"""Environments' secret API keys never leave the client:
 not printed, not in --json, not in a repr, a view, or a crash file. Tested against a
 production-shaped server on loopback, since the local service never sends them."""
 
@@ -12,7 +12,7 @@ import pytest
 from inboxdesk.cli import integration_commands, main
 from inboxdesk.client import ClientOptions, InboxClient
 from inboxdesk.models import Environment
-from tests.conftest import MAILGUN, STAGING_KEY, Service
+from tests.conftest import MAILGUN, STAGING_KEY, ServiceFactory
 from tests.production_shaped import SECRET_HASH, SECRET_KEYS, production_shaped
 
 SECRETS = (*SECRET_KEYS, SECRET_HASH, SECRET_KEYS[0][-4:], SECRET_KEYS[1][-4:])
@@ -23,8 +23,10 @@ def leaked(text: str) -> list[str]:
 
 
 @pytest.fixture
-def shaped(service: Service) -> Iterator[str]:
-    with production_shaped(service.url) as url:
+def shaped(make_service: ServiceFactory) -> Iterator[str]:
+    """Production's per-organization flag, on a deployment whose keys list every
+    environment's integrations (the app's Integrations view expects both)."""
+    with production_shaped(make_service(org_wide_integrations=True).url) as url:
         yield url
 
 

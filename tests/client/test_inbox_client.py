@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 
 from inboxdesk.client import BadRequestError, NotFoundError, NoV2Inbox
 from inboxdesk.models.inbox import InboxAction
 from tests.client.conftest import Counted
-from tests.conftest import ServiceFactory, jane_message
+from tests.conftest import STAGING_KEY, ServiceFactory, jane_message
 
 
 async def test_pages_by_cursor_and_each_action(counted: Counted) -> None:
@@ -31,7 +32,14 @@ async def test_pages_by_cursor_and_each_action(counted: Counted) -> None:
         assert snoozed.is_snoozed and snoozed.snoozed_until
         read = await client.notification_action("jane", jane_message(1), InboxAction.READ)
         assert read.flags == (True, True)
-        await client.mark_seen("jane", [jane_message(5)])
+    # The bulk seen, which only production's own inbox calls: its route on our service.
+    async with httpx.AsyncClient(base_url=counted.url) as http:
+        answer = await http.post(
+            "/v2/subscribers/jane/notifications/seen",
+            json={"notificationIds": [jane_message(5)]},
+            headers={"Authorization": f"ApiKey {STAGING_KEY}"},
+        )
+    assert answer.status_code == 204
     assert (
         counted.store.read()
         .execute("SELECT seen FROM messages WHERE id = ?", (jane_message(5),))

@@ -71,7 +71,7 @@ async def test_an_unknown_id_that_looks_like_a_path_is_not_found(client: InboxCl
 
 
 def test_the_client_keeps_each_id_in_one_segment() -> None:
-    from inboxdesk.client.api import _segment
+    from inboxdesk.client.sender import segment as _segment
 
     for sid in IDS:
         path = httpx.URL(f"http://h/v1/subscribers/{_segment(sid)}/notifications/feed").raw_path

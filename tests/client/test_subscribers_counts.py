@@ -111,7 +111,7 @@ async def test_counts_past_the_cap_are_marked_capped(make_service: ServiceFactor
 
 
 async def test_an_unknown_subscriber_never_turns_v2_counts_off(counted: Counted) -> None:
-    """decisions.md 18: a 400 or 404 about a subscriber is about that subscriber. An
+    """A 400 or 404 about a subscriber is about that subscriber. An
     older service's 404 for an unknown one is v1's error too, so v2 stays on."""
     from inboxdesk.client import ApiError, BadRequestError
 

@@ -1,4 +1,4 @@
-"""Where production's database is looser than its document (decisions.md 11).
+"""Where production's database is looser than its document.
 
 The local service's bodies are checked against the excerpt with this overlay, and the
 client's property tests generate bodies from it, so both cover what production really
@@ -6,9 +6,10 @@ sends. Each change names the shape it allows:
 
 - condition items written by older dashboards: no `isNegated`, no `type`; children with
   an `_id`, `on: tenant`, and a `value` of any JSON type;
-- integrations carry `priority` and may carry `rules` (behaviour.md 1); `credentials`
-  absent on set primary and `channel` absent on agent-kind integrations are already
-  optional in the excerpt, though api.md marks them required.
+- integrations carry `priority` (any JSON number) and may carry `rules`;
+- already optional in the excerpt, though the contract marks them required, and so
+  checked as they are: `credentials` absent on set primary, `channel` absent on
+  agent-kind integrations, and `configurations` without its signing key for API keys.
 """
 
 from __future__ import annotations

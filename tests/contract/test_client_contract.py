@@ -45,19 +45,30 @@ INTEGRATION_ID = "65e000000000000000000001"
 EXAMPLES = 25
 MASK = mask_secret("x")[:4]
 
-# The document types these as JSON numbers; production's are whole (counts and pages),
-# and a body with 2.5 there is refused on purpose (tests/test_models.py).
-WHOLE_NUMBERS = {"page", "pageSize", "totalCount", "count", "__v"}
-# Operations the client does not call yet: the v2 inbox (the v1 feed serves it).
+# Operations the client does not call yet, or whose answer has no body to read.
 NOT_CALLED = {
     # Called (`mark_seen`), but it answers 204 with no body: nothing to read.
     ("post", "/v2/subscribers/{subscriberId}/notifications/seen"),
+    # The bulk operations answer 204 with no body.
+    *(
+        ("post", f"/v2/subscribers/{{subscriberId}}/notifications/{bulk}")
+        for bulk in ("read", "archive", "read-archive", "delete")
+    ),
+    # Activity and preferences: not read by the client yet.
+    ("get", "/v1/notifications"),
+    ("get", "/v1/notifications/{notificationId}"),
+    ("get", "/v2/subscribers/{subscriberId}/preferences"),
+    ("patch", "/v2/subscribers/{subscriberId}/preferences"),
+    ("patch", "/v2/subscribers/{subscriberId}/preferences/bulk"),
 }
 ACTIONS = ("read", "unread", "archive", "unarchive", "snooze", "unsnooze")
 
 
 def json_schema(schema: Any, name: str = "", depth: int = 0) -> Any:
     """OpenAPI 3.0 schema -> JSON Schema, refs inlined, bounded so examples stay small.
+
+    A `number` stays any JSON number (fractional, negative): production's counts and
+    pages are typed so, and the client reads every one.
 
     `nullable` becomes a null type; `oneOf` becomes `anyOf` (step metadata shapes overlap,
     so exactly-one cannot hold); objects with properties take no others (unknown fields
@@ -82,9 +93,6 @@ def json_schema(schema: Any, name: str = "", depth: int = 0) -> Any:
             out[key] = json_schema(value, name, depth + 1)
         else:
             out[key] = value
-    if out.get("type") == "number" and name in WHOLE_NUMBERS:
-        out["type"] = "integer"
-        out.setdefault("minimum", 0)
     if out.get("type") == "object":
         if "properties" in out:
             out["additionalProperties"] = False
@@ -111,7 +119,7 @@ class Operation:
     call: Call
     wrapped: bool  # production answers {"data": body}; bare bodies are read as well
     commands: tuple[tuple[str, ...], ...] = ()
-    whole: bool = False  # a bare number that is a count
+    count: bool = False  # a bare number that is a count
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -167,7 +175,7 @@ def _ops() -> list[Operation]:
             lambda c: c.mark_all(sid, "read"),
             True,
             (("mark-all", sid, "read"),),
-            whole=True,
+            count=True,
         ),
         Operation(
             "get",
@@ -232,8 +240,8 @@ def response_schema(op: Operation) -> dict[str, Any]:
         if code.startswith("2")
     ]
     converted: dict[str, Any] = json_schema(schema)
-    if op.whole:
-        converted = {"type": "integer", "minimum": 0}
+    if op.count:
+        converted = {"type": "number"}
     if op.path.endswith("/count"):
         # One count per filter asked, in order: the client asks two.
         converted |= {"minItems": 2, "maxItems": 2}
@@ -383,6 +391,19 @@ def wire_items(op: Operation, body: Any) -> Any:
     return body["data"] if isinstance(body, dict) and "data" in body else body
 
 
+def names_another_switch(op: Operation, argv: tuple[str, ...], body: Any) -> bool:
+    """A set-primary answer naming another integration than asked for, or another
+    environment than the key's (the subscriber's here)."""
+    item = wire_items(op, body)
+    if argv[0] != "set-primary" or not op.path.endswith("/set-primary"):
+        return False
+    if not isinstance(item, dict):
+        return False
+    answered_id, answered_env = item.get("_id"), item.get("_environmentId")
+    other_id = bool(answered_id) and str(answered_id).lower() != argv[-1].lower()
+    return other_id or (bool(answered_env) and answered_env != SUBSCRIBER["_environmentId"])
+
+
 COMMANDS = [(op, argv) for op in OPERATIONS for argv in op.commands]
 
 
@@ -399,6 +420,10 @@ def test_every_command_prints_every_body(
     @given(body=bodies(op))
     def check(body: Any) -> None:
         code, out, err = run(cli_env, answers(op, body), argv)
+        if code == 1 and names_another_switch(op, argv, body):
+            # Read, and not trusted: it names another integration or environment.
+            assert "not the one asked for" in err, err
+            return
         assert code in ok, err
         messages = argv[0] in {"messages", "mark-as"}
         if messages:  # the one item of every command that prints messages
@@ -410,7 +435,7 @@ def test_every_command_prints_every_body(
         code, out, err = run(cli_env, answers(op, body), (*argv, "--json", *raw))
         assert code in ok, err
         envelope = json.loads(out)
-        # One envelope for every command (decisions.md 26).
+        # One envelope for every command.
         assert isinstance(envelope, dict) and "data" in envelope
         shown = envelope["data"]
         if argv[0] in {"integrations", "subscribers", "messages", "mark-as"} and not (

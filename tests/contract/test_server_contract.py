@@ -144,7 +144,8 @@ def test_every_demo_read_validates(demo: tuple[Service, list[str]]) -> None:
             check(http.get("/v1/integrations/active"))
             environments = check(http.get("/v1/environments"))["data"]
             assert [e["name"] for e in environments] == ["Development", "Production"]
-            assert all("apiKeys" not in e for e in environments)
+            keys_of = {e["_id"]: [k["key"] for k in e["apiKeys"]] for e in environments}
+            assert sorted(keys_of.values()) == [[], [key]]
             page = check(http.get("/v2/subscribers", params={"limit": 3}))
             subscribers = list(page["data"])
             while page["next"]:
@@ -180,11 +181,20 @@ def test_every_demo_read_validates(demo: tuple[Service, list[str]]) -> None:
 @pytest.mark.slow
 def test_every_demo_write_validates(demo: tuple[Service, list[str]]) -> None:
     service, keys = demo
+    listed = {}
     for key in keys:
         with service.http(key) as http:
-            integrations = check(http.get("/v1/integrations"))["data"]
+            listed[key] = check(http.get("/v1/integrations"))["data"]
+    for key in keys:
+        with service.http(key) as http:
+            integrations = listed[key]
+            assert {i.get("channel") for i in integrations} >= {"email", "tool", None}
             for integration in integrations:
                 check(http.post(f"/v1/integrations/{integration['_id']}/set-primary"))
+            # Another environment's: the 403 production documents.
+            (other,) = [k for k in keys if k != key]
+            refused = http.post(f"/v1/integrations/{listed[other][0]['_id']}/set-primary")
+            assert check(refused)["statusCode"] == 403
             check(http.post("/v1/integrations/65e0000000000000000fffff/set-primary"))
             check(http.post("/v1/integrations/nope/set-primary"))
             sid = check(http.get("/v2/subscribers", params={"limit": 1}))["data"][0]["subscriberId"]
@@ -372,7 +382,17 @@ def test_fuzzed_writes(
 def test_an_older_deployment_still_answers_within_the_contract(
     make_service: ServiceFactory,
 ) -> None:
-    """With credentials sent (older deployments), integrations still validate."""
-    service = make_service(send_credentials=True)
+    """With credentials sent and integrations listed and switched organization-wide (older
+    deployments), integrations still validate."""
+    service = make_service(
+        send_credentials=True, org_wide_integrations=True, every_environment_key=True
+    )
     with service.http(STAGING_KEY) as http:
-        assert all("credentials" in i for i in check(http.get("/v1/integrations"))["data"])
+        listed = check(http.get("/v1/integrations"))["data"]
+        assert all("credentials" in i for i in listed)
+        assert len({i["_environmentId"] for i in listed}) == 2
+        check(http.get("/v1/integrations/active"))
+        for integration in listed:
+            check(http.post(f"/v1/integrations/{integration['_id']}/set-primary"))
+        environments = check(http.get("/v1/environments"))["data"]
+        assert all(e["apiKeys"] for e in environments)

@@ -17,54 +17,91 @@ MARK = "/v1/subscribers/jane/messages/mark-as"
 VALID_ID = jane_message(1)
 
 
+OBJECT_IDS = "messageId must be a valid MongoDB ObjectId or an array of valid MongoDB ObjectIds"
+STATES = "markAs must be one of the following values: read, seen, unread, unseen"
+ID_MISSING = ["messageId should not be null or undefined", OBJECT_IDS]
+
+
 @pytest.mark.parametrize(
-    ("content", "status", "field"),
+    ("content", "status", "messages"),
     [
-        (b"{not json", 422, "body"),
-        (b"", 422, "body"),
-        (b"[1, 2]", 422, "body"),
-        (b'"read"', 422, "body"),
-        (json.dumps({"messageId": VALID_ID, "markAs": "bogus"}).encode(), 422, "markAs"),
-        (json.dumps({"messageId": VALID_ID, "markAs": "READ"}).encode(), 422, "markAs"),
-        (json.dumps({"messageId": VALID_ID}).encode(), 422, "markAs"),
-        # Missing or empty: 400 `messageId is required`, as production (issue 8).
-        (json.dumps({"markAs": "read"}).encode(), 400, None),
-        (json.dumps({"messageId": [], "markAs": "read"}).encode(), 400, None),
-        (json.dumps({"messageId": "", "markAs": "read"}).encode(), 400, None),
+        (b"{not json", 422, None),
+        (b"", 422, None),
+        (b"[1, 2]", 422, None),
+        (b'"read"', 422, None),
+        (json.dumps({"messageId": VALID_ID, "markAs": "bogus"}).encode(), 422, [STATES]),
+        (json.dumps({"messageId": VALID_ID, "markAs": "READ"}).encode(), 422, [STATES]),
+        (
+            json.dumps({"messageId": VALID_ID}).encode(),
+            422,
+            ["markAs should not be null or undefined", STATES],
+        ),
+        # Missing or empty: refused as production's validators refuse them.
+        (json.dumps({"markAs": "read"}).encode(), 422, ID_MISSING),
+        (json.dumps({"messageId": None, "markAs": "read"}).encode(), 422, ID_MISSING),
+        (json.dumps({"messageId": [], "markAs": "read"}).encode(), 422, [OBJECT_IDS]),
+        (json.dumps({"messageId": "", "markAs": "read"}).encode(), 422, [OBJECT_IDS]),
+        # Ids joined by commas are not split.
+        (
+            json.dumps({"messageId": f"{VALID_ID},{jane_message(2)}", "markAs": "read"}).encode(),
+            422,
+            [OBJECT_IDS],
+        ),
         (
             json.dumps({"messageId": f"{VALID_ID},not-an-id", "markAs": "read"}).encode(),
             422,
-            "messageId",
+            [OBJECT_IDS],
         ),
-        (json.dumps({"messageId": [VALID_ID] * 1001, "markAs": "read"}).encode(), 422, "messageId"),
         (
-            json.dumps({"messageId": "65F000000000000000000001", "markAs": "read"}).encode(),
+            json.dumps({"messageId": [VALID_ID] * 1001, "markAs": "read"}).encode(),
             422,
-            "messageId",
+            ["messageId must contain no more than 1000 ids"],
         ),
-        (json.dumps({"messageId": 12, "markAs": "read"}).encode(), 422, "messageId"),
-        (json.dumps({"messageId": [VALID_ID, 7], "markAs": "read"}).encode(), 422, "messageId"),
-        (json.dumps({"messageId": {"id": VALID_ID}, "markAs": "read"}).encode(), 422, "messageId"),
-        (json.dumps({"messageId": VALID_ID, "markAs": ["read"]}).encode(), 422, "markAs"),
-        (json.dumps({"messageId": VALID_ID, "markAs": None}).encode(), 422, "markAs"),
-        (b'{"messageId": Infinity, "markAs": NaN}', 422, "messageId"),
+        (json.dumps({"messageId": 12, "markAs": "read"}).encode(), 422, [OBJECT_IDS]),
+        (json.dumps({"messageId": [VALID_ID, 7], "markAs": "read"}).encode(), 422, [OBJECT_IDS]),
+        (
+            json.dumps({"messageId": {"id": VALID_ID}, "markAs": "read"}).encode(),
+            422,
+            [OBJECT_IDS],
+        ),
+        (json.dumps({"messageId": "nope", "markAs": "nope"}).encode(), 422, [OBJECT_IDS, STATES]),
+        (json.dumps({"messageId": VALID_ID, "markAs": ["read"]}).encode(), 422, [STATES]),
+        (
+            json.dumps({"messageId": VALID_ID, "markAs": None}).encode(),
+            422,
+            ["markAs should not be null or undefined", STATES],
+        ),
+        (b'{"messageId": Infinity, "markAs": NaN}', 422, None),
         (b'{"messageId": "' + b"a" * (1024 * 1024) + b'", "markAs": "read"}', 413, None),
     ],
-    ids=lambda v: v.decode()[:40] if isinstance(v, bytes) else str(v),
+    ids=lambda v: v.decode()[:40] if isinstance(v, bytes) else str(v)[:30],
 )
 def test_bad_mark_as_bodies(
-    service: Service, content: bytes, status: int, field: str | None
+    service: Service, content: bytes, status: int, messages: list[str] | None
 ) -> None:
+    """A body production's validators refuse: one 422 with every sentence under
+    `errors.general`, no value echoed, and nothing changed."""
     before = service.snapshot()
     with service.http() as http:
         response = http.post(MARK, content=content, headers={"Content-Type": "application/json"})
     assert response.status_code == status
     body = response.json()
     assert body["statusCode"] == status and body["path"] == MARK and body["message"]
-    if field is not None:
-        assert field in body["errors"], body
-        assert all(body["errors"][field]["messages"])
+    if status == 422:
+        assert body["message"] == "Validation Error" and "error" not in body
+        assert set(body["errors"]) == {"general"}, body
+        general = body["errors"]["general"]
+        assert general["value"] == "No Value Recorded" and all(general["messages"])
+        if messages is not None:
+            assert general["messages"] == messages
     assert service.snapshot() == before
+
+
+def test_an_upper_case_message_id_is_the_same_message(service: Service) -> None:
+    with service.http() as http:
+        response = http.post(MARK, json={"messageId": VALID_ID.upper(), "markAs": "read"})
+    assert response.status_code == 201
+    assert [m["_id"] for m in response.json()["data"]] == [VALID_ID]
 
 
 def test_1000_ids_are_accepted(service: Service) -> None:
@@ -83,7 +120,8 @@ def test_body_without_json_content_type_says_so(service: Service) -> None:
             headers={"Content-Type": "text/plain"},
         )
     assert response.status_code == 422
-    assert "Content-Type: application/json" in response.json()["errors"]["body"]["messages"][0]
+    general = response.json()["errors"]["general"]["messages"]
+    assert "Content-Type: application/json" in general[0]
 
 
 @pytest.mark.parametrize(
@@ -206,7 +244,8 @@ def test_a_lone_surrogate_in_a_write_is_422_and_changes_nothing(
             headers={"content-type": "application/json"},
         )
     assert response.status_code == 422, response.text
-    assert "\\ud" in response.text, "the echoed value stays a JSON escape"
+    # A body's errors echo no value: nothing of the surrogate comes back.
+    assert response.json()["errors"]["general"]["value"] == "No Value Recorded"
     assert service.snapshot() == before
 
 
@@ -216,6 +255,14 @@ def test_a_lone_surrogate_in_a_write_is_422_and_changes_nothing(
         ("title", "hi \ud800", "messages[0].title: holds a lone surrogate"),
         ("\udfffkey", "x", "messages[0] (a key): holds a lone surrogate"),
         ("score", float("nan"), "messages[0].score: nan is not a JSON number"),
+        # Ids and times the service would refuse later (a v2 action, a cursor, a snooze).
+        ("_id", "not-an-id", "messages[0]._id: must be a MongoDB id"),
+        ("_id", "65f0000000000000000000zz", "messages[0]._id: must be a MongoDB id"),
+        ("_notificationId", 7, "messages[0]._notificationId: must be a MongoDB id"),
+        ("createdAt", "yesterday", "messages[0].createdAt: must be an ISO 8601 time"),
+        ("createdAt", "2026-11-20T10:00:00", "messages[0].createdAt: must be an ISO 8601 time"),
+        ("snoozedUntil", "soon", "messages[0].snoozedUntil: must be an ISO 8601 time"),
+        ("deliveredAt", ["2026-13-01T00:00:00Z"], "messages[0].deliveredAt: must be an ISO"),
     ],
 )
 def test_the_fixture_loader_refuses_what_it_could_not_serve(
@@ -231,3 +278,24 @@ def test_the_fixture_loader_refuses_what_it_could_not_serve(
     with pytest.raises(FixtureError, match=re.escape(said)):
         load_fixture(store, fixture)
     assert store.is_empty(), "nothing was stored"
+
+
+def test_the_fixture_loader_stores_ids_and_times_as_the_service_reads_them(
+    tmp_path: Any,
+) -> None:
+    from inboxdesk.server.fixtures import load_fixture, read_fixture
+    from inboxdesk.server.store import Store
+    from tests.conftest import EXAMPLE
+
+    fixture = read_fixture(EXAMPLE)
+    message = fixture["environments"][0]["messages"][0]
+    message["_id"] = "65F00000000000000000ABCD"
+    message["createdAt"] = "2026-11-20T12:00:00+02:00"
+    store = Store(tmp_path / "x.db")
+    load_fixture(store, fixture)
+    row = (
+        store.read()
+        .execute("SELECT created_at FROM messages WHERE id = ?", ("65f00000000000000000abcd",))
+        .fetchone()
+    )
+    assert tuple(row) == ("2026-11-20T10:00:00.000Z",)

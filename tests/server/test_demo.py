@@ -42,11 +42,15 @@ def test_integrations_cover_every_channel_and_state(demo: tuple[Store, list[Any]
         caller = store.authenticate(env.api_key)
         assert caller is not None
         items = [Integration.model_validate(i) for i in store.list_integrations(caller)]
-        # The list spans the organization: both environments, each with its primaries.
-        assert {i.environment_id for i in items} == {e.environment_id for e in loaded}
-        items = [i for i in items if i.environment_id == env.environment_id]
+        # A key lists its own environment's.
+        assert {i.environment_id for i in items} == {env.environment_id}
+        everywhere = store.list_integrations(caller, org_wide=True)
+        assert {i["_environmentId"] for i in everywhere} == {e.environment_id for e in loaded}
         by_channel = Counter(str(i.channel) for i in items if i.channel is not None)
-        assert set(by_channel) == {"in_app", "email", "sms", "chat", "push"}
+        assert set(by_channel) == {"in_app", "email", "sms", "chat", "push", "tool"}
+        # A PagerDuty integration in each environment: the tool channel has no primary.
+        (tool,) = [i for i in items if i.channel == "tool"]
+        assert (tool.provider_id, tool.active, tool.primary) == ("pagerduty", True, False)
         assert by_channel["email"] >= 3 and by_channel["sms"] >= 3
         for channel in ("email", "sms"):
             assert sum(i.primary for i in items if i.channel == channel) == 1
@@ -59,7 +63,7 @@ def test_integrations_cover_every_channel_and_state(demo: tuple[Store, list[Any]
 def test_conditions_come_in_every_shape_production_stores(
     demo: tuple[Store, list[Any]],
 ) -> None:
-    """behaviour.md 2: no isNegated/type, children with _id, on: tenant, any value."""
+    """No isNegated/type, children with _id, on: tenant, any value."""
     store, loaded = demo
     caller = store.authenticate(loaded[0].api_key)
     assert caller is not None
@@ -81,7 +85,7 @@ def test_each_environment_has_its_own_primaries(demo: tuple[Store, list[Any]]) -
     names = {
         (env["name"], i["channel"]): i["name"]
         for env in store.list_environments(caller)
-        for i in store.list_integrations(caller)
+        for i in store.list_integrations(caller, org_wide=True)
         if i["primary"] and i["_environmentId"] == env["_id"]
     }
     assert names[("Development", "email")] != names[("Production", "email")]
@@ -189,3 +193,26 @@ def test_errors_fit_their_message_and_waits_are_named_for_what_they_do() -> None
         kind = "digest" if "digestKey" in step["metadata"] else "delay"
         assert step["template"]["type"] == kind
         assert step["name"].lower().startswith(kind), step["name"]
+
+
+def test_one_workflow_pages_on_call_through_a_tool_step() -> None:
+    for env in demo_fixture(NOW)["environments"]:
+        with_tool = [
+            w["name"]
+            for w in env["workflows"]
+            for step in w["steps"]
+            if step["template"]["type"] == "tool"
+        ]
+        assert with_tool == ["Security alert"]
+
+
+def test_each_environment_holds_a_message_of_the_tool_channel(
+    demo: tuple[Store, list[Any]],
+) -> None:
+    store, loaded = demo
+    for env in loaded:
+        caller = store.authenticate(env.api_key)
+        assert caller is not None
+        data, _ = store.list_messages(caller, 0, 10, "tool")
+        (paged,) = [Message.model_validate(m) for m in data]
+        assert (paged.channel, paged.workflow_name) == ("tool", "Security alert")

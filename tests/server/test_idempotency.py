@@ -1,4 +1,4 @@
-"""Idempotency-Key on POST: behaviour.md section 5."""
+"""Idempotency-Key on POST, as production honours it."""
 
 from __future__ import annotations
 

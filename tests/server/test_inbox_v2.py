@@ -1,4 +1,4 @@
-"""The v2 inbox of the local service, as production serves it (behaviour.md 4)."""
+"""The v2 inbox of the local service, as production serves it."""
 
 from __future__ import annotations
 

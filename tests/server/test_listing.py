@@ -1,4 +1,4 @@
-"""The listings of behaviour.md section 7, paging edges included."""
+"""The listings as production pages them, paging edges included."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import pytest
 from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
 from inboxdesk.server.store import Store
 from tests.conftest import EXAMPLE, MAILGUN, Service, ServiceFactory, jane_message
+
+STAGING_ENV = "65d000000000000000000002"
 
 FEED = "/v1/subscribers/jane/notifications/feed"
 
@@ -139,10 +141,21 @@ def test_integrations_all_and_active(service: Service) -> None:
     with service.http() as http:
         everything = http.get("/v1/integrations").json()["data"]
         active = http.get("/v1/integrations/active").json()["data"]
+    # The key's environment only: 8 in Staging, one of them inactive.
+    assert len(everything) == 8 and len(active) == 7
+    assert all(i["active"] for i in active)
+    assert {i["channel"] for i in everything} == {"in_app", "email", "sms", "chat", "push"}
+    assert {i["_environmentId"] for i in everything} == {STAGING_ENV}
+
+
+def test_org_wide_integrations_span_the_organization(make_service: ServiceFactory) -> None:
+    service = make_service(org_wide_integrations=True)
+    with service.http() as http:
+        everything = http.get("/v1/integrations").json()["data"]
+        active = http.get("/v1/integrations/active").json()["data"]
     # Both environments of the organization: 8 in Staging, 2 in Other.
     assert len(everything) == 10 and len(active) == 9
     assert all(i["active"] for i in active)
-    assert {i["channel"] for i in everything} == {"in_app", "email", "sms", "chat", "push"}
     assert len({i["_environmentId"] for i in everything}) == 2
 
 

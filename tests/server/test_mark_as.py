@@ -1,4 +1,4 @@
-"""Mark messages over HTTP: behaviour.md section 2."""
+"""Mark messages over HTTP, as production's mark-as does."""
 
 from __future__ import annotations
 
@@ -124,30 +124,40 @@ def test_foreign_ids_come_back_unchanged_unknown_ones_not_and_order_is_kept(
     assert changed == {jane_message(7), jane_message(2)}
 
 
-@pytest.mark.parametrize("missing", [{}, {"messageId": ""}, {"messageId": []}, {"messageId": None}])
-def test_missing_or_empty_message_id_is_400(service: Service, missing: dict[str, Any]) -> None:
+OBJECT_IDS = "messageId must be a valid MongoDB ObjectId or an array of valid MongoDB ObjectIds"
+
+
+@pytest.mark.parametrize(
+    ("missing", "messages"),
+    [
+        ({}, ["messageId should not be null or undefined", OBJECT_IDS]),
+        ({"messageId": None}, ["messageId should not be null or undefined", OBJECT_IDS]),
+        ({"messageId": ""}, [OBJECT_IDS]),
+        ({"messageId": []}, [OBJECT_IDS]),
+    ],
+)
+def test_missing_or_empty_message_id_is_422_in_general(
+    service: Service, missing: dict[str, Any], messages: list[str]
+) -> None:
     before = service.snapshot()
     with service.http() as http:
         response = http.post(MARK, json={**missing, "markAs": "read"})
-    assert response.status_code == 400
-    assert response.json()["message"] == "messageId is required"
+    assert response.status_code == 422
+    body = response.json()
+    assert body["message"] == "Validation Error"
+    assert body["errors"] == {"general": {"messages": messages, "value": "No Value Recorded"}}
     assert service.snapshot() == before
 
 
-def test_a_comma_separated_message_id_is_split(service: Service) -> None:
+def test_a_comma_joined_message_id_is_refused_not_split(service: Service) -> None:
+    before = service.snapshot()
     with service.http() as http:
         response = http.post(
             MARK, json={"messageId": f"{jane_message(1)},{jane_message(3)}", "markAs": "read"}
         )
-    assert response.status_code == 201
-    assert [m["_id"] for m in response.json()["data"]] == [jane_message(1), jane_message(3)]
-    assert all(m["read"] for m in response.json()["data"])
-
-
-def test_a_malformed_id_in_a_comma_separated_string_is_422(service: Service) -> None:
-    with service.http() as http:
-        response = http.post(MARK, json={"messageId": f"{jane_message(1)},nope", "markAs": "read"})
-    assert response.status_code == 422 and "messageId" in response.json()["errors"]
+    assert response.status_code == 422
+    assert response.json()["errors"]["general"]["messages"] == [OBJECT_IDS]
+    assert service.snapshot() == before
 
 
 def test_response_messages_are_productions_slimmer_dto(service: Service) -> None:

@@ -1,4 +1,4 @@
-"""Configurable rate limiting: behaviour.md section 6."""
+"""Configurable rate limiting, with production's 429 and headers."""
 
 from __future__ import annotations
 

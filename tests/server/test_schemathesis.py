@@ -67,7 +67,7 @@ def test_every_operation_survives_generated_requests(service: Service) -> None:
     assert not failures, "\n\n".join(failures)
 
 
-# The bad inputs of the hostile pass (decisions.md 21-24), for every parameter of every
+# The bad inputs of the hostile pass, for every parameter of every
 # operation: as path segments and query values (percent-encoded as they arrive), and as
 # POST bodies. Each must be a 4xx JSON error, never a 5xx.
 HOSTILE_VALUES = [

@@ -1,4 +1,6 @@
-"""Set primary over HTTP: behaviour.md section 2, scoped to the organization."""
+"""Set primary over HTTP: a key switches its own environment's integrations; another
+environment's answers 403 and changes nothing. In the older organization-wide mode a
+key lists and switches every environment's, each in its own environment."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from tests.conftest import (
     SENDGRID,
     SES,
     SLACK,
+    STAGING_KEY,
     TWILIO,
     VONAGE,
     Service,
@@ -24,10 +27,18 @@ from tests.conftest import (
 )
 
 STAGING_ENV, OTHER_ENV = "65d000000000000000000002", "65d000000000000000000003"
+KEY_OF = {STAGING_ENV: STAGING_KEY, OTHER_ENV: OTHER_KEY}
+# Production's words, whole.
+OTHER_ENVIRONMENT = (
+    "API key authentication is scoped to a single environment and cannot set as primary "
+    "an integration that belongs to a different environment. Use an API key from the "
+    "integration's environment, or authenticate with a session token."
+)
 
 
 def primaries(service: Service, channel: str, env: str = STAGING_ENV) -> list[str]:
-    with service.http() as http:
+    """The environment's primaries of a channel, as its own key lists them."""
+    with service.http(KEY_OF[env]) as http:
         items = http.get("/v1/integrations").json()["data"]
     return [
         i["_id"]
@@ -37,8 +48,10 @@ def primaries(service: Service, channel: str, env: str = STAGING_ENV) -> list[st
 
 
 def priorities(service: Service, *ids: str) -> list[int | None]:
-    with service.http() as http:
-        items = {i["_id"]: i for i in http.get("/v1/integrations").json()["data"]}
+    items = {}
+    for key in (STAGING_KEY, OTHER_KEY):
+        with service.http(key) as http:
+            items |= {i["_id"]: i for i in http.get("/v1/integrations").json()["data"]}
     return [items[i].get("priority") for i in ids]
 
 
@@ -89,13 +102,10 @@ ELSEWHERE = "65e000000000000000077777"
 ELSEWHERE_KEY = "elsewhere-key-0123456789abcdef"
 
 
-@pytest.fixture
-def two_organizations(make_service: ServiceFactory) -> Service:
-    import json
-
+def load_foreign(service: Service) -> None:
+    """Adds an organization of its own to the service's store."""
     from inboxdesk.server.fixtures import load_fixture
 
-    service = make_service(json.loads(EXAMPLE.read_text()))
     foreign = {
         "_organizationId": "65d000000000000000077770",
         "environments": [
@@ -115,6 +125,14 @@ def two_organizations(make_service: ServiceFactory) -> Service:
         ],
     }
     load_fixture(service.store, foreign)
+
+
+@pytest.fixture
+def two_organizations(make_service: ServiceFactory) -> Service:
+    import json
+
+    service = make_service(json.loads(EXAMPLE.read_text()))
+    load_foreign(service)
     return service
 
 
@@ -135,20 +153,66 @@ def test_unknown_or_other_organizations_integration_is_404(
     assert service.snapshot() == before
 
 
-def test_the_list_spans_the_organization_but_not_other_organizations(
-    two_organizations: Service,
+def test_a_key_lists_its_own_environment_only(two_organizations: Service) -> None:
+    for key, env in ((STAGING_KEY, STAGING_ENV), (OTHER_KEY, OTHER_ENV)):
+        with two_organizations.http(key) as http:
+            listed = http.get("/v1/integrations").json()["data"]
+            active = http.get("/v1/integrations/active").json()["data"]
+        assert listed and {i["_environmentId"] for i in listed} == {env}
+        assert active and {i["_environmentId"] for i in active} == {env}
+        assert {i["_id"] for i in active} == {i["_id"] for i in listed if i["active"]}
+
+
+def test_the_org_wide_list_spans_the_organization_but_not_other_organizations(
+    make_service: ServiceFactory,
 ) -> None:
-    with two_organizations.http() as http:
+    service = make_service(org_wide_integrations=True)
+    load_foreign(service)
+    with service.http() as http:
         items = http.get("/v1/integrations").json()["data"]
+        active = http.get("/v1/integrations/active").json()["data"]
     assert {i["_environmentId"] for i in items} == {STAGING_ENV, OTHER_ENV}
+    assert {i["_environmentId"] for i in active} == {STAGING_ENV, OTHER_ENV}
     assert ELSEWHERE not in {i["_id"] for i in items}
 
 
-def test_another_environments_integration_switches_that_environment_only(
-    service: Service,
+@pytest.mark.parametrize(
+    ("key", "integration"),
+    [
+        (STAGING_KEY, OTHER_SMTP),
+        (STAGING_KEY, POSTMARK),  # already primary there
+        (OTHER_KEY, SENDGRID),  # already primary there
+        (OTHER_KEY, MAILGUN),
+        (OTHER_KEY, INBOX),  # a channel without primary: the 403 comes first
+        (OTHER_KEY, SES),  # inactive
+    ],
+)
+def test_another_environments_integration_is_403_and_changes_nothing(
+    service: Service, key: str, integration: str
+) -> None:
+    before = service.snapshot()
+    with service.http(key) as http:
+        response = http.post(f"/v1/integrations/{integration}/set-primary")
+    assert response.status_code == 403
+    body = response.json()
+    assert body["message"] == OTHER_ENVIRONMENT
+    assert (body["statusCode"], body["error"]) == (403, "Forbidden")
+    assert body["path"] == f"/v1/integrations/{integration}/set-primary"
+    assert service.snapshot() == before
+
+
+def test_a_malformed_or_unknown_id_is_answered_before_the_403(service: Service) -> None:
+    with service.http(OTHER_KEY) as http:
+        assert http.post("/v1/integrations/zz/set-primary").status_code == 422
+        assert http.post("/v1/integrations/65e000000000000000099999/set-primary").status_code == 404
+
+
+def test_org_wide_another_environments_integration_switches_that_environment_only(
+    make_service: ServiceFactory,
 ) -> None:
     """A Staging key makes an Other integration primary: Other's primary changes, and
-    Staging's stays (production finds it in the organization and acts in its own)."""
+    Staging's stays (found in the organization, switched in its own environment)."""
+    service = make_service(org_wide_integrations=True)
     with service.http() as http:
         response = http.post(f"/v1/integrations/{OTHER_SMTP}/set-primary")
     assert response.status_code == 200
@@ -167,8 +231,8 @@ def test_another_environments_integration_switches_that_environment_only(
 
 
 def test_priority_is_recalculated_among_the_active_ones(service: Service) -> None:
-    """decisions.md 10: the primary highest, the other active ones below in their
-    previous order, inactive ones untouched."""
+    """The primary highest, the other active ones below in their previous order,
+    inactive ones untouched."""
     with service.http() as http:
         assert http.post(f"/v1/integrations/{MAILGUN}/set-primary").status_code == 200
     assert priorities(service, MAILGUN, SENDGRID) == [2, 1]
@@ -231,13 +295,24 @@ def test_malformed_id_is_422(service: Service, bad: str) -> None:
     ]
 
 
+@pytest.mark.parametrize("org_wide", [False, True], ids=["own-keys", "org-wide"])
 def test_twenty_concurrent_calls_leave_exactly_one_primary_per_environment(
-    service: Service,
+    make_service: ServiceFactory, org_wide: bool
 ) -> None:
+    service = make_service(org_wide_integrations=org_wide)
     targets = [SENDGRID, MAILGUN, SES, POSTMARK, OTHER_SMTP] * 4
-    with service.http() as http, ThreadPoolExecutor(max_workers=20) as pool:
+    other = {POSTMARK, OTHER_SMTP}
+    with (
+        service.http() as staging,
+        service.http(OTHER_KEY) as there,
+        ThreadPoolExecutor(max_workers=20) as pool,
+    ):
+        # Each with its environment's key; org-wide, all with Staging's.
+        http = {i: there if i in other and not org_wide else staging for i in targets}
         statuses = list(
-            pool.map(lambda i: http.post(f"/v1/integrations/{i}/set-primary").status_code, targets)
+            pool.map(
+                lambda i: http[i].post(f"/v1/integrations/{i}/set-primary").status_code, targets
+            )
         )
     assert statuses == [200] * 20
     assert len(primaries(service, "email", STAGING_ENV)) == 1
@@ -252,7 +327,7 @@ def test_twenty_concurrent_calls_leave_exactly_one_primary_per_environment(
 
 
 def test_an_upper_case_id_is_the_same_integration(service: Service) -> None:
-    """behaviour.md 6: production reads ObjectIds in upper-case hex too."""
+    """Production reads ObjectIds in upper-case hex too."""
     with service.http() as http:
         response = http.post(f"/v1/integrations/{MAILGUN.upper()}/set-primary")
     assert response.status_code == 200 and response.json()["data"]["_id"] == MAILGUN

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from inboxdesk.server.fixtures import read_fixture
-from tests.conftest import EXAMPLE, Service, ServiceFactory
+from tests.conftest import EXAMPLE, Service, ServiceFactory, jane_message
 
 SEARCH = "/v2/subscribers"
 
@@ -41,7 +41,7 @@ def ids(body: dict[str, Any]) -> list[str]:
         ({"email": "JOE@example"}, ["joe"]),
         ({"name": "jane doe"}, ["jane"]),
         ({"name": "doe"}, ["jane"]),
-        # subscriberId is exact and case-sensitive, as production's (behaviour.md 5).
+        # subscriberId is exact and case-sensitive, as production's.
         ({"subscriberId": "jane"}, ["jane"]),
         ({"subscriberId": "ja"}, []),
         ({"subscriberId": "Jane"}, []),
@@ -103,7 +103,7 @@ def test_include_cursor_starts_the_page_at_the_cursor(service: Service) -> None:
         ({"limit": 101}, 422),
         ({"orderDirection": "sideways"}, 422),
         ({"orderBy": "password"}, 422),
-        ({"after": "65f0000000000000000fffff"}, 400),
+        ({"after": jane_message(1), "before": jane_message(2)}, 400),
     ],
 )
 def test_bad_search_queries(service: Service, params: dict[str, Any], status: int) -> None:
@@ -111,6 +111,40 @@ def test_bad_search_queries(service: Service, params: dict[str, Any], status: in
         response = http.get(SEARCH, params=params)
     assert response.status_code == status
     assert response.json()["path"].startswith(f"{SEARCH}?")
+
+
+EMPTY = {"data": [], "next": None, "previous": None, "totalCount": 0, "totalCountCapped": False}
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"after": "65f0000000000000000fffff"},  # names no subscriber
+        {"before": "65f0000000000000000fffff"},
+        {"after": "not-an-id"},
+        {"before": "x"},
+        {"name": "jane", "after": "<joe>"},  # joe's _id, outside a search for jane
+    ],
+)
+def test_a_cursor_naming_no_subscriber_of_the_search_is_an_empty_page(
+    service: Service, params: dict[str, str]
+) -> None:
+    with service.http() as http:
+        if params.get("after") == "<joe>":
+            joe = http.get(SEARCH, params={"subscriberId": "joe"}).json()["data"][0]["_id"]
+            params = {**params, "after": joe}
+        response = http.get(SEARCH, params=params)
+    assert response.status_code == 200
+    assert response.json() == EMPTY
+
+
+def test_both_cursors_at_once_is_400_in_productions_words(service: Service) -> None:
+    with service.http() as http:
+        response = http.get(SEARCH, params={"after": jane_message(1), "before": jane_message(2)})
+    assert response.status_code == 400
+    assert response.json()["message"] == (
+        'Cannot specify both "before" and "after" cursors at the same time.'
+    )
 
 
 def test_get_one_and_unknown(service: Service) -> None:

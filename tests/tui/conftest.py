@@ -15,7 +15,7 @@ from inboxdesk.config import Settings
 from inboxdesk.tui.app import InboxdeskApp, make_app
 from inboxdesk.writes import WriteStore
 from tests.client.faults import FaultTransport
-from tests.conftest import STAGING_KEY, Service
+from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.waiting import until
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
@@ -69,6 +69,16 @@ class Notices(list[Notification]):
 
     def saying(self, text: str) -> list[Notification]:
         return [n for n in self if text in n.message]
+
+
+# The app's Integrations view lists every environment of the organization, as a key of a
+# deployment older than May 2026 sees them: its tests run on a service in that mode.
+ORG_WIDE = {"org_wide_integrations": True}
+
+
+@pytest.fixture
+def org_wide_service(make_service: ServiceFactory) -> Service:
+    return make_service(**ORG_WIDE)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Copies and credential names from a hostile service (decisions.md 21): the clipboard
+"""Copies and credential names from a hostile service: the clipboard
 gets the cleaned form and the notice says so; a credential's name is text, never a
 terminal sequence."""
 

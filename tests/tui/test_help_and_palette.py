@@ -31,7 +31,7 @@ from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter, key_width
 from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, STAGING_KEY, ServiceFactory
-from tests.tui.conftest import SIZE, app_for, plain, settled, until
+from tests.tui.conftest import ORG_WIDE, SIZE, app_for, plain, settled, until
 from tests.tui.test_inbox import opened
 from tests.tui.test_integrations import go_to, integrations
 
@@ -59,7 +59,7 @@ async def help_of(pilot: Pilot[None]) -> list[str]:
 
 
 async def test_a_remapped_key_shows_in_help_and_footer(make_service: ServiceFactory) -> None:
-    service = make_service()
+    service = make_service(**ORG_WIDE)
     keymap = {"inbox.mark_read": "x", "integrations.set_primary": "m"}
     app = app_for(service, keymap=keymap)
     async with app.run_test(size=SIZE) as pilot:
@@ -79,7 +79,7 @@ async def test_a_remapped_key_shows_in_help_and_footer(make_service: ServiceFact
 async def test_help_groups_the_app_keys_apart_and_names_them_per_view(
     make_service: ServiceFactory,
 ) -> None:
-    app = app_for(make_service())
+    app = app_for(make_service(**ORG_WIDE))
     async with app.run_test(size=SIZE) as pilot:
         await opened(pilot)
         inbox = await help_of(pilot)
@@ -148,7 +148,7 @@ def _with_json_values() -> dict[str, Any]:
 
 async def test_detail_panes_spell_values_as_json(make_service: ServiceFactory) -> None:
     # Credentials as an older deployment sends them (production omits them for API keys).
-    service = make_service(fixture=_with_json_values(), send_credentials=True)
+    service = make_service(fixture=_with_json_values(), send_credentials=True, **ORG_WIDE)
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)

@@ -231,7 +231,7 @@ async def test_picker_integrations_and_palette_stay_inert_text(
             pilot,
             lambda: (
                 isinstance(app.screen, SubscriberPicker)
-                and app.screen.query_one(OptionList).option_count == 2
+                and app.screen.query_one(OptionList).option_count == 3
             ),
             what="the picker's hostile subscribers",
         )

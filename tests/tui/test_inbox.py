@@ -705,7 +705,7 @@ async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
         await pilot.press("A")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         # The count endpoint counts to 100, as production does: the question says 99+.
-        # Counted exactly, archived and snoozed ones included (decisions.md 15).
+        # Counted exactly, archived and snoozed ones included.
         question = plain(app.screen.query_one("#question", Static))
         assert f"Mark all {unread:,} unread" in question
         assert f"{unread:,} webhooks" in plain(app.screen.query_one("#detail", Static))

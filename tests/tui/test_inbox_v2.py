@@ -1,6 +1,6 @@
 """The app on the v2 inbox (issue 19): tabs as the subscriber sees them, archive and
 snooze keys through the outbox, the v1 feed on an older service; the header's counts at
-80 columns and the webhook warning (issue 20, decisions.md 14 to 18, 28)."""
+80 columns and the webhook warning."""
 
 from __future__ import annotations
 
@@ -122,6 +122,11 @@ async def test_snooze_asks_until_when_and_unsnooze(service: Service, notices: No
         await pilot.press(*"xx", "enter")
         assert "Not a time" in plain(modal.query_one("#error", Static))
         assert modal.query_one(Input).value == "yesterday 9xx"
+        # At most a year ahead, as the command line says (snooze.py).
+        modal.query_one(Input).value = "99999d"
+        await pilot.press("enter")
+        assert isinstance(app.screen, SnoozeScreen)
+        assert "at most 365 days ahead" in plain(modal.query_one("#error", Static))
         modal.query_one(Input).value = "2h"
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is screen)

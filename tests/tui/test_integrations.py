@@ -13,8 +13,15 @@ from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from tests.client.faults import FaultTransport, connection_refused
 from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service, ServiceFactory
-from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
+from tests.tui.conftest import ORG_WIDE, SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened
+
+
+@pytest.fixture
+def service(org_wide_service: Service) -> Service:
+    """The view lists every environment's integrations, as an older deployment's key
+    reads them."""
+    return org_wide_service
 
 
 async def integrations(pilot: Pilot[None]) -> IntegrationsScreen:
@@ -125,7 +132,7 @@ def set_primary_key(screen: IntegrationsScreen) -> Widget:
 
 async def test_credentials_are_masked(make_service: ServiceFactory) -> None:
     # Credentials as an older deployment sends them (production omits them for API keys).
-    service = make_service(send_credentials=True)
+    service = make_service(send_credentials=True, **ORG_WIDE)
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await integrations(pilot)
@@ -202,7 +209,7 @@ async def test_refresh_and_set_primary_merge_rows_in_place(service: Service) -> 
 
 
 async def test_another_environments_switch_asks_for_its_name(service: Service) -> None:
-    """decisions.md 8: a switch outside the key's environment is confirmed by typing
+    """A switch outside the key's environment is confirmed by typing
     that environment's name; a wrong name changes nothing."""
     from textual.widgets import Input
 

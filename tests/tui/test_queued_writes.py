@@ -1,5 +1,5 @@
 """Writes queued while the service is away outlive the session and are offered at the
-next start (decisions.md 4); an undo while away is queued, not lost."""
+next start; an undo while away is queued, not lost."""
 
 from __future__ import annotations
 
@@ -118,7 +118,8 @@ async def test_quitting_before_the_environment_is_known_still_asks_about_earlier
     path = tmp_path / "writes.db"
     store = WriteStore(path)
     mark = Write(Kind.MARK, "jane", (Step("read", (jane_message(11),)),))
-    store.enqueue(Where.of(None, service.url), mark)  # filed with the environment unknown
+    made_with = app_for(service).client.key_fingerprint(store.secret)
+    store.enqueue(Where.of(None, service.url), mark, made_with)  # the environment unknown
     store.close()
     scope_held = Held(held="/environments")  # never answered: the environment stays unknown
     app = app_for(service, transport=scope_held, writes=WriteStore(path))

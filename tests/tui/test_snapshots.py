@@ -65,7 +65,9 @@ async def _integrations(pilot: Pilot[None]) -> IntegrationsScreen:
 
 
 @sizes
-def test_integrations(snap_compare: Any, service: Service, size: tuple[int, int]) -> None:
+def test_integrations(snap_compare: Any, org_wide_service: Service, size: tuple[int, int]) -> None:
+    service = org_wide_service
+
     async def ready(pilot: Pilot[None]) -> None:
         screen = await _integrations(pilot)
         table = screen.query_one(IntegrationTable)
@@ -76,8 +78,10 @@ def test_integrations(snap_compare: Any, service: Service, size: tuple[int, int]
 
 @sizes
 def test_set_primary_confirmation(
-    snap_compare: Any, service: Service, size: tuple[int, int]
+    snap_compare: Any, org_wide_service: Service, size: tuple[int, int]
 ) -> None:
+    service = org_wide_service
+
     async def ready(pilot: Pilot[None]) -> None:
         screen = await _integrations(pilot)
         table = screen.query_one(IntegrationTable)

@@ -63,7 +63,10 @@ async def switch_then_undo_from_history(pilot: Pilot[None], service: Service) ->
     return screen
 
 
-async def test_integrations_show_a_primary_undone_from_history(service: Service) -> None:
+async def test_integrations_show_a_primary_undone_from_history(
+    org_wide_service: Service,
+) -> None:
+    service = org_wide_service
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await switch_then_undo_from_history(pilot, service)
@@ -119,8 +122,9 @@ async def test_the_snooze_dialogs_iso_example_is_tomorrow_and_its_hints_agree(
 
 
 async def test_the_history_table_keeps_its_outcome_column_at_120_columns(
-    service: Service,
+    org_wide_service: Service,
 ) -> None:
+    service = org_wide_service
     app = app_for(service)
     async with app.run_test(size=(120, 40)) as pilot:
         await switch_then_undo_from_history(pilot, service)

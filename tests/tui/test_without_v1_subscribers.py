@@ -58,7 +58,7 @@ async def test_the_app_needs_no_v1_subscribers(
 async def test_an_older_service_without_the_v2_inbox_opens_searches_and_recovers(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
-    """The v1 feed's fallback (decisions.md 18) does all the app's day: open with no
+    """The v1 feed's fallback does all the app's day: open with no
     subscriber given, filter, queue a mark while the service is away, send it when back."""
     service = make_service(v2_inbox=False)
     with service.http() as http:

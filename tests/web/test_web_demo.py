@@ -237,8 +237,9 @@ class Screen:
 
 
 @contextmanager
-def browser_on(url: str) -> Iterator[Screen]:
-    """Headless Chromium showing `url`, its keys going to the app."""
+def browser_on(url: str, by_link: bool = False) -> Iterator[Screen]:
+    """Headless Chromium showing `url`, its keys going to the app; `by_link` opens it
+    by a click on a link in a page of another site, as from a web chat or mail."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -248,7 +249,13 @@ def browser_on(url: str) -> Iterator[Screen]:
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 760})
             page.add_init_script(CATCH_TERMINAL)
-            page.goto(url)
+            if by_link:
+                page.goto(f'data:text/html,<a id="open" href="{url}">the app</a>')
+                page.click("#open")
+            else:
+                page.goto(url)
+            # The first load trades the token for a cookie and loads the page anew.
+            page.wait_for_url(lambda address: "token=" not in address)
             screen = Screen(page)
             wait_for("the inbox", screen.list_top)
             wait_for("the counts", screen.unread)
@@ -269,6 +276,8 @@ def assert_key_kept(served: Served, key: str, screen: Screen, url: str) -> None:
         assert key.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
     assert key not in url
     assert key not in screen.page.content()
+    # The first load traded the token for a cookie: the address bar no longer shows it.
+    assert "token=" in url and "token=" not in screen.page.url
 
 
 @pytest.mark.slow
@@ -341,7 +350,7 @@ def test_tui_in_a_browser(service: Service, browser_ready: None, tmp_path: Path)
         # The app opens the subscriber the v2 search lists first (newest first).
         with service.http() as http:
             first = http.get("/v2/subscribers", params={"limit": 1}).json()["data"][0]
-        with browser_on(page_url) as screen:
+        with browser_on(page_url, by_link=True) as screen:
             # That subscriber, from the service the flag named.
             name = first["firstName"]
             assert any(name in line for line in screen.lines()[:3]), (name, screen.lines())
@@ -353,10 +362,26 @@ def test_tui_in_a_browser(service: Service, browser_ready: None, tmp_path: Path)
 
 
 def test_off_loopback_is_warned_about(tmp_path: Path) -> None:
-    """A --host other than loopback serves, with a warning (no browser needed)."""
-    served = Served(["tui", "--host", "0.0.0.0"], tmp_path)
+    """A --host other than loopback serves, with a warning (no browser needed). A
+    wildcard bind prints this machine's name; the page answers to it, to the loopback
+    names, and to no other."""
+    sentinel = "web-sentinel-key-7f3a9c"
+    served = Served(["tui", "--host", "0.0.0.0"], tmp_path, env={"NOVU_SECRET_KEY": sentinel})
     try:
-        served.line_with("in a browser: http://")
-        assert "is not loopback" in served.rest_of_output()
+        page = served.line_with("in a browser: http://").split()[4]
+        match = re.fullmatch(r"http://([^/]+):(\d+)/\?token=([A-Za-z0-9_-]+)", page)
+        assert match, page
+        name, port, token = match[1], match[2], match[3]
+        loopback = f"http://127.0.0.1:{port}/?token={token}"
+        with httpx.Client(timeout=30) as http:
+            for host in (name, "localhost", "127.0.0.1", "0.0.0.0"):
+                answer = http.get(loopback, headers={"Host": f"{host}:{port}"})
+                assert answer.cookies.get(f"inboxdesk-web-{port}") == token, host
+            answer = http.get(loopback, headers={"Host": f"evil.example:{port}"})
+            assert answer.status_code == 403
     finally:
         assert served.stop() == 0
+    output = served.rest_of_output()
+    assert "is not loopback" in output
+    # The key is in the apps' environment only: never in the output or the address.
+    assert sentinel not in output and sentinel not in page

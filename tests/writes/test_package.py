@@ -32,17 +32,3 @@ def test_the_first_frame_modules_leave_the_outbox_unloaded() -> None:
         "inboxdesk.writes.effects",
         "inboxdesk.writes.model",
     ], loaded
-
-
-def test_every_event_becomes_the_app_message_of_its_name() -> None:
-    from typing import get_args
-
-    from inboxdesk.tui import write_messages
-    from inboxdesk.writes import events
-
-    kinds = get_args(events.Event)
-    assert len(kinds) == 6
-    for kind in kinds:
-        message = write_messages.message_for(object.__new__(kind))
-        assert isinstance(message, write_messages.WriteMessage)
-        assert type(message).__name__ == kind.__name__

@@ -15,10 +15,7 @@ from collections.abc import Sequence
 import click
 
 from inboxdesk import __version__
-from inboxdesk.cli.crash import crashed
-from inboxdesk.client.errors import InboxdeskError
-from inboxdesk.config import ConfigError
-from inboxdesk.entry import collector_paused
+from inboxdesk.gc_paused import collector_paused
 
 # Words that mean the group itself, not options of the app.
 _OWN = {"-h", "--help", "-V", "--version"}
@@ -116,19 +113,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
     except (click.Abort, KeyboardInterrupt):
         return 130
-    except ConfigError as exc:
+    except BrokenPipeError:
+        return _closed_pipe()
+    except Exception as exc:
+        return _failed(exc)
+    return code if isinstance(code, int) else 0
+
+
+def _failed(exc: Exception) -> int:
+    """The settings' or the service's error in one line and its exit status; anything
+    else is a crash. Imported here: `inboxdesk --version` needs neither."""
+    from inboxdesk.client.errors import InboxdeskError
+    from inboxdesk.config import ConfigError
+
+    if isinstance(exc, ConfigError):
         print(f"inboxdesk: {exc}", file=sys.stderr)
         return 2
-    except InboxdeskError as exc:
+    if isinstance(exc, InboxdeskError):
         print(f"inboxdesk: {exc.message}", file=sys.stderr)
         if exc.hint:
             print(f"  {exc.hint}", file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        return _closed_pipe()
-    except Exception as exc:
-        return crashed(exc)
-    return code if isinstance(code, int) else 0
+    from inboxdesk.cli.crash import crashed
+
+    return crashed(exc)
 
 
 def _closed_pipe() -> int:

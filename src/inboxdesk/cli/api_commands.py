@@ -15,14 +15,15 @@ from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
 from inboxdesk.client import InboxClient, NoV2Inbox
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import client_for
 from inboxdesk.ends import exact_notification_counts
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
+from inboxdesk.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.writes import Flags as MessageFlags
-from inboxdesk.writes import Kind, Outbox, Step, Write
+from inboxdesk.writes import Kind, Outbox, Step, Write, WriteStore
 from inboxdesk.writes.before import MARK_PAGES, PAGE, mark_before, unread_before
 
 # Exit status when mark-as left some requested ids alone.
@@ -34,10 +35,22 @@ json_option = click.option("--json", "as_json", is_flag=True, help="print JSON, 
 
 
 def _emit(data: Any, **beside: Any) -> None:
-    """The one JSON envelope of every command (decisions.md 26): `{"data": ...}`, plus
+    """The one JSON envelope of every command: `{"data": ...}`, plus
     `next`, `notUpdated` or `failed` where they apply; the wire's types kept, and C1 and
     bidi controls escaped as well as C0."""
-    print(safe_json({"data": data, **beside}, indent=2))
+    write_out(safe_json({"data": data, **beside}, indent=2) + "\n")
+
+
+# Written this much at a time: one large write to a pipe whose reader left returns a
+# short count, not an error, and the rest is lost without a word; small ones fail.
+CHUNK = 16_384
+
+
+def write_out(text: str) -> None:
+    """`text` on stdout, in pieces: a reader that stops early (`| head`) is noticed."""
+    for start in range(0, len(text), CHUNK):
+        sys.stdout.write(text[start : start + CHUNK])
+    sys.stdout.flush()
 
 
 def _print_ids(ids: Sequence[str | None]) -> None:
@@ -50,6 +63,12 @@ def _print_ids(ids: Sequence[str | None]) -> None:
 ids_option = click.option(
     "--ids", "ids_only", is_flag=True, help="print ids only, one per line (for pipes)"
 )
+
+
+def say_skipped(store: WriteStore) -> None:
+    """One line for each damaged row of the journal that was passed over."""
+    for line in store.skipped.values():
+        print(f"inboxdesk: {safe(line, newlines=False)}", file=sys.stderr)
 
 
 def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
@@ -73,6 +92,7 @@ def _write_call(flags: Flags, work: Callable[[InboxClient, Outbox], Awaitable[in
             try:
                 return await work(client, outbox)
             finally:
+                say_skipped(outbox.store)
                 outbox.store.close()
 
     return asyncio.run(main())
@@ -106,10 +126,8 @@ def subscribers(
     async def work(client: InboxClient) -> int:
         nonlocal after
         found = []
-        most = client.options.limits.max_pages
-        for pages in range(1, most + 2):
-            if pages > most:
-                raise too_many_pages(most, "subscribers")
+        walk = Walk(client.options.limits.max_pages, "subscribers")
+        while True:
             result = await client.search_subscribers(
                 email=email,
                 name=name,
@@ -122,6 +140,7 @@ def subscribers(
             after = result.next
             if not (follow and after):
                 break
+            walk.onward((s.subscriber_id for s in result.data), after)
         if as_json:
             # Channel settings hold webhook URLs and device tokens: masked like any secret.
             shown = [mask_secrets(s.to_wire()) for s in found]
@@ -155,12 +174,6 @@ def _message_rows(messages: Sequence[MessageFields]) -> list[tuple[object, ...]]
         )
         for m in messages
     ]
-
-
-def _state(n: InboxNotification) -> str:
-    if n.is_archived:
-        return "archived"
-    return f"snoozed to {n.snoozed_until[:16]}" if n.snoozed_until else ""
 
 
 def _notification_rows(found: Sequence[InboxNotification]) -> list[tuple[object, ...]]:
@@ -232,8 +245,15 @@ def messages(
     async def work(client: InboxClient) -> int:
         following: int | None = None
         try:
+            if follow and ids_only and not as_json:
+                # Streamed: each page's ids as it arrives, for a pipe that acts on them.
+                async for notifications in client.notification_pages(subscriber_id, **query):
+                    _print_ids([n.id for n in notifications])
+                    sys.stdout.flush()
+                return 0
             if follow:
-                found = await client.every_notification(subscriber_id, **query)
+                pages = client.notification_pages(subscriber_id, **query)
+                found = [n async for notifications in pages for n in notifications]
             else:
                 listed = await client.notifications(
                     subscriber_id, limit=limit, offset=page * limit, **query
@@ -309,6 +329,11 @@ async def _v1_messages(
     read = False if unread else None
     seen = False if unseen else None
     following: int | None = None
+    if follow and ids_only and not as_json:
+        async for message in client.iter_feed(subscriber_id, 100, read, seen):
+            _print_ids([message.id])
+            sys.stdout.flush()
+        return 0
     if follow:
         found = [m async for m in client.iter_feed(subscriber_id, 100, read, seen)]
     else:
@@ -353,12 +378,12 @@ def counts(flags: Flags, subscriber_id: str, all_states: bool, as_json: bool) ->
 
 
 def _ids(values: list[str]) -> list[str]:
+    """The ids of the arguments (commas part them; spaces do not: an argument is one id,
+    whatever it holds), or of stdin for `-` (one or more a line)."""
     ids: list[str] = []
     for value in values:
-        if value == "-":
-            ids += sys.stdin.read().split()
-        else:
-            ids += [part for part in value.replace(",", " ").split() if part]
+        parts = sys.stdin.read().split() if value == "-" else value.split(",")
+        ids += [part.strip() for part in parts if part.strip()]
     return ids
 
 
@@ -383,6 +408,11 @@ def mark_as(
             file=sys.stderr,
         )
         return 2
+
+    # Warned, not asked: the ids may come from a pipe, and the mark goes on.
+    warning = webhook_warning(len(set(ids)))
+    if warning:
+        print(f"inboxdesk: {warning}", file=sys.stderr)
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         # Before: read from the subscriber's newest messages (else as the journal last
@@ -447,14 +477,16 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             if state in ("read", "seen"):
                 counts = await exact_notification_counts(client, subscriber_id, True)
                 known = counts.unread if state == "read" else counts.unseen
-                # decisions.md 15 and 17: the number it changes, and the webhooks it fires.
+                # The number it changes, and the webhooks it sets off.
                 question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"
-                if known.capped or known.value > 20:
-                    print(
-                        f"  Production sends the customer's webhook once per message "
-                        f"(message.{state}): {known} of them.",
-                        file=sys.stderr,
-                    )
+                # An odd count is shown as sent, never used to size the warning.
+                warning = (
+                    webhook_warning_uncounted(f"message.{state}")
+                    if known.odd
+                    else webhook_warning(int(known.value), f"message.{state}", known.capped)
+                )
+                if warning:
+                    print(f"  {warning}", file=sys.stderr)
             if not confirm(question + "?"):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED

@@ -22,7 +22,7 @@ from rich.console import Console
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.crash import HUNG_UP, report, terminal_gone
 from inboxdesk.config import ConfigError, Settings, resolve
-from inboxdesk.entry import collector_paused
+from inboxdesk.gc_paused import collector_paused
 from inboxdesk.private_apis import app_crash
 from inboxdesk.text import safe
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import sys
 import types
 from collections.abc import Callable
 from typing import Any, Union, get_args, get_origin
@@ -66,4 +67,10 @@ def connection_options(command: Callable[..., int]) -> Callable[..., int]:
 def settings_from(flags: Flags, subscriber: str | None = None) -> Settings:
     if subscriber:
         flags = {**flags, "subscriber": subscriber}
-    return resolve(flags)
+    settings = resolve(flags)
+    from inboxdesk.config.connect import plain_http_warning
+
+    warning = plain_http_warning(settings)
+    if warning is not None and settings.api_key:
+        print(f"inboxdesk: warning: {warning}", file=sys.stderr)
+    return settings

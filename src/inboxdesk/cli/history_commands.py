@@ -1,5 +1,5 @@
 """`inboxdesk history` and `inboxdesk undo`: the journal of every write, and taking any
-entry back as a new write (decisions.md 31-34)."""
+entry back as a new write."""
 
 from __future__ import annotations
 
@@ -9,7 +9,15 @@ from datetime import datetime
 
 import click
 
-from inboxdesk.cli.api_commands import DECLINED, PARTIAL, _emit, _write_call, json_option
+from inboxdesk.cli.api_commands import (
+    DECLINED,
+    PARTIAL,
+    _emit,
+    _write_call,
+    json_option,
+    say_skipped,
+    write_out,
+)
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
 from inboxdesk.cli.prompts import ask, confirm
@@ -84,11 +92,12 @@ def history(
             Where.of(settings.profile, settings.base_url), subscriber_id, _since(since)
         )
     finally:
+        say_skipped(store)
         store.close()
     if operation:
         found = [e for e in found if e.write.kind.value == operation]
     if export == "csv":
-        sys.stdout.write(report.to_csv(found))
+        write_out(report.to_csv(found))
         return 0
     if export == "json" or as_json:
         _emit([report.as_json(e) for e in found])
@@ -191,7 +200,7 @@ async def _environment_confirmed(
     client: InboxClient, entry: Entry, environment: str | None
 ) -> bool:
     """A switch back outside the key's environment (or with the key's unknown) is
-    confirmed as the switch was (decisions.md 7-8): `--environment` naming it, or its
+    confirmed as the switch was: `--environment` naming it, or its
     name typed on a terminal. Says why when not."""
     acted = entry.where.environment or None
     scope = await load_scope(client)

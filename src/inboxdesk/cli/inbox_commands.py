@@ -4,7 +4,7 @@ one or many notifications (ids, or - for stdin), through the outbox like every w
 from __future__ import annotations
 
 import sys
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import click
 
@@ -22,15 +22,12 @@ from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
+from inboxdesk.models.inbox import InboxAction
+from inboxdesk.snooze import AHEAD, MARGIN, snooze_end
 from inboxdesk.text import plural, safe
-from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
+from inboxdesk.timeinput import HELP, TimeInputError, local_now
 from inboxdesk.writes import Kind, Outbox, Partial, Step, Write, describe
 
-# A snooze must end at least this far ahead (decisions.md 19).
-SNOOZE_AHEAD = timedelta(seconds=60)
-# And at most this far: production refuses a snooze past the plan's limit (402,
-# behaviour.md), which no document gives; a year catches a typo such as 99999d.
-SNOOZE_MOST = timedelta(days=365)
 # Exit status when no notification at all was updated: a failure, not a partial one.
 FAILED = 1
 
@@ -57,15 +54,14 @@ def _act(
                 failed=list(result.not_updated) if isinstance(event, Partial) else [],
             )
         else:
-            done = {"archive": "Archived", "unarchive": "Unarchived", "snooze": "Snoozed"}
-            # A snooze says when it ends, in local time with its zone (decisions.md 19).
+            # A snooze says when it ends, in local time with its zone.
             ends = (
                 f" until {datetime.fromisoformat(until).astimezone().strftime('%Y-%m-%d %H:%M %Z')}"
                 if until and result.notifications
                 else ""
             )
             print(
-                f"{done.get(action, 'Unsnoozed')} "
+                f"{InboxAction(action).done} "
                 f"{plural(len(result.notifications), 'notification')}{ends}."
             )
         if result.not_updated:
@@ -122,16 +118,14 @@ def snooze(
     1 if all do."""
     now = local_now()
     try:
-        end = parse_when(until, now, future=True)
+        end = snooze_end(until, now)
     except TimeInputError as exc:
         raise click.BadParameter(str(exc), param_hint="--until") from None
-    if end - now < SNOOZE_AHEAD:
-        raise click.BadParameter("a snooze must end at least a minute ahead", param_hint="--until")
-    if end - now > SNOOZE_MOST:
-        raise click.BadParameter(
-            f"a snooze may end at most {SNOOZE_MOST.days} days ahead, not "
-            f"{end.strftime('%Y-%m-%d %H:%M %Z')}",
-            param_hint="--until",
+    if end - now == AHEAD + MARGIN:
+        print(
+            f"inboxdesk: snoozed until {end.strftime('%H:%M:%S')}, a minute and a half ahead, "
+            "so that it is still a minute ahead when the service reads it.",
+            file=sys.stderr,
         )
     return _act(
         flags, subscriber_id, "snooze", _ids(list(notification_ids)), end.isoformat(), as_json

@@ -23,7 +23,7 @@ from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
 from inboxdesk.primary import names, plan_primary, switch_failed
-from inboxdesk.scope import Scope, load_scope
+from inboxdesk.scope import Scope, load_scope, own_environment_id
 from inboxdesk.text import safe
 from inboxdesk.writes import Kind, Outbox, Write
 
@@ -55,13 +55,17 @@ def environments(flags: Flags, as_json: bool, ids_only: bool) -> int:
     """List the organization's environments (never their API keys)."""
 
     async def work(client: InboxClient) -> int:
-        scope = await load_scope(client)
+        # Listed directly: a refusal, a redirect or any error is the command's failure
+        # (exit 1), never an empty list.
+        scope = Scope(await client.list_environments(), await own_environment_id(client))
         if as_json:
             _emit([e.to_wire() for e in scope.environments])
             return 0
         if ids_only:
             _print_ids([e.id for e in scope.environments])
             return 0
+        # An id listed twice is one environment: the key's mark goes on its first row.
+        listed = [e.id for e in scope.environments]
         rows = [
             (
                 e.name,
@@ -69,11 +73,19 @@ def environments(flags: Flags, as_json: bool, ids_only: bool) -> int:
                 e.identifier,
                 e.type or "",
                 e.slug or "",
-                "yes" if scope.is_own(e.id) else "",
+                "yes" if scope.is_own(e.id) and listed.index(e.id) == n else "",
             )
-            for e in scope.environments
+            for n, e in enumerate(scope.environments)
         ]
         print(table(["NAME", "ID", "IDENTIFIER", "TYPE", "SLUG", "THIS KEY'S"], rows))
+        twice = sorted({i for i in listed if listed.count(i) > 1})
+        if twice:
+            print(
+                "(the service listed "
+                + ", ".join(safe(i, newlines=False) for i in twice)
+                + " more than once)",
+                file=sys.stderr,
+            )
         if scope.own_id is None:
             print("(the API key's own environment is unknown)", file=sys.stderr)
         return 0

@@ -1,5 +1,5 @@
-"""`inboxdesk message X`: the messages a customer's ticket names, by transactionId or id
-(decisions.md 27), through the lookup the app's go-to uses (lookup.py)."""
+"""`inboxdesk message X`: the messages a customer's ticket names, by transactionId or
+id, through the lookup the app's go-to uses (lookup.py)."""
 
 from __future__ import annotations
 

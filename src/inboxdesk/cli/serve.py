@@ -59,6 +59,12 @@ def is_loopback(host: str) -> bool:
     metavar="N",
     help="answer 429 past N requests per second per environment",
 )
+@click.option(
+    "--org-wide-integrations",
+    is_flag=True,
+    help="let a key list and switch every environment's integrations, as deployments "
+    "older than May 2026 do",
+)
 def serve(
     host: str,
     port: int,
@@ -66,6 +72,7 @@ def serve(
     seed_demo: bool,
     load: tuple[Path, ...],
     rate_limit: int | None,
+    org_wide_integrations: bool,
 ) -> int:
     """Run the local service (SQLite over HTTP)."""
     from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
@@ -154,7 +161,10 @@ def serve(
         print(f"  save a key as a profile: {_profile_hint(local, first)}")
     sys.stdout.flush()
     limit = RateLimit(rate_limit, 1.0) if rate_limit else None
-    serve_forever(ServerSettings(db_path=db_path, rate_limit=limit), sock, lock=lock)
+    settings = ServerSettings(
+        db_path=db_path, rate_limit=limit, org_wide_integrations=org_wide_integrations
+    )
+    serve_forever(settings, sock, lock=lock)
     return 0
 
 
@@ -201,7 +211,7 @@ def _profile_hint(url: str, key_file: Path) -> str:
 
 def _save_keys(db_path: Path, loaded: list[tuple[str, list[LoadedEnvironment]]]) -> Saved:
     """Each new environment's key in a file of its own, readable by the user alone, beside
-    the database: keys are never printed (only their hashes are stored)."""
+    the database: keys are never printed."""
     folder = db_path.with_name(f"{db_path.stem}-keys")
     saved: Saved = []
     used: set[str] = set()

@@ -3,7 +3,8 @@
 textual-serve starts one `inboxdesk tui` process per browser session and relays its
 screen over a websocket. The key reaches those processes through the environment (a
 command line is shown by `ps` to every user); the URL and everything printed carry no
-key.
+key. The page, its files and the websocket answer only the holder of the run's token,
+on a name of this machine, from the page itself (cli/web_guard.py).
 """
 
 from __future__ import annotations
@@ -73,17 +74,20 @@ def app_environment(settings: Settings) -> dict[str, str]:
 def warn_if_exposed(host: str) -> None:
     if not is_loopback(host):
         print(
-            f"inboxdesk: warning: --host {host} is not loopback: anyone who can reach this "
-            "machine can open the app in a browser and act with its API key.",
+            f"inboxdesk: warning: --host {host} is not loopback: the page and its token "
+            "cross the network unencrypted; whoever sees them can act with the API key.",
             file=sys.stderr,
         )
 
 
+def _public_host(sock: socket.socket) -> str:
+    """The host to print; a wildcard bind is reached by this machine's name."""
+    host: str = sock.getsockname()[0]
+    return socket.gethostname() if host in ("0.0.0.0", "::") else host
+
+
 def _public_url(sock: socket.socket) -> str:
-    """The address to print; a wildcard bind is reached by this machine's name."""
-    host, port = sock.getsockname()[:2]
-    if host in ("0.0.0.0", "::"):
-        host = socket.gethostname()
+    host, port = _public_host(sock), sock.getsockname()[1]
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
@@ -117,13 +121,14 @@ def serve_web(
     """Serve `command` (a Textual app) to every browser session until Ctrl-C or SIGTERM.
 
     `environment` is added to each session's environment, None removing a variable (put
-    secrets there, never in `command`). Port 0 picks a free one; the URL is printed once
-    the page is served.
+    secrets there, never in `command`). Port 0 picks a free one; the URL, with the run's
+    token, is printed once the page is served.
     """
     from aiohttp import web
     from aiohttp.web_runner import GracefulExit
     from textual_serve.server import Server
 
+    from inboxdesk.cli.web_guard import TOKEN_PARAMETER, guard_for
     from inboxdesk.server.runner import bind
 
     warn_if_exposed(host)
@@ -132,6 +137,8 @@ def serve_web(
     except OSError as exc:
         print(f"inboxdesk: cannot listen on {host}:{port}: {exc.strerror}", file=sys.stderr)
         return 2
+    bound, bound_port = sock.getsockname()[:2]
+    guard = guard_for(bound, bound_port, (host, _public_host(sock)))
     url = _public_url(sock)
 
     class WebServer(Server):
@@ -145,12 +152,13 @@ def serve_web(
             )
 
         async def on_startup(self, app: web.Application) -> None:
-            print(f"inboxdesk in a browser: {url}  (Ctrl-C stops it)", flush=True)
+            page = f"{url}/?{TOKEN_PARAMETER}={guard.token}"
+            print(f"inboxdesk in a browser: {page}  (Ctrl-C stops it)", flush=True)
 
         async def handle_index(self, request: web.Request) -> Any:
-            # The page's websocket goes back to the address the browser used (a name,
-            # an IP, a tunnel), not one fixed at start. Nothing awaits between setting
-            # and reading it, so concurrent requests cannot mix them up.
+            # The page's websocket goes back to the address the browser used (one of
+            # the names the guard lets through), not one fixed at start. Nothing awaits
+            # between setting and reading it, so concurrent requests cannot mix them up.
             self.public_url = f"{request.scheme}://{request.host}"
             page = await super().handle_index(request)
             if isinstance(page, web.Response) and page.text and "</body>" in page.text:
@@ -167,11 +175,16 @@ def serve_web(
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop)
-    application = serve_routes(server)  # textual-serve's routes (pinned: <2)
+
+    async def guarded() -> web.Application:
+        application: web.Application = await serve_routes(server)  # pinned: <2
+        guard.install(application)
+        return application
+
     try:
         with _environment(environment or {}):
             web.run_app(
-                application,
+                guarded(),
                 sock=sock,
                 handle_signals=False,
                 loop=loop,

@@ -3,34 +3,46 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
-import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 import httpx
 
-from inboxdesk import __version__, models
+from inboxdesk import models
 
 # Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client import inbox
 from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
-from inboxdesk.client.limits import too_many_pages
-from inboxdesk.client.parse import api_error as _api_error
-from inboxdesk.client.parse import cursor_page_of as _cursor_page_of
-from inboxdesk.client.parse import cursor_page_type as _cursor_page_type
-from inboxdesk.client.parse import items_of as _items_of
-from inboxdesk.client.parse import json_of as _json
-from inboxdesk.client.parse import page_of as _page_of
-from inboxdesk.client.parse import parse as _parse
-from inboxdesk.client.parse import unwrap as _unwrap
-from inboxdesk.client.parse import whole as _whole
-from inboxdesk.client.request_log import RequestLog
-from inboxdesk.client.transport import ClientOptions, default_transport, send
+from inboxdesk.client.inbox import NoV2Inbox
+from inboxdesk.client.limits import Walk
+from inboxdesk.client.parse import (
+    cursor_page_of as _cursor_page_of,
+)
+from inboxdesk.client.parse import (
+    cursor_page_type as _cursor_page_type,
+)
+from inboxdesk.client.parse import (
+    items_of as _items_of,
+)
+from inboxdesk.client.parse import (
+    number as _number,
+)
+from inboxdesk.client.parse import (
+    page_of as _page_of,
+)
+from inboxdesk.client.parse import (
+    parse as _parse,
+)
+from inboxdesk.client.parse import (
+    unwrap as _unwrap,
+)
+from inboxdesk.client.sender import Sender, segment
+from inboxdesk.client.transport import ClientOptions
 from inboxdesk.models import (
     COUNT_CAP,
     Channel,
@@ -45,12 +57,10 @@ from inboxdesk.models import (
 from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 
 if TYPE_CHECKING:
-    # Read as `models.X` where used: the first inbox page needs none of them, and they
-    # cost a tenth of start-up's imports (models/__init__.py loads each when first used).
+    # Read as `models.X` where used: the first inbox page needs none of them, and the
+    # models package loads each when first used.
     from inboxdesk.models import Environment, FeedItem, Integration, Message
 from inboxdesk.models.secrets import mask_secret
-
-USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
 
 
 @dataclass(frozen=True)
@@ -84,21 +94,15 @@ class InboxClient:
         self._key_hint = mask_secret(api_key)
         # Whether the service has the v2 endpoints; None until one answers.
         self._subscribers_v2: bool | None = None
-        # The session's requests, for the app's request log (never the key).
-        self.requests = RequestLog()
-        # Whether the service has the v2 inbox; None until its list answers (inbox.py).
+        # Whether the service has the v2 inbox; None until its list answers.
         self.v2_inbox: bool | None = None
         self._counts_v2: bool | None = None
-        self._http = httpx.AsyncClient(
-            base_url=self.base_url,
-            headers={
-                "Authorization": f"ApiKey {api_key}",
-                "User-Agent": USER_AGENT,
-                "Accept": "application/json",
-            },
-            timeout=self.options.timeout,
-            transport=transport or default_transport(self.options, self.base_url),
-        )
+        self._sender = Sender(self.base_url, api_key, self.options, transport)
+        # The session's requests, for the app's request log (never the key).
+        self.requests = self._sender.requests
+
+    def key_fingerprint(self, secret: bytes) -> str:
+        return self._sender.key_fingerprint(secret)
 
     def __repr__(self) -> str:
         return f"InboxClient(base_url={self.base_url!r}, api_key={self._key_hint!r})"
@@ -112,16 +116,16 @@ class InboxClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        await self._sender.aclose()
 
     # -- the operations ----------------------------------------------------------------
 
     async def set_primary(
         self, integration_id: str, idempotency_key: str | None = None
     ) -> Integration:
-        body = await self._request(
+        body = await self._sender.json(
             "POST",
-            f"/v1/integrations/{_segment(integration_id)}/set-primary",
+            f"/v1/integrations/{segment(integration_id)}/set-primary",
             idempotency_key=idempotency_key,
         )
         return _parse(models.Integration, _unwrap(body))
@@ -143,7 +147,7 @@ class InboxClient:
             return MarkResult([], [])
         state = MarkAs(mark_as)
         messages: list[Message] = []
-        path = f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-as"
+        path = f"/v1/subscribers/{segment(subscriber_id)}/messages/mark-as"
         step = models.MAX_MARK_IDS
         for start in range(0, len(requested), step):
             chunk = requested[start : start + step]
@@ -154,7 +158,7 @@ class InboxClient:
             key = idempotency_key
             if key is not None and start:
                 key = f"{key}.{start // step}"
-            response = await self._send("POST", path, json_body=payload, idempotency_key=key)
+            response = await self._sender.send("POST", path, json_body=payload, idempotency_key=key)
             messages += _items_of(models.Message, response)
         # Production answers the addressed subscriber's messages only: an id absent from
         # the answer was not updated, with no further request. An older deployment also
@@ -182,11 +186,27 @@ class InboxClient:
     async def notifications(self, subscriber_id: str, **query: Any) -> InboxPage:
         """`GET /v2/subscribers/{id}/notifications`: limit, offset or after, read, seen,
         archived, snoozed. Raises NoV2Inbox on a service without it."""
-        return await inbox.notifications(self, subscriber_id, **query)
+        try:
+            page = await inbox.notifications(self._sender, subscriber_id, **query)
+        except NoV2Inbox:
+            self.v2_inbox = False
+            raise
+        self.v2_inbox = True
+        return page
 
-    async def every_notification(self, subscriber_id: str, **query: Any) -> list[InboxNotification]:
-        """Every notification the filters select, following cursors (at most max_pages)."""
-        return await inbox.every_notification(self, subscriber_id, **query)
+    async def notification_pages(
+        self, subscriber_id: str, **query: Any
+    ) -> AsyncIterator[list[InboxNotification]]:
+        """Every notification the filters select, a page of 100 as each arrives, following
+        cursors (at most max_pages; a service that loops is stopped)."""
+        walk = Walk(self.options.limits.max_pages, "the inbox")
+        after: str | None = None
+        while True:
+            page = await self.notifications(subscriber_id, limit=100, after=after, **query)
+            yield page.data
+            if (after := page.after) is None:
+                return
+            walk.onward((n.id for n in page.data), after)
 
     async def notification_action(
         self,
@@ -197,49 +217,48 @@ class InboxClient:
         idempotency_key: str | None = None,
     ) -> InboxNotification:
         return await inbox.act(
-            self, subscriber_id, notification_id, action, snooze_until, idempotency_key
+            self._sender, subscriber_id, notification_id, action, snooze_until, idempotency_key
         )
+
+    async def bulk(
+        self, subscriber_id: str, operation: str, idempotency_key: str | None = None
+    ) -> None:
+        """A v2 bulk operation on every channel's messages of the subscriber (`read`,
+        `archive`, `read-archive`, `delete`): 204, no count."""
+        await inbox.bulk(self._sender, subscriber_id, operation, idempotency_key)
 
     async def count_notifications(
         self, subscriber_id: str, filters: Sequence[dict[str, Any]]
     ) -> list[Count]:
         """The v2 count for each filter (capped at 100); the header counts what the
         subscriber's Unread and Unseen tabs show."""
-        return await inbox.count(self, subscriber_id, filters)
-
-    async def mark_seen(
-        self,
-        subscriber_id: str,
-        notification_ids: Sequence[str] | None = None,
-        idempotency_key: str | None = None,
-    ) -> None:
-        await inbox.mark_seen(self, subscriber_id, notification_ids, idempotency_key)
+        return await inbox.count(self._sender, subscriber_id, filters)
 
     async def mark_all(
         self, subscriber_id: str, mark_as: MarkAs | str, idempotency_key: str | None = None
-    ) -> int:
-        body = await self._request(
+    ) -> int | float:
+        body = await self._sender.json(
             "POST",
-            f"/v1/subscribers/{_segment(subscriber_id)}/messages/mark-all",
+            f"/v1/subscribers/{segment(subscriber_id)}/messages/mark-all",
             json_body=models.MarkAllRequest(mark_as=MarkAs(mark_as)).to_wire(),
             idempotency_key=idempotency_key,
         )
-        return _whole(_unwrap(body), "mark-all")
+        return _number(_unwrap(body), "mark-all")
 
     # -- listings ----------------------------------------------------------------------
 
     async def list_integrations(self, active_only: bool = False) -> list[Integration]:
         path = "/v1/integrations/active" if active_only else "/v1/integrations"
-        return _items_of(models.Integration, await self._send("GET", path))
+        return _items_of(models.Integration, await self._sender.send("GET", path))
 
     async def list_environments(self) -> list[Environment]:
         """The organization's environments (`GET /v1/environments`), never their keys."""
-        return _items_of(models.Environment, await self._send("GET", "/v1/environments"))
+        return _items_of(models.Environment, await self._sender.send("GET", "/v1/environments"))
 
     async def own_environment(self) -> Environment | None:
         """The key's own environment (`GET /v1/environments/me`); None where not served."""
         try:
-            body = await self._request("GET", "/v1/environments/me")
+            body = await self._sender.json("GET", "/v1/environments/me")
         except NotFoundError:
             return None
         return _parse(models.Environment, _unwrap(body))
@@ -266,7 +285,7 @@ class InboxClient:
             if after:
                 params["after"] = after
             try:
-                response = await self._send("GET", "/v2/subscribers", params=params)
+                response = await self._sender.send("GET", "/v2/subscribers", params=params)
             except NotFoundError:
                 self._subscribers_v2 = False
             else:
@@ -281,15 +300,17 @@ class InboxClient:
     async def list_subscribers(self, page: int = 0, limit: int = 10) -> Page[Subscriber]:
         """One page of `GET /v1/subscribers`, which only older deployments serve."""
         params = {"page": page, "limit": limit}
-        return _page_of(Subscriber, await self._send("GET", "/v1/subscribers", params=params))
+        return _page_of(
+            Subscriber, await self._sender.send("GET", "/v1/subscribers", params=params)
+        )
 
     async def get_subscriber(self, subscriber_id: str) -> Subscriber:
         """`GET /v2/subscribers/{id}`; v1 only on a service whose `/v2/subscribers` itself
-        answers 404 (decisions.md 18: decided by status codes, never by an answer's words)."""
-        segment = _segment(subscriber_id)
+        answers 404: decided by status codes, never by an answer's words."""
+        path_id = segment(subscriber_id)
         if self._subscribers_v2 is not False:
             try:
-                body = await self._request("GET", f"/v2/subscribers/{segment}")
+                body = await self._sender.json("GET", f"/v2/subscribers/{path_id}")
             except NotFoundError:
                 if self._subscribers_v2 or await self._has_v2_subscribers():
                     raise  # the service has v2: the subscriber is unknown
@@ -297,13 +318,13 @@ class InboxClient:
             else:
                 self._subscribers_v2 = True
                 return _parse(Subscriber, _unwrap(body))
-        body = await self._request("GET", f"/v1/subscribers/{segment}")
+        body = await self._sender.json("GET", f"/v1/subscribers/{path_id}")
         return _parse(Subscriber, _unwrap(body))
 
     async def _has_v2_subscribers(self) -> bool:
         """Whether `GET /v2/subscribers` exists here: one request, judged by its status."""
         try:
-            await self._send("GET", "/v2/subscribers", params={"limit": 1})
+            await self._sender.send("GET", "/v2/subscribers", params={"limit": 1})
         except NotFoundError:
             return False
         self._subscribers_v2 = True
@@ -322,8 +343,8 @@ class InboxClient:
             params["read"] = str(read).lower()
         if seen is not None:
             params["seen"] = str(seen).lower()
-        response = await self._send(
-            "GET", f"/v1/subscribers/{_segment(subscriber_id)}/notifications/feed", params=params
+        response = await self._sender.send(
+            "GET", f"/v1/subscribers/{segment(subscriber_id)}/notifications/feed", params=params
         )
         return _page_of(models.FeedItem, response)
 
@@ -334,29 +355,31 @@ class InboxClient:
         read: bool | None = None,
         seen: bool | None = None,
     ) -> AsyncIterator[FeedItem]:
-        """Every item of the feed, following pages to the end (at most `max_pages`)."""
-        most = self.options.limits.max_pages
-        for page in range(most):
+        """Every item of the feed, following pages to the end (at most `max_pages`, and
+        never past a loop)."""
+        walk = Walk(self.options.limits.max_pages, "the feed")
+        for page in itertools.count():
             result = await self.feed(subscriber_id, page, limit, read, seen)
             for message in result.data:
                 yield message
             if not result.has_more or not result.data:
                 return
-        raise too_many_pages(most, "the feed")
+            walk.onward(m.id for m in result.data)
 
     async def unseen_count(
         self, subscriber_id: str, seen: bool = False, limit: int = COUNT_CAP
-    ) -> int:
-        """`GET /v1/.../notifications/unseen`: counts at most `limit` (100 at most)."""
-        body = await self._request(
+    ) -> int | float:
+        """`GET /v1/.../notifications/unseen`: at most `limit` (100 at most), as sent (an
+        odd number is the caller's to mark)."""
+        body = await self._sender.json(
             "GET",
-            f"/v1/subscribers/{_segment(subscriber_id)}/notifications/unseen",
+            f"/v1/subscribers/{segment(subscriber_id)}/notifications/unseen",
             params={"seen": str(seen).lower(), "limit": limit},
         )
         data = _unwrap(body)
         if not isinstance(data, dict):
             raise ProtocolError(f"unseen count answered {data!r} where {{count}} was expected.")
-        return _whole(data.get("count"), "the unseen count")
+        return _number(data.get("count"), "the unseen count")
 
     async def notification_counts(
         self, subscriber_id: str, all_states: bool = False
@@ -370,14 +393,14 @@ class InboxClient:
         turns v2 counts off only once v1 has answered for the same subscriber: a 404
         about the subscriber (older services) is then v1's error too, and v2 stays on.
         """
-        segment = _segment(subscriber_id)
+        path_id = segment(subscriber_id)
         if self._counts_v2 is not False:
             shown = {} if all_states else {"archived": False, "snoozed": False}
             filters = [{"read": False, **shown}, {"seen": False, **shown}]
             try:
-                response = await self._send(
+                response = await self._sender.send(
                     "GET",
-                    f"/v2/subscribers/{segment}/notifications/count",
+                    f"/v2/subscribers/{path_id}/notifications/count",
                     params={"filters": json.dumps(filters, separators=(",", ":"))},
                 )
             except NotFoundError:
@@ -420,70 +443,9 @@ class InboxClient:
         if subscriber_id is not None:
             params.append(("subscriberId", subscriber_id))
         params += [("transactionId", t) for t in transaction_ids]
-        return _page_of(models.Message, await self._send("GET", "/v1/messages", params=params))
-
-    # -- the transport -----------------------------------------------------------------
-
-    async def _request(
-        self,
-        method: str,
-        path: str,
-        params: Any = None,
-        json_body: Any = None,
-        idempotency_key: str | None = None,
-    ) -> Any:
-        """Send with retries; the parsed JSON body of a 2xx, or the matching ApiError."""
-        return _json(await self._send(method, path, params, json_body, idempotency_key))
-
-    async def _send(
-        self,
-        method: str,
-        path: str,
-        params: Any = None,
-        json_body: Any = None,
-        idempotency_key: str | None = None,
-    ) -> httpx.Response:
-        """Send with retries within the limits; the 2xx response, or the matching ApiError."""
-        headers = {}
-        if method in ("POST", "PATCH"):
-            # One key for every try of this call: a retried write is applied once (the
-            # outbox's keys for archive and snooze too: behaviour.md 8).
-            headers["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
-        request = self._http.build_request(
-            method, path, params=params, json=json_body, headers=headers
+        return _page_of(
+            models.Message, await self._sender.send("GET", "/v1/messages", params=params)
         )
-        started = self.requests.started()
-        try:
-            response = await send(self._http, request, self.options)
-        except InboxdeskError as exc:
-            self._logged(started, request, None, type(exc).__name__)
-            raise
-        self._logged(started, request, response.status_code)
-        if response.is_success:
-            return response
-        raise _api_error(response)
-
-    def _logged(
-        self, started: float, request: httpx.Request, status: int | None, error: str = ""
-    ) -> None:
-        self.requests.add(
-            started,
-            request.method,
-            str(request.url),
-            status,
-            request.content,
-            request.headers.get("Idempotency-Key"),
-            error,
-        )
-
-
-def _segment(value: str) -> str:
-    """A path segment, percent-encoded so that an id can never change the path.
-
-    `/`, `?`, `#` and `%` are encoded by quote; a segment of dots alone is too, since
-    URL normalisation (httpx's included) removes `.` and `..` segments.
-    """
-    return quote(value, safe="") if value.strip(".") else "%2E" * len(value)
 
 
 def _matches(subscriber: Subscriber, wanted: dict[str, str]) -> bool:

@@ -54,6 +54,11 @@ class LimitExceeded(ProtocolError):
         self.setting = setting
 
 
+class Looping(ProtocolError):
+    """A listing the service would never end: a cursor given twice, or a page of ids all
+    listed already, while it still says "more"."""
+
+
 class ApiError(InboxdeskError):
     """The service answered with an error status."""
 
@@ -120,6 +125,18 @@ class RateLimitedError(ApiError):
 
 class ServerError(ApiError):
     """5xx after every retry."""
+
+
+# Answers that say "not now" rather than "no": a queued write stays queued on them.
+TRANSIENT_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+def transient(error: InboxdeskError) -> bool:
+    """True when the service was away, too slow, or said "not now": the same write, with
+    the same key, may succeed later."""
+    if isinstance(error, TransportError):
+        return True
+    return isinstance(error, ApiError) and error.status in TRANSIENT_STATUSES
 
 
 def phrase(status: int) -> str:

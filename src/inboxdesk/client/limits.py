@@ -7,9 +7,10 @@ deadline, `DeadlineExceeded`): one line that names the setting to raise.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from inboxdesk.client.errors import DeadlineExceeded, LimitExceeded
+from inboxdesk.client.errors import DeadlineExceeded, LimitExceeded, Looping
 
 # The JSON parser's own ceilings (pydantic-core's jiter): a body within them is parsed
 # with no scan of ours; a lower limit is checked by a scan first (client/parse.py).
@@ -73,6 +74,40 @@ def too_many_pages(limit: int, what: str) -> LimitExceeded:
         f"The service still said more after {limit:,} pages of {what}; stopped there.",
         "Narrow the listing with filters, or raise max_pages (INBOXDESK_MAX_PAGES).",
         setting="max_pages",
+    )
+
+
+@dataclass
+class Walk:
+    """One listing followed page by page. `onward` is told each page after which the
+    service says "more", and stops the walk (one clear line) at `most` pages, or at a
+    service that loops: a cursor it gave before, or a page with no id not listed yet."""
+
+    most: int
+    what: str
+    pages: int = 0
+    _cursors: set[str] = field(default_factory=set)
+    _ids: set[str] = field(default_factory=set)
+
+    def onward(self, ids: Iterable[str | None], cursor: str | None = None) -> None:
+        self.pages += 1
+        fresh = {i for i in ids if i} - self._ids
+        if not fresh:
+            raise _looping(self.what, self.pages, "a page held no message not listed already")
+        self._ids |= fresh
+        if cursor is not None:
+            if cursor in self._cursors:
+                raise _looping(self.what, self.pages, "it gave a cursor it had given before")
+            self._cursors.add(cursor)
+        if self.pages >= self.most:
+            raise too_many_pages(self.most, self.what)
+
+
+def _looping(what: str, pages: int, why: str) -> Looping:
+    return Looping(
+        f"The service kept saying there was more of {what}, but {why}; stopped after "
+        f"{pages:,} page{'s' if pages != 1 else ''}.",
+        "It is not paging as the API says: try again later, or report it to the service.",
     )
 
 

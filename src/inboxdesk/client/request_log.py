@@ -1,4 +1,4 @@
-"""The session's requests, in memory only (decisions.md 33): method, path, status and
+"""The session's requests, in memory only: method, path, status and
 time of each, and its body, for "copy as curl" with the key left as a variable."""
 
 from __future__ import annotations

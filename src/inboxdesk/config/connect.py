@@ -54,6 +54,23 @@ def client_for(
         ) from None
 
 
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def plain_http_warning(settings: Settings) -> str | None:
+    """What to say before a key goes over plain HTTP beyond this machine, or None."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(settings.base_url)
+    host = (parts.hostname or "").lower()
+    if parts.scheme != "http" or host in LOOPBACK_HOSTS or host.startswith("127."):
+        return None
+    return (
+        f"The API key goes to {host} over plain http://, readable by anyone on the way; "
+        "use https:// for any service beyond this machine."
+    )
+
+
 def limits_for(settings: Settings) -> Limits:
     """The client's limits, as plain values, from the settings that declare them."""
     return Limits(

@@ -161,7 +161,7 @@ def resolve(
     run: list[Recorded] = []
 
     class Resolved(Settings):
-        # A class per run, as pydantic-settings takes the sources from the class (~3 ms).
+        # A class per run, as pydantic-settings takes the sources from the class.
         @classmethod
         def settings_customise_sources(
             cls,

@@ -91,9 +91,27 @@ def _valid_key(key: str) -> str:
     return key
 
 
+# Never part of a URL a service is reached at: each would end or split it in a header,
+# a log line or a shell command, or hide what it is.
+_NOT_IN_URLS = frozenset("\"'<>\\`^{}|") | {chr(c) for c in (*range(0x21), *range(0x7F, 0xA1))}
+
+
 def _http_url(url: str) -> str:
+    from urllib.parse import urlsplit
+
     if not url.startswith(("http://", "https://")):
         raise ValueError("must start with http:// or https://")
+    odd = sorted({c for c in url if c in _NOT_IN_URLS or c in "\u2028\u2029\ufeff"})
+    if odd:
+        shown = ", ".join(repr(c) for c in odd[:5])
+        raise ValueError(f"holds {shown}, which no service URL has")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError as exc:
+        raise ValueError(f"is not a URL ({exc})") from None
+    if not parts.hostname:
+        raise ValueError("names no host")
     return url.rstrip("/")
 
 

@@ -11,9 +11,12 @@ class Channel(StrEnum):
     SMS = "sms"
     CHAT = "chat"
     PUSH = "push"
+    # Incident tools (PagerDuty, Opsgenie, Grafana, a webhook): a step is sent through
+    # every active tool integration, so the channel has no primary.
+    TOOL = "tool"
 
 
-# Only these channels have a primary integration (behaviour.md section 1).
+# Only these channels have a primary integration.
 PRIMARY_CHANNELS: frozenset[Channel] = frozenset({Channel.EMAIL, Channel.SMS})
 
 

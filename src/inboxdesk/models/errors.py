@@ -1,4 +1,4 @@
-"""The error bodies of the service (behaviour.md section 4)."""
+"""The error bodies of the service."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from inboxdesk.models.base import DeferredModel
+from inboxdesk.models.base import DeferredModel, Number
 
 
 class FieldErrors(DeferredModel):
@@ -19,7 +19,7 @@ class ErrorBody(DeferredModel):
 
     model_config = ConfigDict(populate_by_name=True, extra="allow")
 
-    status_code: int = Field(alias="statusCode")
+    status_code: Number = Field(alias="statusCode")
     timestamp: str | None = None
     path: str | None = None
     # Production documents any JSON value here; a string, or a list on older 400s.

@@ -1,6 +1,6 @@
 """Conditions shared by integrations and workflow steps: StepFilter and its parts.
 
-Production's database is looser than its document here (behaviour.md section 2):
+Production's database is looser than its document here:
 items written by older dashboards have only `children` and `value` (no `isNegated`,
 no `type`), children may carry `_id`, `on` may be `tenant`, and a child's `value` may
 be any JSON value. Every such shape reads; `to_wire()` gives back only what was sent.

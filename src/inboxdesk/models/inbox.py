@@ -1,4 +1,4 @@
-"""A notification of the v2 inbox: production's InboxNotificationDto (behaviour.md 4).
+"""A notification of the v2 inbox: production's InboxNotificationDto.
 
 Read loosely, as every model: production's database is looser than its document.
 """
@@ -14,12 +14,46 @@ from inboxdesk.models.base import ApiModel
 
 
 class InboxAction(StrEnum):
+    """An action on one notification of the v2 inbox (its PATCH route's last segment)."""
+
     READ = "read"
     UNREAD = "unread"
     ARCHIVE = "archive"
     UNARCHIVE = "unarchive"
     SNOOZE = "snooze"
     UNSNOOZE = "unsnooze"
+
+    @property
+    def inverse(self) -> InboxAction | None:
+        """The action that takes this one back; None for unsnooze, since the end of the
+        earlier snooze is not known."""
+        return _INVERSE.get(self)
+
+    @property
+    def done(self) -> str:
+        """The action in words, as done: "Archived"."""
+        return _DONE[self]
+
+
+_INVERSE = {
+    InboxAction.READ: InboxAction.UNREAD,
+    InboxAction.UNREAD: InboxAction.READ,
+    InboxAction.ARCHIVE: InboxAction.UNARCHIVE,
+    InboxAction.UNARCHIVE: InboxAction.ARCHIVE,
+    InboxAction.SNOOZE: InboxAction.UNSNOOZE,
+}
+_DONE = {
+    InboxAction.READ: "Marked read",
+    InboxAction.UNREAD: "Marked unread",
+    InboxAction.ARCHIVE: "Archived",
+    InboxAction.UNARCHIVE: "Unarchived",
+    InboxAction.SNOOZE: "Snoozed",
+    InboxAction.UNSNOOZE: "Unsnoozed",
+}
+# The actions inboxdesk sends as inbox writes; read and unread go through mark-as.
+INBOX_WRITES = frozenset(
+    {InboxAction.ARCHIVE, InboxAction.UNARCHIVE, InboxAction.SNOOZE, InboxAction.UNSNOOZE}
+)
 
 
 class InboxSubscriber(ApiModel):

@@ -110,7 +110,7 @@ class Integration(ApiModel):
     primary: bool
     conditions: list[StepFilter] | None = None
     # Delivery order among the environment's active integrations of the channel: the
-    # primary has the highest (decisions.md 10). Any JSON number reads.
+    # primary has the highest. Any JSON number reads.
     priority: int | float | None = None
     rules: Any = None
 

@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import ConfigDict, Field
 
-from inboxdesk.models.base import DeferredModel
+from inboxdesk.models.base import DeferredModel, Number
 
 T = TypeVar("T")
 
@@ -19,15 +19,15 @@ COUNT_CAP = 100
 class Page(DeferredModel, Generic[T]):
     """One page of an offset listing (feed, messages); `page` is zero-based.
 
-    The document types the numbers as JSON numbers: `2.0` reads as 2, `2.5` is refused.
+    The document types the numbers as JSON numbers: any reads, kept as sent.
     """
 
     model_config = ConfigDict(populate_by_name=True, extra="allow")
 
     data: list[T]
-    page: int
-    page_size: int = Field(alias="pageSize")
-    total_count: int | None = Field(None, alias="totalCount")
+    page: Number
+    page_size: Number = Field(alias="pageSize")
+    total_count: Number | None = Field(None, alias="totalCount")
     has_more: bool = Field(alias="hasMore")
 
 
@@ -40,12 +40,12 @@ class CursorPage(DeferredModel, Generic[T]):
     next: str | None = None
     previous: str | None = None
     # Counted up to 50,000 by production; some versions leave both out.
-    total_count: int | None = Field(None, alias="totalCount")
+    total_count: Number | None = Field(None, alias="totalCount")
     total_count_capped: bool | None = Field(None, alias="totalCountCapped")
 
 
 class UnseenCount(DeferredModel):
-    count: int
+    count: Number
 
 
 class NotificationCount(DeferredModel):
@@ -53,25 +53,39 @@ class NotificationCount(DeferredModel):
 
     model_config = ConfigDict(extra="allow")
 
-    count: int
+    count: Number
     filter: dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Count:
-    """A notification count, and whether the service stopped counting at its cap."""
+    """A notification count, and whether the service stopped counting at its cap. The
+    value is what the service sent: it may be fractional or negative."""
 
-    value: int
+    value: int | float
     capped: bool = False
 
+    @property
+    def odd(self) -> bool:
+        """Negative or not whole: shown as sent, marked, and never used to page or to
+        size a confirmation."""
+        return self.value < 0 or not float(self.value).is_integer()
+
     def __str__(self) -> str:
+        if self.odd:
+            shown = f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
+            return f"{shown} ?"
         # Past the cap, only a capped count is unknown: one the end search made exact
         # is shown as it is.
         return f"{COUNT_CAP - 1}+" if self.capped else str(self.value)
 
     @classmethod
-    def of(cls, value: int, cap: int = COUNT_CAP) -> Count:
-        """A count from a service that counts at most `cap`."""
+    def of(cls, value: int | float, cap: int = COUNT_CAP) -> Count:
+        """A count from a service that counts at most `cap`; an odd one kept as sent."""
+        if isinstance(value, float) and value.is_integer() and value >= 0:
+            value = int(value)
+        if cls(value).odd:
+            return cls(value)
         return cls(min(value, cap), value >= cap)
 
 

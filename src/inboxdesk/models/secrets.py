@@ -6,7 +6,6 @@ with them at start-up, before any model is needed.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
@@ -70,19 +69,17 @@ _SECRET_VALUE = (
 _PUBLIC_NAMES = frozenset(PUBLIC_CREDENTIALS | {"inboundWebhookEnabled"})
 
 
-@functools.cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    # On first use: the two patterns took a millisecond of start-up, which uses neither.
-    return re.compile(pattern, re.IGNORECASE)
+_SECRET_NAME_RE = re.compile(_SECRET_NAME, re.IGNORECASE)
+_SECRET_VALUE_RE = re.compile(_SECRET_VALUE, re.IGNORECASE)
 
 
 def is_secret(name: str, value: object) -> bool:
     """True when a setting looks secret: by its name, or by what its value looks like."""
-    if isinstance(value, str) and _compiled(_SECRET_VALUE).match(value.strip()):
+    if isinstance(value, str) and _SECRET_VALUE_RE.match(value.strip()):
         return True
     if name in _PUBLIC_NAMES or isinstance(value, bool) or value is None:
         return False
-    return _compiled(_SECRET_NAME).search(name) is not None
+    return _SECRET_NAME_RE.search(name) is not None
 
 
 def mask_value(value: Any) -> Any:

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from inboxdesk.models.base import ApiModel
+from inboxdesk.models.base import ApiModel, Number
 
 
 class ChannelCredentials(ApiModel):
@@ -21,7 +21,7 @@ class ChannelCredentials(ApiModel):
 
 
 class ChannelSettings(ApiModel):
-    # One of 20 chat/push providers; api.md lists only two, so this stays a plain str.
+    # One of 20 chat/push providers; the contract lists only two, so this stays a plain str.
     provider_id: str = Field(alias="providerId")
     integration_identifier: str | None = Field(None, alias="integrationIdentifier")
     credentials: ChannelCredentials
@@ -40,7 +40,7 @@ class Subscriber(ApiModel):
     topics: list[str] | None = Field(None, deprecated="topics is deprecated by the service")
     is_online: bool | None = Field(None, alias="isOnline")
     last_online_at: str | None = Field(None, alias="lastOnlineAt")
-    v: int | None = Field(None, alias="__v")
+    v: Number | None = Field(None, alias="__v")
     data: dict[str, Any] | None = None
     timezone: str | None = None
     subscriber_id: str = Field(alias="subscriberId")

@@ -115,7 +115,7 @@ class NotificationStepVariant(ApiModel):
     template_id: str | None = Field(None, alias="_templateId")
     active: bool | None = None
     should_stop_on_fail: bool | None = Field(None, alias="shouldStopOnFail")
-    # MessageTemplate fields are "not shown" in api.md: kept as an open object.
+    # The contract does not show MessageTemplate's fields: kept as an open object.
     template: dict[str, Any] | None = None
     filters: list[StepFilter] | None = None
     parent_id: str | None = Field(None, alias="_parentId")
@@ -154,6 +154,7 @@ class PreferenceSettings(ApiModel):
     in_app: bool | None = None
     chat: bool | None = None
     push: bool | None = None
+    tool: bool | None = None
 
 
 class Workflow(ApiModel):

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
 from inboxdesk.server.inbox_routes import _json
-from inboxdesk.server.routes import _ERRORS, off_loop
+from inboxdesk.server.route_helpers import ERRORS, off_loop
 from inboxdesk.server.store import BulkOperation, NotAllowed, Store
 
 BAD_DATA = "Invalid JSON format for data parameter"
@@ -29,7 +29,7 @@ class BulkBody(BaseModel):
 
 
 def build_bulk_router(store: Store) -> APIRouter:
-    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/notifications", responses=_ERRORS)
+    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/notifications", responses=ERRORS)
 
     def bulk_route(operation: BulkOperation) -> None:
         @router.post(

@@ -1,8 +1,8 @@
 """Checkpoints that let a deep feed page start near its offset instead of at the top.
 
 The feed is paged by offset, as production's is, and SQLite walks an offset one index
-entry at a time: page 999 of a 100,000-message inbox walked 99,900 entries (13 ms) for
-every request, and `G`, a scroll-bar drag or a search for the end each ask for such
+entry at a time: page 999 of a 100,000-message inbox walked 99,900 entries for every
+request, and `G`, a scroll-bar drag or a search for the end each ask for such
 pages. A listing's checkpoints are the sort keys `(created_at, id)` of every STRIDE-th
 row, found in one walk and kept until a write changes the listing; a page then walks at
 most STRIDE entries from the checkpoint before it.

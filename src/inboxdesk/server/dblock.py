@@ -26,10 +26,6 @@ class DatabaseLock:
         self.db_path = path if path == ":memory:" else os.path.realpath(path)
         self._file: IO[str] | None = None
 
-    @property
-    def held(self) -> bool:
-        return self._file is not None
-
     def acquire(self) -> DatabaseLock:
         if self.db_path == ":memory:" or self._file is not None:
             return self

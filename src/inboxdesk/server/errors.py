@@ -1,4 +1,4 @@
-"""Error bodies of the local service, in the service's own shape (behaviour.md section 4)."""
+"""Error bodies of the local service, in the service's own shape."""
 
 from __future__ import annotations
 
@@ -11,8 +11,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from inboxdesk.server.store import NotAllowed, NotFound, utc_now
+from inboxdesk.models.requests import MESSAGES
+from inboxdesk.server.store import Forbidden, NotAllowed, NotFound, utc_now
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
+
+# Production's key for a request body's errors, and the value it gives them.
+GENERAL = "general"
+NO_VALUE = "No Value Recorded"
 
 
 class ApiValidationError(Exception):
@@ -30,7 +35,7 @@ def error_body(status: int, path: str, message: str, **extra: Any) -> dict[str, 
         "path": path,
         "message": message,
     }
-    if status != 422:  # production's validation errors carry no `error` (behaviour.md 7)
+    if status != 422:  # production's validation errors carry no `error`
         body["error"] = HTTPStatus(status).phrase
     return {**body, **extra}
 
@@ -67,7 +72,7 @@ def _describe(error: Mapping[str, Any]) -> tuple[str, str]:
     if kind == "json_invalid":
         return "body", f"Request body is not valid JSON ({ctx.get('error', 'parse error')})"
     if kind == "missing":
-        return field, f"{field} should not be empty"
+        return field, f"{field} should not be null or undefined"
     if kind == "enum":
         return (
             field,
@@ -93,15 +98,31 @@ def _describe(error: Mapping[str, Any]) -> tuple[str, str]:
     return field, f"{field}: {error.get('msg', 'is invalid')}"
 
 
+def _sentences(error: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """The field an error is about and each sentence saying what is wrong with it: a
+    request model's refusal carries production's own (models/requests.py)."""
+    field, message = _describe(error)
+    given = (error.get("ctx") or {}).get(MESSAGES)
+    return field, list(given) if isinstance(given, list) else [message]
+
+
+def body_errors(errors: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Errors of a request body, as production words a DTO's: every sentence under
+    `general`, and no value echoed."""
+    messages: list[str] = []
+    for error in errors:
+        messages += [m for m in _sentences(error)[1] if m not in messages]
+    return {GENERAL: {"messages": messages, "value": NO_VALUE}}
+
+
 def validation_errors(errors: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """FastAPI's error list as the service's `errors` object, one entry per field."""
     out: dict[str, dict[str, Any]] = {}
     for error in errors:
-        field, message = _describe(error)
+        field, sentences = _sentences(error)
         value = None if error.get("type") in ("missing", "json_invalid") else error.get("input")
         entry = out.setdefault(field, {"messages": [], "value": value})
-        if message not in entry["messages"]:
-            entry["messages"].append(message)
+        entry["messages"] += [m for m in sentences if m not in entry["messages"]]
     for entry in out.values():
         if isinstance(entry["value"], bytes | bytearray):
             entry["value"] = None
@@ -113,13 +134,17 @@ def install_handlers(app: FastAPI) -> None:
 
     async def on_request_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        errors = validation_errors(exc.errors())
+        found = exc.errors()
         content_type = request.headers.get("content-type", "")
-        if "body" in errors and request.method == "POST" and "json" not in content_type:
-            errors["body"] = {
-                "messages": ["Request body must be JSON sent with Content-Type: application/json"],
-                "value": None,
-            }
+        in_body = [e for e in found if e.get("loc", ("",))[0] == "body"]
+        if in_body and len(in_body) == len(found):
+            errors = body_errors(in_body)
+            if request.method == "POST" and "json" not in content_type:
+                errors[GENERAL]["messages"] = [
+                    "Request body must be JSON sent with Content-Type: application/json"
+                ]
+            return error_response(request, 422, "Validation Error", errors=errors)
+        errors = validation_errors(found)
         # Inputs too long to echo back (1,001 ids) or not JSON (NaN) are left out.
         for entry in errors.values():
             try:
@@ -136,6 +161,9 @@ def install_handlers(app: FastAPI) -> None:
 
     async def on_not_found(request: Request, exc: Exception) -> JSONResponse:
         return error_response(request, 404, str(exc))
+
+    async def on_forbidden(request: Request, exc: Exception) -> JSONResponse:
+        return error_response(request, 403, str(exc))
 
     async def on_not_allowed(request: Request, exc: Exception) -> JSONResponse:
         return error_response(request, 400, str(exc))
@@ -161,5 +189,6 @@ def install_handlers(app: FastAPI) -> None:
     app.add_exception_handler(OverflowError, on_overflow)
     app.add_exception_handler(ApiValidationError, on_api_validation)
     app.add_exception_handler(NotFound, on_not_found)
+    app.add_exception_handler(Forbidden, on_forbidden)
     app.add_exception_handler(NotAllowed, on_not_allowed)
     app.add_exception_handler(StarletteHTTPException, on_http)

@@ -68,11 +68,69 @@ def _validate(model: type[M], doc: Mapping[str, Any], where: str) -> M:
         raise FixtureError(f"{where}: {field}: {first['msg']}") from None
 
 
+# Set by the loader whatever the fixture says: not checked.
+_OWNED = frozenset({"_environmentId", "_organizationId", "_subscriberId"})
+# Times the service compares as text (snoozes, cursors) and the client reads as ISO 8601.
+_TIMES = (
+    "createdAt",
+    "updatedAt",
+    "snoozedUntil",
+    "readAt",
+    "firstSeenAt",
+    "archivedAt",
+    "lastReadDate",
+    "lastSeenDate",
+)
+
+
+def _service_form(doc: dict[str, Any], spot: str) -> dict[str, Any]:
+    """`doc` with the ids and times the service would later refuse or misorder refused
+    here: every `_id` and `_…Id` a MongoDB id (stored lower-case, as the service
+    reads them), every time ISO 8601 with its offset (stored as the service writes
+    times, in UTC)."""
+    from datetime import datetime
+
+    from inboxdesk.server.store.base import iso
+
+    doc = dict(doc)
+    for name, value in doc.items():
+        checked = name.startswith("_") and (name == "_id" or name.endswith("Id"))
+        if checked and name not in _OWNED and value is not None:
+            doc[name] = _object_id(value, f"{spot}.{name}")
+
+    def time(value: Any, field: str) -> str:
+        try:
+            when = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            when = None
+        if when is None or when.tzinfo is None:
+            raise FixtureError(
+                f"{spot}.{field}: must be an ISO 8601 time with its offset, such as "
+                "2026-11-20T10:00:00Z"
+            )
+        return iso(when)
+
+    for name in _TIMES:
+        if doc.get(name) is not None:
+            doc[name] = time(doc[name], name)
+    if isinstance(doc.get("deliveredAt"), list):
+        doc["deliveredAt"] = [time(v, "deliveredAt") for v in doc["deliveredAt"]]
+    return doc
+
+
+def _object_id(value: Any, spot: str) -> str:
+    from inboxdesk.models.ids import is_object_id
+
+    if not isinstance(value, str) or not is_object_id(value.lower()):
+        raise FixtureError(f"{spot}: must be a MongoDB id (24 hex digits)")
+    return value.lower()
+
+
 def _items(env: Mapping[str, Any], name: str, where: str) -> list[dict[str, Any]]:
     items = env.get(name, [])
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
         raise FixtureError(f"{where}.{name}: expected a list of objects")
-    return items
+    return [_service_form(item, f"{where}.{name}[{i}]") for i, item in enumerate(items)]
 
 
 def _storable(value: Any, where: str = "fixture") -> None:
@@ -108,14 +166,18 @@ def load_fixture(
     envs = fixture.get("environments")
     if not isinstance(envs, list) or not envs:
         raise FixtureError("fixture: 'environments' must be a non-empty list")
-    org_id = str(fixture.get("_organizationId") or new_object_id())
+    org_id = _object_id(
+        fixture.get("_organizationId") or new_object_id(), "fixture._organizationId"
+    )
     now = utc_now()
     staged = []
     for n, env in enumerate(envs):
         where = f"environments[{n}]"
         if not isinstance(env, dict) or not isinstance(env.get("name"), str):
             raise FixtureError(f"{where}: an object with a 'name' is required")
-        env_id = str(env.get("_id") or new_object_id())
+        env_id = _object_id(env.get("_id") or new_object_id(), f"{where}._id")
+        if env.get("_parentId") is not None:
+            _object_id(env["_parentId"], f"{where}._parentId")
         owners = {"_environmentId": env_id, "_organizationId": org_id}
         key = env.get("apiKey")
         if key is not None and (not isinstance(key, str) or len(key) < 16):

@@ -1,4 +1,4 @@
-"""The v2 inbox routes (behaviour.md 4): the subscriber's notifications, the
+"""The v2 inbox routes: the subscriber's notifications, the
 per-notification actions and bulk seen. Off (`ServerSettings.v2_inbox`), the service
 answers 404 there as an older deployment does."""
 
@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.routes import _ERRORS, Limit100, Whole, _data, _require_id, off_loop
+from inboxdesk.server.route_helpers import ERRORS, Limit100, Whole, enveloped, off_loop, require_id
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import InboxAction, SnoozeTooSoon, Store
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -32,7 +32,7 @@ class SeenBody(BaseModel):
 
 
 def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
-    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/notifications", responses=_ERRORS)
+    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/notifications", responses=ERRORS)
 
     @router.get("", summary="A subscriber's in-app notifications, newest first", tags=["inbox"])
     async def list_notifications(
@@ -47,7 +47,7 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
         snoozed: bool | None = None,
     ) -> JSONResponse:
         if after is not None:
-            after = _require_id("after", after)
+            after = require_id("after", after)
         wanted: dict[str, Any] = {
             k: v
             for k, v in {
@@ -71,7 +71,7 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
             name=f"inbox_{action.value}",
         )
         async def act(request: Request, subscriberId: str, notificationId: str) -> JSONResponse:
-            notification_id = _require_id("notificationId", notificationId)
+            notification_id = require_id("notificationId", notificationId)
             until = None
             if action is InboxAction.SNOOZE:
                 until = await _snooze_until(request)
@@ -86,7 +86,7 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
                 )
             except SnoozeTooSoon as exc:
                 raise ApiValidationError("snoozeUntil", str(exc)) from None
-            return _data(item)
+            return enveloped(item)
 
     for action in InboxAction:
         action_route(action)
@@ -102,7 +102,7 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
             ) from None
         ids = None
         if wanted.notificationIds is not None:
-            ids = [_require_id("notificationIds", i) for i in wanted.notificationIds]
+            ids = [require_id("notificationIds", i) for i in wanted.notificationIds]
         await off_loop(store.inbox_seen, caller_of(request.scope), subscriberId, ids)
         return Response(status_code=204)
 

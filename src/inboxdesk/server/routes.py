@@ -1,4 +1,4 @@
-"""The HTTP endpoints: both operations and the listings of behaviour.md section 7."""
+"""The HTTP endpoints: both operations and the listings production serves."""
 
 from __future__ import annotations
 
@@ -6,13 +6,9 @@ import asyncio
 import base64
 import binascii
 import re
-from collections.abc import Callable
-from functools import partial
-from typing import Annotated, Any, Literal, ParamSpec, TypeVar
+from typing import Annotated, Any, Literal
 
-from anyio import to_thread
 from fastapi import APIRouter, Header, Query, Request
-from pydantic import BeforeValidator
 
 from inboxdesk.models import (
     COUNT_CAP,
@@ -31,9 +27,18 @@ from inboxdesk.models import (
     Subscriber,
     UnseenCount,
 )
-from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
+from inboxdesk.server.inbox_routes import build_inbox_router
+from inboxdesk.server.route_helpers import (
+    ERRORS,
+    Limit100,
+    PageNumber,
+    Whole,
+    enveloped,
+    off_loop,
+    require_id,
+)
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import (
     SUBSCRIBER_COUNT_CAP,
@@ -44,9 +49,6 @@ from inboxdesk.server.store import (
 from inboxdesk.server.wire import BadJson, read_query_json
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
 IdempotencyKey = Annotated[
     str | None,
     Header(alias="idempotency-key", description="Replays the first response for 24 hours"),
@@ -55,50 +57,6 @@ IdempotencyKey = Annotated[
 MAX_MESSAGES_LIMIT = 1000
 # Production's cap on the filters of one count request.
 MAX_COUNT_FILTERS = 30
-
-
-def _whole_number(value: Any) -> Any:
-    """A query number as production reads one (a JSON number): `2.0` is 2; `2.5` stays
-    a validation error."""
-    if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            return value
-        if number.is_integer():
-            return int(number)
-    return value
-
-
-Whole = BeforeValidator(_whole_number)
-# Bounded so page * limit stays a SQLite integer (a huge page was a 500).
-PageNumber = Annotated[int, Whole, Query(ge=0, le=10**9, description="Zero-based page number")]
-Limit100 = Annotated[int, Whole, Query(ge=1, le=100)]
-
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody, "description": text}
-    for code, text in {
-        400: "Bad request, such as an empty or over-long Idempotency-Key",
-        401: "Missing, malformed or unknown API key",
-        404: "Not found in the caller's environment",
-        409: "The idempotency key is in use by a request still running",
-        413: "Body larger than 100 kB",
-        422: "Validation error, with per-field `errors`",
-        429: "Rate limit exceeded; see Retry-After",
-    }.items()
-}
-
-
-async def off_loop(call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run a store call in one of anyio's worker threads and await its result."""
-    return await to_thread.run_sync(partial(call, *args, **kwargs))
-
-
-def _require_id(name: str, value: str) -> str:
-    """The id as stored (lower case): production's ObjectIds read upper-case hex too."""
-    if not is_object_id(value.lower()):
-        raise ApiValidationError(name, f"{name} must be a mongodb id", value)
-    return value.lower()
 
 
 def _payload(encoded: str | None) -> Any:
@@ -116,15 +74,12 @@ def _payload(encoded: str | None) -> Any:
         ) from None
 
 
-def _data(value: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse({"data": value}, status)
-
-
 def add_get_subscriber(router: APIRouter, store: Store) -> None:
     """`GET …/subscribers/{id}`, the same in v1 and v2: one route, on both routers."""
 
     async def get_subscriber(request: Request, subscriberId: str) -> JSONResponse:
-        return _data(await off_loop(store.get_subscriber, caller_of(request.scope), subscriberId))
+        caller = caller_of(request.scope)
+        return enveloped(await off_loop(store.get_subscriber, caller, subscriberId))
 
     router.add_api_route(
         "/subscribers/{subscriberId}",
@@ -140,16 +95,22 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     """The routes. Every store call runs in a worker thread (`off_loop`), so a slow
     statement or a write waiting for SQLite's lock never stalls the event loop; the
     store lets one transaction write at a time."""
-    router = APIRouter(prefix="/v1", responses=_ERRORS)
+    router = APIRouter(prefix="/v1", responses=ERRORS)
+
+    org_wide = settings.org_wide_integrations
 
     def shown(integration: dict[str, Any], listed: bool = True) -> dict[str, Any]:
-        """An integration as API-key callers get it (production since May 2026): lists
-        carry `credentials: {}`, set primary none. Older deployments sent them decrypted."""
+        """An integration as API-key callers get it from production: lists carry
+        `credentials: {}`, set primary none, and neither the inbound webhook's signing
+        key. Older deployments sent them decrypted."""
         if not settings.send_credentials:
             if listed:
                 integration["credentials"] = {}
             else:
                 integration.pop("credentials", None)
+            configurations = integration.get("configurations")
+            if isinstance(configurations, dict):
+                configurations.pop("inboundWebhookSigningKey", None)
         return integration
 
     async def pause() -> None:
@@ -158,17 +119,21 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
 
     @router.post(
         "/integrations/{integrationId}/set-primary",
-        responses={200: {"model": Data[Integration]}, 400: {"model": ErrorBody}},
+        responses={
+            200: {"model": Data[Integration]},
+            400: {"model": ErrorBody},
+            403: {"model": ErrorBody, "description": "The integration is another environment's"},
+        },
         summary="Set integration as primary",
         tags=["integrations"],
     )
     async def set_primary(
         request: Request, integrationId: str, idempotency_key: IdempotencyKey = None
     ) -> JSONResponse:
-        stored = _require_id("integrationId", integrationId)
+        stored = require_id("integrationId", integrationId)
         await pause()
-        item = await off_loop(store.set_primary, caller_of(request.scope), stored)
-        return _data(shown(item, listed=False))
+        item = await off_loop(store.set_primary, caller_of(request.scope), stored, org_wide)
+        return enveloped(shown(item, listed=False))
 
     @router.get(
         "/integrations",
@@ -177,8 +142,13 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["integrations"],
     )
     async def list_integrations(request: Request) -> JSONResponse:
-        return _data(
-            [shown(i) for i in await off_loop(store.list_integrations, caller_of(request.scope))]
+        return enveloped(
+            [
+                shown(i)
+                for i in await off_loop(
+                    store.list_integrations, caller_of(request.scope), org_wide=org_wide
+                )
+            ]
         )
 
     @router.get(
@@ -189,8 +159,13 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     )
     async def list_active_integrations(request: Request) -> JSONResponse:
         caller = caller_of(request.scope)
-        return _data(
-            [shown(i) for i in await off_loop(store.list_integrations, caller, active_only=True)]
+        return enveloped(
+            [
+                shown(i)
+                for i in await off_loop(
+                    store.list_integrations, caller, active_only=True, org_wide=org_wide
+                )
+            ]
         )
 
     @router.get(
@@ -200,9 +175,11 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["environments"],
     )
     async def list_environments(request: Request) -> JSONResponse:
-        """The organization's environments. Production adds every environment's secret
-        keys (`apiKeys`) for callers who may see them; this service never sends them."""
-        return _data(await off_loop(store.list_environments, caller_of(request.scope)))
+        """The organization's environments, each with `apiKeys`: the caller's own
+        environment's keys, `[]` for the others."""
+        caller = caller_of(request.scope)
+        every = settings.every_environment_key
+        return enveloped(await off_loop(store.list_environments, caller, every))
 
     @router.get(
         "/environments/me",
@@ -211,7 +188,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         tags=["environments"],
     )
     async def own_environment(request: Request) -> JSONResponse:
-        return _data(await off_loop(store.own_environment, caller_of(request.scope)))
+        return enveloped(await off_loop(store.own_environment, caller_of(request.scope)))
 
     @router.post(
         "/subscribers/{subscriberId}/messages/mark-as",
@@ -226,11 +203,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         body: MarkAsRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> JSONResponse:
-        if not body.ids:
-            raise NotAllowed("messageId is required")
         await pause()
         caller = caller_of(request.scope)
-        return _data(
+        return enveloped(
             await off_loop(store.mark_as, caller, subscriberId, body.ids, body.mark_as), 201
         )
 
@@ -249,9 +224,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     ) -> JSONResponse:
         await pause()
         caller = caller_of(request.scope)
-        return _data(await off_loop(store.mark_all, caller, subscriberId, body.mark_as), 201)
+        return enveloped(await off_loop(store.mark_all, caller, subscriberId, body.mark_as), 201)
 
-    # Hidden and deprecated in production (behaviour.md 5): a switch, to test clients
+    # Hidden and deprecated in production: a switch, to test clients
     # against a deployment without them.
     if settings.v1_subscribers:
 
@@ -322,7 +297,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         count = await off_loop(
             store.unseen_count, caller_of(request.scope), subscriberId, seen, limit
         )
-        return _data({"count": count})
+        return enveloped({"count": count})
 
     @router.get(
         "/messages",
@@ -354,8 +329,6 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     root = APIRouter()
     root.include_router(router)
     if settings.v2_inbox:
-        from inboxdesk.server.inbox_routes import build_inbox_router
-
         root.include_router(build_inbox_router(store, settings))
     if settings.v2_subscribers:
         root.include_router(build_v2_router(store, settings))
@@ -363,8 +336,8 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
 
 
 def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
-    """The v2 subscriber endpoints production documents (behaviour.md section 7)."""
-    router = APIRouter(prefix="/v2", responses=_ERRORS)
+    """The v2 subscriber endpoints production documents."""
+    router = APIRouter(prefix="/v2", responses=ERRORS)
 
     @router.get(
         "/subscribers",
@@ -430,7 +403,7 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
         counts = await off_loop(
             store.count_notifications, caller_of(request.scope), subscriberId, wanted
         )
-        return _data([{"count": n, "filter": f} for n, f in zip(counts, wanted, strict=True)])
+        return enveloped([{"count": n, "filter": f} for n, f in zip(counts, wanted, strict=True)])
 
     return router
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import socket
 import sqlite3
 import threading
@@ -23,7 +24,7 @@ def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A listening socket; port 0 picks a free one."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # Naming the protocol matters: asyncio sets TCP_NODELAY on accepted sockets only
-    # when proto is IPPROTO_TCP, and without it every response waited 40 ms for a
+    # when proto is IPPROTO_TCP, and without it every response waited for a
     # delayed ACK between its headers and its body.
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -61,12 +62,31 @@ def serve_forever(
     log_level: str = "warning",
     lock: DatabaseLock | None = None,
 ) -> None:
-    """Serve until stopped; raises DatabaseInUse if another service holds the database."""
-    with lock or DatabaseLock(settings.db_path):
-        _server(create_app(settings), log_level).run(sockets=[sock])
-        # A clean stop leaves everything in the .db file itself: a copy of it alone,
-        # without its -wal, holds the data.
-        checkpoint(settings.db_path)
+    """Serve until stopped; raises DatabaseInUse if another service holds the database.
+
+    SIGTERM (timeout, systemd, docker) stops it as Ctrl-C does: the server shuts down
+    gracefully, then raises the signal again, which by default would kill the process
+    before the log is merged and the lock let go; here that second one is let pass,
+    and one that comes before the server took the signal over stops it as soon."""
+    server = _server(create_app(settings), log_level)
+
+    def stop(signum: int, frame: object) -> None:
+        server.should_exit = True  # before the server took the signal over, or after
+
+    terminate = None
+    if threading.current_thread() is threading.main_thread():
+        terminate = signal.signal(signal.SIGTERM, stop)
+    try:
+        with lock or DatabaseLock(settings.db_path):
+            try:
+                server.run(sockets=[sock])
+            finally:
+                # A stop leaves everything in the .db file itself: a copy of it alone,
+                # without its -wal, holds the data.
+                checkpoint(settings.db_path)
+    finally:
+        if terminate is not None:
+            signal.signal(signal.SIGTERM, terminate)
 
 
 class ServiceThread:

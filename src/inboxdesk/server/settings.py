@@ -20,6 +20,13 @@ class ServerSettings:
     # Send integrations' credentials, as older deployments did; production omits them
     # for API-key callers.
     send_credentials: bool = False
+    # List every environment's integrations to an API key and let it switch any of
+    # them, as deployments older than May 2026 (and older self-hosted ones) do; off,
+    # a key sees and switches its own environment's only, as production does now.
+    org_wide_integrations: bool = False
+    # Send every environment's `apiKeys` on GET /v1/environments, as production does for
+    # organizations with its per-organization flag; off, the caller's own only.
+    every_environment_key: bool = False
     # Serve GET /v2/subscribers[/{id}[/notifications/count]]; off, the service answers
     # 404 there as an older deployment does, and clients fall back to v1.
     v2_subscribers: bool = True

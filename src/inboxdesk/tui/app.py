@@ -12,27 +12,21 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
-from textual.reactive import reactive
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.timer import Timer
 from textual.widgets import LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import (
-    InboxClient,
-    InboxdeskError,
-    RetryPolicy,
-    TransportError,
-)
+from inboxdesk.client import InboxClient, InboxdeskError, RetryPolicy, TransportError
+from inboxdesk.client.errors import transient
 from inboxdesk.config import ConfigError, Settings
-from inboxdesk.config.connect import client_for
+from inboxdesk.config.connect import client_for, plain_http_warning
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip
-from inboxdesk.tui import write_messages
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
-from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.context import ViewContext, Watched
 from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
@@ -40,7 +34,6 @@ from inboxdesk.tui.messages import (
     FirstRowsShown,
     OpenSubscriber,
     Reload,
-    ScopeLoaded,
     SelectIntegration,
     ServiceAnswered,
     SubscribersListed,
@@ -78,10 +71,6 @@ class InboxdeskApp(App[None]):
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave inboxdesk"),
     ]
 
-    # True while the service is unreachable; screens watch it to show it and to resend.
-    offline: reactive[bool] = reactive(False, init=False)
-    # The organization's environments and the key's own; the header names the latter.
-    scope: reactive[Scope | None] = reactive(None, init=False)
     probe_seconds = PROBE_SECONDS  # between probes while the service is away
     settle_seconds = 3.0  # the collector's pause ends then if no rows came (slow, a problem)
 
@@ -100,8 +89,13 @@ class InboxdeskApp(App[None]):
         self._writes = writes
         self._outbox: Outbox | None = None
         self._view_context: ViewContext | None = None
-        # Every write's outcome, handed on to the views (ViewContext.writes).
-        self.write_signal: Signal[write_messages.WriteMessage] = Signal(self, "writes")
+        # Every write's outcome as the outbox hands it on: the App and the views
+        # subscribe alike (ViewContext.writes).
+        self.write_outcomes: Signal[Event] = Signal(self, "writes")
+        # True while the service is unreachable; views watch it to show it and to resend.
+        self.service_away: Watched[bool] = Watched(self, "offline", False)
+        # The organization's environments and the key's own; the header names the latter.
+        self.environments: Watched[Scope | None] = Watched(self, "scope", None)
         self.subscriber_id = subscriber_id or settings.subscriber
         self.clock = clock or (lambda: datetime.now(UTC))
         self.startup_problem = problem
@@ -117,6 +111,14 @@ class InboxdeskApp(App[None]):
         self.sub_title = settings.base_url
 
     @property
+    def offline(self) -> bool:
+        return self.service_away.value
+
+    @property
+    def scope(self) -> Scope | None:
+        return self.environments.value
+
+    @property
     def client(self) -> InboxClient:
         if self._client is None:
             self._client = client_for(self.settings, retry=APP_RETRY)
@@ -127,10 +129,10 @@ class InboxdeskApp(App[None]):
 
     @property
     def outbox(self) -> Outbox:
-        """The one outbox of every write the app makes (decisions.md 1)."""
+        """The one outbox of every write the app makes."""
         if self._outbox is None:
             # Opened when first used (the scope's queued writes, a write), after the
-            # first frame: its modules and its store are 10 ms of start-up.
+            # first frame: the first frame needs neither its modules nor its store.
             from inboxdesk.writes import Outbox, open_store
 
             if self._writes is None:
@@ -140,11 +142,11 @@ class InboxdeskApp(App[None]):
                 self._writes, problem = open_store(writes_path(), *keep)
                 if problem:
                     self.notify(problem, severity="warning", timeout=15, markup=False)
-            # Filed as the environment unknown: watch_scope moves it (move_to).
+            # Filed as the environment unknown: _scope_changed moves it (move_to).
             where = self._where(None)
             self._outbox = Outbox(self.client, where, self._writes, clock=self.now)
             self._outbox.read_only = self.settings.read_only  # sends and queues nothing
-            self._outbox.listen(self._write_event)
+            self._outbox.listen(self.write_outcomes.publish)
         return self._outbox
 
     def _where(self, scope: Scope | None) -> Where:
@@ -160,8 +162,9 @@ class InboxdeskApp(App[None]):
                 outbox_of=lambda: self.outbox,
                 clock=self.now,
                 report=self.report,
-                writes=self.write_signal,
-                scope=lambda: self.scope,
+                writes=self.write_outcomes,
+                offline=self.service_away,
+                scope=self.environments,
                 auto_refresh=self.settings.auto_refresh,
                 read_only=self.settings.read_only_reason(),
             )
@@ -192,6 +195,9 @@ class InboxdeskApp(App[None]):
             yield LoadingIndicator()
 
     def on_mount(self) -> None:
+        # The App hears of each write's outcome as the views do, and of the environments.
+        self.write_outcomes.subscribe(self, self._write_done)
+        self.environments.watch(self, self._scope_changed)
         for problem in apply_appearance(self, self.settings.theme, self.settings.keymap):
             self._warn(problem)
         if self.startup_problem:
@@ -200,6 +206,8 @@ class InboxdeskApp(App[None]):
         try:
             self.settings.require_key()
             self.client  # noqa: B018 - builds it now, so TLS file problems show here
+            if (warning := plain_http_warning(self.settings)) is not None:
+                self._warn(warning)
         except ConfigError as exc:
             title = "No API key" if not self.settings.api_key else "The settings need a fix"
             self.push_screen(ProblemScreen(title, str(exc), "", 2))
@@ -254,17 +262,18 @@ class InboxdeskApp(App[None]):
 
     @work(exclusive=True, group="scope", exit_on_error=False)
     async def load_scope(self) -> None:
-        """The environments and the key's own (decisions.md 7), for the header."""
+        """The environments and the key's own, for the header."""
         from inboxdesk.scope import load_scope  # after the first frame, as its Scope
 
         try:
-            self.scope = await load_scope(self.client)
+            scope = await load_scope(self.client)
         except InboxdeskError:
             return  # the header keeps "environment unknown"; the next view load retries
+        self.environments.set(scope)
 
-    def watch_scope(self, scope: Scope | None) -> None:
+    def _scope_changed(self, scope: Scope | None) -> None:
         """The header says which profile and environment the app acts as; writes queued
-        in an earlier session for them are offered (decisions.md 4)."""
+        in an earlier session for them are offered."""
         profile = self.settings.profile or "no profile"
         where = scope.own_name() if scope is not None else "environment unknown"
         mark = " · read-only" if self.settings.read_only else ""
@@ -272,13 +281,13 @@ class InboxdeskApp(App[None]):
         self.outbox.move_to(self._where(scope))
         self._offer_queued()
 
-    def on_scope_loaded(self, event: ScopeLoaded) -> None:
-        self.scope = event.scope
-
     def on_first_rows_shown(self, event: FirstRowsShown) -> None:
         self.settled()
 
     def _offer_queued(self) -> None:
+        if (held := self.outbox.held_note()) and held not in self._said:
+            self._said.add(held)
+            self._warn(held)
         earlier = [w for w in self.outbox.queued() if w.id not in self._offered]
         if not earlier or self.offline:
             return
@@ -380,7 +389,7 @@ class InboxdeskApp(App[None]):
         """The service is unreachable: say so once, and probe until it is back."""
         if self.offline:
             return
-        self.offline = True
+        self._set_offline(True)
         self.notify(
             f"{why} Retrying every {self.probe_seconds:g} s. Marks pressed "
             "meanwhile are queued and sent, in order, when it is back.",
@@ -417,21 +426,23 @@ class InboxdeskApp(App[None]):
     async def probe(self) -> None:
         try:
             await self.client.search_subscribers(limit=1)
-        except TransportError:
-            return  # still away
-        except InboxdeskError:
-            pass  # any HTTP answer: the service is up (its error is the view's to say)
+        except InboxdeskError as error:
+            if transient(error):
+                return  # still away, or saying "not now"; any other answer: it is up
         if self._probe is not None:
             self._probe.stop()
             self._probe = None
         self.notify("The service is back; refreshing.", title="Connected")
         # The views watch `offline` and refresh themselves; the queued writes go out.
-        self.offline = False
+        self._set_offline(False)
 
-    def watch_offline(self, offline: bool) -> None:
+    def _set_offline(self, offline: bool) -> None:
+        """The service went away or came back: the outbox queues or sends, the views
+        (watching `offline`) show it and load again."""
         self.outbox.away = offline
         if not offline:
             self.flush_writes()
+        self.service_away.set(offline)
 
     @work(exclusive=True, group="flush", exit_on_error=False)
     async def flush_writes(self) -> None:
@@ -440,23 +451,19 @@ class InboxdeskApp(App[None]):
 
     # -- writes ------------------------------------------------------------------------
 
-    def _write_event(self, event: Event) -> None:
-        self.post_message(write_messages.message_for(event))
-
-    @on(write_messages.WriteMessage)
-    def _write_done(self, message: write_messages.WriteMessage) -> None:
-        """Say what became of a write, and hand it on to the views."""
+    def _write_done(self, event: Event) -> None:
+        """Say what became of a write (each view redraws what it shows of it)."""
         from inboxdesk.tui.write_notices import notice
         from inboxdesk.writes import Failed, Kind, Queued
 
-        event, problem = message.event, self.outbox.store.problem
+        problem = self.outbox.store.problem
         if problem and problem not in self._said:
             self._said.add(problem)
             self._warn(problem)
         said = notice(event)
         if said is not None:
             text, severity = said
-            title = "Queued" if isinstance(message, write_messages.Queued) else None
+            title = "Queued" if isinstance(event, Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
             # A switch's notice says why in full; an unreachable service is probed.
@@ -464,7 +471,6 @@ class InboxdeskApp(App[None]):
                 self.report(event.error)
         elif isinstance(event, Queued) and self.outbox.away:
             self._went_away("The service is unreachable.")
-        self.write_signal.publish(message)
 
     async def action_quit(self) -> None:
         """Quit; with writes still queued, ask first (they are kept for the next start)."""

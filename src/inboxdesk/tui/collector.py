@@ -3,9 +3,9 @@ the App, the one owner of this process-wide setting.
 
 The imports leave some 60,000 objects, start-up adds as many again (widgets, styles,
 the first page), and the app keeps hundreds of thousands once it holds pages. Left to
-the defaults, start-up made two full passes over the whole heap (a fifth of its time),
-and each later full pass took 60 to 70 ms, the whole tail of a mark's latency
-(BENCHMARKS.md). Frozen objects are skipped by every pass.
+the defaults, start-up made full passes over the whole heap, and each later full pass
+made the whole tail of a mark's latency (BENCHMARKS.md). Frozen objects are skipped
+by every pass.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class Collector:
     def start(self) -> None:
         """Before the first frame: what the imports built is frozen, and no pass runs
         until `settle` (the first rows, or the App's deadline): start-up builds some
-        100,000 objects that live on, and six young passes over them took 5.6 ms."""
+        100,000 objects that live on, and young passes over them find no garbage."""
         if self._before is None:
             self._before = gc.get_threshold()
             self._was_on = gc.isenabled()

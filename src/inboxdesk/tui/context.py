@@ -1,7 +1,9 @@
 """What a view is handed when it is built: the services it uses, and nothing of the App.
 
 Screens get one `ViewContext` in their constructor and never import or reach into the
-App; they tell it things by posting messages that bubble up to it.
+App. What the App keeps and a view shows (whether the service is away, the
+environments) comes as a `Watched` value; every write's outcome comes from the outbox
+through `writes`, to which the App subscribes too.
 """
 
 from __future__ import annotations
@@ -9,16 +11,40 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual.signal import Signal
 
 from inboxdesk.client import InboxClient, InboxdeskError
-from inboxdesk.tui.write_messages import WriteMessage
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
     from inboxdesk.scope import Scope
-    from inboxdesk.writes import Outbox
+    from inboxdesk.writes import Event, Outbox
+
+T = TypeVar("T")
+
+
+class Watched(Generic[T]):
+    """A value with one home that views watch: `value` now, and a call on each change."""
+
+    def __init__(self, owner: DOMNode, name: str, value: T) -> None:
+        self._value = value
+        self._changed: Signal[T] = Signal(owner, name)
+
+    @property
+    def value(self) -> T:
+        return self._value
+
+    def set(self, value: T) -> None:
+        if value != self._value:
+            self._value = value
+            self._changed.publish(value)
+
+    def watch(self, node: DOMNode, callback: Callable[[T], Any]) -> None:
+        """Call `callback` with each new value while `node` is mounted."""
+        self._changed.subscribe(node, callback, immediate=True)
 
 
 # The actions that write: none is bound in a read-only run (footer, help and palette
@@ -52,10 +78,13 @@ class ViewContext:
     clock: Callable[[], datetime]
     # Tell the user what failed and what to do (one place: the App's report).
     report: Callable[[InboxdeskError], None]
-    # Every write's outcome, for each view to redraw what it shows of it.
-    writes: Signal[WriteMessage]
-    # The organization's environments and the key's own, once known (its home: the App).
-    scope: Callable[[], Scope | None]
+    # Every write's outcome, as the outbox hands it on: each subscriber redraws what it
+    # shows of it (`writes.subscribe(node, callback)`).
+    writes: Signal[Event]
+    # True while the service is unreachable: views show it, and load again once back.
+    offline: Watched[bool]
+    # The organization's environments and the key's own, once known.
+    scope: Watched[Scope | None]
     auto_refresh: float = 0.0
     # The setting that makes this run read-only (`--read-only`, a profile's), else None.
     read_only: str | None = None

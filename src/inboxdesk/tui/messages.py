@@ -13,7 +13,6 @@ from textual.message import Message as TextualMessage
 from inboxdesk.models import Subscriber
 
 if TYPE_CHECKING:
-    from inboxdesk.scope import Scope
     from inboxdesk.tui.inbox.loader import FirstPage
 
 
@@ -39,14 +38,6 @@ class SelectIntegration(TextualMessage):
     def __init__(self, integration_id: str) -> None:
         super().__init__()
         self.integration_id = integration_id
-
-
-class ScopeLoaded(TextualMessage):
-    """A view learned the environments: the App keeps them (the header names the key's)."""
-
-    def __init__(self, scope: Scope) -> None:
-        super().__init__()
-        self.scope = scope
 
 
 class FirstRowsShown(TextualMessage):

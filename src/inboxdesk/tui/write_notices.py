@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 
+from inboxdesk.models.inbox import InboxAction
 from inboxdesk.primary import switch_failed
+from inboxdesk.snooze import end_text
 from inboxdesk.text import clip, plural
-from inboxdesk.tui.format import until_text
+from inboxdesk.tui.format import parse_time
 from inboxdesk.writes import (
     Dropped,
     Event,
@@ -39,12 +42,12 @@ def marked_notice(action: str, asked: int, changed: int, ignored: int) -> str:
 # A v2 notification's inbox state: archived, and snoozed until (None: not snoozed).
 InboxState = tuple[bool, str | None]
 
-# What each inbox write does, and how it is said: did it, was already.
-_INBOX_WORDS = {
-    "archive": ("Archived", "already archived"),
-    "unarchive": ("Unarchived", "not archived"),
-    "snooze": ("Snoozed", "already snoozed until then"),
-    "unsnooze": ("Unsnoozed", "not snoozed"),
+# How a message that an inbox write left as it was is said.
+_ALREADY = {
+    "archive": "already archived",
+    "unarchive": "not archived",
+    "snooze": "already snoozed until then",
+    "unsnooze": "not snoozed",
 }
 
 
@@ -58,13 +61,15 @@ def _in_target_state(action: str, state: InboxState) -> bool:
     }.get(action, False)
 
 
-def inbox_notice(event: Sent | Partial, earlier: Mapping[str, InboxState]) -> tuple[str, str]:
+def inbox_notice(
+    event: Sent | Partial, earlier: Mapping[str, InboxState], clock: datetime
+) -> tuple[str, str]:
     """What an archive, unarchive, snooze or unsnooze changed, counted from the
     notifications the service returned against the rows' state before (`earlier`; an
-    id not there counts as changed)."""
+    id not there counts as changed). A snooze's end has its year when not `clock`'s."""
     write = event.write
     action = write.steps[0].action
-    done, already = _INBOX_WORDS.get(action, (action, f"already {action}"))
+    done, already = InboxAction(action).done, _ALREADY.get(action, f"already {action}")
     changed = same = 0
     for item in event.result.notifications:
         until_now = (item.snoozed_until or "") if item.is_snoozed else None
@@ -79,7 +84,8 @@ def inbox_notice(event: Sent | Partial, earlier: Mapping[str, InboxState]) -> tu
         elif _in_target_state(action, now):
             changed += 1
     ignored = len(event.result.not_updated)
-    until = f" until {until_text(write.until)}" if action == "snooze" and write.until else ""
+    end = parse_time(write.until) if action == "snooze" else None
+    until = f" until {end_text(end, clock)}" if end is not None else ""
     were = f"{same} {'was' if same == 1 else 'were'} {already}" if same else ""
     if changed:
         text = f"{done} {plural(changed, 'message')}{until}." + (f" {were}." if were else "")
@@ -111,8 +117,10 @@ def notice(event: Event) -> tuple[str, str] | None:
     what = clip(describe(write), 80)
     if isinstance(event, Queued):
         ahead = f", behind {plural(event.behind, 'other')}" if event.behind else ""
+        why = f" ({clip(event.reason, 120)})" if event.reason else ""
         return (
-            f"Not applied yet: {what}. Queued{ahead}; it is sent when the service is back.",
+            f"Not applied yet: {what}{why}. Queued{ahead} with Idempotency-Key "
+            f"{write.key}; it is sent, with that key, when the service is back.",
             "warning",
         )
     if isinstance(event, Dropped):

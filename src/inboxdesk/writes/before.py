@@ -1,7 +1,7 @@
 """What a mark-all is about to change, listed beforehand so that it can be undone.
 
-UI-free: the app's `A` and the command line's `mark-all` both list it (decisions.md 15:
-every in-app message, archived and snoozed ones included).
+UI-free: the app's `A` and the command line's `mark-all` both list it: every in-app
+message, archived and snoozed ones included.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inboxdesk.client import ApiError, InboxClient, NoV2Inbox
+from inboxdesk.client.errors import LimitExceeded, Looping
+from inboxdesk.client.limits import Walk
 from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.model import UNDOABLE_MARK_ALL
 
@@ -58,17 +60,25 @@ async def unread_before(
 async def _count_rest(
     client: InboxClient, subscriber_id: str, v2: bool, known: int, query: dict[str, bool]
 ) -> int | None:
-    """How many past the listed ones, page by page up to `max_pages`; None past that."""
+    """How many past the listed ones, page by page up to `max_pages`; None past that, or
+    on a service that loops."""
     offset = known
+    walk = Walk(client.options.limits.max_pages, "the inbox")
     for _ in range(client.options.limits.max_pages):
         if v2:
             found = await client.notifications(subscriber_id, limit=PAGE, offset=offset, **query)
+            ids = [n.id for n in found.data]
             offset, more = offset + len(found.data), found.has_more and bool(found.data)
         else:
             feed = await client.feed(subscriber_id, offset // PAGE, PAGE, **query)
+            ids = [m.id for m in feed.data]
             offset, more = offset + len(feed.data), feed.has_more and bool(feed.data)
         if not more:
             return offset
+        try:
+            walk.onward(ids)
+        except (Looping, LimitExceeded):
+            return None  # no count to trust: the confirmation says it is not known
     return None
 
 

@@ -20,7 +20,7 @@ class Result:
 
     messages: tuple[Message, ...] = ()
     notifications: tuple[InboxNotification, ...] = ()  # the v2 inbox's answers
-    count: int | None = None  # mark-all: how many messages changed
+    count: int | float | None = None  # mark-all: how many messages changed, as sent
     integration: Integration | None = None  # set primary: the new primary
     not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer
     refetch: bool = False
@@ -52,6 +52,7 @@ class Queued:
 
     write: Write
     behind: int  # how many queued writes go before it
+    reason: str = ""  # why it was not sent (the service's answer), raw: show it safe
 
 
 @dataclass(frozen=True)

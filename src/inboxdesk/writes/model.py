@@ -1,7 +1,7 @@
 """A write: one thing the user asked the service to change, as the outbox keeps it.
 
 A write keeps the Idempotency-Key and the body it was first tried with for its whole
-life, so that sending it again after an outage applies it once (decisions.md 2).
+life, so that sending it again after an outage applies it once.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ UNDOABLE_MARK_ALL = 1000
 class Kind(StrEnum):
     MARK = "mark"  # mark-as on the listed ids, one request per step
     MARK_ALL = "mark-all"  # every in-app message of the subscriber
-    SET_PRIMARY = "set-primary"  # never queued (decisions.md 3)
+    SET_PRIMARY = "set-primary"  # never queued
     # archive, unarchive, snooze or unsnooze: one v2 request per notification (at most 4
-    # at a time), reported as one write (decisions.md 13)
+    # at a time), reported as one write
     INBOX = "inbox"
     # archive all, or archive all read: one v2 bulk request (every channel, no undo)
     ARCHIVE_ALL = "archive-all"
@@ -72,7 +72,7 @@ class Write:
     kind: Kind
     target: str  # the subscriberId, or the integration's id
     steps: tuple[Step, ...]
-    # The last state inboxdesk had seen of each id (decisions.md 31); None: unknown.
+    # The last state inboxdesk had seen of each id; None: unknown.
     before: Mapping[str, Flags] | None = None
     label: str = ""  # what the confirmation named (an integration's name), raw
     undoes: str | None = None  # the id of the write this one undoes
@@ -80,7 +80,7 @@ class Write:
     previous: tuple[tuple[str, str], ...] = ()
     until: str | None = None  # a snooze's end, ISO 8601
     # The environment it acts in when that may not be the key's own: a set primary
-    # switches its integration's environment (behaviour.md 2); None: the key's.
+    # switches its integration's environment; None: the key's.
     environment: str | None = None
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
@@ -140,9 +140,17 @@ class Write:
             environment=data.get("environment"),
             id=str(data["id"]),
             key=str(data["key"]),
-            made_at=datetime.fromisoformat(data["madeAt"]),
+            made_at=aware_time(data["madeAt"]),
             tried=bool(data.get("tried", False)),
         )
+
+
+def aware_time(text: str) -> datetime:
+    """An ISO 8601 time with its offset; one without is not a time inboxdesk wrote."""
+    when = datetime.fromisoformat(text)
+    if when.tzinfo is None:
+        raise ValueError(f"{text!r} has no UTC offset")
+    return when
 
 
 def describe(write: Write) -> str:

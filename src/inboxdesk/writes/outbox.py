@@ -1,10 +1,14 @@
 """The one path of every write: send it, or queue it while the service is away.
 
-Policy (decisions.md 1 to 6):
+Policy:
 - writes go out one at a time, in the order they were made, each with the
   Idempotency-Key it was first tried with; none is merged with another;
 - while the service is away a write is queued (when this outbox queues at all: the
   command line's does not) and sent, in order, by `flush` once it is back;
+- a write stays queued on an answer that says "not now" (a timeout, 408, 409, 425, 429,
+  500, 502, 503, 504) and fails on any other refusal;
+- a queued write is filed with the fingerprint of the key it was made with: another
+  key never sends it, and a process claims it in the store before sending it;
 - set primary is never queued: its confirmation named a state that may have changed;
 - undo of a write never tried takes it out of the queue; any other undo is a new write.
 
@@ -19,9 +23,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from inboxdesk.client import ApiError, InboxClient, InboxdeskError, TransportError
+from inboxdesk.client import ApiError, InboxClient, InboxdeskError
+from inboxdesk.client.errors import ProtocolError, transient
 from inboxdesk.models import MarkAs
-from inboxdesk.models.inbox import InboxNotification
+from inboxdesk.models.inbox import InboxAction, InboxNotification
+from inboxdesk.text import safe
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
     Dropped,
@@ -37,11 +43,10 @@ from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Where, Write, 
 from inboxdesk.writes.store import Entry, WriteStore
 
 if TYPE_CHECKING:
-    from inboxdesk.models import Message
+    from inboxdesk.models import Integration, Message
 
 Listener = Callable[[Event], None]
-INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time (decisions.md 13)
-INVERSE = {"archive": "unarchive", "unarchive": "archive", "snooze": "unsnooze"}
+INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time
 MARKS = frozenset(m.value for m in MarkAs)
 
 
@@ -60,6 +65,8 @@ class Outbox:
         self.where = where
         self.store = store if store is not None else WriteStore(None)
         self.queues = queue
+        # Which key the queued writes of this outbox were made with (never the key).
+        self.fingerprint = client.key_fingerprint(self.store.secret)
         # True while the service is known to be away: new writes queue without a try.
         self.away = False
         # A read-only run: nothing is sent or queued, and earlier queued writes stay put.
@@ -69,7 +76,7 @@ class Outbox:
         # This session's writes, newest last, with the flags the service returned.
         self._made: list[Write] = []
         self._after: dict[str, dict[str, Flags]] = {}
-        self._counts: dict[str, int] = {}  # how many each mark-all changed
+        self._counts: dict[str, int | float] = {}  # how many each mark-all changed
         self._undone: set[str] = set()
 
     def listen(self, listener: Listener) -> None:
@@ -102,21 +109,36 @@ class Outbox:
     # -- the queue -------------------------------------------------------------------------
 
     def queued(self) -> list[Write]:
-        """This profile's, host's and environment's writes not yet sent, oldest first."""
-        return self.store.queued(self.where)
+        """This profile's, host's and environment's writes not yet sent, made with this
+        key, oldest first."""
+        return self.store.queued(self.where, self.fingerprint)
+
+    def held(self) -> int:
+        """Queued writes of this profile and host made with another key: they wait for it."""
+        return self.store.held(self.where, self.fingerprint)
+
+    def held_note(self) -> str | None:
+        """Why some queued writes are not offered, or None."""
+        held = self.held()
+        if not held:
+            return None
+        return (
+            f"{held} queued write{'s were' if held != 1 else ' was'} made with another API "
+            "key: kept for that key, never sent with this one."
+        )
 
     def move_to(self, where: Where) -> None:
         """The key's environment became known: this session's queued writes follow it,
-        and so do those of the same profile and host filed before it was known."""
+        and so do those of the same profile and host filed before it was known, if this
+        key made them (a key has one environment; another key's may be another)."""
         if where == self.where:
             return
         mine = {w.id for w in self._made}
         unknown = Where(where.profile, where.host)
         for filed in dict.fromkeys((self.where, unknown)):
-            for write in self.store.queued(filed):
+            for write in self.store.queued(filed, self.fingerprint):
                 if write.id in mine or filed == unknown:
-                    self.store.dequeue(write.id)
-                    self.store.enqueue(where, write)
+                    self.store.refile(write.id, where)
         self.where = where
 
     def drop(self, write: Write) -> Event:
@@ -136,13 +158,14 @@ class Outbox:
             if write.kind is not Kind.SET_PRIMARY and self.queues:
                 waiting = self.queued()
                 if self.away or waiting:
-                    self.store.enqueue(self.where, write)
-                    return self._emit(Queued(write, len(waiting)))
+                    self.store.enqueue(self.where, write, self.fingerprint)
+                    why = "the service is away" if self.away else "earlier writes wait"
+                    return self._emit(Queued(write, len(waiting), why))
             return await self._send(write)
 
     async def flush(self, writes: list[Write] | None = None) -> list[Event]:
         """Send the queued writes (or those of them given) in order; stop at the first
-        that finds the service still away."""
+        that finds the service still away. One another process claimed is its to send."""
         events: list[Event] = []
         if self.read_only:
             return events  # listed, never sent
@@ -151,7 +174,12 @@ class Outbox:
             for write in self.queued():
                 if chosen is not None and write.id not in chosen:
                     continue
-                event = await self._send(write)
+                if not self.store.claim(write.id):
+                    continue
+                try:
+                    event = await self._send(write)
+                finally:
+                    self.store.release(write.id)
                 events.append(event)
                 if isinstance(event, Queued):
                     break
@@ -161,17 +189,15 @@ class Outbox:
         tried = write.as_tried()
         try:
             event = await self._perform(tried)
-        except TransportError as exc:
-            if tried.kind is Kind.SET_PRIMARY or not self.queues:
+        except InboxdeskError as exc:
+            if not transient(exc) or tried.kind is Kind.SET_PRIMARY or not self.queues:
                 self.store.dequeue(tried.id)
                 return self._emit(Failed(tried, exc))
+            # Away, too slow, or "not now": kept, with its key, to be sent again.
             self.away = True
-            self.store.enqueue(self.where, tried)
+            self.store.enqueue(self.where, tried, self.fingerprint)
             ahead = [w.id for w in self.queued()].index(tried.id)
-            return self._emit(Queued(tried, ahead))
-        except InboxdeskError as exc:
-            self.store.dequeue(tried.id)
-            return self._emit(Failed(tried, exc))
+            return self._emit(Queued(tried, ahead, exc.message))
         self.away = False
         self.store.dequeue(tried.id)
         self._made = [tried if w.id == tried.id else w for w in self._made]
@@ -182,6 +208,7 @@ class Outbox:
         client = self.client
         if write.kind is Kind.SET_PRIMARY:
             integration = await client.set_primary(write.target, idempotency_key=write.key)
+            _answers_the_switch(write, integration, self.where.environment)
             return Sent(write, Result(integration=integration))
         if write.kind is Kind.MARK_ALL:
             count = await client.mark_all(
@@ -191,9 +218,7 @@ class Outbox:
         if write.kind is Kind.INBOX:
             return await self._inbox(write)
         if write.kind is Kind.ARCHIVE_ALL:
-            from inboxdesk.client.inbox import bulk
-
-            await bulk(client, write.target, write.steps[0].action, idempotency_key=write.key)
+            await client.bulk(write.target, write.steps[0].action, idempotency_key=write.key)
             return Sent(write, Result(refetch=True))  # 204: no count, no items
         messages: list[Message] = []
         not_updated: list[str] = []
@@ -206,7 +231,7 @@ class Outbox:
                     idempotency_key=write.step_key(number),
                 )
             except InboxdeskError as exc:
-                if number == 0 or isinstance(exc, TransportError):
+                if number == 0 or transient(exc):
                     raise  # nothing done yet, or to be resent whole (the keys make it once)
                 result = Result(tuple(messages), not_updated=tuple(not_updated))
                 return Partial(
@@ -240,7 +265,7 @@ class Outbox:
         )
         done = [a for a in answers if isinstance(a, InboxNotification)]
         failures = [a for a in answers if isinstance(a, BaseException)]
-        away = [f for f in failures if isinstance(f, TransportError)]
+        away = [f for f in failures if isinstance(f, InboxdeskError) and transient(f)]
         if away:
             raise away[0]
         for failure in failures:
@@ -290,7 +315,7 @@ class Outbox:
 
     @staticmethod
     def primary_again(write: Write) -> Write | str:
-        """A set primary's undo (decisions.md 32): making the one it replaced primary
+        """A set primary's undo: making the one it replaced primary
         again, a new switch; or why there is none."""
         if not write.previous:
             return "This cannot be undone: no other integration was primary before it."
@@ -305,7 +330,7 @@ class Outbox:
         )
 
     def refusal(self, write: Write) -> str | None:
-        """Why `write` cannot be undone (decisions.md 32), or None."""
+        """Why `write` cannot be undone, or None."""
         if not write.tried and any(w.id == write.id for w in self.queued()):
             return None  # never tried: it just leaves the queue
         if write.kind is Kind.SET_PRIMARY:
@@ -314,7 +339,7 @@ class Outbox:
         if write.kind is Kind.ARCHIVE_ALL:
             return "This cannot be undone: the service has no unarchive-all."
         if write.kind is Kind.INBOX:
-            if write.steps[0].action not in INVERSE:
+            if InboxAction(write.steps[0].action).inverse is None:
                 return "This cannot be undone: the end of the earlier snooze is not known."
             return None
         if write.before is None:
@@ -327,14 +352,14 @@ class Outbox:
             return f"This cannot be undone: {reason}."
         return None
 
-    def _count(self, write: Write) -> int | None:
+    def _count(self, write: Write) -> int | float | None:
         """How many messages a mark-all changed, as the service said (this session's, or
         journaled): over UNDOABLE_MARK_ALL is why its "before" was not listed."""
         if write.id in self._counts:
             return self._counts[write.id]
         entry = self.store.entry(write.id)
         count = entry.detail.get("count") if entry is not None else None
-        return count if isinstance(count, int) else None
+        return count if isinstance(count, int | float) and not isinstance(count, bool) else None
 
     def undo_notes(self, entry: Entry) -> list[str]:
         """What to say before undoing a journal entry: later writes that touched the same
@@ -372,7 +397,9 @@ class Outbox:
         if write.kind is Kind.INBOX:
             step = write.steps[0]
             self._undone.add(write.id)
-            back = Step(INVERSE[step.action], step.ids)
+            inverse = InboxAction(step.action).inverse
+            assert inverse is not None  # refusal() said so otherwise
+            back = Step(inverse.value, step.ids)
             return await self.submit(Write(Kind.INBOX, write.target, (back,), undoes=write.id))
         assert write.before is not None
         current = predicted(write)
@@ -390,6 +417,23 @@ class Outbox:
             undoes=write.id,
         )
         return await self.submit(undo)
+
+
+def _answers_the_switch(write: Write, integration: Integration, own: str) -> None:
+    """The service's answer to a switch names the integration and the environment asked
+    for (or leaves them out); one naming another is not trusted as done."""
+    asked = write.environment or own
+    # An answer that leaves a field out names nothing else: production may send one so.
+    other_id = bool(integration.id) and (integration.id or "").lower() != write.target.lower()
+    answered = integration.environment_id
+    if not other_id and not (asked and answered and answered != asked):
+        return
+    raise ProtocolError(
+        f"The service answered the switch of {safe(write.target, newlines=False)} with "
+        f"integration {safe(integration.id or '(none)', newlines=False)} of environment "
+        f"{safe(integration.environment_id, newlines=False)}: not the one asked for.",
+        "Check the primaries (inboxdesk integrations) before trusting the switch.",
+    )
 
 
 def predicted(write: Write) -> dict[str, Flags]:
@@ -436,5 +480,5 @@ def _detail(event: Event) -> dict[str, object]:
     if isinstance(event, Failed):
         return _error_detail(event.error)
     if isinstance(event, Queued):
-        return {"behind": event.behind}
+        return {"behind": event.behind, "reason": event.reason}
     return {}

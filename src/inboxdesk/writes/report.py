@@ -7,6 +7,7 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
+from inboxdesk.text import safe
 from inboxdesk.writes.model import describe
 from inboxdesk.writes.store import Entry
 
@@ -69,16 +70,24 @@ def as_json(entry: Entry) -> dict[str, Any]:
     }
 
 
+# What makes a spreadsheet read a cell as a formula, or split it first.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def defused(value: object) -> str:
-    """A cell a spreadsheet shows as text: one starting = + - @ gets a ' (decisions.md 34)."""
+    """A cell a spreadsheet shows as text: the safe form of the value (no control or
+    escape character), with a ' before one that would start a formula."""
     text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    shown = safe(text)
+    return "'" + shown if text[:1] in FORMULA_STARTS or shown[:1] in FORMULA_STARTS else shown
 
 
 def to_csv(entries: Iterable[Entry]) -> str:
     import json
 
     out = io.StringIO()
+    # A field holding LF is quoted (the line terminator); one holding CR cannot occur:
+    # the safe form shows it as \r, which the writer alone would leave bare.
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for entry in entries:

@@ -1,13 +1,17 @@
 """The outbox's file: the queue of writes not yet sent, and the journal of every write.
 
 One SQLite file in the user data directory (WAL, mode 0600). It holds no key: a write
-is filed under its profile, host and environment.
+is filed under its profile, host and environment, and the fingerprint of the key it was
+made with (an HMAC under a random secret kept in a 0600 file beside it), so that
+another key never sends it. A process claims a queued write in the file before sending
+it: two processes on one data folder never both send it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -16,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from inboxdesk.writes.effects import Flags
-from inboxdesk.writes.model import Kind, Where, Write
+from inboxdesk.writes.model import Kind, Where, Write, aware_time
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS queue (
@@ -25,7 +29,10 @@ CREATE TABLE IF NOT EXISTS queue (
     profile TEXT NOT NULL,
     host TEXT NOT NULL,
     environment TEXT NOT NULL,
-    body TEXT NOT NULL
+    body TEXT NOT NULL,
+    fingerprint TEXT NOT NULL DEFAULT '',
+    claimed TEXT,
+    claimed_at TEXT
 );
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -46,9 +53,12 @@ CREATE INDEX IF NOT EXISTS journal_made ON journal (made_at);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 # The file's format; a file of a newer one is refused rather than misread.
-VERSION = 2
+VERSION = 3
 # Journal entries older than this many days go when the file is opened.
 RETENTION_DAYS = 90
+# A claim older than this is a process that died mid-send: another may take the write.
+CLAIM_MINUTES = 10
+SECRET_BYTES = 32
 
 
 class JournalError(Exception):
@@ -75,6 +85,38 @@ def _private(path: Path) -> None:
     os.chmod(path, 0o600)
 
 
+def secret_path(path: Path) -> Path:
+    return path.with_name(f"{path.name}.secret")
+
+
+def _secret(path: Path) -> bytes:
+    """The install's fingerprint secret beside the file, made once (0600). Written whole
+    to a file of its own then linked into place: two processes starting together agree
+    on one secret, and neither reads a half-written one."""
+    where = secret_path(path)
+    if not where.exists():
+        made = where.with_name(f"{where.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, secrets.token_bytes(SECRET_BYTES))
+        finally:
+            os.close(fd)
+        try:
+            os.link(made, where)
+        except FileExistsError:
+            pass  # another process made it first: theirs is the one
+        finally:
+            made.unlink()
+    os.chmod(where, 0o600)
+    secret = where.read_bytes()
+    if len(secret) != SECRET_BYTES:
+        raise JournalError(
+            f"{where} is damaged ({len(secret)} bytes, not {SECRET_BYTES}); remove it, and "
+            "writes queued before are held for a key that can no longer be told"
+        )
+    return secret
+
+
 class WriteStore:
     """The queue and the journal. `path=None` keeps both in memory (tests, `--no-history`)."""
 
@@ -83,8 +125,14 @@ class WriteStore:
     ) -> None:
         self.path = path
         self.problem: str | None = None
+        # Lines naming damaged rows skipped (one each), for the caller to say.
+        self.skipped: dict[str, str] = {}
+        # Who this store's claims are by: one process, one store.
+        self.token = f"{os.getpid()}-{secrets.token_hex(6)}"
+        self.secret = secrets.token_bytes(SECRET_BYTES)
         if path is not None:
             _private(path)
+            self.secret = _secret(path)
         self._db = sqlite3.connect(":memory:" if path is None else path, isolation_level=None)
         try:
             self._open(path, retention_days, most)
@@ -108,7 +156,12 @@ class WriteStore:
         version = None
         if found:
             row = self._db.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
-            version = int(row[0]) if row else None
+            try:
+                version = int(row[0]) if row else None
+            except (TypeError, ValueError):
+                # The format number alone is damaged: read it as this format, not drop it.
+                self._skip("version", f"its format number {row[0]!r} is not a number")
+                version = VERSION
         if version is not None and version > VERSION:
             raise JournalError(
                 f"{path} was written by a newer inboxdesk (format {version}; this one reads "
@@ -118,6 +171,10 @@ class WriteStore:
             # Format 1 kept a row per outcome: its journal is dropped, its queue kept.
             self._db.execute("DROP TABLE IF EXISTS journal")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(queue)")}
+        for column in ("fingerprint TEXT NOT NULL DEFAULT ''", "claimed TEXT", "claimed_at TEXT"):
+            if column.split()[0] not in columns:  # a queue of format 2
+                self._db.execute(f"ALTER TABLE queue ADD COLUMN {column}")
         self._db.execute(
             "INSERT OR REPLACE INTO meta (name, value) VALUES ('version', ?)", (str(VERSION),)
         )
@@ -135,31 +192,78 @@ class WriteStore:
 
     # -- queue ---------------------------------------------------------------------------
 
-    def enqueue(self, where: Where, write: Write) -> None:
+    def _skip(self, name: str, why: str) -> None:
+        self.skipped.setdefault(name, f"{self.path or 'the journal'}: {name} skipped: {why}.")
+
+    def enqueue(self, where: Where, write: Write, fingerprint: str) -> None:
+        """File `write` in the queue (again: its body updated, its claim let go)."""
         self._db.execute(
-            "INSERT INTO queue (id, profile, host, environment, body) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (id) DO UPDATE SET body = excluded.body",
-            (write.id, where.profile, where.host, where.environment, json.dumps(write.to_json())),
+            "INSERT INTO queue (id, profile, host, environment, body, fingerprint)"
+            " VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET body = excluded.body, claimed = NULL,"
+            " claimed_at = NULL",
+            (
+                write.id,
+                where.profile,
+                where.host,
+                where.environment,
+                json.dumps(write.to_json()),
+                fingerprint,
+            ),
         )
 
     def dequeue(self, write_id: str) -> None:
         self._db.execute("DELETE FROM queue WHERE id = ?", (write_id,))
 
-    def queued(self, where: Where) -> list[Write]:
-        rows = self._db.execute(
-            "SELECT body FROM queue WHERE profile = ? AND host = ? AND environment = ?"
-            " ORDER BY seq",
-            (where.profile, where.host, where.environment),
-        )
-        return [Write.from_json(json.loads(body)) for (body,) in rows]
+    def _stale(self) -> str:
+        return (datetime.now(UTC) - timedelta(minutes=CLAIM_MINUTES)).isoformat()
 
-    def waiting_elsewhere(self, where: Where) -> int:
-        """Queued writes of other profiles, hosts or environments: they wait for those."""
+    def queued(self, where: Where, fingerprint: str) -> list[Write]:
+        """The writes filed for `where` and made with the key of `fingerprint`, oldest
+        first, but those another process is sending now."""
+        rows = self._db.execute(
+            "SELECT seq, body FROM queue WHERE profile = ? AND host = ? AND environment = ?"
+            " AND fingerprint = ? AND (claimed IS NULL OR claimed = ? OR claimed_at < ?)"
+            " ORDER BY seq",
+            (where.profile, where.host, where.environment, fingerprint, self.token, self._stale()),
+        )
+        found = []
+        for seq, body in rows:
+            try:
+                found.append(Write.from_json(json.loads(body)))
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+                self._skip(f"queued write {seq}", f"it cannot be read ({type(exc).__name__})")
+        return found
+
+    def held(self, where: Where, fingerprint: str) -> int:
+        """Queued writes of this profile and host made with another key: never sent with
+        this one (they wait for theirs)."""
         (count,) = self._db.execute(
-            "SELECT count(*) FROM queue WHERE NOT (profile = ? AND host = ? AND environment = ?)",
-            (where.profile, where.host, where.environment),
+            "SELECT count(*) FROM queue WHERE profile = ? AND host = ? AND fingerprint != ?",
+            (where.profile, where.host, fingerprint),
         ).fetchone()
         return int(count)
+
+    def refile(self, write_id: str, where: Where) -> None:
+        self._db.execute(
+            "UPDATE queue SET profile = ?, host = ?, environment = ? WHERE id = ?",
+            (where.profile, where.host, where.environment, write_id),
+        )
+
+    def claim(self, write_id: str) -> bool:
+        """This process's to send: False when another has it (or it left the queue)."""
+        done = self._db.execute(
+            "UPDATE queue SET claimed = ?, claimed_at = ? WHERE id = ?"
+            " AND (claimed IS NULL OR claimed = ? OR claimed_at < ?)",
+            (self.token, datetime.now(UTC).isoformat(), write_id, self.token, self._stale()),
+        )
+        return done.rowcount == 1
+
+    def release(self, write_id: str) -> None:
+        self._db.execute(
+            "UPDATE queue SET claimed = NULL, claimed_at = NULL WHERE id = ? AND claimed = ?",
+            (write_id, self.token),
+        )
 
     # -- journal -------------------------------------------------------------------------
 
@@ -222,7 +326,8 @@ class WriteStore:
     ) -> list[Entry]:
         """Journal entries, newest first; `where` with an empty environment matches any."""
         query = (
-            "SELECT profile, host, environment, at, outcome, queued, body, detail, seq FROM journal"
+            "SELECT profile, host, environment, at, outcome, queued, body, detail, seq, id"
+            " FROM journal"
         )
         clauses: list[str] = []
         args: list[object] = []
@@ -243,20 +348,14 @@ class WriteStore:
         query += " ORDER BY made_at DESC, seq DESC"
         if limit is not None:
             query += f" LIMIT {int(limit)}"
-        return [
-            Entry(
-                Write.from_json(json.loads(body)),
-                Where(profile, host, environment),
-                outcome,
-                datetime.fromisoformat(at),
-                bool(queued),
-                json.loads(detail),
-                seq,
-            )
-            for profile, host, environment, at, outcome, queued, body, detail, seq in (
-                self._db.execute(query, args)
-            )
-        ]
+        found = []
+        for row in self._db.execute(query, args):
+            try:
+                found.append(_entry(row[:-1]))
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+                why = str(exc) if isinstance(exc, _Damaged) else type(exc).__name__
+                self._skip(f"journal entry {row[-1]}", f"it cannot be read ({why})")
+        return found
 
     def entry(self, write_id: str) -> Entry | None:
         return next((e for e in self.find(write_id) if e.write.id == write_id), None)
@@ -294,6 +393,37 @@ class WriteStore:
         if not wanted or not all(c in "0123456789abcdef" for c in wanted):
             return []
         return [e for e in self.entries() if e.write.id.startswith(wanted)]
+
+
+class _Damaged(ValueError):
+    """A journal row whose fields are not what inboxdesk writes."""
+
+
+def _entry(row: tuple[Any, ...]) -> Entry:
+    """One journal row as an entry; raises on a row damaged by hand or by a disk."""
+    profile, host, environment, at, outcome, queued, body, detail, seq = row
+    if not isinstance(body, str) or not isinstance(detail, str):
+        raise _Damaged("a field is not text")
+    details = json.loads(detail)
+    if not isinstance(details, dict):
+        raise _Damaged("its detail is not an object")
+    after = details.get("after", {})
+    if not isinstance(after, dict) or not all(
+        isinstance(f, list) and len(f) == 2 for f in after.values()
+    ):
+        raise _Damaged("its detail's flags are not pairs")
+    data = json.loads(body)
+    if not isinstance(data, dict):
+        raise _Damaged("its body is not an object")
+    return Entry(
+        Write.from_json(data),
+        Where(str(profile), str(host), str(environment)),
+        str(outcome),
+        aware_time(at),
+        bool(queued),
+        details,
+        int(seq),
+    )
 
 
 def open_store(

@@ -10,7 +10,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from inboxdesk.server.demo.catalog import integrations, workflows
+from inboxdesk.server.demo.catalog import TOOL_WORKFLOW, integrations, workflows
 from inboxdesk.server.demo.draws import hex_id
 from inboxdesk.server.demo.inbox import message, subscribers
 from inboxdesk.server.demo.tables import BIG_INBOX, BIG_INBOX_SIZE, PEOPLE, WORKFLOWS
@@ -42,6 +42,11 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
     )
     messages[-1].pop("lastSeenDate", None)
     messages[-1].pop("lastReadDate", None)
+    # The on-call engineer paged about a sign-in, through the tool channel; drawn on its
+    # own, so the rest of the demo stays as it was before the channel came.
+    alert = next(w for w in WORKFLOWS if w[0] == TOOL_WORKFLOW)
+    rng_tool = random.Random(f"{seed}:{name}:tool")
+    messages.append(message(rng_tool, now, people[0][0], alert, now - timedelta(hours=3), "tool"))
     return {
         "_id": hex_id(rng, now - timedelta(days=120)),
         "name": name,

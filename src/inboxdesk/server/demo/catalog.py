@@ -86,8 +86,29 @@ def integrations(rng: random.Random, now: datetime, environment: str) -> list[di
             "primary": False,
         }
     )
+    out.append(_pagerduty(random.Random(f"{environment}:tool"), now, environment))
     _prioritise(out)
     return out
+
+
+def _pagerduty(rng: random.Random, now: datetime, environment: str) -> dict[str, Any]:
+    """An incident tool: the `tool` channel, which has no primary. Drawn from a generator
+    of its own, so that the rest of the demo stays as it was before the channel came."""
+    return {
+        "_id": hex_id(rng, now - timedelta(days=10)),
+        "name": "PagerDuty",
+        "identifier": f"pagerduty-{rng.getrandbits(24):06x}",
+        "providerId": "pagerduty",
+        "channel": "tool",
+        "credentials": {
+            "apiKey": "".join(rng.choice("abcdef0123456789") for _ in range(32)),
+            "region": "us",
+        },
+        "active": True,
+        "deleted": False,
+        "primary": False,
+        "conditions": [],
+    }
 
 
 def _prioritise(items: list[dict[str, Any]]) -> None:
@@ -100,6 +121,22 @@ def _prioritise(items: list[dict[str, Any]]) -> None:
             item["priority"] = len(ranked) - n
         for item in mine:
             item.setdefault("priority", 0)
+
+
+# The workflow that also pages the on-call engineer through the tool integrations.
+TOOL_WORKFLOW = "Security alert"
+
+
+def _page_on_call(n: int, now: datetime) -> dict[str, Any]:
+    """A tool step, from a generator of its own (the rest of the demo stays as it was)."""
+    return {
+        "_id": hex_id(random.Random(f"{TOOL_WORKFLOW}:tool"), now),
+        "uuid": f"step-{n}-tool",
+        "name": "Page on-call",
+        "active": True,
+        "shouldStopOnFail": False,
+        "template": {"type": "tool"},
+    }
 
 
 def workflows(rng: random.Random, now: datetime) -> list[dict[str, Any]]:
@@ -175,6 +212,8 @@ def workflows(rng: random.Random, now: datetime) -> list[dict[str, Any]]:
                 else [],
             }
         )
+        if name == TOOL_WORKFLOW:
+            steps.append(_page_on_call(n, now))
         steps.append(
             {
                 "_id": hex_id(rng, now),

@@ -192,4 +192,6 @@ def message(
         message.update(deviceTokens=["fcm-0123abcd"], providerId="fcm")
     elif channel == "chat":
         message.update(directWebhookUrl="https://hooks.slack.test/x", providerId="slack")
+    elif channel == "tool":
+        message.update(providerId="pagerduty")
     return message

@@ -194,9 +194,9 @@ PROVIDER_ERRORS = {
 WARNINGS = [("slow_provider", "Provider answered after 12 s; delivered late")]
 
 
-# Conditions as production's database holds them from older dashboards (behaviour.md
-# section 2): no `isNegated` or `type`, children with `_id`, `on: tenant`, values that
-# are numbers or lists. The client must read every one.
+# Conditions as production's database holds them from older dashboards: no `isNegated`
+# or `type`, children with `_id`, `on: tenant`, values that are numbers or lists. The
+# client must read every one.
 STORED_CONDITIONS: dict[str, list[dict[str, Any]]] = {
     "ses": [
         {

@@ -1,17 +1,27 @@
 """SQLite storage of the local service, one module per resource.
 
 Queryable state (flags, dates, owners) lives in columns; the rest of each resource is
-its wire JSON in `doc`. Every read and write is scoped to the caller's environment,
-except integrations, which production scopes to the organization.
+its wire JSON in `doc`. Every read and write is scoped to the caller's environment
+(integrations may be listed and switched organization-wide, as older deployments do).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from pathlib import Path
 
 from inboxdesk.server.checkpoints import FeedCheckpoints
-from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, hash_key, iso, utc_now
+from inboxdesk.server.store.base import (
+    Caller,
+    Forbidden,
+    NotAllowed,
+    NotFound,
+    hash_key,
+    iso,
+    utc_now,
+)
 from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyStore, Replay
 from inboxdesk.server.store.inbox import (
     BulkOperation,
@@ -37,6 +47,7 @@ __all__ = [
     "SUBSCRIBER_ORDER",
     "BulkOperation",
     "Caller",
+    "Forbidden",
     "IdempotencyConflict",
     "InboxAction",
     "NotAllowed",
@@ -64,6 +75,10 @@ class Store(TenancyStore, SeedingStore, IntegrationStore, InboxStore, Idempotenc
         self.clock = default_clock
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # It holds API keys and integration credentials: readable by its owner alone. SQLite
+            # gives its -wal and -shm files the database file's mode.
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
         self._connection().executescript(SCHEMA)
         self._add_columns()
         with self.transaction() as db:

@@ -36,6 +36,10 @@ class NotFound(Exception):
     """The resource does not exist in the caller's environment."""
 
 
+class Forbidden(Exception):
+    """A request the caller's key may not make (403), in production's words."""
+
+
 class NotAllowed(Exception):
     """A request the service refuses with 400 and this message, as production words it."""
 

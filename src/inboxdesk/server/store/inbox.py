@@ -1,4 +1,4 @@
-"""The v2 inbox (behaviour.md 4): the subscriber's in-app notifications as their Inbox
+"""The v2 inbox: the subscriber's in-app notifications as their Inbox
 shows them, the per-notification actions, bulk seen, and snoozes that end by themselves.
 
 Archive and snooze state live in the message document (`archived`, `archivedAt`,
@@ -24,7 +24,7 @@ from inboxdesk.server.store.schema import MESSAGE_COLUMNS, message_flags
 
 # The v2 list's filters, in the order a checkpoint key holds them (checkpoints.Key).
 FLAGS = ("read", "seen", "archived", "snoozed")
-# A snooze must end at least this far ahead (behaviour.md 4).
+# A snooze must end at least this far ahead.
 SNOOZE_AHEAD = timedelta(seconds=60)
 UNREAD_ARCHIVED = "Filtering for unread and archived notifications is not supported."
 
@@ -115,7 +115,7 @@ class InboxStore(MessageStore):
     clock: Callable[[], datetime]
 
     def _expire_snoozes(self, caller: Caller, subscriber_pk: str) -> None:
-        """Snoozes whose time has passed end (decisions.md 20): `snoozedUntil` cleared and
+        """Snoozes whose time has passed end: `snoozedUntil` cleared and
         a new `deliveredAt` entry, as production redelivers them."""
         now = iso(self.clock())
         query = (
@@ -141,7 +141,7 @@ class InboxStore(MessageStore):
         try:
             return self._subscriber(db, caller, subscriber_id)
         except NotFound:
-            # Production's inbox use cases answer 400 with these words (behaviour.md 4).
+            # Production's inbox use cases answer 400 with these words.
             raise NotAllowed(f"Subscriber with id: {subscriber_id} is not found.") from None
 
     def inbox(
@@ -312,7 +312,7 @@ class InboxStore(MessageStore):
         try:
             pk = self._subscriber(db, caller, subscriber_id)["id"]
         except NotFound:
-            # Production's words, and a 400 (behaviour.md 5), unlike GET /v2/subscribers/{id}.
+            # Production's words, and a 400, unlike GET /v2/subscribers/{id}.
             raise NotAllowed(
                 f"Subscriber {subscriber_id} doesn't exist in environment {caller.environment_id}"
             ) from None

@@ -1,5 +1,10 @@
-"""Integrations and set primary (Operation A), scoped to the organization as production
-scopes them: a list spans every environment, and a switch acts in the integration's own."""
+"""Integrations and set primary (Operation A).
+
+An API key lists and switches its own environment's integrations only, as production
+has since May 2026. `org_wide` is the older behaviour, which self-hosted deployments
+still have: a list spans every environment of the organization, and a switch acts in
+the integration's own environment.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,18 @@ import sqlite3
 from typing import Any
 
 from inboxdesk.models.enums import PRIMARY_CHANNELS
-from inboxdesk.server.store.base import Caller, Database, NotAllowed, NotFound
+from inboxdesk.server.store.base import Caller, Database, Forbidden, NotAllowed, NotFound
 
 _OF_ORGANIZATION = (
     "environment_id IN (SELECT id FROM environments WHERE organization_id = :org) AND deleted = 0"
+)
+_OF_ENVIRONMENT = "environment_id = :env AND deleted = 0"
+
+# Production's words when a key reaches for another environment's integration.
+OTHER_ENVIRONMENT = (
+    "API key authentication is scoped to a single environment and cannot set as primary "
+    "an integration that belongs to a different environment. Use an API key from the "
+    "integration's environment, or authenticate with a session token."
 )
 
 
@@ -25,17 +38,29 @@ class IntegrationStore(Database):
         doc["deleted"] = bool(row["deleted"])
         return doc
 
-    def list_integrations(self, caller: Caller, active_only: bool = False) -> list[dict[str, Any]]:
-        """Every environment's integrations of the caller's organization (behaviour.md 1)."""
-        sql = f"SELECT * FROM integrations WHERE {_OF_ORGANIZATION}"
+    def list_integrations(
+        self, caller: Caller, active_only: bool = False, org_wide: bool = False
+    ) -> list[dict[str, Any]]:
+        """The caller's environment's integrations, or its organization's (`org_wide`)."""
+        scope = _OF_ORGANIZATION if org_wide else _OF_ENVIRONMENT
+        sql = f"SELECT * FROM integrations WHERE {scope}"
         if active_only:
             sql += " AND active = 1"
-        rows = self.read().execute(sql + " ORDER BY position", {"org": caller.organization_id})
+        rows = self.read().execute(
+            sql + " ORDER BY position",
+            {"org": caller.organization_id, "env": caller.environment_id},
+        )
         return [self._integration(row) for row in rows]
 
-    def set_primary(self, caller: Caller, integration_id: str) -> dict[str, Any]:
+    def set_primary(
+        self, caller: Caller, integration_id: str, org_wide: bool = False
+    ) -> dict[str, Any]:
         """Make an email/sms integration the only primary of its channel in its own
-        environment, atomically; other environments are untouched (behaviour.md 2)."""
+        environment, atomically; other environments are untouched.
+
+        The integration is looked up in the caller's organization; one of another
+        environment is refused (Forbidden) before anything else is checked, unless
+        `org_wide`."""
         with self.transaction() as db:
             row = db.execute(
                 f"SELECT * FROM integrations WHERE id = :id AND {_OF_ORGANIZATION}",
@@ -43,9 +68,11 @@ class IntegrationStore(Database):
             ).fetchone()
             if row is None:
                 raise NotFound(f"Integration with id {integration_id} not found")
+            if not org_wide and row["environment_id"] != caller.environment_id:
+                raise Forbidden(OTHER_ENVIRONMENT)
             if row["channel"] not in PRIMARY_CHANNELS:
-                # Agent-kind integrations have no channel: production's words print it so.
-                channel = row["channel"] or "undefined"
+                # Agent-kind integrations have no channel: production's words name it so.
+                channel = row["channel"] or "unknown"
                 raise NotAllowed(f"Channel {channel} does not support primary")
             if row["is_primary"]:
                 return self._integration(row)
@@ -68,7 +95,7 @@ class IntegrationStore(Database):
 
 
 def _recalculate_priority(db: sqlite3.Connection, primary_id: str, slot: dict[str, str]) -> None:
-    """decisions.md 10: among the environment's active integrations of the channel, the
+    """Among the environment's active integrations of the channel, the
     primary gets the highest number N, the others N-1 ... 1 in their previous order
     (highest priority first, as production sorts them). Inactive ones are untouched."""
     others = db.execute(

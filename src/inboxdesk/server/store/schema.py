@@ -18,10 +18,14 @@ CREATE TABLE IF NOT EXISTS environments (
     slug TEXT,
     parent_id TEXT
 );
+-- Keys are looked up by their SHA-256; the key itself is kept because production
+-- answers an environment's own keys to its callers (GET /v1/environments).
 CREATE TABLE IF NOT EXISTS api_keys (
     key_hash TEXT PRIMARY KEY,
     environment_id TEXT NOT NULL REFERENCES environments(id),
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    api_key TEXT,
+    user_id TEXT
 );
 CREATE TABLE IF NOT EXISTS integrations (
     id TEXT PRIMARY KEY,
@@ -120,6 +124,9 @@ ADDED_COLUMNS: list[tuple[str, str, str, str | None]] = [
     ("environments", "type", "TEXT", None),
     ("environments", "slug", "TEXT", None),
     ("environments", "parent_id", "TEXT", None),
+    # Databases made before these hold hashes only: their keys are not listed.
+    ("api_keys", "api_key", "TEXT", None),
+    ("api_keys", "user_id", "TEXT", None),
     (
         "messages",
         "archived",

@@ -78,12 +78,14 @@ class SubscriberStore(Database):
     ) -> tuple[list[dict[str, Any]], str | None, str | None, int]:
         """One cursor page of `GET /v2/subscribers`: the subscribers, the `next` and
         `previous` cursors (a subscriber's `_id`) and the total, counted up to a cap."""
+        if search.after is not None and search.before is not None:
+            raise NotAllowed('Cannot specify both "before" and "after" cursors at the same time.')
         db = self.read()
         where = "environment_id = ?"
         params: list[Any] = [caller.environment_id]
         # email and phone are a case-insensitive part of their field (LIKE's own
         # wildcards escaped); the name is "first last"; subscriberId is an exact,
-        # case-sensitive match, as production's (behaviour.md 5).
+        # case-sensitive match, as production's.
         for path, value in (("$.email", search.email), ("$.phone", search.phone)):
             if value:
                 where += " AND lower(coalesce(json_extract(doc, ?), '')) LIKE ? ESCAPE '\\'"
@@ -109,10 +111,12 @@ class SubscriberStore(Database):
         if cursor is not None:
             row = db.execute(
                 f"SELECT {key} AS k, id FROM subscribers WHERE {where} AND id = ?",
-                [*params, cursor],
+                [*params, cursor.lower()],
             ).fetchone()
             if row is None:
-                raise NotAllowed(f"Cursor {cursor} does not name a subscriber of this search")
+                # Production's answer to a cursor that is not an id, or names no
+                # subscriber of this search: an empty page, counting nothing.
+                return [], None, None, 0
             # After the cursor in the page order, or before it when paging back.
             later = descending != backwards
             sign = "<" if later else ">"

@@ -37,11 +37,13 @@ class TenancyStore(Database):
             )
         return env_id
 
-    def add_api_key(self, environment_id: str, api_key: str) -> None:
+    def add_api_key(self, environment_id: str, api_key: str, user_id: str | None = None) -> None:
+        """A key of the environment, made by `user_id` (a user of its own when not named)."""
         with self.transaction() as db:
             db.execute(
-                "INSERT INTO api_keys VALUES (?, ?, ?)",
-                (hash_key(api_key), environment_id, utc_now()),
+                "INSERT INTO api_keys (key_hash, environment_id, created_at, api_key, user_id) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (hash_key(api_key), environment_id, utc_now(), api_key, user_id or new_object_id()),
             )
 
     def environments(self) -> list[sqlite3.Row]:
@@ -63,13 +65,39 @@ class TenancyStore(Database):
             doc["slug"] = row["slug"]
         return doc
 
-    def list_environments(self, caller: Caller) -> list[dict[str, Any]]:
-        """The caller's organization's environments, oldest first as production lists them."""
-        rows = self.read().execute(
+    def list_environments(self, caller: Caller, every_key: bool = False) -> list[dict[str, Any]]:
+        """The caller's organization's environments, oldest first as production lists them,
+        each with `apiKeys`: the caller's own environment's keys, `[]` for the others (or
+        every environment's, `every_key`, as production's per-organization flag sends)."""
+        db = self.read()
+        rows = db.execute(
             "SELECT * FROM environments WHERE organization_id = ? ORDER BY rowid",
             (caller.organization_id,),
+        ).fetchall()
+        out = []
+        for row in rows:
+            doc = self._environment(row)
+            doc["apiKeys"] = (
+                self._api_keys(db, row["id"])
+                if every_key or row["id"] == caller.environment_id
+                else []
+            )
+            out.append(doc)
+        return out
+
+    @staticmethod
+    def _api_keys(db: sqlite3.Connection, environment_id: str) -> list[dict[str, Any]]:
+        """An environment's keys as production's ApiKeyDto, oldest first; keys stored
+        before the key itself was kept are left out."""
+        rows = db.execute(
+            "SELECT api_key, user_id, key_hash FROM api_keys "
+            "WHERE environment_id = ? AND api_key IS NOT NULL ORDER BY rowid",
+            (environment_id,),
         )
-        return [self._environment(row) for row in rows]
+        return [
+            {"key": r["api_key"], "_userId": r["user_id"] or environment_id, "hash": r["key_hash"]}
+            for r in rows
+        ]
 
     def own_environment(self, caller: Caller) -> dict[str, Any]:
         row = (

@@ -1,6 +1,6 @@
 """The session's request log (from the History view, `l`): method, path, status and time
 of each request, newest first; `c` copies one as a curl command with the key left as
-`$NOVU_SECRET_KEY` (decisions.md 33)."""
+`$NOVU_SECRET_KEY`."""
 
 from __future__ import annotations
 

@@ -1,11 +1,12 @@
 """The History view (`3`): every write inboxdesk made with this profile on this service,
 newest first, filtered as you type (by field or anywhere); `z` undoes any entry as a
-new write (decisions.md 31-32).
+new write.
 """
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,9 +24,11 @@ from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
-from inboxdesk.tui.write_messages import WriteMessage
 from inboxdesk.writes import Kind, describe
 from inboxdesk.writes.store import Entry
+
+if TYPE_CHECKING:
+    from inboxdesk.writes import Event
 
 SHOWN = 2000  # the newest entries listed; `inboxdesk history` gives them all
 
@@ -95,7 +98,7 @@ class HistoryScreen(ServiceScreen):
 
     @property
     def scope(self) -> Scope:
-        return self.context.scope() or Scope()
+        return self.context.scope.value or Scope()
 
     def reload(self) -> None:
         outbox = self.context.outbox
@@ -106,7 +109,7 @@ class HistoryScreen(ServiceScreen):
         self.table.show(shown, self.scope, self.context.clock())
         self._show_detail()
 
-    def _write_done(self, message: WriteMessage) -> None:
+    def _write_done(self, event: Event) -> None:
         self.reload()
 
     def _show_detail(self) -> None:
@@ -205,7 +208,7 @@ class HistoryScreen(ServiceScreen):
         acted = entry.where.environment or None
         if entry.write.kind is Kind.SET_PRIMARY and not self.scope.is_own(acted):
             # A switch back in another environment than the key's (or the key's unknown)
-            # asks for that environment's name, as the switch itself did (decisions.md 8).
+            # asks for that environment's name, as the switch itself did.
             found = self.scope.get(acted)
             name = self.scope.name(acted)
 

@@ -2,50 +2,41 @@
 
 Every one goes through the outbox (writes/), so undo and queueing while the service is
 away work alike for all. Marks stay on mark-as; archive and snooze are one v2 request
-per message (decisions.md 13). The rows are redrawn from what the service returns
-(InboxScreen._write_done).
+per message. The screen holds one `Changes`; the rows are redrawn from what the service
+returns, when the outbox hands the screen the write's outcome.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-
-from textual import work
+from typing import TYPE_CHECKING
 
 from inboxdesk.models import MarkAs
+from inboxdesk.models.inbox import INBOX_WRITES
+from inboxdesk.text import plural
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.feed import targets
-from inboxdesk.tui.inbox.finding import FindingView
 from inboxdesk.tui.inbox.messages import UnreadListed
-from inboxdesk.writes.effects import Flags
+from inboxdesk.tui.workers import start
+from inboxdesk.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Write
 
-# Above this many messages a write asks first and names the webhooks it sets off
-# (decisions.md 17).
-WEBHOOK_WARNING_OVER = 20
-INBOX_ACTIONS = {"archive", "unarchive", "snooze", "unsnooze", "archive_all", "archive_all_read"}
+if TYPE_CHECKING:
+    from inboxdesk.tui.inbox.screen import InboxScreen
+
+# The keys that act on the v2 inbox: an older service has none of them.
+INBOX_ACTIONS = {action.value for action in INBOX_WRITES} | {"archive_all", "archive_all_read"}
 NOT_ON_OLDER = (
     "This service has no v2 inbox (an older deployment): archive and snooze are not there."
 )
 
 
-def webhooks(count: int) -> str:
-    """The warning of a write over more than 20 messages, or nothing."""
-    if count <= WEBHOOK_WARNING_OVER:
-        return ""
-    return (
-        f"Production sends the customer's webhook once per message (read, seen, unread): "
-        f"{count:,} webhooks."
-    )
+class Changes:
+    """The inbox's keys that write, each made into one write for the outbox."""
 
-
-def plural(count: int, noun: str = "message") -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
-class InboxChanges(FindingView):
-    """Keys that write; see InboxScreen for loading and the handlers."""
+    def __init__(self, screen: InboxScreen) -> None:
+        self.screen = screen
 
     def _ask(self, question: str, detail: str, label: str, then: Callable[[], object]) -> None:
         from inboxdesk.tui.screens.confirm import ConfirmScreen
@@ -54,57 +45,45 @@ class InboxChanges(FindingView):
             if yes:
                 then()
 
-        self.app.push_screen(ConfirmScreen(question, detail, label), answered)
+        self.screen.app.push_screen(ConfirmScreen(question, detail, label), answered)
+
+    def _targets(self) -> list[str]:
+        screen = self.screen
+        return targets(screen.selected, screen.table.cursor_key, screen.feed)
 
     # -- marks -------------------------------------------------------------------------
 
-    def action_mark_read(self) -> None:
-        self._mark(MarkAs.READ)
-
-    def action_mark_unread(self) -> None:
-        self._mark(MarkAs.UNREAD)
-
-    def action_mark_seen(self) -> None:
-        self._mark(MarkAs.SEEN)
-
-    def action_mark_unseen(self) -> None:
-        self._mark(MarkAs.UNSEEN)
-
-    def _mark(self, mark_as: MarkAs) -> None:
-        ids = targets(self.selected, self.table.cursor_key, self.feed)
+    def mark(self, mark_as: MarkAs) -> None:
+        screen = self.screen
+        ids = self._targets()
         if not ids:
-            self.notify("Nothing to mark: no message is highlighted.", severity="warning")
+            screen.notify("Nothing to mark: no message is highlighted.", severity="warning")
             return
         step = Step(mark_as.value, tuple(ids))
-        write = Write(Kind.MARK, self.subscriber_id, (step,), self.feed.flags(ids))
-        warning = webhooks(len(ids))
+        write = Write(Kind.MARK, screen.subscriber_id, (step,), screen.feed.flags(ids))
+        warning = webhook_warning(len(ids))
         if not warning:
             self.submit(write)
             return
         self._ask(
-            f"Mark {plural(len(ids))} {mark_as.value}?",
+            f"Mark {plural(len(ids), 'message')} {mark_as.value}?",
             warning + " z undoes the mark, not the webhooks.",
             f"Mark {mark_as.value}",
             lambda: self.submit(write),
         )
 
-    # Not exclusive: the outbox sends writes one at a time, in the order they were made.
-    @work(group="write", exit_on_error=False)
-    async def submit(self, write: Write) -> None:
-        await self.context.outbox.submit(write)
+    def submit(self, write: Write) -> None:
+        outbox = self.screen.context.outbox
+
+        async def send() -> None:
+            await outbox.submit(write)
+
+        # Not exclusive: the outbox sends writes one at a time, in the order they were made.
+        start(self.screen, send, name="submit", group="write")
 
     # -- archive and snooze ------------------------------------------------------------
 
-    def action_archive(self) -> None:
-        self._inbox_write("archive")
-
-    def action_unarchive(self) -> None:
-        self._inbox_write("unarchive")
-
-    def action_unsnooze(self) -> None:
-        self._inbox_write("unsnooze")
-
-    def action_snooze(self) -> None:
+    def snooze(self) -> None:
         ids = self._inbox_targets("snooze")
         if not ids:
             return
@@ -112,119 +91,122 @@ class InboxChanges(FindingView):
 
         def chosen(moment: datetime | None) -> None:
             if moment is not None:
-                self._inbox_write("snooze", moment, ids)
+                self.inbox_write("snooze", moment, ids)
 
-        self.app.push_screen(SnoozeScreen(len(ids), self.context.clock), chosen)
+        screen = self.screen
+        screen.app.push_screen(SnoozeScreen(len(ids), screen.context.clock), chosen)
 
     def _inbox_targets(self, action: str) -> list[str]:
-        if self.older:
-            self.notify(NOT_ON_OLDER, severity="warning", markup=False)
+        screen = self.screen
+        if screen.older:
+            screen.notify(NOT_ON_OLDER, severity="warning", markup=False)
             return []
-        ids = targets(self.selected, self.table.cursor_key, self.feed)
+        ids = self._targets()
         if not ids:
-            self.notify(f"Nothing to {action}: no message is highlighted.", severity="warning")
+            screen.notify(f"Nothing to {action}: no message is highlighted.", severity="warning")
         return ids
 
-    def _inbox_write(
+    def inbox_write(
         self, action: str, until: datetime | None = None, ids: list[str] | None = None
     ) -> None:
         """One write of one v2 request per message, undoable and queued like a mark."""
         ids = ids if ids is not None else self._inbox_targets(action)
         if not ids:
             return
+        screen = self.screen
         when = until.isoformat() if until is not None else None
         step = Step(action, tuple(ids))
-        write = Write(Kind.INBOX, self.subscriber_id, (step,), self.feed.flags(ids), until=when)
-        warning = webhooks(len(ids)) if action == "archive" else ""
+        write = Write(Kind.INBOX, screen.subscriber_id, (step,), screen.feed.flags(ids), until=when)
+        warning = webhook_warning(len(ids)) if action == "archive" else ""
         if not warning:
             self.submit(write)
             return
         self._ask(
-            f"Archive {plural(len(ids))}?",
+            f"Archive {plural(len(ids), 'message')}?",
             warning + " z undoes the archive.",
             "Archive",
             lambda: self.submit(write),
         )
 
+    # -- undo --------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        screen = self.screen
+        outbox = screen.context.outbox
+        write = outbox.last(screen.subscriber_id)
+        if write is None:
+            screen.notify("Nothing to undo.", markup=False)
+            return
+        now = screen.feed.flags(write.before or {})
+
+        async def send() -> None:
+            await outbox.undo(write, now)
+
+        start(screen, send, name="send_undo", group="write")
+
     # -- archive all -------------------------------------------------------------------
 
-    def action_archive_all(self) -> None:
-        self.plan_archive_all(self.subscriber_id, read=False)
-
-    def action_archive_all_read(self) -> None:
-        self.plan_archive_all(self.subscriber_id, read=True)
-
-    @work(group="write", exit_on_error=False)
-    async def plan_archive_all(self, subscriber_id: str, read: bool) -> None:
+    def archive_all(self, read: bool) -> None:
         """Counted first (exactly), then asked with what the bulk operation does."""
         from inboxdesk.archive_all import plan_archive_all
 
-        plan = await plan_archive_all(self.context.client, subscriber_id, read)
-        if subscriber_id != self.subscriber_id:
-            return  # another subscriber opened meanwhile
-        if plan.count.value == 0:
-            self.notify("Nothing to archive here.", markup=False)
-            return
-        label = "Archive all read" if read else "Archive all"
-        write = plan.write()
-        self._ask(plan.question(), " ".join(plan.details()), label, lambda: self.submit(write))
+        screen = self.screen
+        client, subscriber_id = screen.context.client, screen.subscriber_id
 
-    # -- undo --------------------------------------------------------------------------
+        async def plan() -> None:
+            found = await plan_archive_all(client, subscriber_id, read)
+            if subscriber_id != screen.subscriber_id:
+                return  # another subscriber opened meanwhile
+            if found.count.value == 0:
+                screen.notify("Nothing to archive here.", markup=False)
+                return
+            label = "Archive all read" if read else "Archive all"
+            write = found.write()
+            details = " ".join(found.details())
+            self._ask(found.question(), details, label, lambda: self.submit(write))
 
-    def action_undo(self) -> None:
-        outbox = self.context.outbox
-        write = outbox.last(self.subscriber_id)
-        if write is None:
-            self.notify("Nothing to undo.", markup=False)
-            return
-        self.send_undo(write, self.feed.flags(write.before or {}))
-
-    @work(group="write", exit_on_error=False)
-    async def send_undo(self, write: Write, now: dict[str, Flags]) -> None:
-        await self.context.outbox.undo(write, now)
+        start(screen, plan, name="plan_archive_all", group="write")
 
     # -- mark all ----------------------------------------------------------------------
 
-    def action_mark_all_read(self) -> None:
-        self.list_unread(self.subscriber_id, not self.older)
+    def mark_all_read(self) -> None:
+        screen = self.screen
+        client, subscriber_id, v2 = screen.context.client, screen.subscriber_id, screen.v2
 
-    @work(group="write", exit_on_error=False)
-    async def list_unread(self, subscriber_id: str, v2: bool) -> None:
-        unread = await loader.unread_before(self.context.client, subscriber_id, v2)
-        self.post_message(UnreadListed(subscriber_id, unread.before, unread.count))
+        async def list_unread() -> None:
+            unread = await loader.unread_before(client, subscriber_id, v2)
+            screen.post_message(UnreadListed(subscriber_id, unread.before, unread.count))
 
-    def on_unread_listed(self, event: UnreadListed) -> None:
-        if event.subscriber_id != self.subscriber_id:
-            return
+        start(screen, list_unread, name="list_unread", group="write")
+
+    def unread_listed(self, event: UnreadListed) -> None:
+        """Ask before marking them all, with how many and what it sets off."""
+        screen = self.screen
         if event.count == 0:
-            self.notify("No unread messages: nothing to mark.")
+            screen.notify("No unread messages: nothing to mark.")
             return
         if event.count is not None:
             count = f"{event.count:,}"
-        elif self.counts is not None:
-            count = f"more than {self.counts.unread.value:,}"
+        elif screen.counts is not None and not screen.counts.unread.odd:
+            count = f"more than {screen.counts.unread.value:,}"
         else:
             count = f"more than {UNDOABLE_MARK_ALL:,}"
-        # Every in-app message changes, not only what the Inbox tab shows (decisions.md 15).
+        # Every in-app message changes, not only what the Inbox tab shows.
         detail = (
             "Every unread in-app message of this subscriber becomes read and seen, "
             "archived and snoozed ones included. "
         )
         if event.count is not None:
-            detail += webhooks(event.count) + " " if webhooks(event.count) else ""
+            warning = webhook_warning(event.count)
+            detail += warning + " " if warning else ""
         else:
-            detail += (
-                webhooks(UNDOABLE_MARK_ALL + 1).replace(
-                    f"{UNDOABLE_MARK_ALL + 1:,} webhooks", "one webhook per message"
-                )
-                + " "
-            )
+            detail += webhook_warning_uncounted() + " "
         detail += (
             "z undoes it."
             if event.before is not None
             else "This cannot be undone: there are too many to list which ones change."
         )
-        write = Write(Kind.MARK_ALL, self.subscriber_id, (Step(MarkAs.READ.value),), event.before)
+        write = Write(Kind.MARK_ALL, screen.subscriber_id, (Step(MarkAs.READ.value),), event.before)
         self._ask(
             f"Mark all {count} unread messages read (archived and snoozed included)?",
             detail,

@@ -30,7 +30,7 @@ KEEP_PAGES = 50
 
 
 class InboxTab(StrEnum):
-    """The inbox's tabs (decisions.md 14); Inbox is what the subscriber's own Inbox shows."""
+    """The inbox's tabs; Inbox is what the subscriber's own Inbox shows."""
 
     INBOX = "inbox"
     UNREAD = "unread"
@@ -79,7 +79,7 @@ class InboxTab(StrEnum):
         return {InboxTab.UNREAD: {"read": False}, InboxTab.UNSEEN: {"seen": False}}.get(self, {})
 
 
-# An older service has no archive or snooze: those tabs are hidden (decisions.md 18).
+# An older service has no archive or snooze: those tabs are hidden.
 V1_TABS = (InboxTab.INBOX, InboxTab.UNREAD, InboxTab.UNSEEN, InboxTab.ALL)
 
 
@@ -317,7 +317,7 @@ class Feed:
         """Take the service's newer copies of loaded rows; returns the changed indices.
 
         A row the service archived or snoozed stays where it is, marked, whatever the
-        tab (decisions.md 16): only a refresh or another tab drops it.
+        tab: only a refresh or another tab drops it.
         """
         changed = []
         for item in items:
@@ -346,16 +346,6 @@ class Feed:
             if (row.read, row.seen) != flags:
                 row.read, row.seen = flags
                 changed.append(page * PAGE_SIZE + pos)
-        return changed
-
-    def set_flags(self, read: bool, seen: bool, channel: str = "in_app") -> list[int]:
-        """Apply a documented effect (mark-all) to every loaded row of a channel."""
-        changed = []
-        for number, page in self.pages.items():
-            for pos, row in enumerate(page):
-                if row.channel == channel and (row.read, row.seen) != (read, seen):
-                    row.read, row.seen = read, seen
-                    changed.append(number * PAGE_SIZE + pos)
         return changed
 
     def flags(self, ids: Iterable[str]) -> dict[str, tuple[bool, bool]]:

@@ -1,8 +1,8 @@
 """Who the inbox belongs to, their unread/unseen counts, and where the app acts.
 
 One line, filled by priority: the counts stay at every width from 80 columns, then
-"read-only" if so, then the service's state, then the environment; the subscriber's name and
-details give way first.
+"read-only" if so, then the service's state, then the environment; the subscriber's
+name and details give way first.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def count_text(count: Count | None) -> str:
     """An exact count with separators (1,191); `99+` only when capped and unknown."""
     if count is None:
         return "…"
-    if count.capped:
+    if count.capped or count.odd:
         return str(count)
     return f"{count.value:,}"
 
@@ -40,7 +40,7 @@ class HeaderState:
     unseen: Count | None
     service: str = "online"  # online, reconnecting, offline: the service, not the person
     environment: str = ""
-    older: bool = False  # the service has no v2 inbox (decisions.md 18)
+    older: bool = False  # the service has no v2 inbox
     read_only: bool = False  # no key writes: said right after the counts
 
 

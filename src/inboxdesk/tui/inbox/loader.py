@@ -1,8 +1,8 @@
 """What the inbox loads, as plain async functions over the client: no widgets, no state.
 
-The screen's workers call these and post what they return as messages. Each listing
-reads the v2 inbox (behaviour.md 4), or the v1 feed on an older service whose v2 list
-answered 404 (decisions.md 18): `v2` says which.
+The screen's workers (loading.py) call these and post what they return as messages.
+Each listing reads the v2 inbox, or the v1 feed on an older service whose v2 list
+answered 404: `v2` says which.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from inboxdesk import ends
 from inboxdesk.client import InboxClient, NotFoundError
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk
 from inboxdesk.models import NotificationCounts, Subscriber
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, InboxTab
 
@@ -40,7 +40,7 @@ async def first_page(client: InboxClient, subscriber_id: str) -> FirstPage:
     up to FIRST_PAGE_WAIT; the inbox adopts it (InboxScreen.open), done or not.
 
     Opened with its rows, the inbox's first frame is laid out and painted once; opened
-    empty, that work is done twice (a fifth of start-up on a local service).
+    empty, that work is done twice.
     """
     asked = asyncio.ensure_future(page(client, subscriber_id, InboxTab.INBOX, True, 0, PAGE_SIZE))
     try:
@@ -89,8 +89,9 @@ async def locate(
 ) -> int | None:
     """Where the message stands in the tab's own listing (its filters, its order), page
     by page up to `max_pages`; None when the tab does not show it."""
-    most = client.options.limits.max_pages
-    for number in range(most):
+    walk = Walk(client.options.limits.max_pages, "the inbox")
+    number = 0
+    while True:
         found = await page(client, subscriber_id, tab, v2, number, PAGE_SIZE)
         for index, item in enumerate(found.items):
             if item.id == message_id:
@@ -99,7 +100,8 @@ async def locate(
             progress(number + 1, None)
         if not found.has_more or not found.items:
             return None
-    raise too_many_pages(most, "the inbox")
+        walk.onward(item.id for item in found.items)
+        number += 1
 
 
 async def find_end(
@@ -110,8 +112,8 @@ async def find_end(
 
 
 async def counts(client: InboxClient, subscriber_id: str, v2: bool) -> NotificationCounts:
-    """The header's unread and unseen: the Unread and Unseen tabs' counts (decisions.md
-    14), from the count endpoint (capped at 100, as production caps it)."""
+    """The header's unread and unseen: the Unread and Unseen tabs' counts, from the
+    count endpoint (capped at 100, as production caps it)."""
     if v2:
         unread, unseen = await client.count_notifications(
             subscriber_id, [InboxTab.UNREAD.query, InboxTab.UNSEEN.query]

@@ -69,7 +69,7 @@ class CountsLoaded(TextualMessage):
 
 class UnreadListed(TextualMessage):
     """Before a mark-all: the unread ids, when few enough to list (for undo), and how
-    many, archived and snoozed ones included (decisions.md 15)."""
+    many, archived and snoozed ones included."""
 
     def __init__(
         self, subscriber_id: str, before: dict[str, Flags] | None, count: int | None

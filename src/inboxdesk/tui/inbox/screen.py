@@ -1,28 +1,33 @@
-"""The inbox of one subscriber: loading, handlers and keys (marking, undo, selection).
+"""The inbox of one subscriber: one screen that holds its parts.
 
-A key press reads top to bottom: action -> a write for the outbox, or a load through
-`loader` -> a message -> one handler changes the state (declared in view.py) -> watchers
-redraw. The app reports every worker's failure. Key availability follows the reactives
-declared with `bindings=True` through `check_action`.
+A key press reads top to bottom: the action here -> a part (`Changes` makes a write
+for the outbox, `Loading` asks the service through `loader`) -> a message, or the
+write's outcome handed back by the outbox -> one handler here changes the state (the
+reactives below) -> watchers redraw the widgets. The parts, each in its own module:
+the rows (`Feed`, feed.py), loading (loading.py), finding (finding.py) and the writes
+(changes.py). Key availability follows the reactives declared with `bindings=True`
+through `check_action`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import on
+from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.widgets import Input, Tabs
+from textual.containers import Horizontal
+from textual.reactive import var
+from textual.widgets import Input, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import InboxdeskError, NotFoundError
-from inboxdesk.client.inbox import NoV2Inbox
+from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip
 from inboxdesk.tui.clipboard import copy
-from inboxdesk.tui.inbox import loader
+from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.inbox.bindings import INBOX_BINDINGS
-from inboxdesk.tui.inbox.changes import INBOX_ACTIONS, InboxChanges
+from inboxdesk.tui.inbox.changes import INBOX_ACTIONS, Changes
 from inboxdesk.tui.inbox.feed import (
     PAGE_SIZE,
     V1_TABS,
@@ -31,7 +36,9 @@ from inboxdesk.tui.inbox.feed import (
     InboxTab,
     adjusted_counts,
 )
-from inboxdesk.tui.inbox.loader import FirstPage
+from inboxdesk.tui.inbox.finding import FINDING_BINDINGS, Finder
+from inboxdesk.tui.inbox.header import HeaderState, SubscriberHeader
+from inboxdesk.tui.inbox.loading import Loading
 from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
     EndFound,
@@ -39,32 +46,247 @@ from inboxdesk.tui.inbox.messages import (
     OlderService,
     PageLoaded,
     SubscriberLoaded,
+    UnreadListed,
 )
+from inboxdesk.tui.inbox.status import Status, StatusLine
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
-from inboxdesk.tui.write_messages import WriteMessage
+from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.widgets.app_footer import AppFooter
+from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes.model import Kind
 
 if TYPE_CHECKING:
     from inboxdesk.models import Message
+    from inboxdesk.tui.inbox.detail import MessageDetail
+    from inboxdesk.tui.inbox.loader import FirstPage
     from inboxdesk.tui.write_notices import InboxState
-    from inboxdesk.writes.events import Partial, Sent
+    from inboxdesk.writes.events import Event, Partial, Sent
 
+FILTER_PLACEHOLDER = "filter as you type; Enter also searches pages not loaded; Esc clears"
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
 
 
-class InboxScreen(InboxChanges):
+class InboxScreen(ServiceScreen):
     """A subscriber's in-app messages; every key calls the service through the client."""
 
-    BINDINGS: ClassVar[list[BindingType]] = INBOX_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [*INBOX_BINDINGS, *FINDING_BINDINGS]
+    AUTO_FOCUS = "#messages"
+
+    # What the view shows; changed only by handlers (and the keys' own actions). `var`s:
+    # watchers redraw the widgets that show them, and the screen itself never repaints
+    # (a repaint clears its whole render cache after every mark).
+    subscriber_id: var[str] = var("", init=False)
+    subscriber: var[Subscriber | None] = var(None, init=False)
+    counts: var[NotificationCounts | None] = var(None, init=False)
+    has_rows: var[bool] = var(False, init=False, bindings=True)
+    selected: var[frozenset[str]] = var(frozenset(), init=False, bindings=True)
+    text: var[str] = var("", init=False, bindings=True)
+    # Ids of this subscriber's writes queued in the outbox, marked in the list.
+    pending: var[frozenset[str]] = var(frozenset(), init=False)
+    offline: var[bool] = var(False, init=False)
+    # The service has no v2 inbox (its list answered 404): the v1 feed, no archive or
+    # snooze.
+    older: var[bool] = var(False, init=False, bindings=True)
+    # Not `loading`: that is Widget.loading, which covers the screen with an indicator.
+    fetching: var[bool] = var(False, init=False)
+
+    def __init__(
+        self, subscriber_id: str, context: ViewContext, first_page: FirstPage | None = None
+    ) -> None:
+        super().__init__(id="inbox")
+        self.context = context
+        self._first_subscriber = subscriber_id
+        self.tab = InboxTab.INBOX
+        self.listing = Listing(subscriber_id, 0)
+        # The parts: the rows, what is asked of the service, finding, the writes.
+        self.feed = Feed()
+        self.loads = Loading(self, first_page)
+        self.finder = Finder(self)
+        self.changes = Changes(self)
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader()
+        yield SubscriberHeader(id="subscriber")
+        yield Tabs(*(Tab(tab.label, id=tab.value) for tab in InboxTab), id="filters")
+        with Horizontal(id="panes"):
+            yield MessageTable(self.context.clock, id="messages")
+        # The filter box is mounted here by the first `/` (made_filter_box): hidden until
+        # then, it would only cost the first frame an input's styles and layout.
+        yield StatusLine(id="status")
+        yield AppFooter()
+
+    @property
+    def v2(self) -> bool:
+        """Whether listings read the v2 inbox (else an older service's v1 feed)."""
+        return not self.older
+
+    @property
+    def table(self) -> MessageTable:
+        return self.query_one(MessageTable)
+
+    def filter_box(self) -> Input | None:
+        """The text filter's box, once its first use has made it."""
+        for box in self.query("#text-filter").results(Input):
+            return box
+        return None
+
+    def made_filter_box(self) -> Input:
+        """The text filter's box, mounted now (showing the filter applied) if new."""
+        box = self.filter_box()
+        if box is None:
+            box = Input(value=self.text, placeholder=FILTER_PLACEHOLDER, id="text-filter")
+            self.mount(box, before=self.query_one(StatusLine))
+        return box
+
+    def show_tab(self, value: str) -> None:
+        """Mark the filter's tab active.
+
+        Until its tabs are mounted, Tabs refuses every id (ValueError); it then makes the
+        first tab, Inbox, active by itself, which is the only tab a first open can have.
+        """
+        tabs = self.query_one(Tabs)
+        if tabs.active != value and any(tab.id == value for tab in tabs.query(Tab)):
+            tabs.active = value
+
+    # -- watchers: state to view -------------------------------------------------------
+
+    def watch_text(self, text: str) -> None:
+        """The filter box says the filter applied: cleared with it (another subscriber, a
+        match opened from the search of every page).
+
+        While it has focus the box is the one home of the text, and nothing writes into
+        it: a change handled late would overwrite the keys typed since.
+        """
+        box = self.filter_box()
+        if box is None or box.has_focus:
+            return  # made with the filter applied, when first shown
+        if box.value.strip() != text:
+            box.value = text
+        if not text:
+            box.display = False
+
+    def empty_filter_box(self) -> None:
+        """Empty and hide the box: the filter was cleared by something other than typing
+        (another subscriber, a match opened from the search of every page)."""
+        box = self.filter_box()
+        if box is None:
+            return
+        if box.has_focus:
+            self.table.focus()
+        box.value = ""
+        box.display = False
+
+    def watch_subscriber(self) -> None:
+        self._show_header()
+
+    def watch_counts(self) -> None:
+        self._show_header()
+
+    def watch_selected(self) -> None:
+        self._marks_changed()
+
+    def watch_pending(self) -> None:
+        self._marks_changed()
+
+    def watch_fetching(self) -> None:
+        self.show_status()
+
+    def watch_offline(self) -> None:
+        self.show_status()
+        self._show_header()
+
+    def watch_older(self, older: bool) -> None:
+        """An older service: its tabs are the v1 feed's, without Archived and Snoozed."""
+        tabs = self.query_one(Tabs)
+        for tab in InboxTab:
+            if tab not in V1_TABS:
+                found = tabs.query(f"#{tab.value}")
+                if found:
+                    found.first().display = not older
+        self._show_header()
+
+    def _marks_changed(self) -> None:
+        self.table.set_marks(self.selected, self.pending)
+        self.show_status()
+
+    def _show_header(self) -> None:
+        counts = self.counts
+        scope = self.context.scope.value
+        self.query_one(SubscriberHeader).show(
+            HeaderState(
+                self.subscriber,
+                self.subscriber_id,
+                None if counts is None else counts.unread,
+                None if counts is None else counts.unseen,
+                "reconnecting" if self.offline else "online",
+                scope.own_name() if scope is not None else "",
+                self.older,
+                self.context.read_only is not None,
+            )
+        )
+        name = self.subscriber.display_name if self.subscriber else self.subscriber_id
+        self.sub_title = clip(name, 60)
+
+    def show_status(self) -> None:
+        feed = self.feed
+        self.query_one(StatusLine).status = Status(
+            answered=feed.answered,
+            fetching=self.fetching,
+            length=len(feed),
+            exact=feed.exact,
+            text=self.text,
+            shown=self.table.row_count,
+            selected=len(self.selected),
+            pending=len(self.pending),
+            offline=self.offline,
+            retry_key=self.key_for("refresh"),
+            tab=self.tab.label,
+        )
+
+    async def _ensure_detail(self) -> None:
+        """The detail pane, built after the first rows show (it pulls in JSON highlighting)."""
+        if not self.query("#detail"):
+            from inboxdesk.tui.inbox.detail import MessageDetail
+
+            panes = next(iter(self.query("#panes").results(Horizontal)), None)
+            if panes is None or not panes.is_attached:
+                return  # the app is closing (q, SIGHUP) before the first frame was built on
+            await panes.mount(MessageDetail(id="detail"))
+            self.post_message(FirstRowsShown())
+        self.show_detail()
+
+    def show_detail(self) -> None:
+        details: list[MessageDetail] = list(self.query("#detail").results())  # type: ignore[arg-type]
+        if not details or not details[0].children:
+            return  # not built yet, or being torn down with the app
+        message_id = self.table.cursor_key
+        message = self.feed.message(message_id) if message_id else None
+        details[0].show(message, self.context.clock())
+
+    def _repaint(self, indices: list[int]) -> None:
+        if self.text:
+            found = {r.id for r in self.feed.rows()}
+            indices = [
+                i
+                for i in range(self.table.row_count)
+                if (row := self.table.source.row(i)) is not None and row.id in found
+            ]
+        self.table.refresh_rows(indices)
+
+    @on(MessageTable.Highlighted, "#messages")
+    def _highlighted(self, event: MessageTable.Highlighted) -> None:
+        self.show_detail()
 
     def on_mount(self) -> None:
         self.table.focus()
-        self.watch(self.app, "offline", self._service_state, init=False)
+        context = self.context
+        self.offline = context.offline.value
+        context.offline.watch(self, self._service_state)
         # The header names the key's environment once the app has loaded it.
-        self.watch(self.app, "scope", lambda _: self._show_header(), init=False)
-        self.context.writes.subscribe(self, self._write_done)
+        context.scope.watch(self, lambda _: self._show_header())
+        context.writes.subscribe(self, self._write_done)
         self.open(self._first_subscriber)
         refresh = self.context.auto_refresh
         if refresh > 0:
@@ -75,53 +297,48 @@ class InboxScreen(InboxChanges):
     def open(self, subscriber_id: str, tab: InboxTab | None = None) -> None:
         """Show a subscriber's inbox, forgetting everything tied to the previous listing."""
         same = subscriber_id == self.subscriber_id
-        self._generation += 1
-        self.listing = Listing(subscriber_id, self._generation)
+        self.listing = self.loads.new_listing(subscriber_id)
         self.tab = tab or (self.tab if same else InboxTab.INBOX)
         if self.older and self.tab not in V1_TABS:
             self.tab = InboxTab.INBOX
         self.feed = Feed()
-        self._asked.clear()
-        self._jump_to_end = False
         if not same:
             self.subscriber_id = subscriber_id
             self.subscriber = None
             self.counts = None
             self.selected = frozenset()
-        self._show_filter(self.tab.value)
-        self._empty_filter_box()
+        self.show_tab(self.tab.value)
+        self.empty_filter_box()
         self.text = ""
         self.has_rows = False
         self.table.show(self.feed)
         self.table.move_to(0)
         self.fetching = True
         # The page first: its rows are what the first frame waits for.
-        first, self._first_page = self._first_page, None
-        if first is not None and not first.cancelled() and self.tab is InboxTab.INBOX:
+        first = self.loads.take_first_page()
+        if first is not None and self.tab is InboxTab.INBOX:
             self._adopt(first)
             # Asked for once the rows are on screen: the first frame waits for nothing.
             self.call_after_refresh(self._load_header, subscriber_id)
         else:
-            self._fetch([0], refresh=True)
+            self.loads.fetch([0], refresh=True)
             self._load_header(subscriber_id)
 
     def _load_header(self, subscriber_id: str) -> None:
-        self.load_subscriber(subscriber_id)
-        self.load_counts(subscriber_id)
+        self.loads.subscriber(subscriber_id)
+        self.loads.counts(subscriber_id)
 
     def _adopt(self, first: FirstPage) -> None:
         """The first page the App asked for: shown before the first frame if it came,
         else awaited instead of asked for again."""
-        self._asked.add(0)
+        self.loads.asked.add(0)
         if first.done() and first.exception() is None:
             loaded = first.result()
             self.post_message(ServiceAnswered())
-            # Handled now, not posted: the screen's first layout comes before a message.
-            self.on_page_loaded(
-                PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total)
-            )
+            # Shown now, not posted: the screen's first layout comes before a message.
+            self.show_page(PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total))
         else:
-            self.load_pages(self.listing, [0], self.tab, first)
+            self.loads.pages(self.listing, [0], self.tab, first)
 
     def on_open_subscriber(self, event: OpenSubscriber) -> None:
         self.open(event.subscriber_id)
@@ -134,85 +351,25 @@ class InboxScreen(InboxChanges):
         """Subscriber, counts and the pages in view again, merged into the rows in place."""
         top = round(self.table.scroll_y)
         pages = {0, *range(top // PAGE_SIZE, (top + self.table.size.height) // PAGE_SIZE + 1)}
-        self.load_subscriber(self.subscriber_id)
-        self.load_counts(self.subscriber_id)
+        self._load_header(self.subscriber_id)
         # The length is searched for again: marks and archives since change it, and
-        # the status line must not keep an old total (issue 20).
+        # the status line must not keep an old total.
         self.feed.exact = False
-        self._end_tried = None
-        self._fetch(sorted(p for p in pages if p * PAGE_SIZE < max(1, len(self.feed))), True)
-
-    def _fetch(self, pages: list[int], refresh: bool = False) -> None:
-        wanted = pages if refresh else [p for p in pages if p not in self._asked]
-        if not wanted:
-            return
-        self._asked.update(wanted)
-        self.fetching = True
-        self.load_pages(self.listing, wanted, self.tab)
-
-    @work(group="subscriber", exclusive=True, exit_on_error=False)
-    async def load_subscriber(self, subscriber_id: str) -> None:
-        found = await loader.subscriber(self.context.client, subscriber_id)
-        self.post_message(SubscriberLoaded(subscriber_id, found))
-
-    @work(group="counts", exclusive=True, exit_on_error=False)
-    async def load_counts(self, subscriber_id: str) -> None:
-        client, v2, hint = self.context.client, self.v2, self.counts
-        try:
-            counts = await loader.counts(client, subscriber_id, v2)
-            if not loader.capped(counts):
-                self.post_message(CountsLoaded(subscriber_id, counts))
-                return
-            if hint is None or hint.unread.capped or hint.unseen.capped:
-                self.post_message(CountsLoaded(subscriber_id, counts))  # 99+ meanwhile
-            counts = await loader.exact_counts(client, subscriber_id, counts, v2, hint)
-        except NotFoundError:
-            return  # load_subscriber says so, once
-        self.post_message(CountsLoaded(subscriber_id, counts))
-
-    # Not exclusive: pages of a newer listing simply make older answers stale.
-    @work(group="pages", exit_on_error=False)
-    async def load_pages(
-        self, listing: Listing, pages: list[int], tab: InboxTab, first: FirstPage | None = None
-    ) -> None:
-        client = self.context.client
-        try:
-            if first is not None:
-                results = [await first]
-            else:
-                results = await loader.pages(client, listing.subscriber_id, pages, tab, self.v2)
-        except NoV2Inbox:
-            self.post_message(OlderService(listing))
-            return
-        except NotFoundError:
-            return  # load_subscriber says so, once
-        self.post_message(ServiceAnswered())
-        for page, result in zip(pages, results, strict=True):
-            self.post_message(
-                PageLoaded(listing, page, result.items, result.has_more, result.total)
-            )
-
-    @work(group="end", exclusive=True, exit_on_error=False)
-    async def find_end(self, listing: Listing, known: int, tab: InboxTab) -> None:
-        """The listing's length, which the service does not give (loader.find_end)."""
-        client = self.context.client
-        try:
-            end = await loader.find_end(client, listing.subscriber_id, known, tab, self.v2)
-        except InboxdeskError as exc:
-            # Said only if `G` waits for it (on_end_found): nobody asked for this search.
-            self.post_message(EndFound(listing, None, exc))
-            return
-        last = end.last
-        self.post_message(PageLoaded(listing, end.page, last.items, last.has_more, last.total))
-        self.post_message(EndFound(listing, end.length))
+        self.loads.end_tried = None
+        wanted = sorted(p for p in pages if p * PAGE_SIZE < max(1, len(self.feed)))
+        self.loads.fetch(wanted, refresh=True)
 
     # -- handlers: the only places state changes ---------------------------------------
 
     def on_page_loaded(self, event: PageLoaded) -> None:
-        self._asked.discard(event.page)
+        self.show_page(event)
+
+    def show_page(self, event: PageLoaded) -> None:
+        """A page of a listing: its rows shown if it is the current listing's."""
+        self.loads.asked.discard(event.page)
         if event.listing != self.listing:
             return
-        self.fetching = bool(self._asked)
+        self.fetching = self.loads.busy
         grew_from, keep = len(self.feed), self.table.cursor_key
         changed = self.feed.add_page(event.page, event.items, event.has_more, event.total)
         self.feed.drop_far(self.table.cursor_row, round(self.table.scroll_y))
@@ -235,10 +392,11 @@ class InboxScreen(InboxChanges):
             # The total the service did not give, found meanwhile: the status line says
             # it, and `G` goes straight there. Not before the frame with the rows.
             self.call_after_refresh(self._search_end_of, self.listing)
-        self._show_status()
+        self.show_status()
+        self.finder.go()  # a go-to waiting for this listing's rows
 
     def on_older_service(self, event: OlderService) -> None:
-        """An older service: the v1 feed from now on, said once (decisions.md 18)."""
+        """An older service: the v1 feed from now on, said once."""
         if event.listing != self.listing or self.older:
             return
         self.older = True
@@ -255,8 +413,9 @@ class InboxScreen(InboxChanges):
     def on_end_found(self, event: EndFound) -> None:
         if event.listing != self.listing:
             return
-        self._end_running = None
-        jump, self._jump_to_end = self._jump_to_end, False
+        loads = self.loads
+        loads.end_running = None
+        jump, loads.jump_to_end = loads.jump_to_end, False
         if event.length is not None:
             self.feed.end_found(event.length)
             self.table.grown()
@@ -264,8 +423,8 @@ class InboxScreen(InboxChanges):
             self.context.report(event.error)
         if jump and not self.text:
             self.table.move_to(len(self.feed) - 1)
-        self.fetching = bool(self._asked)
-        self._show_status()
+        self.fetching = loads.busy
+        self.show_status()
 
     def on_subscriber_loaded(self, event: SubscriberLoaded) -> None:
         if event.subscriber_id != self.subscriber_id:
@@ -285,13 +444,17 @@ class InboxScreen(InboxChanges):
         if event.subscriber_id == self.subscriber_id:
             self.counts = event.counts
 
-    def _write_done(self, message: WriteMessage) -> None:
-        """Redraw what a write changed, from what the service returned (decisions.md 6)."""
+    def on_unread_listed(self, event: UnreadListed) -> None:
+        if event.subscriber_id == self.subscriber_id:
+            self.changes.unread_listed(event)
+
+    def _write_done(self, event: Event) -> None:
+        """Redraw what a write changed, from what the service returned."""
         # Loaded with the outbox, which opens after the first frame: here, already loaded.
         from inboxdesk.writes.events import Partial, Sent
 
         self._pending_changed()
-        event, write = message.event, message.write
+        write = event.write
         if write.kind is Kind.INBOX and write.undoes is None and isinstance(event, Sent | Partial):
             self._say_inbox_write(event)
         if write.kind is Kind.SET_PRIMARY or write.target != self.subscriber_id:
@@ -312,7 +475,7 @@ class InboxScreen(InboxChanges):
                     # Known from the answer: the exact counts are searched for on refresh.
                     self.counts = adjusted
                     return
-            self.load_counts(self.subscriber_id)
+            self.loads.counts(self.subscriber_id)
 
     def _say_inbox_write(self, event: Sent | Partial) -> None:
         """What an archive or snooze changed, against the rows as they were before it
@@ -325,7 +488,7 @@ class InboxScreen(InboxChanges):
                     earlier[message_id] = (row.archived, row.snoozed_until)
         from inboxdesk.tui.write_notices import inbox_notice
 
-        text, severity = inbox_notice(event, earlier)
+        text, severity = inbox_notice(event, earlier, self.context.clock())
         self.notify(text, severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
 
     def _pending_changed(self) -> None:
@@ -340,13 +503,10 @@ class InboxScreen(InboxChanges):
         """
         if event.state not in (WorkerState.ERROR, WorkerState.CANCELLED):
             return
-        if event.worker.group == "pages":
-            self._asked.clear()
-            self.fetching = False
-        if event.worker.group == "end" and event.state == WorkerState.ERROR:
-            # A bug, reported below; `G` may search again (a cancelled search was replaced).
-            self._end_running, self._jump_to_end = None, False
-            self.fetching = bool(self._asked)
+        group, error = event.worker.group, event.state == WorkerState.ERROR
+        self.loads.ended(group, error)
+        if group == "pages" or (group == "end" and error):
+            self.fetching = self.loads.busy
         if event.state == WorkerState.ERROR:
             self.app.post_message(Worker.StateChanged(event.worker, event.state))
 
@@ -358,29 +518,20 @@ class InboxScreen(InboxChanges):
     @on(MessageTable.RowsWanted, "#messages")
     def _rows_wanted(self, event: MessageTable.RowsWanted) -> None:
         if not self.text:
-            self._fetch(self.feed.missing(event.start, event.end))
+            self.loads.fetch(self.feed.missing(event.start, event.end))
 
     @on(MessageTable.EndWanted, "#messages")
     def _end_wanted(self, event: MessageTable.EndWanted) -> None:
         """`G` before the end is known: go there when the search (started now, or
         already under way since the first page) finds it."""
         if not self.text and self.feed.answered and not self.feed.exact:
-            self._jump_to_end = True
+            self.loads.jump_to_end = True
             self.fetching = True
-            self._search_end(asked=True)
+            self.loads.search_end(asked=True)
 
     def _search_end_of(self, listing: Listing) -> None:
         if listing == self.listing:  # else that listing is gone: its own page searches
-            self._search_end()
-
-    def _search_end(self, asked: bool = False) -> None:
-        """Find the feed's true length when the service gives no total: by itself once
-        per listing, and again whenever `G` asks after a search that found no end."""
-        if self.feed.exact or self._end_running == self.listing:
-            return
-        if asked or self._end_tried != self.listing:
-            self._end_running = self._end_tried = self.listing
-            self.find_end(self.listing, len(self.feed), self.tab)
+            self.loads.search_end()
 
     @on(Tabs.TabActivated, "#filters")
     def _filter_tab(self, event: Tabs.TabActivated) -> None:
@@ -388,7 +539,7 @@ class InboxScreen(InboxChanges):
         if chosen != self.tab:
             self.open(self.subscriber_id, chosen)
 
-    # -- actions -----------------------------------------------------------------------
+    # -- actions: each key's, handed to the part that does it ---------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.context.allows(action):
@@ -400,6 +551,54 @@ class InboxScreen(InboxChanges):
         if action == "clear_selection":
             return True if self.selected or self.text else None
         return True
+
+    def action_mark_read(self) -> None:
+        self.changes.mark(MarkAs.READ)
+
+    def action_mark_unread(self) -> None:
+        self.changes.mark(MarkAs.UNREAD)
+
+    def action_mark_seen(self) -> None:
+        self.changes.mark(MarkAs.SEEN)
+
+    def action_mark_unseen(self) -> None:
+        self.changes.mark(MarkAs.UNSEEN)
+
+    def action_mark_all_read(self) -> None:
+        self.changes.mark_all_read()
+
+    def action_archive(self) -> None:
+        self.changes.inbox_write("archive")
+
+    def action_unarchive(self) -> None:
+        self.changes.inbox_write("unarchive")
+
+    def action_snooze(self) -> None:
+        self.changes.snooze()
+
+    def action_unsnooze(self) -> None:
+        self.changes.inbox_write("unsnooze")
+
+    def action_archive_all(self) -> None:
+        self.changes.archive_all(read=False)
+
+    def action_archive_all_read(self) -> None:
+        self.changes.archive_all(read=True)
+
+    def action_undo(self) -> None:
+        self.changes.undo()
+
+    def action_go_to(self) -> None:
+        self.finder.go_to()
+
+    def action_search_all(self) -> None:
+        self.finder.search_all()
+
+    def action_extend_down(self) -> None:
+        self.finder.extend(1)
+
+    def action_extend_up(self) -> None:
+        self.finder.extend(-1)
 
     def action_toggle_select(self) -> None:
         message_id = self.table.cursor_key
@@ -427,9 +626,25 @@ class InboxScreen(InboxChanges):
         text_filter.value = self.text
         text_filter.focus()
 
+    @on(Input.Changed, "#text-filter")
+    def _typed(self, event: Input.Changed) -> None:
+        if event.input.has_focus:  # the box's text now, not when the change was sent
+            self.filter_to(event.input.value.strip())
+
     @on(Input.Submitted, "#text-filter")
     def _text_submitted(self, event: Input.Submitted) -> None:
-        self._set_text_filter(event.value.strip())
+        """The filter applied; with pages not loaded, every page is searched for it."""
+        text = event.value.strip()
+        self._set_text_filter(text)
+        if text and not self.finder.all_loaded():
+            self.finder.search_all()
+
+    def filter_to(self, text: str) -> None:
+        """Filter the rows to `text` (the box, if any, is left as typed)."""
+        self.text = text
+        self.table.show(Filtered.of(self.feed, text) if text else self.feed, self.table.cursor_key)
+        self.show_detail()
+        self.show_status()
 
     def _set_text_filter(self, text: str) -> None:
         text_filter = self.made_filter_box() if text else self.filter_box()
@@ -440,13 +655,13 @@ class InboxScreen(InboxChanges):
         keep = self.table.cursor_key
         self.table.show(Filtered.of(self.feed, text) if text else self.feed, keep)
         self.table.focus()
-        self._show_detail()
-        self._show_status()
+        self.show_detail()
+        self.show_status()
 
     def action_next_filter(self) -> None:
         order = list(V1_TABS if self.older else InboxTab)
         following = order[(order.index(self.tab) + 1) % len(order)]
-        self._show_filter(following.value)
+        self.show_tab(following.value)
 
     def action_pick_subscriber(self) -> None:
         self.call_later(self.run_action, "app.pick_subscriber")
@@ -486,7 +701,7 @@ class InboxScreen(InboxChanges):
         self.notify("Refreshing from the service.", timeout=2)
 
     def _refresh_on_timer(self) -> None:
-        """Auto-refresh (decisions.md 30): paused while the service is away or writes
-        wait in the queue, so that rows showing them are not redrawn from before."""
+        """Auto-refresh: paused while the service is away or writes wait in the queue,
+        so that rows showing them are not redrawn from before."""
         if not self.offline and not self.pending and not self.context.outbox.queued():
             self.reload()

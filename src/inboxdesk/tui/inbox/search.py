@@ -3,6 +3,7 @@ a progress bar, "searched N of M", Esc to stop, and every match reachable."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
@@ -17,7 +18,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker
 
 from inboxdesk.client import InboxdeskError
-from inboxdesk.client.limits import too_many_pages
+from inboxdesk.client.limits import Walk
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, Row, matches
 from inboxdesk.tui.list_keys import LIST_BINDINGS
@@ -72,7 +73,8 @@ class SearchScreen(ModalScreen[tuple[int, Row] | None]):
         bar = self.query_one(ProgressBar)
         self._say()
         try:
-            for number in range(self.max_pages):
+            walk = Walk(self.max_pages, "the inbox")
+            for number in itertools.count():
                 rows, more = await self.fetch(number)
                 for pos, row in enumerate(rows):
                     if matches(row, needle):
@@ -87,7 +89,7 @@ class SearchScreen(ModalScreen[tuple[int, Row] | None]):
                     bar.update(total=self.searched, progress=self.searched)
                     self._say(" · done; Enter opens one")
                     return
-            raise too_many_pages(self.max_pages, "the inbox")
+                walk.onward(row.id for row in rows)
         except InboxdeskError as exc:
             self._say(f" · stopped: {safe(exc.message, newlines=False)}")
         finally:

@@ -25,7 +25,7 @@ class Status:
     pending: int = 0  # messages of queued writes
     offline: bool = False
     retry_key: str = "?"
-    tab: str = ""  # the tab shown (decisions.md 14)
+    tab: str = ""  # the tab shown
 
 
 def status_text(status: Status) -> Text:

@@ -1,5 +1,5 @@
 """The organization's integrations by environment, and switching the primary email or sms
-one of an environment (behaviour.md 1-2; decisions.md 7-10)."""
+one of an environment."""
 
 from __future__ import annotations
 
@@ -19,13 +19,12 @@ from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.integrations.detail import IntegrationDetail, primary_note
 from inboxdesk.tui.integrations.table import IntegrationTable
-from inboxdesk.tui.messages import Reload, ScopeLoaded, SelectIntegration
+from inboxdesk.tui.messages import Reload, SelectIntegration
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
-from inboxdesk.tui.write_messages import WriteMessage
-from inboxdesk.writes import Kind, Sent
+from inboxdesk.writes import Event, Kind, Sent
 
 
 class IntegrationsLoaded(TextualMessage):
@@ -97,7 +96,7 @@ class IntegrationsScreen(ServiceScreen):
     def on_mount(self) -> None:
         self.sub_title = "Integrations"
         self.table.focus()
-        self.watch(self.app, "offline", self._service_state, init=False)
+        self.context.offline.watch(self, self._service_state)
         self.context.writes.subscribe(self, self._write_done)
         self.reload()
 
@@ -130,7 +129,7 @@ class IntegrationsScreen(ServiceScreen):
         try:
             items = await client.list_integrations()
             # Learned once; a list always needs the names of its environments.
-            scope = self.context.scope() or await load_scope(client)
+            scope = self.context.scope.value or await load_scope(client)
         except InboxdeskError as exc:
             self.table.loading = False
             self.context.report(exc)
@@ -139,15 +138,14 @@ class IntegrationsScreen(ServiceScreen):
 
     def on_integrations_loaded(self, event: IntegrationsLoaded) -> None:
         self.items = {i.id: i for i in event.items if i.id}
-        if self.context.scope() != event.scope:
-            self.post_message(ScopeLoaded(event.scope))
+        self.context.scope.set(event.scope)
         self.table.loading = False
         self.table.show(event.items, event.keep, event.scope)
         self._show_detail()
 
     @property
     def scope(self) -> Scope:
-        return self.context.scope() or Scope()
+        return self.context.scope.value or Scope()
 
     def _show_detail(self) -> None:
         item = self.current
@@ -211,10 +209,9 @@ class IntegrationsScreen(ServiceScreen):
         self._plans[write.id] = plan
         await self.context.outbox.submit(write)
 
-    def _write_done(self, message: WriteMessage) -> None:
-        event = message.event
-        plan = self._plans.pop(message.write.id, None)
-        if plan is None and message.write.kind is Kind.SET_PRIMARY and isinstance(event, Sent):
+    def _write_done(self, event: Event) -> None:
+        plan = self._plans.pop(event.write.id, None)
+        if plan is None and event.write.kind is Kind.SET_PRIMARY and isinstance(event, Sent):
             self.reload()  # another view's switch (an undo from History): the list again
             return
         if plan is None or not isinstance(event, Sent) or event.result.integration is None:

@@ -19,7 +19,8 @@ from inboxdesk.text import clip
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
 CHANNEL_ORDER = [
-    c.value for c in (Channel.EMAIL, Channel.SMS, Channel.IN_APP, Channel.CHAT, Channel.PUSH)
+    c.value
+    for c in (Channel.EMAIL, Channel.SMS, Channel.IN_APP, Channel.CHAT, Channel.PUSH, Channel.TOOL)
 ]
 
 

@@ -47,7 +47,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
 class TypedConfirmScreen(ModalScreen[bool]):
     """A question answered by typing a name, e.g. the environment a switch acts in when
-    it is not the API key's own (decisions.md 8). Escape cancels."""
+    it is not the API key's own. Escape cancels."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="confirm.cancel", tooltip="Cancel"),

@@ -1,4 +1,4 @@
-"""Go to a message by its id or transactionId (decisions.md 27): a prompt that runs the
+"""Go to a message by its id or transactionId: a prompt that runs the
 lookup (lookup.py) and says how far it got, then hands the inbox where to open it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Writes queued in an earlier session, offered at start (decisions.md 4): send, drop, or
+"""Writes queued in an earlier session, offered at start: send, drop, or
 keep them for later. Those older than the service's idempotency window are marked: the
 service may apply them twice."""
 

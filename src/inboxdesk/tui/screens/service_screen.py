@@ -22,7 +22,7 @@ NARROW_BELOW = 120
 
 
 class ServiceScreen(Screen[None]):
-    """A view whose keys call the service through the app's client."""
+    """What every view shares; each view is one screen that holds its own parts."""
 
     HORIZONTAL_BREAKPOINTS = [
         (0, "-narrow"),
@@ -43,7 +43,7 @@ class ServiceScreen(Screen[None]):
         super().__init__(id=id)
         # Born with the breakpoint class of the app's width: its first Resize then
         # changes no class, and the whole screen is not styled again before its first
-        # frame (about 8 ms of the inbox's start-up).
+        # frame.
         with suppress(RuntimeError):  # made outside a running app: Resize sets it
             self.add_class(self.breakpoint(self.app.size.width), update=False)
 
@@ -53,9 +53,9 @@ class ServiceScreen(Screen[None]):
 
     def on_resize(self, event: Resize) -> None:
         # A screen's first layout sends it a Resize to the size it was just laid out at
-        # (`outer_size`), and Textual's handler would lay it out once more (7 ms of the
-        # inbox's first frame). Nothing changes then, unless the width crossed a
-        # breakpoint meanwhile. A terminal's resize differs from that size: laid out.
+        # (`outer_size`), and Textual's handler would lay it out once more. Nothing
+        # changes then, unless the width crossed a breakpoint meanwhile. A terminal's
+        # resize differs from that size: laid out.
         if event.size == self.outer_size and self.has_class(self.breakpoint(event.size.width)):
             event.prevent_default()
 

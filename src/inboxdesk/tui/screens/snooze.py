@@ -1,5 +1,6 @@
-"""Until when to snooze: a few presets and a typed time (decisions.md 19), shown in the
-local time zone. A bad input is said in the modal, and nothing typed is lost."""
+"""Until when to snooze: a few presets and a typed time, shown in the local time zone.
+A bad input is said in the modal, and nothing typed is lost. The bounds are the
+command line's (snooze.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from inboxdesk.snooze import shown, snooze_end
 from inboxdesk.text import safe
 from inboxdesk.timeinput import TimeInputError, parse_when
 
-# A snooze must end at least this far ahead (production answers 422 otherwise).
-MIN_AHEAD = timedelta(seconds=60)
 PRESETS = ("1h", "3h", "tomorrow 09:00", "monday 09:00")
 NAMES = {"1h": "in 1 hour", "3h": "in 3 hours"}
 
@@ -31,19 +31,6 @@ def hint(now: datetime) -> str:
     """The forms a time may take, the ISO one built from the clock (tomorrow 09:00)."""
     tomorrow = (now + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
     return f"ISO 8601 ({tomorrow.strftime('%Y-%m-%dT%H:%M')}), {', '.join(EXAMPLES)}"
-
-
-def shown(moment: datetime) -> str:
-    """A moment in the local time zone, with the zone's name."""
-    return moment.astimezone().strftime("%a %d %b %Y %H:%M %Z")
-
-
-def until(typed: str, now: datetime) -> datetime:
-    """The end a person typed, at least a minute ahead of `now` (local time)."""
-    moment = parse_when(typed, now, future=True)
-    if moment - now < MIN_AHEAD:
-        raise TimeInputError(f"{shown(moment)} is not a minute ahead; a snooze must end later.")
-    return moment
 
 
 class SnoozeScreen(ModalScreen[datetime | None]):
@@ -90,7 +77,7 @@ class SnoozeScreen(ModalScreen[datetime | None]):
 
     def _choose(self, typed: str) -> None:
         try:
-            moment = until(typed, self._now())
+            moment = snooze_end(typed, self._now())
         except TimeInputError as exc:
             error = self.query_one("#error", Static)
             error.update(Text(safe(str(exc)), style="bold red"))

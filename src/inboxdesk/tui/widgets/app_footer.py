@@ -94,14 +94,10 @@ class AppFooter(Footer):
         self._keys = [(key_width(k), k.has_class("-command-palette")) for k in keys]
         # Docked across the screen: before its first layout, the app's width is its own.
         self._chosen = fitting(self._keys, self.size.width or self.app.size.width)
-        # Only the keys that fit are made at all: mounting one costs a millisecond or
-        # more, and the inbox has twice as many keys as 120 columns show.
+        # Only the keys that fit are made at all: the inbox has twice as many keys as
+        # 120 columns show.
         for n in self._chosen:
             start_key_as_footer(keys[n], self)  # not restyled twice once mounted
-            cells, palette = self._keys[n]
-            if not palette:
-                # Its width as reckoned: Textual need not render it once more to measure.
-                keys[n].styles.width = cells
             yield keys[n]
 
     def on_resize(self, event: Resize) -> None:

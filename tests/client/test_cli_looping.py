@@ -1,0 +1,121 @@
+"""Every listing stops on a server that loops: one clear line, exit 1, bounded work."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
+from inboxdesk.client.errors import Looping
+from inboxdesk.lookup import scan
+from inboxdesk.writes.before import unread_before
+from tests.client.conftest import run
+from tests.client.hostile_server import HostileServer, held_after_first, looping
+
+KEY = "loop-key-0123456789abcdef"
+
+
+@pytest.fixture
+def pointed(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", f"{tmp_path}/config")
+    monkeypatch.setenv("NOVU_SECRET_KEY", KEY)
+    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+
+
+@pytest.mark.parametrize(
+    ("kind", "v2", "argv", "prefix"),
+    [
+        ("same", True, ["messages", "jane", "--all"], "/v2/subscribers/jane/notifications"),
+        ("shuffled", True, ["messages", "jane", "--all", "--ids"], "/v2/subscribers/jane"),
+        ("same", False, ["messages", "jane", "--all"], "/v1/subscribers/jane/notifications/feed"),
+        ("shuffled", False, ["messages", "jane", "--all", "--json"], "/v1/subscribers/jane"),
+        ("same", True, ["subscribers", "--all"], "/v2/subscribers"),
+    ],
+)
+def test_a_listing_that_never_ends_is_stopped_with_one_line(
+    pointed: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+    v2: bool,
+    argv: list[str],
+    prefix: str,
+) -> None:
+    with HostileServer(looping(kind, v2)) as server:
+        monkeypatch.setenv("INBOXDESK_BASE_URL", server.url)
+        code, _, err = run(capsys, *argv)
+    assert code == 1, err
+    said = [line for line in err.splitlines() if "kept saying there was more" in line]
+    assert len(said) == 1, err
+    assert len(server.paths(prefix)) <= 3, "stopped at the first page that repeated"
+
+
+async def test_the_scans_and_the_count_stop_on_a_loop() -> None:
+    options = ClientOptions(retry=RetryPolicy(attempts=1))
+    with HostileServer(looping("same")) as server:
+        async with InboxClient(server.url, KEY, options) as client:
+            with pytest.raises(Looping):
+                await scan(client, lambda m: False, "jane")
+            listed = await unread_before(client, "jane", True)
+        # The listing ends after its ten pages; the count past them stops at a loop.
+        assert listed.before is None and listed.count is None
+        assert len(server.paths("/v2/subscribers/jane/notifications")) <= 13
+
+
+def test_ids_stream_as_pages_arrive(pointed: None) -> None:
+    release = threading.Event()
+    with HostileServer(held_after_first("/notifications", release)) as server:
+        env = {**os.environ, "INBOXDESK_BASE_URL": server.url}
+        reader = subprocess.Popen(
+            [sys.executable, "-m", "inboxdesk", "messages", "jane", "--all", "--ids"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        assert reader.stdout is not None
+        try:
+            # The first page, whole, before the second is answered.
+            # (Unstreamed, they come after the server gives up holding it, with the rest.)
+            first = b""
+            while not first.endswith(b"\n") or first.count(b"\n") < 2:
+                chunk = os.read(reader.stdout.fileno(), 100)
+                if not chunk:
+                    break
+                first += chunk
+        finally:
+            release.set()
+        out, err = reader.communicate(timeout=60)
+    assert first == b"n00001\nn00002\n", err
+    assert out == b"n00003\n" and reader.returncode == 0
+
+
+async def test_full_text_search_stops_on_a_loop() -> None:
+    from textual.app import App
+    from textual.widgets import Static
+
+    from inboxdesk.models.inbox import InboxNotification
+    from inboxdesk.tui.inbox.feed import Row
+    from inboxdesk.tui.inbox.search import SearchScreen
+    from tests.tui.conftest import plain, until
+
+    calls: list[int] = []
+    row = Row.of(InboxNotification.model_validate({"id": "same-id", "body": "x marks it"}))
+
+    async def fetch(number: int) -> tuple[list[Row], bool]:
+        calls.append(number)
+        return [row], True
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        await app.push_screen(SearchScreen("x", fetch, None, 10_000))
+
+        def said() -> str:
+            return plain(app.screen.query_one("#search-said", Static))
+
+        await until(pilot, lambda: "stopped" in said(), what="stopped")
+        assert "kept saying there was more" in said()
+    assert len(calls) == 2

@@ -1,0 +1,247 @@
+"""Only the page `--web` printed may use it: a real `inboxdesk demo --web`, asked over
+real HTTP and a real websocket client as a foreign page, another local user or a
+rebound name would ask. Each refusal is a 403 with no byte of the page or the screen,
+starts no app and writes nothing (the local service's messages stay unread).
+
+One demo serves the whole module: each test leaves it as it found it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+import httpx
+import pytest
+
+from inboxdesk.cli.web_guard import REFUSED, allowed_hosts, guard_for, host_and_port
+from inboxdesk.server.demo import demo_fixture
+from tests.web.test_web_demo import KEY, TIMEOUT, Served, descendants, wait_for
+
+SCREEN_TIMEOUT = 30.0
+
+
+@dataclass
+class WebDemo:
+    served: Served
+    base: str  # http://127.0.0.1:PORT
+    port: int
+    token: str
+    service: str
+    inbox: str  # the subscriber's notifications on the local service
+    unread: int
+
+    @property
+    def cookie(self) -> str:
+        return f"inboxdesk-web-{self.port}"
+
+    def unread_now(self) -> int:
+        with httpx.Client(headers={"Authorization": f"ApiKey {KEY}"}, timeout=30) as http:
+            items = http.get(f"{self.service}{self.inbox}", params={"limit": 100}).json()
+        return sum(not item["isRead"] for item in items["data"])
+
+
+@pytest.fixture(scope="module")
+def web_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDemo]:
+    scratch = tmp_path_factory.mktemp("web-guard")
+    fixture = demo_fixture()
+    fixture["environments"][0]["apiKey"] = KEY
+    subscriber = fixture["environments"][0]["subscribers"][0]["subscriberId"]
+    path = scratch / "demo.json"
+    path.write_text(json.dumps(fixture), encoding="utf-8")
+    served = Served(["demo", "--load", str(path), "--subscriber", subscriber], scratch)
+    try:
+        service = served.line_with("local service on").split()[4]
+        page = served.line_with("in a browser:").split()[4]
+        match = re.fullmatch(r"(http://127\.0\.0\.1:(\d+))/\?token=([A-Za-z0-9_-]+)", page)
+        assert match, page
+        inbox = f"/v2/subscribers/{subscriber}/notifications"
+        demo = WebDemo(served, match[1], int(match[2]), match[3], service, inbox, 0)
+        demo.unread = demo.unread_now()
+        assert demo.unread > 0, "the demo inbox has unread messages to protect"
+        yield demo
+    finally:
+        served.stop()
+    assert KEY not in served.rest_of_output()
+
+
+def test_the_printed_address_carries_a_strong_token(web_demo: WebDemo) -> None:
+    # token_urlsafe(32): 256 random bits in 43 characters.
+    assert len(web_demo.token) >= 43
+    assert KEY not in web_demo.token
+
+
+async def test_the_first_load_trades_the_token_for_a_cookie(web_demo: WebDemo) -> None:
+    """The printed address sets the cookie and sends the browser on without the token."""
+    async with aiohttp.ClientSession() as http:
+        # Other parameters of the page's address are kept; the token goes.
+        first = f"{web_demo.base}/?token={web_demo.token}&fontsize=18"
+        async with http.get(first, allow_redirects=False) as answer:
+            # A redirect of the page's own (not a 3xx): a browser sends a SameSite=Strict
+            # cookie after it even when a link on another site opened the address.
+            assert answer.status == 200
+            assert '<meta http-equiv="refresh" content="0; url=/?fontsize=18">' in (
+                await answer.text()
+            )
+            assert answer.headers["Cache-Control"] == "no-store"
+            assert answer.headers["Referrer-Policy"] == "no-referrer"
+            cookie = answer.cookies[web_demo.cookie]
+            assert cookie.value == web_demo.token
+            assert cookie["httponly"] is True
+            assert cookie["samesite"] == "Strict"
+            assert cookie["path"] == "/"
+        held = {"Cookie": f"{web_demo.cookie}={cookie.value}"}
+        async with http.get(f"{web_demo.base}/", headers=held) as page:
+            assert page.status == 200
+            text = await page.text()
+            assert f'data-session-websocket-url="ws://127.0.0.1:{web_demo.port}/ws"' in text
+            assert KEY not in text and web_demo.token not in text
+        async with http.get(f"{web_demo.base}/static/js/textual.js", headers=held) as script:
+            assert script.status == 200
+        async with http.get(f"{web_demo.base}/static/js/textual.js") as script:
+            assert script.status == 403
+            assert await script.text() == REFUSED
+        # Asked as localhost, the page sends its websocket there.
+        local = {**held, "Host": f"localhost:{web_demo.port}"}
+        async with http.get(f"{web_demo.base}/", headers=local) as page:
+            assert f"ws://localhost:{web_demo.port}/ws" in await page.text()
+
+
+def asking(demo: WebDemo, case: str) -> dict[str, str]:
+    """The headers of a request as `case` sends it (the run's cookie unless said)."""
+    own = f"http://127.0.0.1:{demo.port}"
+    held = f"{demo.cookie}={demo.token}"
+    return {
+        "foreign origin": {"Cookie": held, "Origin": "http://evil.example"},
+        "another port's origin": {"Cookie": held, "Origin": "http://127.0.0.1:1"},
+        "https origin": {"Cookie": held, "Origin": f"https://127.0.0.1:{demo.port}"},
+        "no token": {"Origin": own},
+        "wrong token": {"Cookie": f"{demo.cookie}={'A' * len(demo.token)}", "Origin": own},
+        "a token one character short": {"Cookie": f"{demo.cookie}={demo.token[:-1]}"},
+        "another port's cookie": {"Cookie": f"inboxdesk-web-1={demo.token}", "Origin": own},
+        "non-ASCII token": {"Cookie": f"{demo.cookie}=\u00e9t\u00e9", "Origin": own},
+        # DNS rebinding: the attacker's name now resolves to 127.0.0.1, and its page is
+        # its own origin; it holds the token in this case, which it could not.
+        "rebinding host": {
+            "Cookie": held,
+            "Host": f"evil.example:{demo.port}",
+            "Origin": f"http://evil.example:{demo.port}",
+        },
+        "host on another port": {"Cookie": held, "Host": "127.0.0.1:1"},
+        "host with user info": {"Cookie": held, "Host": f"evil@127.0.0.1:{demo.port}"},
+    }[case]
+
+
+PAGE_CASES = [
+    "foreign origin",
+    "no token",
+    "wrong token",
+    "a token one character short",
+    "another port's cookie",
+    "non-ASCII token",
+    "rebinding host",
+    "host on another port",
+    "host with user info",
+]
+SOCKET_CASES = [*PAGE_CASES, "another port's origin", "https origin"]
+
+
+async def test_the_page_and_its_files_refuse_strangers(web_demo: WebDemo) -> None:
+    async with aiohttp.ClientSession() as http:
+        for case in PAGE_CASES:
+            for path in ("/", "/static/js/textual.js", "/download/x"):
+                headers = asking(web_demo, case)
+                async with http.get(f"{web_demo.base}{path}", headers=headers) as answer:
+                    assert (answer.status, await answer.text()) == (403, REFUSED), case
+        # A token in the address of a rebound name is refused before it is traded.
+        rebound = f"{web_demo.base}/?token={web_demo.token}"
+        headers = {"Host": f"evil.example:{web_demo.port}"}
+        async with http.get(rebound, headers=headers, allow_redirects=False) as answer:
+            assert answer.status == 403
+            assert "Set-Cookie" not in answer.headers
+
+
+async def test_the_websocket_refuses_strangers(web_demo: WebDemo) -> None:
+    apps = descendants(web_demo.served.process.pid)
+    async with aiohttp.ClientSession() as http:
+        for case in [*SOCKET_CASES, "no origin"]:
+            headers = (
+                {"Cookie": f"{web_demo.cookie}={web_demo.token}"}
+                if case == "no origin"
+                else asking(web_demo, case)
+            )
+            url = f"{web_demo.base}/ws?width=120&height=40"
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                async with http.ws_connect(url, headers=headers) as socket:
+                    # Had it opened, this is what a hostile page would do: mark read.
+                    for _ in range(3):
+                        await socket.send_json(["stdin", "r"])
+                    pytest.fail(f"{case}: the websocket opened")
+            assert refused.value.status == 403, case
+    # No app was started for any of them, and nothing was written.
+    assert descendants(web_demo.served.process.pid) <= apps
+    assert web_demo.unread_now() == web_demo.unread
+
+
+async def read_screen(socket: aiohttp.ClientWebSocketResponse, words: str) -> str:
+    """What the app draws until `words` show."""
+    screen = ""
+    async with asyncio.timeout(SCREEN_TIMEOUT):
+        while words not in screen:
+            message = await socket.receive()
+            assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
+            if message.type == aiohttp.WSMsgType.BINARY:
+                screen += message.data.decode("utf-8", "replace")
+    return screen
+
+
+async def test_the_page_s_own_websocket_gets_the_screen(web_demo: WebDemo) -> None:
+    """The token traded for the cookie, from the page's origin: the app's screen."""
+    async with aiohttp.ClientSession() as http:
+        first = f"{web_demo.base}/?token={web_demo.token}"
+        async with http.get(first, allow_redirects=False) as answer:
+            cookie = answer.cookies[web_demo.cookie].value
+        headers = {"Cookie": f"{web_demo.cookie}={cookie}"}
+        url = f"{web_demo.base}/ws?width=120&height=40"
+        async with http.ws_connect(url, headers=headers, origin=web_demo.base) as socket:
+            screen = await read_screen(socket, "unread")
+            # The key reaches its app through the environment, not its command line.
+            apps = descendants(web_demo.served.process.pid)
+            assert apps
+            for pid in apps:
+                assert KEY.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    assert KEY not in screen
+    # Its app ends with its socket.
+    wait_for("the app to end", lambda: not descendants(web_demo.served.process.pid), TIMEOUT)
+
+
+def test_the_names_a_page_answers_to() -> None:
+    assert allowed_hosts("127.0.0.1") == {"127.0.0.1", "localhost"}
+    assert allowed_hosts("::1") == {"::1", "127.0.0.1", "localhost"}
+    # --host adds its own name, compared in lower case; IPv6 in its short form.
+    assert "box.lan" in allowed_hosts("0.0.0.0", "Box.LAN")
+    assert "::1" in allowed_hosts("0:0:0:0:0:0:0:1")
+    guard = guard_for("127.0.0.1", 8000, ["127.0.0.1"])
+    assert guard.host_allowed("LOCALHOST:8000") == ("localhost", 8000)
+    for refused in (
+        "127.0.0.1",  # port 80
+        "127.0.0.1:8001",
+        "[::1]:8000",  # not bound there
+        "127.0.0.1.evil.example:8000",
+        "evil.example:8000@127.0.0.1",
+        "[127.0.0.1]:8000",
+        "127.0.0.1:8000/x",
+        "",
+    ):
+        assert guard.host_allowed(refused) is None, refused
+    assert host_and_port("[::1]") == ("::1", 80)
+    assert host_and_port("example:99999") is None
+    assert not guard.holds_token(None)
+    assert not guard.holds_token("\u00e9")
+    assert guard.holds_token(guard.token)
+    assert guard_for("127.0.0.1", 8000, []).token != guard.token
