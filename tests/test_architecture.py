@@ -53,6 +53,9 @@ TOP_LEVEL = {
     "gc_paused": "rules",
     "snooze": "rules",
     "webhooks": "rules",
+    "ends": "rules",
+    "items": "rules",
+    "archive_all": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 
