@@ -166,6 +166,9 @@ async def exact_notification_counts(
     from inboxdesk.client import NoV2Inbox
 
     try:
-        return await exact_counts(client, subscriber_id, counts, True, all_states=all_states)
-    except NoV2Inbox:
-        return await exact_counts(client, subscriber_id, counts, False, all_states=all_states)
+        try:
+            return await exact_counts(client, subscriber_id, counts, True, all_states=all_states)
+        except NoV2Inbox:
+            return await exact_counts(client, subscriber_id, counts, False, all_states=all_states)
+    except InboxdeskError:
+        return counts  # no listing to search: the capped counts say as much (99+)

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from inboxdesk.tui.inbox.screen import InboxScreen
 
 # The keys that act on the v2 inbox: an older service has none of them.
-INBOX_ACTIONS = {action.value for action in INBOX_WRITES} | {"archive_all", "archive_all_read"}
+INBOX_ACTIONS = {action.value for action in INBOX_WRITES}
+# The v2 inbox's bulk archives: an older service has none either.
+BULK_ACTIONS = {"archive_all", "archive_all_read"}
 NOT_ON_OLDER = (
     "This service has no v2 inbox (an older deployment): archive and snooze are not there."
 )

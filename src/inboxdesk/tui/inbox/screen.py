@@ -27,7 +27,7 @@ from inboxdesk.text import clip
 from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.inbox.bindings import INBOX_BINDINGS
-from inboxdesk.tui.inbox.changes import INBOX_ACTIONS, Changes
+from inboxdesk.tui.inbox.changes import BULK_ACTIONS, INBOX_ACTIONS, Changes
 from inboxdesk.tui.inbox.feed import (
     PAGE_SIZE,
     V1_TABS,
@@ -544,7 +544,7 @@ class InboxScreen(ServiceScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.context.allows(action):
             return False  # read-only: not bound, so no footer, help or palette offers it
-        if action in INBOX_ACTIONS and self.older:
+        if (action in INBOX_ACTIONS or action in BULK_ACTIONS) and self.older:
             return None  # greyed out: the older service has no archive or snooze
         if action in ROW_ACTIONS:
             return True if self.has_rows or self.selected else None
