@@ -5,7 +5,7 @@ the list. web-inbox.png is `inboxdesk demo --web` in headless Chromium, taken by
 browser test itself (tests/web/test_web_demo.py), so the picture is what the test checks.
 
 Run: .venv/bin/python screenshots/make.py   (writes screenshots/*.svg and web-inbox.png;
---web makes only the PNG)
+--web makes only the PNG, --svg only the SVGs; scene names make only those)
 """
 
 from __future__ import annotations
@@ -136,6 +136,54 @@ async def snooze(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: isinstance(pilot.app.screen, SnoozeScreen))
 
 
+async def activity(pilot: Pilot[None]) -> None:
+    """Activity (`4`): Ada's notifications on every channel, with the cause in words."""
+    from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
+
+    await inbox(pilot)
+    app = pilot.app
+    assert isinstance(app, InboxdeskApp)
+    app.open_subscriber("ada.lovelace")  # the demo's subscriber with every story
+    await until(pilot, lambda: getattr(app.screen, "subscriber_id", "") == "ada.lovelace")
+    await inbox(pilot)
+    await pilot.press("4")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, ActivityScreen)
+            and app.screen.query_one(ActivityTable).row_count >= 10
+        ),
+    )
+
+
+async def timeline(pilot: Pilot[None]) -> None:
+    """The timeline of Ada's bounced email, opened from Activity."""
+    from inboxdesk.tui.activity.screen import ActivityTable
+    from inboxdesk.tui.activity.timeline import TimelineScreen
+
+    await activity(pilot)
+    table = pilot.app.screen.query_one(ActivityTable)
+    causes = [str(table.get_cell(key, "cause")) for key in table.rows]
+    table.move_cursor(row=next(n for n, c in enumerate(causes) if "bounced" in c))
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, TimelineScreen))
+    await pilot.app.screen.workers.wait_for_complete()
+
+
+async def preferences(pilot: Pilot[None]) -> None:
+    """Ada's preferences (`5`), the cursor on her opted-out order emails."""
+    from inboxdesk.tui.preferences.opening import open_preferences
+    from inboxdesk.tui.preferences.screen import PreferencesScreen
+
+    await inbox(pilot)
+    app = pilot.app
+    assert isinstance(app, InboxdeskApp)
+    open_preferences(app, app.context, "ada.lovelace", "order-shipped", "email")
+    await until(
+        pilot, lambda: isinstance(app.screen, PreferencesScreen) and app.screen.table is not None
+    )
+
+
 Scene = Callable[[Pilot[None]], Awaitable[None]]
 # Name: how to get there, and the terminal size.
 SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
@@ -148,6 +196,9 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "inbox-all-tab": (all_tab, SIZE),
     "snooze": (snooze, SIZE),
     "inbox-narrow": (detail, NARROW),
+    "activity": (activity, SIZE),
+    "delivery-timeline": (timeline, SIZE),
+    "preferences": (preferences, NARROW),
 }
 
 
@@ -177,15 +228,17 @@ def web_inbox() -> int:
 async def main() -> int:
     if "--web" in sys.argv[1:]:
         return web_inbox()
+    wanted = [a for a in sys.argv[1:] if not a.startswith("--")] or list(SCENES)
     with tempfile.TemporaryDirectory() as scratch:
-        for name, (scene, size) in SCENES.items():
+        for name in wanted:
+            scene, size = SCENES[name]
             # A fresh demo database per scene, so that no scene sees another's changes.
             db = Path(scratch) / f"{name}.db"
             store = Store(db)
             key = load_fixture(store, demo_fixture(NOW))[0].api_key
             with ServiceThread(ServerSettings(db_path=db), store) as service:
                 await shoot(service.url, key, name, scene, size)
-    return web_inbox()
+    return 0 if "--svg" in sys.argv[1:] else web_inbox()
 
 
 if __name__ == "__main__":

@@ -53,6 +53,8 @@ TOP_LEVEL = {
     "gc_paused": "rules",
     "snooze": "rules",
     "webhooks": "rules",
+    "preferences": "rules",
+    "delivery": "rules",
     "ends": "rules",
     "items": "rules",
     "archive_all": "rules",

@@ -24,6 +24,7 @@ OTHER_COMMANDS = {
     "inboxdesk.cli.inbox_commands",
     "inboxdesk.cli.integration_commands",
     "inboxdesk.cli.message_command",
+    "inboxdesk.cli.preference_commands",
 }
 
 

@@ -54,12 +54,9 @@ NOT_CALLED = {
         ("post", f"/v2/subscribers/{{subscriberId}}/notifications/{bulk}")
         for bulk in ("read", "archive", "read-archive", "delete")
     ),
-    # Activity and preferences: not read by the client yet.
+    # Activity: not read by the client yet.
     ("get", "/v1/notifications"),
     ("get", "/v1/notifications/{notificationId}"),
-    ("get", "/v2/subscribers/{subscriberId}/preferences"),
-    ("patch", "/v2/subscribers/{subscriberId}/preferences"),
-    ("patch", "/v2/subscribers/{subscriberId}/preferences/bulk"),
 }
 ACTIONS = ("read", "unread", "archive", "unarchive", "snooze", "unsnooze")
 
@@ -225,6 +222,25 @@ def _ops() -> list[Operation]:
             lambda c: c.notification_counts(sid),
             True,
             (("counts", sid), ("messages", sid)),
+        ),
+        Operation(
+            "get",
+            "/v2/subscribers/{subscriberId}/preferences",
+            lambda c: c.preferences(sid),
+            True,
+            (("preferences", sid),),
+        ),
+        Operation(
+            "patch",
+            "/v2/subscribers/{subscriberId}/preferences",
+            lambda c: c.update_preferences(sid, {"email": True}, "order-shipped"),
+            True,
+        ),
+        Operation(
+            "patch",
+            "/v2/subscribers/{subscriberId}/preferences/bulk",
+            lambda c: c.update_preferences_bulk(sid, [("order-shipped", {"email": True})]),
+            True,
         ),
     ]
 

@@ -101,7 +101,11 @@ async def test_go_to_shows_a_message_no_list_holds_and_says_when_none_is_found(
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
         prompt = await go_to(pilot, "no-such-[b]thing")
-        await until(pilot, lambda: "No message has" in said(prompt, "#goto-said"), what="miss")
+        await until(
+            pilot,
+            lambda: "No message or notification has" in said(prompt, "#goto-said"),
+            what="miss",
+        )
         assert "no-such-[b]thing" in said(prompt, "#goto-said")  # not read as markup
         assert prompt.query_one(Input).value == "no-such-[b]thing"  # kept, to correct
         await pilot.press("escape")

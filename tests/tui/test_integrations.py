@@ -172,9 +172,9 @@ async def test_layout_from_80_to_200_columns(service: Service) -> None:
             keys = list(screen.query("FooterKey"))
             assert [getattr(k, "key", "") for k in keys[:2]] == ["question_mark", "q"]
             assert all(k.region.right <= size[0] for k in keys[:2]), "? and q fit"
-            await pilot.press("d")
+            await pilot.press("v")
             await until(pilot, lambda: not pane.display, what="pane hidden")  # noqa: B023
-            await pilot.press("d")
+            await pilot.press("v")
             await until(pilot, lambda: pane.display, what="pane shown")  # noqa: B023
 
 

@@ -44,6 +44,10 @@ LAZY_COMMANDS = {
     "unsnooze": "inbox_commands",
     "archive-all": "inbox_commands",
     "message": "message_command",
+    "preferences": "preference_commands",
+    "set-preference": "preference_commands",
+    "activity": "delivery_commands",
+    "delivery": "delivery_commands",
     "config": "config_commands",
 }
 

@@ -44,6 +44,7 @@ from inboxdesk.writes import (
     report,
 )
 from inboxdesk.writes.model import describe
+from inboxdesk.writes.preference import undo_note
 from inboxdesk.writes.store import Entry, JournalError, WriteStore
 
 OPERATIONS = click.Choice([k.value for k in Kind])
@@ -292,6 +293,8 @@ def _said(event: Event, as_json: bool) -> int:
         _emit({"id": write.id, "what": describe(write), "undoes": write.undoes})
     else:
         print(f"Done: {safe(describe(write))} (history id {write.id[: report.SHORT_ID]}).")
+        if note := undo_note(write):
+            print(safe(note))
     return PARTIAL if isinstance(event, Partial) else 0
 
 

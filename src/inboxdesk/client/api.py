@@ -41,6 +41,7 @@ from inboxdesk.client.parse import (
 from inboxdesk.client.parse import (
     unwrap as _unwrap,
 )
+from inboxdesk.client.preferences import PreferenceOperations
 from inboxdesk.client.sender import Sender, segment
 from inboxdesk.client.transport import ClientOptions
 from inboxdesk.models import (
@@ -59,7 +60,9 @@ from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 if TYPE_CHECKING:
     # Read as `models.X` where used: the first inbox page needs none of them, and the
     # models package loads each when first used.
+    from inboxdesk.client.activity import ActivityFilter
     from inboxdesk.models import Environment, FeedItem, Integration, Message
+    from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secret
 
 
@@ -79,7 +82,7 @@ class MarkResult:
         return [m for m in self.messages if m.id not in left]
 
 
-class InboxClient:
+class InboxClient(PreferenceOperations):
     """Async client of the service's API; use as `async with InboxClient(...) as client`."""
 
     def __init__(
@@ -246,6 +249,24 @@ class InboxClient:
         return _number(_unwrap(body), "mark-all")
 
     # -- listings ----------------------------------------------------------------------
+
+    # -- the activity feed (client/activity.py: also the lookup and the failed scan) --
+
+    async def activity(
+        self, wanted: ActivityFilter | None = None, page: int = 0, limit: int = 10
+    ) -> Page[ActivityNotification]:
+        """One page of `GET /v1/notifications` (limit 1 to 50), newest first."""
+        from inboxdesk.client import activity
+
+        return await activity.activity(
+            self._sender, wanted or activity.ActivityFilter(), page, limit
+        )
+
+    async def activity_notification(self, notification_id: str) -> ActivityNotification:
+        """`GET /v1/notifications/{id}`: its jobs in order, each with its details."""
+        from inboxdesk.client import activity
+
+        return await activity.notification(self._sender, notification_id)
 
     async def list_integrations(self, active_only: bool = False) -> list[Integration]:
         path = "/v1/integrations/active" if active_only else "/v1/integrations"

@@ -192,3 +192,57 @@ class EnvironmentType(StrEnum):
 
     DEV = "dev"
     PROD = "prod"
+
+
+class StepType(StrEnum):
+    """What a job of a notification does: a channel's step, or a workflow action."""
+
+    IN_APP = "in_app"
+    EMAIL = "email"
+    SMS = "sms"
+    CHAT = "chat"
+    PUSH = "push"
+    TOOL = "tool"
+    DIGEST = "digest"
+    TRIGGER = "trigger"
+    DELAY = "delay"
+    THROTTLE = "throttle"
+    CUSTOM = "custom"
+    HTTP_REQUEST = "http_request"
+
+
+class JobStatus(StrEnum):
+    PENDING = "pending"
+    QUEUED = "queued"
+    RUNNING = "running"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    DELAYED = "delayed"
+    CANCELED = "canceled"
+    MERGED = "merged"
+    SKIPPED = "skipped"
+
+
+class DetailStatus(StrEnum):
+    """The status of one execution detail (capitalised on the wire, as production's)."""
+
+    SUCCESS = "Success"
+    WARNING = "Warning"
+    FAILED = "Failed"
+    PENDING = "Pending"
+    QUEUED = "Queued"
+    READ_CONFIRMATION = "ReadConfirmation"
+
+
+class DetailSource(StrEnum):
+    CREDENTIALS = "Credentials"
+    INTERNAL = "Internal"
+    PAYLOAD = "Payload"
+    WEBHOOK = "Webhook"
+
+
+class Severity(StrEnum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+    NONE = "none"

@@ -20,6 +20,10 @@ GENERAL = "general"
 NO_VALUE = "No Value Recorded"
 
 
+class PaymentRequired(Exception):
+    """A 402: the dates asked for lie beyond what the plan keeps."""
+
+
 class ApiValidationError(Exception):
     """A 422 with per-field messages, raised where FastAPI's own validation cannot reach."""
 
@@ -157,7 +161,8 @@ def install_handlers(app: FastAPI) -> None:
 
     async def on_api_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiValidationError)
-        return error_response(request, 422, "Validation Error", errors=exc.errors)
+        headline = getattr(exc, "headline", "Validation Error")
+        return error_response(request, 422, headline, errors=exc.errors)
 
     async def on_not_found(request: Request, exc: Exception) -> JSONResponse:
         return error_response(request, 404, str(exc))
@@ -167,6 +172,9 @@ def install_handlers(app: FastAPI) -> None:
 
     async def on_not_allowed(request: Request, exc: Exception) -> JSONResponse:
         return error_response(request, 400, str(exc))
+
+    async def on_payment_required(request: Request, exc: Exception) -> JSONResponse:
+        return error_response(request, 402, str(exc))
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
@@ -191,4 +199,5 @@ def install_handlers(app: FastAPI) -> None:
     app.add_exception_handler(NotFound, on_not_found)
     app.add_exception_handler(Forbidden, on_forbidden)
     app.add_exception_handler(NotAllowed, on_not_allowed)
+    app.add_exception_handler(PaymentRequired, on_payment_required)
     app.add_exception_handler(StarletteHTTPException, on_http)

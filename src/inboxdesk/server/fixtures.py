@@ -3,7 +3,9 @@
 A fixture names environments; each holds integrations, workflows, subscribers and
 messages in wire form. Whatever a store can fill in (ids, owners, timestamps, defaults)
 may be left out. Messages point at their subscriber by `subscriberId` and at their
-workflow by its `name` in `workflow`. The README documents the format.
+workflow by its `name` in `workflow`; notifications (with their jobs and execution
+details) and preferences too (server/activity_fixtures.py). A message whose subscriber
+and transactionId are a notification's belongs to it. The README documents the format.
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ from pydantic import ValidationError
 from inboxdesk.models import Channel, Integration, Message, Subscriber, Workflow
 from inboxdesk.models.enums import EnvironmentType
 from inboxdesk.models.ids import new_object_id
+from inboxdesk.server.activity_fixtures import (
+    ActivityFixtureError,
+    stage_notifications,
+    stage_preferences,
+)
 from inboxdesk.server.store import Store, utc_now
 from inboxdesk.text import safe
 
@@ -255,6 +262,17 @@ def load_fixture(
         ]
         by_subscriber_id = {s.subscriber_id: s for s in subscribers}
         by_workflow = {w.name: w for w in workflows}
+        try:
+            notifications = stage_notifications(
+                env, where, owners, by_subscriber_id, by_workflow, now
+            )
+            preferences = stage_preferences(env, where, by_subscriber_id, by_workflow, now)
+        except ActivityFixtureError as exc:
+            raise FixtureError(str(exc)) from None
+        # An in-app message belongs to the notification of its subscriber and transaction.
+        belongs = {
+            (n.doc["_subscriberId"], n.doc["transactionId"]): n.doc["_id"] for n in notifications
+        }
         messages = []
         for i, raw in enumerate(_items(env, "messages", where)):
             doc = dict(raw)
@@ -268,6 +286,9 @@ def load_fixture(
                 raise FixtureError(f"{spot}.workflow: names no workflow of this environment")
             doc.setdefault("_templateId", workflow.id)
             doc.setdefault("templateIdentifier", _slug(workflow.name))
+            parent = belongs.get((owner.id, doc.get("transactionId")))
+            if parent is not None:
+                doc["_notificationId"] = parent
             defaults = {
                 "_id": new_object_id(),
                 "_notificationId": new_object_id(),
@@ -286,7 +307,18 @@ def load_fixture(
                     spot,
                 )
             )
-        staged.append((env, env_id, key, integrations, workflows, subscribers, messages))
+        staged.append(
+            (
+                env,
+                env_id,
+                key,
+                integrations,
+                workflows,
+                subscribers,
+                messages,
+                (notifications, preferences),
+            )
+        )
 
     primaries: set[tuple[str, str]] = set()
     for env, env_id, _, integrations, *_ in staged:
@@ -303,7 +335,7 @@ def load_fixture(
         organization or str(fixture.get("organization", "Demo organization")), org_id
     )
     loaded = []
-    for env, env_id, key, integrations, workflows, subscribers, messages in staged:
+    for env, env_id, key, integrations, workflows, subscribers, messages, activity in staged:
         store.create_environment(
             org_id,
             env["name"],
@@ -319,6 +351,8 @@ def load_fixture(
         store.insert_workflows(workflows)
         store.insert_subscribers(subscribers)
         store.insert_messages(messages)
+        store.insert_notifications(activity[0])
+        store.insert_preferences(activity[1])
         loaded.append(LoadedEnvironment(env["name"], env_id, api_key, key is None))
     return loaded
 

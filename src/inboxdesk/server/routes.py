@@ -328,10 +328,16 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
 
     root = APIRouter()
     root.include_router(router)
+    from inboxdesk.server.activity_routes import build_activity_router
+
+    root.include_router(build_activity_router(store, settings))
     if settings.v2_inbox:
         root.include_router(build_inbox_router(store, settings))
     if settings.v2_subscribers:
         root.include_router(build_v2_router(store, settings))
+    from inboxdesk.server.preference_routes import build_preference_router
+
+    root.include_router(build_preference_router(store))
     return root
 
 

@@ -36,3 +36,6 @@ class ServerSettings:
     # Serve the hidden, deprecated GET /v1/subscribers[/{id}]; off, as a deployment that
     # dropped them answers (404), so that clients are tested without them.
     v1_subscribers: bool = True
+    # Hours of activity a plan keeps: an activity query reaching further back answers
+    # 402, as production's cloud plans do; None keeps everything (self-hosted).
+    activity_retention_hours: float | None = None

@@ -22,6 +22,7 @@ from inboxdesk.writes import (
     Write,
     describe,
 )
+from inboxdesk.writes.preference import undo_note
 
 
 def marked_notice(action: str, asked: int, changed: int, ignored: int) -> str:
@@ -146,6 +147,9 @@ def notice(event: Event) -> tuple[str, str] | None:
         return f"Done: {what} (every channel). The list is read again.", "information"
     if write.kind is Kind.INBOX and write.undoes is None:
         return None  # the inbox view says it, from its rows' state before (inbox_notice)
+    if write.kind is Kind.PREFERENCE:
+        said = undo_note(write) or "It applies to future notifications only."
+        return clip(f"Preference set: {what}. {said}", 200), "information"
     if write.undoes is not None:
         text = "Undone: the messages are back to their earlier state."
     else:

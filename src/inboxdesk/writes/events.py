@@ -11,6 +11,7 @@ from inboxdesk.writes.model import Write
 
 if TYPE_CHECKING:
     from inboxdesk.models import Integration, Message
+    from inboxdesk.models.preference import SubscriberPreferences
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,7 @@ class Result:
     notifications: tuple[InboxNotification, ...] = ()  # the v2 inbox's answers
     count: int | float | None = None  # mark-all: how many messages changed, as sent
     integration: Integration | None = None  # set primary: the new primary
+    preferences: SubscriberPreferences | None = None  # a preference write: the listing after
     not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer
     refetch: bool = False
 

@@ -28,6 +28,8 @@ class Kind(StrEnum):
     # archive, unarchive, snooze or unsnooze: one v2 request per notification (at most 4
     # at a time), reported as one write
     INBOX = "inbox"
+    # one channel of one workflow, or globally, on or off for a subscriber (preference.py)
+    PREFERENCE = "preference"
     # archive all, or archive all read: one v2 bulk request (every channel, no undo)
     ARCHIVE_ALL = "archive-all"
 
@@ -145,6 +147,18 @@ class Write:
         )
 
 
+def preference_action(channel: str, on: bool) -> str:
+    """A preference step's action: `email:off`."""
+    return f"{channel}:{'on' if on else 'off'}"
+
+
+def preference_parts(write: Write) -> tuple[str, bool, str]:
+    """A preference write's channel, value, and workflow identifier ("": global)."""
+    step = write.steps[0]
+    channel, _, state = step.action.partition(":")
+    return channel, state == "on", step.ids[0] if step.ids else ""
+
+
 def aware_time(text: str) -> datetime:
     """An ISO 8601 time with its offset; one without is not a time inboxdesk wrote."""
     when = datetime.fromisoformat(text)
@@ -155,6 +169,11 @@ def aware_time(text: str) -> datetime:
 
 def describe(write: Write) -> str:
     """The write in a few words, for notices and the queue's list (raw: show it safe)."""
+    if write.kind is Kind.PREFERENCE:
+        channel, on, workflow = preference_parts(write)
+        where = write.label or workflow or "every workflow (global)"
+        words = f"{channel} {'on' if on else 'off'} for {where}"
+        return f"undo: {words}" if write.undoes is not None else words
     if write.kind is Kind.SET_PRIMARY:
         again = " again" if write.undoes is not None else ""
         return f"make {write.label or write.target} primary{again}"

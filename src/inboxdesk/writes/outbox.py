@@ -40,6 +40,7 @@ from inboxdesk.writes.events import (
     Sent,
 )
 from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Where, Write, describe
+from inboxdesk.writes.preference import after_of, toggle_of, undo_of
 from inboxdesk.writes.store import Entry, WriteStore
 
 if TYPE_CHECKING:
@@ -217,6 +218,15 @@ class Outbox:
             return Sent(write, Result(count=count, refetch=True))
         if write.kind is Kind.INBOX:
             return await self._inbox(write)
+        if write.kind is Kind.PREFERENCE:
+            toggle = toggle_of(write)
+            prefs = await client.update_preferences(
+                write.target,
+                {toggle.channel: toggle.on},
+                workflow_id=toggle.workflow or None,
+                idempotency_key=write.key,
+            )
+            return Sent(write, Result(preferences=prefs))
         if write.kind is Kind.ARCHIVE_ALL:
             await client.bulk(write.target, write.steps[0].action, idempotency_key=write.key)
             return Sent(write, Result(refetch=True))  # 204: no count, no items
@@ -293,6 +303,8 @@ class Outbox:
 
     def _remember(self, write: Write, event: Sent | Partial) -> None:
         after = {m.id: (m.read, m.seen) for m in event.result.messages if m.id}
+        if event.result.preferences is not None:
+            after = {k: (v[0], v[1]) for k, v in after_of(write, event.result.preferences).items()}
         if write.kind is Kind.MARK_ALL and write.before is not None:
             after = {i: after_mark(write.steps[0].action, f) for i, f in write.before.items()}
         self._after[write.id] = after
@@ -308,7 +320,8 @@ class Outbox:
                 write.target == target
                 and write.undoes is None
                 and write.id not in self._undone
-                and write.kind is not Kind.SET_PRIMARY
+                # A switch or a preference is undone from History, never by the inbox's z.
+                and write.kind not in (Kind.SET_PRIMARY, Kind.PREFERENCE)
             ):
                 return write
         return None
@@ -336,6 +349,8 @@ class Outbox:
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
+        if write.kind is Kind.PREFERENCE and write.before is None:
+            return "This cannot be undone: the channel's value before it is unknown."
         if write.kind is Kind.ARCHIVE_ALL:
             return "This cannot be undone: the service has no unarchive-all."
         if write.kind is Kind.INBOX:
@@ -368,7 +383,9 @@ class Outbox:
         notes = []
         later = self.store.later(entry)
         if later:
-            things = "integrations" if entry.write.kind is Kind.SET_PRIMARY else "messages"
+            things = {Kind.SET_PRIMARY: "integrations", Kind.PREFERENCE: "preferences"}.get(
+                entry.write.kind, "messages"
+            )
             notes.append(
                 f"{len(later)} later write{'s' if len(later) != 1 else ''} touched the same "
                 f"{things} since (newest: {describe(later[0].write)}, {later[0].write.id[:10]})."
@@ -394,6 +411,10 @@ class Outbox:
             assert isinstance(again, Write)
             self._undone.add(write.id)
             return await self.submit(again)
+        if write.kind is Kind.PREFERENCE:
+            self._undone.add(write.id)
+            after = self._after.get(write.id) or self._journaled_after(write)
+            return await self.submit(undo_of(write, after))
         if write.kind is Kind.INBOX:
             step = write.steps[0]
             self._undone.add(write.id)
@@ -473,6 +494,8 @@ def _detail(event: Event) -> dict[str, object]:
             detail["count"] = result.count
         if result.integration is not None:
             detail["integration"] = result.integration.id
+        if result.preferences is not None:
+            detail["after"] = after_of(event.write, result.preferences)
         if isinstance(event, Partial) and event.error is not None:
             detail.update(_error_detail(event.error))
             detail["failed"] = event.failed

@@ -11,8 +11,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from inboxdesk.server.demo.catalog import TOOL_WORKFLOW, integrations, workflows
+from inboxdesk.server.demo.delivery import ADA, ada_stories, notification_for
 from inboxdesk.server.demo.draws import hex_id
 from inboxdesk.server.demo.inbox import message, subscribers
+from inboxdesk.server.demo.preferences import add_sms_steps, choices
 from inboxdesk.server.demo.tables import BIG_INBOX, BIG_INBOX_SIZE, PEOPLE, WORKFLOWS
 
 
@@ -47,7 +49,19 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
     alert = next(w for w in WORKFLOWS if w[0] == TOOL_WORKFLOW)
     rng_tool = random.Random(f"{seed}:{name}:tool")
     messages.append(message(rng_tool, now, people[0][0], alert, now - timedelta(hours=3), "tool"))
-    return {
+    notifications = [notification_for(m) for m in messages]
+    preferences: list[dict[str, Any]] = []
+    if big:
+        names = [w[0] for w in WORKFLOWS]
+        # Her email opt-out is for a workflow none of her other emails since came from.
+        emailed = {
+            m["workflow"] for m in messages if m["subscriberId"] == ADA and m["channel"] == "email"
+        }
+        opted_out = next(n for n in (names[4], names[1]) if n not in emailed)
+        stories, inbox, preferences = ada_stories(now, opted_out, names)
+        notifications += stories
+        messages += inbox
+    environment: dict[str, Any] = {
         "_id": hex_id(rng, now - timedelta(days=120)),
         "name": name,
         "identifier": f"{name[:4].lower()}-{rng.getrandbits(32):08x}",
@@ -57,7 +71,11 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
         "workflows": workflows(rng, now),
         "subscribers": subscribers(rng, now, people),
         "messages": messages,
+        "notifications": notifications,
+        "preferences": preferences + choices({sid for sid, *_ in people}),
     }
+    add_sms_steps(random.Random(f"{seed}:{name}:sms"), now, environment["workflows"])
+    return environment
 
 
 def demo_fixture(now: datetime | None = None, seed: int = 7) -> dict[str, Any]:

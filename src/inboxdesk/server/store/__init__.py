@@ -13,6 +13,13 @@ import threading
 from pathlib import Path
 
 from inboxdesk.server.checkpoints import FeedCheckpoints
+from inboxdesk.server.store.activity import (
+    ACTIVITY_SCHEMA,
+    PREFERENCES_SCHEMA,
+    ActivityQuery,
+    ActivityStore,
+    StagedNotification,
+)
 from inboxdesk.server.store.base import (
     Caller,
     Forbidden,
@@ -32,6 +39,7 @@ from inboxdesk.server.store.inbox import (
 )
 from inboxdesk.server.store.integrations import IntegrationStore
 from inboxdesk.server.store.messages import MARK_EFFECTS
+from inboxdesk.server.store.preferences import PreferenceStore
 from inboxdesk.server.store.schema import ADDED_COLUMNS, INDEXES, SCHEMA
 from inboxdesk.server.store.seeding import SeedingStore
 from inboxdesk.server.store.subscribers import (
@@ -45,6 +53,7 @@ __all__ = [
     "MARK_EFFECTS",
     "SUBSCRIBER_COUNT_CAP",
     "SUBSCRIBER_ORDER",
+    "ActivityQuery",
     "BulkOperation",
     "Caller",
     "Forbidden",
@@ -54,6 +63,7 @@ __all__ = [
     "NotFound",
     "Replay",
     "SnoozeTooSoon",
+    "StagedNotification",
     "Store",
     "SubscriberSearch",
     "hash_key",
@@ -62,7 +72,15 @@ __all__ = [
 ]
 
 
-class Store(TenancyStore, SeedingStore, IntegrationStore, InboxStore, IdempotencyStore):
+class Store(
+    TenancyStore,
+    SeedingStore,
+    IntegrationStore,
+    InboxStore,
+    PreferenceStore,
+    IdempotencyStore,
+    ActivityStore,
+):
     """The whole database: every resource's store over one set of connections."""
 
     def __init__(self, path: Path | str) -> None:
@@ -79,7 +97,7 @@ class Store(TenancyStore, SeedingStore, IntegrationStore, InboxStore, Idempotenc
             # gives its -wal and -shm files the database file's mode.
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
-        self._connection().executescript(SCHEMA)
+        self._connection().executescript(SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA)
         self._add_columns()
         with self.transaction() as db:
             # Requests that were running when the process died never finish.

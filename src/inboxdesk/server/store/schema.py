@@ -133,6 +133,7 @@ ADDED_COLUMNS: list[tuple[str, str, str, str | None]] = [
         "INTEGER NOT NULL DEFAULT 0",
         f"UPDATE messages SET archived = {_ARCHIVED_IN_DOC}",
     ),
+    ("preferences", "schedule", "TEXT", None),
     (
         "messages",
         "snoozed_until",

@@ -10,6 +10,8 @@ from textual.widgets import Static
 from inboxdesk.scope import Scope
 from inboxdesk.text import plural, safe
 from inboxdesk.writes import Kind, describe
+from inboxdesk.writes.model import preference_parts
+from inboxdesk.writes.preference import state_words
 from inboxdesk.writes.report import as_json
 from inboxdesk.writes.store import Entry
 
@@ -75,6 +77,12 @@ def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
             text.append(safe(f"  {message_id}: {now}", newlines=False) + "\n")
         if len(write.ids) > SHOWN_IDS:
             text.append(f"  … and {len(write.ids) - SHOWN_IDS} more\n")
+    elif write.kind is Kind.PREFERENCE:
+        channel, _, workflow = preference_parts(write)
+        was = state_words(before.get(channel), workflow)
+        now = state_words(after.get(channel), workflow) if channel in after else "not returned"
+        text.append(f"\n{safe(channel, newlines=False)}, before → after:\n", style="bold")
+        text.append(safe(f"  {was} → {now}", newlines=False) + "\n")
     elif write.ids:
         text.append(f"\n{plural(len(write.ids), 'message')}, before → after:\n", style="bold")
         for message_id in write.ids[:SHOWN_IDS]:

@@ -20,8 +20,8 @@ from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.history.detail import HistoryDetail
 from inboxdesk.tui.history.query import FIELDS, Query
 from inboxdesk.tui.history.table import HistoryTable
+from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
-from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Kind, describe
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 SHOWN = 2000  # the newest entries listed; `inboxdesk history` gives them all
 
 
-class HistoryScreen(ServiceScreen):
+class HistoryScreen(PreferencesKeyScreen):
     AUTO_FOCUS = "#history-table"
     BINDINGS = [
         Binding("z", "undo", "Undo", id="history.undo", tooltip="Undo the highlighted write"),
@@ -67,6 +67,13 @@ class HistoryScreen(ServiceScreen):
             "Integrations",
             id="history.integrations",
             tooltip="The integrations view",
+        ),
+        Binding(
+            "4",
+            "show_activity",
+            "Activity",
+            id="history.activity",
+            tooltip="The subscriber's notifications on every channel",
         ),
     ]
 

@@ -180,4 +180,18 @@ INBOX_BINDINGS: list[BindingType] = [
         id="inbox.history",
         tooltip="Every write inboxdesk made, and undo of any",
     ),
+    Binding(
+        "4",
+        "show_activity",
+        "Activity",
+        id="inbox.activity",
+        tooltip="This subscriber's notifications on every channel, and why they arrived or not",
+    ),
+    Binding(
+        "d",
+        "delivery",
+        "Delivery",
+        id="inbox.delivery",
+        tooltip="How the highlighted message's notification went on every channel",
+    ),
 ]

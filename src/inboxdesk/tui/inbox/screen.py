@@ -51,7 +51,7 @@ from inboxdesk.tui.inbox.messages import (
 from inboxdesk.tui.inbox.status import Status, StatusLine
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
-from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes.model import Kind
@@ -68,7 +68,7 @@ MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
 
 
-class InboxScreen(ServiceScreen):
+class InboxScreen(PreferencesKeyScreen):
     """A subscriber's in-app messages; every key calls the service through the client."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*INBOX_BINDINGS, *FINDING_BINDINGS]
@@ -670,6 +670,14 @@ class InboxScreen(ServiceScreen):
         message_id = self.table.cursor_key
         if message_id:
             copy(self.app, message_id, "the message id")
+
+    def action_delivery(self) -> None:
+        """The highlighted message's delivery: its notification, by its transactionId."""
+        row = self.feed.get(self.table.cursor_key or "")
+        transaction = row.item.transaction_id if row is not None else None
+        from inboxdesk.tui.activity.timeline import open_delivery  # after the first frame
+
+        open_delivery(self, self.context, self.subscriber_id, transaction)
 
     def action_copy_subscriber(self) -> None:
         copy(self.app, self.subscriber_id, "the subscriberId")

@@ -20,8 +20,8 @@ from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.integrations.detail import IntegrationDetail, primary_note
 from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.messages import Reload, SelectIntegration
+from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
-from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Event, Kind, Sent
@@ -35,7 +35,7 @@ class IntegrationsLoaded(TextualMessage):
         self.keep = keep
 
 
-class IntegrationsScreen(ServiceScreen):
+class IntegrationsScreen(PreferencesKeyScreen):
     AUTO_FOCUS = "#integration-table"
     BINDINGS = [
         Binding(
@@ -73,6 +73,13 @@ class IntegrationsScreen(ServiceScreen):
             "History",
             id="integrations.history",
             tooltip="Every write inboxdesk made, and undo of any",
+        ),
+        Binding(
+            "4",
+            "show_activity",
+            "Activity",
+            id="integrations.activity",
+            tooltip="The subscriber's notifications on every channel",
         ),
     ]
 

@@ -1,5 +1,6 @@
-"""Go to a message by its id or transactionId: a prompt that runs the
-lookup (lookup.py) and says how far it got, then hands the inbox where to open it."""
+"""Go to a message by its id or transactionId: a prompt that runs the lookup
+(lookup.py) and says how far it got, then hands the inbox where to open it; a key no
+in-app message has opens the timeline of the notification it names."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ class GoToScreen(ModalScreen[GoTo | None]):
             self._done(safe(exc.message, newlines=False))
             return
         if found is None:
-            self._done(f"No message has the id or transactionId {clip(key, 60)}.")
+            await self._notification(key)
             return
         message = found.messages[0]
         owner = message.subscriber.subscriber_id if message.subscriber else None
@@ -104,6 +105,24 @@ class GoToScreen(ModalScreen[GoTo | None]):
                     tab = name
                     break
         self.dismiss(GoTo(message, owner, tab, index))
+
+    async def _notification(self, key: str) -> None:
+        """No in-app message has it: the notification it names, in its timeline (a ticket
+        about an email or an SMS names one that has no in-app message)."""
+        from inboxdesk.client import activity
+        from inboxdesk.tui.activity.timeline import show_timeline
+
+        self._say("No in-app message has it: looking for its notification…")
+        try:
+            found = await activity.find(self.client, key)
+        except InboxdeskError as exc:
+            self._done(safe(exc.message, newlines=False))
+            return
+        if not found:
+            self._done(f"No message or notification has the id or transactionId {clip(key, 60)}.")
+            return
+        self.dismiss(None)
+        show_timeline(self.app, self.client, found[0])
 
     def _done(self, said: str) -> None:
         self.query_one(ProgressBar).display = False

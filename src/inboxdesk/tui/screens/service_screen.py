@@ -1,20 +1,23 @@
 """What the two views share: the width breakpoint, the detail toggle, the key names.
 
 Both views get the screen class `-narrow` below `NARROW_BELOW` columns (Textual's
-breakpoints); `inboxdesk.tcss` then moves the detail pane below the list. `d` hides or
+breakpoints); `inboxdesk.tcss` then moves the detail pane below the list. `v` hides or
 shows the detail pane in any width (the class `-no-detail`).
 """
 
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.screen import Screen
 
 from inboxdesk.text import clip
+
+if TYPE_CHECKING:
+    from inboxdesk.tui.context import ViewContext
 
 TITLE_CELLS = 60
 # Below this many columns the list takes the whole width and the detail pane goes below.
@@ -24,13 +27,15 @@ NARROW_BELOW = 120
 class ServiceScreen(Screen[None]):
     """What every view shares; each view is one screen that holds its own parts."""
 
+    context: ViewContext  # what every view is handed when it is built
+
     HORIZONTAL_BREAKPOINTS = [
         (0, "-narrow"),
         (NARROW_BELOW, "-wide"),
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
-            "d",
+            "v",
             "toggle_detail",
             "Detail",
             show=False,
@@ -72,3 +77,9 @@ class ServiceScreen(Screen[None]):
 
     def action_toggle_detail(self) -> None:
         self.toggle_class("-no-detail")
+
+    def action_show_activity(self) -> None:
+        """Activity (`4`): the inbox's subscriber's notifications on every channel."""
+        from inboxdesk.tui.activity.opening import show_activity
+
+        show_activity(self, self.context)  # every view holds its context

@@ -1,0 +1,243 @@
+"""`inboxdesk activity` and `inboxdesk delivery`: why a subscriber did or did not get a
+notification, from the activity feed, with the cause in words (delivery.py)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from inboxdesk.cli.api_commands import _call, _emit, json_option
+from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.history_commands import _since
+from inboxdesk.cli.tables import table
+from inboxdesk.client import InboxClient
+from inboxdesk.client import activity as activity_feed
+from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
+from inboxdesk.delivery import glyph, has_failed, job_cause, notification_cause, shown_raw
+from inboxdesk.models.delivery import ActivityNotification
+from inboxdesk.models.secrets import mask_secrets
+from inboxdesk.text import clip, plural, safe
+from inboxdesk.timeinput import HELP
+
+# Exit status when nothing matched: as for any answer of the service that says no.
+NOT_FOUND = 1
+CHANNELS = click.Choice(["in_app", "email", "sms", "chat", "push", "tool"])
+
+
+def _when(value: str | None) -> str:
+    return (value or "")[:16].replace("T", " ")
+
+
+def _cause_of(found: Any) -> dict[str, Any]:
+    return {"kind": str(found.cause), "text": found.words, "failed": found.failed}
+
+
+def wire(notification: ActivityNotification) -> dict[str, Any]:
+    """A notification as `--json` gives it: the wire form with secrets masked, and a
+    `cause` beside the notification and each job."""
+    out: dict[str, Any] = mask_secrets(notification.to_wire())
+    workflow = notification.template.name if notification.template else ""
+    out["cause"] = _cause_of(notification_cause(notification))
+    for job, shown in zip(notification.jobs, out.get("jobs", []), strict=False):
+        shown["cause"] = _cause_of(job_cause(job, workflow))
+        for detail, shown_detail in zip(
+            job.execution_details, shown.get("executionDetails", []), strict=False
+        ):
+            if detail.raw is not None:
+                shown_detail["raw"] = shown_raw(detail.raw)
+    return out
+
+
+def _jobs(notification: ActivityNotification) -> str:
+    workflow = notification.template.name if notification.template else ""
+    return " ".join(
+        f"{glyph(job_cause(job, workflow))}{job.type}"
+        for job in notification.jobs
+        if str(job.type) != "trigger"
+    )
+
+
+def _rows(found: list[ActivityNotification]) -> list[tuple[object, ...]]:
+    return [
+        (
+            _when(n.created_at),
+            n.id,
+            clip(n.workflow_name, 24),
+            _jobs(n),
+            clip(notification_cause(n).words, 70),
+        )
+        for n in found
+    ]
+
+
+class _Progress:
+    """How far a scan got, on stderr: one line redrawn on a terminal, else every ten pages."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.tty = sys.stderr.isatty()
+        self.drawn = False
+
+    def __call__(self, pages: int, kept: int) -> None:
+        line = f"read {plural(pages * MAX_PAGE, 'notification')}: {kept:,} {self.what}"
+        if self.tty:
+            print(f"\r{line}", end="", file=sys.stderr, flush=True)
+            self.drawn = True
+        elif pages == 1 or pages % 10 == 0:
+            print(line, file=sys.stderr)
+
+    def done(self) -> None:
+        if self.drawn:
+            print(file=sys.stderr)
+
+
+@click.command()
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.option("--transaction-id", "transaction_id", metavar="T", help="this transactionId only")
+@click.option("--channel", type=CHANNELS, help="notifications with a step of this channel")
+@click.option(
+    "--failed", is_flag=True, help="only what did not arrive (scans pages of 50, with progress)"
+)
+@click.option("--since", metavar="WHEN", help=f"created since then: {HELP}")
+@click.option("--limit", type=click.IntRange(1), default=20, help="at most this many (20)")
+@click.option("--all", "follow", is_flag=True, help="every one (up to max_pages pages)")
+@click.option(
+    "--page",
+    type=click.IntRange(0),
+    default=0,
+    help="zero-based page: of --limit, or of 50 with --failed, --all or a limit over 50",
+)
+@json_option
+@connection_options
+def activity(
+    flags: Flags,
+    subscriber_id: str,
+    transaction_id: str | None,
+    channel: str | None,
+    failed: bool,
+    since: str | None,
+    limit: int,
+    follow: bool,
+    page: int,
+    as_json: bool,
+) -> int:
+    """A subscriber's notifications across every channel, newest first, each job's
+    status and the cause in words (GET /v1/notifications)."""
+    start = _since(since)
+    wanted = ActivityFilter(
+        subscriber_ids=[subscriber_id],
+        transaction_ids=[transaction_id] if transaction_id else (),
+        channels=[channel] if channel else (),
+        after=None if start is None else start.isoformat(),
+    )
+
+    async def work(client: InboxClient) -> int:
+        if not (failed or follow or limit > MAX_PAGE):
+            listed = await client.activity(wanted, page, limit)
+            return _show(listed.data, 1, page + 1 if listed.has_more else None, limit, False)
+        progress = _Progress("did not arrive" if failed else "listed")
+        try:
+            scan = await activity_feed.scan(
+                client,
+                wanted,
+                has_failed if failed else (lambda n: True),
+                None if follow else limit,
+                page,
+                progress,
+            )
+        finally:
+            progress.done()
+        return _show(scan.found, scan.pages, scan.next_page, MAX_PAGE, failed)
+
+    def _show(
+        found: list[ActivityNotification], pages: int, following: int | None, size: int, bad: bool
+    ) -> int:
+        if as_json:
+            _emit([wire(n) for n in found], next=following)
+            return 0
+        if found:
+            print(table(["WHEN", "NOTIFICATION", "WORKFLOW", "JOBS", "CAUSE"], _rows(found)))
+        more = f"; more from --page {following}" if following is not None else ""
+        listed = plural(len(found), "notification")
+        what = f"{listed} that did not arrive" if bad else listed
+        print(f"({what}, from {plural(pages, 'page')} of {size}{more})", file=sys.stderr)
+        return 0
+
+    return _call(flags, work)
+
+
+def _timeline(notification: ActivityNotification) -> str:
+    """The notification's jobs in order, each detail a row, each `raw` under it."""
+    workflow = notification.template.name if notification.template else ""
+    rows: list[tuple[object, ...]] = []
+    for job in notification.jobs:
+        found = job_cause(job, workflow)
+        rows.append(("", f"{glyph(found)} {job.type}", job.status, "", clip(found.words, 70)))
+        for detail in job.execution_details:
+            rows.append(
+                (
+                    _when(detail.created_at).split(" ")[-1],
+                    "",
+                    detail.status,
+                    detail.source or "",
+                    clip(detail.detail, 70),
+                )
+            )
+            if detail.raw:
+                rows.append(("", "", "", "raw", clip(shown_raw(detail.raw), 70)))
+    return table(["TIME", "STEP", "STATUS", "SOURCE", "DETAIL"], rows, max_cell=72)
+
+
+@click.command()
+@click.argument("key", metavar="ID_OR_TRANSACTION_ID")
+@click.option(
+    "--subscriber", "subscriber_id", metavar="SID", help="this subscriber's notifications only"
+)
+@json_option
+@connection_options
+def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -> int:
+    """How one notification went on every channel: read as a notification id when it
+    is one, else as a transactionId (every notification it names); each job with its
+    execution details and the cause in words."""
+
+    async def work(client: InboxClient) -> int:
+        found = await activity_feed.find(client, key, subscriber_id)
+        if not found:
+            among = f" of subscriber {subscriber_id}" if subscriber_id else ""
+            print(
+                safe(
+                    f"inboxdesk: no notification{among} has the id or transactionId '{key}'.",
+                    newlines=False,
+                ),
+                file=sys.stderr,
+            )
+            return NOT_FOUND
+        if as_json:
+            _emit([wire(n) for n in found])
+            return 0
+        for n, notification in enumerate(found):
+            if n:
+                print()
+            who = notification.subscriber
+            lines = [
+                ("notification", notification.id),
+                ("transaction", notification.transaction_id),
+                ("subscriber", who.subscriber_id if who else "(deleted subscriber)"),
+                ("workflow", notification.workflow_name),
+                ("created", _when(notification.created_at)),
+                ("cause", notification_cause(notification).words),
+            ]
+            for name, value in lines:
+                print(f"{name:>12}  {clip(value, 100)}")
+            print()
+            print(_timeline(notification))
+        if len(found) > 1:
+            print(f"({plural(len(found), 'notification')})", file=sys.stderr)
+        return 0
+
+    return _call(flags, work)
+
+
+COMMANDS = [activity, delivery]

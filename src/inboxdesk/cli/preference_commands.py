@@ -1,0 +1,134 @@
+"""`inboxdesk preferences` and `set-preference`: did a subscriber turn a channel off, and
+turning it back on, through the outbox and into history like every write."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from inboxdesk.cli.api_commands import _call, _emit, _write_call, json_option
+from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.tables import table
+from inboxdesk.cli.writing import send
+from inboxdesk.client import InboxClient
+from inboxdesk.preferences import PreferenceTable, Row, check_toggle, load_table, rows_for
+from inboxdesk.text import safe
+from inboxdesk.writes import Outbox, describe
+from inboxdesk.writes.preference import FUTURE_ONLY, preference_write
+
+# Exit status of a change refused before it is sent (bad input): nothing changed.
+BAD_INPUT = 2
+
+
+def _as_json(row: Row) -> dict[str, Any]:
+    return {
+        "workflow": None
+        if row.is_global
+        else {"identifier": row.workflow, "slug": row.slug, "name": row.name},
+        "critical": row.critical,
+        "channels": {c: cell.on for c, cell in row.cells.items()},
+        "sources": {c: "subscriber" if cell.chosen else "default" for c, cell in row.cells.items()},
+    }
+
+
+def _print_rows(prefs: PreferenceTable, rows: list[Row]) -> None:
+    channels = prefs.channels
+    lines = []
+    for row in rows:
+        name = row.name + (" (critical, locked)" if row.critical else "")
+        cells = []
+        for channel in channels:
+            cell = row.cells.get(channel)
+            if cell is None:
+                cells.append("-")
+            else:
+                # `*` marks the subscriber's own choice; the rest is the default.
+                cells.append(("on" if cell.on else "OFF") + ("*" if cell.chosen else ""))
+        lines.append([name, *cells])
+    print(table(["WORKFLOW", *(c.upper() for c in channels)], lines))
+    print("* the subscriber's own choice; otherwise the workflow's default.")
+
+
+@click.command()
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.option("--workflow", metavar="WORKFLOW", help="one workflow: identifier, slug or name")
+@json_option
+@connection_options
+def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json: bool) -> int:
+    """A subscriber's preferences: global, then each workflow, one column per channel,
+    where each value comes from, and the critical workflows they cannot change."""
+
+    async def work(client: InboxClient) -> int:
+        prefs = await load_table(client, subscriber_id)
+        rows = rows_for(prefs, workflow)
+        if isinstance(rows, str):
+            print(f"inboxdesk: {rows}", file=sys.stderr)
+            return BAD_INPUT
+        if as_json:
+            _emit([_as_json(r) for r in rows])
+        else:
+            _print_rows(prefs, list(rows))
+        return 0
+
+    return _call(flags, work)
+
+
+@click.command("set-preference")
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.option("--channel", required=True, metavar="CHANNEL", help="email, sms, in_app, …")
+@click.option("--on", "turn_on", is_flag=True, help="turn the channel on")
+@click.option("--off", "turn_off", is_flag=True, help="turn the channel off")
+@click.option(
+    "--workflow", metavar="WORKFLOW", help="one workflow (identifier, slug or name); else global"
+)
+@json_option
+@connection_options
+def set_preference(
+    flags: Flags,
+    subscriber_id: str,
+    channel: str,
+    turn_on: bool,
+    turn_off: bool,
+    workflow: str | None,
+    as_json: bool,
+) -> int:
+    """Turn a channel on or off for a subscriber, for one workflow or globally. It
+    changes future notifications only; `inboxdesk undo` takes it back."""
+    on = None if turn_on == turn_off else turn_on
+
+    async def work(client: InboxClient, outbox: Outbox) -> int:
+        prefs = await load_table(client, subscriber_id)
+        toggle = check_toggle(prefs, workflow, channel, on)
+        if isinstance(toggle, str):
+            print(f"inboxdesk: {toggle} Nothing changed.", file=sys.stderr)
+            return BAD_INPUT
+        row = prefs.row(toggle.workflow)
+        assert row is not None
+        cell = row.cells[toggle.channel]
+        write = preference_write(subscriber_id, toggle, (cell.on, cell.chosen))
+        event = await send(outbox, write)
+        answer = event.result.preferences
+        after = None
+        if answer is not None:
+            from inboxdesk.preferences import table_of
+
+            after = table_of(subscriber_id, answer, None).row(toggle.workflow)
+        if as_json:
+            shown = _as_json(after) if after is not None else None
+            _emit({"id": write.id, "what": describe(write), "preference": shown})
+            return 0
+        now = after.cells.get(toggle.channel) if after is not None else None
+        state = now.words(toggle.workflow) if now is not None else "not returned"
+        print(
+            f"{safe(subscriber_id, newlines=False)}: {toggle.channel} for "
+            f"{safe(toggle.where, newlines=False)}: {cell.words(toggle.workflow)} → {state}."
+        )
+        print(f"{FUTURE_ONLY} Undo: inboxdesk undo {write.id[:10]}")
+        return 0
+
+    return _write_call(flags, work)
+
+
+COMMANDS = [preferences, set_preference]

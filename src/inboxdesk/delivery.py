@@ -1,0 +1,301 @@
+"""Why a subscriber did or did not get a notification, in words: one rule for the app
+and the command line alike.
+
+A job's cause is read from its execution details (the worker's own words, newest
+deciding) and then its status. Two things a glance gets wrong are spelled out: a
+preference opt-out is a *canceled* job whose detail has status *Success*, and "sent"
+is not "delivered" (a bounce arrives later, from the provider).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+
+from inboxdesk.models.delivery import ActivityJob, ActivityNotification, ExecutionDetail
+from inboxdesk.models.secrets import is_secret, mask_secret, mask_secrets
+
+
+class Cause(StrEnum):
+    DELIVERED = "delivered"
+    SENT = "sent"
+    PENDING = "pending"
+    PREFERENCE = "preference"
+    CONDITION = "condition"
+    MISSING_ADDRESS = "missing address"
+    MISSING_TOKEN = "missing token"
+    NO_INTEGRATION = "no integration"
+    PROVIDER_ERROR = "provider error"
+    AFTER_SENDING = "after sending"
+    PREVIOUS_FAILED = "previous step failed"
+    OUTSIDE_SCHEDULE = "outside schedule"
+    FAILED = "failed"
+    CANCELED = "canceled"
+    MERGED = "merged"
+    UNKNOWN = "unknown"
+
+
+# Causes under which the subscriber got the message or may still get it.
+ARRIVED = frozenset({Cause.DELIVERED, Cause.SENT, Cause.MERGED})
+UNDER_WAY = frozenset({Cause.PENDING, Cause.UNKNOWN})
+
+
+@dataclass(frozen=True)
+class JobCause:
+    """What became of one job: the kind, a sentence, and the detail it rests on."""
+
+    cause: Cause
+    words: str
+    detail: ExecutionDetail | None = None
+
+    @property
+    def failed(self) -> bool:
+        """Neither delivered nor on its way: preference cancels, condition skips and
+        bounces included."""
+        return self.cause not in ARRIVED | UNDER_WAY
+
+
+@dataclass(frozen=True)
+class NotificationCause:
+    """The cause that answers "why didn't they get it?" for a whole notification: its
+    first channel job that did not arrive, else one still under way, else delivered."""
+
+    cause: Cause
+    words: str
+    job: ActivityJob | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.cause not in ARRIVED | UNDER_WAY
+
+
+_PREFERENCES = {
+    "Step filtered by subscriber workflow preferences": "workflow",
+    "Step filtered by subscriber global preferences": "global",
+    "Step filtered by workflow preferences": "default",
+    "Step filtered by user preferences": "default",
+}
+_AFTER_SENDING = {
+    "Message bounced": "bounced",
+    "Message dropped": "dropped",
+    "Message spam": "marked as spam",
+    "Message rejected": "rejected",
+    "Message blocked": "blocked",
+    "Message unsubscribed": "unsubscribed",
+}
+_CONFIRMED = {
+    "Message delivered": "delivered",
+    "Message opened": "delivered and opened",
+    "Message clicked": "delivered and clicked",
+    "Message read": "read in the inbox",
+    "Message seen": "seen in the inbox",
+}
+_MISSING = {
+    "Subscriber missing email address": (Cause.MISSING_ADDRESS, "has no email address"),
+    "Subscriber missing phone number": (Cause.MISSING_ADDRESS, "has no phone number"),
+    "Subscriber credentials is missing the tokens for sending a push notification message": (
+        Cause.MISSING_TOKEN,
+        "has no device token for push",
+    ),
+}
+_PENDING_STATUSES = {"pending", "queued", "running", "delayed"}
+
+
+def provider_message(raw: str | None, limit: int = 200) -> str:
+    """The provider's own words from a `raw` answer: its `message` (or `error`,
+    `reason`, `detail`, `description`), else the text itself, on one line, cut."""
+    if not raw:
+        return ""
+    text = raw
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = None
+    found = _message_in(value)
+    if found:
+        text = found
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _message_in(value: object, depth: int = 0) -> str:
+    if depth > 3:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value:
+        return _message_in(value[0], depth + 1)
+    if isinstance(value, dict):
+        for key in ("message", "error", "reason", "detail", "description", "errors", "response"):
+            if key in value:
+                found = _message_in(value[key], depth + 1)
+                if found:
+                    return found
+    return ""
+
+
+def job_cause(job: ActivityJob, workflow: str = "") -> JobCause:
+    """The cause of one job, in words that name the channel (and the workflow where a
+    preference for it decided)."""
+    channel = _channel_words(str(job.type))
+    for detail in reversed(job.execution_details):
+        found = _from_detail(detail, channel, workflow)
+        if found is not None:
+            return found
+    status = str(job.status)
+    if status in _PENDING_STATUSES:
+        return JobCause(Cause.PENDING, f"{channel}: {status}, not sent yet")
+    if status == "completed":
+        return JobCause(Cause.DELIVERED, f"{channel}: completed")
+    if status == "merged":
+        return JobCause(Cause.MERGED, f"{channel}: merged into a later digest")
+    if status == "skipped":
+        return JobCause(Cause.CONDITION, f"{channel}: skipped, a step condition was false")
+    last = job.execution_details[-1] if job.execution_details else None
+    said = f" ({last.detail})" if last is not None and last.detail else ""
+    if status == "failed":
+        return JobCause(Cause.FAILED, f"{channel}: failed{said}", last)
+    if status == "canceled":
+        return JobCause(Cause.CANCELED, f"{channel}: canceled{said}", last)
+    return JobCause(Cause.UNKNOWN, f"{channel}: {status or 'no status'}", last)
+
+
+def _from_detail(detail: ExecutionDetail, channel: str, workflow: str) -> JobCause | None:
+    """The cause one execution detail settles, or None when it settles none."""
+    text = detail.detail.strip()
+    scope = _PREFERENCES.get(text)
+    if scope == "workflow":
+        named = f"'{workflow}'" if workflow else "this workflow"
+        return JobCause(
+            Cause.PREFERENCE,
+            f"{channel}: canceled, the subscriber turned {channel} off for {named}",
+            detail,
+        )
+    if scope == "global":
+        return JobCause(
+            Cause.PREFERENCE,
+            f"{channel}: canceled, the subscriber turned {channel} off for every workflow",
+            detail,
+        )
+    if scope == "default":
+        return JobCause(
+            Cause.PREFERENCE, f"{channel}: canceled, the workflow's default for it is off", detail
+        )
+    if text == "Step was skipped based on steps conditions":
+        return JobCause(Cause.CONDITION, f"{channel}: skipped, a step condition was false", detail)
+    if text in _MISSING:
+        cause, words = _MISSING[text]
+        return JobCause(cause, f"{channel}: not sent, the subscriber {words}", detail)
+    if text == "Subscriber does not have an active integration":
+        return JobCause(
+            Cause.NO_INTEGRATION, f"{channel}: not sent, no active {channel} integration", detail
+        )
+    if text == "Unexpected provider error":
+        said = provider_message(detail.raw)
+        return JobCause(
+            Cause.PROVIDER_ERROR,
+            f"{channel}: the provider refused it" + (f": {said}" if said else ""),
+            detail,
+        )
+    if text in _AFTER_SENDING:
+        said = provider_message(detail.raw)
+        return JobCause(
+            Cause.AFTER_SENDING,
+            f"{channel}: sent, then {_AFTER_SENDING[text]} by the provider (sent is not "
+            "delivered)" + (f": {said}" if said else ""),
+            detail,
+        )
+    if text == "Step was canceled because a previous step failed":
+        return JobCause(
+            Cause.PREVIOUS_FAILED, f"{channel}: canceled, a previous step failed", detail
+        )
+    if text == "The step was skipped as it fell outside the subscriber's schedule":
+        return JobCause(
+            Cause.OUTSIDE_SCHEDULE,
+            f"{channel}: canceled, outside the subscriber's schedule",
+            detail,
+        )
+    if text in _CONFIRMED:
+        return JobCause(Cause.DELIVERED, f"{channel}: {_CONFIRMED[text]}", detail)
+    if text == "Message deferred":
+        return JobCause(Cause.PENDING, f"{channel}: deferred by the provider, still trying", detail)
+    if text == "Message sent":
+        if channel == "in-app":  # the inbox is the destination: sent is there
+            return JobCause(Cause.DELIVERED, "in-app: in the inbox", detail)
+        return JobCause(Cause.SENT, f"{channel}: sent; the provider reported no problem", detail)
+    return None
+
+
+def _channel_words(step_type: str) -> str:
+    return {"in_app": "in-app", "sms": "SMS"}.get(step_type, step_type or "step")
+
+
+def notification_cause(notification: ActivityNotification) -> NotificationCause:
+    """The notification's cause: its first channel job that did not arrive, else the
+    first still under way, else delivered (named by how many channels)."""
+    workflow = notification.template.name if notification.template is not None else ""
+    jobs = (
+        notification.delivery_jobs
+        or [j for j in notification.jobs if str(j.type) != "trigger"]
+        or notification.jobs
+    )
+    if not jobs:
+        return NotificationCause(Cause.PENDING, "no steps run yet")
+    causes = [(job, job_cause(job, workflow)) for job in jobs]
+    for job, found in causes:
+        if found.failed:
+            others = sum(1 for _, c in causes if c.failed) - 1
+            more = f" (and {others} more)" if others > 0 else ""
+            return NotificationCause(found.cause, found.words + more, job)
+    for job, found in causes:
+        if found.cause in UNDER_WAY:
+            return NotificationCause(found.cause, found.words, job)
+    if len(causes) == 1:
+        job, found = causes[0]
+        return NotificationCause(found.cause, found.words, job)
+    confirmed = all(c.cause is Cause.DELIVERED for _, c in causes)
+    word = "delivered" if confirmed else "sent"
+    return NotificationCause(
+        Cause.DELIVERED if confirmed else Cause.SENT,
+        f"{word} on {len(causes)} channels: "
+        + ", ".join(_channel_words(str(j.type)) for j, _ in causes),
+    )
+
+
+def has_failed(notification: ActivityNotification) -> bool:
+    """Whether a channel job of it did not arrive (the "failed" filter)."""
+    workflow = notification.template.name if notification.template is not None else ""
+    return any(job_cause(job, workflow).failed for job in notification.delivery_jobs)
+
+
+# One glyph per job status, for rows that show every job of a notification at a glance.
+GLYPHS = {
+    Cause.DELIVERED: "✓",
+    Cause.SENT: "✓",
+    Cause.MERGED: "⤵",
+    Cause.PENDING: "…",
+    Cause.UNKNOWN: "?",
+}
+
+
+def glyph(found: JobCause) -> str:
+    """✓ arrived, … under way, ⊘ canceled by a preference or condition, ✗ failed."""
+    if found.cause in GLYPHS:
+        return GLYPHS[found.cause]
+    if found.cause in (Cause.PREFERENCE, Cause.CONDITION, Cause.OUTSIDE_SCHEDULE):
+        return "⊘"
+    return "✗"
+
+
+def shown_raw(raw: str | None) -> str:
+    """A provider's `raw` answer as it may be shown: JSON indented with every
+    secret-looking value masked, or the text itself (masked whole if it looks like
+    one). Still untrusted: callers pass it through `safe()`."""
+    if raw is None:
+        return ""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return mask_secret(raw) if is_secret("raw", raw.strip()) else raw
+    return json.dumps(mask_secrets(value), indent=2, ensure_ascii=False)

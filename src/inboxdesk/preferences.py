@@ -1,0 +1,141 @@
+"""A subscriber's preferences as one table, said once for the app and the command line:
+global first, then each workflow, one cell per channel with its value and source;
+critical workflows (read apart from the others) marked and locked. And the checks a
+change passes before it is made, each failing with one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from inboxdesk.models.preference import PREFERENCE_CHANNELS, Criticality, SubscriberPreferences
+from inboxdesk.text import safe
+from inboxdesk.writes.preference import SUBSCRIBER, Toggle, source_words
+
+if TYPE_CHECKING:
+    from inboxdesk.client import InboxClient
+
+GLOBAL_NAME = "Global (every workflow)"
+
+
+@dataclass(frozen=True)
+class Cell:
+    on: bool
+    chosen: bool  # the subscriber's own choice; False: the workflow's default
+
+    def words(self, workflow: str) -> str:
+        return f"{'on' if self.on else 'off'} ({source_words(self.chosen, workflow)})"
+
+
+@dataclass(frozen=True)
+class Row:
+    workflow: str  # the trigger identifier; "": the global row
+    name: str  # raw
+    slug: str = ""
+    critical: bool = False
+    cells: dict[str, Cell] = field(default_factory=dict)  # only the channels it uses
+
+    @property
+    def is_global(self) -> bool:
+        return not self.workflow
+
+
+@dataclass(frozen=True)
+class PreferenceTable:
+    subscriber_id: str
+    rows: tuple[Row, ...]
+
+    @property
+    def channels(self) -> list[str]:
+        """The columns: every channel some row uses, in the service's order, then any
+        channel this version does not know."""
+        used = {c for r in self.rows for c in r.cells}
+        known = [c for c in PREFERENCE_CHANNELS if c in used]
+        return known + sorted(used - set(known))
+
+    def row(self, workflow: str) -> Row | None:
+        return next((r for r in self.rows if r.workflow == workflow), None)
+
+    def find(self, text: str) -> Row | None:
+        """A workflow by its identifier, slug or name (any case); None: no such one."""
+        wanted = text.strip().casefold()
+        for row in self.rows:
+            if not row.is_global and wanted in (
+                row.workflow.casefold(),
+                row.slug.casefold(),
+                row.name.casefold(),
+            ):
+                return row
+        return None
+
+
+def table_of(
+    subscriber_id: str, listed: SubscriberPreferences, critical: SubscriberPreferences | None
+) -> PreferenceTable:
+    """The table of the non-critical listing and the critical one (None: not read)."""
+    top = Row(
+        "",
+        GLOBAL_NAME,
+        # Globally a channel that is off is the subscriber's choice; on is the default
+        # or their choice, the same in effect.
+        cells={c: Cell(v, not v) for c, v in listed.global_.channels.items()},
+    )
+    rows = [top]
+    for prefs, locked in ((listed, False), (critical, True)):
+        for item in prefs.workflows if prefs is not None else []:
+            info = item.workflow
+            cells = {
+                c: Cell(v, item.source(c) == SUBSCRIBER and not locked)
+                for c, v in item.channels.items()
+            }
+            rows.append(Row(info.identifier or info.slug, info.name, info.slug, locked, cells))
+    return PreferenceTable(subscriber_id, tuple(rows))
+
+
+async def load_table(client: InboxClient, subscriber_id: str) -> PreferenceTable:
+    """Both listings, read at once: the changeable workflows and the critical ones."""
+    listed, critical = await asyncio.gather(
+        client.preferences(subscriber_id, Criticality.NON_CRITICAL),
+        client.preferences(subscriber_id, Criticality.CRITICAL),
+    )
+    return table_of(subscriber_id, listed, critical)
+
+
+def check_toggle(
+    table: PreferenceTable, workflow: str | None, channel: str, on: bool | None
+) -> Toggle | str:
+    """The change asked for, or one line saying why it cannot be made (shown safe)."""
+    if on is None:
+        return "give --on or --off: a channel is turned on or off, nothing else."
+    if channel not in PREFERENCE_CHANNELS:
+        return (
+            f"no channel {safe(channel, newlines=False)!r}: one of "
+            f"{', '.join(PREFERENCE_CHANNELS)}."
+        )
+    row = table.row("") if workflow is None else table.find(workflow)
+    if row is None:
+        known = ", ".join(safe(r.workflow, newlines=False) for r in table.rows if r.workflow)
+        return (
+            f"no workflow {safe(workflow or '', newlines=False)!r} for this subscriber "
+            f"(by identifier, slug or name): {known or 'none'}."
+        )
+    name = safe(row.name, newlines=False)
+    if row.critical:
+        return f"{name} is critical: it is always sent, and its channels cannot be changed."
+    if channel not in row.cells:
+        where = "no workflow" if row.is_global else f"{name}"
+        return f"{where} sends {channel}: there is no {channel} preference to change."
+    return Toggle(channel, on, row.workflow, "" if row.is_global else row.name)
+
+
+def rows_for(table: PreferenceTable, workflow: str | None) -> Sequence[Row] | str:
+    """The rows to show: all, or one workflow's (and why not, when it is unknown)."""
+    if workflow is None:
+        return table.rows
+    row = table.find(workflow)
+    if row is None:
+        return f"no workflow {safe(workflow, newlines=False)!r} for this subscriber."
+    return [row]

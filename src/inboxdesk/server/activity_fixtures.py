@@ -1,0 +1,207 @@
+"""A fixture's notifications (each with its jobs, each with its execution details) and
+its subscribers' preferences, checked and filled in as production would hold them.
+
+A notification names its subscriber by `subscriberId` and its workflow by `name` in
+`workflow` (left out: a workflow since deleted, kept by `_templateId` if given). Ids,
+owners, times, `channels` (the jobs' step types), a job's `step` and a detail's flags
+may be left out. Statuses, step types and sources must be ones production sends.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from pydantic import ValidationError
+
+from inboxdesk.models.delivery import ActivityNotification
+from inboxdesk.models.enums import DetailSource, DetailStatus, JobStatus, Severity, StepType
+from inboxdesk.models.ids import new_object_id
+from inboxdesk.models.subscriber import Subscriber
+from inboxdesk.models.workflow import Workflow
+from inboxdesk.server.store.activity import StagedNotification
+
+CHANNEL_KEYS = ("email", "sms", "in_app", "chat", "push", "tool")
+
+
+class ActivityFixtureError(ValueError):
+    """A notification or preference of a fixture that cannot be loaded."""
+
+
+@functools.cache
+def _values(allowed: type[StrEnum]) -> frozenset[str]:
+    return frozenset(m.value for m in allowed)
+
+
+def _one_of(value: Any, allowed: type[StrEnum], spot: str) -> None:
+    if not isinstance(value, str) or value not in _values(allowed):
+        names = ", ".join(m.value for m in allowed)
+        raise ActivityFixtureError(f"{spot}: must be one of {names}")
+
+
+def _objects(doc: Mapping[str, Any], name: str, spot: str) -> list[dict[str, Any]]:
+    items = doc.get(name, [])
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise ActivityFixtureError(f"{spot}.{name}: expected a list of objects")
+    return items
+
+
+def stage_notifications(
+    env: Mapping[str, Any],
+    where: str,
+    owners: Mapping[str, str],
+    subscribers: Mapping[str, Subscriber],
+    workflows: Mapping[str, Workflow],
+    now: str,
+) -> list[StagedNotification]:
+    """The environment's `notifications`, validated and filled in, ready to store."""
+    staged = []
+    for i, raw in enumerate(_objects(env, "notifications", where)):
+        spot = f"{where}.notifications[{i}]"
+        doc = dict(raw)
+        owner = subscribers.get(str(doc.pop("subscriberId", "")))
+        if owner is None:
+            raise ActivityFixtureError(
+                f"{spot}.subscriberId: names no subscriber of this environment"
+            )
+        named = doc.pop("workflow", None)
+        workflow = None
+        if named is not None:
+            workflow = workflows.get(str(named))
+            if workflow is None:
+                raise ActivityFixtureError(
+                    f"{spot}.workflow: names no workflow of this environment"
+                )
+            doc["_templateId"] = workflow.id
+        created = str(doc.get("createdAt") or now)
+        jobs = []
+        for j, job_raw in enumerate(_objects(doc, "jobs", spot)):
+            job_spot = f"{spot}.jobs[{j}]"
+            job = dict(job_raw)
+            _one_of(job.get("type"), StepType, f"{job_spot}.type")
+            _one_of(job.get("status"), JobStatus, f"{job_spot}.status")
+            details = []
+            for k, detail_raw in enumerate(_objects(job, "executionDetails", job_spot)):
+                detail_spot = f"{job_spot}.executionDetails[{k}]"
+                detail = {
+                    "_id": new_object_id(),
+                    "createdAt": created,
+                    "isRetry": False,
+                    "isTest": False,
+                    "source": "Internal",
+                    **detail_raw,
+                }
+                _one_of(detail.get("status"), DetailStatus, f"{detail_spot}.status")
+                _one_of(detail.get("source"), DetailSource, f"{detail_spot}.source")
+                if not isinstance(detail.get("detail"), str):
+                    raise ActivityFixtureError(f"{detail_spot}.detail: must be a string")
+                if detail.get("raw") is not None and not isinstance(detail["raw"], str):
+                    raise ActivityFixtureError(f"{detail_spot}.raw: must be a string (JSON text)")
+                details.append(detail)
+            job.pop("executionDetails", None)
+            job.setdefault("_id", new_object_id())
+            job.setdefault("updatedAt", details[-1]["createdAt"] if details else created)
+            job.setdefault("step", _step(job, workflow))
+            jobs.append((job, details))
+        doc.pop("jobs", None)
+        filled = {
+            "_id": new_object_id(),
+            "transactionId": new_object_id(),
+            "createdAt": created,
+            "updatedAt": created,
+            "severity": "none",
+            "channels": list(
+                dict.fromkeys(job["type"] for job, _ in jobs if job["type"] != "trigger")
+            ),
+            "payload": {},
+            "tags": [],
+            "critical": False,
+            "contextKeys": [],
+            **doc,
+            **owners,
+            "_subscriberId": owner.id,
+        }
+        _one_of(filled["severity"], Severity, f"{spot}.severity")
+        try:
+            # Read as a client reads it: the stored shape must be one it can read.
+            ActivityNotification.model_validate(
+                {**filled, "jobs": [{**j, "executionDetails": d} for j, d in jobs]}
+            )
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"]) or "(item)"
+            raise ActivityFixtureError(f"{spot}: {field}: {first['msg']}") from None
+        staged.append(StagedNotification(filled, jobs))
+    return staged
+
+
+def _step(job: Mapping[str, Any], workflow: Workflow | None) -> dict[str, Any]:
+    """The step a job ran: the workflow's step of that type where it has one."""
+    for step in workflow.steps if workflow is not None else []:
+        kind = (step.template or {}).get("type")
+        if kind is not None and str(kind) == job["type"]:
+            shown: dict[str, Any] = {
+                "_id": step.id or new_object_id(),
+                "active": step.active if step.active is not None else True,
+                "_templateId": step.template_id or new_object_id(),
+                "filters": [f.to_wire() for f in step.filters or []],
+            }
+            if step.name:
+                shown["name"] = step.name
+            return shown
+    return {
+        "_id": new_object_id(),
+        "active": True,
+        "_templateId": new_object_id(),
+        "name": str(job["type"]).replace("_", "-"),
+        "filters": [],
+    }
+
+
+def stage_preferences(
+    env: Mapping[str, Any],
+    where: str,
+    subscribers: Mapping[str, Subscriber],
+    workflows: Mapping[str, Workflow],
+    now: str,
+) -> list[tuple[str, str, str, dict[str, bool], str]]:
+    """The environment's `preferences`: each `{subscriberId, workflow?, channels}`, a
+    subscriber's channels turned on or off for one workflow (named) or for all (none).
+    Rows of (environment, subscriber's _id, workflow's _id or "", channels, updatedAt)."""
+    rows = []
+    for i, raw in enumerate(_objects(env, "preferences", where)):
+        spot = f"{where}.preferences[{i}]"
+        owner = subscribers.get(str(raw.get("subscriberId", "")))
+        if owner is None:
+            raise ActivityFixtureError(
+                f"{spot}.subscriberId: names no subscriber of this environment"
+            )
+        workflow_id = ""
+        if raw.get("workflow") is not None:
+            workflow = workflows.get(str(raw["workflow"]))
+            if workflow is None:
+                raise ActivityFixtureError(
+                    f"{spot}.workflow: names no workflow of this environment"
+                )
+            workflow_id = str(workflow.id)
+        channels = raw.get("channels")
+        if (
+            not isinstance(channels, dict)
+            or not channels
+            or not all(k in CHANNEL_KEYS and isinstance(v, bool) for k, v in channels.items())
+        ):
+            raise ActivityFixtureError(
+                f"{spot}.channels: an object of {', '.join(CHANNEL_KEYS)} set to true or false"
+            )
+        rows.append(
+            (
+                owner.environment_id,
+                str(owner.id),
+                workflow_id,
+                channels,
+                str(raw.get("updatedAt") or now),
+            )
+        )
+    return rows

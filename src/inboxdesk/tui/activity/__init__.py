@@ -1,0 +1,2 @@
+"""The Activity view (`4`): a subscriber's notifications across every channel, and the
+timeline of one notification's delivery."""

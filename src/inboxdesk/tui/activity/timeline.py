@@ -1,0 +1,262 @@
+"""The timeline of one notification: the cause in words on top, then each job in order
+with its execution details (time, status, source, detail) and the provider's `raw`
+answer as highlighted JSON with secrets masked. All of it is untrusted text: it goes
+through `safe()` into `Text`, never markup. `open_delivery` finds a notification by
+transactionId (or id) and opens its timeline: `d` on an inbox message, `ctrl+g` here."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.highlighter import JSONHighlighter
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.events import Resize
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from inboxdesk.client import InboxClient, activity
+from inboxdesk.delivery import glyph, job_cause, notification_cause, shown_raw
+from inboxdesk.models.delivery import ActivityNotification
+from inboxdesk.text import cells, clip, safe
+from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.widgets.app_footer import AppFooter
+from inboxdesk.tui.widgets.app_header import AppHeader
+
+STATUS_STYLE = {
+    "Success": "green",
+    "Failed": "bold red",
+    "Warning": "yellow",
+    "Pending": "cyan",
+    "Queued": "cyan",
+}
+GLYPH_STYLE = {"✓": "green", "✗": "bold red", "⊘": "yellow", "…": "cyan", "⤵": "blue"}
+# The most of one `raw` answer shown; the rest is said to be cut.
+RAW_CHARS = 4000
+
+
+def when(value: str | None) -> str:
+    """A time as the timeline shows it: the date and the time to the second."""
+    return safe((value or "")[:19].replace("T", " "), newlines=False)
+
+
+# One line of the timeline: runs of (text, style), every text already made safe; a
+# line of a provider's JSON answer is highlighted when drawn (JSON_LINE as its style).
+Line = list[tuple[str, str]]
+JSON_LINE = "json"
+
+
+def lines(notification: ActivityNotification) -> list[Line]:
+    """The whole timeline as lines of plain runs: no Rich objects are made here, only
+    for the lines drawn, so a long timeline costs little more to open than a short one."""
+    found = notification_cause(notification)
+    out: list[Line] = [
+        [
+            ("Cause: ", "bold"),
+            (safe(found.words, newlines=False), "bold red" if found.failed else "bold"),
+        ]
+    ]
+    who = notification.subscriber
+    facts = [
+        ("workflow", notification.workflow_name),
+        ("subscriber", who.subscriber_id if who else "(deleted subscriber)"),
+        ("transaction", notification.transaction_id),
+        ("notification", notification.id),
+        ("created", when(notification.created_at)),
+    ]
+    out += [[(f"{name:>12}  ", "dim"), (safe(value, newlines=False), "")] for name, value in facts]
+    workflow = notification.template.name if notification.template else ""
+    for job in notification.jobs:
+        cause = job_cause(job, workflow)
+        mark = glyph(cause)
+        head: Line = [
+            (f"{mark} ", GLYPH_STYLE.get(mark, "")),
+            (safe(job.name, newlines=False), "bold"),
+            (f"  {safe(job.type, newlines=False)} · {safe(job.status, newlines=False)}", ""),
+        ]
+        if job.provider_id:
+            head.append((f" · {safe(job.provider_id, newlines=False)}", "dim"))
+        out += [[], head, [("  " + safe(cause.words, newlines=False), "italic")]]
+        if not job.execution_details:
+            out.append([("  (no execution details)", "dim")])
+        for detail in job.execution_details:
+            status = safe(detail.status, newlines=False)
+            row: Line = [
+                (f"  {when(detail.created_at)[11:]:8}  ", "dim"),
+                (f"{status:<9}", STATUS_STYLE.get(str(detail.status), "")),
+                (f" {safe(detail.source or '', newlines=False):<11} ", "dim"),
+                (safe(detail.detail, newlines=False), ""),
+            ]
+            if detail.is_retry:
+                row.append((" (retry)", "dim"))
+            out.append(row)
+            if detail.raw:
+                raw = shown_raw(detail.raw)
+                out += [
+                    [("      " + safe(part, newlines=False), JSON_LINE)]
+                    for part in raw[:RAW_CHARS].split("\n")
+                ]
+                if len(raw) > RAW_CHARS:
+                    more = f"      … {len(raw) - RAW_CHARS:,} more characters"
+                    out.append([(more, "dim")])
+    return out
+
+
+def plain(line: Line) -> str:
+    return "".join(text for text, _ in line)
+
+
+class TimelineView(ScrollView, can_focus=True):
+    """The timeline's lines, drawn only as they come into view (the line API)."""
+
+    def __init__(self, notification: ActivityNotification, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.show(notification)
+
+    def show(self, notification: ActivityNotification) -> None:
+        self.lines = lines(notification)
+        self._drawn: dict[int, Strip] = {}
+        widest = max((cells(plain(line)) for line in self.lines), default=0)
+        self.virtual_size = Size(widest, len(self.lines))
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        """Everything the timeline holds, as plain text."""
+        return "\n".join(plain(line) for line in self.lines)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        if index >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        strip = self._drawn.get(index)
+        if strip is None:
+            strip = self._drawn[index] = self._strip(self.lines[index])
+        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+
+    def _strip(self, line: Line) -> Strip:
+        base = self.rich_style
+        if len(line) == 1 and line[0][1] == JSON_LINE:
+            text = Text(line[0][0])
+            _HIGHLIGHT.highlight(text)
+            return Strip(
+                [
+                    Segment(s.text, base + s.style if s.style else base)
+                    for s in text.render(self.app.console)
+                ]
+            )
+        # Style.parse is cached by Rich; an empty style leaves the base as it is.
+        return Strip(
+            [Segment(text, base + Style.parse(style) if style else base) for text, style in line]
+        )
+
+
+_HIGHLIGHT = JSONHighlighter()
+
+
+TIMELINE = "timeline"
+
+
+class TimelineScreen(Screen[None]):
+    """One notification's delivery, shown at once from what was just read (the list's
+    page, or the lookup); `ctrl+r` reads it again (its jobs may have moved on)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "escape,backspace",
+            "close",
+            "Back",
+            id="timeline.close",
+            tooltip="Back to the list",
+        ),
+        Binding("ctrl+r,f5", "refresh", "Refresh", id="timeline.refresh", tooltip="Read it again"),
+    ]
+
+    def __init__(self, client: InboxClient, notification: ActivityNotification) -> None:
+        super().__init__(id=TIMELINE)
+        self.client = client
+        self.notification = notification
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader()
+        yield TimelineView(self.notification, id="timeline-body")
+        yield AppFooter()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Delivery of {self.notification.workflow_name}"
+
+    def on_screen_resume(self) -> None:
+        self.query_one(TimelineView).focus()
+
+    def show(self, client: InboxClient, notification: ActivityNotification) -> None:
+        """Another notification in this screen (built once, shown again and again)."""
+        self.client = client
+        self.notification = notification
+        self.sub_title = f"Delivery of {notification.workflow_name}"
+        view = self.query_one(TimelineView)
+        view.show(notification)
+        view.scroll_home(animate=False)
+
+    def on_resize(self, event: Resize) -> None:
+        # The Resize a screen gets after its first layout, to the size it was laid out
+        # at, would lay it out and draw it a second time before its first frame.
+        if event.size == self.outer_size:
+            event.prevent_default()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_refresh(self) -> None:
+        self.reload()
+
+    @work(exclusive=True, group="timeline", exit_on_error=False)
+    async def reload(self) -> None:
+        fresh = await self.client.activity_notification(self.notification.id)
+        self.notification = fresh
+        self.query_one(TimelineView).show(fresh)
+
+
+def open_delivery(
+    view: Screen[None], context: ViewContext, subscriber_id: str | None, transaction_id: str | None
+) -> None:
+    """The timeline of the notification `transaction_id` names for the subscriber (the
+    first, if it names several); a notice when it names none."""
+    if not transaction_id:
+        view.notify("This message names no transactionId to find its delivery by.")
+        return
+
+    async def find() -> None:
+        found = await activity.find(context.client, transaction_id, subscriber_id)
+        if not found:
+            view.notify(
+                f"No notification has the id or transactionId {clip(transaction_id, 60)}.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        show_timeline(view.app, context.client, found[0])
+
+    view.run_worker(find(), group="delivery", exclusive=True, exit_on_error=False)
+
+
+def show_timeline(
+    app: App[object], client: InboxClient, notification: ActivityNotification
+) -> None:
+    """The timeline of `notification`, over the current view. The screen is built once
+    and kept (installed), so a later one shows without composing it again."""
+    if not app.is_screen_installed(TIMELINE):
+        app.install_screen(TimelineScreen(client, notification), TIMELINE)
+        app.push_screen(TIMELINE)
+        return
+    screen = app.get_screen(TIMELINE, TimelineScreen)
+    screen.show(client, notification)
+    if screen not in app.screen_stack:
+        app.push_screen(TIMELINE)

@@ -1,0 +1,69 @@
+"""How any view opens Preferences: on the current subscriber, or on a given subscriber,
+workflow and channel (a delivery step canceled by a preference opens the one behind it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.binding import Binding, BindingType
+
+from inboxdesk.tui.screens.service_screen import ServiceScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from inboxdesk.tui.context import ViewContext
+
+SCREEN = "preferences"
+
+
+def current_subscriber(app: App[object]) -> str | None:
+    """The subscriber whose inbox is open: Preferences shows theirs."""
+    inbox = app.get_screen("inbox") if app.is_screen_installed("inbox") else None
+    found = getattr(inbox, "subscriber_id", None)
+    return found if isinstance(found, str) and found else None
+
+
+def open_preferences(
+    app: App[object],
+    context: ViewContext,
+    subscriber_id: str | None = None,
+    workflow: str | None = None,
+    channel: str | None = None,
+) -> None:
+    """Switch to Preferences (built on first use), for `subscriber_id` or the current
+    subscriber, with the cursor on `workflow` and `channel` when given."""
+    # Loaded on first use: the first frame needs the `5` key only.
+    from inboxdesk.tui.preferences.messages import ShowPreferences
+    from inboxdesk.tui.preferences.screen import PreferencesScreen
+
+    subscriber = subscriber_id or current_subscriber(app)
+    if not subscriber:
+        app.notify("Open a subscriber first: preferences are a subscriber's.", markup=False)
+        return
+    if not app.is_screen_installed(SCREEN):
+        app.install_screen(PreferencesScreen(context, subscriber, workflow, channel), SCREEN)
+        app.switch_screen(SCREEN)
+        return
+    app.switch_screen(SCREEN)
+    app.get_screen(SCREEN).post_message(ShowPreferences(subscriber, workflow, channel))
+
+
+class PreferencesKeyScreen(ServiceScreen):
+    """A view with `5`: Preferences of the subscriber whose inbox is open."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "5",
+            "show_preferences",
+            "Preferences",
+            show=False,
+            id="view.preferences",
+            tooltip="The current subscriber's channel preferences",
+        ),
+    ]
+    context: ViewContext  # each view's own, handed to it when built
+
+    def action_show_preferences(self) -> None:
+        open_preferences(self.app, self.context)

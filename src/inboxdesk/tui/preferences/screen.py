@@ -1,0 +1,258 @@
+"""The Preferences view: global first, then each workflow, one column per channel; the
+source of each value; critical workflows marked and locked. Space toggles a cell: a
+confirmation (future notifications only), then one write through the outbox, and the
+grid redrawn from what the service returns."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message as TextualMessage
+from textual.widgets import DataTable, Static
+
+from inboxdesk.client import InboxdeskError
+from inboxdesk.preferences import PreferenceTable, Row, check_toggle, load_table, table_of
+from inboxdesk.text import safe
+from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.messages import Reload
+from inboxdesk.tui.preferences.confirm import Answer, PreferenceConfirm
+from inboxdesk.tui.preferences.grid import GLOBAL_KEY, PreferenceGrid, row_key
+from inboxdesk.tui.preferences.messages import ShowPreferences
+from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.widgets.app_footer import AppFooter
+from inboxdesk.tui.widgets.app_header import AppHeader
+from inboxdesk.writes import Event, Kind, Sent
+from inboxdesk.writes.preference import FUTURE_ONLY, Toggle, preference_write
+
+LEGEND = (
+    "* the subscriber's own choice; otherwise the workflow's default.  "
+    "[critical]: always sent, not changeable.  Space: turn a channel on or off."
+)
+
+
+class PreferencesLoaded(TextualMessage):
+    def __init__(self, table: PreferenceTable) -> None:
+        super().__init__()
+        self.table = table
+
+
+class PreferencesScreen(ServiceScreen):
+    DEFAULT_CSS = """
+    PreferencesScreen PreferenceGrid { height: 1fr; }
+    PreferencesScreen #preference-title, PreferencesScreen #preference-cell {
+        height: auto; padding: 0 1;
+    }
+    PreferencesScreen #preference-legend { height: auto; padding: 0 1; color: $text-muted; }
+    """
+    AUTO_FOCUS = "#preference-grid"
+    BINDINGS = [
+        Binding(
+            "space",
+            "toggle_cell",
+            "Toggle",
+            id="preferences.toggle",
+            tooltip="Turn the highlighted channel on or off for the subscriber",
+        ),
+        Binding(
+            "ctrl+r,f5",
+            "refresh",
+            "Refresh",
+            id="preferences.refresh",
+            tooltip="Load the preferences again",
+        ),
+        Binding("1", "app.show_inbox", "Inbox", id="preferences.inbox", tooltip="The inbox"),
+        Binding(
+            "2",
+            "app.show_integrations",
+            "Integrations",
+            id="preferences.integrations",
+            tooltip="Switch to the integrations view",
+        ),
+        Binding(
+            "3",
+            "app.show_history",
+            "History",
+            id="preferences.history",
+            tooltip="Every write inboxdesk made, and undo of any",
+        ),
+    ]
+
+    def __init__(
+        self,
+        context: ViewContext,
+        subscriber_id: str,
+        workflow: str | None = None,
+        channel: str | None = None,
+    ) -> None:
+        super().__init__(id="preferences")
+        self.context = context
+        self.subscriber_id = subscriber_id
+        self.table: PreferenceTable | None = None
+        # Where the cursor goes once the rows are in: (row key, channel).
+        self._wanted: tuple[str, str] | None = self._spot(workflow, channel)
+        # "Don't ask again this session": this screen lives as long as the session.
+        self.ask = True
+
+    @staticmethod
+    def _spot(workflow: str | None, channel: str | None) -> tuple[str, str] | None:
+        if workflow is None and channel is None:
+            return None
+        return workflow or GLOBAL_KEY, channel or ""
+
+    def compose(self) -> ComposeResult:
+        yield AppHeader()
+        yield Static(id="preference-title")
+        yield PreferenceGrid(id="preference-grid")
+        yield Static(id="preference-cell")
+        yield Static(Text(LEGEND), id="preference-legend")
+        yield AppFooter()
+
+    def on_mount(self) -> None:
+        self.context.writes.subscribe(self, self._write_done)
+        self.context.offline.watch(self, self._service_state)
+        self.reload()
+
+    @property
+    def grid(self) -> PreferenceGrid:
+        return self.query_one(PreferenceGrid)
+
+    def _service_state(self, offline: bool) -> None:
+        if not offline:
+            self.reload()
+
+    def on_reload(self, event: Reload) -> None:
+        self.reload()
+
+    def on_show_preferences(self, event: ShowPreferences) -> None:
+        spot = self._spot(event.workflow, event.channel)
+        if event.subscriber_id and event.subscriber_id != self.subscriber_id:
+            self.subscriber_id = event.subscriber_id
+            self.table = None
+            self._wanted = spot
+            self.reload()
+        elif spot is not None:
+            self.grid.put_cursor(*spot)
+            self._show_cell()
+
+    def reload(self) -> None:
+        self.sub_title = f"Preferences · {self.subscriber_id}"
+        self.query_one("#preference-title", Static).update(
+            Text(f"Preferences of {safe(self.subscriber_id, newlines=False)}", style="bold")
+        )
+        self.grid.loading = self.table is None
+        self.load(self.subscriber_id)
+
+    @work(exclusive=True, group="preferences", exit_on_error=False)
+    async def load(self, subscriber_id: str) -> None:
+        try:
+            table = await load_table(self.context.client, subscriber_id)
+        except InboxdeskError as exc:
+            self.grid.loading = False
+            self.context.report(exc)
+            return
+        self.post_message(PreferencesLoaded(table))
+
+    def on_preferences_loaded(self, event: PreferencesLoaded) -> None:
+        if event.table.subscriber_id != self.subscriber_id:
+            return  # an answer for a subscriber no longer shown
+        self._show(event.table)
+
+    def _show(self, table: PreferenceTable) -> None:
+        keep = self._wanted or self._cursor()
+        self._wanted = None
+        self.table = table
+        self.grid.loading = False
+        self.grid.show(table, keep)
+        self._show_cell()
+
+    def _cursor(self) -> tuple[str, str] | None:
+        key, channel = self.grid.cursor_key, self.grid.cursor_channel
+        return None if key is None else (key, channel or "")
+
+    def _current(self) -> tuple[Row, str | None] | None:
+        key = self.grid.cursor_key
+        if self.table is None or key is None:
+            return None
+        row = self.table.row("" if key == GLOBAL_KEY else key)
+        return None if row is None else (row, self.grid.cursor_channel)
+
+    def _show_cell(self) -> None:
+        found = self._current()
+        words = ""
+        if found is not None:
+            row, channel = found
+            cell = row.cells.get(channel or "")
+            if channel is None:
+                words = f"{row.name}: move to a channel's column."
+            elif cell is None:
+                words = f"{row.name} sends no {channel}."
+            elif row.critical:
+                words = f"{row.name} · {channel}: {'on' if cell.on else 'off'}, always sent."
+            else:
+                words = f"{row.name} · {channel}: {cell.words(row.workflow)}."
+        self.query_one("#preference-cell", Static).update(Text(safe(words, newlines=False)))
+
+    @on(DataTable.CellHighlighted, "#preference-grid")
+    def _highlighted(self, event: DataTable.CellHighlighted) -> None:
+        self._show_cell()
+
+    def action_refresh(self) -> None:
+        self.reload()
+
+    def action_toggle_cell(self) -> None:
+        found = self._current()
+        if found is None or self.table is None:
+            return
+        row, channel = found
+        cell = row.cells.get(channel or "")
+        if cell is None:
+            self.notify(safe(f"{row.name} sends no {channel}."), severity="warning", markup=False)
+            return
+        toggle = check_toggle(self.table, row.workflow or None, channel or "", not cell.on)
+        if isinstance(toggle, str):
+            self.notify(safe(toggle), severity="warning", markup=False)
+            return
+        before = (cell.on, cell.chosen)
+        if not self.ask:
+            self.send(toggle, before)
+            return
+        state = "on" if toggle.on else "off"
+        question = f"Turn {toggle.channel} {state} for {toggle.where}?"
+        detail = f"For {self.subscriber_id}. {FUTURE_ONLY}"
+
+        def answered(answer: Answer | None) -> None:
+            yes, stop_asking = answer or (False, False)
+            if yes:
+                self.ask = self.ask and not stop_asking
+                self.send(toggle, before)
+
+        self.app.push_screen(PreferenceConfirm(question, detail), answered)
+
+    @work(group="write", exit_on_error=False)
+    async def send(self, toggle: Toggle, before: tuple[bool, bool]) -> None:
+        await self.context.outbox.submit(preference_write(self.subscriber_id, toggle, before))
+
+    def _write_done(self, event: Event) -> None:
+        """Any preference write of this subscriber (this view's, or an undo from
+        History): the grid redrawn from the listing the service returned."""
+        write = event.write
+        if write.kind is not Kind.PREFERENCE or write.target != self.subscriber_id:
+            return
+        if not isinstance(event, Sent) or event.result.preferences is None:
+            return  # queued or failed: the app said so; the grid keeps the service's state
+        answered = table_of(self.subscriber_id, event.result.preferences, None)
+        # The answer lists the changeable workflows only: the critical rows are kept.
+        critical = tuple(r for r in (self.table.rows if self.table else ()) if r.critical)
+        self._show(replace(answered, rows=answered.rows + critical))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_cell":
+            return True if self.table is not None else None
+        return True
+
+
+__all__ = ["PreferencesScreen", "row_key"]

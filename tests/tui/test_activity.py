@@ -1,0 +1,122 @@
+"""Activity (`4`), the timeline (Enter) and `d` from an inbox message, through Pilot on
+the local service: causes in words, filters, hostile text made safe, 80x24."""
+
+from __future__ import annotations
+
+import pytest
+
+from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
+from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
+from tests.conftest import Service, ServiceFactory
+from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
+from tests.tui.conftest import SIZE, Notices, app_for, until
+from tests.tui.test_inbox import opened
+
+
+@pytest.fixture
+def delivered(make_service: ServiceFactory) -> Service:
+    return make_service(delivery_fixture())
+
+
+def rows(app: object) -> int:
+    screen = app.screen  # type: ignore[attr-defined]
+    return screen.query_one(ActivityTable).row_count if isinstance(screen, ActivityScreen) else -1
+
+
+def causes(app: object) -> list[str]:
+    table = app.screen.query_one(ActivityTable)  # type: ignore[attr-defined]
+    return [str(table.get_cell(key, "cause")) for key in table.rows]
+
+
+def timeline_text(app: object) -> str:
+    return app.screen.query_one(TimelineView).text  # type: ignore[attr-defined, no-any-return]
+
+
+async def test_activity_lists_every_cause_and_enter_opens_the_timeline(
+    delivered: Service,
+) -> None:
+    app = app_for(delivered)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("4")
+        await until(pilot, lambda: rows(app) == len(STORIES), what="every notification")
+        shown = " | ".join(causes(app))
+        for words in (
+            "sent, then bounced",
+            "turned email off for 'Order shipped'",
+            "for every workflow",
+            "step condition was false",
+            "no email address",
+            "no device token",
+            "no active tool integration",
+            "Attempt to send to unsubscribed recipient",
+            "not sent yet",
+        ):
+            assert words in shown
+        await pilot.press("f")
+        await until(pilot, lambda: rows(app) == len(FAILED), what="failed only")
+        await pilot.press("f", "c")  # all again, then the in-app channel
+        await until(pilot, lambda: rows(app) == 2, what="in-app ones")
+        await pilot.press("escape")
+        await until(pilot, lambda: rows(app) == len(STORIES), what="filters cleared")
+        await pilot.press("enter")  # the newest: the hostile one
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        text = timeline_text(app)
+        assert "\x1b" not in text and "\u202e" not in text, "made safe"
+        assert "[bold]" in text, "markup shown as text, never applied"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="back")
+        table = app.screen.query_one(ActivityTable)
+        table.move_cursor(row=next(n for n, c in enumerate(causes(app)) if "recipient" in c))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        text = timeline_text(app)
+        assert "21610" in text and "sk_live_1234567890abcdef" not in text, "secrets masked"
+
+
+async def test_d_opens_the_delivery_of_the_highlighted_message(delivered: Service) -> None:
+    app = app_for(delivered)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)  # jane's newest message is txn-11's
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="its timeline")
+        text = timeline_text(app)
+        assert "txn-11" in text and "Message bounced" in text
+        assert "sent is not delivered" in text
+        assert "550 mailbox unavailable" in text, "the provider's raw answer"
+
+
+async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices: Notices) -> None:
+    app = app_for(delivered)
+    async with app.run_test(size=(80, 24), message_hook=notices.hook) as pilot:
+        await opened(pilot, rows=5)
+        await pilot.press("4")
+        await until(pilot, lambda: rows(app) == len(STORIES), what="rows")
+        table = app.screen.query_one(ActivityTable)
+        width = sum(c.get_render_width(table) for c in table.columns.values())
+        assert width <= 80, "the row fits"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        assert app.screen.query_one(TimelineView).region.width <= 80
+        assert not notices.saying("Bug")
+
+
+async def test_ctrl_g_opens_a_notification_from_the_inbox_and_from_activity(
+    delivered: Service,
+) -> None:
+    app = app_for(delivered)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await pilot.press("ctrl+g", *"txn-provider", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        assert "Attempt to send to unsubscribed recipient" in timeline_text(app)
+        await pilot.press("escape", "4")  # and from Activity, by its transactionId
+        await until(pilot, lambda: rows(app) == len(STORIES), what="rows")
+        await pilot.press("ctrl+g", *"txn-no-token", "enter")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, TimelineScreen) and "no device token" in timeline_text(app)
+            ),
+            what="its timeline",
+        )

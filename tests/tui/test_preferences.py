@@ -1,0 +1,166 @@
+"""The Preferences view (`5`) at 80x24 on the real service: did Ada opt out of order
+emails, turning it back on (confirmed, then "don't ask again"), critical workflows
+locked, undo from History, and opening on a given workflow and channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Static
+
+from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.history.screen import HistoryScreen
+from inboxdesk.tui.history.table import HistoryTable
+from inboxdesk.tui.preferences.confirm import PreferenceConfirm
+from inboxdesk.tui.preferences.grid import PreferenceGrid
+from inboxdesk.tui.preferences.opening import open_preferences
+from inboxdesk.tui.preferences.screen import PreferencesScreen
+from tests.conftest import Service, ServiceFactory
+from tests.preference_fixture import preference_fixture
+from tests.tui.conftest import Notices, app_for, plain, until
+
+SMALL = (80, 24)
+
+
+def order_email(service: Service) -> bool:
+    with service.http() as http:
+        body = http.get("/v2/subscribers/ada.lovelace/preferences").json()["data"]
+    (order,) = [w for w in body["workflows"] if w["workflow"]["identifier"] == "order-shipped"]
+    return bool(order["channels"]["email"])
+
+
+def prefs(app: InboxdeskApp) -> PreferencesScreen | None:
+    screen = app.screen
+    return screen if isinstance(screen, PreferencesScreen) else None
+
+
+def cell(app: InboxdeskApp, row: str, channel: str) -> str:
+    screen = prefs(app)
+    assert screen is not None
+    grid = screen.query_one(PreferenceGrid)
+    return str(grid.get_cell(row, channel))
+
+
+def said(app: InboxdeskApp) -> str:
+    screen = prefs(app)
+    assert screen is not None
+    return plain(screen.query_one("#preference-cell", Static))
+
+
+def shown(app: InboxdeskApp) -> bool:
+    screen = prefs(app)
+    return screen is not None and screen.table is not None
+
+
+async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    service = make_service(preference_fixture())
+    app = app_for(service, subscriber="ada.lovelace")
+    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("5")
+        await until(pilot, lambda: shown(app), what="the preferences")
+        screen = prefs(app)
+        assert screen is not None
+        grid = screen.query_one(PreferenceGrid)
+        assert grid.channels == ["in_app", "email", "sms", "tool"]
+        assert cell(app, "order-shipped", "email") == "OFF *"
+        assert cell(app, "(global)", "sms") == "OFF *"
+        assert cell(app, "weekly-digest", "email") == "OFF"  # the workflow's default
+        assert "[critical]" in str(grid.get_cell("security-alert", "workflow"))
+        # Every column in view at 80 columns.
+        assert grid.virtual_size.width <= grid.size.width
+
+        await pilot.press("j", "right", "right")  # Order shipped · email
+        assert "Order shipped · email: off (the subscriber's choice)" in said(app)
+        await pilot.press("space")
+        await until(pilot, lambda: isinstance(app.screen, PreferenceConfirm), what="asks")
+        asked = plain(app.screen.query_one("#detail", Static))
+        assert "future notifications only" in asked
+        await pilot.press("a", "y")  # and do not ask again this session
+        await until(pilot, lambda: order_email(service), what="email on at the service")
+        await until(pilot, lambda: cell(app, "order-shipped", "email") == "on *", what="redrawn")
+        assert notices.saying("email on for Order shipped")
+
+        await pilot.press("space")  # no question this time
+        await until(pilot, lambda: not order_email(service), what="email off again")
+        assert not isinstance(app.screen, PreferenceConfirm)
+
+        await pilot.press("3")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, HistoryScreen)
+                and app.screen.query_one(HistoryTable).row_count == 2
+            ),
+            what="both writes in History",
+        )
+        detail = plain(app.screen.query_one("#history-entry", Static))
+        assert "email off for Order shipped" in detail
+        assert "on (the subscriber's choice) → off (the subscriber's choice)" in detail
+        await pilot.press("z")
+        await until(pilot, lambda: order_email(service), what="undone at the service")
+        await until(pilot, lambda: notices.saying("no longer follows the workflow's default"))
+        await pilot.press("5")
+        await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "on *")
+
+
+async def test_critical_is_locked_and_a_channel_not_sent_says_so(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    service = make_service(preference_fixture())
+    app = app_for(service, subscriber="ada.lovelace")
+    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("5")
+        await until(pilot, lambda: shown(app), what="the preferences")
+        await pilot.press("G", "right", "right")  # Security alert · email
+        assert "always sent" in said(app)
+        await pilot.press("space")
+        await until(pilot, lambda: notices.saying("is critical"), what="refused")
+        await pilot.press("k", "right")  # Weekly digest · sms: none
+        assert "Weekly digest sends no sms" in said(app)
+        await pilot.press("space")
+        await until(pilot, lambda: len(notices.saying("Weekly digest sends no sms")) == 1)
+        assert not isinstance(app.screen, PreferenceConfirm)
+        assert service.store.read().execute("SELECT COUNT(*) FROM preferences").fetchone()[0] == 2
+
+
+async def test_another_view_opens_it_on_a_workflow_and_channel(
+    make_service: ServiceFactory,
+) -> None:
+    service = make_service(preference_fixture())
+    app = app_for(service, subscriber="ada.lovelace")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        open_preferences(app, app.context, "ada.lovelace", "weekly-digest", "tool")
+        await until(pilot, lambda: shown(app), what="the preferences")
+        await until(pilot, lambda: "Weekly digest · tool: on" in said(app), what="on the cell")
+        await pilot.press("1")
+        await until(pilot, lambda: app.screen.id == "inbox")
+        # Already built: it moves to the cell asked for, and to another subscriber.
+        open_preferences(app, app.context, "grace.hopper", "order-shipped", "sms")
+        await until(pilot, lambda: shown(app) and "Order shipped · sms: on" in said(app))
+        screen: Any = prefs(app)
+        assert screen.subscriber_id == "grace.hopper"
+
+
+async def test_a_hostile_workflow_name_stays_plain_text(
+    make_service: ServiceFactory,
+) -> None:
+    fixture = preference_fixture()
+    hostile = "[b]Order[/b] \x1b[31mshipped"
+    fixture["environments"][0]["workflows"][0]["name"] = hostile
+    fixture["environments"][0]["preferences"][0]["workflow"] = hostile
+    service = make_service(fixture)
+    app = app_for(service, subscriber="ada.lovelace")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("5")
+        await until(pilot, lambda: shown(app), what="the preferences")
+        grid = app.screen.query_one(PreferenceGrid)
+        name = str(grid.get_cell("order-shipped", "workflow"))
+        assert "[b]Order[/b]" in name and "\x1b" not in name
+        await pilot.press("j", "right", "right")
+        assert "\x1b" not in said(app) and "[b]Order[/b]" in said(app)
