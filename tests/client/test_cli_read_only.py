@@ -18,6 +18,7 @@ WRITES = [
     ("archive", "jane", jane_message(1)),
     ("snooze", "jane", jane_message(1), "--until", "2h"),
     ("set-primary", MAILGUN, "--yes"),
+    ("set-preference", "jane", "--channel", "email", "--off"),
     ("undo", "abcd", "--yes"),
 ]
 

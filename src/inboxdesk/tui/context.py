@@ -64,6 +64,7 @@ WRITE_ACTIONS = frozenset(
         "archive_all_read",
         "undo",
         "set_primary",
+        "toggle_cell",
     }
 )
 
