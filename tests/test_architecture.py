@@ -56,6 +56,9 @@ TOP_LEVEL = {
     "webhooks": "rules",
     "preferences": "rules",
     "delivery": "rules",
+    "ends": "rules",
+    "items": "rules",
+    "archive_all": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 

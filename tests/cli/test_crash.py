@@ -74,3 +74,19 @@ def test_an_app_that_quits_is_not_a_crash(
     monkeypatch.setenv("INBOXDESK_LOG_DIR", str(tmp_path / "logs"))
     assert run_app(Quits(), headless=True) == 0
     assert capsys.readouterr().err == "" and not (tmp_path / "logs").exists()
+
+
+def test_a_closed_terminal_is_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Closing the window of a running app makes its writes to the terminal fail (EIO):
+    the run ends quietly with SIGHUP's status, and writes no crash log."""
+    import errno
+
+    class HungUp(App[None]):
+        def on_mount(self) -> None:
+            raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setenv("INBOXDESK_LOG_DIR", str(tmp_path / "logs"))
+    assert run_app(HungUp(), headless=True) == 129
+    assert capsys.readouterr().err == "" and not (tmp_path / "logs").exists()

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests import waiting
+from tests.conftest import STAGING_KEY, Service, jane_message
 
 
 def wait_for(condition: Callable[[], object], what: str, timeout: float = 90.0) -> None:
@@ -111,3 +112,32 @@ def test_demo_takes_its_look_from_the_environment_and_the_config(
     assert settings.keymap == {"app.quit": "x"}
     monkeypatch.delenv("INBOXDESK_THEME")
     assert app_settings().theme == "nord"
+
+
+async def test_the_demo_runs_and_journals_under_its_own_profile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, service: Service
+) -> None:
+    """Not the user's default profile: the header names `demo`, the journal files its
+    writes under it."""
+    from inboxdesk.cli.app_commands import app_settings, demo_settings
+    from inboxdesk.tui.app import make_app
+    from inboxdesk.writes import WriteStore
+    from tests.tui.conftest import SIZE, until
+    from tests.tui.test_inbox import opened, stored
+
+    config = tmp_path / "config.toml"
+    config.write_text(
+        'default_profile = "work"\n[profiles.work]\nbase_url = "https://api.novu.co"\n'
+        f'api_key = "{"w" * 32}"\nsubscriber = "someone"\n'
+    )
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(config))
+    settings = demo_settings(app_settings(), service.url, STAGING_KEY)
+    writes = WriteStore(tmp_path / "writes.db")
+    app = make_app(settings, subscriber_id="jane", writes=writes)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        await until(pilot, lambda: "· demo ·" in app.title, what="the header")
+        await pilot.press("r")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        await until(pilot, lambda: bool(writes.entries()), what="journalled")
+        assert {e.where.profile for e in writes.entries()} == {"demo"}

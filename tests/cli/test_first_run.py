@@ -103,7 +103,7 @@ def test_set_refuses_unknown_themes_and_binding_ids(
     code, _, err = run(capsys, "config", "set", "app.keymap.inbox.nosuch", "x")
     assert code == 2 and "no binding id inbox.nosuch" in err
     assert not nothing.exists(), "nothing written"
-    assert run(capsys, "config", "set", "app.keymap.inbox.mark_read", "x")[0] == 0
+    assert run(capsys, "config", "set", "app.keymap.inbox.mark_read", "w")[0] == 0
     assert run(capsys, "config", "set", "app.theme", "nord")[0] == 0
     assert 'theme = "nord"' in nothing.read_text()
 

@@ -102,7 +102,7 @@ def test_a_keymap_that_collides_in_a_view_is_refused_naming_both(tmp_path: Path,
         or "mark_read" not in (tmp_path / "config.toml").read_text()
     )
     # A key used only in another view is free here; a move of both is fine too.
-    result = here(["config", "set", "app.keymap.inbox.mark_read", "x"], tmp_path)
+    result = here(["config", "set", "app.keymap.inbox.mark_read", "w"], tmp_path)
     assert result.returncode == 0, result.stderr
 
 

@@ -194,6 +194,13 @@ def test_the_banners_profile_command_works_as_printed_again_and_again(
     assert f"127.0.0.1:{port}" in capsys.readouterr().out
 
 
+def test_an_empty_keyless_database_offers_the_demo(tmp_path: Path) -> None:
+    db = tmp_path / "empty.db"
+    out, err = serve_until_ready("--db", str(db), "--port", "0", last="local service on")
+    assert f"run `inboxdesk serve --demo --db {db}` for demo data" in err
+    assert "API key ••••" not in out, "nothing seeded without asking"
+
+
 def test_org_wide_integrations_answers_as_an_older_deployment(tmp_path: Path) -> None:
     import httpx
 

@@ -37,7 +37,7 @@ def test_every_write_is_listed_newest_first_and_filtered(
     assert [e["operation"] for e in entries] == ["set-primary", "mark", "mark"]
     mark = entries[2]
     assert mark["target"] == "jane" and mark["ids"] == [jane_message(1)]
-    assert mark["before"] is None, "inboxdesk had not seen it before"
+    assert mark["before"] == {jane_message(1): [False, False]}, "read from the list first"
     assert mark["after"] == {jane_message(1): [True, True]}
     assert mark["outcome"] == "sent" and mark["queued"] is False and mark["idempotencyKey"]
     # Filed under the key's environment, with the status the service answered.
@@ -56,23 +56,42 @@ def test_every_write_is_listed_newest_first_and_filtered(
 
 
 def test_any_entry_is_undone_as_a_new_write_even_in_another_session(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The pipeline of the README: ids from `messages`, marked from standard input.
+    code, out, _ = run(capsys, "messages", "jane", "--unread", "--ids", "--limit", "3")
+    ids = out.split()
+    assert code == 0 and len(ids) == 3
+    before = [flags(env, i) for i in ids]
+    monkeypatch.setattr("sys.stdin", io.StringIO(out))
+    code, _, err = run(capsys, "mark-as", "jane", "read", "-")
+    assert code == 0 and "unknown" not in err
+    read = history(capsys)[0]
+    # The state before was read from the subscriber's list when the mark was made.
+    assert read["before"] == {i: list(f) for i, f in zip(ids, before, strict=True)}
+    code, _, err = run(capsys, "undo", str(read["id"])[:3])
+    assert code == 2 and "at least 4 letters" in err
+    # More than one message: asked first (refused without a terminal unless --yes).
+    code, _, err = run(capsys, "undo", str(read["id"])[:4])
+    assert code == 1 and "changes 3 messages" in err and "--yes" in err
+    assert [flags(env, i) for i in ids] == [(True, True)] * 3, "nothing changed"
+    # Each command is a session of its own: the undo reads the journal.
+    code, out, err = run(capsys, "undo", str(read["id"])[:8], "--yes")
+    assert code == 0, err
+    assert "undo on 3 messages" in out
+    assert [flags(env, i) for i in ids] == before
+    assert history(capsys)[0]["undoes"] == read["id"]
+
+
+def test_a_mark_says_when_the_state_before_is_unknown(
     env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ids = [jane_message(1), jane_message(2)]
-    assert run(capsys, "mark-as", "jane", "read", *ids)[0] == 0
-    assert run(capsys, "mark-as", "jane", "unread", *ids)[0] == 0
-    assert run(capsys, "mark-as", "jane", "unseen", jane_message(5))[0] == 0
-    unread, read = history(capsys)[1:]
-    # "Before" is what inboxdesk last saw: unknown for the first mark, so no undo.
-    assert read["before"] is None and unread["before"] == {i: [True, True] for i in ids}
-    code, _, err = run(capsys, "undo", str(read["id"]))
-    assert code == 2 and "state before it is unknown" in err
-    # Each command is a session of its own: the undo reads the journal.
-    code, out, err = run(capsys, "undo", str(unread["id"])[:8])
-    assert code == 0, err
-    assert "undo on 2 messages" in out
-    assert [flags(env, i) for i in ids] == [(True, True), (True, True)]
-    assert history(capsys)[0]["undoes"] == unread["id"]
+    # Joe's message is not in Jane's list: its state before cannot be read.
+    code, _, err = run(capsys, "mark-as", "jane", "read", jane_message(1), JOE_MESSAGES[0])
+    assert "State before unknown for 1 message" in err and JOE_MESSAGES[0] in err
+    assert code == 3  # Joe's message is not Jane's: not updated
+    code, _, err = run(capsys, "undo", str(history(capsys)[0]["id"]), "--yes")
+    assert code == 2 and "the state before it is unknown" in err
 
 
 def test_undo_asks_when_later_writes_touched_the_same_messages(
@@ -189,6 +208,8 @@ def test_mark_all_read_lists_the_unread_first_so_undo_restores_them(
     assert entry["operation"] == "mark-all" and set(entry["before"]) == set(unread)
     assert all(flags(env, i) == (True, True) for i in unread)
     code, out, err = run(capsys, "undo", str(entry["id"]))
+    assert code == 1 and f"changes {len(unread)} messages" in err, "asked first"
+    code, out, err = run(capsys, "undo", str(entry["id"]), "--yes")
     assert code == 0, err
     assert {i: flags(env, i) for i in unread} == before
 
@@ -224,3 +245,20 @@ def test_history_names_the_environment_or_shows_its_id_when_refused(
     code, out, err = run(capsys, "history")
     assert code == 0 and err == ""
     assert me["_id"] in out.splitlines()[-1]
+
+
+def test_history_names_integrations_and_files_a_cli_undo_under_its_environment(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "set-primary", MAILGUN, "--yes")[0] == 0
+    assert run(capsys, "mark-all", "jane", "read", "--yes")[0] == 0
+    mark_all = history(capsys)[0]
+    code, _, err = run(capsys, "undo", str(mark_all["id"]), "--yes")
+    assert code == 0, err
+    undone = history(capsys)[0]
+    assert undone["undoes"] == mark_all["id"]
+    assert undone["environment"] and undone["environment"] == mark_all["environment"]
+    code, out, _ = run(capsys, "history")
+    switch = next(line for line in out.splitlines() if "set-primary" in line)
+    assert "Mailgun" in switch and MAILGUN not in switch
+    assert all(line.split()[3] != "?" for line in out.splitlines()[1:]), out

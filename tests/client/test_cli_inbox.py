@@ -26,7 +26,7 @@ def test_archive_and_unarchive_with_ids_from_stdin(
     assert archived(env, jane_message(1)) and archived(env, jane_message(2))
     code, out, _ = run(capsys, "unarchive", "jane", jane_message(1), "--json")
     body = json.loads(out)
-    assert code == 0 and body["data"][0]["isArchived"] is False and body["notUpdated"] == []
+    assert code == 0 and body["data"][0]["archived"] is False and body["notUpdated"] == []
     code, out, _ = run(capsys, "history", "--json")
     assert [e["operation"] for e in json.loads(out)["data"]] == ["inbox", "inbox"]
 

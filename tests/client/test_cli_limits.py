@@ -78,7 +78,7 @@ def test_a_lone_surrogate_in_a_title_is_shown(
     assert "hi <U+D800> there" in out
     code, out, err = run(capsys, "messages", "jane", "--json")
     assert code == 0, err
-    assert "\\ud800" in out and json.loads(out)["data"][0]["title"] == "hi \ud800 there"
+    assert "\\ud800" in out and json.loads(out)["data"][0]["subject"] == "hi \ud800 there"
 
 
 @pytest.mark.parametrize(

@@ -54,7 +54,7 @@ def test_a_transaction_id_shows_its_message(
     code, out, _ = run(capsys, "message", "txn-3", "--json")
     body = json.loads(out)
     assert code == 0 and list(body) == ["data"]
-    assert [m["_id"] for m in body["data"]] == [jane_message(3)]
+    assert [m["id"] for m in body["data"]] == [jane_message(3)]
     code, out, _ = run(capsys, "message", "txn-3", "--ids")
     assert (code, out) == (0, f"{jane_message(3)}\n")
 
@@ -73,7 +73,7 @@ def test_an_id_is_found_among_a_subscribers_or_the_environments(
         "subscriber jane's messages.",
     ]
     code, out, _ = run(capsys, "message", JOE_MESSAGES[1], "--subscriber", "joe", "--json")
-    assert code == 0 and [m["_id"] for m in json.loads(out)["data"]] == [JOE_MESSAGES[1]]
+    assert code == 0 and [m["id"] for m in json.loads(out)["data"]] == [JOE_MESSAGES[1]]
 
 
 def test_a_miss_is_one_line_and_exit_1(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,7 +95,7 @@ def test_a_transaction_of_several_messages_and_a_long_scan(
     monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
     code, out, _ = run(capsys, "message", "ada-7", "--json")
     assert code == 0
-    assert sorted(m["_id"] for m in json.loads(out)["data"]) == [
+    assert sorted(m["id"] for m in json.loads(out)["data"]) == [
         f"66a{14:021x}",
         f"66a{15:021x}",
     ]

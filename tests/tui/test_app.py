@@ -52,6 +52,24 @@ async def test_no_key_shows_how_to_set_one() -> None:
             ),
         )
         assert "inboxdesk config init" in plain(app.screen.query_one("#problem-message", Static))
+        await pilot.press("q")
+    assert app.return_code == 2, "quitting without a key is a settings problem"
+
+
+async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_port() -> None:
+    app = make_app(Settings(base_url="http://127.0.0.1:9", api_key="k" * 32))
+    app.probe_seconds = 0.2
+    async with app.run_test(size=SIZE) as pilot:
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-hint"))
+            ),
+            what="the problem",
+        )
+        assert "inboxdesk serve --demo --port 9" in plain(app.screen.query_one("#problem-hint"))
+        await pilot.press("q")
+    assert app.return_code == 1
 
 
 @pytest.mark.own_service

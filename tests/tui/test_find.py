@@ -3,11 +3,15 @@ every page, the picker's unknown subscriberId, and range select (J/K)."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import httpx
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, Tabs
 
@@ -17,12 +21,14 @@ from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import OpenSubscriber
 from inboxdesk.tui.screens.goto import GoToScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
+from tests.client.faults import FaultTransport
 from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
 
 EMAIL = "65f000000000000000000200"  # jane's one email message: no inbox list shows it
 MANY = 450  # five pages of the app's list
+KEY_NAMES = {" ": "space", "#": "number_sign", "-": "minus"}
 
 
 def long_inbox() -> dict[str, Any]:
@@ -126,11 +132,34 @@ async def test_the_filter_applies_as_you_type(service: Service) -> None:
         assert not screen.text
 
 
+async def test_every_keystroke_typed_at_paste_speed_is_kept(service: Service) -> None:
+    """Keys come faster than the screen handles the box's changes (a paste, a busy
+    machine): every queued key reaches the box before the first change is handled, and
+    the box keeps them all, in order, and the list is filtered by all of them."""
+    app = app_for(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        table = screen.query_one(MessageTable)
+        await pilot.press("slash")
+        box = screen.query_one("#text-filter", Input)
+        await until(pilot, lambda: box.has_focus, what="the box's focus")
+        for phrase in ("#1005", "INV-1225 shipped via dhl", "#1005"):
+            box.value = ""
+            await until(pilot, lambda: not screen.text, what="an empty box")
+            for char in phrase:
+                app.post_message(events.Key(KEY_NAMES.get(char, char), char))
+                await asyncio.sleep(0)  # the loop turns once between keys: a paste's pace
+            await until(pilot, lambda p=phrase: box.value == p, what="every key in the box")
+            await settled(pilot)
+            assert box.value == phrase and screen.text == phrase
+        assert shown_ids(table) == [jane_message(5)]
+
+
 async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
-    make_service: ServiceFactory,
+    make_service: ServiceFactory, notices: Notices
 ) -> None:
     app = app_for(make_service(fixture=long_inbox()), subscriber="ada")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot, rows=100)
         table = screen.query_one(MessageTable)
         await until(pilot, lambda: screen.feed.exact, what="the end found")
@@ -147,6 +176,50 @@ async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
         await pilot.press("down", "enter")
         await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
         assert table.cursor_row == 250 and not screen.text
+        await settled(pilot)
+        # Shown in its list: never said to be in none while its page was on the way.
+        assert not notices.saying("no list here shows it")
+
+
+@dataclass
+class PageHeld(FaultTransport):
+    """While `holding`, a request for the inbox's third page waits for `go`."""
+
+    holding: bool = False
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.holding and "offset=200" in str(request.url) and "limit=100" in str(request.url):
+            await self.go.wait()
+        return await super().handle_async_request(request)
+
+
+async def test_a_deep_match_whose_page_comes_after_another_is_not_said_to_be_in_no_list(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    transport = PageHeld()
+    app = app_for(make_service(fixture=long_inbox()), subscriber="ada", transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot, rows=100)
+        table = screen.query_one(MessageTable)
+        await until(pilot, lambda: screen.feed.exact, what="the end found")
+        await pilot.press("slash", *"needle", "enter")
+        await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
+        search = app.screen
+        assert isinstance(search, SearchScreen)
+        await until(pilot, lambda: "done" in said(search, "#search-said"), what="every page")
+        transport.holding = True
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: app.screen is screen, what="back in the inbox")
+        await until(pilot, lambda: screen.feed.missing(250, 251) == [2], what="its page asked")
+        table.move_to(350)  # another page is asked for, and comes first
+        await until(pilot, lambda: 3 in screen.feed.pages, what="the other page")
+        await pilot.pause()
+        assert not notices.saying("no list here shows it")
+        transport.go.set()
+        await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
+        await settled(pilot)
+        assert not notices.saying("no list here shows it")
 
 
 async def test_an_unknown_subscriber_id_keeps_the_inbox(service: Service, notices: Notices) -> None:

@@ -119,3 +119,51 @@ async def test_the_filter_narrows_as_typed_by_field_or_anywhere(
         await until(pilot, lambda: bool(notices.saying("No field colour:")))
         await pilot.press("escape")
         await until(pilot, lambda: history_rows(app) == 2, what="the filter cleared")
+
+
+def in_view(table: object, labels: tuple[str, ...]) -> bool:
+    """Whether those columns of a DataTable are drawn whole within its width."""
+    from textual.widgets import DataTable
+
+    assert isinstance(table, DataTable)
+    right = 0
+    for column in table.ordered_columns:
+        right += column.get_render_width(table)
+        if str(column.label) in labels and right > table.scrollable_content_region.width:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_history_keeps_the_outcome_and_the_request_log_its_status_in_view(
+    service: Service, notices: Notices, size: tuple[int, int]
+) -> None:
+    import csv
+    import io
+    import stat
+
+    from inboxdesk.paths import data_dir
+    from inboxdesk.tui.history.requests import RequestLogScreen
+
+    app = app_for(service)
+    async with app.run_test(size=size, message_hook=notices.hook) as pilot:
+        await opened(pilot, rows=6)
+        await pilot.press("r")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        await pilot.press("3")
+        await until(pilot, lambda: history_rows(app) == 1, what="the write")
+        table = app.screen.query_one(HistoryTable)
+        await pilot.pause()
+        assert in_view(table, ("Made", "Outcome")), [c.label for c in table.ordered_columns]
+        assert "sent" in str(table.get_row_at(0)[1])
+        await pilot.press("e")
+        await until(pilot, lambda: bool(notices.saying("Exported 1 writes")), what="export")
+        (export,) = (data_dir() / "exports").iterdir()
+        assert stat.S_IMODE(export.stat().st_mode) == 0o600
+        rows = list(csv.DictReader(io.StringIO(export.read_text())))
+        assert [r["target"] for r in rows] == ["jane"]
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, RequestLogScreen), what="the log")
+        await pilot.pause()
+        log = app.screen.query_one("#requests")
+        assert in_view(log, ("At", "Status", "ms")), [c.label for c in log.ordered_columns]  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from inboxdesk.tui.inbox.feed import (
     Filtered,
     targets,
 )
-from tests.conftest import EXAMPLE, STAGING_KEY
+from tests.conftest import EXAMPLE, STAGING_KEY, ServiceFactory
 
 
 def jane_messages(tmp_path: object) -> list[FeedItem]:
@@ -99,3 +99,39 @@ def test_text_filter_and_targets(tmp_path: object) -> None:
         "65f000000000000000000002",
         "elsewhere",
     ]
+
+
+async def test_a_write_adjusts_the_counts_from_its_answer_without_counting_again(
+    make_service: ServiceFactory,
+) -> None:
+    """Past the cap the counts cost an end search: after a mark or an archive they
+    follow from the service's answer, and are searched for again only on refresh."""
+    from tests.client.test_subscribers_counts import busy_fixture
+    from tests.tui.conftest import SIZE, app_for, settled, until
+    from tests.tui.test_inbox import opened
+
+    app = app_for(make_service(fixture=busy_fixture(150)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await until(
+            pilot,
+            lambda: screen.counts is not None and not screen.counts.unread.capped,
+            what="exact counts",
+        )
+        await settled(pilot)
+        assert screen.counts is not None
+        unread, unseen = screen.counts.unread.value, screen.counts.unseen.value
+        assert unread >= 100, "past the service's cap"
+        log = app.client.requests
+        asked = len(log.newest_first())
+        screen.table.move_to(0)
+        first = screen.feed.get(screen.table.cursor_key or "")
+        assert first is not None and not first.read and not first.seen
+        await pilot.press("r")
+        await until(pilot, lambda: screen.counts.unread.value == unread - 1, what="adjusted")  # type: ignore[union-attr]
+        await pilot.press("e")  # archived: read already, so neither count moves
+        await until(pilot, lambda: screen.feed.get(first.id).archived, what="archived")  # type: ignore[union-attr]
+        await settled(pilot)
+        assert (screen.counts.unread.value, screen.counts.unseen.value) == (unread - 1, unseen - 1)
+        since = [r.url for r in log.newest_first()[: len(log.newest_first()) - asked]]
+        assert not [u for u in since if "/count" in u or "limit=1&" in u], since

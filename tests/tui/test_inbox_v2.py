@@ -274,3 +274,26 @@ def test_a_v2_rows_status_is_its_severity_or_its_state_in_words() -> None:
     assert row(isArchived=True, severity="high").status == "high"
     assert row(severity="none").status == ""
     assert matches(row(isArchived=True), "archived")
+
+
+async def test_an_archived_and_snoozed_row_shows_both_markers(service: Service) -> None:
+    app = app_for(service, clock=real_now)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        table = screen.table
+        table.move_to(0)
+        first = table.cursor_key
+        await pilot.press("e")
+        await until(pilot, lambda: table.row_text(0)[3] == ARCHIVED_MARK, what="archived")
+        table.move_to(0)
+        await pilot.press("b")
+        await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
+        await until(pilot, lambda: app.screen.query_one(OptionList).has_focus, what="presets")
+        await pilot.press("enter")  # the first preset: in 1 hour
+        await until(pilot, lambda: bool(state(service, str(first))[1]), what="snoozed")
+        await until(
+            pilot,
+            lambda: table.row_text(0)[3:5] == ARCHIVED_MARK + SNOOZED_MARK,
+            what="both markers",
+        )
+        assert table.row_text(0).index("ago") == table.row_text(1).index("ago"), "columns kept"

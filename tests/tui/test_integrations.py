@@ -11,9 +11,9 @@ from inboxdesk.tui.integrations.detail import IntegrationDetail
 from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
-from tests.client.faults import FaultTransport
+from tests.client.faults import FaultTransport, connection_refused
 from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service, ServiceFactory
-from tests.tui.conftest import ORG_WIDE, SIZE, app_for, plain, settled, until
+from tests.tui.conftest import ORG_WIDE, SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened
 
 
@@ -294,3 +294,28 @@ async def test_the_keys_own_environment_gets_the_plain_confirmation(service: Ser
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         await pilot.press("n")
+
+
+async def test_a_switch_while_the_service_is_away_says_it_failed_every_time(
+    service: Service, notices: Notices
+) -> None:
+    down = FaultTransport()
+    app = app_for(service, transport=down)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await integrations(pilot)
+        await go_to(pilot, screen, MAILGUN)
+        down.before = [connection_refused() for _ in range(200)]
+        for attempt in (1, 2):
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
+            await pilot.press("y")
+            await until(
+                pilot,
+                lambda n=attempt: len(notices.saying("Not switched")) == n,
+                what=f"try {attempt} said",
+            )
+        said = notices.saying("Not switched")[-1]
+        assert said.severity == "error" and "never queued" in said.message
+        assert "make Mailgun primary failed" in said.message
+        assert app.outbox.queued() == []
+    assert service.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 0

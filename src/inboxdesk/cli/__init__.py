@@ -42,6 +42,7 @@ LAZY_COMMANDS = {
     "unarchive": "inbox_commands",
     "snooze": "inbox_commands",
     "unsnooze": "inbox_commands",
+    "archive-all": "inbox_commands",
     "message": "message_command",
     "preferences": "preference_commands",
     "set-preference": "preference_commands",

@@ -10,20 +10,23 @@ from typing import Any
 import click
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
+from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
-from inboxdesk.cli.writing import outbox_for, send
+from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
 from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import Walk
+from inboxdesk.config import ConfigError
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
+from inboxdesk.ends import exact_notification_counts
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
 from inboxdesk.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write, WriteStore
-from inboxdesk.writes.before import unread_before
+from inboxdesk.writes.before import MARK_PAGES, PAGE, mark_before, unread_before
 
 # Exit status when mark-as left some requested ids alone.
 PARTIAL = 3
@@ -86,11 +89,14 @@ def _write_call(flags: Flags, work: Callable[[InboxClient, Outbox], Awaitable[in
             say_skipped(outbox.store)
             outbox.store.close()
 
-    return _keys_call(flags, writing)
+    return _keys_call(flags, writing, writes=True)
 
 
 def _keys_call(
-    flags: Flags, work: Callable[[Clients, HeldKey], Awaitable[int]], names_target: bool = False
+    flags: Flags,
+    work: Callable[[Clients, HeldKey], Awaitable[int]],
+    names_target: bool = False,
+    writes: bool = False,
 ) -> int:
     """Run `work` with a client per key held and the key of the environment to act in;
     with no key for that environment nothing is sent. A key whose environment must be
@@ -100,8 +106,13 @@ def _keys_call(
     `names_target`: `--environment` names the environment of the thing acted on (a
     switch, its undo), which the command checks itself. With one key given alone (an
     older deployment's key lists every environment's integrations), naming another
-    environment is the typed confirmation of acting there."""
+    environment is the typed confirmation of acting there.
+
+    `writes`: the command writes, so a read-only run (the settings', or the environment
+    acted in) stops before anything is read or sent."""
     settings = settings_from(flags)
+    if writes:
+        refuse_if_read_only(settings)
     keyring = Keyring(settings)
     wanted = settings.environment
     lenient = names_target and keyring.single and wanted is not None
@@ -115,6 +126,11 @@ def _keys_call(
                 clients.adopt(current, clients.of(held))
                 if not lenient:
                     keyring.check_named(current)
+            if writes and current.read_only:
+                raise ConfigError(
+                    f"Read-only (the {current.label} environment's read_only in the profile): "
+                    "this command writes, so nothing was sent."
+                )
             return await work(clients, current)
 
     return asyncio.run(main())
@@ -226,6 +242,7 @@ def _notification_rows(found: Sequence[InboxNotification]) -> list[tuple[object,
 @click.option("--page", type=click.IntRange(0), default=0, help="zero-based page")
 @click.option("--all", "follow", is_flag=True, help="follow pages to the end")
 @json_option
+@raw_option
 @ids_option
 @connection_options
 def messages(
@@ -297,7 +314,7 @@ def messages(
         return await _show_listing(
             client,
             subscriber_id,
-            [(n.id, n.to_wire()) for n in found],
+            list(zip([n.id for n in found], message_items(found), strict=True)),
             ["ID", "READ", "SEEN", "STATE", "CREATED", "SUBJECT", "BODY"],
             lambda: _notification_rows(found),
             following,
@@ -325,7 +342,7 @@ async def _show_listing(
     elif ids_only:
         _print_ids([item_id for item_id, _ in items])
     else:
-        counts = await client.notification_counts(subscriber_id)
+        counts = await exact_notification_counts(client, subscriber_id)
         print(table(headings, rows()))
         _say_more(len(items), following, counts.unread, counts.unseen)
     return 0
@@ -364,7 +381,7 @@ async def _v1_messages(
     return await _show_listing(
         client,
         subscriber_id,
-        [(m.id, m.to_wire()) for m in found],
+        list(zip([m.id for m in found], message_items(found), strict=True)),
         ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
         lambda: _message_rows(found),
         following,
@@ -380,10 +397,10 @@ async def _v1_messages(
 @connection_options
 def counts(flags: Flags, subscriber_id: str, all_states: bool, as_json: bool) -> int:
     """A subscriber's unread and unseen in-app messages, as their Inbox counts them
-    (neither archived nor snoozed; 99+ past the cap)."""
+    (neither archived nor snoozed); exact, past the service's cap of 100 too."""
 
     async def work(client: InboxClient) -> int:
-        counts = await client.notification_counts(subscriber_id, all_states)
+        counts = await exact_notification_counts(client, subscriber_id, all_states)
         if as_json:
             _emit(
                 {
@@ -413,6 +430,7 @@ def _ids(values: list[str]) -> list[str]:
 @click.argument("state", type=STATES)
 @click.argument("message_ids", nargs=-1, required=True, metavar="MESSAGE_ID...")
 @json_option
+@raw_option
 @connection_options
 def mark_as(
     flags: Flags, subscriber_id: str, state: str, message_ids: tuple[str, ...], as_json: bool
@@ -435,14 +453,24 @@ def mark_as(
         print(f"inboxdesk: {warning}", file=sys.stderr)
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        # Before: the last state inboxdesk saw, from the journal; unknown for an id it
-        # never saw, and then the write cannot be undone.
-        seen = outbox.store.last_seen(outbox.where, ids)
-        before = seen if len(seen) == len(set(ids)) else None
+        # Before: read from the subscriber's newest messages (else as the journal last
+        # saw it), so that `undo` can take it back; said now when some is unknown.
+        found = await mark_before(
+            client, subscriber_id, ids, outbox.store.last_seen(outbox.where, ids)
+        )
+        seen = found.before
+        if found.unknown and found.listed:
+            print(
+                f"State before unknown for {plural(len(found.unknown), 'message')} (not among "
+                f"the subscriber's newest {MARK_PAGES * PAGE:,}), so this mark cannot be "
+                "undone: " + safe(" ".join(found.unknown), newlines=False),
+                file=sys.stderr,
+            )
+        before = None if found.unknown else seen
         write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),), before)
         result = (await send(outbox, write)).result
         if as_json:
-            _emit([m.to_wire() for m in result.messages], notUpdated=list(result.not_updated))
+            _emit(message_items(result.messages), notUpdated=list(result.not_updated))
         else:
             print(_marked(state, seen, result.messages))
         if result.not_updated:
@@ -485,7 +513,7 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             who = safe(subscriber_id, newlines=False)
             question = f"Mark every in-app message of {who} {state}"
             if state in ("read", "seen"):
-                counts = await client.notification_counts(subscriber_id, all_states=True)
+                counts = await exact_notification_counts(client, subscriber_id, True)
                 known = counts.unread if state == "read" else counts.unseen
                 # The number it changes, and the webhooks it sets off.
                 question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"

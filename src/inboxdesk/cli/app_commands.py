@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import os
@@ -19,7 +20,7 @@ import click
 from rich.console import Console
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
-from inboxdesk.cli.crash import report
+from inboxdesk.cli.crash import HUNG_UP, report, terminal_gone
 from inboxdesk.config import ConfigError, Settings, resolve
 from inboxdesk.gc_paused import collector_paused
 from inboxdesk.private_apis import app_crash
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 # A terminal closed (SIGHUP) or a polite kill (SIGTERM) ends the app as `q` does, so
 # that what the run started (the demo's service and temporary database) is cleaned up.
 END_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+# The demo's profile: in memory only, never written to the config file.
+DEMO_PROFILE = "demo"
 # How long an app asked to end may take before it is made to.
 GRACE_SECONDS = 3.0
 
@@ -95,9 +98,12 @@ def run_app(app: App[Any], headless: bool = False) -> int:
         ending.app = app
         app.run(headless=headless)
     error = app_crash(app)
+    if error is not None and terminal_gone(error):
+        return HUNG_UP  # its terminal was closed under it: not a bug
     if error is not None:
         return report("".join(traceback.format_exception(error)), "the app")
-    sys.stderr.write(captured.getvalue())  # a message the app left on exit, if any
+    with contextlib.suppress(OSError):  # the terminal may be gone
+        sys.stderr.write(captured.getvalue())  # a message the app left on exit, if any
     return app.return_code or 0
 
 

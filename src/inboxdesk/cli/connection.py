@@ -19,7 +19,7 @@ from inboxdesk.config import CONNECTION_FIELDS, Settings, resolve
 from inboxdesk.models import Region
 
 # The option names `resolve` reads as flags (click's parameter names).
-CONNECTION = ("profile", *CONNECTION_FIELDS)
+CONNECTION = ("profile", *CONNECTION_FIELDS, "read_only")
 Flags = dict[str, Any]
 REGION_CHOICE = click.Choice([r.value for r in Region])
 
@@ -39,6 +39,10 @@ def option_type(field: FieldInfo) -> click.ParamType[Any]:
 def setting_option(name: str, help: str | None = None) -> Callable[[Any], Any]:
     """`--NAME` for the setting `name`, typed and described by its field."""
     field = Settings.model_fields[name]
+    if field.annotation is bool:  # a flag; unset (None) leaves it to the profile
+        return click.option(
+            f"--{name.replace('_', '-')}", name, is_flag=True, default=None, help=field.description
+        )
     return click.option(
         f"--{name.replace('_', '-')}",
         name,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import sys
 import traceback
@@ -28,13 +30,26 @@ def save_traceback(text: str) -> Path | None:
     return path
 
 
+# Exit status when the terminal went away (closed window, hung-up session): SIGHUP's.
+HUNG_UP = 129
+
+
+def terminal_gone(exc: BaseException) -> bool:
+    """An input/output error on the terminal: its window was closed under the run. Not
+    a bug: nothing is left to tell, and no crash log is written."""
+    return isinstance(exc, OSError) and exc.errno in (errno.EIO, errno.ENXIO)
+
+
 def report(text: str, what: str) -> int:
     """Save a traceback and say, in one line on stderr, what crashed and where it is."""
     where = save_traceback(text)
     detail = f"the traceback is in {where}" if where else "the traceback could not be saved"
-    print(f"inboxdesk: {what} crashed; {detail}. Please report it.", file=sys.stderr)
+    with contextlib.suppress(OSError):  # no terminal left to say it on: the log holds it
+        print(f"inboxdesk: {what} crashed; {detail}. Please report it.", file=sys.stderr)
     return CRASHED
 
 
 def crashed(exc: BaseException) -> int:
+    if terminal_gone(exc):
+        return HUNG_UP
     return report("".join(traceback.format_exception(exc)), f"the command ({type(exc).__name__})")

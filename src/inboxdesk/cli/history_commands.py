@@ -22,7 +22,7 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
 from inboxdesk.cli.prompts import ask, confirm
 from inboxdesk.cli.tables import table
-from inboxdesk.cli.writing import outbox_for
+from inboxdesk.cli.writing import file_under_environment, outbox_for
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client.retry import NO_RETRY
 from inboxdesk.config import ConfigError, Settings
@@ -30,7 +30,7 @@ from inboxdesk.config.connect import Clients, client_for
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.paths import writes_path
 from inboxdesk.scope import Scope, load_scope, matches
-from inboxdesk.text import safe
+from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 from inboxdesk.writes import (
     Dropped,
@@ -49,6 +49,8 @@ from inboxdesk.writes.preference import undo_note
 from inboxdesk.writes.store import Entry, JournalError, WriteStore
 
 OPERATIONS = click.Choice([k.value for k in Kind])
+# The shortest id prefix `undo` takes: shorter ones too easily name another write.
+MIN_PREFIX = 4
 
 
 def _journal(settings: Settings) -> WriteStore:
@@ -83,6 +85,8 @@ def history(
     as_json: bool,
 ) -> int:
     """The writes inboxdesk made with this profile on this service, newest first."""
+    if export and as_json:
+        raise click.UsageError("--json and --export cannot be combined: --export json is JSON.")
     settings = settings_from(flags)
     store = _journal(settings)
     try:
@@ -112,7 +116,7 @@ def history(
             e.write.made_at.astimezone().strftime("%Y-%m-%d %H:%M"),
             names.name(e.where.environment) if e.where.environment else "?",
             e.write.kind.value,
-            e.write.target,
+            e.write.label or e.write.target,  # an integration's name, where known
             describe(e.write),
             e.outcome + (" (was queued)" if e.queued and e.outcome != "queued" else ""),
         )
@@ -154,9 +158,20 @@ def _environment_names(settings: Settings) -> Scope:
 @json_option
 @connection_options
 def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
-    """Take a write of the history back, as a new write (its id, or the first letters).
-    A switch is switched back with its environment's key; --environment must name it."""
+    """Take a write of the history back, as a new write (its id, or its first 4 letters
+    or more). A switch is switched back with its environment's key; --environment must
+    name it.
+
+    An undo of more than one message, or of a set-primary, asks first unless --yes.
+    """
     environment = flags.get("environment")
+    if len(entry_id.strip()) < MIN_PREFIX:
+        print(
+            f"inboxdesk: give at least {MIN_PREFIX} letters of the write's id (one or two "
+            "could name another write than meant); `inboxdesk history` lists them.",
+            file=sys.stderr,
+        )
+        return 2
 
     async def work(clients: Clients, held: HeldKey) -> int:
         client = clients.of(held)
@@ -196,10 +211,11 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         if not _asked(entry, outbox, yes):
             print("Nothing changed.", file=sys.stderr)
             return DECLINED
+        await file_under_environment(outbox)
         event = await outbox.undo(entry.write)
         return _said(event, as_json)
 
-    return _keys_call(flags, work, names_target=True)
+    return _keys_call(flags, work, names_target=True, writes=True)
 
 
 async def _environment_confirmed(
@@ -268,6 +284,11 @@ def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
     """Undo asks first when later writes touched the same things, or when it is a new
     switch (Outbox.undo_notes)."""
     notes = outbox.undo_notes(entry)
+    many = _messages_changed(entry)
+    if many is not None and many > 1:
+        notes.append(f"This undo changes {plural(many, 'message')}.")
+    if entry.write.kind is Kind.SET_PRIMARY and not notes:
+        notes.append("This undo switches the primary integration again.")
     if not notes or yes:
         return True
     for note in notes:
@@ -276,6 +297,16 @@ def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
         print("inboxdesk: pass --yes to undo it all the same.", file=sys.stderr)
         return False
     return confirm(f"Undo {safe(describe(entry.write))}?")
+
+
+def _messages_changed(entry: Entry) -> int | None:
+    """How many messages undoing `entry` writes to (a mark-all's: those it changed)."""
+    if entry.write.kind is Kind.SET_PRIMARY:
+        return None
+    if entry.write.kind is Kind.MARK_ALL:
+        before = entry.write.before
+        return len(before) if before is not None else None
+    return len(entry.write.ids)
 
 
 def _said(event: Event, as_json: bool) -> int:

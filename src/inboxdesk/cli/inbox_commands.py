@@ -8,15 +8,25 @@ from datetime import datetime
 
 import click
 
-from inboxdesk.cli.api_commands import PARTIAL, _emit, _ids, _write_call, json_option
+from inboxdesk.archive_all import plan_archive_all
+from inboxdesk.cli.api_commands import (
+    DECLINED,
+    PARTIAL,
+    _emit,
+    _ids,
+    _write_call,
+    json_option,
+)
 from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.message_json import message_items, raw_option
+from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
 from inboxdesk.models.inbox import InboxAction
 from inboxdesk.snooze import AHEAD, MARGIN, snooze_end
 from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now
-from inboxdesk.writes import Kind, Outbox, Partial, Step, Write
+from inboxdesk.writes import Kind, Outbox, Partial, Step, Write, describe
 
 # Exit status when no notification at all was updated: a failure, not a partial one.
 FAILED = 1
@@ -38,9 +48,10 @@ def _act(
         result = event.result
         if as_json:
             _emit(
-                [n.to_wire() for n in result.notifications],
+                message_items(result.notifications),
                 notUpdated=list(result.not_updated),
-                failed=event.failed if isinstance(event, Partial) else 0,
+                # Lists both: every id not updated here is one whose request failed.
+                failed=list(result.not_updated) if isinstance(event, Partial) else [],
             )
         else:
             # A snooze says when it ends, in local time with its zone.
@@ -71,6 +82,7 @@ def _action_command(action: str, summary: str) -> click.Command:
     @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
     @click.argument("notification_ids", nargs=-1, required=True, metavar="NOTIFICATION_ID...")
     @json_option
+    @raw_option
     @connection_options
     def command(
         flags: Flags, subscriber_id: str, notification_ids: tuple[str, ...], as_json: bool
@@ -97,6 +109,7 @@ unsnooze = _action_command(
 @click.argument("notification_ids", nargs=-1, required=True, metavar="NOTIFICATION_ID...")
 @click.option("--until", "until", required=True, metavar="WHEN", help=f"the snooze's end: {HELP}")
 @json_option
+@raw_option
 @connection_options
 def snooze(
     flags: Flags, subscriber_id: str, notification_ids: tuple[str, ...], until: str, as_json: bool
@@ -119,4 +132,40 @@ def snooze(
     )
 
 
-COMMANDS = [archive, unarchive, snooze, unsnooze]
+@click.command("archive-all")
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.option("--read", "read", is_flag=True, help="only the messages already read")
+@click.option("-y", "--yes", is_flag=True, help="do not ask (needed without a terminal)")
+@json_option
+@connection_options
+def archive_all(flags: Flags, subscriber_id: str, read: bool, yes: bool, as_json: bool) -> int:
+    """Archive every message of a subscriber (--read: the read ones), through the v2 bulk
+    operation: every channel, new dates, webhooks for the first 100 only, no undo.
+    Asks first, with the number, unless --yes."""
+
+    async def work(client: InboxClient, outbox: Outbox) -> int:
+        plan = await plan_archive_all(client, subscriber_id, read)
+        if not yes:
+            print(plan.question(), file=sys.stderr)
+            for line in plan.details():
+                print(f"  {line}", file=sys.stderr)
+            if not sys.stdin.isatty():
+                print("inboxdesk: pass --yes to archive them all the same.", file=sys.stderr)
+                return DECLINED
+            if not confirm("Archive them all?"):
+                print("Nothing changed.", file=sys.stderr)
+                return DECLINED
+        write = plan.write()
+        await send(outbox, write)
+        if as_json:
+            _emit({"operation": write.steps[0].action, "archived": plan.count.value})
+        else:
+            print(
+                f"Done: {describe(write)} of {safe(subscriber_id, newlines=False)}, every channel."
+            )
+        return 0
+
+    return _write_call(flags, work)
+
+
+COMMANDS = [archive, unarchive, snooze, unsnooze, archive_all]

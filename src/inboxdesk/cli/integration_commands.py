@@ -28,11 +28,11 @@ from inboxdesk.cli.prompts import ask as _ask
 from inboxdesk.cli.prompts import confirm as _confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, send
-from inboxdesk.client import ApiError, ForbiddenError
+from inboxdesk.client import ApiError, ForbiddenError, InboxdeskError
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
-from inboxdesk.primary import names, plan_primary, refused_across
+from inboxdesk.primary import names, plan_primary, refused_across, switch_failed
 from inboxdesk.scope import Scope, matches
 from inboxdesk.text import safe
 from inboxdesk.writes import Kind, Outbox, Write
@@ -310,7 +310,7 @@ def set_primary(flags: Flags, integration_id: str, yes: bool, as_json: bool) -> 
         updated = await _sent(outbox, plan.write(), keyring, sending, target_name)
         return _done(updated, plan.outcome(updated), as_json)
 
-    return _keys_call(flags, work, names_target=True)
+    return _keys_call(flags, work, names_target=True, writes=True)
 
 
 def _names(scope: Scope, environment_id: str, typed: str) -> bool:
@@ -350,7 +350,12 @@ async def _sent(
 
 
 async def _switch(outbox: Outbox, write: Write) -> Integration:
-    updated = (await send(outbox, write)).result.integration
+    try:
+        sent = await send(outbox, write)
+    except InboxdeskError as exc:
+        exc.message = switch_failed(write, exc)  # said in the app's words
+        raise
+    updated = sent.result.integration
     assert updated is not None  # a sent switch always carries the new primary
     return updated
 

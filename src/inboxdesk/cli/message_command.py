@@ -7,8 +7,15 @@ import sys
 
 import click
 
-from inboxdesk.cli.api_commands import _call, _emit, _print_ids, ids_option, json_option
+from inboxdesk.cli.api_commands import (
+    _call,
+    _emit,
+    _print_ids,
+    ids_option,
+    json_option,
+)
 from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
 from inboxdesk.lookup import find
@@ -64,6 +71,7 @@ class _Progress:
     "--subscriber", "subscriber_id", metavar="SID", help="look among this subscriber's only"
 )
 @json_option
+@raw_option
 @ids_option
 @connection_options
 def message(
@@ -90,7 +98,7 @@ def message(
             )
             return NOT_FOUND
         if as_json:
-            _emit([m.to_wire() for m in found.messages])
+            _emit(message_items(found.messages))
         elif ids_only:
             _print_ids([m.id for m in found.messages])
         else:

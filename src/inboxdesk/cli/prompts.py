@@ -11,7 +11,9 @@ def ask(question: str) -> str | None:
     try:
         answer = sys.stdin.readline()
     except KeyboardInterrupt:
-        return None
+        # Ctrl-C stops the command (exit 130), as everywhere else: never a quiet "no".
+        print(file=sys.stderr)
+        raise
     return answer if answer else None
 
 

@@ -123,6 +123,8 @@ def serve(
         print(f"inboxdesk: cannot open database {db_path}: {exc}", file=sys.stderr)
         return 2
     fixtures = []
+    if not seed_demo and not load and store.is_empty():
+        seed_demo = _offer_demo(db)
     if seed_demo:
         if store.is_empty():
             fixtures.append(("demo data", demo_fixture()))
@@ -138,11 +140,7 @@ def serve(
     except FixtureError as exc:
         print(f"inboxdesk: {safe(str(exc), newlines=False)}", file=sys.stderr)
         return 2
-    if store.is_empty():
-        print(
-            "The database is empty, so no API key exists: start with --demo or --load FILE.",
-            file=sys.stderr,
-        )
+
     try:
         sock = bind(host, port)
     except OSError as exc:
@@ -168,6 +166,24 @@ def serve(
     )
     serve_forever(settings, sock, lock=lock)
     return 0
+
+
+def _offer_demo(db: Path | None) -> bool:
+    """An empty database holds no key, so nothing can use it: on a terminal, offer the
+    demo data; otherwise say which command seeds it."""
+    import shlex
+
+    command = "inboxdesk serve --demo" + (f" --db {shlex.quote(str(db))}" if db else "")
+    if sys.stdin.isatty():
+        from inboxdesk.cli.prompts import confirm
+
+        return confirm("The database is empty, so no API key exists. Seed the demo data?")
+    print(
+        f"The database is empty, so no API key exists: run `{command}` for demo data, "
+        "or add --load FILE.",
+        file=sys.stderr,
+    )
+    return False
 
 
 Saved = list[tuple[tuple[str, "LoadedEnvironment"], Path | None]]

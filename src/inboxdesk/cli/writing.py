@@ -8,12 +8,19 @@ import sys
 from dataclasses import replace
 
 from inboxdesk.client import InboxClient, InboxdeskError
-from inboxdesk.config import Settings
+from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey
 from inboxdesk.paths import writes_path
 from inboxdesk.scope import own_environment_id
 from inboxdesk.writes import Failed, Outbox, Partial, Sent, Where, Write, open_store
+
+
+def refuse_if_read_only(settings: Settings) -> None:
+    """A write in a read-only run stops before anything is read or sent (exit 2)."""
+    reason = settings.read_only_reason()
+    if reason is not None:
+        raise ConfigError(f"Read-only ({reason}): this command writes, so nothing was sent.")
 
 
 def outbox_for(settings: Settings, client: InboxClient, held: HeldKey, clients: Clients) -> Outbox:
@@ -36,11 +43,7 @@ async def send(outbox: Outbox, write: Write) -> Sent | Partial:
     """The write's outcome; a failure raises the client's error, which the command reports.
 
     The journal files it under the key's environment, asked once per command."""
-    if not outbox.where.environment:
-        with contextlib.suppress(InboxdeskError):
-            environment = await own_environment_id(outbox.client)
-            if environment:
-                outbox.move_to(replace(outbox.where, environment=environment))
+    await file_under_environment(outbox)
     event = await outbox.submit(write)
     if outbox.store.problem:
         print(f"inboxdesk: {outbox.store.problem}", file=sys.stderr)
@@ -48,3 +51,13 @@ async def send(outbox: Outbox, write: Write) -> Sent | Partial:
         raise event.error
     assert isinstance(event, Sent | Partial), event  # no queue: nothing else can come
     return event
+
+
+async def file_under_environment(outbox: Outbox) -> None:
+    """The journal files the command's writes (an undo's too) under the key's
+    environment, asked once per command; unknown if the service does not say."""
+    if not outbox.where.environment:
+        with contextlib.suppress(InboxdeskError):
+            environment = await own_environment_id(outbox.client)
+            if environment:
+                outbox.move_to(replace(outbox.where, environment=environment))

@@ -223,6 +223,13 @@ class InboxClient(PreferenceOperations):
             self._sender, subscriber_id, notification_id, action, snooze_until, idempotency_key
         )
 
+    async def bulk(
+        self, subscriber_id: str, operation: str, idempotency_key: str | None = None
+    ) -> None:
+        """A v2 bulk operation on every channel's messages of the subscriber (`read`,
+        `archive`, `read-archive`, `delete`): 204, no count."""
+        await inbox.bulk(self._sender, subscriber_id, operation, idempotency_key)
+
     async def count_notifications(
         self, subscriber_id: str, filters: Sequence[dict[str, Any]]
     ) -> list[Count]:

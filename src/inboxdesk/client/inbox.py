@@ -82,6 +82,27 @@ async def act(
     return parse(InboxNotification, unwrap(json_of(response)))
 
 
+# The v2 bulk operations, by their path's last segment.
+BULK_OPERATIONS = ("read", "archive", "read-archive", "delete")
+
+
+async def bulk(
+    sender: Sender,
+    subscriber_id: str,
+    operation: str,
+    idempotency_key: str | None = None,
+    **filters: Any,
+) -> None:
+    """A bulk operation (204, no count) on every message of the subscriber, of every
+    channel: `read`, `archive`, `read-archive` or `delete`; `filters` (tags, data,
+    contextKeys) narrow it, and none means every message."""
+    if operation not in BULK_OPERATIONS:
+        raise ValueError(f"no bulk operation {operation!r}")
+    path = f"/v2/subscribers/{segment(subscriber_id)}/notifications/{operation}"
+    body = {k: v for k, v in filters.items() if v is not None}
+    await sender.send("POST", path, json_body=body, idempotency_key=idempotency_key)
+
+
 def _route_missing(error: ApiError) -> bool:
     """A 404 on the list: the route is missing. Production answers an unknown subscriber
     there with a 400, never a 404."""

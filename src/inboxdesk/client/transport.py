@@ -135,7 +135,8 @@ def transport_failure(
             "Check the network, or raise the timeout (--timeout, INBOXDESK_TIMEOUT).",
         )
     reason = str(exc) or type(exc).__name__
-    host = httpx.URL(url).host
+    parsed = httpx.URL(url)
+    host = parsed.host
     if _name_not_resolved(exc):
         return NameNotResolved(
             f"Cannot find the host {host}: the name does not resolve.",
@@ -143,7 +144,9 @@ def transport_failure(
             "(a VPN or proxy may be needed: --proxy).",
         )
     if host in LOOPBACK:
-        hint = "Is the local service running? Start one: inboxdesk serve --demo."
+        # On the port asked for: `serve` alone may pick another.
+        port = f" --port {parsed.port}" if parsed.port else ""
+        hint = f"Is the local service running? Start one: inboxdesk serve --demo{port}."
     else:
         hint = "Check the network (a proxy may be needed: --proxy) and the base URL."
     return ConnectionFailed(f"Cannot reach {url}: {reason}.", hint)

@@ -80,6 +80,9 @@ class Profile(Connection):
     environments: dict[str, EnvironmentKey] = Field(
         default_factory=dict, description="one key per environment, by the environment's id"
     )
+    read_only: bool = Field(
+        False, description="browse only: the app binds no write key, commands refuse writes"
+    )
 
 
 class AppSettings(DeferredModel):

@@ -75,6 +75,14 @@ class Settings(BaseSettings, AppSettings, Profile):
             return next(iter(self.environments.values())).api_key
         raise ConfigError(f"No API key. {FIRST_RUN}")
 
+    def read_only_reason(self) -> str | None:
+        """The setting that makes this run read-only, as one would write it
+        (`--read-only`, `INBOXDESK_READ_ONLY`, `profiles.work.read_only`); None if writes
+        are allowed."""
+        if not self.read_only:
+            return None
+        return self.provenance["read_only"].where("read_only")
+
     def shown(self) -> dict[str, str]:
         """Every setting as text, the key masked, for `config show`."""
         out = {}

@@ -75,7 +75,9 @@ class Count:
         if self.odd:
             shown = f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
             return f"{shown} ?"
-        return f"{COUNT_CAP - 1}+" if self.capped or self.value >= COUNT_CAP else str(self.value)
+        # Past the cap, only a capped count is unknown: one the end search made exact
+        # is shown as it is.
+        return f"{COUNT_CAP - 1}+" if self.capped else str(self.value)
 
     @classmethod
     def of(cls, value: int | float, cap: int = COUNT_CAP) -> Count:

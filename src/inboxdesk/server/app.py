@@ -29,6 +29,10 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> FastAPI:
     )
     app.state.store = store
     app.include_router(build_router(store, settings))
+    if settings.v2_inbox:
+        from inboxdesk.server.bulk_routes import build_bulk_router
+
+        app.include_router(build_bulk_router(store))
     install_handlers(app)
     # Added innermost first: a request passes raw path, database guard, body limit,
     # auth, rate limit, idempotency.

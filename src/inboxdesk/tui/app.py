@@ -173,6 +173,7 @@ class InboxdeskApp(App[None]):
                 clock=self.now,
                 client_of=self.held_keys.client_of,
             )
+            self._outbox.read_only = self.read_only is not None  # sends and queues nothing
             self._outbox.listen(self.write_outcomes.publish)
         return self._outbox
 
@@ -194,6 +195,7 @@ class InboxdeskApp(App[None]):
                 scope=self.environments,
                 auto_refresh=self.settings.auto_refresh,
                 keys=self.held_keys,
+                read_only=self.read_only,
             )
         return self._view_context
 
@@ -230,7 +232,7 @@ class InboxdeskApp(App[None]):
         for problem in apply_appearance(self, self.settings.theme, self.settings.keymap):
             self._warn(problem)
         if self.startup_problem:
-            self.push_screen(ProblemScreen("inboxdesk cannot start", self.startup_problem))
+            self.push_screen(ProblemScreen("inboxdesk cannot start", self.startup_problem, "", 2))
             return
         try:
             self.client  # noqa: B018 - builds it now, so key and TLS file problems show here
@@ -239,7 +241,7 @@ class InboxdeskApp(App[None]):
         except ConfigError as exc:
             held = self.settings.api_key or self.settings.environments
             title = "No API key" if not held else "The settings need a fix"
-            self.push_screen(ProblemScreen(title, str(exc)))
+            self.push_screen(ProblemScreen(title, str(exc), "", 2))
             return
         self.action_connect()
 
@@ -310,10 +312,22 @@ class InboxdeskApp(App[None]):
         self.outbox.move_to(self._where(scope))
         self._offer_queued()
 
+    @property
+    def read_only(self) -> str | None:
+        """The setting that makes this run read-only (the settings', or the environment
+        acted in), as one would write it; None if writes are allowed."""
+        reason = self.settings.read_only_reason()
+        held = self.held_keys.held
+        if reason is None and held.read_only:
+            reason = f"the {held.label} environment's read_only"
+        return reason
+
     def show_environment(self, scope: Scope | None = None) -> None:
         """The header: the profile and the environment acted in (after the first frame)."""
         where = header_environment(self.held_keys.held, scope)
-        self.title = f"inboxdesk · {clip(self.settings.profile or 'no profile', 20)} · {where}"
+        mark = " · read-only" if self.read_only is not None else ""
+        profile = clip(self.settings.profile or "no profile", 20)
+        self.title = f"inboxdesk · {profile} · {where}{mark}"
 
     def on_first_rows_shown(self, event: FirstRowsShown) -> None:
         self.settled()
@@ -328,14 +342,8 @@ class InboxdeskApp(App[None]):
         self._offered.update(w.id for w in earlier)
         from inboxdesk.tui.screens.queued import QueuedWritesScreen
 
-        def answered(choice: str | None) -> None:
-            if choice == "send":
-                self.flush_writes()
-            elif choice == "drop":
-                for write in earlier:
-                    self.outbox.drop(write)
-
-        self.push_screen(QueuedWritesScreen(earlier, self.now()), answered)
+        offer = QueuedWritesScreen(earlier, self.now(), self.outbox, self.flush_writes)
+        self.push_screen(offer.read_only_as(self.context.read_only))
 
     @work(exclusive=True, group="subscribers", exit_on_error=False)
     async def load_subscribers(self) -> None:
@@ -542,7 +550,7 @@ class InboxdeskApp(App[None]):
     def _write_done(self, event: Event) -> None:
         """Say what became of a write (each view redraws what it shows of it)."""
         from inboxdesk.tui.write_notices import notice
-        from inboxdesk.writes.events import Failed, Queued
+        from inboxdesk.writes import Failed, Kind, Queued
 
         problem = self.outbox.store.problem
         if problem and problem not in self._said:
@@ -554,7 +562,15 @@ class InboxdeskApp(App[None]):
             title = "Queued" if isinstance(event, Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
-            self.report(explained(event, self.held_keys, self.scope))
+            error = explained(event, self.held_keys, self.scope)
+            # A switch's own notice says why in full; a 403 is said as what it means, and
+            # an unreachable service is probed.
+            if (
+                event.write.kind is not Kind.SET_PRIMARY
+                or error is not event.error
+                or isinstance(error, TransportError)
+            ):
+                self.report(error)
         elif isinstance(event, Queued) and self.outbox.away:
             self._went_away("The service is unreachable.")
 

@@ -48,6 +48,28 @@ class Watched(Generic[T]):
         self._changed.subscribe(node, callback, immediate=True)
 
 
+# The actions that write: none is bound in a read-only run (footer, help and palette
+# list only bound keys).
+WRITE_ACTIONS = frozenset(
+    {
+        "mark_read",
+        "mark_unread",
+        "mark_seen",
+        "mark_unseen",
+        "mark_all_read",
+        "archive",
+        "unarchive",
+        "snooze",
+        "unsnooze",
+        "archive_all",
+        "archive_all_read",
+        "undo",
+        "set_primary",
+        "toggle_cell",
+    }
+)
+
+
 @dataclass(frozen=True)
 class ViewContext:
     """The services a view uses, handed to it when it is built."""
@@ -68,6 +90,12 @@ class ViewContext:
     auto_refresh: float = 0.0
     # The keys held, one per environment (their home: the App); None in a view built alone.
     keys: HeldKeys | None = None
+    # The setting that makes this run read-only (`--read-only`, a profile's), else None.
+    read_only: str | None = None
+
+    def allows(self, action: str) -> bool:
+        """Whether `action` may be bound: every action but the writes in a read-only run."""
+        return self.read_only is None or action not in WRITE_ACTIONS
 
     @property
     def outbox(self) -> Outbox:

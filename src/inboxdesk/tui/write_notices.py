@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from inboxdesk.models.inbox import InboxAction
+from inboxdesk.primary import switch_failed
 from inboxdesk.snooze import end_text
 from inboxdesk.text import clip, plural
 from inboxdesk.tui.format import parse_time
@@ -128,6 +129,8 @@ def notice(event: Event) -> tuple[str, str] | None:
     if isinstance(event, Refused):
         return clip(event.reason, 200), "warning"
     if isinstance(event, Failed):
+        if write.kind is Kind.SET_PRIMARY:
+            return clip(switch_failed(write, event.error), 300), "error"
         return None  # the app's report says what failed and what to do
     if write.kind is Kind.SET_PRIMARY:
         return None  # the integrations view says what changed, from its plan
@@ -140,6 +143,8 @@ def notice(event: Event) -> tuple[str, str] | None:
             f"Marked all {what} {action}.{undo}",
             "information",
         )
+    if write.kind is Kind.ARCHIVE_ALL:
+        return f"Done: {what} (every channel). The list is read again.", "information"
     if write.kind is Kind.INBOX and write.undoes is None:
         return None  # the inbox view says it, from its rows' state before (inbox_notice)
     if write.kind is Kind.PREFERENCE:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inboxdesk.client import InboxClient
+from inboxdesk.client import ApiError, InboxClient, NoV2Inbox
 from inboxdesk.client.errors import LimitExceeded, Looping
 from inboxdesk.client.limits import Walk
 from inboxdesk.writes.effects import Flags
@@ -80,3 +80,47 @@ async def _count_rest(
         except (Looping, LimitExceeded):
             return None  # no count to trust: the confirmation says it is not known
     return None
+
+
+# How far a command-line mark looks for the state before it: the subscriber's newest
+# messages, where ids piped from `messages --ids` are.
+MARK_PAGES = 10
+
+
+@dataclass(frozen=True)
+class MarkBefore:
+    """The state before a mark of given ids: each id's flags where found, and the ids
+    whose state before is unknown (then the mark cannot be undone)."""
+
+    before: dict[str, Flags]
+    unknown: list[str]
+    # False when the list answered an error (an unknown subscriber): the mark then
+    # fails with the service's own words, and the unknown state is not worth saying.
+    listed: bool = True
+
+
+async def mark_before(
+    client: InboxClient, subscriber_id: str, ids: list[str], seen: dict[str, Flags]
+) -> MarkBefore:
+    """Each id's flags from at most MARK_PAGES pages of the subscriber's v2 list (fresh),
+    else as a journaled write last saw them (`seen`)."""
+    wanted, before, listed = set(ids), dict[str, Flags](), True
+    try:
+        for number in range(MARK_PAGES):
+            found = await client.notifications(subscriber_id, limit=PAGE, offset=number * PAGE)
+            before.update({n.id: n.flags for n in found.data if n.id in wanted})
+            if not found.has_more or wanted <= before.keys():
+                break
+    except NoV2Inbox:
+        pass  # an older service: the journal's alone
+    except ApiError:
+        listed = False
+    for message_id in wanted - before.keys():
+        if message_id in seen:
+            before[message_id] = seen[message_id]
+    ordered = list(dict.fromkeys(ids))
+    return MarkBefore(
+        {i: before[i] for i in ordered if i in before},
+        [i for i in ordered if i not in before],
+        listed,
+    )

@@ -30,6 +30,8 @@ class Kind(StrEnum):
     INBOX = "inbox"
     # one channel of one workflow, or globally, on or off for a subscriber (preference.py)
     PREFERENCE = "preference"
+    # archive all, or archive all read: one v2 bulk request (every channel, no undo)
+    ARCHIVE_ALL = "archive-all"
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,9 @@ def describe(write: Write) -> str:
         return f"make {write.label or write.target} primary{again}"
     if write.kind is Kind.MARK_ALL:
         return f"mark all messages {write.steps[0].action}"
+    if write.kind is Kind.ARCHIVE_ALL:
+        read = " read" if write.steps[0].action == "read-archive" else ""
+        return f"archive all{read} messages"
     count = len(write.ids)
     noun = "message" if count == 1 else "messages"
     if write.undoes is not None:

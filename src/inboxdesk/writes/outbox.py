@@ -73,6 +73,8 @@ class Outbox:
         self.fingerprint = client.key_fingerprint(self.store.secret)
         # True while the service is known to be away: new writes queue without a try.
         self.away = False
+        # A read-only run: nothing is sent or queued, and earlier queued writes stay put.
+        self.read_only = False
         self._lock = asyncio.Lock()
         self._listeners: list[Listener] = []
         # This session's writes, newest last, with the flags the service returned.
@@ -154,6 +156,8 @@ class Outbox:
 
     async def submit(self, write: Write) -> Event:
         """Send `write` now, or queue it behind the writes already waiting."""
+        if self.read_only:
+            return self._emit(Failed(write, InboxdeskError("Read-only: nothing was sent.")))
         if not write.tried:
             write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
         async with self._lock:
@@ -170,6 +174,8 @@ class Outbox:
         """Send the queued writes (or those of them given) in order; stop at the first
         that finds the service still away. One another process claimed is its to send."""
         events: list[Event] = []
+        if self.read_only:
+            return events  # listed, never sent
         async with self._lock:
             chosen = None if writes is None else {w.id for w in writes}
             for write in self.queued():
@@ -229,6 +235,9 @@ class Outbox:
                 idempotency_key=write.key,
             )
             return Sent(write, Result(preferences=prefs))
+        if write.kind is Kind.ARCHIVE_ALL:
+            await client.bulk(write.target, write.steps[0].action, idempotency_key=write.key)
+            return Sent(write, Result(refetch=True))  # 204: no count, no items
         messages: list[Message] = []
         not_updated: list[str] = []
         for number, step in enumerate(write.steps):
@@ -350,6 +359,8 @@ class Outbox:
             return again if isinstance(again, str) else None
         if write.kind is Kind.PREFERENCE and write.before is None:
             return "This cannot be undone: the channel's value before it is unknown."
+        if write.kind is Kind.ARCHIVE_ALL:
+            return "This cannot be undone: the service has no unarchive-all."
         if write.kind is Kind.INBOX:
             if InboxAction(write.steps[0].action).inverse is None:
                 return "This cannot be undone: the end of the earlier snooze is not known."

@@ -30,7 +30,13 @@ from inboxdesk.server.store.base import (
     utc_now,
 )
 from inboxdesk.server.store.idempotency import IdempotencyConflict, IdempotencyStore, Replay
-from inboxdesk.server.store.inbox import InboxAction, InboxStore, SnoozeTooSoon, default_clock
+from inboxdesk.server.store.inbox import (
+    BulkOperation,
+    InboxAction,
+    InboxStore,
+    SnoozeTooSoon,
+    default_clock,
+)
 from inboxdesk.server.store.integrations import IntegrationStore
 from inboxdesk.server.store.messages import MARK_EFFECTS
 from inboxdesk.server.store.preferences import PreferenceStore
@@ -48,6 +54,7 @@ __all__ = [
     "SUBSCRIBER_COUNT_CAP",
     "SUBSCRIBER_ORDER",
     "ActivityQuery",
+    "BulkOperation",
     "Caller",
     "Forbidden",
     "IdempotencyConflict",

@@ -38,6 +38,15 @@ class InboxAction(StrEnum):
     UNSNOOZE = "unsnooze"
 
 
+class BulkOperation(StrEnum):
+    """The v2 bulk operations on a subscriber's messages, by their path's last segment."""
+
+    READ = "read"
+    ARCHIVE = "archive"
+    READ_ARCHIVE = "read-archive"
+    DELETE = "delete"
+
+
 class SnoozeTooSoon(ValueError):
     """A snooze that ends in the past or less than a minute ahead (a 422)."""
 
@@ -236,6 +245,63 @@ class InboxStore(MessageStore):
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (row["id"],)
             ).fetchone()
             return notification(fresh, json.loads(subscriber["doc"]))
+
+    def inbox_bulk(
+        self,
+        caller: Caller,
+        subscriber_id: str,
+        operation: BulkOperation,
+        tags: Sequence[str] = (),
+        data: dict[str, Any] | None = None,
+        context_keys: Sequence[str] = (),
+    ) -> None:
+        """A v2 bulk operation: every message of the subscriber in the environment, of
+        every channel, matching the optional filters (`contextKeys`: any of them), gets
+        new dates even if already in that state; `read-archive` takes the read ones."""
+        try:
+            subscriber = self._subscriber(self.read(), caller, subscriber_id)
+        except NotFound:
+            raise NotFound(f"Subscriber '{subscriber_id}' was not found") from None
+        stamp = iso(self.clock())
+        where = "environment_id = ? AND subscriber_pk = ?"
+        args: list[Any] = [caller.environment_id, subscriber["id"]]
+        if operation is BulkOperation.READ_ARCHIVE:
+            where += " AND read = 1"
+        if tags:
+            marks = ",".join("?" * len(tags))
+            where += (
+                " AND EXISTS (SELECT 1 FROM workflows w, json_each(w.doc, '$.tags') t "
+                f"WHERE w.id = messages.workflow_id AND t.value IN ({marks}))"
+            )
+            args += list(tags)
+        for key, value in (data or {}).items():
+            where += " AND json_extract(doc, '$.data.' || json_quote(?)) = ?"
+            args += [key, value if not isinstance(value, bool) else int(value)]
+        if context_keys:
+            marks = ",".join("?" * len(context_keys))
+            where += (
+                " AND EXISTS (SELECT 1 FROM json_each(messages.doc, '$.contextKeys') k "
+                f"WHERE k.value IN ({marks}))"
+            )
+            args += list(context_keys)
+        deleting = operation is BulkOperation.DELETE
+        with self._checkpoints.writing(inserts=deleting), self.transaction() as db:
+            if deleting:
+                db.execute(f"DELETE FROM messages WHERE {where}", args)
+                return
+            archive = operation is not BulkOperation.READ
+            query = f"SELECT id, doc, seen, last_seen_date FROM messages WHERE {where}"
+            for row in db.execute(query, args).fetchall():
+                doc = json.loads(row["doc"])
+                if not doc.get("firstSeenAt"):  # seen before: that date stays the first
+                    doc["firstSeenAt"] = (row["seen"] and row["last_seen_date"]) or stamp
+                if archive:  # a snooze's end is kept
+                    doc["archived"], doc["archivedAt"] = True, stamp
+                db.execute(
+                    "UPDATE messages SET read = 1, seen = 1, last_read_date = ?,"
+                    " last_seen_date = ?, doc = ?, archived = ?, snoozed_until = ? WHERE id = ?",
+                    (stamp, stamp, json.dumps(doc), *message_flags(doc), row["id"]),
+                )
 
     def count_notifications(
         self, caller: Caller, subscriber_id: str, filters: Sequence[dict[str, Any]]

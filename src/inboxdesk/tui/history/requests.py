@@ -51,16 +51,17 @@ class RequestLogScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         table = self.query_one(KeyedTable)
         table.cursor_type = "row"
-        for label in ("At", "Method", "Path", "Status", "ms"):
+        # The path, the longest, last: status and time stay in view at 80 columns.
+        for label in ("At", "Status", "ms", "Method", "Path"):
             table.add_column(label)
         for number, request in enumerate(self.requests):
             path = request.url.split("://", 1)[-1].partition("/")[2]
             table.add_row(
                 request.at.astimezone().strftime("%H:%M:%S"),
-                request.method,
-                Text(clip("/" + path, 70)),
                 status_text(request),
                 f"{request.seconds * 1000:.0f}",
+                request.method,
+                Text(clip("/" + path, 70)),
                 key=str(number),
             )
         table.focus()

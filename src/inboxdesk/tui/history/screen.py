@@ -5,6 +5,7 @@ new write.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from textual import on, work
@@ -51,6 +52,13 @@ class HistoryScreen(PreferencesKeyScreen):
             "Requests",
             id="history.request_log",
             tooltip="This session's HTTP requests; copy one as curl",
+        ),
+        Binding(
+            "e",
+            "export",
+            "Export",
+            id="history.export",
+            tooltip="Save the writes listed here as CSV (a private file; its path is shown)",
         ),
         Binding("1", "app.show_inbox", "Inbox", id="history.inbox", tooltip="The inbox view"),
         Binding(
@@ -120,6 +128,9 @@ class HistoryScreen(PreferencesKeyScreen):
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.context.allows(action)  # read-only: undo is a write, not bound
+
     def action_refresh(self) -> None:
         self.reload()
 
@@ -127,6 +138,25 @@ class HistoryScreen(PreferencesKeyScreen):
         from inboxdesk.tui.history.requests import RequestLogScreen
 
         self.app.push_screen(RequestLogScreen(self.context.client.requests.newest_first()))
+
+    def action_export(self) -> None:
+        """The entries the filter shows, as `inboxdesk history --export csv` writes them,
+        in a new file readable by the user alone."""
+        from inboxdesk.paths import data_dir
+        from inboxdesk.writes import report
+
+        shown = [e for e in self.entries.values() if self.filter_query.matches(e, self.scope)]
+        stamp = self.context.clock().astimezone().strftime("%Y%m%d-%H%M%S")
+        path = data_dir() / "exports" / f"history-{stamp}.csv"
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+                out.write(report.to_csv(shown))
+        except OSError as exc:
+            self.notify(safe(f"Not exported: {exc}"), severity="error", markup=False)
+            return
+        self.notify(safe(f"Exported {len(shown)} writes to {path}"), markup=False, timeout=10)
 
     def action_filter_text(self) -> None:
         field = self.query_one("#text-filter", Input)

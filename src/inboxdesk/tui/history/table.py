@@ -35,7 +35,8 @@ class HistoryTable(KeyedTable):
     def on_mount(self) -> None:
         self.cursor_type = "row"
         self.zebra_stripes = True
-        for label in ("Made", "Environment", "To", "What", "Outcome"):
+        # Outcome beside Made: what became of a write stays in view at any width.
+        for label in ("Made", "Outcome", "What", "To", "Environment"):
             self.add_column(label, key=label.lower())
 
     _shown: tuple[list[Entry], Scope, datetime] | None = None
@@ -62,13 +63,14 @@ class HistoryTable(KeyedTable):
             )
         width = self._what_width(rows)
         for key, made, where, to, what, said in rows:
-            self.add_row(made, Text(where), Text(to), Text(clip(what, width)), said, key=key)
+            self.add_row(made, said, Text(clip(what, width)), Text(to), Text(where), key=key)
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep))
 
     def _what_width(self, rows: list[tuple[str, str, str, str, str, Text]]) -> int:
         """What's room: at most 32, and what the table's width leaves beside the other
-        columns, so that Outcome stays in view (What is clipped with "…")."""
+        columns (What is clipped with "…"; where even 12 is too much, the last columns,
+        To and Environment, scroll: Outcome, beside Made, stays in view)."""
         room = self.scrollable_content_region.width
         if room <= 0 or not rows:
             return WHAT_WIDTH

@@ -56,6 +56,22 @@ INBOX_BINDINGS: list[BindingType] = [
         tooltip="Take the highlighted message (or the selection) out of the archive",
     ),
     Binding(
+        "x",
+        "archive_all",
+        "Archive all",
+        id="inbox.archive_all",
+        show=False,
+        tooltip="Archive every message of this subscriber, every channel (asks first)",
+    ),
+    Binding(
+        "X",
+        "archive_all_read",
+        "Archive all read",
+        id="inbox.archive_all_read",
+        show=False,
+        tooltip="Archive every read message of this subscriber, every channel (asks first)",
+    ),
+    Binding(
         "b",
         "snooze",
         "Snooze",

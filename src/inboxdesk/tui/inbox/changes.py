@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 # The keys that act on the v2 inbox: an older service has none of them.
 INBOX_ACTIONS = {action.value for action in INBOX_WRITES}
+# The v2 inbox's bulk archives: an older service has none either.
+BULK_ACTIONS = {"archive_all", "archive_all_read"}
 NOT_ON_OLDER = (
     "This service has no v2 inbox (an older deployment): archive and snooze are not there."
 )
@@ -143,6 +145,29 @@ class Changes:
             await outbox.undo(write, now)
 
         start(screen, send, name="send_undo", group="write")
+
+    # -- archive all -------------------------------------------------------------------
+
+    def archive_all(self, read: bool) -> None:
+        """Counted first (exactly), then asked with what the bulk operation does."""
+        from inboxdesk.archive_all import plan_archive_all
+
+        screen = self.screen
+        client, subscriber_id = screen.context.client, screen.subscriber_id
+
+        async def plan() -> None:
+            found = await plan_archive_all(client, subscriber_id, read)
+            if subscriber_id != screen.subscriber_id:
+                return  # another subscriber opened meanwhile
+            if found.count.value == 0:
+                screen.notify("Nothing to archive here.", markup=False)
+                return
+            label = "Archive all read" if read else "Archive all"
+            write = found.write()
+            details = " ".join(found.details())
+            self._ask(found.question(), details, label, lambda: self.submit(write))
+
+        start(screen, plan, name="plan_archive_all", group="write")
 
     # -- mark all ----------------------------------------------------------------------
 

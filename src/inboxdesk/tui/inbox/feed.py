@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeAlias
 
+from inboxdesk.models import Count, NotificationCounts
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, pad
 
@@ -53,6 +54,11 @@ class InboxTab(StrEnum):
             InboxTab.ARCHIVED: {"archived": True},
             InboxTab.SNOOZED: {"snoozed": True},
         }.get(self, {})
+
+    def shows_state(self, read: bool, seen: bool, archived: bool, snoozed: bool) -> bool:
+        """Whether this tab lists a message in that state (as the service filters)."""
+        state = {"archived": archived, "snoozed": snoozed, "read": read, "seen": seen}
+        return all(state[name] == wanted for name, wanted in self.query.items())
 
     def shows(self, item: Message | InboxNotification) -> bool:
         """Whether this tab lists the item in its state now (as the service filters)."""
@@ -395,3 +401,26 @@ def targets(selected: Iterable[str], cursor_id: str | None, feed: Feed) -> list[
     if chosen:
         return chosen
     return [cursor_id] if cursor_id else []
+
+
+def adjusted_counts(
+    counts: NotificationCounts | None, feed: Feed, items: Iterable[Message | InboxNotification]
+) -> NotificationCounts | None:
+    """The unread and unseen counts after a write, from the items the service answered
+    against their rows before it; None when that cannot be told (a count not exact, an
+    item not among the rows), and the counts are then fetched again."""
+    if counts is None or counts.unread.capped or counts.unseen.capped:
+        return None
+    unread, unseen = counts.unread.value, counts.unseen.value
+    for item in items:
+        row = feed.get(item.id or "")
+        if row is None:
+            return None
+        was = (row.read, row.seen, row.archived, row.snoozed)
+        if isinstance(item, InboxNotification):
+            now = (item.is_read, item.is_seen, item.is_archived, item.is_snoozed)
+        else:  # a mark's answer: its flags, with the row's archive and snooze
+            now = (item.read, item.seen, row.archived, row.snoozed)
+        unread += InboxTab.UNREAD.shows_state(*now) - InboxTab.UNREAD.shows_state(*was)
+        unseen += InboxTab.UNSEEN.shows_state(*now) - InboxTab.UNSEEN.shows_state(*was)
+    return NotificationCounts(Count(max(0, unread)), Count(max(0, unseen)))

@@ -116,6 +116,7 @@ class Finder:
 
     def _anchor_at(self, anchor: Anchor) -> None:
         if self.screen.text:
+            self.screen.empty_filter_box()
             self.screen.filter_to("")
         self.anchor = anchor
         self.go()
@@ -145,6 +146,8 @@ class Finder:
                 table.grown()
                 table.move_to(index)
                 return
+            if found is None and row is None and feed.missing(index, index + 1):
+                return  # another page came first: its own is still on the way
             if found is None:  # moved since it was found: the pane shows it alone
                 self.anchor = None
                 self._show_alone(anchor.item)

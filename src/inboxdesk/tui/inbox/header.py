@@ -1,8 +1,8 @@
 """Who the inbox belongs to, their unread/unseen counts, and where the app acts.
 
-One line, filled by priority: the counts stay at every width from 80
-columns, then the service's state, then the environment; the subscriber's name and
-details give way first.
+One line, filled by priority: the counts stay at every width from 80 columns, then
+"read-only" if so, then the service's state, then the environment; the subscriber's
+name and details give way first.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ class HeaderState:
     service: str = "online"  # online, reconnecting, offline: the service, not the person
     environment: str = ""
     older: bool = False  # the service has no v2 inbox
+    read_only: bool = False  # no key writes: said right after the counts
 
 
 def _person(state: HeaderState) -> Text:
@@ -75,7 +76,8 @@ def header_text(state: HeaderState, width: int) -> Text:
         service.append(" (older service)", style="yellow")
     environment = Text(clip(state.environment, 24), style="dim") if state.environment else None
     right = counts.copy()
-    for part in (service, environment):
+    read_only = Text("read-only", style="bold yellow") if state.read_only else None
+    for part in (read_only, service, environment):
         if part is None:
             continue
         wider = Text.assemble(right, " · ", part)

@@ -8,28 +8,25 @@ answered 404: `v2` says which.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
-from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
-from inboxdesk.client.limits import Walk, too_many_pages
-from inboxdesk.models import Count, NotificationCounts, Subscriber
-from inboxdesk.models.base import is_whole
-from inboxdesk.models.pages import COUNT_CAP
-from inboxdesk.tui.inbox.feed import PAGE_SIZE, FeedEntry, InboxTab
+from inboxdesk import ends
+from inboxdesk.client import InboxClient, NotFoundError
+from inboxdesk.client.limits import Walk
+from inboxdesk.models import NotificationCounts, Subscriber
+from inboxdesk.tui.inbox.feed import PAGE_SIZE, InboxTab
 
 # A mark-all's "before", listed where the command line lists it too.
 from inboxdesk.writes.before import Unread as Unread
 from inboxdesk.writes.before import unread_before as unread_before
 
+# The end search and what it returns live below the UI (ends.py), shared with the CLI.
+Loaded = ends.Loaded
+End = ends.End
 
-@dataclass(frozen=True)
-class Loaded:
-    """One page of a listing, whichever endpoint gave it."""
 
-    items: Sequence[FeedEntry]
-    has_more: bool
-    total: int | None = None  # the v1 feed's totalCount; the v2 inbox gives none
+def _filters(tab: InboxTab) -> ends.Filters:
+    return ends.Filters(tab.query, tab.feed_query)
 
 
 # How long the App's first open of an inbox waits for its first page (first_page).
@@ -65,17 +62,8 @@ async def subscriber(client: InboxClient, subscriber_id: str) -> Subscriber | No
 async def page(
     client: InboxClient, subscriber_id: str, tab: InboxTab, v2: bool, number: int, limit: int
 ) -> Loaded:
-    """Rows `number * limit` on: by offset on the v2 inbox, by page on the v1 feed (with
-    limit 1 the feed's page number is an offset too)."""
-    if v2:
-        found = await client.notifications(
-            subscriber_id, limit=limit, offset=number * limit, **tab.query
-        )
-        return Loaded(found.data, found.has_more)
-    feed = await client.feed(subscriber_id, number, limit, **tab.feed_query)
-    # A total that is not a whole number is not one to page by.
-    total = int(feed.total_count) if is_whole(feed.total_count) else None
-    return Loaded(feed.data, feed.has_more, total)
+    """Rows `number * limit` on of the tab's listing (ends.page)."""
+    return await ends.page(client, subscriber_id, _filters(tab), v2, number, limit)
 
 
 async def pages(
@@ -116,66 +104,11 @@ async def locate(
         number += 1
 
 
-@dataclass(frozen=True)
-class End:
-    """Where a listing ends, as the search for its last page found it."""
-
-    page: int  # the last page that holds rows
-    last: Loaded  # that page, whole
-    length: int | None  # None: rows were added or removed during the search
-
-
 async def find_end(
     client: InboxClient, subscriber_id: str, known: int, tab: InboxTab, v2: bool
 ) -> End:
-    """The listing's length, which neither endpoint gives (the v2 inbox has no total,
-    the v1 feed caps it at the page size).
-
-    Single-row probes find the last page that holds a row, galloping then halving
-    over pages (about 2·log₂(pages): 19 for 100,000 messages), and that page, fetched
-    whole, says how many rows it holds; its rows are the ones `G` shows. It looks no
-    further than `max_pages`: a service that always says "more" has no end to find.
-    """
-    most = client.options.limits.max_pages
-
-    async def holds(number: int) -> bool:
-        found = await page(client, subscriber_id, tab, v2, number * PAGE_SIZE, 1)
-        return bool(found.items)
-
-    low, step, high = max(0, known - 1) // PAGE_SIZE, 1, None
-    if low and not await holds(low):
-        low = 0  # fewer rows than the hint: search from the start
-    while high is None:
-        if low + 1 >= most:
-            raise too_many_pages(most, "the inbox")
-        probe = min(low + step, most - 1)
-        if await holds(probe):
-            low, step = probe, step * 2
-        else:
-            high = probe
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if await holds(middle) else (low, middle)
-    last = await page(client, subscriber_id, tab, v2, low, PAGE_SIZE)
-    # Rows added or removed meanwhile (more after it, or none left): no end to tell.
-    ended = bool(last.items) and not last.has_more
-    return End(low, last, low * PAGE_SIZE + len(last.items) if ended else None)
-
-
-async def exact(
-    client: InboxClient, subscriber_id: str, count: Count, tab: InboxTab, v2: bool, hint: int
-) -> Count:
-    """A count the service capped, made exact by the end search over its tab (issue 20:
-    `99+` only when the number is unknown); the capped count when the search fails."""
-    if count.odd or (not count.capped and count.value < COUNT_CAP):
-        return count  # an odd count is shown as sent, and never paged by
-    try:
-        end = await find_end(client, subscriber_id, max(hint, int(count.value)), tab, v2)
-    except NotFoundError:
-        raise
-    except InboxdeskError:
-        return count  # a count that stays capped says as much
-    return count if end.length is None else Count(end.length)
+    """The tab's length, which neither endpoint gives (ends.find_end)."""
+    return await ends.find_end(client, subscriber_id, known, _filters(tab), v2)
 
 
 async def counts(client: InboxClient, subscriber_id: str, v2: bool) -> NotificationCounts:
@@ -190,7 +123,7 @@ async def counts(client: InboxClient, subscriber_id: str, v2: bool) -> Notificat
 
 
 def capped(counts: NotificationCounts) -> bool:
-    return any(c.capped or c.value >= COUNT_CAP for c in (counts.unread, counts.unseen))
+    return ends.capped(counts.unread) or ends.capped(counts.unseen)
 
 
 async def exact_counts(
@@ -200,12 +133,5 @@ async def exact_counts(
     v2: bool,
     hint: NotificationCounts | None = None,
 ) -> NotificationCounts:
-    """The capped counts made exact by searching their tabs' ends; `hint`, the last
-    exact counts, makes the search a few probes when little changed."""
-    known = hint if hint is not None and not (hint.unread.odd or hint.unseen.odd) else None
-    known = known or NotificationCounts(Count(0), Count(0))
-    unread, unseen = await asyncio.gather(
-        exact(client, subscriber_id, counts.unread, InboxTab.UNREAD, v2, int(known.unread.value)),
-        exact(client, subscriber_id, counts.unseen, InboxTab.UNSEEN, v2, int(known.unseen.value)),
-    )
-    return NotificationCounts(unread, unseen)
+    """The capped counts made exact by searching their tabs' ends (ends.exact_counts)."""
+    return await ends.exact_counts(client, subscriber_id, counts, v2, hint)

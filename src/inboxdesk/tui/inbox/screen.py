@@ -27,8 +27,15 @@ from inboxdesk.text import clip
 from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.inbox.bindings import INBOX_BINDINGS
-from inboxdesk.tui.inbox.changes import INBOX_ACTIONS, Changes
-from inboxdesk.tui.inbox.feed import PAGE_SIZE, V1_TABS, Feed, Filtered, InboxTab
+from inboxdesk.tui.inbox.changes import BULK_ACTIONS, INBOX_ACTIONS, Changes
+from inboxdesk.tui.inbox.feed import (
+    PAGE_SIZE,
+    V1_TABS,
+    Feed,
+    Filtered,
+    InboxTab,
+    adjusted_counts,
+)
 from inboxdesk.tui.inbox.finding import FINDING_BINDINGS, Finder
 from inboxdesk.tui.inbox.header import HeaderState, SubscriberHeader
 from inboxdesk.tui.inbox.loading import Loading
@@ -146,15 +153,30 @@ class InboxScreen(PreferencesKeyScreen):
     # -- watchers: state to view -------------------------------------------------------
 
     def watch_text(self, text: str) -> None:
-        """The filter box says the filter applied, always: cleared with it (Esc, another
-        subscriber, a match opened from the search of every page)."""
+        """The filter box says the filter applied: cleared with it (another subscriber, a
+        match opened from the search of every page).
+
+        While it has focus the box is the one home of the text, and nothing writes into
+        it: a change handled late would overwrite the keys typed since.
+        """
+        box = self.filter_box()
+        if box is None or box.has_focus:
+            return  # made with the filter applied, when first shown
+        if box.value.strip() != text:
+            box.value = text
+        if not text:
+            box.display = False
+
+    def empty_filter_box(self) -> None:
+        """Empty and hide the box: the filter was cleared by something other than typing
+        (another subscriber, a match opened from the search of every page)."""
         box = self.filter_box()
         if box is None:
-            return  # made with the filter applied, when first shown
-        if box.value.strip() != text:  # while typing, "foo " stays as typed
-            box.value = text
-        if not text and not box.has_focus:
-            box.display = False
+            return
+        if box.has_focus:
+            self.table.focus()
+        box.value = ""
+        box.display = False
 
     def watch_subscriber(self) -> None:
         self._show_header()
@@ -201,6 +223,7 @@ class InboxScreen(PreferencesKeyScreen):
                 "reconnecting" if self.offline else "online",
                 scope.own_name() if scope is not None else "",
                 self.older,
+                self.context.read_only is not None,
             )
         )
         name = self.subscriber.display_name if self.subscriber else self.subscriber_id
@@ -285,6 +308,7 @@ class InboxScreen(PreferencesKeyScreen):
             self.counts = None
             self.selected = frozenset()
         self.show_tab(self.tab.value)
+        self.empty_filter_box()
         self.text = ""
         self.has_rows = False
         self.table.show(self.feed)
@@ -443,9 +467,14 @@ class InboxScreen(PreferencesKeyScreen):
                     *event.result.messages,
                     *event.result.notifications,
                 ]
+                adjusted = adjusted_counts(self.counts, self.feed, items)
                 self._repaint(self.feed.update(items))
                 if any(self.feed.get(i.id or "") is None and self.tab.shows(i) for i in items):
                     self.reload()  # one this tab lists is not among the rows (an undo)
+                elif adjusted is not None:
+                    # Known from the answer: the exact counts are searched for on refresh.
+                    self.counts = adjusted
+                    return
             self.loads.counts(self.subscriber_id)
 
     def _say_inbox_write(self, event: Sent | Partial) -> None:
@@ -513,7 +542,9 @@ class InboxScreen(PreferencesKeyScreen):
     # -- actions: each key's, handed to the part that does it ---------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in INBOX_ACTIONS and self.older:
+        if not self.context.allows(action):
+            return False  # read-only: not bound, so no footer, help or palette offers it
+        if (action in INBOX_ACTIONS or action in BULK_ACTIONS) and self.older:
             return None  # greyed out: the older service has no archive or snooze
         if action in ROW_ACTIONS:
             return True if self.has_rows or self.selected else None
@@ -547,6 +578,12 @@ class InboxScreen(PreferencesKeyScreen):
 
     def action_unsnooze(self) -> None:
         self.changes.inbox_write("unsnooze")
+
+    def action_archive_all(self) -> None:
+        self.changes.archive_all(read=False)
+
+    def action_archive_all_read(self) -> None:
+        self.changes.archive_all(read=True)
 
     def action_undo(self) -> None:
         self.changes.undo()
@@ -591,8 +628,8 @@ class InboxScreen(PreferencesKeyScreen):
 
     @on(Input.Changed, "#text-filter")
     def _typed(self, event: Input.Changed) -> None:
-        if event.input.has_focus:
-            self.filter_to(event.value.strip())
+        if event.input.has_focus:  # the box's text now, not when the change was sent
+            self.filter_to(event.input.value.strip())
 
     @on(Input.Submitted, "#text-filter")
     def _text_submitted(self, event: Input.Submitted) -> None:

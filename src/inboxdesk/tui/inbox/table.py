@@ -300,14 +300,18 @@ class MessageTable(ScrollView, can_focus=True):
         else:
             runs.append(("●" if not row.read else " ", _UNREAD))
             runs.append(("◌" if not row.seen else " ", _UNSEEN))
-        if row.archived:
+        gap = " "
+        if row.archived and row.snoozed:  # both: the second takes the gap before the time
+            runs += [(ARCHIVED_MARK, _ARCHIVED), (SNOOZED_MARK, _SNOOZED)]
+            gap = ""
+        elif row.archived:
             runs.append((ARCHIVED_MARK, _ARCHIVED))
         elif row.snoozed:
             runs.append((SNOOZED_MARK, _SNOOZED))
         else:
             runs.append((" ", None))
         when = pad(clip(relative(row.created_at, self.clock()), WHEN), WHEN)
-        runs += [(f" {when} ", None), (title, None if row.read else _BOLD)]
+        runs += [(f"{gap}{when} ", None), (title, None if row.read else _BOLD)]
         if preview_width:
             runs += [(" ", None), (preview, _DIM)]
         # Style.parse is cached by Rich; an empty style is falsy, so the row's base applies.

@@ -185,6 +185,8 @@ class IntegrationsScreen(PreferencesKeyScreen):
             self.table.move_cursor(row=self.table.get_row_index(integration_id))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.context.allows(action):
+            return False  # read-only: not bound
         if action == "set_primary":
             return True if self.can_set_primary else None
         return True

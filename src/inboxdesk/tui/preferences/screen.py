@@ -257,6 +257,8 @@ class PreferencesScreen(ServiceScreen):
         self._show(replace(answered, rows=answered.rows + critical))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.context.allows(action):
+            return False  # read-only: a preference change is a write, not bound
         if action == "toggle_cell":
             return True if self.table is not None else None
         return True

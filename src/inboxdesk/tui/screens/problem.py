@@ -16,14 +16,19 @@ from inboxdesk.tui.widgets.app_footer import AppFooter
 class ProblemScreen(Screen[None]):
     BINDINGS = [
         Binding("r", "app.connect", "Retry", id="problem.retry", tooltip="Try to connect again"),
-        Binding("q", "app.quit", "Quit", id="problem.quit"),
+        Binding("q", "quit", "Quit", id="problem.quit"),
     ]
 
-    def __init__(self, title: str, message: str, hint: str = "") -> None:
+    def __init__(self, title: str, message: str, hint: str = "", exit_code: int = 1) -> None:
         super().__init__()
         self.problem_title = title
         self.message = message
         self.hint = hint
+        # Quitting here did not do what was asked: 2 for the settings, 1 for the service.
+        self.exit_code = exit_code
+
+    def action_quit(self) -> None:
+        self.app.exit(return_code=self.exit_code)
 
     def compose(self) -> ComposeResult:
         # The message may quote the service's answer: plain, safe text.

@@ -4,6 +4,7 @@ service may apply them twice."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from rich.text import Text
@@ -15,7 +16,7 @@ from textual.widgets import Button, Static
 
 from inboxdesk.text import clip
 from inboxdesk.tui.screens.confirm import ConfirmScreen
-from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Write, describe
+from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Kind, Outbox, Write, describe
 
 SHOWN = 12
 
@@ -40,17 +41,33 @@ class QueuedWritesScreen(ModalScreen[str]):
         ),
     ]
 
-    def __init__(self, writes: list[Write], now: datetime) -> None:
+    def __init__(
+        self,
+        writes: list[Write],
+        now: datetime,
+        outbox: Outbox,
+        send: Callable[[], object],
+        read_only: str | None = None,
+    ) -> None:
         super().__init__()
         self.writes = writes
         self.now = now
+        self._answers: dict[str, Callable[[], object]] = {"send": send, "drop": self._drop}
+        self._outbox = outbox
+        # A read-only run lists them and offers neither send nor drop.
+        self.read_only = read_only
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.read_only is None or parameters == ("later",)
 
     def compose(self) -> ComposeResult:
         count = len(self.writes)
         stale = [w for w in self.writes if w.stale(self.now)]
         lines = Text()
         for write in self.writes[:SHOWN]:
-            lines.append(f"• {clip(describe(write), 60)} · {age(write.made_at, self.now)}")
+            # Every write but a set-primary (never queued) targets one subscriber.
+            whose = "" if write.kind is Kind.SET_PRIMARY else f" of {clip(write.target, 30)}"
+            lines.append(f"• {clip(describe(write), 60)}{whose} · {age(write.made_at, self.now)}")
             if write.stale(self.now):
                 lines.append(f" · over {IDEMPOTENCY_WINDOW_HOURS} h old", style="bold red")
             lines.append("\n")
@@ -62,6 +79,11 @@ class QueuedWritesScreen(ModalScreen[str]):
             if stale
             else "Each is sent with the key it was first tried with, in order."
         )
+        if self.read_only is not None:
+            warning = (
+                f"Read-only ({self.read_only}): they are listed, never sent, and kept for "
+                "a session that may write."
+            )
         with Vertical(id="dialog"):
             yield Static(
                 Text(
@@ -74,17 +96,30 @@ class QueuedWritesScreen(ModalScreen[str]):
             yield Static(lines, id="queued-list")
             yield Static(Text(warning), id="detail")
             with Horizontal(id="buttons"):
-                yield Button("Send (s)", variant="warning", id="send")
-                yield Button("Drop (d)", id="drop")
-                yield Button("Later (l)", id="later")
+                if self.read_only is None:
+                    yield Button("Send (s)", variant="warning", id="send")
+                    yield Button("Drop (d)", id="drop")
+                yield Button("Later (l)" if self.read_only is None else "Close (l)", id="later")
 
     def on_mount(self) -> None:
         self.query_one("#later", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "later")
+        self.action_answer(event.button.id or "later")
+
+    def read_only_as(self, reason: str | None) -> QueuedWritesScreen:
+        """Listed only, never sent nor dropped, when `reason` (a read-only setting)."""
+        self.read_only = reason
+        return self
+
+    def _drop(self) -> None:
+        for write in self.writes:
+            self._outbox.drop(write)
 
     def action_answer(self, choice: str) -> None:
+        chosen = self._answers.get(choice) if self.read_only is None else None
+        if chosen is not None:
+            chosen()
         self.dismiss(choice)
 
 

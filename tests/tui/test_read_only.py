@@ -1,0 +1,77 @@
+"""A read-only run of the app: no write key is bound (footer, help and palette offer
+none), the header says read-only, a write key does nothing, and writes queued by an
+earlier session are listed, never sent. Reading, History and copying still work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from inboxdesk.tui.context import WRITE_ACTIONS
+from inboxdesk.tui.screens.queued import QueuedWritesScreen
+from inboxdesk.writes import WriteStore
+from tests.conftest import Service, jane_message
+from tests.tui.conftest import SIZE, app_for, plain, settled, until
+from tests.tui.test_help_and_palette import footer_keys, help_of, palette
+from tests.tui.test_inbox import opened, stored
+from tests.tui.test_queued_writes import mark_read_while_away
+
+WRITE_WORDS = {"Read", "Unread", "Seen", "Unseen", "All read", "Archive", "Snooze", "Undo"}
+
+
+async def test_no_write_key_is_bound_and_the_header_says_read_only(service: Service) -> None:
+    app = app_for(service, read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await until(pilot, lambda: "read-only" in app.title, what="the title")
+        assert "read-only" in plain(screen.query_one("#subscriber", Static))
+        active = {a.binding.action for a in screen.active_bindings.values()}
+        assert not active & WRITE_ACTIONS
+        assert not {d for _, d in footer_keys(screen)} & WRITE_WORDS
+        helped = " ".join(await help_of(pilot))
+        assert "Mark the highlighted" not in helped and "Filter" in helped
+        offered = set(await palette(pilot, ""))
+        assert not offered & WRITE_WORDS and "Filter" in offered
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="the inbox again")
+        first = screen.table.cursor_key
+        assert first is not None
+        before = stored(service, first)
+        await pilot.press("r", "e", "A")
+        await settled(pilot)
+        assert stored(service, first) == before and app.screen is screen
+        await pilot.press("3")  # History opens, without undo
+        await until(pilot, lambda: app.screen.id == "history", what="history")
+        assert "z" not in {k for k, _ in footer_keys(app.screen)}
+
+
+async def test_queued_writes_of_an_earlier_session_are_listed_never_sent(
+    service: Service, tmp_path: Path
+) -> None:
+    path = tmp_path / "writes.db"
+    async with mark_read_while_away(service, path) as (app, _):
+        app.exit()
+    again = app_for(service, writes=WriteStore(path), read_only=True)
+    async with again.run_test(size=SIZE) as pilot:
+        await until(
+            pilot,
+            lambda: (
+                isinstance(again.screen, QueuedWritesScreen)
+                and bool(again.screen.query("#queued-list"))
+            ),
+            what="the list",
+        )
+        offer = again.screen
+        listed = plain(offer.query_one("#queued-list", Static))
+        assert "mark 1 message read of jane" in listed
+        assert "never sent" in plain(offer.query_one("#detail", Static))
+        assert not offer.query("#send") and not offer.query("#drop")
+        await pilot.press("s", "d")
+        await settled(pilot)
+        assert again.outbox.queued(), "neither sent nor dropped"
+        await pilot.press("l")
+        await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
+        await settled(pilot)
+        assert len(again.outbox.queued()) == 1
+    assert stored(service, jane_message(11)) == (False, False)
