@@ -120,6 +120,8 @@ async def test_the_demo_runs_and_journals_under_its_own_profile(
     """Not the user's default profile: the header names `demo`, the journal files its
     writes under it."""
     from inboxdesk.cli.app_commands import app_settings, demo_settings
+    from inboxdesk.cli.demo_service import DemoService
+    from inboxdesk.server.fixtures import LoadedEnvironment
     from inboxdesk.tui.app import make_app
     from inboxdesk.writes import WriteStore
     from tests.tui.conftest import SIZE, until
@@ -131,7 +133,14 @@ async def test_the_demo_runs_and_journals_under_its_own_profile(
         f'api_key = "{"w" * 32}"\nsubscriber = "someone"\n'
     )
     monkeypatch.setenv("INBOXDESK_CONFIG", str(config))
-    settings = demo_settings(app_settings(), service.url, STAGING_KEY)
+    caller = service.store.authenticate(STAGING_KEY)
+    assert caller is not None
+    own = service.store.own_environment(caller)
+    staging = LoadedEnvironment(own["name"], own["_id"], STAGING_KEY, generated_key=False)
+    demo = DemoService(
+        service.url, STAGING_KEY, tmp_path / "unused.db", tmp_path, ((staging, "dev"),)
+    )
+    settings = demo_settings(app_settings(), demo)
     writes = WriteStore(tmp_path / "writes.db")
     app = make_app(settings, subscriber_id="jane", writes=writes)
     async with app.run_test(size=SIZE) as pilot:

@@ -175,13 +175,11 @@ def app_settings() -> Settings:
         return Settings()
 
 
-DEMO_PROFILE = "demo"
-
-
 def demo_settings(base: Settings, demo: DemoService) -> Settings:
     """The demo's own profile, in memory only: every environment's key, the first
     (Development) the one the app opens on. It is never written to the config file,
     never the default, and its writes are journaled under its name."""
+    from inboxdesk.cli.demo_service import DEMO_PROFILE
     from inboxdesk.config.models import EnvironmentKey
 
     held = {

@@ -20,6 +20,11 @@ class DemoRefused(Exception):
     """Why a demo cannot start, in one line."""
 
 
+# The demo's own profile: in memory (or, for the browser's apps, a scratch file),
+# never the config file's, never the default; its writes are journalled under it.
+DEMO_PROFILE = "demo"
+
+
 @dataclass(frozen=True)
 class DemoService:
     url: str

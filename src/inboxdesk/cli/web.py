@@ -261,7 +261,7 @@ def demo_environment(base: Settings, demo: DemoService, config: Path) -> dict[st
     demo's scratch folder, gone with it), and only the app settings (theme, keymap,
     auto-refresh) from the user's; no profile or connection variable may point the apps
     elsewhere, and no key travels in a variable."""
-    from inboxdesk.cli.app_commands import DEMO_PROFILE
+    from inboxdesk.cli.demo_service import DEMO_PROFILE
 
     held = {
         env.environment_id: {"name": env.name, "api_key": env.api_key}
