@@ -61,3 +61,35 @@ def test_a_profile_that_says_so_refuses_writes_and_still_reads(
     code, out, _ = run(capsys, "counts", "jane")
     assert code == 0 and "UNREAD" in out
     assert journal(capsys) == []
+
+
+def test_an_environment_that_says_so_refuses_writes_there_and_still_reads(
+    env: Service,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.conftest import STAGING_KEY
+
+    # The profile's keys, not one key from the environment.
+    monkeypatch.delenv("NOVU_SECRET_KEY")
+    monkeypatch.delenv("INBOXDESK_BASE_URL")
+
+    caller = env.store.authenticate(STAGING_KEY)
+    assert caller is not None
+    own = env.store.own_environment(caller)
+    config = tmp_path / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        f'default_profile = "look"\n[profiles.look]\nbase_url = "{env.url}"\n'
+        f'[profiles.look.environments.{own["_id"]}]\nname = "{own["name"]}"\n'
+        f'api_key = "{STAGING_KEY}"\nread_only = true\n'
+    )
+    before = unchanged(env)
+    code, out, err = run(capsys, "mark-as", "jane", "read", jane_message(1))
+    assert code == 2 and out == ""
+    assert f"Read-only (the {own['name']} environment's read_only" in err
+    assert "nothing was sent" in err and STAGING_KEY not in err
+    assert unchanged(env) == before
+    code, out, err = run(capsys, "messages", "jane", "--json")
+    assert code == 0 and json.loads(out)["data"], err
