@@ -55,3 +55,23 @@ def test_the_browser_demos_apps_hold_every_environments_key(tmp_path: Path) -> N
 
         for out in (shown, listed):
             assert not any(key in out.stdout + out.stderr for key in keys)
+
+
+def test_the_demo_opens_on_ada_whose_stories_it_holds() -> None:
+    """Without --subscriber the demo opens on Ada, who has every delivery story."""
+    import httpx
+
+    with demo_service(None, ()) as demo:
+        assert demo.subscriber is not None
+        key = demo.environments[0][0].api_key
+        headers = {"Authorization": f"ApiKey {key}"}
+        one = httpx.get(f"{demo.url}/v2/subscribers/{demo.subscriber}", headers=headers)
+        assert one.status_code == 200 and one.json()["data"]["firstName"] == "Ada"
+        feed = httpx.get(
+            f"{demo.url}/v1/notifications",
+            params={"subscriberIds": demo.subscriber, "limit": 50},
+            headers=headers,
+        )
+        assert feed.status_code == 200
+        channels = {job["type"] for n in feed.json()["data"] for job in n["jobs"]}
+        assert {"email", "sms", "push", "chat", "in_app"} <= channels

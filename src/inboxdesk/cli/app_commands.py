@@ -199,7 +199,8 @@ def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ())
     base = app_settings()
     try:
         with EndOnSignals(), demo_service(db, load) as demo:
-            return run_app(InboxdeskApp(demo_settings(base, demo), subscriber_id=subscriber))
+            opened = subscriber or demo.subscriber
+            return run_app(InboxdeskApp(demo_settings(base, demo), subscriber_id=opened))
     except DemoRefused as exc:
         # A fixture's error may quote its text: shown safe, as any text from a file.
         print(f"inboxdesk: {safe(str(exc), newlines=False)}", file=sys.stderr)
@@ -213,7 +214,9 @@ def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ())
     help="keep the demo database here (default: temporary)",
 )
 @click.option(
-    "--subscriber", metavar="ID", help="open this subscriber's inbox (default: the first)"
+    "--subscriber",
+    metavar="ID",
+    help="open this subscriber's inbox (default: Ada, or the first of --load's)",
 )
 @click.option(
     "--load",

@@ -33,6 +33,9 @@ class DemoService:
     scratch: Path  # a temporary directory that goes with the demo
     # Every environment of the demo (or of the fixtures), with its key and its type.
     environments: tuple[tuple[LoadedEnvironment, str | None], ...] = field(default=())
+    # The subscriber the app opens on unless told: Ada, who has every delivery story, in
+    # the demo data; the first subscriber of `--load`'s fixtures.
+    subscriber: str | None = None
 
 
 @contextmanager
@@ -42,6 +45,7 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
     Raises DemoRefused for a database that holds data or a bad fixture."""
     from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
     from inboxdesk.server.demo import demo_fixture
+    from inboxdesk.server.demo.delivery import ADA
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.settings import ServerSettings
@@ -80,6 +84,13 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
                 for env, doc in zip(environments, fixture["environments"], strict=True)
             )
             with ServiceThread(ServerSettings(db_path=db_path), store) as service:
-                yield DemoService(service.url, loaded[0][0].api_key, db_path, Path(scratch), every)
+                yield DemoService(
+                    service.url,
+                    loaded[0][0].api_key,
+                    db_path,
+                    Path(scratch),
+                    every,
+                    None if load else ADA,
+                )
         finally:
             store.close()

@@ -249,7 +249,7 @@ def _serve_demo(
         with demo_service(db, load) as demo:
             print(f"inboxdesk local service on {demo.url}  (database {demo.db_path})")
             environment = demo_environment(base, demo, demo.scratch / "app.toml")
-            return serve_web(app_command(subscriber), host, port, environment)
+            return serve_web(app_command(subscriber or demo.subscriber), host, port, environment)
     except DemoRefused as exc:
         print(f"inboxdesk: {safe(str(exc), newlines=False)}", file=sys.stderr)
         return 2
