@@ -8,11 +8,21 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from inboxdesk.cli.demo_service import demo_service
+import pytest
+
+from inboxdesk.cli.demo_service import DemoService, demo_service
 from inboxdesk.cli.web import demo_environment
 from inboxdesk.config import Settings
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[DemoService]:
+    """One demo for the module: the tests only read from it."""
+    with demo_service(None, ()) as running:
+        yield running
 
 
 def run(env: dict[str, str | None], home: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -31,47 +41,47 @@ def run(env: dict[str, str | None], home: Path, *args: str) -> subprocess.Comple
     )
 
 
-def test_the_browser_demos_apps_hold_every_environments_key(tmp_path: Path) -> None:
-    with demo_service(None, ()) as demo:
-        config = demo.scratch / "app.toml"
-        env = demo_environment(Settings(), demo, config)
-        keys = [held.api_key for held, _ in demo.environments]
-        names = {held.name for held, _ in demo.environments}
-        assert len(keys) >= 2
-        assert config.stat().st_mode & 0o777 == 0o600
-        # No key in a variable: the user's own NOVU_SECRET_KEY is taken away too.
-        assert env["NOVU_SECRET_KEY"] is None
-        assert not any(key in (value or "") for value in env.values() for key in keys)
+def test_the_browser_demos_apps_hold_every_environments_key(
+    demo: DemoService, tmp_path: Path
+) -> None:
+    config = demo.scratch / "app.toml"
+    env = demo_environment(Settings(), demo, config)
+    keys = [held.api_key for held, _ in demo.environments]
+    names = {held.name for held, _ in demo.environments}
+    assert len(keys) >= 2
+    assert config.stat().st_mode & 0o777 == 0o600
+    # No key in a variable: the user's own NOVU_SECRET_KEY is taken away too.
+    assert env["NOVU_SECRET_KEY"] is None
+    assert not any(key in (value or "") for value in env.values() for key in keys)
 
-        shown = run(env, tmp_path, "config", "show", "--json")
-        assert shown.returncode == 0, shown.stderr
-        held = json.loads(shown.stdout)["data"]["keys"]
-        assert {k["environment"] for k in held} == names
+    shown = run(env, tmp_path, "config", "show", "--json")
+    assert shown.returncode == 0, shown.stderr
+    held = json.loads(shown.stdout)["data"]["keys"]
+    assert {k["environment"] for k in held} == names
 
-        listed = run(env, tmp_path, "integrations", "--json")
-        assert listed.returncode == 0, listed.stderr
-        environments = {i["_environmentId"] for i in json.loads(listed.stdout)["data"]}
-        assert environments == {held.environment_id for held, _ in demo.environments}
+    listed = run(env, tmp_path, "integrations", "--json")
+    assert listed.returncode == 0, listed.stderr
+    environments = {i["_environmentId"] for i in json.loads(listed.stdout)["data"]}
+    assert environments == {held.environment_id for held, _ in demo.environments}
 
-        for out in (shown, listed):
-            assert not any(key in out.stdout + out.stderr for key in keys)
+    for out in (shown, listed):
+        assert not any(key in out.stdout + out.stderr for key in keys)
 
 
-def test_the_demo_opens_on_ada_whose_stories_it_holds() -> None:
+def test_the_demo_opens_on_ada_whose_stories_it_holds(demo: DemoService) -> None:
     """Without --subscriber the demo opens on Ada, who has every delivery story."""
     import httpx
 
-    with demo_service(None, ()) as demo:
-        assert demo.subscriber is not None
-        key = demo.environments[0][0].api_key
-        headers = {"Authorization": f"ApiKey {key}"}
-        one = httpx.get(f"{demo.url}/v2/subscribers/{demo.subscriber}", headers=headers)
-        assert one.status_code == 200 and one.json()["data"]["firstName"] == "Ada"
-        feed = httpx.get(
-            f"{demo.url}/v1/notifications",
-            params={"subscriberIds": demo.subscriber, "limit": 50},
-            headers=headers,
-        )
-        assert feed.status_code == 200
-        channels = {job["type"] for n in feed.json()["data"] for job in n["jobs"]}
-        assert {"email", "sms", "push", "chat", "in_app"} <= channels
+    assert demo.subscriber is not None
+    key = demo.environments[0][0].api_key
+    headers = {"Authorization": f"ApiKey {key}"}
+    one = httpx.get(f"{demo.url}/v2/subscribers/{demo.subscriber}", headers=headers)
+    assert one.status_code == 200 and one.json()["data"]["firstName"] == "Ada"
+    feed = httpx.get(
+        f"{demo.url}/v1/notifications",
+        params={"subscriberIds": demo.subscriber, "limit": 50},
+        headers=headers,
+    )
+    assert feed.status_code == 200
+    channels = {job["type"] for n in feed.json()["data"] for job in n["jobs"]}
+    assert {"email", "sms", "push", "chat", "in_app"} <= channels
