@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.waiting import until
 
 from inboxdesk.config import Settings
+from inboxdesk.config.models import EnvironmentKey
 from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.fixtures import load_fixture
 from inboxdesk.server.runner import ServiceThread
@@ -202,9 +203,12 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
 }
 
 
-async def shoot(url: str, key: str, name: str, scene: Scene, size: tuple[int, int]) -> None:
-    # An outbox of its own: no scene reads or writes the user's history.
-    settings = Settings(base_url=url, api_key=key)
+async def shoot(
+    url: str, held: dict[str, EnvironmentKey], name: str, scene: Scene, size: tuple[int, int]
+) -> None:
+    # The demo's own profile, a key for each environment, as `inboxdesk demo` opens it; an
+    # outbox of its own: no scene reads or writes the user's history.
+    settings = Settings(base_url=url, profile="demo", environments=held)
     app: InboxdeskApp = make_app(settings, clock=lambda: NOW, writes=WriteStore(None))
     app.animation_level = "none"
     async with app.run_test(size=size) as pilot:
@@ -235,9 +239,16 @@ async def main() -> int:
             # A fresh demo database per scene, so that no scene sees another's changes.
             db = Path(scratch) / f"{name}.db"
             store = Store(db)
-            key = load_fixture(store, demo_fixture(NOW))[0].api_key
+            fixture = demo_fixture(NOW)
+            loaded = load_fixture(store, fixture)
+            held = {
+                env.environment_id: EnvironmentKey(
+                    name=env.name, type=doc.get("type"), api_key=env.api_key
+                )
+                for env, doc in zip(loaded, fixture["environments"], strict=True)
+            }
             with ServiceThread(ServerSettings(db_path=db), store) as service:
-                await shoot(service.url, key, name, scene, size)
+                await shoot(service.url, held, name, scene, size)
     return 0 if "--svg" in sys.argv[1:] else web_inbox()
 
 
