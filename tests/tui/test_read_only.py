@@ -75,3 +75,32 @@ async def test_queued_writes_of_an_earlier_session_are_listed_never_sent(
         await settled(pilot)
         assert len(again.outbox.queued()) == 1
     assert stored(service, jane_message(11)) == (False, False)
+
+
+async def test_an_environment_that_says_so_binds_no_write_key_there(service: Service) -> None:
+    """A profile's environment marked read_only: the app acting in it binds no write key
+    and says read-only, as the whole-run setting does."""
+    from inboxdesk.config import Settings
+    from inboxdesk.config.models import EnvironmentKey
+    from inboxdesk.tui.app import make_app
+    from tests.conftest import STAGING_KEY
+    from tests.tui.conftest import NOW
+
+    caller = service.store.authenticate(STAGING_KEY)
+    assert caller is not None
+    own = service.store.own_environment(caller)
+    held = {own["_id"]: EnvironmentKey(name=own["name"], api_key=STAGING_KEY, read_only=True)}
+    config = Settings(base_url=service.url, profile="look", environments=held)
+    app = make_app(config, subscriber_id="jane", clock=lambda: NOW, writes=WriteStore(None))
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        await until(pilot, lambda: "read-only" in app.title, what="the title")
+        active = {a.binding.action for a in screen.active_bindings.values()}
+        assert not active & WRITE_ACTIONS
+        first = screen.table.cursor_key
+        assert first is not None
+        before = stored(service, first)
+        await pilot.press("r")
+        await settled(pilot)
+        assert stored(service, first) == before
