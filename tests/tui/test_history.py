@@ -167,3 +167,30 @@ async def test_history_keeps_the_outcome_and_the_request_log_its_status_in_view(
         await pilot.pause()
         log = app.screen.query_one("#requests")
         assert in_view(log, ("At", "Status", "ms")), [c.label for c in log.ordered_columns]  # type: ignore[attr-defined]
+
+
+async def test_damaged_journal_rows_are_said_once_and_history_still_opens(
+    service: Service, tmp_path: Path
+) -> None:
+    """A damaged row costs that row alone: History lists the rest and says, once each,
+    which rows it passed over, as the command line does."""
+    import httpx
+
+    from tests.client.test_cli_journal import BROKEN, damage
+
+    path = tmp_path / "writes.db"
+    WriteStore(path).close()
+    url = httpx.URL(service.url)
+    damage(path, f"{url.host}:{url.port}")
+    notices = Notices()
+    app = app_for(service, writes=WriteStore(path))
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await opened(pilot)
+        await pilot.press("3")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
+        await until(pilot, lambda: len(notices.saying("skipped")) >= len(BROKEN), what="said")
+        for name in BROKEN:
+            assert len(notices.saying(f"journal entry {name}")) == 1, name
+        await pilot.press("ctrl+r")  # read again: nothing said twice
+        await pilot.pause()
+        assert all(len(notices.saying(f"journal entry {n}")) == 1 for n in BROKEN)

@@ -82,6 +82,8 @@ class HistoryScreen(PreferencesKeyScreen):
         self.context = context
         self.entries: dict[str, Entry] = {}
         self.filter_query = Query(())
+        # The damaged journal rows already said: each is said once, as the command line does.
+        self._said: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -112,6 +114,11 @@ class HistoryScreen(PreferencesKeyScreen):
         where = outbox.where
         found = outbox.store.entries(type(where)(where.profile, where.host), limit=SHOWN)
         self.entries = {e.write.id: e for e in found}
+        for line in outbox.store.skipped.values():
+            if line not in self._said:
+                self._said.add(line)
+                said = safe(line, newlines=False)
+                self.notify(said, title="History", severity="warning", timeout=10, markup=False)
         shown = [e for e in found if self.filter_query.matches(e, self.scope)]
         self.table.show(shown, self.scope, self.context.clock())
         self._show_detail()
