@@ -123,9 +123,19 @@ class Service:
 @contextmanager
 def service(inboxes: dict[str, int], extra: Sequence[str] = ()) -> Iterator[Service]:
     """`inboxdesk serve` in its own process, loaded with `fixture(inboxes)`."""
+    with serve_fixture(fixture(inboxes), extra) as running:
+        yield running
+
+
+@contextmanager
+def serve_fixture(
+    document: dict[str, Any], extra: Sequence[str] = (), start_within: float = 60
+) -> Iterator[Service]:
+    """`inboxdesk serve` in its own process, loaded with the fixture `document`; a large
+    one is given more than a minute to load."""
     with tempfile.TemporaryDirectory(prefix="inboxdesk-bench-") as scratch:
         path = Path(scratch) / "fixture.json"
-        path.write_text(json.dumps(fixture(inboxes)))
+        path.write_text(json.dumps(document))
         db = Path(scratch) / "bench.db"
         port = free_port()
         process = subprocess.Popen(
@@ -146,7 +156,7 @@ def service(inboxes: dict[str, int], extra: Sequence[str] = ()) -> Iterator[Serv
             stderr=subprocess.PIPE,
         )
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + start_within
         while True:
             try:
                 httpx.get(f"{url}/openapi.json", timeout=1)

@@ -18,19 +18,13 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx
 from textual import events
 
-from benchmarks.common import KEY, free_port
+from benchmarks.common import KEY, serve_fixture
 
 SUBSCRIBER = "ada"
 NOTIFICATIONS = 10_000
@@ -96,35 +90,6 @@ def fixture() -> dict[str, Any]:
             }
         ]
     }
-
-
-@contextmanager
-def served() -> Iterator[tuple[str, str]]:
-    with tempfile.TemporaryDirectory(prefix="inboxdesk-bench-") as scratch:
-        path = Path(scratch) / "fixture.json"
-        path.write_text(json.dumps(fixture()))
-        port = free_port()
-        command = [sys.executable, "-m", "inboxdesk", "serve", "--db", f"{scratch}/b.db"]
-        process = subprocess.Popen(
-            [*command, "--port", str(port), "--load", str(path)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                httpx.get(f"{url}/openapi.json", timeout=1)
-                break
-            except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the service did not start") from None
-                time.sleep(0.1)
-        try:
-            yield url, f"{scratch}/b.db"
-        finally:
-            process.terminate()
-            process.wait()
 
 
 def page_times(url: str, pages: tuple[int, int]) -> tuple[list[float], list[float]]:
@@ -213,7 +178,8 @@ async def app_times(url: str) -> tuple[float, list[tuple[float, float]]]:
 
 def main() -> None:
     print(f"building a service with {NOTIFICATIONS:,} notifications for one subscriber…")
-    with served() as (url, db):
+    with serve_fixture(fixture(), start_within=300) as running:
+        url, db = running.url, str(running.db)
         last_page = NOTIFICATIONS // 50 - 1  # the last full page (one more holds one)
         first, last = (statistics.median(t) for t in page_times(url, (0, last_page)))
         print(
