@@ -62,7 +62,7 @@ class SubscribersListed(TextualMessage):
 
 class OpenPreferences(TextualMessage):
     """Show a subscriber's Preferences, the cursor on a workflow's channel when given
-    (None: the global row). Views that cannot import the Preferences view post it."""
+    (None: the global row). Every view's `5` posts it, and the App opens the view."""
 
     def __init__(
         self, subscriber_id: str | None, workflow: str | None, channel: str | None

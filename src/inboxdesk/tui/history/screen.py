@@ -20,8 +20,9 @@ from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.history.detail import HistoryDetail
 from inboxdesk.tui.history.query import FIELDS, Query
 from inboxdesk.tui.history.table import HistoryTable
-from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
+from inboxdesk.tui.preferences.opening import SHOW_PREFERENCES
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
+from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Kind, describe
@@ -33,9 +34,10 @@ if TYPE_CHECKING:
 SHOWN = 2000  # the newest entries listed; `inboxdesk history` gives them all
 
 
-class HistoryScreen(PreferencesKeyScreen):
+class HistoryScreen(ServiceScreen):
     AUTO_FOCUS = "#history-table"
     BINDINGS = [
+        SHOW_PREFERENCES,
         Binding("z", "undo", "Undo", id="history.undo", tooltip="Undo the highlighted write"),
         Binding(
             "slash",

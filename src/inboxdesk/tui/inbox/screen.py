@@ -51,7 +51,8 @@ from inboxdesk.tui.inbox.messages import (
 from inboxdesk.tui.inbox.status import Status, StatusLine
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.messages import FirstRowsShown, OpenSubscriber, Reload, ServiceAnswered
-from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
+from inboxdesk.tui.preferences.opening import SHOW_PREFERENCES
+from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes.model import Kind
@@ -68,10 +69,14 @@ MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
 
 
-class InboxScreen(PreferencesKeyScreen):
+class InboxScreen(ServiceScreen):
     """A subscriber's in-app messages; every key calls the service through the client."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [*INBOX_BINDINGS, *FINDING_BINDINGS]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        SHOW_PREFERENCES,
+        *INBOX_BINDINGS,
+        *FINDING_BINDINGS,
+    ]
     AUTO_FOCUS = "#messages"
 
     # What the view shows; changed only by handlers (and the keys' own actions). `var`s:

@@ -25,8 +25,9 @@ from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.integrations.detail import IntegrationDetail, primary_note
 from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.messages import Reload, SelectIntegration
-from inboxdesk.tui.preferences.opening import PreferencesKeyScreen
+from inboxdesk.tui.preferences.opening import SHOW_PREFERENCES
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
+from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Event, Kind, Sent
@@ -43,9 +44,10 @@ class IntegrationsLoaded(TextualMessage):
         self.without = without  # the environments without a key, and how to add one
 
 
-class IntegrationsScreen(PreferencesKeyScreen):
+class IntegrationsScreen(ServiceScreen):
     AUTO_FOCUS = "#integration-table"
     BINDINGS = [
+        SHOW_PREFERENCES,
         Binding(
             "p",
             "set_primary",

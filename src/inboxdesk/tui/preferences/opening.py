@@ -4,11 +4,9 @@ workflow and channel (a delivery step canceled by a preference opens the one beh
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from textual.binding import Binding, BindingType
-
-from inboxdesk.tui.screens.service_screen import ServiceScreen
+from textual.binding import Binding
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -50,20 +48,13 @@ def open_preferences(
     app.get_screen(SCREEN).post_message(ShowPreferences(subscriber, workflow, channel))
 
 
-class PreferencesKeyScreen(ServiceScreen):
-    """A view with `5`: Preferences of the subscriber whose inbox is open."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "5",
-            "show_preferences",
-            "Preferences",
-            show=False,
-            id="view.preferences",
-            tooltip="The current subscriber's channel preferences",
-        ),
-    ]
-    context: ViewContext  # each view's own, handed to it when built
-
-    def action_show_preferences(self) -> None:
-        open_preferences(self.app, self.context)
+# `5` on each view (the App opens Preferences, as it does for Activity's and the
+# timeline's `5`: ServiceScreen.action_show_preferences posts OpenPreferences).
+SHOW_PREFERENCES = Binding(
+    "5",
+    "show_preferences",
+    "Preferences",
+    show=False,
+    id="view.preferences",
+    tooltip="The current subscriber's channel preferences",
+)

@@ -78,6 +78,12 @@ class ServiceScreen(Screen[None]):
     def action_toggle_detail(self) -> None:
         self.toggle_class("-no-detail")
 
+    def action_show_preferences(self) -> None:
+        """Preferences (`5`) of the inbox's subscriber: the App opens them."""
+        from inboxdesk.tui.messages import OpenPreferences
+
+        self.post_message(OpenPreferences(None, None, None))
+
     def action_show_activity(self) -> None:
         """Activity (`4`): the inbox's subscriber's notifications on every channel."""
         from inboxdesk.tui.activity.opening import show_activity
