@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import ConfigDict, Field
 
-from inboxdesk.models.base import DeferredModel, Number
+from inboxdesk.models.base import DeferredModel, Number, is_whole
 
 T = TypeVar("T")
 
@@ -69,7 +69,7 @@ class Count:
     def odd(self) -> bool:
         """Negative or not whole: shown as sent, marked, and never used to page or to
         size a confirmation."""
-        return self.value < 0 or not float(self.value).is_integer()
+        return not is_whole(self.value)
 
     def __str__(self) -> str:
         if self.odd:
@@ -82,10 +82,9 @@ class Count:
     @classmethod
     def of(cls, value: int | float, cap: int = COUNT_CAP) -> Count:
         """A count from a service that counts at most `cap`; an odd one kept as sent."""
-        if isinstance(value, float) and value.is_integer() and value >= 0:
-            value = int(value)
-        if cls(value).odd:
+        if not is_whole(value):
             return cls(value)
+        value = int(value)
         return cls(min(value, cap), value >= cap)
 
 
