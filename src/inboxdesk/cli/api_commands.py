@@ -16,7 +16,6 @@ from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
 from inboxdesk.client import InboxClient, NoV2Inbox
 from inboxdesk.client.limits import Walk
-from inboxdesk.config import ConfigError
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.ends import exact_notification_counts
@@ -126,11 +125,8 @@ def _keys_call(
                 clients.adopt(current, clients.of(held))
                 if not lenient:
                     keyring.check_named(current)
-            if writes and current.read_only:
-                raise ConfigError(
-                    f"Read-only (the {current.label} environment's read_only in the profile): "
-                    "this command writes, so nothing was sent."
-                )
+            if writes:
+                refuse_if_read_only(settings, current)
             return await work(clients, current)
 
     return asyncio.run(main())

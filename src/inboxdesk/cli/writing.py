@@ -10,15 +10,16 @@ from dataclasses import replace
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import Clients
-from inboxdesk.config.keys import HeldKey
+from inboxdesk.config.keys import HeldKey, read_only_reason
 from inboxdesk.paths import writes_path
 from inboxdesk.scope import own_environment_id
 from inboxdesk.writes import Failed, Outbox, Partial, Sent, Where, Write, open_store
 
 
-def refuse_if_read_only(settings: Settings) -> None:
-    """A write in a read-only run stops before anything is read or sent (exit 2)."""
-    reason = settings.read_only_reason()
+def refuse_if_read_only(settings: Settings, held: HeldKey | None = None) -> None:
+    """A write in a read-only run, or in a read-only environment, stops before anything
+    is sent (exit 2)."""
+    reason = read_only_reason(settings, held)
     if reason is not None:
         raise ConfigError(f"Read-only ({reason}): this command writes, so nothing was sent.")
 

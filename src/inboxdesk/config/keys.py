@@ -198,6 +198,16 @@ async def key_environment(client: InboxClient) -> Environment | None:
     )
 
 
+def read_only_reason(settings: Settings, held: HeldKey | None = None) -> str | None:
+    """The setting that makes writes refused, as one would write it: the run's
+    (`--read-only`, the profile's), else the environment acted in; None if writes are
+    allowed. The app and the command line both ask here."""
+    reason = settings.read_only_reason()
+    if reason is None and held is not None and held.read_only:
+        reason = f"the {held.label} environment's read_only"
+    return reason
+
+
 def file_learned(profile: str, held: HeldKey) -> None:
     """Write `held` into the profile's environments table, in place of its unfiled key."""
     config = ConfigFile.load(warn=False)

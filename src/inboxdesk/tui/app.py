@@ -22,6 +22,7 @@ from inboxdesk.client import InboxClient, InboxdeskError, RetryPolicy, Transport
 from inboxdesk.client.errors import transient
 from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import plain_http_warning
+from inboxdesk.config.keys import read_only_reason
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip
 from inboxdesk.tui.appearance import apply_appearance
@@ -316,11 +317,7 @@ class InboxdeskApp(App[None]):
     def read_only(self) -> str | None:
         """The setting that makes this run read-only (the settings', or the environment
         acted in), as one would write it; None if writes are allowed."""
-        reason = self.settings.read_only_reason()
-        held = self.held_keys.held
-        if reason is None and held.read_only:
-            reason = f"the {held.label} environment's read_only"
-        return reason
+        return read_only_reason(self.settings, self.held_keys.held)
 
     def show_environment(self, scope: Scope | None = None) -> None:
         """The header: the profile and the environment acted in (after the first frame)."""
