@@ -25,6 +25,7 @@ from inboxdesk.text import clip, plural, safe
 from inboxdesk.tui.activity.timeline import GLYPH_STYLE, open_delivery, show_timeline
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
+from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
@@ -156,17 +157,7 @@ class ActivityScreen(Screen[None]):
             tooltip="Open a notification's timeline by its transactionId or id",
         ),
         Binding("ctrl+r,f5", "refresh", "Refresh", id="activity.refresh", tooltip="Read again"),
-        Binding("1", "app.show_inbox", "Inbox", id="activity.inbox", tooltip="The inbox view"),
-        Binding(
-            "2",
-            "app.show_integrations",
-            "Integrations",
-            id="activity.integrations",
-            tooltip="The integrations view",
-        ),
-        Binding(
-            "3", "app.show_history", "History", id="activity.history", tooltip="The history view"
-        ),
+        *view_keys("activity"),
         Binding(
             "5",
             "show_preferences",

@@ -33,6 +33,7 @@ from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import cells, clip, safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
+from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 
@@ -185,26 +186,7 @@ class TimelineScreen(Screen[None]):
             tooltip="Back to the list",
         ),
         Binding("ctrl+r,f5", "refresh", "Refresh", id="timeline.refresh", tooltip="Read it again"),
-        Binding(
-            "1", "view('app.show_inbox')", "Inbox", id="timeline.inbox", tooltip="The inbox view"
-        ),
-        Binding(
-            "2",
-            "view('app.show_integrations')",
-            "Integrations",
-            id="timeline.integrations",
-            tooltip="The integrations view",
-        ),
-        Binding(
-            "3",
-            "view('app.show_history')",
-            "History",
-            id="timeline.history",
-            tooltip="The history view",
-        ),
-        Binding(
-            "4", "view('show_activity')", "Activity", id="timeline.activity", tooltip="Activity"
-        ),
+        *view_keys("timeline", lambda name: f"view({name!r})"),
         Binding(
             "5",
             "preferences",

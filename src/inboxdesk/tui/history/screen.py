@@ -23,6 +23,7 @@ from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.preferences.opening import SHOW_PREFERENCES
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Kind, describe
@@ -62,21 +63,7 @@ class HistoryScreen(ServiceScreen):
             id="history.export",
             tooltip="Save the writes listed here as CSV (a private file; its path is shown)",
         ),
-        Binding("1", "app.show_inbox", "Inbox", id="history.inbox", tooltip="The inbox view"),
-        Binding(
-            "2",
-            "app.show_integrations",
-            "Integrations",
-            id="history.integrations",
-            tooltip="The integrations view",
-        ),
-        Binding(
-            "4",
-            "show_activity",
-            "Activity",
-            id="history.activity",
-            tooltip="The subscriber's notifications on every channel",
-        ),
+        *view_keys("history"),
     ]
 
     def __init__(self, context: ViewContext) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
+from inboxdesk.tui.view_keys import view_keys
+
 INBOX_BINDINGS: list[BindingType] = [
     Binding(
         "r",
@@ -166,27 +168,7 @@ INBOX_BINDINGS: list[BindingType] = [
         id="inbox.refresh",
         tooltip="Load the subscriber, counts and the pages in view again",
     ),
-    Binding(
-        "2",
-        "app.show_integrations",
-        "Integrations",
-        id="inbox.integrations",
-        tooltip="Switch to the integrations view",
-    ),
-    Binding(
-        "3",
-        "app.show_history",
-        "History",
-        id="inbox.history",
-        tooltip="Every write inboxdesk made, and undo of any",
-    ),
-    Binding(
-        "4",
-        "show_activity",
-        "Activity",
-        id="inbox.activity",
-        tooltip="This subscriber's notifications on every channel, and why they arrived or not",
-    ),
+    *view_keys("inbox"),
     Binding(
         "d",
         "delivery",

@@ -28,6 +28,7 @@ from inboxdesk.tui.messages import Reload, SelectIntegration
 from inboxdesk.tui.preferences.opening import SHOW_PREFERENCES
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Event, Kind, Sent
@@ -70,27 +71,7 @@ class IntegrationsScreen(ServiceScreen):
             show=False,
             tooltip="Copy the highlighted integration's id",
         ),
-        Binding(
-            "1",
-            "app.show_inbox",
-            "Inbox",
-            id="integrations.inbox",
-            tooltip="Switch to the inbox view",
-        ),
-        Binding(
-            "3",
-            "app.show_history",
-            "History",
-            id="integrations.history",
-            tooltip="Every write inboxdesk made, and undo of any",
-        ),
-        Binding(
-            "4",
-            "show_activity",
-            "Activity",
-            id="integrations.activity",
-            tooltip="The subscriber's notifications on every channel",
-        ),
+        *view_keys("integrations"),
     ]
 
     # Whether `p` applies to the highlighted integration; the footer follows it.

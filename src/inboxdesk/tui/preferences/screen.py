@@ -23,6 +23,7 @@ from inboxdesk.tui.preferences.confirm import Answer, PreferenceConfirm
 from inboxdesk.tui.preferences.grid import GLOBAL_KEY, PreferenceGrid, row_key
 from inboxdesk.tui.preferences.messages import ShowPreferences
 from inboxdesk.tui.screens.service_screen import ServiceScreen
+from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Event, Kind, Sent
@@ -64,28 +65,7 @@ class PreferencesScreen(ServiceScreen):
             id="preferences.refresh",
             tooltip="Load the preferences again",
         ),
-        Binding("1", "app.show_inbox", "Inbox", id="preferences.inbox", tooltip="The inbox"),
-        Binding(
-            "2",
-            "app.show_integrations",
-            "Integrations",
-            id="preferences.integrations",
-            tooltip="Switch to the integrations view",
-        ),
-        Binding(
-            "3",
-            "app.show_history",
-            "History",
-            id="preferences.history",
-            tooltip="Every write inboxdesk made, and undo of any",
-        ),
-        Binding(
-            "4",
-            "show_activity",
-            "Activity",
-            id="preferences.activity",
-            tooltip="This subscriber's notifications on every channel",
-        ),
+        *view_keys("preferences"),
     ]
 
     def __init__(
