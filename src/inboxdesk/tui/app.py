@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -549,6 +550,10 @@ class InboxdeskApp(App[None]):
         from inboxdesk.tui.write_notices import notice
         from inboxdesk.writes import Failed, Kind, Queued
 
+        if isinstance(event, Failed):
+            # A refused switch is said as what it means: the key went to another
+            # environment than the integration's.
+            event = replace(event, error=explained(event, self.held_keys, self.scope))
         problem = self.outbox.store.problem
         if problem and problem not in self._said:
             self._said.add(problem)
@@ -559,15 +564,9 @@ class InboxdeskApp(App[None]):
             title = "Queued" if isinstance(event, Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
-            error = explained(event, self.held_keys, self.scope)
-            # A switch's own notice says why in full; a 403 is said as what it means, and
-            # an unreachable service is probed.
-            if (
-                event.write.kind is not Kind.SET_PRIMARY
-                or error is not event.error
-                or isinstance(error, TransportError)
-            ):
-                self.report(error)
+            # A switch's own notice says why in full; an unreachable service is probed.
+            if event.write.kind is not Kind.SET_PRIMARY or isinstance(event.error, TransportError):
+                self.report(event.error)
         elif isinstance(event, Queued) and self.outbox.away:
             self._went_away("The service is unreachable.")
 

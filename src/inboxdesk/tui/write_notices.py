@@ -130,7 +130,9 @@ def notice(event: Event) -> tuple[str, str] | None:
         return clip(event.reason, 200), "warning"
     if isinstance(event, Failed):
         if write.kind is Kind.SET_PRIMARY:
-            return clip(switch_failed(write, event.error), 300), "error"
+            said = clip(switch_failed(write, event.error), 300)
+            hint = clip(event.error.hint, 200)
+            return f"{said}\n{hint}".strip(), "error"
         return None  # the app's report says what failed and what to do
     if write.kind is Kind.SET_PRIMARY:
         return None  # the integrations view says what changed, from its plan
