@@ -12,12 +12,13 @@ from typing import Any
 import httpx
 import pytest
 
-from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
 from tests.client.faults import LOOPBACK_TLS
 from tests.shared_service import SharedService
+from tests.templates import Templates
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "inbox.json"
@@ -124,9 +125,18 @@ def give_back(shared: SharedService) -> None:
         pytest.fail(f"a test that stops its service must be marked {OWN_SERVICE}")
 
 
+@pytest.fixture(scope="session")
+def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
+    """Each fixture loaded once per process; every service gets a copy of its own."""
+    return Templates(tmp_path_factory.mktemp("templates"))
+
+
 @pytest.fixture
 def make_service(
-    tmp_path: Path, request: pytest.FixtureRequest, shared_thread: SharedService
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    shared_thread: SharedService,
+    templates: Templates,
 ) -> Iterator[ServiceFactory]:
     """A service on the example fixture (or `fixture`), with any ServerSettings overrides.
 
@@ -141,8 +151,7 @@ def make_service(
     def make(fixture: dict[str, Any] | None = None, **settings: Any) -> Service:
         nonlocal shared_used
         db_path = tmp_path / f"service{len(started) + shared_used}.db"
-        store = Store(db_path)
-        load_fixture(store, fixture or read_fixture(EXAMPLE))
+        store, _ = templates.store(fixture or read_fixture(EXAMPLE), db_path)
         wanted = ServerSettings(db_path=db_path, **settings)
         if own or shared_used or wanted != ServerSettings(db_path=db_path):
             # Two services in one test must not share a port.
