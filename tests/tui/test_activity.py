@@ -186,3 +186,27 @@ async def test_5_from_a_preference_story_opens_preferences_on_its_cell(
         app.screen.query_one(ActivityTable).move_cursor(row=row)
         await pilot.press("5")
         await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
+
+
+async def test_views_start_from_the_current_subscriber_of_the_view_context(
+    delivered: Service,
+) -> None:
+    """The app holds the current subscriber (the view context): the inbox sets it as it
+    opens one, and Activity, Preferences and the timeline start from it."""
+    from inboxdesk.tui.preferences.screen import PreferencesScreen
+
+    app = app_for(delivered)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot)
+        assert app.context.subscriber.value == "jane"
+        app.open_subscriber("joe")
+        await until(pilot, lambda: app.context.subscriber.value == "joe", what="joe current")
+        await pilot.press("5")
+        await until(pilot, lambda: isinstance(app.screen, PreferencesScreen), what="prefs")
+        assert app.screen.subscriber_id == "joe"
+        await pilot.press("4")
+        await until(pilot, lambda: rows(app) >= 1, what="joe's activity")
+        assert app.screen.subscriber_id == "joe" and rows(app) < len(STORIES)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        assert app.screen.context is app.context, "the timeline is handed the view context"

@@ -115,6 +115,7 @@ class InboxdeskApp(App[None]):
         self.service_away: Watched[bool] = Watched(self, "offline", False)
         # The organization's environments and the key's own; the header names the latter.
         self.environments: Watched[Scope | None] = Watched(self, "scope", None)
+        self.current_subscriber: Watched[str | None] = Watched(self, "subscriber", None)
         self.subscriber_id = subscriber_id or settings.subscriber
         self.clock = clock or (lambda: datetime.now(UTC))
         self.startup_problem = problem
@@ -195,6 +196,7 @@ class InboxdeskApp(App[None]):
                 writes=self.write_outcomes,
                 offline=self.service_away,
                 scope=self.environments,
+                subscriber=self.current_subscriber,
                 auto_refresh=self.settings.auto_refresh,
                 keys=self.held_keys,
                 read_only=self.read_only,

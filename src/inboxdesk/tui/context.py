@@ -87,6 +87,9 @@ class ViewContext:
     offline: Watched[bool]
     # The organization's environments and the key's own, once known.
     scope: Watched[Scope | None]
+    # The subscriber the agent is on (set by the inbox as it opens one): every view that
+    # shows a subscriber's data starts from it.
+    subscriber: Watched[str | None]
     auto_refresh: float = 0.0
     # The keys held, one per environment (their home: the App); None in a view built alone.
     keys: HeldKeys | None = None

@@ -1,5 +1,5 @@
 """Opening Activity and a delivery from any view, through the app's public screen API
-(no view imports the App): `4` shows Activity for the inbox's subscriber."""
+(no view imports the App): `4` shows Activity for the current subscriber."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ ACTIVITY = "activity"
 
 
 def show_activity(view: Screen[None], context: ViewContext) -> None:
-    """Switch to Activity, built the first time, for the inbox's current subscriber."""
+    """Switch to Activity, built the first time, for the current subscriber."""
     from inboxdesk.tui.activity.screen import ActivityScreen, OpenActivity
 
     app = view.app
@@ -19,7 +19,7 @@ def show_activity(view: Screen[None], context: ViewContext) -> None:
         return  # not connected yet
     if not app.is_screen_installed(ACTIVITY):
         app.install_screen(ActivityScreen(context), ACTIVITY)
-    subscriber_id = getattr(app.get_screen("inbox"), "subscriber_id", None)
+    subscriber_id = context.subscriber.value
     app.switch_screen(ACTIVITY)
     if subscriber_id:
         app.get_screen(ACTIVITY).post_message(OpenActivity(subscriber_id))

@@ -262,7 +262,7 @@ class ActivityScreen(Screen[None]):
         key = event.row_key.value
         found = self.items.get(str(key)) if key is not None else None
         if found is not None:
-            show_timeline(self.app, self.context.client, found)
+            show_timeline(self.app, self.context, found)
 
     def action_show_preferences(self) -> None:
         """Preferences of this subscriber; on a row a preference canceled, the cursor on

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inboxdesk.client import InboxClient, activity
+from inboxdesk.client import activity
 from inboxdesk.delivery import (
     glyph,
     job_cause,
@@ -196,9 +196,9 @@ class TimelineScreen(Screen[None]):
         ),
     ]
 
-    def __init__(self, client: InboxClient, notification: ActivityNotification) -> None:
+    def __init__(self, context: ViewContext, notification: ActivityNotification) -> None:
         super().__init__(id=TIMELINE)
-        self.client = client
+        self.context = context
         self.notification = notification
 
     def compose(self) -> ComposeResult:
@@ -212,9 +212,8 @@ class TimelineScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self.query_one(TimelineView).focus()
 
-    def show(self, client: InboxClient, notification: ActivityNotification) -> None:
+    def show(self, notification: ActivityNotification) -> None:
         """Another notification in this screen (built once, shown again and again)."""
-        self.client = client
         self.notification = notification
         self.sub_title = f"Delivery of {notification.workflow_name}"
         view = self.query_one(TimelineView)
@@ -258,7 +257,7 @@ class TimelineScreen(Screen[None]):
 
     @work(exclusive=True, group="timeline", exit_on_error=False)
     async def reload(self) -> None:
-        fresh = await self.client.activity_notification(self.notification.id)
+        fresh = await self.context.client.activity_notification(self.notification.id)
         self.notification = fresh
         self.query_one(TimelineView).show(fresh)
 
@@ -281,21 +280,21 @@ def open_delivery(
                 markup=False,
             )
             return
-        show_timeline(view.app, context.client, found[0])
+        show_timeline(view.app, context, found[0])
 
     view.run_worker(find(), group="delivery", exclusive=True, exit_on_error=False)
 
 
 def show_timeline(
-    app: App[object], client: InboxClient, notification: ActivityNotification
+    app: App[object], context: ViewContext, notification: ActivityNotification
 ) -> None:
     """The timeline of `notification`, over the current view. The screen is built once
     and kept (installed), so a later one shows without composing it again."""
     if not app.is_screen_installed(TIMELINE):
-        app.install_screen(TimelineScreen(client, notification), TIMELINE)
+        app.install_screen(TimelineScreen(context, notification), TIMELINE)
         app.push_screen(TIMELINE)
         return
     screen = app.get_screen(TIMELINE, TimelineScreen)
-    screen.show(client, notification)
+    screen.show(notification)
     if screen not in app.screen_stack:
         app.push_screen(TIMELINE)

@@ -98,7 +98,9 @@ class Finder:
         screen = self.screen
         client = screen.context.client
         tabs = _tabs(client, screen.tab, screen.v2)
-        screen.app.push_screen(GoToScreen(client, screen.subscriber_id, tabs), self._went_to)
+        screen.app.push_screen(
+            GoToScreen(screen.context, screen.subscriber_id, tabs), self._went_to
+        )
 
     def _went_to(self, found: object) -> None:
         from inboxdesk.tui.screens.goto import GoTo

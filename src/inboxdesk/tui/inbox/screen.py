@@ -183,6 +183,10 @@ class InboxScreen(ServiceScreen):
         box.value = ""
         box.display = False
 
+    def watch_subscriber_id(self, subscriber_id: str) -> None:
+        # The app's current subscriber: Activity, Preferences and the timeline start from it.
+        self.context.subscriber.set(subscriber_id or None)
+
     def watch_subscriber(self) -> None:
         self._show_header()
 

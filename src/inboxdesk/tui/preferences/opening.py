@@ -16,13 +16,6 @@ if TYPE_CHECKING:
 SCREEN = "preferences"
 
 
-def current_subscriber(app: App[object]) -> str | None:
-    """The subscriber whose inbox is open: Preferences shows theirs."""
-    inbox = app.get_screen("inbox") if app.is_screen_installed("inbox") else None
-    found = getattr(inbox, "subscriber_id", None)
-    return found if isinstance(found, str) and found else None
-
-
 def open_preferences(
     app: App[Any],
     context: ViewContext,
@@ -36,7 +29,7 @@ def open_preferences(
     from inboxdesk.tui.preferences.messages import ShowPreferences
     from inboxdesk.tui.preferences.screen import PreferencesScreen
 
-    subscriber = subscriber_id or current_subscriber(app)
+    subscriber = subscriber_id or context.subscriber.value
     if not subscriber:
         app.notify("Open a subscriber first: preferences are a subscriber's.", markup=False)
         return

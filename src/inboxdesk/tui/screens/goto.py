@@ -16,10 +16,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, ProgressBar, Static
 from textual.worker import Worker
 
-from inboxdesk.client import InboxClient, InboxdeskError
+from inboxdesk.client import InboxdeskError
 from inboxdesk.lookup import find
 from inboxdesk.models import Message
 from inboxdesk.text import clip, safe
+from inboxdesk.tui.context import ViewContext
 
 # Where a message stands in one tab's listing (None: not shown there), told of progress.
 Locate = Callable[[str, str, Callable[[int, int | None], None]], Awaitable[int | None]]
@@ -42,12 +43,13 @@ class GoToScreen(ModalScreen[GoTo | None]):
     ]
 
     def __init__(
-        self, client: InboxClient, subscriber_id: str, tabs: Sequence[tuple[str, Locate]]
+        self, context: ViewContext, subscriber_id: str, tabs: Sequence[tuple[str, Locate]]
     ) -> None:
         """`tabs`: the inbox's tabs that may show the message, in the order to try
         (the current one first), each with how to find a message's row in it."""
         super().__init__()
-        self.client = client
+        self.context = context
+        self.client = context.client
         self.subscriber_id = subscriber_id
         self.tabs = list(tabs)
         self._search: Worker[None] | None = None
@@ -122,7 +124,7 @@ class GoToScreen(ModalScreen[GoTo | None]):
             self._done(f"No message or notification has the id or transactionId {clip(key, 60)}.")
             return
         self.dismiss(None)
-        show_timeline(self.app, self.client, found[0])
+        show_timeline(self.app, self.context, found[0])
 
     def _done(self, said: str) -> None:
         self.query_one(ProgressBar).display = False
