@@ -23,8 +23,8 @@ import pytest
 from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
 from inboxdesk.client.activity import ActivityFilter
 from inboxdesk.delivery import provider_message, shown_raw
-from inboxdesk.preferences import table_of
 from inboxdesk.models.preference import SubscriberPreferences
+from inboxdesk.preferences import table_of
 from tests.client.conftest import run
 from tests.client.hostile_server import HostileServer, Seen, json_reply
 from tests.conftest import STAGING_KEY, ServiceFactory
