@@ -201,6 +201,11 @@ def hostile_fixture() -> dict[str, Any]:
 # and one deep enough to take minutes to indent and draw.
 DEEP_RAW = "[" * 100_000 + "]" * 100_000
 DEEPISH_RAW = '{"a":' * 600 + "1" + "}" * 600
+# A workflow's name that speaks to the terminal from its first character, so that no
+# cut to a title's width leaves the attack out.
+TERMINAL_WORKFLOW = "".join(
+    ATTACKS[k] for k in ("osc_clipboard", "osc_title", "bel_nul", "c1", "bidi", "csi_clear")
+)
 
 
 def hostile_delivery_fixture() -> dict[str, Any]:
@@ -209,7 +214,8 @@ def hostile_delivery_fixture() -> dict[str, Any]:
     provider answers nested 100,000 and 600 deep."""
     fixture = hostile_fixture()
     environment = fixture["environments"][0]
-    workflow = environment["workflows"][0]["name"]
+    environment["workflows"].append({"name": TERMINAL_WORKFLOW, "steps": [{"name": "email"}]})
+    workflow = TERMINAL_WORKFLOW
     environment["notifications"] = [
         {
             "subscriberId": SUBSCRIBER,
