@@ -195,3 +195,44 @@ def hostile_fixture() -> dict[str, Any]:
             }
         ],
     }
+
+
+# The fourth pass: a provider answer nested far deeper than anything reads recursively,
+# and one deep enough to take minutes to indent and draw.
+DEEP_RAW = "[" * 100_000 + "]" * 100_000
+DEEPISH_RAW = '{"a":' * 600 + "1" + "}" * 600
+# A workflow's name that speaks to the terminal from its first character, so that no
+# cut to a title's width leaves the attack out.
+TERMINAL_WORKFLOW = "".join(
+    ATTACKS[k] for k in ("osc_clipboard", "osc_title", "bel_nul", "c1", "bidi", "csi_clear")
+)
+
+
+def hostile_delivery_fixture() -> dict[str, Any]:
+    """The hostile fixture with mallory's notifications: a workflow named with every
+    attack (an OSC 52 among them: it once reached the timeline's sub-title raw), and
+    provider answers nested 100,000 and 600 deep."""
+    fixture = hostile_fixture()
+    environment = fixture["environments"][0]
+    environment["workflows"].append({"name": TERMINAL_WORKFLOW, "steps": [{"name": "email"}]})
+    workflow = TERMINAL_WORKFLOW
+    environment["notifications"] = [
+        {
+            "subscriberId": SUBSCRIBER,
+            "workflow": workflow,
+            "transactionId": f"tx-deep-{n}",
+            "createdAt": f"2026-11-{10 + n:02d}T10:00:00.000Z",
+            "jobs": [
+                {
+                    "type": "email",
+                    "status": "failed",
+                    "providerId": "sendgrid",
+                    "executionDetails": [
+                        {"status": "Failed", "detail": _text("detail"), "raw": raw},
+                    ],
+                }
+            ],
+        }
+        for n, raw in enumerate([DEEP_RAW, DEEPISH_RAW, ALL])
+    ]
+    return fixture

@@ -5,6 +5,9 @@
   and the tui never imports the server.
 - No import circle anywhere in the package.
 - Private attributes and modules of other libraries are used in `private_apis.py` only.
+- Every screen's and the app's `title` and `sub_title` (the header and the window
+  title) is a literal, or passes through the one safe-text function (`safe`, or `clip`,
+  which calls it) where it is set.
 
 An import is any of: `import a.b`, `from a import b`, a relative `from ..a import b`,
 and `importlib.import_module("a.b")` (or `__import__`) with a literal name, at any
@@ -265,6 +268,44 @@ def private_uses(root: Path) -> list[str]:
     return broken
 
 
+# The functions through which text may become a title: `clip` calls `safe`.
+SAFE_CALLS = {"safe", "clip"}
+TITLES = {"title", "sub_title", "TITLE", "SUB_TITLE"}
+
+
+def _through_safe(value: ast.expr) -> bool:
+    """A literal string, or a call of the safe-text function on anything."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return True
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in SAFE_CALLS
+    return False
+
+
+def unsafe_titles(root: Path) -> list[str]:
+    """Assignments of a title or sub-title in the UI that do not pass through `safe`."""
+    broken = []
+    for module, path in modules_of(root).items():
+        if not module.startswith(f"{root.name}.tui"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign | ast.AugAssign) and node.value is not None:
+                targets, value = [node.target], node.value
+            else:
+                continue
+            for target in targets:
+                name = target.attr if isinstance(target, ast.Attribute) else None
+                if isinstance(target, ast.Name) and target.id in ("TITLE", "SUB_TITLE"):
+                    name = target.id
+                if name in TITLES and (isinstance(node, ast.AugAssign) or not _through_safe(value)):
+                    broken.append(f"{module}:{node.lineno} sets {name} without safe()")
+    return broken
+
+
 # -- the package ------------------------------------------------------------------------
 
 
@@ -289,6 +330,10 @@ def test_no_import_circle_in_the_package() -> None:
 
 def test_private_apis_of_other_libraries_only_in_private_apis() -> None:
     assert private_uses(SRC) == []
+
+
+def test_every_title_passes_through_safe() -> None:
+    assert unsafe_titles(SRC) == []
 
 
 def test_no_screen_imports_the_app() -> None:
@@ -396,3 +441,23 @@ def test_a_planted_circle_through_a_package_fails(planted: Path) -> None:
 def test_a_planted_private_api_fails(planted: Path, source: str) -> None:
     (planted / "tui" / "probe.py").write_text(source)
     assert [v for v in private_uses(planted) if v.startswith("inboxdesk.tui.probe")] != []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(screen, name):\n    screen.sub_title = f'Delivery of {name}'\n",
+        "def f(app, url):\n    app.title = url\n",
+        "def f(self, name):\n    self.sub_title = 'Of ' + name\n",
+        "def f(self, name):\n    self.title += name\n",
+        "class S:\n    SUB_TITLE = str(1)\n",
+    ],
+)
+def test_a_planted_unsafe_title_fails(planted: Path, source: str) -> None:
+    (planted / "tui" / "probe.py").write_text(
+        "from inboxdesk.text import safe\n"
+        + source
+        + "def g(self, name):\n    self.title = safe(name)\n"
+    )
+    found = [v for v in unsafe_titles(planted) if v.startswith("inboxdesk.tui.probe")]
+    assert len(found) == 1

@@ -10,6 +10,7 @@ is not "delivered" (a bounce arrives later, from the provider).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -102,16 +103,42 @@ _MISSING = {
 _PENDING_STATUSES = {"pending", "queued", "running", "delayed"}
 
 
+# The deepest provider answer read as JSON. Python's json recurses: a `raw` nested
+# thousands deep would overflow its stack, hundreds deep would take minutes to indent and
+# draw; a deeper one is shown as the text it is.
+RAW_DEPTH = 32
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NOT_JSON = object()
+
+
+def _nesting(text: str) -> int:
+    """How deep the containers of a JSON text go (strings skipped)."""
+    depth = most = 0
+    for char in _NOT_BRACKET.sub("", _STRING.sub('""', text)):
+        depth += 1 if char in "[{" else -1
+        most = max(most, depth)
+    return most
+
+
+def _raw_json(raw: str) -> object:
+    """A provider's `raw` answer as JSON, or `_NOT_JSON` when it is not JSON or is nested
+    deeper than RAW_DEPTH."""
+    if _nesting(raw) > RAW_DEPTH:
+        return _NOT_JSON
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
+
+
 def provider_message(raw: str | None, limit: int = 200) -> str:
     """The provider's own words from a `raw` answer: its `message` (or `error`,
     `reason`, `detail`, `description`), else the text itself, on one line, cut."""
     if not raw:
         return ""
     text = raw
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = None
+    value = _raw_json(raw)
     found = _message_in(value)
     if found:
         text = found
@@ -316,8 +343,7 @@ def shown_raw(raw: str | None) -> str:
     one). Still untrusted: callers pass it through `safe()`."""
     if raw is None:
         return ""
-    try:
-        value = json.loads(raw)
-    except ValueError:
+    value = _raw_json(raw)
+    if value is _NOT_JSON:
         return mask_secret(raw) if is_secret("raw", raw.strip()) else raw
     return json.dumps(mask_secrets(value), indent=2, ensure_ascii=False)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from inboxdesk.models.preference import PREFERENCE_CHANNELS, Criticality, SubscriberPreferences
-from inboxdesk.text import safe
+from inboxdesk.text import clip, plural, safe
 from inboxdesk.writes.preference import SUBSCRIBER, Toggle, source_words
 
 if TYPE_CHECKING:
@@ -47,6 +47,13 @@ class Row:
 class PreferenceTable:
     subscriber_id: str
     rows: tuple[Row, ...]
+    # What the service listed that the table could not keep, one line each (said once).
+    said: tuple[str, ...] = ()
+
+    def with_rows(self, rows: Sequence[Row]) -> PreferenceTable:
+        """This table with `rows`, each workflow kept once (its first row)."""
+        kept, said = unique_rows(rows)
+        return PreferenceTable(self.subscriber_id, kept, self.said + said)
 
     @property
     def channels(self) -> list[str]:
@@ -84,15 +91,50 @@ def table_of(
         cells={c: Cell(v, not v) for c, v in listed.global_.channels.items()},
     )
     rows = [top]
-    for prefs, locked in ((listed, False), (critical, True)):
+    nameless = 0
+    # The critical listing first: a workflow the service lists in both is locked.
+    for prefs, locked in ((critical, True), (listed, False)):
         for item in prefs.workflows if prefs is not None else []:
             info = item.workflow
             cells = {
                 c: Cell(v, item.source(c) == SUBSCRIBER and not locked)
                 for c, v in item.channels.items()
             }
-            rows.append(Row(info.identifier or info.slug, info.name, info.slug, locked, cells))
-    return PreferenceTable(subscriber_id, tuple(rows))
+            key = info.identifier or info.slug
+            if not key:
+                nameless += 1  # it cannot be named to change, nor told from the global row
+                continue
+            rows.append(Row(key, info.name, info.slug, locked, cells))
+    kept, said = unique_rows(rows)
+    if nameless:
+        said = (
+            f"{plural(nameless, 'workflow')} without an identifier or slug left out: "
+            "the service sent no name to change it by.",
+            *said,
+        )
+    return PreferenceTable(subscriber_id, kept, said)
+
+
+def unique_rows(rows: Sequence[Row]) -> tuple[tuple[Row, ...], tuple[str, ...]]:
+    """Each workflow once (its first row: list the one that should win first), and a
+    line naming those listed again."""
+    seen: set[str] = set()
+    kept: list[Row] = []
+    again: list[str] = []
+    for row in rows:
+        if row.workflow in seen:
+            again.append(row.workflow)
+            continue
+        seen.add(row.workflow)
+        kept.append(row)
+    # Shown in one order: global, the changeable workflows, then the critical ones.
+    ordered = tuple(sorted(kept, key=lambda r: (not r.is_global, r.critical)))
+    if not again:
+        return ordered, ()
+    named = [clip(w, 40) for w in dict.fromkeys(again)]
+    more = f" and {len(named) - 3:,} more" if len(named) > 3 else ""
+    said = f"the service listed {', '.join(named[:3])}{more} more than once: each shown once."
+    return ordered, (said,)
 
 
 async def load_table(client: InboxClient, subscriber_id: str) -> PreferenceTable:

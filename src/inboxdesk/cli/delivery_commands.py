@@ -136,6 +136,7 @@ def activity(
     async def work(client: InboxClient) -> int:
         if not (failed or follow or limit > MAX_PAGE):
             listed = await client.activity(wanted, page, limit)
+            _say(listed.said)
             return _show(listed.data, 1, page + 1 if listed.has_more else None, limit, False)
         progress = _Progress("did not arrive" if failed else "listed")
         try:
@@ -149,7 +150,12 @@ def activity(
             )
         finally:
             progress.done()
+        _say(scan.said)
         return _show(scan.found, scan.pages, scan.next_page, MAX_PAGE, failed)
+
+    def _say(said: tuple[str, ...]) -> None:
+        for line in said:
+            print(f"inboxdesk: {safe(line, newlines=False)}", file=sys.stderr)
 
     def _show(
         found: list[ActivityNotification], pages: int, following: int | None, size: int, bad: bool

@@ -62,6 +62,8 @@ def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json:
 
     async def work(client: InboxClient) -> int:
         prefs = await load_table(client, subscriber_id)
+        for said in prefs.said:
+            print(f"inboxdesk: {safe(said, newlines=False)}", file=sys.stderr)
         rows = rows_for(prefs, workflow)
         if isinstance(rows, str):
             print(f"inboxdesk: {rows}", file=sys.stderr)

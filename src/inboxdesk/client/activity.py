@@ -3,6 +3,9 @@
 Production has no "failed" filter: `scan_failed` pages the feed 50 at a time and keeps
 the notifications whose cause says they did not arrive, stopping at `limit` matches,
 at the end of the feed, or at `max_pages`, and on a server that sends a page again.
+
+Every page is bounded before it is used: at most the notifications asked for, each
+once, and one that cannot be read costs itself, not the page; each is said.
 """
 
 from __future__ import annotations
@@ -11,14 +14,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError as PydanticValidationError
+
 from inboxdesk.client.errors import NotFoundError, ProtocolError
 from inboxdesk.client.limits import too_many_pages
-from inboxdesk.client.parse import json_of, page_of, parse, unwrap
+from inboxdesk.client.parse import json_of, parse, unwrap
 from inboxdesk.client.sender import segment
 from inboxdesk.delivery import has_failed
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.models.pages import Page
+from inboxdesk.text import clip, plural
 
 if TYPE_CHECKING:
     from inboxdesk.client.api import InboxClient
@@ -53,6 +59,16 @@ class ActivityFilter:
 
 
 @dataclass(frozen=True)
+class ActivityPage:
+    """One page of the feed as read: at most `limit` notifications, each once; `said`
+    names what the service sent that was left out (one line each, safe to show)."""
+
+    data: list[ActivityNotification]
+    has_more: bool
+    said: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Scan:
     """What a scan for failed notifications found, and how far it looked."""
 
@@ -60,17 +76,65 @@ class Scan:
     pages: int
     # The next page to look at, or None when the feed ended.
     next_page: int | None
+    said: tuple[str, ...] = ()
 
 
 async def activity(
     sender: Sender, wanted: ActivityFilter, page: int = 0, limit: int = 10
-) -> Page[ActivityNotification]:
+) -> ActivityPage:
     """`GET /v1/notifications`: one page, newest first; `has_more` means only that the
     page is full (there is no total)."""
     params: list[tuple[str, str | int]] = [("page", page), ("limit", limit)]
     params += wanted.params()
     response = await sender.send("GET", "/v1/notifications", params=params)
-    return page_of(ActivityNotification, response)
+    body = json_of(response)
+    if isinstance(body, list):
+        items, has_more = body, False
+    else:
+        # The envelope is read as a whole; its items one by one, below.
+        envelope = parse(Page[Any], body)
+        items, has_more = envelope.data, envelope.has_more
+    return read_page(items, has_more, limit)
+
+
+def read_page(items: list[Any], has_more: bool, limit: int) -> ActivityPage:
+    """The notifications of one page: the first `limit`, each id once, an unreadable
+    item left out; what was left out is said."""
+    said: list[str] = []
+    if len(items) > limit:
+        said.append(
+            f"The service sent {plural(len(items), 'notification')} where {limit:,} were "
+            f"asked for: the first {limit:,} are shown."
+        )
+        items = items[:limit]
+    found: list[ActivityNotification] = []
+    seen: set[str] = set()
+    unreadable: list[str] = []
+    again = 0
+    for item in items:
+        try:
+            notification = ActivityNotification.model_validate(item)
+        except PydanticValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "item"
+            unreadable.append(clip(f"{where}: {first['msg']}", 80))
+            continue
+        if notification.id in seen:
+            again += 1
+            continue
+        seen.add(notification.id)
+        found.append(notification)
+    if unreadable:
+        said.append(
+            f"{plural(len(unreadable), 'notification')} of this page could not be read "
+            f"({unreadable[0]}): left out, the rest shown."
+        )
+    if again:
+        said.append(
+            f"The service listed {plural(again, 'notification')} twice on one page: "
+            "each shown once."
+        )
+    return ActivityPage(found, has_more, tuple(said))
 
 
 async def notification(sender: Sender, notification_id: str) -> ActivityNotification:
@@ -121,27 +185,42 @@ async def scan(
     (pages read, kept so far) after each page."""
     most = client.options.limits.max_pages
     found: list[ActivityNotification] = []
-    previous: list[str] | None = None
+    seen: set[str] = set()  # every id read, on any page: a page of only these is a cycle
+    said: dict[str, None] = {}
+    again = 0
     page = start
     for pages in range(1, most + 1):
         result = await client.activity(wanted, page, MAX_PAGE)
+        said.update(dict.fromkeys(result.said))
         ids = [n.id for n in result.data]
-        if ids and ids == previous:
+        if ids and seen.issuperset(ids):
             raise ProtocolError(
-                f"The service sent page {page} of the activity feed again, the same as "
-                f"page {page - 1}: stopped after {pages} pages.",
+                f"The service sent page {page} of the activity feed again, the same "
+                f"notifications as an earlier page: stopped after {pages} pages.",
                 "Its paging is broken; narrow the search (--since, --channel) and try again.",
             )
-        previous = ids
-        found += [item for item in result.data if keep(item)]
+        # A busy feed moves while it is read: what a page shows again is kept once.
+        fresh = [n for n in result.data if n.id not in seen]
+        again += len(result.data) - len(fresh)
+        seen.update(ids)
+        found += [item for item in fresh if keep(item)]
         if progress is not None:
             progress(pages, len(found))
         if not result.has_more or not result.data:
-            return Scan(found, pages, None)
+            return Scan(found, pages, None, _said(said, again))
         page += 1
         # The page is finished even past `limit`, so that `next_page` skips nothing.
         if limit is not None and len(found) >= limit:
-            return Scan(found, pages, page)
+            return Scan(found, pages, page, _said(said, again))
     if limit is None:
         raise too_many_pages(most, "the activity feed")
-    return Scan(found, most, page)
+    return Scan(found, most, page, _said(said, again))
+
+
+def _said(said: dict[str, None], again: int) -> tuple[str, ...]:
+    if again:
+        said[
+            f"{plural(again, 'notification')} came again on a later page (the feed moved "
+            "while it was read): each counted once."
+        ] = None
+    return tuple(said)

@@ -60,7 +60,7 @@ from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 if TYPE_CHECKING:
     # Read as `models.X` where used: the first inbox page needs none of them, and the
     # models package loads each when first used.
-    from inboxdesk.client.activity import ActivityFilter
+    from inboxdesk.client.activity import ActivityFilter, ActivityPage
     from inboxdesk.models import Environment, FeedItem, Integration, Message
     from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secret
@@ -254,7 +254,7 @@ class InboxClient(PreferenceOperations):
 
     async def activity(
         self, wanted: ActivityFilter | None = None, page: int = 0, limit: int = 10
-    ) -> Page[ActivityNotification]:
+    ) -> ActivityPage:
         """One page of `GET /v1/notifications` (limit 1 to 50), newest first."""
         from inboxdesk.client import activity
 

@@ -13,6 +13,8 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
+from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.timer import Timer
@@ -25,7 +27,7 @@ from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import plain_http_warning
 from inboxdesk.config.keys import read_only_reason
 from inboxdesk.models import Subscriber
-from inboxdesk.text import clip
+from inboxdesk.text import clip, safe
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
 from inboxdesk.tui.context import ViewContext, Watched
@@ -128,7 +130,7 @@ class InboxdeskApp(App[None]):
         self.subscribers: list[Subscriber] = []
         self._collector = Collector()
         self._settled = False
-        self.sub_title = settings.base_url
+        self.sub_title = clip(settings.base_url, 80)
 
     @property
     def offline(self) -> bool:
@@ -220,6 +222,31 @@ class InboxdeskApp(App[None]):
             self.call_after_refresh(self.show_environment, self.scope)
             if self.scope is None:
                 self.load_scope()
+
+    # -- the sinks of text that reaches the terminal ---------------------------------
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's text: every title and sub-title is made safe where it is set
+        (tests/test_architecture.py checks that), and here again, where all are drawn."""
+        return super().format_title(safe(title, newlines=False), safe(sub_title, newlines=False))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notice, of the app and of each screen and widget, made safe once more."""
+        super().notify(
+            safe(message),
+            title=safe(title, newlines=False),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"inboxdesk: connecting to {self.settings.base_url}…"), id="connecting")
@@ -327,7 +354,7 @@ class InboxdeskApp(App[None]):
         where = header_environment(self.held_keys.held, scope)
         mark = " · read-only" if self.read_only is not None else ""
         profile = clip(self.settings.profile or "no profile", 20)
-        self.title = f"inboxdesk · {profile} · {where}{mark}"
+        self.title = safe(f"inboxdesk · {profile} · {where}{mark}", newlines=False)
 
     def on_first_rows_shown(self, event: FirstRowsShown) -> None:
         self.settled()

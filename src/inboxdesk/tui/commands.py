@@ -22,7 +22,7 @@ from textual.screen import Screen
 
 from inboxdesk.config.keys import HeldKey
 from inboxdesk.models import Integration, Subscriber
-from inboxdesk.text import clip
+from inboxdesk.text import clip, safe
 
 # Actions the palette offers as views, not as keys of the current view.
 VIEW_ACTIONS = frozenset(
@@ -144,22 +144,23 @@ class AppCommands(Provider):
     async def discover(self) -> Hits:
         for command in sorted(self._commands(), key=lambda c: c.title):
             if command.discover:
-                yield DiscoveryHit(
-                    Text(command.title), command.callback, command.title, escape(command.help)
-                )
+                title = safe(command.title, newlines=False)
+                yield DiscoveryHit(Text(title), command.callback, title, escape(safe(command.help)))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         style = matcher.match_style.rich_style
         for command in self._commands():
-            score, offsets = matcher.fuzzy_search.match(matcher.query, command.title)
+            # Every entry is safe text, whoever made it: names come from the service.
+            title, help_text = safe(command.title, newlines=False), safe(command.help)
+            score, offsets = matcher.fuzzy_search.match(matcher.query, title)
             if not score:
-                score = HELP_WEIGHT * matcher.match(command.help)
+                score = HELP_WEIGHT * matcher.match(help_text)
                 offsets = ()
             if score <= 0:
                 continue
-            shown = Text(command.title)
+            shown = Text(title)
             for offset in offsets:
                 shown.stylize(style, offset, offset + 1)
-            # The palette reads help as markup: escaped, though it holds no wire text.
-            yield Hit(score, shown, command.callback, command.title, escape(command.help))
+            # The palette reads help as markup: escaped.
+            yield Hit(score, shown, command.callback, title, escape(help_text))

@@ -238,17 +238,20 @@ class ActivityScreen(Screen[None]):
             scan = await activity.scan(
                 client, self._wanted(), limit=MAX_PAGE, start=page, progress=progress
             )
-            found, following = scan.found, scan.next_page
+            found, following, said = scan.found, scan.next_page, scan.said
         else:
             listed = await client.activity(self._wanted(), page, MAX_PAGE)
-            found = listed.data
+            found, said = listed.data, listed.said
             following = page + 1 if listed.has_more else None
+        for line in said:
+            self.notify(safe(line), severity="warning", timeout=10, markup=False)
         self.post_message(ActivityLoaded(generation, found, following, append))
 
     def on_activity_loaded(self, event: ActivityLoaded) -> None:
         if event.generation != self._generation:
             return
-        fresh = [n for n in event.found if n.id not in self.items]
+        # Each id once, whatever the service sent: the table keys its rows by id.
+        fresh = list({n.id: n for n in event.found if n.id not in self.items}.values())
         for n in fresh:
             self.items[n.id] = n
             if n.template is not None and n.template.id and n.template.name:

@@ -207,7 +207,7 @@ class TimelineScreen(Screen[None]):
         yield AppFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"Delivery of {self.notification.workflow_name}"
+        self.sub_title = clip(f"Delivery of {self.notification.workflow_name}", 80)
 
     def on_screen_resume(self) -> None:
         self.query_one(TimelineView).focus()
@@ -215,7 +215,7 @@ class TimelineScreen(Screen[None]):
     def show(self, notification: ActivityNotification) -> None:
         """Another notification in this screen (built once, shown again and again)."""
         self.notification = notification
-        self.sub_title = f"Delivery of {notification.workflow_name}"
+        self.sub_title = clip(f"Delivery of {notification.workflow_name}", 80)
         view = self.query_one(TimelineView)
         view.show(notification)
         view.scroll_home(animate=False)

@@ -5,8 +5,6 @@ grid redrawn from what the service returns."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -16,7 +14,7 @@ from textual.widgets import DataTable, Static
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.preferences import PreferenceTable, Row, check_toggle, load_table, table_of
-from inboxdesk.text import safe
+from inboxdesk.text import clip, safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import Reload
 from inboxdesk.tui.preferences.confirm import Answer, PreferenceConfirm
@@ -126,7 +124,7 @@ class PreferencesScreen(ServiceScreen):
             self._show_cell()
 
     def reload(self) -> None:
-        self.sub_title = f"Preferences · {self.subscriber_id}"
+        self.sub_title = clip(f"Preferences · {self.subscriber_id}", 80)
         self.query_one("#preference-title", Static).update(
             Text(f"Preferences of {safe(self.subscriber_id, newlines=False)}", style="bold")
         )
@@ -146,6 +144,8 @@ class PreferencesScreen(ServiceScreen):
     def on_preferences_loaded(self, event: PreferencesLoaded) -> None:
         if event.table.subscriber_id != self.subscriber_id:
             return  # an answer for a subscriber no longer shown
+        for said in event.table.said:
+            self.notify(safe(said), severity="warning", markup=False)
         self._show(event.table)
 
     def _show(self, table: PreferenceTable) -> None:
@@ -234,7 +234,7 @@ class PreferencesScreen(ServiceScreen):
         answered = table_of(self.subscriber_id, event.result.preferences, None)
         # The answer lists the changeable workflows only: the critical rows are kept.
         critical = tuple(r for r in (self.table.rows if self.table else ()) if r.critical)
-        self._show(replace(answered, rows=answered.rows + critical))
+        self._show(answered.with_rows(critical + answered.rows))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.context.allows(action):

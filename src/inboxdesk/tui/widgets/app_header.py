@@ -11,6 +11,8 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Header
 
+from inboxdesk.text import safe
+
 ICON = "≡"
 # How the app marks a production-type environment's name, last in its title.
 PRODUCTION_MARK = "⚠ "
@@ -23,7 +25,8 @@ class AppHeader(Header):
     def format_title(self) -> Content:
         """The title, a production-type environment's name in the warning colour."""
         content = super().format_title()
-        at = self.screen_title.rfind(f" · {PRODUCTION_MARK}")
+        title = safe(self.screen_title, newlines=False)  # as the app draws it
+        at = title.rfind(f" · {PRODUCTION_MARK}")
         if at < 0:
             return content
-        return content.stylize("bold $warning", at + 3, len(self.screen_title))
+        return content.stylize("bold $warning", at + 3, len(title))

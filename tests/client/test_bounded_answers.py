@@ -1,0 +1,172 @@
+"""Every answer from a server is bounded before it is used (the fourth hostile pass).
+
+- a provider answer (`raw`) nested 100,000 or 600 deep: `activity`, `delivery` and
+  `--json` show it as its text, with no RecursionError and no minutes of work;
+- a page holds at most what was asked, each notification once, and an item that cannot
+  be read costs itself, not the page; each is said;
+- the failed-only scan keeps a notification once when the feed moves between two reads,
+  and stops on a feed that cycles between any number of pages;
+- a subscriber's preferences keep a workflow listed as both critical and not once, and
+  leave out one without an identifier, saying so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
+from inboxdesk.client.activity import ActivityFilter
+from inboxdesk.delivery import provider_message, shown_raw
+from inboxdesk.models.preference import SubscriberPreferences
+from inboxdesk.preferences import table_of
+from tests.client.conftest import run
+from tests.client.hostile_server import HostileServer, Seen, json_reply
+from tests.conftest import STAGING_KEY, ServiceFactory
+from tests.hostile import DEEP_RAW, DEEPISH_RAW, HOSTILE_KEY, SUBSCRIBER, hostile_delivery_fixture
+
+
+def _item(n: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "_id": f"66b00000000000000000{n:04d}",
+        "transactionId": f"t{n}",
+        "createdAt": "2026-11-20T10:00:00.000Z",
+        "channels": ["email"],
+        "jobs": [],
+        **extra,
+    }
+
+
+@pytest.fixture
+def against(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    def point(url: str, key: str = STAGING_KEY) -> None:
+        monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+        monkeypatch.setenv("INBOXDESK_BASE_URL", url)
+        monkeypatch.setenv("NOVU_SECRET_KEY", key)
+        monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+
+    return point
+
+
+def test_a_deeply_nested_provider_answer_is_shown_as_text(
+    make_service: ServiceFactory, against: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = make_service(hostile_delivery_fixture())
+    against(service.url, HOSTILE_KEY)
+    started = time.monotonic()
+    code, out, err = run(capsys, "activity", SUBSCRIBER)
+    assert code == 0, err
+    assert "tx-deep-0" in out or "3 notifications" in err
+    code, out, err = run(capsys, "activity", SUBSCRIBER, "--json")
+    assert code == 0, err
+    listed = json.loads(out)["data"]
+    raws = {n["transactionId"]: n["jobs"][0]["executionDetails"][0]["raw"] for n in listed}
+    assert raws["tx-deep-0"] == DEEP_RAW and raws["tx-deep-1"] == DEEPISH_RAW
+    for transaction in ("tx-deep-0", "tx-deep-1"):
+        code, out, err = run(capsys, "delivery", transaction)
+        assert code == 0, err
+        assert "raw" in out
+    assert time.monotonic() - started < 20, "no minutes of indenting"
+    # The rule itself: the text as it came, no RecursionError.
+    assert shown_raw(DEEP_RAW) == DEEP_RAW and shown_raw(DEEPISH_RAW) == DEEPISH_RAW
+    assert provider_message(DEEP_RAW).startswith("[[[")
+    assert json.loads(shown_raw('{"a": {"message": "x"}}')) == {"a": {"message": "x"}}
+
+
+def test_a_page_is_bounded_deduplicated_and_one_bad_item_costs_itself(
+    against: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flood = [_item(n) for n in range(20_000)]
+    doubled = [_item(1), _item(2), _item(1), {**_item(3), "jobs": "not a list"}, _item(4)]
+
+    def answer(seen: Seen) -> Any:
+        data = flood if "flood" in seen.query else doubled
+        return json_reply({"data": data, "page": 0, "pageSize": 20, "hasMore": False})
+
+    with HostileServer(answer) as server:
+        against(server.url)
+        code, out, err = run(capsys, "activity", "flood", "--limit", "20", "--json")
+        assert code == 0, err
+        assert len(json.loads(out)["data"]) == 20
+        assert "20,000 notifications where 20 were asked" in err
+        code, out, err = run(capsys, "activity", "jane", "--json")
+        assert code == 0, err
+        ids = [n["_id"] for n in json.loads(out)["data"]]
+        assert ids == [_item(n)["_id"] for n in (1, 2, 4)]
+        assert "1 notification of this page could not be read" in err
+        assert "twice on one page" in err
+
+
+def test_the_scan_keeps_each_notification_once_and_stops_on_a_cycle(
+    against: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    failed = {"status": "failed", "type": "email", "executionDetails": []}
+    pages = [[_item(p * 50 + n, jobs=[failed]) for n in range(50)] for p in range(3)]
+    # The feed moves by one between reads: page 1 repeats the last of page 0.
+    moved = [pages[0], [pages[0][-1], *pages[1][:49]], pages[2][:10]]
+
+    def answer(seen: Seen) -> Any:
+        page = int(seen.query.split("page=")[1].split("&")[0])
+        if "cycle" in seen.query:
+            data = pages[page % 3]  # pages 0, 1, 2, then 0, 1, 2 again
+            return json_reply({"data": data, "page": page, "pageSize": 50, "hasMore": True})
+        data = moved[page]
+        more = page < 2
+        return json_reply({"data": data, "page": page, "pageSize": 50, "hasMore": more})
+
+    async def scan(subscriber: str) -> activity.Scan:
+        async with InboxClient(server.url, STAGING_KEY, ClientOptions()) as client:
+            wanted = ActivityFilter(subscriber_ids=[subscriber])
+            return await activity.scan(client, wanted, limit=10_000)
+
+    with HostileServer(answer) as server:
+        found = asyncio.run(scan("jane"))
+        assert len(found.found) == len({n.id for n in found.found}) == 109
+        assert any("came again on a later page" in s for s in found.said)
+        with pytest.raises(ProtocolError, match="again"):
+            asyncio.run(scan("cycle"))
+        assert len(server.paths("/v1/notifications")) == 3 + 4, "stopped at the fourth page"
+        against(server.url)
+        code, _, err = run(capsys, "activity", "cycle", "--failed", "--limit", "500")
+        assert code == 1 and "again" in err
+
+
+def _listing(*workflows: dict[str, Any]) -> SubscriberPreferences:
+    return SubscriberPreferences.model_validate(
+        {
+            "global": {"enabled": True, "channels": {"email": True}},
+            "workflows": [
+                {"enabled": True, "channels": {"email": True}, "workflow": w} for w in workflows
+            ],
+        }
+    )
+
+
+def test_preferences_keep_a_workflow_once_and_leave_out_one_without_a_name(
+    against: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    both = {"identifier": "security", "slug": "security", "name": "Security"}
+    nameless = {"identifier": "", "slug": "", "name": "No name"}
+    listed = _listing(both, nameless, {"identifier": "orders", "name": "Orders"})
+    table = table_of("jane", listed, _listing(both))
+    assert [r.workflow for r in table.rows] == ["", "orders", "security"]
+    assert table.row("security") is not None and table.row("security").critical  # type: ignore[union-attr]
+    assert any("without an identifier" in s for s in table.said)
+    assert any("security more than once" in s for s in table.said)
+
+    def answer(seen: Seen) -> Any:
+        critical = "criticality=critical" in seen.query
+        body = _listing(both) if critical else listed
+        return json_reply({"data": body.model_dump(by_alias=True)})
+
+    with HostileServer(answer) as server:
+        against(server.url)
+        code, out, err = run(capsys, "preferences", "jane")
+        assert code == 0, err
+        assert out.count("Security") == 1
+        assert "more than once" in err and "without an identifier" in err
