@@ -146,12 +146,14 @@ def make_service(
     """
     own = request.node.get_closest_marker(OWN_SERVICE) is not None
     started: list[ServiceThread] = []
+    stores: list[Store] = []
     shared_used = False
 
     def make(fixture: dict[str, Any] | None = None, **settings: Any) -> Service:
         nonlocal shared_used
         db_path = tmp_path / f"service{len(started) + shared_used}.db"
         store, _ = templates.store(fixture or read_fixture(EXAMPLE), db_path)
+        stores.append(store)
         wanted = ServerSettings(db_path=db_path, **settings)
         if own or shared_used or wanted != ServerSettings(db_path=db_path):
             # Two services in one test must not share a port.
@@ -166,6 +168,8 @@ def make_service(
     yield make
     for thread in started:
         thread.stop()
+    for made in stores:
+        made.worker.stop()  # a store's worker ends with its test
     if shared_used:
         give_back(shared_thread)
 

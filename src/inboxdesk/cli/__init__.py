@@ -48,6 +48,7 @@ LAZY_COMMANDS = {
     "set-preference": "preference_commands",
     "activity": "delivery_commands",
     "delivery": "delivery_commands",
+    "send": "send_command",
     "config": "config_commands",
 }
 

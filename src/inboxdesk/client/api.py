@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import TracebackType
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     # Read as `models.X` where used: the first inbox page needs none of them, and the
     # models package loads each when first used.
     from inboxdesk.client.activity import ActivityFilter, ActivityPage
+    from inboxdesk.client.triggers import TriggerAnswer
     from inboxdesk.models import Environment, FeedItem, Integration, Message
     from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secret
@@ -261,6 +262,28 @@ class InboxClient(PreferenceOperations):
         return await activity.activity(
             self._sender, wanted or activity.ActivityFilter(), page, limit
         )
+
+    async def trigger(
+        self,
+        name: str,
+        to: str | Mapping[str, Any],
+        payload: Mapping[str, Any] | None,
+        transaction_id: str,
+        idempotency_key: str | None = None,
+    ) -> TriggerAnswer:
+        """`POST /v1/events/trigger` with the caller's transactionId, never sent twice
+        (client/triggers.py)."""
+        from inboxdesk.client import triggers
+
+        return await triggers.trigger(
+            self._sender, name, to, payload, transaction_id, idempotency_key
+        )
+
+    async def cancel_trigger(self, transaction_id: str) -> bool:
+        """`DELETE /v1/events/trigger/{transactionId}`: whether delayed work was cancelled."""
+        from inboxdesk.client import triggers
+
+        return await triggers.cancel(self._sender, transaction_id)
 
     async def activity_notification(self, notification_id: str) -> ActivityNotification:
         """`GET /v1/notifications/{id}`: its jobs in order, each with its details."""

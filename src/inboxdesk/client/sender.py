@@ -8,6 +8,7 @@ matching ApiError. Retries, the deadline and the body cap are transport.py's.
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
@@ -17,6 +18,7 @@ from inboxdesk import __version__
 from inboxdesk.client.errors import InboxdeskError
 from inboxdesk.client.parse import api_error, json_of
 from inboxdesk.client.request_log import RequestLog
+from inboxdesk.client.retry import RetryPolicy
 from inboxdesk.client.transport import ClientOptions, default_transport, send
 
 USER_AGENT = f"inboxdesk/{__version__} httpx/{httpx.__version__}"
@@ -73,9 +75,10 @@ class Sender:
         params: Any = None,
         json_body: Any = None,
         idempotency_key: str | None = None,
+        retry: RetryPolicy | None = None,
     ) -> Any:
         """The parsed JSON body of a 2xx, or the matching ApiError."""
-        return json_of(await self.send(method, path, params, json_body, idempotency_key))
+        return json_of(await self.send(method, path, params, json_body, idempotency_key, retry))
 
     async def send(
         self,
@@ -84,8 +87,10 @@ class Sender:
         params: Any = None,
         json_body: Any = None,
         idempotency_key: str | None = None,
+        retry: RetryPolicy | None = None,
     ) -> httpx.Response:
-        """The 2xx response, or the matching ApiError."""
+        """The 2xx response, or the matching ApiError. `retry` replaces the client's
+        policy for this call (a trigger tries once, and asks before trying again)."""
         headers = {}
         if method in ("POST", "PATCH"):
             # One key for every try of this call: a retried write is applied once (the
@@ -96,7 +101,8 @@ class Sender:
         )
         started = self.requests.started()
         try:
-            response = await send(self._http, request, self.options)
+            options = self.options if retry is None else replace(self.options, retry=retry)
+            response = await send(self._http, request, options)
         except InboxdeskError as exc:
             self._logged(started, request, None, type(exc).__name__)
             raise

@@ -331,6 +331,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     from inboxdesk.server.activity_routes import build_activity_router
 
     root.include_router(build_activity_router(store, settings))
+    from inboxdesk.server.trigger_routes import build_trigger_router
+
+    root.include_router(build_trigger_router(store))
     if settings.v2_inbox:
         root.include_router(build_inbox_router(store, settings))
     if settings.v2_subscribers:

@@ -10,6 +10,7 @@ from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.writes.model import Write
 
 if TYPE_CHECKING:
+    from inboxdesk.client.triggers import TriggerAnswer
     from inboxdesk.models import Integration, Message
     from inboxdesk.models.preference import SubscriberPreferences
 
@@ -25,6 +26,7 @@ class Result:
     integration: Integration | None = None  # set primary: the new primary
     preferences: SubscriberPreferences | None = None  # a preference write: the listing after
     not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer
+    trigger: TriggerAnswer | None = None  # a send: the service's answer
     refetch: bool = False
 
 

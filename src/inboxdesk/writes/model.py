@@ -32,6 +32,9 @@ class Kind(StrEnum):
     PREFERENCE = "preference"
     # archive all, or archive all read: one v2 bulk request (every channel, no undo)
     ARCHIVE_ALL = "archive-all"
+    # trigger a workflow for a subscriber: the step's action is the workflow, its one id
+    # the transactionId made before the first try (never queued, no undo)
+    SEND = "send"
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Write:
     # The environment it acts in when that may not be the key's own: a set primary
     # switches its integration's environment; None: the key's.
     environment: str | None = None
+    payload: Mapping[str, Any] | None = None  # a send's payload
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
@@ -117,6 +121,7 @@ class Write:
             "previous": [list(p) for p in self.previous],
             "until": self.until,
             "environment": self.environment,
+            "payload": None if self.payload is None else dict(self.payload),
             "id": self.id,
             "key": self.key,
             "madeAt": self.made_at.isoformat(),
@@ -140,6 +145,7 @@ class Write:
             previous=tuple((str(p[0]), str(p[1])) for p in data.get("previous", [])),
             until=data.get("until"),
             environment=data.get("environment"),
+            payload=data.get("payload") if isinstance(data.get("payload"), dict) else None,
             id=str(data["id"]),
             key=str(data["key"]),
             made_at=aware_time(data["madeAt"]),
@@ -179,6 +185,8 @@ def describe(write: Write) -> str:
         return f"make {write.label or write.target} primary{again}"
     if write.kind is Kind.MARK_ALL:
         return f"mark all messages {write.steps[0].action}"
+    if write.kind is Kind.SEND:
+        return f"send {write.steps[0].action} ({write.steps[0].ids[0]})"
     if write.kind is Kind.ARCHIVE_ALL:
         read = " read" if write.steps[0].action == "read-archive" else ""
         return f"archive all{read} messages"

@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 Listener = Callable[[Event], None]
 INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time
 MARKS = frozenset(m.value for m in MarkAs)
+# Fail while the service is away, never wait in the queue: what they confirmed, or a
+# notification's moment, may not hold later.
+NEVER_QUEUED = frozenset({Kind.SET_PRIMARY, Kind.SEND})
 
 
 class Outbox:
@@ -162,7 +165,10 @@ class Outbox:
             write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
         async with self._lock:
             self._made.append(write)
-            if write.kind is not Kind.SET_PRIMARY and self.queues:
+            if write.kind is Kind.SEND:
+                # Journalled before the first try: its transactionId is never lost.
+                self.store.record(self.where, write, "sending")
+            if write.kind not in NEVER_QUEUED and self.queues:
                 waiting = self.queued()
                 if self.away or waiting:
                     self.store.enqueue(self.where, write, self.fingerprint)
@@ -197,7 +203,7 @@ class Outbox:
         try:
             event = await self._perform(tried)
         except InboxdeskError as exc:
-            if not transient(exc) or tried.kind is Kind.SET_PRIMARY or not self.queues:
+            if not transient(exc) or tried.kind in NEVER_QUEUED or not self.queues:
                 self.store.dequeue(tried.id)
                 return self._emit(Failed(tried, exc))
             # Away, too slow, or "not now": kept, with its key, to be sent again.
@@ -219,6 +225,12 @@ class Outbox:
             integration = await client.set_primary(write.target, idempotency_key=write.key)
             _answers_the_switch(write, integration, self.where.environment)
             return Sent(write, Result(integration=integration))
+        if write.kind is Kind.SEND:
+            step = write.steps[0]
+            triggered = await client.trigger(
+                step.action, write.target, write.payload, step.ids[0], idempotency_key=write.key
+            )
+            return Sent(write, Result(trigger=triggered))
         if write.kind is Kind.MARK_ALL:
             count = await client.mark_all(
                 write.target, write.steps[0].action, idempotency_key=write.key
@@ -329,7 +341,7 @@ class Outbox:
                 and write.undoes is None
                 and write.id not in self._undone
                 # A switch or a preference is undone from History, never by the inbox's z.
-                and write.kind not in (Kind.SET_PRIMARY, Kind.PREFERENCE)
+                and write.kind not in (Kind.SET_PRIMARY, Kind.PREFERENCE, Kind.SEND)
             ):
                 return write
         return None
@@ -361,6 +373,8 @@ class Outbox:
             return "This cannot be undone: the channel's value before it is unknown."
         if write.kind is Kind.ARCHIVE_ALL:
             return "This cannot be undone: the service has no unarchive-all."
+        if write.kind is Kind.SEND:
+            return "This cannot be undone: a notification sent cannot be taken back."
         if write.kind is Kind.INBOX:
             if InboxAction(write.steps[0].action).inverse is None:
                 return "This cannot be undone: the end of the earlier snooze is not known."

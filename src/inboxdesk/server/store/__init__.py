@@ -48,6 +48,8 @@ from inboxdesk.server.store.subscribers import (
     SubscriberSearch,
 )
 from inboxdesk.server.store.tenancy import TenancyStore
+from inboxdesk.server.store.triggers import WORKER_SCHEMA, FoundWorkflow, TriggerStore
+from inboxdesk.server.worker import Worker
 
 __all__ = [
     "MARK_EFFECTS",
@@ -57,6 +59,7 @@ __all__ = [
     "BulkOperation",
     "Caller",
     "Forbidden",
+    "FoundWorkflow",
     "IdempotencyConflict",
     "InboxAction",
     "NotAllowed",
@@ -80,6 +83,7 @@ class Store(
     PreferenceStore,
     IdempotencyStore,
     ActivityStore,
+    TriggerStore,
 ):
     """The whole database: every resource's store over one set of connections."""
 
@@ -97,11 +101,22 @@ class Store(
             # gives its -wal and -shm files the database file's mode.
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
-        self._connection().executescript(SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA)
+        self._connection().executescript(
+            SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA + WORKER_SCHEMA
+        )
         self._add_columns()
         with self.transaction() as db:
             # Requests that were running when the process died never finish.
             db.execute("DELETE FROM idempotency WHERE state = 'pending'")
+        # The worker of this store: started by the first trigger, or now when work
+        # queued before the last stop is waiting.
+        self.worker = Worker(self)
+        self.worker.start_if_queued()
+
+    def close(self) -> None:
+        """Stop the worker (what it has queued stays), then this thread's connection."""
+        self.worker.stop()
+        super().close()
 
     def _add_columns(self) -> None:
         """Bring a database made by an older version up to the schema, in place: its

@@ -1,0 +1,145 @@
+"""The local service's worker: one per store, carrying triggers through their steps.
+
+It is one asyncio task on a thread of its own, started when work is queued (or when a
+store opens with work left from before) and stopped when the store closes. It runs on
+the store's clock: `run_due()` does everything due now, and is the hook tests call after
+moving that clock, so no test sleeps. What is queued lives in the database, so stopping
+loses nothing: the next worker of that database picks it up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from inboxdesk.server.store.base import Database
+from inboxdesk.server.worker.run import Pass, due_entries
+
+if TYPE_CHECKING:
+    from inboxdesk.server.store import Store
+
+# The longest the task sleeps before looking at the clock again: a clock moved by hand
+# (or a wall clock that jumped) is noticed within it.
+LONGEST_NAP = 1.0
+# Entries taken per transaction: long enough to be quick, short enough that the
+# service's own writes wait little for the lock.
+BATCH = 64
+
+
+class Worker:
+    """Carries a store's queued work to its end, on the store's clock."""
+
+    def __init__(self, store: Store, report_delay: timedelta = timedelta(seconds=2)) -> None:
+        self.store = store
+        # How long after "Message sent" a provider's report (a bounce, a delivery) comes.
+        self.report_delay = report_delay
+        self._run_lock = threading.Lock()
+        self._state = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._stopping = False
+        self._ready = threading.Event()
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        return self.store.clock
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def run_due(self) -> int:
+        """Do everything due by the clock now, to the end; the number of queue entries
+        done. Safe from any thread: one pass runs at a time."""
+        done = 0
+        with self._run_lock:
+            while True:
+                now = self.clock()
+                with self.store._checkpoints.writing(inserts=True), self.store.transaction() as db:
+                    entries = list(due_entries(db, now, BATCH))
+                    work = Pass(db, now, self.report_delay)
+                    for entry in entries:
+                        db.execute("DELETE FROM worker_queue WHERE id = ?", (entry["id"],))
+                        body = json.loads(entry["body"]) if entry["body"] else {}
+                        if entry["kind"] == "trigger":
+                            work.trigger(entry["environment_id"], body["_organizationId"], body)
+                        elif entry["kind"] == "job":
+                            work.resume(str(entry["job_id"]))
+                        elif entry["kind"] == "report":
+                            work.report(str(entry["job_id"]), body)
+                done += len(entries)
+                if len(entries) < BATCH:
+                    return done
+
+    def wake(self) -> None:
+        """Work was queued: start the task if it is not running, else wake it."""
+        with self._state:
+            if self._stopping:
+                return
+            if not self.running:
+                self._ready.clear()
+                self._thread = threading.Thread(
+                    target=lambda: asyncio.run(self._run()),
+                    daemon=True,
+                    name="inboxdesk-worker",
+                )
+                self._thread.start()
+                self._ready.wait(5)
+                return
+        loop, wake = self._loop, self._wake
+        if loop is not None and wake is not None:
+            # Its loop may have just ended: the store is closing.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(wake.set)
+
+    def start_if_queued(self) -> None:
+        if self.store.next_due() is not None:
+            self.wake()
+
+    def stop(self) -> None:
+        """Stop the task and wait for it; what is queued stays for the next worker."""
+        with self._state:
+            self._stopping = True
+            thread, loop, wake = self._thread, self._loop, self._wake
+        if loop is not None and wake is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(wake.set)
+        if thread is not None:
+            thread.join(timeout=10)
+        with self._state:
+            self._thread = None
+            self._stopping = False
+
+    async def _run(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._ready.set()
+        try:
+            while not self._stopping:
+                self._wake.clear()
+                # The task is alone on its loop: the store's calls block it, and nothing else.
+                self.run_due()
+                nap = self._nap()
+                if self._stopping:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), nap)
+        finally:
+            self._loop = None
+            self._wake = None
+            Database.close(self.store)  # this thread's connection
+
+    def _nap(self) -> float | None:
+        """How long to sleep: until the next due work, at most LONGEST_NAP; None (until
+        woken) when nothing is queued."""
+        due = self.store.next_due()
+        if due is None:
+            return None
+        at = datetime.fromisoformat(due.replace("Z", "+00:00"))
+        return max(0.0, min(LONGEST_NAP, (at - self.clock()).total_seconds()))

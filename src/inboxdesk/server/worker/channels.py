@@ -1,0 +1,392 @@
+"""A channel job's send: the subscriber's data, the active integration, the provider.
+
+Each function writes the job's execution details in production's order and words and
+answers the job's final status (`completed`, `failed` or `canceled`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from inboxdesk.server.worker import providers
+
+if TYPE_CHECKING:
+    from inboxdesk.server.worker.run import Chain, Pass
+
+NO_INTEGRATION = "Subscriber does not have an active integration"
+NO_CHANNEL = "Subscriber does not have a configured channel"
+MISSING_TOKENS = (
+    "Subscriber credentials is missing the tokens for sending a push notification message"
+)
+SOME_ERRORS = "There was one or more errors when trying to execute the notification"
+PROVIDER_ERROR = "Unexpected provider error"
+PUSH_PROVIDERS = frozenset(
+    {"fcm", "apns", "expo", "one-signal", "pushpad", "push-webhook", "pusher-beams", "appio"}
+)
+CHAT_PROVIDERS = frozenset(
+    {
+        "slack",
+        "discord",
+        "msteams",
+        "mattermost",
+        "ryver",
+        "zulip",
+        "grafana-on-call",
+        "getstream",
+        "rocket-chat",
+        "whatsapp-business",
+        "chat-webhook",
+    }
+)
+_VARIABLE = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
+
+
+def _render(text: Any, job: Mapping[str, Any], subscriber: Mapping[str, Any]) -> str:
+    """A template's `{{payload.x}}` and `{{subscriber.x}}`, filled in."""
+    scope = {"payload": job.get("payload") or {}, "subscriber": subscriber}
+
+    def value(found: re.Match[str]) -> str:
+        current: Any = scope
+        for part in found[1].split("."):
+            current = current.get(part) if isinstance(current, Mapping) else None
+        return "" if current is None else str(current)
+
+    return _VARIABLE.sub(value, str(text or ""))
+
+
+def _selected(work: Pass, job: Mapping[str, Any], integration: Mapping[str, Any]) -> None:
+    provider = str(integration.get("providerId", ""))
+    work.detail(
+        job,
+        f"{providers.display_name(provider)} provider was selected",
+        "Pending",
+        {
+            "providerId": provider,
+            "identifier": integration.get("identifier"),
+            "name": integration.get("name"),
+            "_environmentId": job["_environmentId"],
+            "_id": integration.get("_id"),
+        },
+    )
+
+
+def _tracking(integration: Mapping[str, Any]) -> bool:
+    configurations = integration.get("configurations")
+    return (
+        isinstance(configurations, Mapping) and configurations.get("inboundWebhookEnabled") is True
+    )
+
+
+def _pick(work: Pass, job: Mapping[str, Any], channel: str, override: Any) -> dict[str, Any] | None:
+    """The integration an email or sms step uses: the one its override names, else the
+    primary, else (no primary held) the newest active one."""
+    active = work._integrations(str(job["_environmentId"]), channel)
+    if override:
+        return next((i for i in active if i.get("identifier") == override), None)
+    return next((i for i in active if i.get("primary")), active[0] if active else None)
+
+
+def _fail(job: dict[str, Any], text: str) -> str:
+    job["error"] = text
+    return "failed"
+
+
+def send(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    kind = job["type"]
+    if kind == "in_app":
+        return _in_app(work, chain, job, subscriber)
+    if kind == "email":
+        return _email(work, chain, job, subscriber)
+    if kind == "sms":
+        return _sms(work, chain, job, subscriber)
+    if kind == "push":
+        return _push(work, chain, job, subscriber)
+    if kind == "chat":
+        return _chat(work, chain, job, subscriber)
+    return _tool(work, chain, job, subscriber)
+
+
+def _template(job: Mapping[str, Any]) -> Mapping[str, Any]:
+    template = job["step"].get("template")
+    return template if isinstance(template, Mapping) else {}
+
+
+def _in_app(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    if not work._integrations(str(job["_environmentId"]), "in_app"):
+        work.detail(job, NO_INTEGRATION, "Failed")
+        return _fail(job, NO_INTEGRATION)
+    template = _template(job)
+    content = _render(template.get("content") or chain.workflow.get("name") or "", job, subscriber)
+    fields: dict[str, Any] = {
+        "content": content,
+        "deliveredAt": [work.stamp],
+        "providerId": "novu",
+    }
+    if template.get("subject"):
+        fields["subject"] = _render(template["subject"], job, subscriber)
+    work.message(job, chain, fields)
+    work.detail(job, "Message created", "Pending", provider_id="novu")
+    work.detail(job, "Message sent", "Success", provider_id="novu")
+    return "completed"
+
+
+def _email(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    overrides = (job.get("overrides") or {}).get("email") or {}
+    wanted = overrides.get("integrationIdentifier") if isinstance(overrides, Mapping) else None
+    integration = _pick(work, job, "email", wanted)
+    if integration is None:
+        raw = {"integrationIdentifier": wanted} if wanted else None
+        work.detail(job, NO_INTEGRATION, "Failed", raw)
+        return _fail(job, NO_INTEGRATION)
+    _selected(work, job, integration)
+    to = (overrides.get("toRecipient") if isinstance(overrides, Mapping) else None) or (
+        subscriber.get("email")
+    )
+    provider = str(integration.get("providerId", ""))
+    template = _template(job)
+    fields = {
+        "subject": _render(template.get("subject") or chain.workflow.get("name"), job, subscriber),
+        "content": _render(template.get("content") or "", job, subscriber),
+        "email": to,
+        "providerId": provider,
+    }
+    message = work.message(job, chain, fields)
+    work.detail(job, "Message created", "Pending")
+    if not to:
+        message |= {
+            "status": "warning",
+            "errorId": "mail_unexpected_error",
+            "errorText": "Subscriber does not have an email address",
+        }
+        work.save_message(message, insert=False)
+        work.detail(job, "Subscriber missing email address", "Failed")
+        return "canceled"
+    outcome = providers.send_email(
+        provider, str(to), str(message["_id"]), work.stamp, int(work.now.timestamp())
+    )
+    message["identifier"] = outcome.raw["id"]
+    work.save_message(message, insert=False)
+    work.detail(job, "Message sent", "Success", outcome.raw)
+    if _tracking(integration):
+        work.later(job, outcome.reports)
+    return "completed"
+
+
+def _sms(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    overrides = (job.get("overrides") or {}).get("sms") or {}
+    wanted = overrides.get("integrationIdentifier") if isinstance(overrides, Mapping) else None
+    integration = _pick(work, job, "sms", wanted)
+    if integration is None:
+        work.detail(job, NO_INTEGRATION, "Failed")
+        return _fail(job, NO_INTEGRATION)
+    _selected(work, job, integration)
+    phone = (job.get("payload") or {}).get("phone") or subscriber.get("phone")
+    provider = str(integration.get("providerId", ""))
+    content = _render(_template(job).get("content") or chain.workflow.get("name"), job, subscriber)
+    message = work.message(job, chain, {"content": content, "phone": phone, "providerId": provider})
+    work.detail(job, "Message created", "Pending")
+    if not phone:
+        message |= {
+            "status": "warning",
+            "errorId": "no_subscriber_phone",
+            "errorText": "Subscriber does not have active phone",
+        }
+        work.save_message(message, insert=False)
+        work.detail(job, "Subscriber missing phone number", "Failed")
+        return "canceled"
+    outcome = providers.send_sms(provider, str(phone), str(message["_id"]), work.stamp)
+    if not outcome.sent:
+        message |= {
+            "status": "error",
+            "errorId": "unexpected_sms_error",
+            "errorText": str(outcome.raw.get("message", "")),
+        }
+        work.save_message(message, insert=False)
+        work.detail(job, PROVIDER_ERROR, "Failed", outcome.raw)
+        return _fail(job, PROVIDER_ERROR)
+    message["identifier"] = outcome.raw["id"]
+    work.save_message(message, insert=False)
+    work.detail(job, "Message sent", "Success", outcome.raw)
+    return "completed"
+
+
+def _entries(subscriber: Mapping[str, Any], family: frozenset[str]) -> list[Mapping[str, Any]]:
+    channels = subscriber.get("channels")
+    if not isinstance(channels, list):
+        return []
+    return [c for c in channels if isinstance(c, Mapping) and str(c.get("providerId")) in family]
+
+
+def _entry_integration(
+    work: Pass, job: Mapping[str, Any], entry: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    env = str(job["_environmentId"])
+    if entry.get("_integrationId"):
+        return work._integration(env, entry["_integrationId"])
+    kind = str(job["type"])
+    return next(
+        (
+            i
+            for i in work._integrations(env, kind)
+            if i.get("providerId") == entry.get("providerId")
+        ),
+        None,
+    )
+
+
+def _push(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    entries = _entries(subscriber, PUSH_PROVIDERS)
+    if not entries:
+        work.detail(job, NO_CHANNEL, "Warning")
+        return "canceled"
+    sent = skipped = failed = False
+    content = _render(_template(job).get("content") or chain.workflow.get("name"), job, subscriber)
+    for entry in entries:
+        provider = str(entry.get("providerId"))
+        credentials = entry.get("credentials")
+        tokens = credentials.get("deviceTokens") if isinstance(credentials, Mapping) else None
+        integration = _entry_integration(work, job, entry)
+        if tokens is None:
+            work.detail(job, MISSING_TOKENS, "Failed", provider_id=provider)
+            if integration is None:
+                work.detail(job, NO_INTEGRATION, "Failed", provider_id=provider)
+            skipped = True
+            continue
+        if integration is None:
+            work.detail(job, NO_INTEGRATION, "Failed", provider_id=provider)
+            failed = True
+            continue
+        _selected(work, job, integration)
+        if not tokens:
+            failed = True
+            continue
+        for token in [str(t) for t in tokens]:
+            message = work.message(
+                job, chain, {"content": content, "deviceTokens": [token], "providerId": provider}
+            )
+            work.detail(
+                job,
+                "Message created",
+                "Pending",
+                {"providerId": provider, "content": content},
+                provider_id=provider,
+            )
+            outcome = providers.send_push(provider, token, str(message["_id"]), work.stamp)
+            if outcome.sent:
+                sent = True
+                message["identifier"] = outcome.raw["id"]
+                work.save_message(message, insert=False)
+                work.detail(
+                    job,
+                    "Message sent",
+                    "Success",
+                    {"providerId": provider, "result": outcome.raw, "deviceToken": token},
+                    provider_id=provider,
+                )
+            else:
+                failed = True
+                message |= {
+                    "status": "error",
+                    "errorId": "push_provider_error",
+                    "errorText": str(outcome.raw.get("message", "")),
+                }
+                work.save_message(message, insert=False)
+                work.detail(job, PROVIDER_ERROR, "Failed", outcome.raw, provider_id=provider)
+    if sent:
+        return "completed"
+    if failed:
+        work.detail(job, SOME_ERRORS, "Failed")
+        return _fail(job, SOME_ERRORS)
+    if skipped:
+        work.detail(job, "Some push channels skipped to send the message", "Warning")
+    return "canceled"
+
+
+def _chat(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    entries = _entries(subscriber, CHAT_PROVIDERS)
+    if not entries:
+        text = NO_CHANNEL
+        if job.get("contextKeys"):
+            text = "Subscriber does not have a configured channel with the given context"
+        work.detail(job, text, "Warning")
+        return "canceled"
+    sent = skipped = False
+    content = _render(_template(job).get("content") or chain.workflow.get("name"), job, subscriber)
+    payload = job.get("payload") or {}
+    for entry in entries:
+        provider = str(entry.get("providerId"))
+        integration = _entry_integration(work, job, entry)
+        if integration is None:
+            work.detail(
+                job,
+                NO_INTEGRATION,
+                "Failed",
+                f"Integration with integrationId: {entry.get('_integrationId')} is either "
+                "deleted or not active",
+                provider_id=provider,
+            )
+            continue
+        _selected(work, job, integration)
+        credentials = entry.get("credentials")
+        url = payload.get("webhookUrl") or (
+            credentials.get("webhookUrl") if isinstance(credentials, Mapping) else None
+        )
+        message = work.message(
+            job,
+            chain,
+            {"content": content, "directWebhookUrl": url, "providerId": provider},
+        )
+        work.detail(job, "Message created", "Pending")
+        if not url:
+            message |= {
+                "status": "warning",
+                "errorId": "chat_webhook_url_missing",
+                "errorText": "Webhook URL for the chat channel is missing",
+            }
+            work.save_message(message, insert=False)
+            work.detail(job, "Webhook URL for the chat channel is missing", "Failed")
+            skipped = True
+            continue
+        outcome = providers.send_chat(provider, str(url), str(message["_id"]), work.stamp)
+        if outcome.sent:
+            sent = True
+            message["identifier"] = outcome.raw["id"]
+            work.save_message(message, insert=False)
+            work.detail(job, "Message sent", "Success", outcome.raw)
+        else:
+            message |= {
+                "status": "error",
+                "errorId": "unexpected_chat_error",
+                "errorText": str(outcome.raw.get("message", "")),
+            }
+            work.save_message(message, insert=False)
+            work.detail(job, PROVIDER_ERROR, "Failed", outcome.raw)
+    if sent:
+        return "completed"
+    if skipped:
+        work.detail(job, "Some chat channels skipped to send the message", "Warning")
+        return "canceled"
+    text = "All chat channels failed to send the message"
+    work.detail(job, text, "Failed")
+    return _fail(job, text)
+
+
+def _tool(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    active = work._integrations(str(job["_environmentId"]), "tool")
+    if not active:
+        work.detail(job, NO_INTEGRATION, "Failed")
+        return _fail(job, NO_INTEGRATION)
+    integration = active[0]
+    _selected(work, job, integration)
+    content = _render(_template(job).get("content") or chain.workflow.get("name"), job, subscriber)
+    message = work.message(
+        job, chain, {"content": content, "providerId": integration.get("providerId")}
+    )
+    work.detail(job, "Message created", "Pending")
+    outcome = providers.send_other(str(message["_id"]), work.stamp)
+    message["identifier"] = outcome.raw["id"]
+    work.save_message(message, insert=False)
+    work.detail(job, "Message sent", "Success", outcome.raw)
+    return "completed"
