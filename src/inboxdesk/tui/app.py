@@ -177,7 +177,9 @@ class InboxdeskApp(App[None]):
                 clock=self.now,
                 client_of=self.held_keys.client_of,
             )
-            self._outbox.read_only = self.read_only is not None  # sends and queues nothing
+            # Sends and queues nothing while the environment acted in (or the run) is
+            # read-only: asked at each write, so that it follows ctrl+e both ways.
+            self._outbox.read_only_of = lambda: self.read_only is not None
             self._outbox.listen(self.write_outcomes.publish)
         return self._outbox
 

@@ -73,8 +73,9 @@ class Outbox:
         self.fingerprint = client.key_fingerprint(self.store.secret)
         # True while the service is known to be away: new writes queue without a try.
         self.away = False
-        # A read-only run: nothing is sent or queued, and earlier queued writes stay put.
-        self.read_only = False
+        # Whether the run, or the environment acted in now, is read-only: asked at each
+        # write and each replay, so that it follows a switch of environment both ways.
+        self.read_only_of: Callable[[], bool] = lambda: False
         self._lock = asyncio.Lock()
         self._listeners: list[Listener] = []
         # This session's writes, newest last, with the flags the service returned.
@@ -82,6 +83,15 @@ class Outbox:
         self._after: dict[str, dict[str, Flags]] = {}
         self._counts: dict[str, int | float] = {}  # how many each mark-all changed
         self._undone: set[str] = set()
+
+    @property
+    def read_only(self) -> bool:
+        """Read-only now: nothing is sent or queued, and earlier queued writes stay put."""
+        return self.read_only_of()
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self.read_only_of = lambda: value
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
