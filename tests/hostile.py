@@ -236,3 +236,29 @@ def hostile_delivery_fixture() -> dict[str, Any]:
         for n, raw in enumerate([DEEP_RAW, DEEPISH_RAW, ALL])
     ]
     return fixture
+
+
+def _workflow_preference(identifier: str, name: str) -> dict[str, Any]:
+    return {
+        "enabled": True,
+        "channels": {"email": True},
+        "overrides": [],
+        "workflow": {"identifier": identifier, "slug": identifier, "name": name},
+    }
+
+
+def listed_twice(method: str, path: str, body: Any) -> Any:
+    """A service that lists things twice (a rewrite for tests/production_shaped.py):
+    each Activity page names its first notification again; a workflow is in both the
+    critical and the changeable preferences, and one has no identifier at all."""
+    if method != "GET" or not isinstance(body, dict):
+        return body
+    data = body.get("data")
+    if path.startswith("/v1/notifications?") and isinstance(data, list) and data:
+        return {**body, "data": [*data, data[0]]}
+    if "/preferences?" in path and isinstance(data, dict):
+        extra = [_workflow_preference("twice", "Listed twice")]
+        if "criticality=nonCritical" in path:
+            extra.append(_workflow_preference("", "No identifier"))
+        return {**body, "data": {**data, "workflows": [*data.get("workflows", []), *extra]}}
+    return body
