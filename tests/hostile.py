@@ -262,3 +262,19 @@ def listed_twice(method: str, path: str, body: Any) -> Any:
             extra.append(_workflow_preference("", "No identifier"))
         return {**body, "data": {**data, "workflows": [*data.get("workflows", []), *extra]}}
     return body
+
+
+def preference_unchanged(method: str, path: str, body: Any) -> Any:
+    """A service whose answer to a preference change shows every channel off (a rewrite
+    for tests/production_shaped.py): the change it claims to have made is not there."""
+    if method != "PATCH" or "/preferences" not in path or not isinstance(body, dict):
+        return body
+    data = body.get("data")
+    if not isinstance(data, dict):
+        return body
+
+    def off(item: dict[str, Any]) -> dict[str, Any]:
+        return {**item, "channels": dict.fromkeys(item.get("channels", {}), False)}
+
+    workflows = [off(w) for w in data.get("workflows", [])]
+    return {**body, "data": {**data, "global": off(data["global"]), "workflows": workflows}}
