@@ -278,3 +278,13 @@ def preference_unchanged(method: str, path: str, body: Any) -> Any:
 
     workflows = [off(w) for w in data.get("workflows", [])]
     return {**body, "data": {**data, "global": off(data["global"]), "workflows": workflows}}
+
+
+def calendar_edge_fixture() -> dict[str, Any]:
+    """A fixture whose message was made at the calendar's first moment in a zone ahead
+    of UTC: in UTC it falls in year 0, which no date can hold."""
+    fixture = hostile_fixture()
+    environment = fixture["environments"][0]
+    environment["messages"] = environment["messages"][:1]
+    environment["messages"][0]["createdAt"] = "0001-01-01T00:00:00+14:00"
+    return fixture
