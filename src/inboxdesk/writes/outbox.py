@@ -364,6 +364,8 @@ class Outbox:
         """Why `write` cannot be undone, or None."""
         if not write.tried and any(w.id == write.id for w in self.queued()):
             return None  # never tried: it just leaves the queue
+        if write.kind is not Kind.SET_PRIMARY and (elsewhere := self._elsewhere(write)):
+            return elsewhere
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
@@ -384,6 +386,20 @@ class Outbox:
             )
             return f"This cannot be undone: {reason}."
         return None
+
+    def _elsewhere(self, write: Write) -> str | None:
+        """Why a write made in another environment than the one acted in now is not
+        undone here: its undo would go with this environment's key (a switch back goes
+        with its own environment's key, and is not asked here)."""
+        entry = self.store.entry(write.id)
+        made = entry.where.environment if entry is not None else ""
+        here = self.where.environment
+        if not made or not here or made == here:
+            return None
+        return (
+            "This write was made in another environment: act in that one (ctrl+e, or "
+            "--environment) to undo it with its key."
+        )
 
     def _count(self, write: Write) -> int | float | None:
         """How many messages a mark-all changed, as the service said (this session's, or
