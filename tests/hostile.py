@@ -236,3 +236,55 @@ def hostile_delivery_fixture() -> dict[str, Any]:
         for n, raw in enumerate([DEEP_RAW, DEEPISH_RAW, ALL])
     ]
     return fixture
+
+
+def _workflow_preference(identifier: str, name: str) -> dict[str, Any]:
+    return {
+        "enabled": True,
+        "channels": {"email": True},
+        "overrides": [],
+        "workflow": {"identifier": identifier, "slug": identifier, "name": name},
+    }
+
+
+def listed_twice(method: str, path: str, body: Any) -> Any:
+    """A service that lists things twice (a rewrite for tests/production_shaped.py):
+    each Activity page names its first notification again; a workflow is in both the
+    critical and the changeable preferences, and one has no identifier at all."""
+    if method != "GET" or not isinstance(body, dict):
+        return body
+    data = body.get("data")
+    if path.startswith("/v1/notifications?") and isinstance(data, list) and data:
+        return {**body, "data": [*data, data[0]]}
+    if "/preferences?" in path and isinstance(data, dict):
+        extra = [_workflow_preference("twice", "Listed twice")]
+        if "criticality=nonCritical" in path:
+            extra.append(_workflow_preference("", "No identifier"))
+        return {**body, "data": {**data, "workflows": [*data.get("workflows", []), *extra]}}
+    return body
+
+
+def preference_unchanged(method: str, path: str, body: Any) -> Any:
+    """A service whose answer to a preference change shows every channel off (a rewrite
+    for tests/production_shaped.py): the change it claims to have made is not there."""
+    if method != "PATCH" or "/preferences" not in path or not isinstance(body, dict):
+        return body
+    data = body.get("data")
+    if not isinstance(data, dict):
+        return body
+
+    def off(item: dict[str, Any]) -> dict[str, Any]:
+        return {**item, "channels": dict.fromkeys(item.get("channels", {}), False)}
+
+    workflows = [off(w) for w in data.get("workflows", [])]
+    return {**body, "data": {**data, "global": off(data["global"]), "workflows": workflows}}
+
+
+def calendar_edge_fixture() -> dict[str, Any]:
+    """A fixture whose message was made at the calendar's first moment in a zone ahead
+    of UTC: in UTC it falls in year 0, which no date can hold."""
+    fixture = hostile_fixture()
+    environment = fixture["environments"][0]
+    environment["messages"] = environment["messages"][:1]
+    environment["messages"][0]["createdAt"] = "0001-01-01T00:00:00+14:00"
+    return fixture

@@ -13,6 +13,8 @@ as production does where the local service does not.
   changes). `organization_keys` (every key of the organization) makes the integrations'
   lists whole, as older deployments list them to any key.
 - With `no_me`, `/v1/environments/me` answers 404, as where it is not served.
+- `rewrite(method, path and query, body)` changes any successful JSON answer: a hostile
+  service's (tests/hostile.py has them), the local service's answer underneath.
 
 The rest passes through unchanged.
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -63,6 +65,7 @@ def production_shaped(
     no_me: bool = False,
     forbid_across: bool = False,
     organization_keys: tuple[str, ...] = (),
+    rewrite: Callable[[str, str, Any], Any] | None = None,
 ) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
     forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
@@ -110,6 +113,8 @@ def production_shaped(
                     [_with_keys(e) for e in data] if isinstance(data, list) else _with_keys(data)
                 )
                 content = json.dumps({"data": shaped}).encode()
+            if rewrite is not None and answer.is_success and content:
+                content = json.dumps(rewrite(self.command, self.path, json.loads(content))).encode()
             self.send_response(status)
             self.send_header("content-type", answer.headers.get("content-type", "application/json"))
             self.send_header("content-length", str(len(content)))

@@ -28,7 +28,16 @@ from inboxdesk.preferences import table_of
 from tests.client.conftest import run
 from tests.client.hostile_server import HostileServer, Seen, json_reply
 from tests.conftest import STAGING_KEY, ServiceFactory
-from tests.hostile import DEEP_RAW, DEEPISH_RAW, HOSTILE_KEY, SUBSCRIBER, hostile_delivery_fixture
+from tests.hostile import (
+    DEEP_RAW,
+    DEEPISH_RAW,
+    HOSTILE_KEY,
+    SUBSCRIBER,
+    hostile_delivery_fixture,
+    preference_unchanged,
+)
+from tests.preference_fixture import preference_fixture
+from tests.production_shaped import production_shaped
 
 
 def _item(n: int, **extra: Any) -> dict[str, Any]:
@@ -170,3 +179,17 @@ def test_preferences_keep_a_workflow_once_and_leave_out_one_without_a_name(
         assert code == 0, err
         assert out.count("Security") == 1
         assert "more than once" in err and "without an identifier" in err
+
+
+def test_set_preference_does_not_report_a_change_its_answer_does_not_show(
+    make_service: ServiceFactory, against: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = make_service(preference_fixture())
+    with production_shaped(service.url, rewrite=preference_unchanged) as url:
+        against(url)
+        argv = ("set-preference", "ada.lovelace", "--channel", "email", "--on")
+        code, out, err = run(capsys, *argv, "--workflow", "order-shipped")
+        assert code == 1, err
+        assert "answer shows it off: the change may not have been made" in err
+        code, out, err = run(capsys, *argv, "--workflow", "order-shipped", "--json")
+        assert code == 1 and json.loads(out)["data"]["preference"]["channels"]["email"] is False

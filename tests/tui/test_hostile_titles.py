@@ -54,7 +54,9 @@ async def test_every_title_and_sub_title_stays_inert(make_service: ServiceFactor
     written = recording(app)
     async with app.run_test(headless=False, size=(120, 40)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
-        await until(pilot, lambda: (app.screen.sub_title or "").startswith("first"), what="her name")
+        await until(
+            pilot, lambda: (app.screen.sub_title or "").startswith("first"), what="her name"
+        )
         assert_inert(app, "inbox")
         await shown(pilot, "2", IntegrationsScreen, "integrations")
         assert_inert(app, "integrations")

@@ -9,8 +9,11 @@ One demo serves the whole module: each test leaves it as it found it.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import logging
 import re
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,3 +248,60 @@ def test_the_names_a_page_answers_to() -> None:
     assert not guard.holds_token("\u00e9")
     assert guard.holds_token(guard.token)
     assert guard_for("127.0.0.1", 8000, []).token != guard.token
+
+
+def raw_request(port: int, payload: bytes) -> bytes:
+    """The first line of the answer to `payload`, sent as is over a socket."""
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as connection:
+        connection.sendall(payload)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return answer.split(b"\r\n", 1)[0]
+
+
+MALFORMED = [
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\x00\r\n\r\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",  # TLS on the plain port
+    b"BLAH\r\n\r\n",
+]
+
+
+def test_an_absolute_form_request_line_is_refused_even_with_the_token(
+    web_demo: WebDemo,
+) -> None:
+    """The page would build its websocket's address from the request line's host."""
+    port, held = web_demo.port, f"{web_demo.cookie}={web_demo.token}"
+    for target in (f"http://evil.example:{port}/", f"http://127.0.0.1:{port}/"):
+        payload = f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {held}\r\n\r\n"
+        assert b" 403 " in raw_request(port, payload.encode()), target
+    for payload in MALFORMED:
+        assert b" 400 " in raw_request(port, payload)
+
+
+def test_a_malformed_request_is_not_logged_and_an_error_is_one_line() -> None:
+    from aiohttp.http_exceptions import BadHttpMessage
+
+    from inboxdesk.cli.web import quiet_strangers
+
+    def record(error: BaseException) -> logging.LogRecord:
+        return logging.LogRecord(
+            "aiohttp.server",
+            logging.ERROR,
+            __file__,
+            1,
+            "Error handling request from %s",
+            ("127.0.0.1",),
+            (type(error), error, None),
+        )
+
+    assert not quiet_strangers(record(BadHttpMessage("Invalid method encountered")))
+    other = record(RuntimeError("boom"))
+    assert quiet_strangers(other) and other.exc_info is None
+    handler = logging.StreamHandler(io.StringIO())
+    handler.handle(other)
+    said = handler.stream.getvalue()
+    assert said == "Error handling request from 127.0.0.1: RuntimeError\n"

@@ -120,7 +120,14 @@ def _keys_call(
     async def main() -> int:
         async with Clients(settings, keyring) as clients:
             current = held
-            if not held.environment_id and (keyring.unfiled or wanted is not None):
+            # A key given alone is named first where the profile marks an environment
+            # read-only: a write must know whether it acts in that one.
+            guarded = (
+                writes
+                and keyring.single
+                and any(e.read_only for e in settings.environments.values())
+            )
+            if not held.environment_id and (keyring.unfiled or wanted is not None or guarded):
                 current = await keyring.learn(clients.of(held), held)
                 clients.adopt(current, clients.of(held))
                 if not lenient:

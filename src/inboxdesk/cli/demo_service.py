@@ -5,6 +5,8 @@ Used by `inboxdesk demo` in a terminal and in a browser (cli/web.py).
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,6 +21,10 @@ if TYPE_CHECKING:
 class DemoRefused(Exception):
     """Why a demo cannot start, in one line."""
 
+
+SCRATCH_PREFIX = "inboxdesk-demo-"
+# In each scratch folder: the process id of the demo it belongs to.
+OWNER = "owner.pid"
 
 # The demo's own profile: in memory (or, for the browser's apps, a scratch file),
 # never the config file's, never the default; its writes are journalled under it.
@@ -55,7 +61,9 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
         fixtures = [read_fixture(path) for path in load] or [demo_fixture()]
     except FixtureError as exc:
         raise DemoRefused(str(exc)) from None
-    with tempfile.TemporaryDirectory(prefix="inboxdesk-demo-") as scratch:
+    sweep_stale_scratch(Path(tempfile.gettempdir()))
+    with tempfile.TemporaryDirectory(prefix=SCRATCH_PREFIX) as scratch:
+        (Path(scratch) / OWNER).write_text(str(os.getpid()))
         db_path = db or Path(scratch) / "demo.db"
         # Opening a store tidies the database (stale idempotency records): a database in
         # use by a running service must not be touched at all, so its lock comes first.
@@ -94,3 +102,32 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
                 )
         finally:
             store.close()
+
+
+def sweep_stale_scratch(where: Path) -> list[Path]:
+    """Remove the scratch folders of demos whose process no longer runs (one killed
+    with SIGKILL cleans nothing up, and its folder holds the demo's keys); returns them.
+    Only this user's folders that name their demo's process are touched."""
+    removed = []
+    for folder in where.glob(f"{SCRATCH_PREFIX}*"):
+        try:
+            if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+                continue
+            pid = int((folder / OWNER).read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if pid == os.getpid() or _running(pid):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True

@@ -22,7 +22,7 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
 from inboxdesk.cli.prompts import ask, confirm
 from inboxdesk.cli.tables import table
-from inboxdesk.cli.writing import file_under_environment, outbox_for
+from inboxdesk.cli.writing import file_under_environment, outbox_for, refuse_if_read_only
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client.retry import NO_RETRY
 from inboxdesk.config import ConfigError, Settings
@@ -204,6 +204,9 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         if refused is not None:
             print(f"inboxdesk: {safe(refused)}", file=sys.stderr)
             return 2
+        await file_under_environment(outbox)
+        if _elsewhere(keyring, entry, outbox.where.environment):
+            return 2
         if entry.write.kind is Kind.SET_PRIMARY and not await _environment_confirmed(
             keyring, client, entry, environment
         ):
@@ -211,11 +214,34 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         if not _asked(entry, outbox, yes):
             print("Nothing changed.", file=sys.stderr)
             return DECLINED
-        await file_under_environment(outbox)
         event = await outbox.undo(entry.write)
         return _said(event, as_json)
 
     return _keys_call(flags, work, names_target=True, writes=True)
+
+
+def _elsewhere(keyring: Keyring, entry: Entry, here: str) -> bool:
+    """Whether the write was made in another environment than the key's, and its undo
+    must not go with this key (said why). An undo acts where the write did: with that
+    environment's key and read-only setting (a ConfigError when it is read-only), so a
+    mark made in one environment is never undone with another's key."""
+    acted = entry.where.environment
+    if not acted or not here or acted == here:
+        return False
+    there = keyring.of(acted)
+    if there is not None:
+        refuse_if_read_only(keyring.settings, there)
+    if entry.write.kind is Kind.SET_PRIMARY:
+        return False  # switched back with its environment's key (Outbox.client_of)
+    name = there.label if there is not None else safe(acted, newlines=False)
+    current = keyring.of(here)
+    this = current.label if current is not None else "the key's environment"
+    print(
+        f"inboxdesk: that write was made in {name}, not in {this}: pass "
+        f"--environment {name!r} to undo it with that environment's key. Nothing was sent.",
+        file=sys.stderr,
+    )
+    return True
 
 
 async def _environment_confirmed(

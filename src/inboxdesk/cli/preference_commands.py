@@ -20,6 +20,8 @@ from inboxdesk.writes.preference import FUTURE_ONLY, preference_write
 
 # Exit status of a change refused before it is sent (bad input): nothing changed.
 BAD_INPUT = 2
+# Sent, but the service's answer does not show the change.
+NOT_SHOWN = 1
 
 
 def _as_json(row: Row) -> dict[str, Any]:
@@ -117,18 +119,32 @@ def set_preference(
             from inboxdesk.preferences import table_of
 
             after = table_of(subscriber_id, answer, None).row(toggle.workflow)
+        now = after.cells.get(toggle.channel) if after is not None else None
+        # The answer is the listing after the change: one that does not show it is not
+        # taken as done (as set-primary checks its answer).
+        unshown = now is None or now.on != toggle.on
+        if unshown:
+            shows = (
+                "does not show the channel"
+                if now is None
+                else (f"shows it {'on' if now.on else 'off'}")
+            )
+            print(
+                f"inboxdesk: the service's answer {shows}: the change may not have been "
+                f"made. Check with `inboxdesk preferences {safe(subscriber_id, newlines=False)}`.",
+                file=sys.stderr,
+            )
         if as_json:
             shown = _as_json(after) if after is not None else None
             _emit({"id": write.id, "what": describe(write), "preference": shown})
-            return 0
-        now = after.cells.get(toggle.channel) if after is not None else None
+            return NOT_SHOWN if unshown else 0
         state = now.words(toggle.workflow) if now is not None else "not returned"
         print(
             f"{safe(subscriber_id, newlines=False)}: {toggle.channel} for "
             f"{safe(toggle.where, newlines=False)}: {cell.words(toggle.workflow)} → {state}."
         )
         print(f"{FUTURE_ONLY} Undo: inboxdesk undo {write.id[:10]}")
-        return 0
+        return NOT_SHOWN if unshown else 0
 
     return _write_call(flags, work)
 

@@ -57,6 +57,23 @@ FOCUS_ON_LOAD = """<script>
 """
 
 
+def quiet_strangers(record: logging.LogRecord) -> bool:
+    """aiohttp's log of a request it could not handle: none for a malformed one (it
+    answered 400, and anyone who can reach the port could fill the terminal with them),
+    and one line, without the traceback, for anything else."""
+    from aiohttp.http_exceptions import HttpProcessingError
+
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, HttpProcessingError):
+        return False
+    if error is not None:
+        record.msg = f"{record.getMessage()}: {type(error).__name__}"
+        record.args = ()
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
 def app_command(subscriber: str | None = None) -> list[str]:
     """What each browser session runs: this interpreter's `inboxdesk tui`."""
     command = [sys.executable, "-m", "inboxdesk", "tui"]
@@ -153,6 +170,7 @@ def serve_web(
             logging.getLogger("asyncio").addFilter(
                 lambda record: "that handles pid" not in record.getMessage()
             )
+            logging.getLogger("aiohttp.server").addFilter(quiet_strangers)
 
         async def on_startup(self, app: web.Application) -> None:
             page = f"{url}/?{TOKEN_PARAMETER}={guard.token}"

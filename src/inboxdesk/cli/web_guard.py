@@ -8,7 +8,8 @@ page on a name that a DNS record later points at 127.0.0.1 counts as its own ori
 So every request must:
 
 - name an allowed host, with the bound port, in `Host` (a rebound name is refused
-  before textual-serve builds any URL from it);
+  before textual-serve builds any URL from it), and no other in its request line (an
+  absolute-form `GET http://other.example/` is refused);
 - carry the run's token: in the URL the command printed, which the first load trades
   for an HttpOnly, SameSite=Strict cookie and a redirect to the same page without it,
   or in that cookie. The redirect is the page's own (a refresh), not a 3xx: after a 3xx
@@ -128,6 +129,10 @@ class Guard:
     def refuses(self, request: web.Request) -> bool:
         own = self.host_allowed(request.headers.get(hdrs.HOST))
         if own is None:
+            return True
+        # An absolute-form request line (`GET http://other.example/ HTTP/1.1`) names its
+        # own host, from which the page would build its websocket's address: refused.
+        if not request.raw_path.startswith("/") or self.host_allowed(request.host) != own:
             return True
         origin = request.headers.get(hdrs.ORIGIN)
         websocket = request.path == WEBSOCKET_PATH or "websocket" in (

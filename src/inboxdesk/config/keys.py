@@ -83,7 +83,18 @@ class Keyring:
     # -- which key ----------------------------------------------------------------------
 
     def named(self, typed: str) -> HeldKey | None:
-        return next((k for k in self.keys if k.names(typed)), None)
+        """The key of the environment `typed` names: by exact name or id first, else in
+        any case when only one matches. ConfigError when it names several."""
+        exact = [k for k in self.keys if typed.strip() in {k.name, k.environment_id} - {""}]
+        found = exact if len(exact) == 1 else [k for k in self.keys if k.names(typed)]
+        if len(found) > 1:
+            listed = ", ".join(f"{k.label} ({k.environment_id or 'id unknown'})" for k in found)
+            raise ConfigError(
+                f"{safe(typed, newlines=False)!r} names {len(found)} environments of profile "
+                f"{self.profile or '(none)'}: {listed}. Nothing was sent; give the "
+                "environment's exact name or its id."
+            )
+        return found[0] if found else None
 
     def of(self, environment_id: str | None) -> HeldKey | None:
         """The key of the environment with this id, if one is held."""
@@ -150,12 +161,16 @@ class Keyring:
     def learned(self, old: HeldKey, environment: Environment) -> HeldKey:
         """`old` with its environment as the service named it; a profile's unfiled key
         moves to that environment's table, and a changed name is written down."""
+        filed = self.settings.environments.get(environment.id)
         new = replace(
             old,
             environment_id=environment.id,
             name=environment.name,
             # A type the service leaves out (it may) keeps the one known.
             type=str(environment.type) if environment.type is not None else old.type,
+            # A key given alone (NOVU_SECRET_KEY, --api-key) is read-only where the
+            # profile says its environment is.
+            read_only=old.read_only or (filed is not None and filed.read_only),
         )
         self.keys = [new if k is old else k for k in self.keys]
         if self.persist and self.profile and not self.single and (self.unfiled or new != old):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import secrets
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,7 +117,12 @@ def _service_form(doc: dict[str, Any], spot: str) -> dict[str, Any]:
                 f"{spot}.{field}: must be an ISO 8601 time with its offset, such as "
                 "2026-11-20T10:00:00Z"
             )
-        return iso(when)
+        try:
+            return iso(when)
+        except OverflowError:  # in UTC it falls before year 1 or after 9999
+            raise FixtureError(
+                f"{spot}.{field}: {value} is outside the years 1 to 9999 in UTC"
+            ) from None
 
     for name in _TIMES:
         if doc.get(name) is not None:
@@ -334,6 +340,24 @@ def load_fixture(
                     )
                 primaries.add(slot)
 
+    try:
+        # One transaction: a fixture is stored whole, or nothing of it is.
+        with store.transaction():
+            return _store(store, fixture, organization, org_id, staged)
+    except sqlite3.IntegrityError:
+        raise FixtureError(
+            "fixture: an id or API key of it is already in this database: nothing of it was "
+            "loaded. Load it into a new --db, or give it other ids and keys."
+        ) from None
+
+
+def _store(
+    store: Store,
+    fixture: Mapping[str, Any],
+    organization: str | None,
+    org_id: str,
+    staged: list[Any],
+) -> list[LoadedEnvironment]:
     store.create_organization(
         organization or str(fixture.get("organization", "Demo organization")), org_id
     )

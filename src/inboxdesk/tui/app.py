@@ -178,7 +178,9 @@ class InboxdeskApp(App[None]):
                 clock=self.now,
                 client_of=self.held_keys.client_of,
             )
-            self._outbox.read_only = self.read_only is not None  # sends and queues nothing
+            # Sends and queues nothing while the environment acted in (or the run) is
+            # read-only: asked at each write, so that it follows ctrl+e both ways.
+            self._outbox.read_only_of = lambda: self.read_only is not None
             self._outbox.listen(self.write_outcomes.publish)
         return self._outbox
 
@@ -386,7 +388,17 @@ class InboxdeskApp(App[None]):
     async def action_switch_environment(self, environment_id: str | None = None) -> None:
         """Act in another environment with a key: the views are built again with its
         key, on the same subscriber where that environment has one."""
-        keys = self.held_keys
+        try:
+            keys = self.held_keys
+        except ConfigError:
+            # No key, or settings that name none (the problem screen says which): there is
+            # no environment to switch from or to until they are fixed.
+            self.notify(
+                "No environment to switch to: fix the settings first (see above).",
+                severity="warning",
+                markup=False,
+            )
+            return
         queued = len(self._outbox.queued()) if self._outbox is not None else 0
         inbox = self.get_screen("inbox") if self.is_screen_installed("inbox") else None
         target = await switch_views(self, keys, environment_id, queued)

@@ -76,8 +76,9 @@ class Outbox:
         self.fingerprint = client.key_fingerprint(self.store.secret)
         # True while the service is known to be away: new writes queue without a try.
         self.away = False
-        # A read-only run: nothing is sent or queued, and earlier queued writes stay put.
-        self.read_only = False
+        # Whether the run, or the environment acted in now, is read-only: asked at each
+        # write and each replay, so that it follows a switch of environment both ways.
+        self.read_only_of: Callable[[], bool] = lambda: False
         self._lock = asyncio.Lock()
         self._listeners: list[Listener] = []
         # This session's writes, newest last, with the flags the service returned.
@@ -85,6 +86,15 @@ class Outbox:
         self._after: dict[str, dict[str, Flags]] = {}
         self._counts: dict[str, int | float] = {}  # how many each mark-all changed
         self._undone: set[str] = set()
+
+    @property
+    def read_only(self) -> bool:
+        """Read-only now: nothing is sent or queued, and earlier queued writes stay put."""
+        return self.read_only_of()
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self.read_only_of = lambda: value
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -366,6 +376,8 @@ class Outbox:
         """Why `write` cannot be undone, or None."""
         if not write.tried and any(w.id == write.id for w in self.queued()):
             return None  # never tried: it just leaves the queue
+        if write.kind is not Kind.SET_PRIMARY and (elsewhere := self._elsewhere(write)):
+            return elsewhere
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
@@ -388,6 +400,20 @@ class Outbox:
             )
             return f"This cannot be undone: {reason}."
         return None
+
+    def _elsewhere(self, write: Write) -> str | None:
+        """Why a write made in another environment than the one acted in now is not
+        undone here: its undo would go with this environment's key (a switch back goes
+        with its own environment's key, and is not asked here)."""
+        entry = self.store.entry(write.id)
+        made = entry.where.environment if entry is not None else ""
+        here = self.where.environment
+        if not made or not here or made == here:
+            return None
+        return (
+            "This write was made in another environment: act in that one (ctrl+e, or "
+            "--environment) to undo it with its key."
+        )
 
     def _count(self, write: Write) -> int | float | None:
         """How many messages a mark-all changed, as the service said (this session's, or

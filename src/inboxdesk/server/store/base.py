@@ -70,15 +70,23 @@ class Database:
         One writer at a time in this process: a writer waits on a lock in its own thread
         instead of retrying SQLite's busy lock (busy_timeout still covers other processes).
         Callers on the service run it in worker threads, never on the event loop.
+        A transaction opened inside another of the same thread is part of it.
         """
         db = self._connection()
+        if getattr(self._local, "depth", 0):
+            # Inside another transaction of this thread (a fixture loaded whole): one.
+            yield db
+            return
         with self._writer:
             db.execute("BEGIN IMMEDIATE")
+            self._local.depth = 1
             try:
                 yield db
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+            finally:
+                self._local.depth = 0
             db.execute("COMMIT")
 
     def read(self) -> sqlite3.Connection:

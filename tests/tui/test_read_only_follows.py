@@ -1,0 +1,59 @@
+"""Read-only follows the environment acted in, after ctrl+e, both ways: the outbox of an
+app that switched to a read-only environment sends nothing there, and one that switched
+back to a writable one sends again (it once kept the first environment's flag)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from inboxdesk.config import Settings
+from inboxdesk.config.models import EnvironmentKey
+from inboxdesk.tui.app import make_app
+from inboxdesk.writes import Failed, Kind, Sent, Step, Write, WriteStore
+from tests.conftest import STAGING_KEY, Service
+from tests.production_shaped import production_shaped
+from tests.tui.conftest import SIZE, until
+from tests.tui.test_environments import OTHER, SENTINEL, STAGING, inbox_of
+from tests.tui.test_inbox import stored
+
+
+@pytest.fixture
+def scoped(service: Service) -> Iterator[str]:
+    service.store.add_api_key(OTHER, SENTINEL)
+    with production_shaped(service.url, scoped=True) as url:
+        yield url
+
+
+def mark_read(message_id: str) -> Write:
+    return Write(Kind.MARK, "jane", (Step("read", (message_id,)),))
+
+
+async def test_read_only_follows_ctrl_e_both_ways(scoped: str, service: Service) -> None:
+    held = {
+        STAGING: EnvironmentKey(name="Staging", type="dev", api_key=STAGING_KEY),
+        OTHER: EnvironmentKey(name="Other", type="prod", api_key=SENTINEL, read_only=True),
+    }
+    settings = Settings(base_url=scoped, profile="work", environments=held)
+    app = make_app(settings, subscriber_id="jane", writes=WriteStore(None))
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await inbox_of(pilot, "jane", 12)
+        outbox = app.outbox  # opened in Staging, writable
+        assert not outbox.read_only
+        await pilot.press("ctrl+e")
+        screen = await inbox_of(pilot, "jane", 2)
+        await until(pilot, lambda: app.title.endswith("Other · read-only"), what="read-only")
+        other = screen.table.cursor_key
+        assert other is not None
+        before = stored(service, other)
+        event = await outbox.submit(mark_read(other))
+        assert isinstance(event, Failed) and "Read-only" in str(event.error)
+        assert stored(service, other) == before, "nothing reached Other"
+        await pilot.press("ctrl+e")
+        screen = await inbox_of(pilot, "jane", 12)
+        await until(pilot, lambda: app.title.endswith("· Staging"), what="Staging again")
+        staging = screen.table.cursor_key
+        assert staging is not None
+        assert isinstance(await outbox.submit(mark_read(staging)), Sent)
