@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models.inbox import InboxNotification
@@ -25,6 +25,8 @@ class Result:
     integration: Integration | None = None  # set primary: the new primary
     preferences: SubscriberPreferences | None = None  # a preference write: the listing after
     not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer
+    # a subscriber-data write: what its kind journals as "after" (raw, 0600 only)
+    values: dict[str, Any] | None = None
     refetch: bool = False
 
 

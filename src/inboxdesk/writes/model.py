@@ -32,6 +32,11 @@ class Kind(StrEnum):
     PREFERENCE = "preference"
     # archive all, or archive all read: one v2 bulk request (every channel, no undo)
     ARCHIVE_ALL = "archive-all"
+    # a subscriber's own data (subscriber.py, credentials.py): its fields, one
+    # provider's credentials set, or every entry of a provider removed
+    SUBSCRIBER = "subscriber"
+    CREDENTIALS = "credentials"
+    CREDENTIALS_REMOVED = "credentials-removed"
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,9 @@ class Write:
     # The environment it acts in when that may not be the key's own: a set primary
     # switches its integration's environment; None: the key's.
     environment: str | None = None
+    # A subscriber-data write's own record (what it sets, and the values before it):
+    # JSON, kept raw in the 0600 queue and journal only, to send and undo it.
+    change: Mapping[str, Any] | None = None
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
@@ -117,6 +125,7 @@ class Write:
             "previous": [list(p) for p in self.previous],
             "until": self.until,
             "environment": self.environment,
+            "change": None if self.change is None else dict(self.change),
             "id": self.id,
             "key": self.key,
             "madeAt": self.made_at.isoformat(),
@@ -140,11 +149,16 @@ class Write:
             previous=tuple((str(p[0]), str(p[1])) for p in data.get("previous", [])),
             until=data.get("until"),
             environment=data.get("environment"),
+            change=data.get("change") if isinstance(data.get("change"), dict) else None,
             id=str(data["id"]),
             key=str(data["key"]),
             made_at=aware_time(data["madeAt"]),
             tried=bool(data.get("tried", False)),
         )
+
+
+# The kinds that change a subscriber's own data (decision 85).
+DATA_KINDS = frozenset({Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED})
 
 
 def preference_action(channel: str, on: bool) -> str:
@@ -174,6 +188,9 @@ def describe(write: Write) -> str:
         where = write.label or workflow or "every workflow (global)"
         words = f"{channel} {'on' if on else 'off'} for {where}"
         return f"undo: {words}" if write.undoes is not None else words
+    if write.kind in DATA_KINDS:
+        # Said when it was made (subscriber.py, credentials.py), never with a secret.
+        return write.label
     if write.kind is Kind.SET_PRIMARY:
         again = " again" if write.undoes is not None else ""
         return f"make {write.label or write.target} primary{again}"
