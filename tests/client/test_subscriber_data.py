@@ -8,6 +8,7 @@ import pytest
 from inboxdesk.client import ApiError, ClientOptions, InboxClient, NotFoundError, RetryPolicy
 from inboxdesk.client.errors import BadRequestError, ValidationError
 from tests.conftest import STAGING_KEY, ServiceFactory
+from tests.production_shaped import production_shaped
 from tests.subscriber_fixture import FCM_NEW, SLACK, subscriber_fixture
 
 FAST = ClientOptions(timeout=5, retry=RetryPolicy(base=0.01, cap=0.02, deadline=1))
@@ -119,3 +120,36 @@ async def test_the_client_sends_the_whole_token_list_and_says_refusals_in_words(
         # The request log never keeps a token or webhook URL whole.
         logged = b"".join(r.body for r in client.requests.entries)
         assert b"tok-c" not in logged and b"hooks.slack.test/new" not in logged
+
+
+async def test_every_refusal_through_a_production_shaped_server_is_said_in_words(
+    make_service: ServiceFactory,
+) -> None:
+    service = make_service(subscriber_fixture())
+    with production_shaped(service.url) as url:
+        async with InboxClient(url, STAGING_KEY, FAST) as client:
+            said: list[str] = []
+            attempts = [
+                client.update_subscriber("ada.lovelace", {"email": "ada@nowhere"}),
+                client.update_subscriber("ada.lovelace", {"timezone": ""}),
+                client.update_subscriber("nobody", {"phone": "+14155550100"}),
+                client.set_credentials("nobody", "fcm", ["t"]),
+                client.set_credentials("ada.lovelace", "apns", ["t"]),
+                client.set_credentials("ada.lovelace", "smtp", ["t"]),
+                client.set_credentials("ada.lovelace", "fcm", [f"t{n}" for n in range(101)]),
+                client.remove_credentials("nobody", "fcm"),
+            ]
+            for attempt in attempts:
+                with pytest.raises(ApiError) as refused:
+                    await attempt
+                said.append(str(refused.value))
+            assert said[0].startswith("The service refused the request: general: email must be")
+            assert "timezone must be a valid IANA time-zone" in said[1]
+            assert "Subscriber nobody was not found." in said[2]
+            assert said[3].startswith("No subscriber nobody in this environment")
+            assert said[4].startswith("This environment has no active apns integration")
+            assert "providerId must be a valid provider ID" in said[5]
+            assert "Maximum allowed tokens per subscriber channel is 100" in said[6]
+            assert "Subscriber 'nobody' was not found." in said[7]
+            # Each says what to do as well as what went wrong.
+            assert all(len(s) > 40 for s in said)
