@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,15 @@ def test_read_only_and_the_service_gone(
     monkeypatch.setenv("INBOXDESK_READ_ONLY", "1")
     code, _out, err = run(capsys, "set-subscriber", "grace.hopper", "--phone", "+14155550100")
     assert code == 2 and "Read-only" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO(SENTINEL))
+    code, _, err = run(capsys, "credentials", "ada.lovelace", "--provider", "fcm", "--remove")
+    assert code == 2 and "Read-only" in err
+    code, _, err = run(
+        capsys, "credentials", "ada.lovelace", "--provider", "fcm", "--add-token", "-"
+    )
+    assert code == 2 and "Read-only" in err
+    # Refused before the secret was asked for.
+    assert sys.stdin.read() == SENTINEL
     monkeypatch.delenv("INBOXDESK_READ_ONLY")
     monkeypatch.setenv("INBOXDESK_BASE_URL", "http://127.0.0.1:9")
     code, _, err = run(capsys, "set-subscriber", "grace.hopper", "--phone", "+14155550100")

@@ -248,15 +248,14 @@ def credentials(
         raise click.UsageError(f"{name} is a chat provider: it takes --webhook-url, not tokens.")
     if what == "webhook-url" and provider not in CHAT_PROVIDERS:
         raise click.UsageError(f"{name} is a push provider: it takes tokens, not a webhook URL.")
-    secret = (
-        _secret("Webhook URL" if what == "webhook-url" else "Device token")
-        if (what != "remove")
-        else ""
-    )
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         from inboxdesk.cli.writing import send
 
+        # Read only now: a read-only run has refused before anything was asked.
+        secret = ""
+        if what != "remove":
+            secret = _secret("Webhook URL" if what == "webhook-url" else "Device token")
         current = await client.get_subscriber(subscriber_id)
         if what == "remove":
             write = removal_write(current, provider)
