@@ -91,7 +91,7 @@ class Write:
     environment: str | None = None
     # A subscriber-data write's own record (what it sets, and the values before it):
     # JSON, kept raw in the 0600 queue and journal only, to send and undo it.
-    change: Mapping[str, Any] | None = None
+    change: Mapping[str, Any] | None = field(default=None, repr=False)
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
