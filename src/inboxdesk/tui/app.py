@@ -53,7 +53,7 @@ from inboxdesk.writes.model import Where
 
 if TYPE_CHECKING:
     from inboxdesk.scope import Scope
-    from inboxdesk.tui.subscriber.opening import OpenSubscriberView
+    from inboxdesk.tui.subscriber.keys import OpenSubscriberView
     from inboxdesk.writes import Event, Outbox, WriteStore
 
 # The help, picker, confirmation and integrations screens, and the palette's commands,

@@ -25,7 +25,7 @@ from inboxdesk.text import clip, plural, safe
 from inboxdesk.tui.activity.timeline import GLYPH_STYLE, open_delivery, show_timeline
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
-from inboxdesk.tui.subscriber.opening import subscriber_key
+from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
@@ -284,7 +284,7 @@ class ActivityScreen(Screen[None]):
     def action_show_subscriber(self) -> None:
         """The highlighted notification's subscriber (else this view's), the cursor on
         the field its failure names."""
-        from inboxdesk.tui.subscriber.opening import OpenSubscriberView, field_behind
+        from inboxdesk.tui.subscriber.keys import OpenSubscriberView, field_behind
 
         row = self.table.cursor_row
         keys = list(self.table.rows)

@@ -33,7 +33,7 @@ from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import cells, clip, safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
-from inboxdesk.tui.subscriber.opening import subscriber_key
+from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
@@ -261,7 +261,7 @@ class TimelineScreen(Screen[None]):
     def action_show_subscriber(self) -> None:
         """The notification's subscriber, the cursor on the field its cause names (a
         missing or bad address, token or webhook URL)."""
-        from inboxdesk.tui.subscriber.opening import OpenSubscriberView, field_behind
+        from inboxdesk.tui.subscriber.keys import OpenSubscriberView, field_behind
 
         who = self.notification.subscriber
         field = field_behind(self.notification)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-from inboxdesk.tui.subscriber.opening import subscriber_key
+from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 
 INBOX_BINDINGS: list[BindingType] = [

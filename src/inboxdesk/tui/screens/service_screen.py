@@ -86,7 +86,7 @@ class ServiceScreen(Screen[None]):
 
     def action_show_subscriber(self) -> None:
         """The Subscriber view (`6`, the inbox's `i`) of the inbox's subscriber."""
-        from inboxdesk.tui.subscriber.opening import OpenSubscriberView
+        from inboxdesk.tui.subscriber.keys import OpenSubscriberView
 
         self.post_message(OpenSubscriberView(None))
 
