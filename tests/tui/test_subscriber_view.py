@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 from textual.widgets import DataTable, Input, Static
 
+from inboxdesk.tui.activity.timeline import TimelineScreen
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.history.table import HistoryTable
@@ -183,3 +184,19 @@ async def test_the_service_gone_mid_change_keeps_the_change_queued(
         del transport.route["/v2/subscribers/grace.hopper"]
         await app.context.outbox.flush()
         await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
+
+
+async def test_i_from_a_timeline_lands_on_the_field_its_cause_names(
+    make_service: ServiceFactory,
+) -> None:
+    from tests.delivery_fixture import delivery_fixture
+
+    service = make_service(delivery_fixture())
+    app = app_for(service)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("ctrl+g", *"txn-no-email", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        await pilot.press("i")
+        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+        assert row_key(app) == "email"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.writes import (
@@ -20,6 +21,7 @@ from inboxdesk.writes import (
     Refused,
     Sent,
     Where,
+    Write,
     WriteStore,
     describe,
 )
@@ -200,3 +202,40 @@ async def test_undo_says_what_a_first_entry_leaves_and_refuses_two_integrations(
         assert isinstance(await outbox.submit(gone), Sent)
         no = await outbox.undo(gone)
         assert isinstance(no, Refused) and "more than one integration" in no.reason
+
+
+def test_a_crash_never_writes_a_token_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A crash file holds the exception's own traceback; and even the traceback Textual
+    prints with local values shows a credentials write masked."""
+    import io
+    import traceback
+
+    from rich.console import Console
+    from rich.traceback import Traceback
+
+    from inboxdesk.cli.crash import report
+
+    monkeypatch.setenv("INBOXDESK_LOG_DIR", str(tmp_path / "logs"))
+    write = Write(
+        Kind.CREDENTIALS,
+        "ada.lovelace",
+        (),
+        label="add token ••••5b81 to fcm of ada.lovelace",
+        change={"provider": "fcm", "what": "add-token", "tokens": [SENTINEL], "before": []},
+    )
+    try:
+        raise RuntimeError(f"a bug while sending {describe(write)}")
+    except RuntimeError as exc:
+        error = exc
+    shown = io.StringIO()
+    Console(file=shown, width=200).print(
+        Traceback.from_exception(type(error), error, error.__traceback__, show_locals=True)
+    )
+    assert "write" in shown.getvalue() and SENTINEL not in shown.getvalue()
+    assert SENTINEL not in repr(write)
+    report("".join(traceback.format_exception(error)), "the app")
+    (crash,) = (tmp_path / "logs").iterdir()
+    assert "a bug while sending" in crash.read_text() and SENTINEL not in crash.read_text()
+    assert SENTINEL not in capsys.readouterr().err
