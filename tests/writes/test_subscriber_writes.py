@@ -239,3 +239,26 @@ def test_a_crash_never_writes_a_token_down(
     (crash,) = (tmp_path / "logs").iterdir()
     assert "a bug while sending" in crash.read_text() and SENTINEL not in crash.read_text()
     assert SENTINEL not in capsys.readouterr().err
+
+
+async def test_undo_names_later_changes_of_the_same_subscriber_s_data(
+    make_service: ServiceFactory,
+) -> None:
+    service = make_service(subscriber_fixture())
+    store = WriteStore(None)
+    async with _client(service) as client:
+        outbox = Outbox(client, HERE, store)
+        first = subscriber_write("grace.hopper", {"phone": "+14155550100"}, {"phone": None})
+        await outbox.submit(first)
+        await outbox.submit(
+            subscriber_write("ada.lovelace", {"phone": "+14155550111"}, {"phone": "x"})
+        )
+        entry = store.entry(first.id)
+        assert entry is not None
+        assert outbox.undo_notes(entry) == []  # another subscriber's change is no concern
+        second = subscriber_write(
+            "grace.hopper", {"phone": "+14155550122"}, {"phone": "+14155550100"}
+        )
+        await outbox.submit(second)
+        (note,) = outbox.undo_notes(entry)
+        assert note.startswith("1 later write touched the same subscriber's data since")

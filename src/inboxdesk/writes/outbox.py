@@ -415,7 +415,8 @@ class Outbox:
         later = self.store.later(entry)
         if later:
             things = {Kind.SET_PRIMARY: "integrations", Kind.PREFERENCE: "preferences"}.get(
-                entry.write.kind, "messages"
+                entry.write.kind,
+                "subscriber's data" if entry.write.kind in DATA_KINDS else "messages",
             )
             notes.append(
                 f"{len(later)} later write{'s' if len(later) != 1 else ''} touched the same "
