@@ -1,5 +1,5 @@
-"""The subscriber-data rules stated once (models/subscriber_edit.py): decision 115's
-checks, what each channel needs, the field a cause names, and the mask; and the
+"""The subscriber-data rules stated once (models/subscriber_edit.py): the checks
+before sending, what each channel needs, the field a cause names, and the mask; and the
 command line says exactly the refusals the app's form says."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`inboxdesk subscriber`, `set-subscriber` and `credentials` on the real service: show
-(masked), change, undo, change again, decision 115's refusals and warning, secrets from
-standard input only, read-only, and the service gone mid-change."""
+(masked), change, undo, change again, the refusals and warning of the checks before
+sending, secrets from standard input only, read-only, and the service gone mid-change."""
 
 from __future__ import annotations
 

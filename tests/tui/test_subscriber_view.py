@@ -1,5 +1,5 @@
 """The Subscriber view (`i`, `6`) on the real service: Grace's missing phone fixed from
-the inbox (decision 115's refusals and warning in the form), undone from History and
+the inbox (the form's refusals and warning), undone from History and
 fixed again; a token typed unseen, never shown; landing on a cause's field; read-only;
 and the service gone mid-change (the change waits in the queue)."""
 
@@ -64,7 +64,7 @@ async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
         await until(pilot, lambda: view(app) is not None, what="the subscriber view")
         text = shown_text(app)
         assert "sms has no phone number" in text and "push has no provider entry" in text
-        # The email: a refusal of decision 115 keeps the form open and sends nothing.
+        # The email: a refusal keeps the form open and sends nothing.
         await pilot.press("j")
         assert row_key(app) == "email"
         await pilot.press("enter")

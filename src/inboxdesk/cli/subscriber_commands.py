@@ -1,6 +1,6 @@
 """`inboxdesk subscriber`, `set-subscriber` and `credentials`: a subscriber's own data,
-shown with every secret masked, and fixed with one undoable write that does not ask
-(decisions 113, 114). Secrets come from standard input, never from the arguments."""
+shown with every secret masked, and fixed with one undoable write that does not ask.
+Secrets come from standard input, never from the arguments."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A subscriber's own data: change its fields, set or remove a provider's credentials
-(acting.md 1.1, 1.3, 1.4). A credentials write always carries the whole token list it
-means to leave: production empties the stored tokens of a body that names none."""
+"""A subscriber's own data: change its fields, set or remove a provider's credentials.
+A credentials write always carries the whole token list it means to leave: production
+empties the stored tokens of a body that names none."""
 
 from __future__ import annotations
 

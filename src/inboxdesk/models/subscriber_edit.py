@@ -1,7 +1,7 @@
 """A subscriber's own data: which fields may change and how each is checked, which
 providers take credentials, what each channel needs from the subscriber, and how a
 secret is masked. One statement for the service, the client, the app and the command
-line (decisions 85, 114, 115; acting.md 1)."""
+line."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ PUSH_PROVIDERS = frozenset(
 CHAT_OR_PUSH = CHAT_PROVIDERS | PUSH_PROVIDERS
 # Chat providers that write to the subscriber's phone, not a webhook.
 PHONE_CHAT = frozenset({"whatsapp-business", "sendblue"})
-# Production's limit of tokens in one entry (acting.md 1.3).
+# Production's limit of tokens in one credentials entry.
 MAX_DEVICE_TOKENS = 100
 
 # class-validator's IsEmail with its defaults: a local part, and a domain with a dot and
@@ -100,9 +100,9 @@ class Checked:
 
 
 def check_fields(fields: Mapping[str, Any]) -> Checked:
-    """Decision 115: email has production's shape, timezone is a known zone, a phone
-    not in E.164 is a warning, the locale is left to the service. `""` is refused where
-    production refuses it; None clears."""
+    """The checks before sending: email has production's shape, timezone is a known
+    zone, a phone not in E.164 is a warning, the locale is left to the service. `""` is
+    refused where production refuses it; None clears."""
     refusals: list[str] = []
     warnings: list[str] = []
     for name, value in fields.items():
@@ -164,7 +164,7 @@ class Need:
 
 
 def needs(subscriber: Mapping[str, Any]) -> list[Need]:
-    """Which channel would fail for want of which field (acting.md 1.5), from the
+    """Which channel would fail for want of which field, from the
     subscriber's wire document; integrations and overrides are not considered."""
     found: list[Need] = []
     if not subscriber.get("email"):

@@ -1,5 +1,5 @@
 """A subscriber's own data: `PATCH /v2/subscribers/{id}` and the v1 credentials
-operations, refused and answered as production's (acting.md 1.1, 1.3, 1.4)."""
+operations, refused and answered as production's."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _field_errors(name: str, value: Any) -> list[str]:
-    """The 422 sentences of one PATCH field (acting.md 1.1's table); None clears."""
+    """The 422 sentences of one PATCH field, in class-validator's words; None clears."""
     if value is None:
         return []
     if name == "data":

@@ -6,9 +6,9 @@ Kept in a Write as: `target` the subscriberId, `change` `{"provider", "what"
 (add-token, remove-token, webhook-url, restore), "tokens" (the whole list sent),
 "other" (webhookUrl), "before" (the provider's entries before: [{"integration",
 "credentials"}])}`, `label` its words with every secret masked. The raw values live
-in the 0600 queue and journal only, to send and undo the write (decision 103).
+in the 0600 queue and journal only, to send and undo the write.
 
-Undo (decision 104) puts the previous token list back with a PUT; undoing the first
+Undo puts the previous token list back with a PUT; undoing the first
 entry of a provider leaves an empty entry, and says so; it is refused where the
 provider had entries under more than one integration; undoing a removal restores
 under the newest active integration of the provider, and names it.

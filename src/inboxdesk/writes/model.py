@@ -157,7 +157,7 @@ class Write:
         )
 
 
-# The kinds that change a subscriber's own data (decision 85).
+# The kinds that change a subscriber's own data: fields, credentials set, removed.
 DATA_KINDS = frozenset({Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED})
 
 

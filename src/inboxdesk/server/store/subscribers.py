@@ -152,7 +152,7 @@ def _contains(text: str) -> str:
 
 
 class SubscriberChanges(SubscriberStore):
-    """Changes to a subscriber's own data (acting.md 1.1, 1.3, 1.4), on its document."""
+    """Changes to a subscriber's own data, on its document, as production makes them."""
 
     def patch_subscriber(
         self, caller: Caller, subscriber_id: str, fields: dict[str, Any], now: str
@@ -277,7 +277,7 @@ class SubscriberChanges(SubscriberStore):
                 )
 
 
-# What production keeps of a credentials body (acting.md 1.3); the rest is dropped.
+# What production keeps of a credentials body; the rest is dropped without a word.
 KEPT_CREDENTIALS = ("webhookUrl", "deviceTokens", "channel")
 MAX_TOKENS = 100
 

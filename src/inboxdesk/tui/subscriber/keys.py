@@ -21,7 +21,7 @@ class OpenSubscriberView(TextualMessage):
 
 
 def subscriber_key(owner: str) -> Binding:
-    """`i` on `owner`'s view: its subscriber's own data (decision 129)."""
+    """`i` on `owner`'s view: its subscriber's own data."""
     return Binding(
         "i",
         "show_subscriber",

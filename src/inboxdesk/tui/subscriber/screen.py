@@ -1,6 +1,6 @@
 """The Subscriber view: every field of a subscriber, each integration's credentials
 masked, and which channel would fail for want of which field. Enter (or `e`) on a row
-fixes it: a field through its form (its value before, decision 115's checks), a push
+fixes it: a field through its form (its value before, and the checks before sending), a push
 entry by a token typed unseen, a chat entry by its webhook URL; `x` removes a
 provider's credentials. Each change is one write through the outbox, undone from
 History."""
