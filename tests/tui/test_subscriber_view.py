@@ -94,8 +94,10 @@ async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
         await pilot.press("3")
         await until(
             pilot,
-            lambda: isinstance(app.screen, HistoryScreen)
-            and app.screen.query_one(HistoryTable).row_count == 1,
+            lambda: (
+                isinstance(app.screen, HistoryScreen)
+                and app.screen.query_one(HistoryTable).row_count == 1
+            ),
             what="the change in History",
         )
         detail = plain(app.screen.query_one("#history-entry", Static))
