@@ -139,6 +139,16 @@ async def test_a_token_typed_unseen_lands_from_a_cause_and_is_never_shown(
             return list(fcm["credentials"]["deviceTokens"])
 
         assert tokens() == ["tok-a1", "tok-a2", SENTINEL]
+        # Removed with `x`, and the removal undone from History: restored, and named.
+        await pilot.press("x")
+        await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
+        await pilot.press("3")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await pilot.press("z")
+        await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
+        assert tokens() == ["tok-a1", "tok-a2", SENTINEL]
+        await pilot.press("6")
+        await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
         open_subscriber_view(app, app.context, "ada.lovelace", "phone")
         await until(pilot, lambda: row_key(app) == "phone", what="on the phone")
         await pilot.press("3")
