@@ -121,7 +121,7 @@ def production_shaped(
             self.end_headers()
             self.wfile.write(content)
 
-        do_GET = do_POST = do_PATCH = _relay
+        do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _relay
 
         def _whole(self, headers: dict[str, str], route: str = "/v1/integrations") -> list[Any]:
             """The integrations listed with the caller's key and `organization_keys`."""

@@ -352,6 +352,8 @@ def _said(event: Event, as_json: bool) -> int:
         print(f"Done: {safe(describe(write))} (history id {write.id[: report.SHORT_ID]}).")
         if note := undo_note(write):
             print(safe(note))
+        if name := (event.result.values or {}).get("integrationName"):
+            print(f"Restored under the integration {safe(str(name), newlines=False)}.")
     return PARTIAL if isinstance(event, Partial) else 0
 
 

@@ -119,7 +119,24 @@ class Sender:
             request.method,
             str(request.url),
             status,
-            request.content,
+            _masked(request),
             request.headers.get("Idempotency-Key"),
             error,
         )
+
+
+def _masked(request: httpx.Request) -> bytes:
+    """The body as the request log keeps it: a credentials write's tokens and webhook
+    URL masked, as every secret is outside the 0600 journal."""
+    if not request.url.path.endswith("/credentials") or not request.content:
+        return request.content
+    import json
+
+    from inboxdesk.models.subscriber_edit import masked_credentials
+
+    try:
+        body = json.loads(request.content)
+        body["credentials"] = masked_credentials(body.get("credentials"))
+    except (ValueError, TypeError, AttributeError):
+        return b"(a credentials body, not shown)"
+    return json.dumps(body).encode()

@@ -341,6 +341,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     from inboxdesk.server.preference_routes import build_preference_router
 
     root.include_router(build_preference_router(store))
+    from inboxdesk.server.subscriber_routes import build_subscriber_router
+
+    root.include_router(build_subscriber_router(store))
     return root
 
 

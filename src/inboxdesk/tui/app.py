@@ -55,6 +55,7 @@ from inboxdesk.writes.model import Where
 
 if TYPE_CHECKING:
     from inboxdesk.scope import Scope
+    from inboxdesk.tui.subscriber.keys import OpenSubscriberView
     from inboxdesk.writes import Event, Outbox, WriteStore
 
 # The help, picker, confirmation and integrations screens, and the palette's commands,
@@ -473,6 +474,11 @@ class InboxdeskApp(App[None]):
 
         open_preferences(self, self.context, event.subscriber_id, event.workflow, event.channel)
 
+    def on_open_subscriber_view(self, event: OpenSubscriberView) -> None:
+        from inboxdesk.tui.subscriber.opening import open_subscriber_view
+
+        open_subscriber_view(self, self.context, event.subscriber_id, event.field)
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The palette's entries (tui/commands.py), each once."""
         from inboxdesk.tui.commands import palette
@@ -497,6 +503,7 @@ class InboxdeskApp(App[None]):
             "activity": "Activity",
             "timeline": "Timeline",
             "preferences": "Preferences",
+            "subscriber": "Subscriber",
         }
         title = titles.get(self.screen.id or "", "inboxdesk")
         self.push_screen(HelpScreen(self.screen, title))

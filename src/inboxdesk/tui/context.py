@@ -66,6 +66,8 @@ WRITE_ACTIONS = frozenset(
         "undo",
         "set_primary",
         "toggle_cell",
+        "edit_subscriber",
+        "remove_credentials",
     }
 )
 

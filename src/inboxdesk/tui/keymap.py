@@ -20,6 +20,7 @@ VIEWS: dict[str, frozenset[str]] = {
     "preferences": frozenset({"app", "view", "preferences", "list"}),
     "activity": frozenset({"app", "view", "activity", "list"}),
     "timeline": frozenset({"app", "timeline"}),
+    "subscriber": frozenset({"app", "view", "subscriber", "list"}),
     "confirm": frozenset({"confirm"}),
     "preference_confirm": frozenset({"preference_confirm"}),
     "picker": frozenset({"picker"}),

@@ -22,6 +22,7 @@ from inboxdesk.writes import (
     Write,
     describe,
 )
+from inboxdesk.writes.model import DATA_KINDS
 from inboxdesk.writes.preference import undo_note
 
 
@@ -149,6 +150,12 @@ def notice(event: Event) -> tuple[str, str] | None:
         return f"Done: {what} (every channel). The list is read again.", "information"
     if write.kind is Kind.INBOX and write.undoes is None:
         return None  # the inbox view says it, from its rows' state before (inbox_notice)
+    if write.kind in DATA_KINDS:
+        # Its words were made masked (writes/subscriber.py, writes/credentials.py).
+        restored = (event.result.values or {}).get("integrationName")
+        under = f" Restored under the integration {restored}." if restored else ""
+        undo = "" if write.undoes else " History (3) undoes it."
+        return clip(f"Done: {what}.{under}{undo}", 240), "information"
     if write.kind is Kind.PREFERENCE:
         said = undo_note(write) or "It applies to future notifications only."
         return clip(f"Preference set: {what}. {said}", 200), "information"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.models.inbox import InboxNotification
@@ -27,6 +27,8 @@ class Result:
     preferences: SubscriberPreferences | None = None  # a preference write: the listing after
     not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer
     trigger: TriggerAnswer | None = None  # a send: the service's answer
+    # a subscriber-data write: what its kind journals as "after" (raw, 0600 only)
+    values: dict[str, Any] | None = None
     refetch: bool = False
 
 

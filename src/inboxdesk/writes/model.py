@@ -35,6 +35,11 @@ class Kind(StrEnum):
     # trigger a workflow for a subscriber: the step's action is the workflow, its one id
     # the transactionId made before the first try (never queued, no undo)
     SEND = "send"
+    # a subscriber's own data (subscriber.py, credentials.py): its fields, one
+    # provider's credentials set, or every entry of a provider removed
+    SUBSCRIBER = "subscriber"
+    CREDENTIALS = "credentials"
+    CREDENTIALS_REMOVED = "credentials-removed"
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,9 @@ class Write:
     # switches its integration's environment; None: the key's.
     environment: str | None = None
     payload: Mapping[str, Any] | None = None  # a send's payload
+    # A subscriber-data write's own record (what it sets, and the values before it):
+    # JSON, kept raw in the 0600 queue and journal only, to send and undo it.
+    change: Mapping[str, Any] | None = field(default=None, repr=False)
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
@@ -122,6 +130,7 @@ class Write:
             "until": self.until,
             "environment": self.environment,
             "payload": None if self.payload is None else dict(self.payload),
+            "change": None if self.change is None else dict(self.change),
             "id": self.id,
             "key": self.key,
             "madeAt": self.made_at.isoformat(),
@@ -146,11 +155,16 @@ class Write:
             until=data.get("until"),
             environment=data.get("environment"),
             payload=data.get("payload") if isinstance(data.get("payload"), dict) else None,
+            change=data.get("change") if isinstance(data.get("change"), dict) else None,
             id=str(data["id"]),
             key=str(data["key"]),
             made_at=aware_time(data["madeAt"]),
             tried=bool(data.get("tried", False)),
         )
+
+
+# The kinds that change a subscriber's own data: fields, credentials set, removed.
+DATA_KINDS = frozenset({Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED})
 
 
 def preference_action(channel: str, on: bool) -> str:
@@ -180,6 +194,9 @@ def describe(write: Write) -> str:
         where = write.label or workflow or "every workflow (global)"
         words = f"{channel} {'on' if on else 'off'} for {where}"
         return f"undo: {words}" if write.undoes is not None else words
+    if write.kind in DATA_KINDS:
+        # Said when it was made (subscriber.py, credentials.py), never with a secret.
+        return write.label
     if write.kind is Kind.SET_PRIMARY:
         again = " again" if write.undoes is not None else ""
         return f"make {write.label or write.target} primary{again}"

@@ -28,6 +28,7 @@ from inboxdesk.client.errors import ProtocolError, transient
 from inboxdesk.models import MarkAs
 from inboxdesk.models.inbox import InboxAction, InboxNotification
 from inboxdesk.text import safe
+from inboxdesk.writes import credentials, subscriber
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
     Dropped,
@@ -39,7 +40,15 @@ from inboxdesk.writes.events import (
     Result,
     Sent,
 )
-from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Where, Write, describe
+from inboxdesk.writes.model import (
+    DATA_KINDS,
+    UNDOABLE_MARK_ALL,
+    Kind,
+    Step,
+    Where,
+    Write,
+    describe,
+)
 from inboxdesk.writes.preference import after_of, toggle_of, undo_of
 from inboxdesk.writes.store import Entry, WriteStore
 
@@ -229,6 +238,10 @@ class Outbox:
 
     async def _perform(self, write: Write) -> Sent | Partial:
         client = self.client
+        if write.kind is Kind.SUBSCRIBER:
+            return await subscriber.perform(client, write)
+        if write.kind in DATA_KINDS:
+            return await credentials.perform(client, write)
         if write.kind is Kind.SET_PRIMARY:
             if write.environment and self.client_of is not None:
                 client = self.client_of(write.environment)
@@ -325,6 +338,12 @@ class Outbox:
         assert isinstance(first, InboxdeskError)
         return Partial(write, result, failed=len(failures), requests=len(step.ids), error=first)
 
+    def values_after(self, write: Write) -> dict[str, object]:
+        """What the service answered to a subscriber-data write, as journaled."""
+        entry = self.store.entry(write.id)
+        values = entry.detail.get("values") if entry is not None else None
+        return values if isinstance(values, dict) else {}
+
     def _journaled_after(self, write: Write) -> dict[str, Flags]:
         """What the service returned to `write`, as journaled (a write of another session)."""
         entry = self.store.entry(write.id)
@@ -351,7 +370,7 @@ class Outbox:
                 and write.undoes is None
                 and write.id not in self._undone
                 # A switch or a preference is undone from History, never by the inbox's z.
-                and write.kind not in (Kind.SET_PRIMARY, Kind.PREFERENCE, Kind.SEND)
+                and write.kind not in (Kind.SET_PRIMARY, Kind.PREFERENCE, Kind.SEND, *DATA_KINDS)
             ):
                 return write
         return None
@@ -381,6 +400,10 @@ class Outbox:
         if write.kind is Kind.SET_PRIMARY:
             again = self.primary_again(write)
             return again if isinstance(again, str) else None
+        if write.kind is Kind.SUBSCRIBER:
+            return subscriber.refusal(write)
+        if write.kind in DATA_KINDS:
+            return credentials.refusal(write)
         if write.kind is Kind.PREFERENCE and write.before is None:
             return "This cannot be undone: the channel's value before it is unknown."
         if write.kind is Kind.ARCHIVE_ALL:
@@ -432,7 +455,8 @@ class Outbox:
         later = self.store.later(entry)
         if later:
             things = {Kind.SET_PRIMARY: "integrations", Kind.PREFERENCE: "preferences"}.get(
-                entry.write.kind, "messages"
+                entry.write.kind,
+                "subscriber's data" if entry.write.kind in DATA_KINDS else "messages",
             )
             notes.append(
                 f"{len(later)} later write{'s' if len(later) != 1 else ''} touched the same "
@@ -459,6 +483,12 @@ class Outbox:
             assert isinstance(again, Write)
             self._undone.add(write.id)
             return await self.submit(again)
+        if write.kind is Kind.SUBSCRIBER:
+            self._undone.add(write.id)
+            return await self.submit(subscriber.undo_of(write, self.values_after(write)))
+        if write.kind in (Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED):
+            self._undone.add(write.id)
+            return await self.submit(credentials.undo_of(write))
         if write.kind is Kind.PREFERENCE:
             self._undone.add(write.id)
             after = self._after.get(write.id) or self._journaled_after(write)
@@ -544,6 +574,9 @@ def _detail(event: Event) -> dict[str, object]:
             detail["integration"] = result.integration.id
         if result.preferences is not None:
             detail["after"] = after_of(event.write, result.preferences)
+        if result.values is not None:
+            # Raw, in the 0600 journal only: History shows them through `public`.
+            detail["values"] = result.values
         if isinstance(event, Partial) and event.error is not None:
             detail.update(_error_detail(event.error))
             detail["failed"] = event.failed

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from inboxdesk.text import safe
-from inboxdesk.writes.model import describe
+from inboxdesk.writes.model import DATA_KINDS, Kind, Write, describe
 from inboxdesk.writes.store import Entry
 
 SHORT_ID = 10
@@ -43,6 +43,11 @@ def as_json(entry: Entry) -> dict[str, Any]:
         before = {i: list(f) for i, f in write.before.items()}
     if write.previous:
         before = {"primary": [i for i, _ in write.previous]}
+    after = detail.get("after") or (
+        {"primary": [detail["integration"]]} if "integration" in detail else None
+    )
+    if write.kind in DATA_KINDS:
+        before, after = public_values(write, detail.get("values"))
     return {
         "id": write.id,
         "madeAt": write.made_at.isoformat(),
@@ -63,11 +68,21 @@ def as_json(entry: Entry) -> dict[str, Any]:
         "error": detail.get("error"),
         "notUpdated": detail.get("notUpdated", []),
         "before": before,
-        "after": detail.get("after")
-        or ({"primary": [detail["integration"]]} if "integration" in detail else None),
+        "after": after,
         "count": detail.get("count"),
         "undoes": write.undoes,
     }
+
+
+def public_values(write: Write, values: object) -> tuple[Any, Any]:
+    """A subscriber-data write's before and after as History may show them: every
+    token and webhook URL masked (the raw ones stay in the 0600 journal, for undo)."""
+    from inboxdesk.writes import credentials, subscriber
+
+    shown = values if isinstance(values, dict) else None
+    if write.kind is Kind.SUBSCRIBER:
+        return subscriber.public(write, shown)
+    return credentials.public(write, shown)
 
 
 # What makes a spreadsheet read a cell as a formula, or split it first.

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from inboxdesk.writes.effects import Flags
-from inboxdesk.writes.model import Kind, Where, Write, aware_time
+from inboxdesk.writes.model import DATA_KINDS, Kind, Where, Write, aware_time
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS queue (
@@ -396,6 +396,16 @@ class WriteStore:
         """Entries made after `entry` that touched what it touched (its ids, or for set
         primary its channel's integrations, which the service may have switched since)."""
         touched = set(entry.write.ids) or {entry.write.target}
+        if entry.write.kind in DATA_KINDS:
+            # A subscriber's own data: later changes of the same subscriber's data.
+            return [
+                e
+                for e in self.entries(entry.where, since=entry.write.made_at)
+                if e.seq > entry.seq
+                and e.outcome in ("sent", "partial", "queued")
+                and e.write.kind in DATA_KINDS
+                and e.write.target == entry.write.target
+            ]
         return [
             e
             for e in self.entries(entry.where, since=entry.write.made_at)

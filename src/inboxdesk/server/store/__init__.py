@@ -45,6 +45,7 @@ from inboxdesk.server.store.seeding import SeedingStore
 from inboxdesk.server.store.subscribers import (
     SUBSCRIBER_COUNT_CAP,
     SUBSCRIBER_ORDER,
+    SubscriberChanges,
     SubscriberSearch,
 )
 from inboxdesk.server.store.tenancy import TenancyStore
@@ -81,6 +82,7 @@ class Store(
     IntegrationStore,
     InboxStore,
     PreferenceStore,
+    SubscriberChanges,
     IdempotencyStore,
     ActivityStore,
     TriggerStore,

@@ -149,3 +149,145 @@ def _contains(text: str) -> str:
     """A LIKE pattern for `text` anywhere, lower-cased, its wildcards taken literally."""
     escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
+
+
+class SubscriberChanges(SubscriberStore):
+    """Changes to a subscriber's own data, on its document, as production makes them."""
+
+    def patch_subscriber(
+        self, caller: Caller, subscriber_id: str, fields: dict[str, Any], now: str
+    ) -> dict[str, Any]:
+        """Write the fields given (None clears), nothing else; `data` is replaced whole.
+        Nothing differs: nothing is written and the record comes back."""
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+                (caller.environment_id, subscriber_id),
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"Subscriber {subscriber_id} was not found")
+            doc: dict[str, Any] = json.loads(row["doc"])
+            if all(doc.get(name) == value for name, value in fields.items()):
+                return doc
+            doc.update(fields)
+            doc["updatedAt"] = now
+            db.execute("UPDATE subscribers SET doc = ? WHERE id = ?", (json.dumps(doc), row["id"]))
+        return doc
+
+    def _newest_integration(
+        self, db: sqlite3.Connection, caller: Caller, provider_id: str, identifier: str | None
+    ) -> str | None:
+        """The newest active integration of the environment with that provider (and
+        identifier, when given): its `_id`, or None."""
+        sql = (
+            "SELECT id FROM integrations WHERE environment_id = ? AND active = 1 "
+            "AND deleted = 0 AND json_extract(doc, '$.providerId') = ?"
+        )
+        params: list[Any] = [caller.environment_id, provider_id]
+        if identifier is not None:
+            sql += " AND json_extract(doc, '$.identifier') = ?"
+            params.append(identifier)
+        sql += " ORDER BY coalesce(json_extract(doc, '$.createdAt'), '') DESC, position DESC"
+        row = db.execute(sql, params).fetchone()
+        return None if row is None else str(row["id"])
+
+    def set_credentials(
+        self,
+        caller: Caller,
+        subscriber_id: str,
+        provider_id: str,
+        credentials: dict[str, Any],
+        identifier: str | None,
+        append: bool,
+        now: str,
+    ) -> dict[str, Any]:
+        """PUT (`append` False) or PATCH credentials, as production's one use case: only
+        webhookUrl, deviceTokens and channel are kept, and an entry's tokens become the
+        ones given (PUT), the union (PATCH), or none when none are given."""
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+                (caller.environment_id, subscriber_id),
+            ).fetchone()
+            if row is None:
+                raise NotAllowed(f"SubscriberId: {subscriber_id} not found")
+            integration = self._newest_integration(db, caller, provider_id, identifier)
+            if integration is None:
+                raise NotAllowed(
+                    f"Subscribers environment ({caller.environment_id}) do not have active "
+                    f"{provider_id} integration."
+                )
+            given = {k: credentials[k] for k in KEPT_CREDENTIALS if k in credentials}
+            if isinstance(given.get("deviceTokens"), list):
+                given["deviceTokens"] = list(dict.fromkeys(given["deviceTokens"]))
+            doc: dict[str, Any] = json.loads(row["doc"])
+            channels: list[dict[str, Any]] = list(doc.get("channels") or [])
+            entry = next(
+                (
+                    c
+                    for c in channels
+                    if c.get("providerId") == provider_id and c.get("_integrationId") == integration
+                ),
+                None,
+            )
+            if entry is None:
+                new: dict[str, Any] = {
+                    "_integrationId": integration,
+                    "providerId": provider_id,
+                    "credentials": given,
+                }
+                if identifier is not None:
+                    new["integrationIdentifier"] = identifier
+                channels.append(new)
+            else:
+                old = dict(entry.get("credentials") or {})
+                if old == given:
+                    return doc
+                tokens: list[Any] = []
+                asked = given.get("deviceTokens")
+                if isinstance(asked, list):
+                    tokens = list(asked)
+                    if append and asked:
+                        tokens = list(dict.fromkeys([*(old.get("deviceTokens") or []), *asked]))
+                entry["credentials"] = {**old, **given, "deviceTokens": tokens}
+            changed = entry if entry is not None else channels[-1]
+            count = len(changed["credentials"].get("deviceTokens") or [])
+            if count > MAX_TOKENS:
+                raise TooManyTokens(count)
+            doc["channels"] = channels
+            doc["updatedAt"] = now
+            db.execute("UPDATE subscribers SET doc = ? WHERE id = ?", (json.dumps(doc), row["id"]))
+        return doc
+
+    def delete_credentials(self, caller: Caller, subscriber_id: str, provider_id: str) -> None:
+        """Every entry of that provider goes, whatever its integration; none is a success."""
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
+                (caller.environment_id, subscriber_id),
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"Subscriber '{subscriber_id}' was not found")
+            doc: dict[str, Any] = json.loads(row["doc"])
+            kept = [c for c in doc.get("channels") or [] if c.get("providerId") != provider_id]
+            if len(kept) != len(doc.get("channels") or []):
+                doc["channels"] = kept
+                db.execute(
+                    "UPDATE subscribers SET doc = ? WHERE id = ?", (json.dumps(doc), row["id"])
+                )
+
+
+# What production keeps of a credentials body; the rest is dropped without a word.
+KEPT_CREDENTIALS = ("webhookUrl", "deviceTokens", "channel")
+MAX_TOKENS = 100
+
+
+class TooManyTokens(Exception):
+    """More than MAX_TOKENS tokens in one entry after the merge: production's 400."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(
+            "Device tokens limit exceeded. Maximum allowed tokens per subscriber channel is "
+            f"{MAX_TOKENS}, but got {count} tokens."
+        )
+        self.count = count

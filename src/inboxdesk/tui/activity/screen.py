@@ -25,6 +25,7 @@ from inboxdesk.text import clip, plural, safe
 from inboxdesk.tui.activity.timeline import GLYPH_STYLE, open_delivery, show_timeline
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
+from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
@@ -158,6 +159,7 @@ class ActivityScreen(Screen[None]):
         ),
         Binding("ctrl+r,f5", "refresh", "Refresh", id="activity.refresh", tooltip="Read again"),
         *view_keys("activity"),
+        subscriber_key("activity"),
         Binding(
             "5",
             "show_preferences",
@@ -281,6 +283,18 @@ class ActivityScreen(Screen[None]):
                 spot.channel if spot else None,
             )
         )
+
+    def action_show_subscriber(self) -> None:
+        """The highlighted notification's subscriber (else this view's), the cursor on
+        the field its failure names."""
+        from inboxdesk.tui.subscriber.keys import OpenSubscriberView, field_behind
+
+        row = self.table.cursor_row
+        keys = list(self.table.rows)
+        found = self.items.get(str(keys[row].value)) if 0 <= row < len(keys) else None
+        who = found.subscriber.subscriber_id if found is not None and found.subscriber else None
+        field = field_behind(found) if found is not None else None
+        self.post_message(OpenSubscriberView(who or self.subscriber_id, field))
 
     def action_toggle_failed(self) -> None:
         self.filters = replace(self.filters, failed=not self.filters.failed)

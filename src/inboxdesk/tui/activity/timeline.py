@@ -33,6 +33,7 @@ from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import cells, clip, safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
+from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
@@ -187,6 +188,7 @@ class TimelineScreen(Screen[None]):
         ),
         Binding("ctrl+r,f5", "refresh", "Refresh", id="timeline.refresh", tooltip="Read it again"),
         *view_keys("timeline", lambda name: f"view({name!r})"),
+        subscriber_key("timeline"),
         Binding(
             "5",
             "preferences",
@@ -254,6 +256,16 @@ class TimelineScreen(Screen[None]):
                 spot.channel if spot else None,
             )
         )
+
+    def action_show_subscriber(self) -> None:
+        """The notification's subscriber, the cursor on the field its cause names (a
+        missing or bad address, token or webhook URL)."""
+        from inboxdesk.tui.subscriber.keys import OpenSubscriberView, field_behind
+
+        who = self.notification.subscriber
+        field = field_behind(self.notification)
+        self.dismiss(None)
+        self.app.post_message(OpenSubscriberView(who.subscriber_id if who else None, field))
 
     @work(exclusive=True, group="timeline", exit_on_error=False)
     async def reload(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -10,7 +12,7 @@ from textual.widgets import Static
 from inboxdesk.scope import Scope
 from inboxdesk.text import plural, safe
 from inboxdesk.writes import Kind, describe
-from inboxdesk.writes.model import preference_parts
+from inboxdesk.writes.model import DATA_KINDS, preference_parts
 from inboxdesk.writes.preference import state_words
 from inboxdesk.writes.report import as_json
 from inboxdesk.writes.store import Entry
@@ -83,6 +85,12 @@ def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
         now = state_words(after.get(channel), workflow) if channel in after else "not returned"
         text.append(f"\n{safe(channel, newlines=False)}, before → after:\n", style="bold")
         text.append(safe(f"  {was} → {now}", newlines=False) + "\n")
+    elif write.kind in DATA_KINDS:
+        # Masked by as_json (tokens and webhook URLs): the raw ones stay in the journal.
+        text.append("\nbefore → after:\n", style="bold")
+        for label, value in (("before", data["before"]), ("after", data["after"])):
+            shown = json.dumps(value, ensure_ascii=False)
+            text.append(safe(f"  {label}: {shown}", newlines=False) + "\n")
     elif write.ids:
         text.append(f"\n{plural(len(write.ids), 'message')}, before → after:\n", style="bold")
         for message_id in write.ids[:SHOWN_IDS]:

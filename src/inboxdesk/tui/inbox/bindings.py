@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
+from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 
 INBOX_BINDINGS: list[BindingType] = [
@@ -169,6 +170,7 @@ INBOX_BINDINGS: list[BindingType] = [
         tooltip="Load the subscriber, counts and the pages in view again",
     ),
     *view_keys("inbox"),
+    subscriber_key("inbox"),
     Binding(
         "d",
         "delivery",

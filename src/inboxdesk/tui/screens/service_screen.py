@@ -84,6 +84,12 @@ class ServiceScreen(Screen[None]):
 
         self.post_message(OpenPreferences(None, None, None))
 
+    def action_show_subscriber(self) -> None:
+        """The Subscriber view (`6`, the inbox's `i`) of the inbox's subscriber."""
+        from inboxdesk.tui.subscriber.keys import OpenSubscriberView
+
+        self.post_message(OpenSubscriberView(None))
+
     def action_show_activity(self) -> None:
         """Activity (`4`): the inbox's subscriber's notifications on every channel."""
         from inboxdesk.tui.activity.opening import show_activity

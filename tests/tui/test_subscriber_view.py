@@ -1,0 +1,214 @@
+"""The Subscriber view (`i`, `6`) on the real service: Grace's missing phone fixed from
+the inbox (the form's refusals and warning), undone from History and
+fixed again; a token typed unseen, never shown; landing on a cause's field; read-only;
+and the service gone mid-change (the change waits in the queue)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from textual.widgets import DataTable, Input, Static
+
+from inboxdesk.tui.activity.timeline import TimelineScreen
+from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.history.screen import HistoryScreen
+from inboxdesk.tui.history.table import HistoryTable
+from inboxdesk.tui.subscriber.edit import EditField, SecretField
+from inboxdesk.tui.subscriber.opening import open_subscriber_view
+from inboxdesk.tui.subscriber.screen import SubscriberScreen
+from tests.client.faults import FaultTransport
+from tests.conftest import Service, ServiceFactory
+from tests.subscriber_fixture import SENTINEL, subscriber_fixture
+from tests.tui.conftest import Notices, app_for, plain, until
+
+SMALL = (100, 30)
+
+
+def field(service: Service, who: str, name: str) -> Any:
+    with service.http() as http:
+        return http.get(f"/v2/subscribers/{who}").json()["data"].get(name)
+
+
+def view(app: InboxdeskApp) -> SubscriberScreen | None:
+    screen = app.screen
+    ok = isinstance(screen, SubscriberScreen) and screen.subscriber is not None
+    return screen if ok else None
+
+
+def row_key(app: InboxdeskApp) -> str:
+    screen = view(app)
+    assert screen is not None
+    table = screen.query_one("#subscriber-table", DataTable)
+    return str(list(table.rows)[table.cursor_row].value)
+
+
+def shown_text(app: InboxdeskApp) -> str:
+    screen = app.screen
+    table = screen.query_one("#subscriber-table", DataTable)
+    return "\n".join(" ".join(str(c) for c in table.get_row_at(n)) for n in range(table.row_count))
+
+
+def form_said(app: InboxdeskApp) -> str:
+    return plain(app.screen.query_one("#field-said", Static))
+
+
+async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    service = make_service(subscriber_fixture())
+    app = app_for(service, subscriber="grace.hopper")
+    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("i")
+        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+        text = shown_text(app)
+        assert "sms has no phone number" in text and "push has no provider entry" in text
+        # The email: a refusal keeps the form open and sends nothing.
+        await pilot.press("j")
+        assert row_key(app) == "email"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form")
+        assert "Now: grace@ex.com" in plain(app.screen.query_one("#field-before", Static))
+        app.screen.query_one(Input).value = "grace@localhost"
+        await pilot.press("enter")
+        await until(pilot, lambda: "email must be an address" in form_said(app))
+        await pilot.press("escape")
+        await until(pilot, lambda: view(app) is not None, what="back")
+        assert field(service, "grace.hopper", "email") == "grace@ex.com"
+        # The phone: a warning first (not E.164), a second Enter sends it all the same.
+        await pilot.press("j")
+        assert row_key(app) == "phone"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form")
+        assert "Now: (none)" in plain(app.screen.query_one("#field-before", Static))
+        app.screen.query_one(Input).value = "4155550100"
+        await pilot.press("enter")
+        await until(pilot, lambda: "not in E.164" in form_said(app))
+        app.screen.query_one(Input).value = "+14155550100"
+        await pilot.press("enter")
+        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
+        await until(pilot, lambda: "+14155550100" in shown_text(app), what="redrawn")
+        assert "sms has no phone number" not in shown_text(app)
+
+        await pilot.press("3")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, HistoryScreen)
+                and app.screen.query_one(HistoryTable).row_count == 1
+            ),
+            what="the change in History",
+        )
+        detail = plain(app.screen.query_one("#history-entry", Static))
+        assert '"phone": null' in detail and '"phone": "+14155550100"' in detail
+        await pilot.press("z")
+        await until(pilot, lambda: field(service, "grace.hopper", "phone") is None)
+        await pilot.press("6")
+        await until(pilot, lambda: view(app) is not None and "sms has no phone" in shown_text(app))
+        await pilot.press("g", "j", "j")
+        assert row_key(app) == "phone"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form again")
+        app.screen.query_one(Input).value = "+14155550199"
+        await pilot.press("enter")
+        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550199")
+
+
+async def test_a_token_typed_unseen_lands_from_a_cause_and_is_never_shown(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    service = make_service(subscriber_fixture())
+    app = app_for(service, subscriber="ada.lovelace")
+    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        # As a timeline whose cause is a push without tokens opens it.
+        open_subscriber_view(app, app.context, "ada.lovelace", "deviceTokens:fcm")
+        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+        assert row_key(app).startswith("cred:fcm")
+        assert "tok-a1" not in shown_text(app) and "hooks.slack.test" not in shown_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SecretField), what="the token form")
+        assert app.screen.query_one(Input).password
+        await pilot.press(*SENTINEL, "enter")
+        await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
+
+        def tokens() -> list[str]:
+            channels = field(service, "ada.lovelace", "channels")
+            fcm = next(c for c in channels if c["providerId"] == "fcm")
+            return list(fcm["credentials"]["deviceTokens"])
+
+        assert tokens() == ["tok-a1", "tok-a2", SENTINEL]
+        # Removed with `x`, and the removal undone from History: restored, and named.
+        await pilot.press("x")
+        await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
+        await pilot.press("3")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await pilot.press("z")
+        await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
+        assert tokens() == ["tok-a1", "tok-a2", SENTINEL]
+        await pilot.press("6")
+        await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
+        open_subscriber_view(app, app.context, "ada.lovelace", "phone")
+        await until(pilot, lambda: row_key(app) == "phone", what="on the phone")
+        await pilot.press("3")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        said = plain(app.screen.query_one("#history-entry", Static))
+        said += " ".join(n.message for n in notices)
+        assert SENTINEL not in said and "5b81" in said
+
+
+async def test_read_only_binds_no_change(make_service: ServiceFactory, notices: Notices) -> None:
+    service = make_service(subscriber_fixture())
+    app = app_for(service, subscriber="grace.hopper", read_only=True)
+    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("6")
+        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+        await pilot.press("j", "j", "enter", "e")
+        await until(pilot, lambda: notices.saying("Read-only"), what="said")
+        assert not isinstance(app.screen, EditField)
+
+
+async def test_the_service_gone_mid_change_keeps_the_change_queued(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    service = make_service(subscriber_fixture())
+
+    def away(request: httpx.Request) -> httpx.Response:
+        if request.method == "PATCH":
+            raise httpx.ConnectError("connection refused", request=request)
+        raise AssertionError("only the change is routed here")
+
+    transport = FaultTransport()
+    app = app_for(service, subscriber="grace.hopper", transport=transport)
+    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("i")
+        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+        await pilot.press("j", "j", "enter")
+        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form")
+        app.screen.query_one(Input).value = "+14155550100"
+        transport.route["/v2/subscribers/grace.hopper"] = away
+        await pilot.press("enter")
+        await until(pilot, lambda: len(app.context.outbox.queued()) == 1, what="queued")
+        assert field(service, "grace.hopper", "phone") is None
+        del transport.route["/v2/subscribers/grace.hopper"]
+        await app.context.outbox.flush()
+        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
+
+
+async def test_i_from_a_timeline_lands_on_the_field_its_cause_names(
+    make_service: ServiceFactory,
+) -> None:
+    from tests.delivery_fixture import delivery_fixture
+
+    service = make_service(delivery_fixture())
+    app = app_for(service)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("ctrl+g", *"txn-no-email", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        await pilot.press("i")
+        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+        assert row_key(app) == "email"
