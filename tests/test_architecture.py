@@ -56,6 +56,7 @@ TOP_LEVEL = {
     "webhooks": "rules",
     "preferences": "rules",
     "delivery": "rules",
+    "unknown": "rules",
     "ends": "rules",
     "items": "rules",
     "archive_all": "rules",

@@ -14,7 +14,7 @@ from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import confirm
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
-from inboxdesk.client import InboxClient, NoV2Inbox
+from inboxdesk.client import ApiError, InboxClient, NoV2Inbox
 from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
@@ -22,6 +22,7 @@ from inboxdesk.ends import exact_notification_counts
 from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
+from inboxdesk.unknown import explained
 from inboxdesk.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write, WriteStore
@@ -72,23 +73,50 @@ def say_skipped(store: WriteStore) -> None:
         print(f"inboxdesk: {safe(line, newlines=False)}", file=sys.stderr)
 
 
-def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
-    """Run `work` with the client of the environment the command acts in."""
-    return _keys_call(flags, lambda clients, held: work(clients.of(held)))
+def _call(
+    flags: Flags,
+    work: Callable[[InboxClient], Awaitable[int]],
+    subscriber: str | None = None,
+) -> int:
+    """Run `work` with the client of the environment the command acts in. `subscriber`:
+    the one the command is about, said unknown one way (unknown.py) when a 404 was met."""
+
+    async def reading(clients: Clients, held: HeldKey) -> int:
+        return await _about(clients.of(held), held, subscriber, work(clients.of(held)))
+
+    return _keys_call(flags, reading)
 
 
-def _write_call(flags: Flags, work: Callable[[InboxClient, Outbox], Awaitable[int]]) -> int:
+def _write_call(
+    flags: Flags,
+    work: Callable[[InboxClient, Outbox], Awaitable[int]],
+    subscriber: str | None = None,
+) -> int:
     """Like `_call`, with the outbox every write goes through (cli/writing.py)."""
 
     async def writing(clients: Clients, held: HeldKey) -> int:
         outbox = outbox_for(clients.settings, clients.of(held), held, clients)
         try:
-            return await work(clients.of(held), outbox)
+            return await _about(clients.of(held), held, subscriber, work(clients.of(held), outbox))
         finally:
             say_skipped(outbox.store)
             outbox.store.close()
 
     return _keys_call(flags, writing, writes=True)
+
+
+async def _about(
+    client: InboxClient, held: HeldKey, subscriber: str | None, work: Awaitable[int]
+) -> int:
+    """`work`'s exit status; a 404 or 400 on the way (routes answer an unknown subscriber
+    with either) is told as an unknown `subscriber` when the subscriber read says so, as
+    every command tells it."""
+    try:
+        return await work
+    except ApiError as exc:
+        if subscriber is None or exc.status not in (400, 404):
+            raise
+        raise await explained(client, subscriber, exc, held.name or None) from None
 
 
 def _keys_call(
@@ -318,7 +346,7 @@ def messages(
             ids_only,
         )
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 async def _show_listing(
@@ -408,7 +436,7 @@ def counts(flags: Flags, subscriber_id: str, all_states: bool, as_json: bool) ->
             print(table(["UNREAD", "UNSEEN"], [(str(counts.unread), str(counts.unseen))]))
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 def _ids(values: list[str]) -> list[str]:
@@ -478,7 +506,7 @@ def mark_as(
             return PARTIAL
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 def _marked(state: str, seen: Mapping[str, MessageFlags], answered: Sequence[Message]) -> str:
@@ -537,7 +565,7 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             print(f"Marked {plural(count, 'message')} {state}.")
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 COMMANDS = [subscribers, counts, messages, mark_as, mark_all]

@@ -20,6 +20,7 @@ from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.timeinput import HELP
+from inboxdesk.unknown import check_known
 
 # Exit status when nothing matched: as for any answer of the service that says no.
 NOT_FOUND = 1
@@ -73,19 +74,22 @@ def _rows(found: list[ActivityNotification]) -> list[tuple[object, ...]]:
 
 
 class _Progress:
-    """How far a scan got, on stderr: one line redrawn on a terminal, else every ten pages."""
+    """How far a scan got, on stderr: one line redrawn on a terminal, else every ten pages.
+    It counts the notifications read, not pages of 50: the last page may hold fewer."""
 
     def __init__(self, what: str) -> None:
         self.what = what
         self.tty = sys.stderr.isatty()
         self.drawn = False
+        self.pages = 0
 
-    def __call__(self, pages: int, kept: int) -> None:
-        line = f"read {plural(pages * MAX_PAGE, 'notification')}: {kept:,} {self.what}"
+    def __call__(self, read: int, kept: int) -> None:
+        self.pages += 1
+        line = f"read {plural(read, 'notification')}: {kept:,} {self.what}"
         if self.tty:
             print(f"\r{line}", end="", file=sys.stderr, flush=True)
             self.drawn = True
-        elif pages == 1 or pages % 10 == 0:
+        elif self.pages == 1 or self.pages % 10 == 0:
             print(line, file=sys.stderr)
 
     def done(self) -> None:
@@ -136,6 +140,8 @@ def activity(
     async def work(client: InboxClient) -> int:
         if not (failed or follow or limit > MAX_PAGE):
             listed = await client.activity(wanted, page, limit)
+            if not listed.data:
+                await check_known(client, subscriber_id)
             return _show(listed.data, 1, page + 1 if listed.has_more else None, limit, False)
         progress = _Progress("did not arrive" if failed else "listed")
         try:
@@ -149,10 +155,17 @@ def activity(
             )
         finally:
             progress.done()
-        return _show(scan.found, scan.pages, scan.next_page, MAX_PAGE, failed)
+        if not scan.read:
+            await check_known(client, subscriber_id)
+        return _show(scan.found, scan.pages, scan.next_page, MAX_PAGE, failed, scan.read)
 
     def _show(
-        found: list[ActivityNotification], pages: int, following: int | None, size: int, bad: bool
+        found: list[ActivityNotification],
+        pages: int,
+        following: int | None,
+        size: int,
+        bad: bool,
+        read: int | None = None,
     ) -> int:
         if as_json:
             _emit([wire(n) for n in found], next=following)
@@ -162,10 +175,12 @@ def activity(
         more = f"; more from --page {following}" if following is not None else ""
         listed = plural(len(found), "notification")
         what = f"{listed} that did not arrive" if bad else listed
-        print(f"({what}, from {plural(pages, 'page')} of {size}{more})", file=sys.stderr)
+        # A scan says how many it read, which the last page may leave short of pages x 50.
+        among = f" among {plural(read, 'notification')} read" if bad and read is not None else ""
+        print(f"({what}{among}, from {plural(pages, 'page')} of {size}{more})", file=sys.stderr)
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 def _timeline(notification: ActivityNotification) -> str:
@@ -205,6 +220,8 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
     async def work(client: InboxClient) -> int:
         found = await activity_feed.find(client, key, subscriber_id)
         if not found:
+            if subscriber_id:
+                await check_known(client, subscriber_id)
             among = f" of subscriber {subscriber_id}" if subscriber_id else ""
             print(
                 safe(
@@ -237,7 +254,7 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
             print(f"({plural(len(found), 'notification')})", file=sys.stderr)
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 COMMANDS = [activity, delivery]

@@ -26,6 +26,7 @@ from inboxdesk.models.inbox import InboxAction
 from inboxdesk.snooze import AHEAD, MARGIN, snooze_end
 from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now
+from inboxdesk.unknown import check_known
 from inboxdesk.writes import Kind, Outbox, Partial, Step, Write, describe
 
 # Exit status when no notification at all was updated: a failure, not a partial one.
@@ -46,6 +47,8 @@ def _act(
         write = Write(Kind.INBOX, subscriber_id, (Step(action, tuple(ids)),), until=until)
         event = await send(outbox, write)
         result = event.result
+        if result.not_updated and not result.notifications:
+            await check_known(client, subscriber_id)  # none updated: is it the subscriber?
         if as_json:
             _emit(
                 message_items(result.notifications),
@@ -74,7 +77,7 @@ def _act(
             return PARTIAL if result.notifications else FAILED
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 def _action_command(action: str, summary: str) -> click.Command:
@@ -165,7 +168,7 @@ def archive_all(flags: Flags, subscriber_id: str, read: bool, yes: bool, as_json
             )
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 COMMANDS = [archive, unarchive, snooze, unsnooze, archive_all]

@@ -60,6 +60,8 @@ class Scan:
     pages: int
     # The next page to look at, or None when the feed ended.
     next_page: int | None
+    # How many notifications were read: the last page may hold fewer than 50.
+    read: int = 0
 
 
 async def activity(
@@ -118,11 +120,12 @@ async def scan(
     """Pages of 50 from `start`, keeping what `keep` accepts (by default: did not
     arrive), until the page on which `limit` were kept (all of that page's are kept),
     the feed's end, or `max_pages` pages; `progress` hears
-    (pages read, kept so far) after each page."""
+    (notifications read, kept so far) after each page."""
     most = client.options.limits.max_pages
     found: list[ActivityNotification] = []
     previous: list[str] | None = None
     page = start
+    read = 0
     for pages in range(1, most + 1):
         result = await client.activity(wanted, page, MAX_PAGE)
         ids = [n.id for n in result.data]
@@ -133,15 +136,16 @@ async def scan(
                 "Its paging is broken; narrow the search (--since, --channel) and try again.",
             )
         previous = ids
+        read += len(result.data)
         found += [item for item in result.data if keep(item)]
         if progress is not None:
-            progress(pages, len(found))
+            progress(read, len(found))
         if not result.has_more or not result.data:
-            return Scan(found, pages, None)
+            return Scan(found, pages, None, read)
         page += 1
         # The page is finished even past `limit`, so that `next_page` skips nothing.
         if limit is not None and len(found) >= limit:
-            return Scan(found, pages, page)
+            return Scan(found, pages, page, read)
     if limit is None:
         raise too_many_pages(most, "the activity feed")
-    return Scan(found, most, page)
+    return Scan(found, most, page, read)

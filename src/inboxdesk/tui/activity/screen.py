@@ -231,9 +231,8 @@ class ActivityScreen(Screen[None]):
         client = self.context.client
         if self.filters.failed:
 
-            def progress(pages: int, kept: int) -> None:
-                read = plural(pages * MAX_PAGE, "notification")
-                self._say(f" · read {read}, {kept:,} did not arrive…")
+            def progress(read: int, kept: int) -> None:
+                self._say(f" · read {plural(read, 'notification')}, {kept:,} did not arrive…")
 
             scan = await activity.scan(
                 client, self._wanted(), limit=MAX_PAGE, start=page, progress=progress
