@@ -51,10 +51,15 @@ def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture
 
 
 def test_set_primary(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    before = env.snapshot()
+    code, out, err = run(capsys, "set-primary", MAILGUN)  # no terminal to ask, no --yes
+    assert code == 2 and out == "" and env.snapshot() == before
+    (line,) = err.splitlines()
+    assert "Make Mailgun (mailgun) the primary" in line and "pass --yes" in line
+    code, out, _ = run(capsys, "set-primary", MAILGUN, "--yes")
     assert code == 0 and "Mailgun (mailgun) is now the primary email integration of Staging." in out
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 1
-    code, _, err = run(capsys, "set-primary", "65e000000000000000000001")
+    code, _, err = run(capsys, "set-primary", "65e000000000000000000001", "--yes")
     assert code == 1 and "Channel in_app does not support primary" in err
 
 
@@ -86,7 +91,9 @@ def test_mark_as_with_ids_from_stdin_and_a_partial_report(
 
 
 def test_mark_all(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "mark-all", "jane", "read")
+    code, out, err = run(capsys, "mark-all", "jane", "read")  # no terminal to ask, no --yes
+    assert code == 2 and out == "" and "pass --yes" in err
+    code, out, _ = run(capsys, "mark-all", "jane", "read", "--yes")
     assert code == 0 and out.strip() == "Marked 8 messages read."
 
 
@@ -213,7 +220,7 @@ class Terminal(io.StringIO):
 def test_set_primary_names_the_demoted_and_the_cleared_conditions(
     env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    code, out, _ = run(capsys, "set-primary", MAILGUN, "--yes")
     assert code == 0
     assert out.splitlines() == [
         "Mailgun (mailgun) is now the primary email integration of Staging.",
@@ -221,7 +228,7 @@ def test_set_primary_names_the_demoted_and_the_cleared_conditions(
         "Its 1 condition was cleared.",
     ]
     before = env.snapshot()
-    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    code, out, _ = run(capsys, "set-primary", MAILGUN, "--yes")
     assert code == 0 and out.strip() == (
         "Mailgun (mailgun) is already the primary email integration of Staging."
     )

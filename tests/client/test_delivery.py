@@ -185,3 +185,15 @@ def test_the_scan_stops_on_a_server_that_sends_the_same_page_again(
         code, _, err = run(capsys, "activity", "jane", "--failed", "--limit", "500")
         assert code == 1 and "again" in err
         assert len(server.paths("/v1/notifications")) == 4, "stopped at the second page"
+
+
+def test_the_scan_counts_the_notifications_it_read_not_pages_of_50(
+    delivered: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "activity", "jane", "--limit", "50", "--json")
+    every = len(json.loads(out)["data"])
+    assert code == 0 and 0 < every < 50
+    code, _, err = run(capsys, "activity", "jane", "--failed")
+    assert code == 0
+    assert f"read {every} notifications: {len(FAILED)} did not arrive" in err
+    assert f"among {every} notifications read, from 1 page of 50" in err

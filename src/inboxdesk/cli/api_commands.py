@@ -11,15 +11,15 @@ import click
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.message_json import message_items, raw_option
-from inboxdesk.cli.prompts import confirm
+from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
 from inboxdesk.client import ApiError, InboxClient, NoV2Inbox
 from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
-from inboxdesk.ends import exact_notification_counts
-from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
+from inboxdesk.ends import READ_ANY, SEEN_ANY, exact_count, exact_notification_counts
+from inboxdesk.models import Count, MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
 from inboxdesk.unknown import explained
@@ -533,23 +533,9 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
     """Mark every in-app message of a subscriber (archived and snoozed ones included)."""
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        if not yes and sys.stdin.isatty():
-            who = safe(subscriber_id, newlines=False)
-            question = f"Mark every in-app message of {who} {state}"
-            if state in ("read", "seen"):
-                counts = await exact_notification_counts(client, subscriber_id, True)
-                known = counts.unread if state == "read" else counts.unseen
-                # The number it changes, and the webhooks it sets off.
-                question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"
-                # An odd count is shown as sent, never used to size the warning.
-                warning = (
-                    webhook_warning_uncounted(f"message.{state}")
-                    if known.odd
-                    else webhook_warning(int(known.value), f"message.{state}", known.capped)
-                )
-                if warning:
-                    print(f"  {warning}", file=sys.stderr)
-            if not confirm(question + "?"):
+        if not yes:
+            question, warning = await _mark_all_question(client, subscriber_id, state)
+            if not go_ahead(question, yes, [warning] if warning else []):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
         # Listed first, as the app's `A` does, so that `undo` can take it back.
@@ -566,6 +552,37 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
         return 0
 
     return _write_call(flags, work, subscriber_id)
+
+
+async def _mark_all_question(
+    client: InboxClient, subscriber_id: str, state: str
+) -> tuple[str, str]:
+    """The question of a mark-all, with the number it changes, and the webhooks it sets
+    off (an unseen sets off none)."""
+    who = safe(subscriber_id, newlines=False)
+    question = f"Mark every in-app message of {who} {state}"
+    flag = state.removeprefix("un")
+    if state in ("read", "seen"):
+        counts = await exact_notification_counts(client, subscriber_id, True)
+        known: Count | None = counts.unread if state == "read" else counts.unseen
+        now = f"not {state}"
+    else:
+        known = await exact_count(client, subscriber_id, READ_ANY if flag == "read" else SEEN_ANY)
+        now = flag
+    if known is None:
+        warning = "" if state == "unseen" else webhook_warning_uncounted(f"message.{state}")
+        return question + "?", warning
+    # The number it changes, and the webhooks it sets off.
+    question += f" ({known} {'is' if str(known) == '1' else 'are'} {now} now)?"
+    if state == "unseen":
+        return question, "Production sends no webhook for unseen."
+    # An odd count is shown as sent, never used to size the warning.
+    warning = (
+        webhook_warning_uncounted(f"message.{state}")
+        if known.odd
+        else webhook_warning(int(known.value), f"message.{state}", known.capped)
+    )
+    return question, warning
 
 
 COMMANDS = [subscribers, counts, messages, mark_as, mark_all]

@@ -20,7 +20,7 @@ from inboxdesk.cli.api_commands import (
 )
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
-from inboxdesk.cli.prompts import ask, confirm
+from inboxdesk.cli.prompts import ask, go_ahead
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import file_under_environment, outbox_for
 from inboxdesk.client import InboxClient, InboxdeskError
@@ -289,14 +289,11 @@ def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
         notes.append(f"This undo changes {plural(many, 'message')}.")
     if entry.write.kind is Kind.SET_PRIMARY and not notes:
         notes.append("This undo switches the primary integration again.")
-    if not notes or yes:
+    if not notes:
         return True
-    for note in notes:
-        print(safe(note), file=sys.stderr)
-    if not sys.stdin.isatty():
-        print("inboxdesk: pass --yes to undo it all the same.", file=sys.stderr)
-        return False
-    return confirm(f"Undo {safe(describe(entry.write))}?")
+    # The notes go in the question: they are the reason it asks, refused or asked.
+    said = " ".join(safe(n, newlines=False) for n in notes)
+    return go_ahead(f"{said} Undo {safe(describe(entry.write))}?", yes)
 
 
 def _messages_changed(entry: Entry) -> int | None:

@@ -19,7 +19,7 @@ from inboxdesk.cli.api_commands import (
 )
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.message_json import message_items, raw_option
-from inboxdesk.cli.prompts import confirm
+from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
 from inboxdesk.models.inbox import InboxAction
@@ -144,20 +144,13 @@ def snooze(
 def archive_all(flags: Flags, subscriber_id: str, read: bool, yes: bool, as_json: bool) -> int:
     """Archive every message of a subscriber (--read: the read ones), through the v2 bulk
     operation: every channel, new dates, webhooks for the first 100 only, no undo.
-    Asks first, with the number, unless --yes."""
+    Asks first, with the number, unless --yes (needed without a terminal: exit 2)."""
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         plan = await plan_archive_all(client, subscriber_id, read)
-        if not yes:
-            print(plan.question(), file=sys.stderr)
-            for line in plan.details():
-                print(f"  {line}", file=sys.stderr)
-            if not sys.stdin.isatty():
-                print("inboxdesk: pass --yes to archive them all the same.", file=sys.stderr)
-                return DECLINED
-            if not confirm("Archive them all?"):
-                print("Nothing changed.", file=sys.stderr)
-                return DECLINED
+        if not go_ahead(plan.question(), yes, plan.details()):
+            print("Nothing changed.", file=sys.stderr)
+            return DECLINED
         write = plan.write()
         await send(outbox, write)
         if as_json:
