@@ -11,6 +11,7 @@ import select
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -190,3 +191,34 @@ def test_ctrl_c_at_a_question_stops_at_once_without_waiting_for_enter(env: Servi
         asking.wait()
         os.close(master)
         os.close(slave)
+
+
+def test_mark_all_unread_and_unseen_ask_with_the_number_they_change(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(capsys, "messages", "jane", "--all-states", "--all", "--json")
+    listed = json.loads(out)["data"]
+    seen = sum(1 for m in listed if m["seen"])
+    read = sum(1 for m in listed if m["read"])
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    code, _, err = run(capsys, "mark-all", "jane", "unseen")
+    assert code == 1 and f"jane unseen ({seen} are seen now)?" in err
+    assert "Production sends no webhook for unseen." in err
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    code, _, err = run(capsys, "mark-all", "jane", "unread")
+    assert code == 1 and f"jane unread ({read} are read now)?" in err
+
+
+def test_ctrl_c_at_a_hidden_prompt_ends_the_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """getpass echoes ^C where the cursor is; the shell's prompt must start a line."""
+
+    def interrupted(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", Terminal(""))
+    monkeypatch.setattr("getpass.getpass", interrupted)
+    code, _, err = run(capsys, "config", "init", "--region", "us")
+    assert code == 130 and err.endswith("\n")
