@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
 from inboxdesk.client.activity import ActivityFilter
 from inboxdesk.delivery import Cause, job_cause, notification_cause
+from inboxdesk.text import cells
 from tests.client.conftest import run
 from tests.client.hostile_server import HostileServer, Seen, json_reply
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
@@ -197,3 +199,24 @@ def test_the_scan_counts_the_notifications_it_read_not_pages_of_50(
     assert code == 0
     assert f"read {every} notifications: {len(FAILED)} did not arrive" in err
     assert f"among {every} notifications read, from 1 page of 50" in err
+
+
+def test_causes_and_provider_answers_are_printed_whole(
+    delivered: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Piped: on one line, never cut. On a terminal: wrapped to its width, never cut."""
+    code, out, _ = run(capsys, "activity", "jane", "--failed")
+    assert code == 0 and "…" not in out
+    assert "the provider refused it: Attempt to send to unsubscribed recipient" in out
+    code, piped, _ = run(capsys, "delivery", "txn-provider")
+    assert code == 0 and "…" not in piped
+    raw = next(line for line in piped.splitlines() if " raw " in line)
+    assert raw.rstrip().endswith("}"), "the provider's answer whole, on its line"
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "90")
+    for argv in (["activity", "jane", "--failed"], ["delivery", "txn-provider"]):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0 and "…" not in out
+        assert max(cells(line) for line in out.splitlines()) <= 90, argv
+        joined = " ".join(out.split())
+        assert "Attempt to send to unsubscribed recipient" in joined, argv

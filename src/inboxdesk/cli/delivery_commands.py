@@ -11,7 +11,7 @@ import click
 from inboxdesk.cli.api_commands import _call, _emit, json_option
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.history_commands import _since
-from inboxdesk.cli.tables import table
+from inboxdesk.cli.tables import table, terminal_width, whole
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
@@ -67,7 +67,7 @@ def _rows(found: list[ActivityNotification]) -> list[tuple[object, ...]]:
             n.id,
             clip(n.workflow_name, 24),
             _jobs(n),
-            clip(notification_cause(n).words, 70),
+            notification_cause(n).words,  # whole: the table wraps it, never cuts it
         )
         for n in found
     ]
@@ -171,7 +171,8 @@ def activity(
             _emit([wire(n) for n in found], next=following)
             return 0
         if found:
-            print(table(["WHEN", "NOTIFICATION", "WORKFLOW", "JOBS", "CAUSE"], _rows(found)))
+            headers = ["WHEN", "NOTIFICATION", "WORKFLOW", "JOBS", "CAUSE"]
+            print(table(headers, _rows(found), whole_last=True, width=terminal_width()))
         more = f"; more from --page {following}" if following is not None else ""
         listed = plural(len(found), "notification")
         what = f"{listed} that did not arrive" if bad else listed
@@ -189,20 +190,17 @@ def _timeline(notification: ActivityNotification) -> str:
     rows: list[tuple[object, ...]] = []
     for job in notification.jobs:
         found = job_cause(job, workflow)
-        rows.append(("", f"{glyph(found)} {job.type}", job.status, "", clip(found.words, 70)))
+        rows.append(("", f"{glyph(found)} {job.type}", job.status, "", found.words))
         for detail in job.execution_details:
+            # The day too: a bounce a day later must not read as an hour later.
             rows.append(
-                (
-                    _when(detail.created_at).split(" ")[-1],
-                    "",
-                    detail.status,
-                    detail.source or "",
-                    clip(detail.detail, 70),
-                )
+                (_when(detail.created_at), "", detail.status, detail.source or "", detail.detail)
             )
             if detail.raw:
-                rows.append(("", "", "", "raw", clip(shown_raw(detail.raw), 70)))
-    return table(["TIME", "STEP", "STATUS", "SOURCE", "DETAIL"], rows, max_cell=72)
+                rows.append(("", "", "", "raw", shown_raw(detail.raw)))
+    # Causes, details and provider answers whole: wrapped on a terminal, never cut.
+    headers = ["WHEN", "STEP", "STATUS", "SOURCE", "DETAIL"]
+    return table(headers, rows, max_cell=72, whole_last=True, width=terminal_width())
 
 
 @click.command()
@@ -246,8 +244,9 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
                 ("created", _when(notification.created_at)),
                 ("cause", notification_cause(notification).words),
             ]
+            width = terminal_width()
             for name, value in lines:
-                print(f"{name:>12}  {clip(value, 100)}")
+                print(whole(f"{name:>12}", value, width))
             print()
             print(_timeline(notification))
         if len(found) > 1:
