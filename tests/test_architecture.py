@@ -57,6 +57,7 @@ TOP_LEVEL = {
     "preferences": "rules",
     "delivery": "rules",
     "unknown": "rules",
+    "wrapping": "rules",
     "ends": "rules",
     "items": "rules",
     "archive_all": "rules",

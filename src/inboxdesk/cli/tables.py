@@ -12,11 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from inboxdesk.text import cells, clip, pad
+from inboxdesk.wrapping import WHOLE, wrap
 
 # The widest a cell may be; longer text is cut with an ellipsis.
 MAX_CELL = 60
-# A whole cell's text is never cut: this bounds it only against runaway input.
-WHOLE = 1_000_000
 # Narrower than this, a whole column wraps under its own start no more.
 MIN_WRAPPED = 20
 # How text goes under its row when the columns before it leave less than that.
@@ -28,38 +27,6 @@ def terminal_width() -> int | None:
     if not sys.stdout.isatty():
         return None
     return shutil.get_terminal_size().columns
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """One safe line broken at spaces into lines of at most `width` terminal cells; a
-    word wider than that is broken inside. Nothing is cut."""
-    words = clip(text, WHOLE).split(" ")
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        while cells(word) > width:  # a word longer than a line: split it
-            room = width - cells(line) - (1 if line else 0)
-            if room <= 0:
-                lines.append(line)
-                line, room = "", width
-            head, word = _split(word, room)
-            line = f"{line} {head}" if line else head
-        if line and cells(line) + 1 + cells(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return lines
-
-
-def _split(word: str, room: int) -> tuple[str, str]:
-    used = 0
-    for at, char in enumerate(word):
-        used += cells(char)
-        if used > room:
-            return word[:at], word[at:]
-    return word, ""
 
 
 def whole(label: str, value: object, width: int | None = None) -> str:

@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message as TextualMessage
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
@@ -123,6 +124,8 @@ class ActivityTable(KeyedTable):
 
 class ActivityScreen(Screen[None]):
     AUTO_FOCUS = "#activity-table"
+    # The notification under the cursor, whose cause the strip below the table shows.
+    highlighted: reactive[str | None] = reactive(None, init=False)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "f",
@@ -183,6 +186,7 @@ class ActivityScreen(Screen[None]):
         yield AppHeader()
         yield Static(id="activity-state")
         yield ActivityTable(id="activity-table")
+        yield Static(id="activity-cause")
         yield Input(placeholder="workflow:NAME, or a transactionId", id="activity-filter")
         yield AppFooter()
 
@@ -220,6 +224,7 @@ class ActivityScreen(Screen[None]):
         self._generation += 1
         self.items = {}
         self.next_page = None
+        self.highlighted = None
         self.table.clear()
         self._say(" · loading…")
         self.load(self._generation, 0, append=False)
@@ -255,6 +260,22 @@ class ActivityScreen(Screen[None]):
         self.next_page = event.next_page
         self.table.add(fresh, self.size.width)
         self._say()
+
+    @on(DataTable.RowHighlighted, "#activity-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value
+        self.highlighted = str(key) if key is not None else None
+
+    def watch_highlighted(self, notification_id: str | None) -> None:
+        """The strip under the table: the highlighted row's cause whole, wrapped, where
+        the table's column has room for a fraction of it."""
+        found = self.items.get(notification_id) if notification_id else None
+        strip = self.query_one("#activity-cause", Static)
+        if found is None:
+            strip.update("")
+            return
+        cause = notification_cause(found)
+        strip.update(Text(safe(cause.words, newlines=False), style="red" if cause.failed else ""))
 
     @on(DataTable.RowSelected, "#activity-table")
     def _selected(self, event: DataTable.RowSelected) -> None:
