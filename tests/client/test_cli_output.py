@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.client.conftest import run
-from tests.conftest import STAGING_KEY, Service
+from tests.conftest import STAGING_KEY, Service, jane_message
 
 
 def test_every_json_output_is_one_envelope(
@@ -222,3 +222,15 @@ def test_ctrl_c_at_a_hidden_prompt_ends_the_line(
     monkeypatch.setattr("getpass.getpass", interrupted)
     code, _, err = run(capsys, "config", "init", "--region", "us")
     assert code == 130 and err.endswith("\n")
+
+
+def test_read_and_seen_cells_say_so_rather_than_stay_blank(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "mark-as", "jane", "read", jane_message(1))
+    code, out, _ = run(capsys, "messages", "jane", "--all-states", "--limit", "100")
+    assert code == 0
+    header, *rows = out.splitlines()
+    read_at, seen_at = header.index("READ"), header.index("SEEN")
+    assert {row[read_at:].split()[0] for row in rows} == {"read", "unread"}
+    assert {row[seen_at:].split()[0] for row in rows} <= {"seen", "unseen"}

@@ -227,8 +227,8 @@ def _message_rows(messages: Sequence[MessageFields]) -> list[tuple[object, ...]]
     return [
         (
             m.id,
-            "" if m.read else "unread",
-            "" if m.seen else "unseen",
+            "read" if m.read else "unread",
+            "seen" if m.seen else "unseen",
             (m.created_at or "")[:16].replace("T", " "),
             m.status,
             clip(m.heading, 40),
@@ -242,8 +242,8 @@ def _notification_rows(found: Sequence[InboxNotification]) -> list[tuple[object,
     return [
         (
             n.id,
-            "" if n.is_read else "unread",
-            "" if n.is_seen else "unseen",
+            "read" if n.is_read else "unread",
+            "seen" if n.is_seen else "unseen",
             "archived"
             if n.is_archived
             else (f"snoozed to {n.snoozed_until[:16]}" if n.snoozed_until else ""),
