@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -210,6 +211,8 @@ def test_causes_and_provider_answers_are_printed_whole(
     assert "the provider refused it: Attempt to send to unsubscribed recipient" in out
     code, piped, _ = run(capsys, "delivery", "txn-provider")
     assert code == 0 and "…" not in piped
+    # Each detail carries its day: a bounce a day later must not read as an hour later.
+    assert re.search(r"^\d{4}-\d\d-\d\d \d\d:\d\d +Failed ", piped, re.M), piped
     raw = next(line for line in piped.splitlines() if " raw " in line)
     assert raw.rstrip().endswith("}"), "the provider's answer whole, on its line"
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
