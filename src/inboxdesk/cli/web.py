@@ -275,7 +275,9 @@ def demo_environment(base: Settings, demo: DemoService, config: Path) -> dict[st
         | ({"type": kind} if kind else {})
         for env, kind in demo.environments
     }
-    profile = {"base_url": demo.url, "environments": held}
+    profile: dict[str, object] = {"base_url": demo.url, "environments": held}
+    if base.read_only:  # `demo --read-only`, or INBOXDESK_READ_ONLY: every app binds no write
+        profile["read_only"] = True
     data = {"app": {"keymap": base.keymap}, "profiles": {DEMO_PROFILE: profile}}
     ConfigFile(config, data).save()
     environment: dict[str, str | None] = {env_name(k): None for k in PROFILE_FIELDS}
