@@ -454,3 +454,25 @@ def test_integrations_of_the_tool_channel(
         response = http.post(f"/v1/integrations/{PAGERDUTY}/set-primary")
     assert response.status_code == 400
     assert response.json()["message"] == "Channel tool does not support primary"
+
+
+def test_messages_shows_its_rows_when_only_the_counts_fail(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = httpx.Client(base_url=env.url)
+
+    def counts_refused(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/notifications/count"):
+            return httpx.Response(400, json={"statusCode": 400, "message": "Counts are off"})
+        answer = real.request(
+            request.method,
+            request.url.raw_path.decode("ascii"),
+            headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
+        )
+        kept = {k: v for k, v in answer.headers.items() if k.lower() != "content-encoding"}
+        return httpx.Response(answer.status_code, headers=kept, content=answer.content)
+
+    with loopback(counts_refused) as url:
+        code, out, err = run(capsys, "messages", "jane", "--base-url", url)
+    assert code == 0 and len(out.splitlines()) > 1, "the rows, whatever the counts"
+    assert "the counts failed: Counts are off" in err

@@ -14,7 +14,7 @@ from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
-from inboxdesk.client import ApiError, InboxClient, NoV2Inbox
+from inboxdesk.client import ApiError, InboxClient, InboxdeskError, NoV2Inbox
 from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
@@ -366,7 +366,14 @@ async def _show_listing(
     elif ids_only:
         _print_ids([item_id for item_id, _ in items])
     else:
-        counts = await exact_notification_counts(client, subscriber_id)
+        try:
+            counts = await exact_notification_counts(client, subscriber_id)
+        except InboxdeskError as exc:
+            # The rows were read: shown all the same, the counts said to be missing.
+            print(table(headings, rows()))
+            said = safe(exc.message, newlines=False)
+            _say_more(len(items), following, "? (the counts failed: " + said + ")", "?")
+            return 0
         print(table(headings, rows()))
         _say_more(len(items), following, counts.unread, counts.unseen)
     return 0
