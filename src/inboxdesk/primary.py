@@ -165,4 +165,9 @@ def switch_failed(write: Write, error: InboxdeskError) -> str:
             "A switch is never queued, since what its confirmation showed may have changed: "
             "nothing changed; try again once the service answers."
         )
+    from inboxdesk.writes.outbox import SwitchUnconfirmed
+
+    if isinstance(error, SwitchUnconfirmed):
+        # The service said yes (2xx): something may have switched. Unknown, not "no".
+        return f"Unknown whether {what} took effect: {error.message}"
     return f"Not switched: {what} failed. {error.message} Nothing changed."

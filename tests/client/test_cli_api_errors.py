@@ -68,6 +68,8 @@ def test_set_primary_refuses_an_answer_about_another_integration_or_environment(
         code, out, err = run(capsys, "set-primary", "i-a", "--yes")
         where = Where.of(None, server.url, "e1")
     assert code == 1 and "not the one asked for" in err, (out, err)
+    # A 2xx was answered: the switch may have been made. Unknown, never "nothing changed".
+    assert "Unknown whether" in err and "Nothing changed" not in err, err
     store = WriteStore(writes_path())
     [entry] = store.entries(where)
     assert entry.outcome == "failed"
