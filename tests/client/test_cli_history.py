@@ -116,7 +116,7 @@ def test_a_primary_switch_is_undone_by_switching_back(
     assert code == 2 and "cannot restore cleared conditions" in err
     code, out, err = run(capsys, "undo", str(switch["id"]), "--yes")
     assert code == 0, err
-    assert "make SendGrid primary again" in out
+    assert "make SendGrid primary again in Staging" in out, "the integration and where"
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 1
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 0
 

@@ -213,7 +213,10 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
             return DECLINED
         await file_under_environment(outbox)
         event = await outbox.undo(entry.write)
-        return _said(event, as_json)
+        where = None
+        if entry.write.kind is Kind.SET_PRIMARY:  # a switch back names its environment
+            where = (await load_scope(client)).name(entry.where.environment or None)
+        return _said(event, as_json, where)
 
     return _keys_call(flags, work, names_target=True, writes=True)
 
@@ -306,7 +309,7 @@ def _messages_changed(entry: Entry) -> int | None:
     return len(entry.write.ids)
 
 
-def _said(event: Event, as_json: bool) -> int:
+def _said(event: Event, as_json: bool, where: str | None = None) -> int:
     if isinstance(event, Refused):
         print(f"inboxdesk: {safe(event.reason)}", file=sys.stderr)
         return 2
@@ -320,7 +323,8 @@ def _said(event: Event, as_json: bool) -> int:
     if as_json:
         _emit({"id": write.id, "what": describe(write), "undoes": write.undoes})
     else:
-        print(f"Done: {safe(describe(write))} (history id {write.id[: report.SHORT_ID]}).")
+        done = safe(describe(write)) + (f" in {safe(where, newlines=False)}" if where else "")
+        print(f"Done: {done} (history id {write.id[: report.SHORT_ID]}).")
         if note := undo_note(write):
             print(safe(note))
     return PARTIAL if isinstance(event, Partial) else 0
