@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
@@ -21,6 +22,7 @@ from tests.client.conftest import run
 from tests.client.hostile_server import HostileServer, Seen, json_reply
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
+from tests.loopback import loopback
 
 
 @pytest.fixture
@@ -223,3 +225,32 @@ def test_causes_and_provider_answers_are_printed_whole(
         assert max(cells(line) for line in out.splitlines()) <= 90, argv
         joined = " ".join(out.split())
         assert "Attempt to send to unsubscribed recipient" in joined, argv
+
+
+def test_a_transaction_lookup_keeps_only_what_carries_that_transaction(
+    delivered: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A service (or a proxy) that drops the transactionId filter answers with everything:
+    `message` and `delivery` show only what carries the transaction asked for."""
+    real = httpx.Client(base_url=delivered.url)
+
+    def filter_dropped(request: httpx.Request) -> httpx.Response:
+        query = [(k, v) for k, v in request.url.params.multi_items() if k != "transactionId"]
+        answer = real.request(
+            request.method,
+            request.url.path,
+            params=query,
+            headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
+        )
+        kept = {k: v for k, v in answer.headers.items() if k.lower() != "content-encoding"}
+        return httpx.Response(answer.status_code, headers=kept, content=answer.content)
+
+    with loopback(filter_dropped) as url:
+        code, out, err = run(capsys, "delivery", "txn-provider", "--json", "--base-url", url)
+        assert code == 0, err
+        assert [n["transactionId"] for n in json.loads(out)["data"]] == ["txn-provider"]
+        code, out, err = run(capsys, "message", "txn-11", "--json", "--base-url", url)
+        assert code == 0, err
+        assert {m["transactionId"] for m in json.loads(out)["data"]} == {"txn-11"}
+        code, _, err = run(capsys, "delivery", "txn-nowhere", "--base-url", url)
+        assert code == 1 and "no notification" in err

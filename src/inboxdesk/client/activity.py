@@ -85,11 +85,17 @@ async def by_transaction(
     client: InboxClient, transaction_id: str, subscriber_id: str | None = None
 ) -> list[ActivityNotification]:
     """Every notification a transactionId names (one per subscriber it went to), at
-    most `max_pages` pages."""
+    most `max_pages` pages: only those that carry it (and the subscriber's), whatever
+    else a service that ignores the filter sends."""
     wanted = ActivityFilter(
         subscriber_ids=[subscriber_id] if subscriber_id else (), transaction_ids=[transaction_id]
     )
-    return (await scan(client, wanted, lambda n: True, limit=None)).found
+
+    def asked(n: ActivityNotification) -> bool:
+        owner = n.subscriber.subscriber_id if n.subscriber else None
+        return n.transaction_id == transaction_id and subscriber_id in (None, owner)
+
+    return (await scan(client, wanted, asked, limit=None)).found
 
 
 async def find(
