@@ -123,3 +123,17 @@ def test_the_command_line_never_queues_a_write(
     [entry] = store.entries(where)
     assert entry.outcome == "failed" and entry.detail["status"] == status
     store.close()
+
+
+def test_a_404_names_a_missing_route_beside_a_wrong_id(
+    pointed: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An older service answers a route it lacks with 404, as it answers a wrong id: the
+    status cannot tell them apart, so the hint names both, with the route."""
+    answer = routed(
+        {("GET", "/v1/integrations"): json_reply({"statusCode": 404, "message": "Cannot GET"}, 404)}
+    )
+    with HostileServer(answer) as server:
+        pointed.setenv("INBOXDESK_BASE_URL", server.url)
+        code, _, err = run(capsys, "integrations")
+    assert code == 1 and "older one without /v1/integrations" in err, err
