@@ -292,3 +292,20 @@ def test_a_bad_value_in_a_profile_is_named_by_its_place(tmp_path: Path) -> None:
     config = ConfigFile(tmp_path / "config.toml", {"app": {"history_days": 0}})
     with pytest.raises(ConfigError, match=r"^app\.history_days=0: must be 1 or more\.$"):
         resolve({}, {}, config)
+
+
+def test_with_one_key_given_alone_a_switch_says_to_unset_it(tmp_path: Path) -> None:
+    """The app's ctrl+e with NOVU_SECRET_KEY set: adding a key to the profile would change
+    nothing while the variable replaces the profile's keys."""
+    from inboxdesk.config.keys import Keyring
+
+    config = ConfigFile(tmp_path / "config.toml", {})
+    alone = resolve({}, {"NOVU_SECRET_KEY": "k" * 32}, config)
+    said = Keyring(alone).no_other("Development")
+    assert "NOVU_SECRET_KEY holds one key, Development's" in said
+    assert "unset NOVU_SECRET_KEY" in said
+    profile = ConfigFile(tmp_path / "p.toml", {"profiles": {"work": {"api_key": "w" * 32}}})
+    held = resolve({"profile": "work"}, {}, profile)
+    assert Keyring(held).no_other("Staging") == (
+        "Only Staging's key is held; `inboxdesk config add-key work` adds another."
+    )

@@ -296,6 +296,15 @@ def test_credentials_never_show_secrets() -> None:
     assert shown == {"apiKey": "••••1234", "from": "a@b.c", "password": "••••", "port": "587"}
 
 
+def test_masking_keeps_a_flag_that_says_tls_checking_is_off() -> None:
+    creds = models.Credentials.model_validate(
+        {"password": "hunter22", "tlsOptions": {"rejectUnauthorized": False, "ca": None}}
+    )
+    shown = creds.masked()
+    assert shown["tlsOptions"] == {"rejectUnauthorized": False, "ca": None}
+    assert shown["password"] == "••••"
+
+
 def test_step_metadata_kinds_are_told_apart() -> None:
     step = models.NotificationStep.model_validate
     assert isinstance(

@@ -46,6 +46,9 @@ UNREAD = Filters({"read": False, **VISIBLE}, {"read": False})
 UNSEEN = Filters({"seen": False, **VISIBLE}, {"seen": False})
 UNREAD_ANY = Filters({"read": False}, {"read": False})
 UNSEEN_ANY = Filters({"seen": False}, {"seen": False})
+# Every message already read, or seen: what a mark-all unread, or unseen, changes.
+READ_ANY = Filters({"read": True}, {"read": True})
+SEEN_ANY = Filters({"seen": True}, {"seen": True})
 
 
 @dataclass(frozen=True)
@@ -172,3 +175,13 @@ async def exact_notification_counts(
             return await exact_counts(client, subscriber_id, counts, False, all_states=all_states)
     except InboxdeskError:
         return counts  # no listing to search: the capped counts say as much (99+)
+
+
+async def exact_count(client: InboxClient, subscriber_id: str, filters: Filters) -> Count | None:
+    """How many messages one listing holds, exact past the cap; None where the service
+    has no v2 count to ask (the number is then not known beforehand)."""
+    try:
+        (count,) = await client.count_notifications(subscriber_id, [dict(filters.v2)])
+    except NotFoundError:
+        return None
+    return await exact(client, subscriber_id, count, filters, True, int(count.value))

@@ -45,11 +45,12 @@ def _pages(total: int | float | None) -> int | None:
 async def by_transaction(
     client: InboxClient, transaction_id: str, subscriber_id: str | None = None
 ) -> list[Message]:
-    """The messages of one transaction (of one subscriber, if given), newest first."""
+    """The messages of one transaction (of one subscriber, if given), newest first: only
+    those that carry it, whatever else a service that ignores the filter sends."""
     page = await client.list_messages(
         0, SCAN_PAGE, subscriber_id=subscriber_id, transaction_ids=[transaction_id]
     )
-    return page.data
+    return [m for m in page.data if m.transaction_id == transaction_id]
 
 
 async def scan(

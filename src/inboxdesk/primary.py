@@ -153,6 +153,8 @@ def refused_across(
         body=error.body,
         path=error.path,
     )
+
+
 def switch_failed(write: Write, error: InboxdeskError) -> str:
     """What a failed switch says, every time, in the app as on the command line: a
     switch is never queued, so a service away means nothing changed."""
@@ -163,4 +165,9 @@ def switch_failed(write: Write, error: InboxdeskError) -> str:
             "A switch is never queued, since what its confirmation showed may have changed: "
             "nothing changed; try again once the service answers."
         )
+    from inboxdesk.writes.outbox import SwitchUnconfirmed
+
+    if isinstance(error, SwitchUnconfirmed):
+        # The service said yes (2xx): something may have switched. Unknown, not "no".
+        return f"Unknown whether {what} took effect: {error.message}"
     return f"Not switched: {what} failed. {error.message} Nothing changed."

@@ -114,6 +114,24 @@ def test_demo_takes_its_look_from_the_environment_and_the_config(
     assert app_settings().theme == "nord"
 
 
+def test_the_demo_is_read_only_when_asked_by_option_or_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inboxdesk.cli import app_commands, main
+    from inboxdesk.cli.demo_service import DemoService
+
+    asked: list[bool] = []
+    monkeypatch.setattr(
+        app_commands, "run_demo", lambda db, subscriber, load, read_only: asked.append(read_only)
+    )
+    assert main(["demo", "--read-only"]) == 0 and asked == [True], capsys.readouterr().err
+    demo = DemoService("http://127.0.0.1:9", STAGING_KEY, tmp_path / "d.db", tmp_path, ())
+    monkeypatch.setenv("INBOXDESK_READ_ONLY", "true")
+    assert app_commands.demo_settings(app_commands.app_settings(), demo).read_only
+    monkeypatch.delenv("INBOXDESK_READ_ONLY")
+    assert not app_commands.demo_settings(app_commands.app_settings(), demo).read_only
+
+
 async def test_the_demo_runs_and_journals_under_its_own_profile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, service: Service
 ) -> None:

@@ -293,7 +293,7 @@ def test_a_403_names_both_environments_and_never_blames_the_key(
         monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
         monkeypatch.setenv("INBOXDESK_BASE_URL", url)
         before = service.snapshot()
-        code, out, err = run(capsys, "set-primary", "--environment", "Other", OTHER_SMTP)
+        code, out, err = run(capsys, "set-primary", "--environment", "Other", OTHER_SMTP, "--yes")
     assert code == 1 and out == ""
     assert "went with Staging's key and the integration is in Other" in err
     assert "a key acts only in its own environment" in err and "(403)" in err

@@ -51,10 +51,15 @@ def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture
 
 
 def test_set_primary(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    before = env.snapshot()
+    code, out, err = run(capsys, "set-primary", MAILGUN)  # no terminal to ask, no --yes
+    assert code == 2 and out == "" and env.snapshot() == before
+    (line,) = err.splitlines()
+    assert "Make Mailgun (mailgun) the primary" in line and "pass --yes" in line
+    code, out, _ = run(capsys, "set-primary", MAILGUN, "--yes")
     assert code == 0 and "Mailgun (mailgun) is now the primary email integration of Staging." in out
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 1
-    code, _, err = run(capsys, "set-primary", "65e000000000000000000001")
+    code, _, err = run(capsys, "set-primary", "65e000000000000000000001", "--yes")
     assert code == 1 and "Channel in_app does not support primary" in err
 
 
@@ -86,7 +91,9 @@ def test_mark_as_with_ids_from_stdin_and_a_partial_report(
 
 
 def test_mark_all(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "mark-all", "jane", "read")
+    code, out, err = run(capsys, "mark-all", "jane", "read")  # no terminal to ask, no --yes
+    assert code == 2 and out == "" and "pass --yes" in err
+    code, out, _ = run(capsys, "mark-all", "jane", "read", "--yes")
     assert code == 0 and out.strip() == "Marked 8 messages read."
 
 
@@ -94,7 +101,7 @@ def test_errors_are_one_clear_message_and_non_zero(
     env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, _, err = run(capsys, "messages", "ghost")
-    assert code == 1 and "Subscriber with id: ghost is not found." in err
+    assert code == 1 and "Subscriber 'ghost' was not found" in err
     monkeypatch.setenv("NOVU_SECRET_KEY", "not-the-key-0123456789")
     code, _, err = run(capsys, "integrations")
     assert code == 1 and "API Key not found" in err and "not-the-key" not in err
@@ -213,7 +220,7 @@ class Terminal(io.StringIO):
 def test_set_primary_names_the_demoted_and_the_cleared_conditions(
     env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    code, out, _ = run(capsys, "set-primary", MAILGUN, "--yes")
     assert code == 0
     assert out.splitlines() == [
         "Mailgun (mailgun) is now the primary email integration of Staging.",
@@ -221,7 +228,7 @@ def test_set_primary_names_the_demoted_and_the_cleared_conditions(
         "Its 1 condition was cleared.",
     ]
     before = env.snapshot()
-    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    code, out, _ = run(capsys, "set-primary", MAILGUN, "--yes")
     assert code == 0 and out.strip() == (
         "Mailgun (mailgun) is already the primary email integration of Staging."
     )
@@ -447,3 +454,25 @@ def test_integrations_of_the_tool_channel(
         response = http.post(f"/v1/integrations/{PAGERDUTY}/set-primary")
     assert response.status_code == 400
     assert response.json()["message"] == "Channel tool does not support primary"
+
+
+def test_messages_shows_its_rows_when_only_the_counts_fail(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = httpx.Client(base_url=env.url)
+
+    def counts_refused(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/notifications/count"):
+            return httpx.Response(400, json={"statusCode": 400, "message": "Counts are off"})
+        answer = real.request(
+            request.method,
+            request.url.raw_path.decode("ascii"),
+            headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
+        )
+        kept = {k: v for k, v in answer.headers.items() if k.lower() != "content-encoding"}
+        return httpx.Response(answer.status_code, headers=kept, content=answer.content)
+
+    with loopback(counts_refused) as url:
+        code, out, err = run(capsys, "messages", "jane", "--base-url", url)
+    assert code == 0 and len(out.splitlines()) > 1, "the rows, whatever the counts"
+    assert "the counts failed: Counts are off" in err

@@ -68,6 +68,8 @@ def test_set_primary_refuses_an_answer_about_another_integration_or_environment(
         code, out, err = run(capsys, "set-primary", "i-a", "--yes")
         where = Where.of(None, server.url, "e1")
     assert code == 1 and "not the one asked for" in err, (out, err)
+    # A 2xx was answered: the switch may have been made. Unknown, never "nothing changed".
+    assert "Unknown whether" in err and "Nothing changed" not in err, err
     store = WriteStore(writes_path())
     [entry] = store.entries(where)
     assert entry.outcome == "failed"
@@ -121,3 +123,17 @@ def test_the_command_line_never_queues_a_write(
     [entry] = store.entries(where)
     assert entry.outcome == "failed" and entry.detail["status"] == status
     store.close()
+
+
+def test_a_404_names_a_missing_route_beside_a_wrong_id(
+    pointed: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An older service answers a route it lacks with 404, as it answers a wrong id: the
+    status cannot tell them apart, so the hint names both, with the route."""
+    answer = routed(
+        {("GET", "/v1/integrations"): json_reply({"statusCode": 404, "message": "Cannot GET"}, 404)}
+    )
+    with HostileServer(answer) as server:
+        pointed.setenv("INBOXDESK_BASE_URL", server.url)
+        code, _, err = run(capsys, "integrations")
+    assert code == 1 and "older one without /v1/integrations" in err, err

@@ -3,11 +3,13 @@ does differently, journalled, and not undoable."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 
 from tests.client.conftest import run
+from tests.client.test_cli import Terminal
 from tests.conftest import JOE_MESSAGES, Service
 
 EMAIL = "65f000000000000000000200"  # jane's one email message
@@ -25,14 +27,21 @@ def jane(env: Service, where: str) -> int:
 
 
 def test_it_asks_with_the_number_and_the_differences_then_archives_every_channel(
-    env: Service, capsys: pytest.CaptureFixture[str]
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     in_app = jane(env, "channel = 'in_app' AND archived = 0")
-    code, out, err = run(capsys, "archive-all", "jane")  # no terminal, no --yes: nothing
-    assert code == 1 and out == ""
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    code, out, err = run(capsys, "archive-all", "jane")
+    assert code == 1 and out == "" and "Nothing changed." in err
     assert f"Archive all {in_app} in-app messages of jane" in err
     assert "every channel" in err and "first 100" in err and "new archive date" in err
-    assert "--yes" in err and jane(env, "archived = 1") == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    # No terminal, no --yes: refused with exit 2 (was 1), in one line naming --yes.
+    code, out, err = run(capsys, "archive-all", "jane")
+    assert code == 2 and out == ""
+    (line,) = err.splitlines()
+    assert f"Archive all {in_app} in-app messages of jane" in line and "pass --yes" in line
+    assert jane(env, "archived = 1") == 0
     code, out, err = run(capsys, "archive-all", "jane", "--yes", "--json")
     assert code == 0, err
     assert json.loads(out)["data"] == {"operation": "archive", "archived": in_app}

@@ -75,10 +75,13 @@ def test_a_script_must_name_another_environment_to_switch_it(
     code, out, err = run(capsys, "set-primary", "--yes", OTHER_SMTP.upper())
     assert code == 2 and out == ""
     assert "is in Other, not the key's own environment" in err and "--environment" in err
-    code, _, err = run(capsys, "set-primary", "--environment", "Staging", OTHER_SMTP)
+    code, _, err = run(capsys, "set-primary", "--environment", "Staging", OTHER_SMTP, "--yes")
     assert code == 2 and "is in Other, not in Staging: nothing was sent" in err
     assert env.snapshot() == before
-    code, out, _ = run(capsys, "set-primary", "--environment", "OTHER", OTHER_SMTP)
+    # Named, and still asked first: no terminal to ask, so --yes as well (decision 113).
+    code, out, err = run(capsys, "set-primary", "--environment", "OTHER", OTHER_SMTP)
+    assert code == 2 and "pass --yes" in err and env.snapshot() == before
+    code, out, _ = run(capsys, "set-primary", "--environment", "OTHER", OTHER_SMTP, "--yes")
     assert code == 0
     assert out.splitlines() == [
         "SMTP (nodemailer) is now the primary email integration of Other.",
@@ -107,7 +110,7 @@ def test_a_terminal_asks_for_another_environments_name(
 def test_the_keys_own_environment_needs_no_name(
     env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "set-primary", MAILGUN)
+    code, out, _ = run(capsys, "set-primary", MAILGUN, "--yes")
     assert code == 0 and "of Staging" in out and is_primary(env, MAILGUN)
 
 
@@ -140,7 +143,7 @@ def test_without_environment_endpoints_the_key_is_placed_by_its_subscribers(
     monkeypatch.setattr("sys.stdin", Script(""))
     with loopback(older) as url:
         monkeypatch.setenv("INBOXDESK_BASE_URL", url)
-        code, out, _ = run(capsys, "set-primary", MAILGUN)
+        code, out, _ = run(capsys, "set-primary", MAILGUN, "--yes")
         assert code == 0 and "of 65d000000000000000000002" in out
         code, _, err = run(capsys, "set-primary", OTHER_SMTP)
         assert code == 2 and "--environment" in err

@@ -73,7 +73,7 @@ def test_any_entry_is_undone_as_a_new_write_even_in_another_session(
     assert code == 2 and "at least 4 letters" in err
     # More than one message: asked first (refused without a terminal unless --yes).
     code, _, err = run(capsys, "undo", str(read["id"])[:4])
-    assert code == 1 and "changes 3 messages" in err and "--yes" in err
+    assert code == 2 and "changes 3 messages" in err and "--yes" in err
     assert [flags(env, i) for i in ids] == [(True, True)] * 3, "nothing changed"
     # Each command is a session of its own: the undo reads the journal.
     code, out, err = run(capsys, "undo", str(read["id"])[:8], "--yes")
@@ -101,7 +101,7 @@ def test_undo_asks_when_later_writes_touched_the_same_messages(
         run(capsys, "mark-as", "jane", state, jane_message(7))
     older = history(capsys)[1]  # unread, from (read, seen)
     code, _, err = run(capsys, "undo", str(older["id"]))
-    assert code == 1 and "1 later write touched the same messages" in err and "--yes" in err
+    assert code == 2 and "1 later write touched the same messages" in err and "--yes" in err
     assert flags(env, jane_message(7)) == (False, False), "nothing changed"
     assert run(capsys, "undo", str(older["id"]), "--yes")[0] == 0
     assert flags(env, jane_message(7)) == (True, True)
@@ -113,10 +113,10 @@ def test_a_primary_switch_is_undone_by_switching_back(
     run(capsys, "set-primary", MAILGUN, "--yes")
     switch = history(capsys)[0]
     code, _, err = run(capsys, "undo", str(switch["id"]))
-    assert code == 1 and "cannot restore cleared conditions" in err
+    assert code == 2 and "cannot restore cleared conditions" in err
     code, out, err = run(capsys, "undo", str(switch["id"]), "--yes")
     assert code == 0, err
-    assert "make SendGrid primary again" in out
+    assert "make SendGrid primary again in Staging" in out, "the integration and where"
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 1
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 0
 
@@ -202,13 +202,13 @@ def test_mark_all_read_lists_the_unread_first_so_undo_restores_them(
     unread = out.split()
     assert code == 0 and unread
     before = {i: flags(env, i) for i in unread}
-    code, out, err = run(capsys, "mark-all", "jane", "read")  # no terminal: no question
+    code, out, err = run(capsys, "mark-all", "jane", "read", "--yes")
     assert code == 0, err
     entry = history(capsys)[0]
     assert entry["operation"] == "mark-all" and set(entry["before"]) == set(unread)
     assert all(flags(env, i) == (True, True) for i in unread)
     code, out, err = run(capsys, "undo", str(entry["id"]))
-    assert code == 1 and f"changes {len(unread)} messages" in err, "asked first"
+    assert code == 2 and f"changes {len(unread)} messages" in err, "asked first"
     code, out, err = run(capsys, "undo", str(entry["id"]), "--yes")
     assert code == 0, err
     assert {i: flags(env, i) for i in unread} == before

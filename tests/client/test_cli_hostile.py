@@ -74,7 +74,7 @@ def test_every_command_writes_no_escape_and_shows_the_text(
     assert code == 0 and out.startswith("Marked ") and "messages read" in out
     code, out, _ = run(capsys, "mark-as", SUBSCRIBER, "unseen", *ids, "--json")
     assert code == 0 and len(json.loads(out)["data"]) == len(ids)
-    code, out, _ = run(capsys, "mark-all", SUBSCRIBER, "unread")
+    code, out, _ = run(capsys, "mark-all", SUBSCRIBER, "unread", "--yes")
     assert code == 0
     code, out, _ = run(capsys, "subscribers", "--subscriber-id", OTHER_SUBSCRIBER, "--json")
     assert code == 0 and [s["subscriberId"] for s in json.loads(out)["data"]] == [OTHER_SUBSCRIBER]
@@ -87,7 +87,7 @@ def test_errors_echoing_hostile_ids_write_no_escape(
     for argv in (
         ["messages", ghost],
         ["counts", ghost],
-        ["mark-all", ghost, "read"],
+        ["mark-all", ghost, "read", "--yes"],
         ["mark-as", SUBSCRIBER, "read", "65f0000000000000000fffff", ghost],
         ["set-primary", "--yes", ghost],
     ):
@@ -109,7 +109,7 @@ def test_a_hostile_subscriber_id_reaches_no_export_as_a_formula_or_an_escape(
     assert code == 0 and len(ids) == 8
     assert run(capsys, "mark-as", FORMULA_SUBSCRIBER, "read", *ids)[0] == 0
     assert run(capsys, "mark-as", FORMULA_SUBSCRIBER, "unread", ATTACKS["osc_title"])[0] in (1, 3)
-    assert run(capsys, "mark-all", FORMULA_SUBSCRIBER, "seen")[0] == 0
+    assert run(capsys, "mark-all", FORMULA_SUBSCRIBER, "seen", "--yes")[0] == 0
     code, out, _ = run(capsys, "history", "--export", "csv")
     assert code == 0 and "\r" not in out
     rows = list(csv.reader(io.StringIO(out)))

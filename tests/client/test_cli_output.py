@@ -7,13 +7,16 @@ import io
 import json
 import os
 import pty
+import select
+import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from tests.client.conftest import run
-from tests.conftest import STAGING_KEY, Service
+from tests.conftest import STAGING_KEY, Service, jane_message
 
 
 def test_every_json_output_is_one_envelope(
@@ -25,7 +28,7 @@ def test_every_json_output_is_one_envelope(
         ["subscribers"],
         ["counts", "jane"],
         ["messages", "jane"],
-        ["mark-all", "jane", "seen"],
+        ["mark-all", "jane", "seen", "--yes"],
         ["config", "show"],
     ):
         code, out, err = run(capsys, *argv, "--json")
@@ -129,10 +132,11 @@ def _mark_all(stdin: int, *flags: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_mark_all_asks_on_a_real_terminal_and_a_script_goes_on(env: Service) -> None:
+def test_mark_all_asks_on_a_real_terminal_and_a_script_needs_yes(env: Service) -> None:
     """Standard input a pseudo-terminal: it asks, and reads the answer typed there
-    (typed ahead: the terminal keeps it). Without a terminal, as set-primary in the
-    key's own environment, a script is not asked."""
+    (typed ahead: the terminal keeps it). Without a terminal there is no one to ask: a
+    script is refused without --yes (exit 2, one line naming it), as every write that
+    asks first (decision 113)."""
     master, slave = pty.openpty()
     try:
         before = env.snapshot()
@@ -149,6 +153,84 @@ def test_mark_all_asks_on_a_real_terminal_and_a_script_goes_on(env: Service) -> 
     finally:
         os.close(master)
         os.close(slave)
+    before = env.snapshot()
     script = _mark_all(subprocess.DEVNULL)
-    assert script.returncode == 0 and "[y/N]" not in script.stderr
-    assert script.stdout == "Marked 0 messages read.\n"
+    assert script.returncode == 2 and "[y/N]" not in script.stderr
+    (line,) = script.stderr.splitlines()
+    assert "no terminal to ask" in line and "pass --yes" in line
+    assert env.snapshot() == before
+    script = _mark_all(subprocess.DEVNULL, "--yes")
+    assert script.returncode == 0 and script.stdout == "Marked 0 messages read.\n"
+
+
+def test_ctrl_c_at_a_question_stops_at_once_without_waiting_for_enter(env: Service) -> None:
+    """Asked inside the command's event loop, Ctrl-C used to wait for Enter (the
+    loop's own SIGINT handler), which it then swallowed."""
+    master, slave = pty.openpty()
+    asking = subprocess.Popen(
+        [sys.executable, "-m", "inboxdesk", "mark-all", "jane", "read"],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ),
+    )
+    try:
+        assert asking.stderr is not None
+        said = b""
+        while b"[y/N]" not in said:
+            ready, _, _ = select.select([asking.stderr], [], [], 60)  # a bound on a hang
+            assert ready, said
+            chunk = os.read(asking.stderr.fileno(), 4096)
+            assert chunk, said
+            said += chunk
+        asking.send_signal(signal.SIGINT)
+        assert asking.wait(timeout=30) == 130
+        assert asking.stderr.read().endswith(b"\n"), "the shell's prompt starts a line"
+    finally:
+        asking.kill()
+        asking.wait()
+        os.close(master)
+        os.close(slave)
+
+
+def test_mark_all_unread_and_unseen_ask_with_the_number_they_change(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(capsys, "messages", "jane", "--all-states", "--all", "--json")
+    listed = json.loads(out)["data"]
+    seen = sum(1 for m in listed if m["seen"])
+    read = sum(1 for m in listed if m["read"])
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    code, _, err = run(capsys, "mark-all", "jane", "unseen")
+    assert code == 1 and f"jane unseen ({seen} are seen now)?" in err
+    assert "Production sends no webhook for unseen." in err
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    code, _, err = run(capsys, "mark-all", "jane", "unread")
+    assert code == 1 and f"jane unread ({read} are read now)?" in err
+
+
+def test_ctrl_c_at_a_hidden_prompt_ends_the_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """getpass echoes ^C where the cursor is; the shell's prompt must start a line."""
+
+    def interrupted(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", Terminal(""))
+    monkeypatch.setattr("getpass.getpass", interrupted)
+    code, _, err = run(capsys, "config", "init", "--region", "us")
+    assert code == 130 and err.endswith("\n")
+
+
+def test_read_and_seen_cells_say_so_rather_than_stay_blank(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "mark-as", "jane", "read", jane_message(1))
+    code, out, _ = run(capsys, "messages", "jane", "--all-states", "--limit", "100")
+    assert code == 0
+    header, *rows = out.splitlines()
+    read_at, seen_at = header.index("READ"), header.index("SEEN")
+    assert {row[read_at:].split()[0] for row in rows} == {"read", "unread"}
+    assert {row[seen_at:].split()[0] for row in rows} <= {"seen", "unseen"}

@@ -132,6 +132,6 @@ def test_an_unknown_subscriber_and_workflow_when_reading(
     prefs_env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(capsys, "preferences", "nobody")
-    assert code == 1 and "Subscriber with id: nobody not found" in err
+    assert code == 1 and "Subscriber 'nobody' was not found" in err
     code, _, err = run(capsys, "preferences", "ada.lovelace", "--workflow", "nope")
     assert code == 2 and "no workflow 'nope'" in err

@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
 from inboxdesk.client.activity import ActivityFilter
 from inboxdesk.delivery import Cause, job_cause, notification_cause
+from inboxdesk.text import cells
 from tests.client.conftest import run
 from tests.client.hostile_server import HostileServer, Seen, json_reply
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
+from tests.loopback import loopback
 
 
 @pytest.fixture
@@ -185,3 +190,67 @@ def test_the_scan_stops_on_a_server_that_sends_the_same_page_again(
         code, _, err = run(capsys, "activity", "jane", "--failed", "--limit", "500")
         assert code == 1 and "again" in err
         assert len(server.paths("/v1/notifications")) == 4, "stopped at the second page"
+
+
+def test_the_scan_counts_the_notifications_it_read_not_pages_of_50(
+    delivered: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "activity", "jane", "--limit", "50", "--json")
+    every = len(json.loads(out)["data"])
+    assert code == 0 and 0 < every < 50
+    code, _, err = run(capsys, "activity", "jane", "--failed")
+    assert code == 0
+    assert f"read {every} notifications: {len(FAILED)} did not arrive" in err
+    assert f"among {every} notifications read, from 1 page of 50" in err
+
+
+def test_causes_and_provider_answers_are_printed_whole(
+    delivered: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Piped: on one line, never cut. On a terminal: wrapped to its width, never cut."""
+    code, out, _ = run(capsys, "activity", "jane", "--failed")
+    assert code == 0 and "…" not in out
+    assert "the provider refused it: Attempt to send to unsubscribed recipient" in out
+    code, piped, _ = run(capsys, "delivery", "txn-provider")
+    assert code == 0 and "…" not in piped
+    # Each detail carries its day: a bounce a day later must not read as an hour later.
+    assert re.search(r"^\d{4}-\d\d-\d\d \d\d:\d\d +Failed ", piped, re.M), piped
+    raw = next(line for line in piped.splitlines() if " raw " in line)
+    assert raw.rstrip().endswith("}"), "the provider's answer whole, on its line"
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "90")
+    for argv in (["activity", "jane", "--failed"], ["delivery", "txn-provider"]):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0 and "…" not in out
+        assert max(cells(line) for line in out.splitlines()) <= 90, argv
+        joined = " ".join(out.split())
+        assert "Attempt to send to unsubscribed recipient" in joined, argv
+
+
+def test_a_transaction_lookup_keeps_only_what_carries_that_transaction(
+    delivered: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A service (or a proxy) that drops the transactionId filter answers with everything:
+    `message` and `delivery` show only what carries the transaction asked for."""
+    real = httpx.Client(base_url=delivered.url)
+
+    def filter_dropped(request: httpx.Request) -> httpx.Response:
+        query = [(k, v) for k, v in request.url.params.multi_items() if k != "transactionId"]
+        answer = real.request(
+            request.method,
+            request.url.path,
+            params=query,
+            headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
+        )
+        kept = {k: v for k, v in answer.headers.items() if k.lower() != "content-encoding"}
+        return httpx.Response(answer.status_code, headers=kept, content=answer.content)
+
+    with loopback(filter_dropped) as url:
+        code, out, err = run(capsys, "delivery", "txn-provider", "--json", "--base-url", url)
+        assert code == 0, err
+        assert [n["transactionId"] for n in json.loads(out)["data"]] == ["txn-provider"]
+        code, out, err = run(capsys, "message", "txn-11", "--json", "--base-url", url)
+        assert code == 0, err
+        assert {m["transactionId"] for m in json.loads(out)["data"]} == {"txn-11"}
+        code, _, err = run(capsys, "delivery", "txn-nowhere", "--base-url", url)
+        assert code == 1 and "no notification" in err

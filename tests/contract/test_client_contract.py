@@ -171,7 +171,7 @@ def _ops() -> list[Operation]:
             "/v1/subscribers/{subscriberId}/messages/mark-all",
             lambda c: c.mark_all(sid, "read"),
             True,
-            (("mark-all", sid, "read"),),
+            (("mark-all", sid, "read", "--yes"),),
             count=True,
         ),
         Operation(

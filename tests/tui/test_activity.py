@@ -4,9 +4,12 @@ the local service: causes in words, filters, hostile text made safe, 80x24."""
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Static
 
+from inboxdesk.delivery import notification_cause
+from inboxdesk.text import cells
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
-from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
+from inboxdesk.tui.activity.timeline import JSON_LINE, TimelineScreen, TimelineView, plain
 from tests.conftest import Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, until
@@ -95,9 +98,40 @@ async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices
         table = app.screen.query_one(ActivityTable)
         width = sum(c.get_render_width(table) for c in table.columns.values())
         assert width <= 80, "the row fits"
+        # The column shows a fraction of the cause; the strip under the table, all of it.
+        strip = app.screen.query_one("#activity-cause", Static)
+        items = app.screen.items  # type: ignore[attr-defined]
+        row = next(
+            n
+            for n, key in enumerate(table.rows)
+            if items[key.value].transaction_id == "txn-provider"
+        )
+        table.move_cursor(row=row)
+        whole = "SMS: the provider refused it: Attempt to send to unsubscribed recipient"
+        await until(pilot, lambda: whole in str(strip.content), what="the cause whole")
+        assert 0 < strip.region.height <= 3 and strip.region.bottom <= 24, "on screen"
+        await pilot.press("down")
+        await until(pilot, lambda: whole not in str(strip.content), what="follows the cursor")
+        # The bounce: the longest cause, wrapped in the timeline at 80 columns.
+        bounce = next(k.value for k in table.rows if items[k.value].transaction_id == "txn-11")
+        whole = notification_cause(items[bounce]).words
+        assert len(whole) > 80
+        table.move_cursor(row=list(table.rows).index(bounce))
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        assert app.screen.query_one(TimelineView).region.width <= 80
+        view = app.screen.query_one(TimelineView)
+        assert view.region.width <= 80
+
+        def drawn() -> list[str]:
+            return [plain(line) for line in view.shown if line and line[-1][1] != JSON_LINE]
+
+        def widest() -> int:
+            return max(cells(line) for line in drawn())
+
+        room = view.scrollable_content_region.width
+        await until(pilot, lambda: 0 < widest() <= room, what=f"wrapped to {room}")
+        assert len(view.shown) > len(view.lines), "some line was wrapped"
+        assert whole in " ".join(" ".join(drawn()).split()), "never cut"
         assert not notices.saying("Bug")
 
 

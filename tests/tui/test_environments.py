@@ -93,6 +93,14 @@ async def test_ctrl_e_switches_the_environment_and_the_inbox_follows(scoped: str
         await app.run_action(f"switch_environment({STAGING!r})")
         await inbox_of(pilot, "jane", 12)
         await until(pilot, lambda: header(app).endswith("· Staging"), what="Staging again")
+        # From Integrations, a switch stays in Integrations, now of the other environment.
+        await pilot.press("2")
+        await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen), what="view 2")
+        await pilot.press("ctrl+e")
+        await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other again")
+        await until(
+            pilot, lambda: isinstance(app.screen, IntegrationsScreen), what="still Integrations"
+        )
 
 
 async def test_a_subscriber_absent_there_is_said_and_the_picker_opens(

@@ -104,6 +104,8 @@ async def test_the_first_load_trades_the_token_for_a_cookie(web_demo: WebDemo) -
             text = await page.text()
             assert f'data-session-websocket-url="ws://127.0.0.1:{web_demo.port}/ws"' in text
             assert KEY not in text and web_demo.token not in text
+            # A loopback demo asks no third-party host for anything (a font, once).
+            assert "googleapis" not in text and "https://" not in text
         async with http.get(f"{web_demo.base}/static/js/textual.js", headers=held) as script:
             assert script.status == 200
         async with http.get(f"{web_demo.base}/static/js/textual.js") as script:

@@ -155,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _closed_pipe()
         raise
     except (click.Abort, KeyboardInterrupt):
+        # The terminal echoed ^C where the cursor was: the shell's prompt starts a line.
+        print(file=sys.stderr)
         return 130
     except BrokenPipeError:
         return _closed_pipe()

@@ -11,17 +11,18 @@ import click
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.message_json import message_items, raw_option
-from inboxdesk.cli.prompts import confirm
+from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
-from inboxdesk.client import InboxClient, NoV2Inbox
+from inboxdesk.client import ApiError, InboxClient, InboxdeskError, NoV2Inbox
 from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
-from inboxdesk.ends import exact_notification_counts
-from inboxdesk.models import MarkAs, Message, MessageFields, mask_secrets
+from inboxdesk.ends import READ_ANY, SEEN_ANY, exact_count, exact_notification_counts
+from inboxdesk.models import Count, MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
+from inboxdesk.unknown import explained
 from inboxdesk.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write, WriteStore
@@ -72,23 +73,50 @@ def say_skipped(store: WriteStore) -> None:
         print(f"inboxdesk: {safe(line, newlines=False)}", file=sys.stderr)
 
 
-def _call(flags: Flags, work: Callable[[InboxClient], Awaitable[int]]) -> int:
-    """Run `work` with the client of the environment the command acts in."""
-    return _keys_call(flags, lambda clients, held: work(clients.of(held)))
+def _call(
+    flags: Flags,
+    work: Callable[[InboxClient], Awaitable[int]],
+    subscriber: str | None = None,
+) -> int:
+    """Run `work` with the client of the environment the command acts in. `subscriber`:
+    the one the command is about, said unknown one way (unknown.py) when a 404 was met."""
+
+    async def reading(clients: Clients, held: HeldKey) -> int:
+        return await _about(clients.of(held), held, subscriber, work(clients.of(held)))
+
+    return _keys_call(flags, reading)
 
 
-def _write_call(flags: Flags, work: Callable[[InboxClient, Outbox], Awaitable[int]]) -> int:
+def _write_call(
+    flags: Flags,
+    work: Callable[[InboxClient, Outbox], Awaitable[int]],
+    subscriber: str | None = None,
+) -> int:
     """Like `_call`, with the outbox every write goes through (cli/writing.py)."""
 
     async def writing(clients: Clients, held: HeldKey) -> int:
         outbox = outbox_for(clients.settings, clients.of(held), held, clients)
         try:
-            return await work(clients.of(held), outbox)
+            return await _about(clients.of(held), held, subscriber, work(clients.of(held), outbox))
         finally:
             say_skipped(outbox.store)
             outbox.store.close()
 
     return _keys_call(flags, writing, writes=True)
+
+
+async def _about(
+    client: InboxClient, held: HeldKey, subscriber: str | None, work: Awaitable[int]
+) -> int:
+    """`work`'s exit status; a 404 or 400 on the way (routes answer an unknown subscriber
+    with either) is told as an unknown `subscriber` when the subscriber read says so, as
+    every command tells it."""
+    try:
+        return await work
+    except ApiError as exc:
+        if subscriber is None or exc.status not in (400, 404):
+            raise
+        raise await explained(client, subscriber, exc, held.name or None) from None
 
 
 def _keys_call(
@@ -206,8 +234,8 @@ def _message_rows(messages: Sequence[MessageFields]) -> list[tuple[object, ...]]
     return [
         (
             m.id,
-            "" if m.read else "unread",
-            "" if m.seen else "unseen",
+            "read" if m.read else "unread",
+            "seen" if m.seen else "unseen",
             (m.created_at or "")[:16].replace("T", " "),
             m.status,
             clip(m.heading, 40),
@@ -221,8 +249,8 @@ def _notification_rows(found: Sequence[InboxNotification]) -> list[tuple[object,
     return [
         (
             n.id,
-            "" if n.is_read else "unread",
-            "" if n.is_seen else "unseen",
+            "read" if n.is_read else "unread",
+            "seen" if n.is_seen else "unseen",
             "archived"
             if n.is_archived
             else (f"snoozed to {n.snoozed_until[:16]}" if n.snoozed_until else ""),
@@ -325,7 +353,7 @@ def messages(
             ids_only,
         )
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 async def _show_listing(
@@ -345,7 +373,14 @@ async def _show_listing(
     elif ids_only:
         _print_ids([item_id for item_id, _ in items])
     else:
-        counts = await exact_notification_counts(client, subscriber_id)
+        try:
+            counts = await exact_notification_counts(client, subscriber_id)
+        except InboxdeskError as exc:
+            # The rows were read: shown all the same, the counts said to be missing.
+            print(table(headings, rows()))
+            said = safe(exc.message, newlines=False)
+            _say_more(len(items), following, "? (the counts failed: " + said + ")", "?")
+            return 0
         print(table(headings, rows()))
         _say_more(len(items), following, counts.unread, counts.unseen)
     return 0
@@ -415,7 +450,7 @@ def counts(flags: Flags, subscriber_id: str, all_states: bool, as_json: bool) ->
             print(table(["UNREAD", "UNSEEN"], [(str(counts.unread), str(counts.unseen))]))
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 def _ids(values: list[str]) -> list[str]:
@@ -485,7 +520,7 @@ def mark_as(
             return PARTIAL
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 def _marked(state: str, seen: Mapping[str, MessageFlags], answered: Sequence[Message]) -> str:
@@ -512,23 +547,9 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
     """Mark every in-app message of a subscriber (archived and snoozed ones included)."""
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        if not yes and sys.stdin.isatty():
-            who = safe(subscriber_id, newlines=False)
-            question = f"Mark every in-app message of {who} {state}"
-            if state in ("read", "seen"):
-                counts = await exact_notification_counts(client, subscriber_id, True)
-                known = counts.unread if state == "read" else counts.unseen
-                # The number it changes, and the webhooks it sets off.
-                question += f" ({known} {'is' if str(known) == '1' else 'are'} not {state} now)"
-                # An odd count is shown as sent, never used to size the warning.
-                warning = (
-                    webhook_warning_uncounted(f"message.{state}")
-                    if known.odd
-                    else webhook_warning(int(known.value), f"message.{state}", known.capped)
-                )
-                if warning:
-                    print(f"  {warning}", file=sys.stderr)
-            if not confirm(question + "?"):
+        if not yes:
+            question, warning = await _mark_all_question(client, subscriber_id, state)
+            if not go_ahead(question, yes, [warning] if warning else []):
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
         # Listed first, as the app's `A` does, so that `undo` can take it back.
@@ -544,7 +565,38 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             print(f"Marked {plural(count, 'message')} {state}.")
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
+
+
+async def _mark_all_question(
+    client: InboxClient, subscriber_id: str, state: str
+) -> tuple[str, str]:
+    """The question of a mark-all, with the number it changes, and the webhooks it sets
+    off (an unseen sets off none)."""
+    who = safe(subscriber_id, newlines=False)
+    question = f"Mark every in-app message of {who} {state}"
+    flag = state.removeprefix("un")
+    if state in ("read", "seen"):
+        counts = await exact_notification_counts(client, subscriber_id, True)
+        known: Count | None = counts.unread if state == "read" else counts.unseen
+        now = f"not {state}"
+    else:
+        known = await exact_count(client, subscriber_id, READ_ANY if flag == "read" else SEEN_ANY)
+        now = flag
+    if known is None:
+        warning = "" if state == "unseen" else webhook_warning_uncounted(f"message.{state}")
+        return question + "?", warning
+    # The number it changes, and the webhooks it sets off.
+    question += f" ({known} {'is' if str(known) == '1' else 'are'} {now} now)?"
+    if state == "unseen":
+        return question, "Production sends no webhook for unseen."
+    # An odd count is shown as sent, never used to size the warning.
+    warning = (
+        webhook_warning_uncounted(f"message.{state}")
+        if known.odd
+        else webhook_warning(int(known.value), f"message.{state}", known.capped)
+    )
+    return question, warning
 
 
 COMMANDS = [subscribers, counts, messages, mark_as, mark_all]

@@ -167,7 +167,8 @@ def tui(flags: Flags, subscriber: str | None, web: bool, host: str, port: int) -
 def app_settings() -> Settings:
     """The app's own settings (theme, keymap, auto-refresh) from the environment and
     the config file, for an app on another service; a problem is reported, not fatal."""
-    names = ("INBOXDESK_THEME", "INBOXDESK_AUTO_REFRESH", "INBOXDESK_CONFIG")
+    # Read-only too: a demo asked to be read-only binds no write key.
+    names = ("INBOXDESK_THEME", "INBOXDESK_AUTO_REFRESH", "INBOXDESK_CONFIG", "INBOXDESK_READ_ONLY")
     try:
         return resolve({}, {k: v for k, v in os.environ.items() if k in names})
     except ConfigError as exc:
@@ -190,13 +191,17 @@ def demo_settings(base: Settings, demo: DemoService) -> Settings:
     return base.model_copy(update=update | {"environments": held, "environment": None})
 
 
-def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ()) -> int:
+def run_demo(
+    db: Path | None, subscriber: str | None, load: Sequence[Path] = (), read_only: bool = False
+) -> int:
     """The local service with demo data (or the `load` fixtures) on a free loopback
-    port, and the app on it."""
+    port, and the app on it (`read_only`: no write key, as `--read-only` everywhere)."""
     from inboxdesk.cli.demo_service import DemoRefused, demo_service
 
     InboxdeskApp = app_class()
     base = app_settings()
+    if read_only:
+        base = base.model_copy(update={"read_only": True})
     try:
         with EndOnSignals(), demo_service(db, load) as demo:
             opened = subscriber or demo.subscriber
@@ -225,11 +230,15 @@ def run_demo(db: Path | None, subscriber: str | None, load: Sequence[Path] = ())
     metavar="FILE",
     help="a fixture file instead of the demo data (JSON; may be repeated)",
 )
+@click.option(
+    "--read-only", "read_only", is_flag=True, help="refuse every write, as on any command"
+)
 @web_options
 def demo(
     db: Path | None,
     subscriber: str | None,
     load: tuple[Path, ...],
+    read_only: bool,
     web: bool,
     host: str,
     port: int,
@@ -238,8 +247,10 @@ def demo(
     if web:
         from inboxdesk.cli import web as served
 
+        if read_only:  # the browser's apps read their settings from the environment
+            os.environ["INBOXDESK_READ_ONLY"] = "true"
         return served.serve_demo(db, load, subscriber, host, port)
-    return run_demo(db, subscriber, load)
+    return run_demo(db, subscriber, load, read_only)
 
 
 COMMANDS = [tui, demo]

@@ -11,7 +11,7 @@ import click
 from inboxdesk.cli.api_commands import _call, _emit, json_option
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.history_commands import _since
-from inboxdesk.cli.tables import table
+from inboxdesk.cli.tables import table, terminal_width, whole
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
@@ -20,6 +20,7 @@ from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.timeinput import HELP
+from inboxdesk.unknown import check_known
 
 # Exit status when nothing matched: as for any answer of the service that says no.
 NOT_FOUND = 1
@@ -66,26 +67,29 @@ def _rows(found: list[ActivityNotification]) -> list[tuple[object, ...]]:
             n.id,
             clip(n.workflow_name, 24),
             _jobs(n),
-            clip(notification_cause(n).words, 70),
+            notification_cause(n).words,  # whole: the table wraps it, never cuts it
         )
         for n in found
     ]
 
 
 class _Progress:
-    """How far a scan got, on stderr: one line redrawn on a terminal, else every ten pages."""
+    """How far a scan got, on stderr: one line redrawn on a terminal, else every ten pages.
+    It counts the notifications read, not pages of 50: the last page may hold fewer."""
 
     def __init__(self, what: str) -> None:
         self.what = what
         self.tty = sys.stderr.isatty()
         self.drawn = False
+        self.pages = 0
 
-    def __call__(self, pages: int, kept: int) -> None:
-        line = f"read {plural(pages * MAX_PAGE, 'notification')}: {kept:,} {self.what}"
+    def __call__(self, read: int, kept: int) -> None:
+        self.pages += 1
+        line = f"read {plural(read, 'notification')}: {kept:,} {self.what}"
         if self.tty:
             print(f"\r{line}", end="", file=sys.stderr, flush=True)
             self.drawn = True
-        elif pages == 1 or pages % 10 == 0:
+        elif self.pages == 1 or self.pages % 10 == 0:
             print(line, file=sys.stderr)
 
     def done(self) -> None:
@@ -137,6 +141,8 @@ def activity(
         if not (failed or follow or limit > MAX_PAGE):
             listed = await client.activity(wanted, page, limit)
             _say(listed.said)
+            if not listed.data:
+                await check_known(client, subscriber_id)
             return _show(listed.data, 1, page + 1 if listed.has_more else None, limit, False)
         progress = _Progress("did not arrive" if failed else "listed")
         try:
@@ -151,27 +157,37 @@ def activity(
         finally:
             progress.done()
         _say(scan.said)
-        return _show(scan.found, scan.pages, scan.next_page, MAX_PAGE, failed)
+        if not scan.read:
+            await check_known(client, subscriber_id)
+        return _show(scan.found, scan.pages, scan.next_page, MAX_PAGE, failed, scan.read)
 
     def _say(said: tuple[str, ...]) -> None:
         for line in said:
             print(f"inboxdesk: {safe(line, newlines=False)}", file=sys.stderr)
 
     def _show(
-        found: list[ActivityNotification], pages: int, following: int | None, size: int, bad: bool
+        found: list[ActivityNotification],
+        pages: int,
+        following: int | None,
+        size: int,
+        bad: bool,
+        read: int | None = None,
     ) -> int:
         if as_json:
             _emit([wire(n) for n in found], next=following)
             return 0
         if found:
-            print(table(["WHEN", "NOTIFICATION", "WORKFLOW", "JOBS", "CAUSE"], _rows(found)))
+            headers = ["WHEN", "NOTIFICATION", "WORKFLOW", "JOBS", "CAUSE"]
+            print(table(headers, _rows(found), whole_last=True, width=terminal_width()))
         more = f"; more from --page {following}" if following is not None else ""
         listed = plural(len(found), "notification")
         what = f"{listed} that did not arrive" if bad else listed
-        print(f"({what}, from {plural(pages, 'page')} of {size}{more})", file=sys.stderr)
+        # A scan says how many it read, which the last page may leave short of pages x 50.
+        among = f" among {plural(read, 'notification')} read" if bad and read is not None else ""
+        print(f"({what}{among}, from {plural(pages, 'page')} of {size}{more})", file=sys.stderr)
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 def _timeline(notification: ActivityNotification) -> str:
@@ -180,20 +196,17 @@ def _timeline(notification: ActivityNotification) -> str:
     rows: list[tuple[object, ...]] = []
     for job in notification.jobs:
         found = job_cause(job, workflow)
-        rows.append(("", f"{glyph(found)} {job.type}", job.status, "", clip(found.words, 70)))
+        rows.append(("", f"{glyph(found)} {job.type}", job.status, "", found.words))
         for detail in job.execution_details:
+            # The day too: a bounce a day later must not read as an hour later.
             rows.append(
-                (
-                    _when(detail.created_at).split(" ")[-1],
-                    "",
-                    detail.status,
-                    detail.source or "",
-                    clip(detail.detail, 70),
-                )
+                (_when(detail.created_at), "", detail.status, detail.source or "", detail.detail)
             )
             if detail.raw:
-                rows.append(("", "", "", "raw", clip(shown_raw(detail.raw), 70)))
-    return table(["TIME", "STEP", "STATUS", "SOURCE", "DETAIL"], rows, max_cell=72)
+                rows.append(("", "", "", "raw", shown_raw(detail.raw)))
+    # Causes, details and provider answers whole: wrapped on a terminal, never cut.
+    headers = ["WHEN", "STEP", "STATUS", "SOURCE", "DETAIL"]
+    return table(headers, rows, max_cell=72, whole_last=True, width=terminal_width())
 
 
 @click.command()
@@ -211,6 +224,8 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
     async def work(client: InboxClient) -> int:
         found = await activity_feed.find(client, key, subscriber_id)
         if not found:
+            if subscriber_id:
+                await check_known(client, subscriber_id)
             among = f" of subscriber {subscriber_id}" if subscriber_id else ""
             print(
                 safe(
@@ -235,15 +250,16 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
                 ("created", _when(notification.created_at)),
                 ("cause", notification_cause(notification).words),
             ]
+            width = terminal_width()
             for name, value in lines:
-                print(f"{name:>12}  {clip(value, 100)}")
+                print(whole(f"{name:>12}", value, width))
             print()
             print(_timeline(notification))
         if len(found) > 1:
             print(f"({plural(len(found), 'notification')})", file=sys.stderr)
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 COMMANDS = [activity, delivery]

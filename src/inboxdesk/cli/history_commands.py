@@ -20,7 +20,7 @@ from inboxdesk.cli.api_commands import (
 )
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
-from inboxdesk.cli.prompts import ask, confirm
+from inboxdesk.cli.prompts import ask, go_ahead
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import file_under_environment, outbox_for, refuse_if_read_only
 from inboxdesk.client import InboxClient, InboxdeskError
@@ -215,7 +215,10 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
             print("Nothing changed.", file=sys.stderr)
             return DECLINED
         event = await outbox.undo(entry.write)
-        return _said(event, as_json)
+        where = None
+        if entry.write.kind is Kind.SET_PRIMARY:  # a switch back names its environment
+            where = (await load_scope(client)).name(entry.where.environment or None)
+        return _said(event, as_json, where)
 
     return _keys_call(flags, work, names_target=True, writes=True)
 
@@ -315,14 +318,11 @@ def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
         notes.append(f"This undo changes {plural(many, 'message')}.")
     if entry.write.kind is Kind.SET_PRIMARY and not notes:
         notes.append("This undo switches the primary integration again.")
-    if not notes or yes:
+    if not notes:
         return True
-    for note in notes:
-        print(safe(note), file=sys.stderr)
-    if not sys.stdin.isatty():
-        print("inboxdesk: pass --yes to undo it all the same.", file=sys.stderr)
-        return False
-    return confirm(f"Undo {safe(describe(entry.write))}?")
+    # The notes go in the question: they are the reason it asks, refused or asked.
+    said = " ".join(safe(n, newlines=False) for n in notes)
+    return go_ahead(f"{said} Undo {safe(describe(entry.write))}?", yes)
 
 
 def _messages_changed(entry: Entry) -> int | None:
@@ -335,7 +335,7 @@ def _messages_changed(entry: Entry) -> int | None:
     return len(entry.write.ids)
 
 
-def _said(event: Event, as_json: bool) -> int:
+def _said(event: Event, as_json: bool, where: str | None = None) -> int:
     if isinstance(event, Refused):
         print(f"inboxdesk: {safe(event.reason)}", file=sys.stderr)
         return 2
@@ -349,7 +349,8 @@ def _said(event: Event, as_json: bool) -> int:
     if as_json:
         _emit({"id": write.id, "what": describe(write), "undoes": write.undoes})
     else:
-        print(f"Done: {safe(describe(write))} (history id {write.id[: report.SHORT_ID]}).")
+        done = safe(describe(write)) + (f" in {safe(where, newlines=False)}" if where else "")
+        print(f"Done: {done} (history id {write.id[: report.SHORT_ID]}).")
         if note := undo_note(write):
             print(safe(note))
         if name := (event.result.values or {}).get("integrationName"):

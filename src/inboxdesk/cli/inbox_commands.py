@@ -19,13 +19,14 @@ from inboxdesk.cli.api_commands import (
 )
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.message_json import message_items, raw_option
-from inboxdesk.cli.prompts import confirm
+from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
 from inboxdesk.models.inbox import InboxAction
 from inboxdesk.snooze import AHEAD, MARGIN, snooze_end
 from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now
+from inboxdesk.unknown import check_known
 from inboxdesk.writes import Kind, Outbox, Partial, Step, Write, describe
 
 # Exit status when no notification at all was updated: a failure, not a partial one.
@@ -46,6 +47,8 @@ def _act(
         write = Write(Kind.INBOX, subscriber_id, (Step(action, tuple(ids)),), until=until)
         event = await send(outbox, write)
         result = event.result
+        if result.not_updated and not result.notifications:
+            await check_known(client, subscriber_id)  # none updated: is it the subscriber?
         if as_json:
             _emit(
                 message_items(result.notifications),
@@ -74,7 +77,7 @@ def _act(
             return PARTIAL if result.notifications else FAILED
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 def _action_command(action: str, summary: str) -> click.Command:
@@ -141,20 +144,13 @@ def snooze(
 def archive_all(flags: Flags, subscriber_id: str, read: bool, yes: bool, as_json: bool) -> int:
     """Archive every message of a subscriber (--read: the read ones), through the v2 bulk
     operation: every channel, new dates, webhooks for the first 100 only, no undo.
-    Asks first, with the number, unless --yes."""
+    Asks first, with the number, unless --yes (needed without a terminal: exit 2)."""
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         plan = await plan_archive_all(client, subscriber_id, read)
-        if not yes:
-            print(plan.question(), file=sys.stderr)
-            for line in plan.details():
-                print(f"  {line}", file=sys.stderr)
-            if not sys.stdin.isatty():
-                print("inboxdesk: pass --yes to archive them all the same.", file=sys.stderr)
-                return DECLINED
-            if not confirm("Archive them all?"):
-                print("Nothing changed.", file=sys.stderr)
-                return DECLINED
+        if not go_ahead(plan.question(), yes, plan.details()):
+            print("Nothing changed.", file=sys.stderr)
+            return DECLINED
         write = plan.write()
         await send(outbox, write)
         if as_json:
@@ -165,7 +161,7 @@ def archive_all(flags: Flags, subscriber_id: str, read: bool, yes: bool, as_json
             )
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 COMMANDS = [archive, unarchive, snooze, unsnooze, archive_all]

@@ -25,7 +25,7 @@ from inboxdesk.cli.api_commands import (
 )
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.prompts import ask as _ask
-from inboxdesk.cli.prompts import confirm as _confirm
+from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import ApiError, ForbiddenError, InboxdeskError
@@ -301,12 +301,9 @@ def set_primary(flags: Flags, integration_id: str, yes: bool, as_json: bool) -> 
             if typed is None or not _names(scope, target.environment_id, typed):
                 print("That is not the environment's name. Nothing changed.", file=sys.stderr)
                 return DECLINED
-        elif not yes and interactive:
-            for line in plan.details():
-                print(f"  {line}", file=sys.stderr)
-            if not _confirm(plan.question()):
-                print("Nothing changed.", file=sys.stderr)
-                return DECLINED
+        elif not go_ahead(plan.question(), yes, plan.details()):
+            print("Nothing changed.", file=sys.stderr)
+            return DECLINED
         updated = await _sent(outbox, plan.write(), keyring, sending, target_name)
         return _done(updated, plan.outcome(updated), as_json)
 

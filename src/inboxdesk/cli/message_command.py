@@ -21,6 +21,7 @@ from inboxdesk.client import InboxClient
 from inboxdesk.lookup import find
 from inboxdesk.models import Message
 from inboxdesk.text import clip, plural, safe
+from inboxdesk.unknown import check_known
 
 # Exit status when nothing matched: as for any answer of the service that says no.
 NOT_FOUND = 1
@@ -32,8 +33,8 @@ def _rows(messages: list[Message]) -> list[tuple[object, ...]]:
             m.id,
             m.subscriber.subscriber_id if m.subscriber else m.subscriber_internal_id,
             m.channel,
-            "" if m.read else "unread",
-            "" if m.seen else "unseen",
+            "read" if m.read else "unread",
+            "seen" if m.seen else "unseen",
             (m.created_at or "")[:16].replace("T", " "),
             m.status,
             m.transaction_id,
@@ -87,6 +88,8 @@ def message(
         finally:
             progress.done()
         if found is None:
+            if subscriber_id:
+                await check_known(client, subscriber_id)
             among = f"subscriber {subscriber_id}'s" if subscriber_id else "this environment's"
             print(
                 safe(
@@ -107,7 +110,7 @@ def message(
             print(f"({plural(len(found.messages), 'message')}, by {found.by})", file=sys.stderr)
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 COMMANDS = [message]

@@ -76,7 +76,7 @@ def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json:
             _print_rows(prefs, list(rows))
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 @click.command("set-preference")
@@ -146,7 +146,7 @@ def set_preference(
         print(f"{FUTURE_ONLY} Undo: inboxdesk undo {write.id[:10]}")
         return NOT_SHOWN if unshown else 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 COMMANDS = [preferences, set_preference]

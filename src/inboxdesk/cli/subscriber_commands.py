@@ -93,7 +93,7 @@ def subscriber(flags: Flags, subscriber_id: str, as_json: bool) -> int:
             _print(doc)
         return 0
 
-    return _call(flags, work)
+    return _call(flags, work, subscriber_id)
 
 
 def _data(text: str) -> Any:
@@ -190,7 +190,7 @@ def set_subscriber(
         print(f"Undo: inboxdesk undo {write.id[:10]}")
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 def _secret(what: str) -> str:
@@ -272,7 +272,7 @@ def credentials(
         print(f"Undo: inboxdesk undo {write.id[:10]}")
         return 0
 
-    return _write_call(flags, work)
+    return _write_call(flags, work, subscriber_id)
 
 
 COMMANDS = [subscriber, set_subscriber, credentials]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import shlex
 import signal
 import socket
@@ -44,6 +45,9 @@ TITLE = "inboxdesk"
 # told of no focus, kept an empty footer, until a click. This puts the focus in the
 # terminal once the app has drawn (its websocket is open by then, so the app hears
 # of it); a click or key the user already gave is left alone.
+# A stylesheet of another host in textual-serve's page (a web font): removed.
+THIRD_PARTY_LINK = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>\s*", re.S)
+
 FOCUS_ON_LOAD = """<script>
 (function focusTerminal() {
   const input = document.querySelector(".xterm-helper-textarea");
@@ -184,6 +188,9 @@ def serve_web(
             page = await super().handle_index(request)
             if isinstance(page, web.Response) and page.text and "</body>" in page.text:
                 page.text = page.text.replace("</body>", f"{FOCUS_ON_LOAD}</body>", 1)
+                # The template asks a third-party host for a font: a loopback page
+                # asks no one (the terminal's monospace stands in).
+                page.text = THIRD_PARTY_LINK.sub("", page.text)
             return page
 
     server = WebServer(shlex.join(command), host=host, port=sock.getsockname()[1], title=title)
@@ -286,7 +293,9 @@ def demo_environment(base: Settings, demo: DemoService, config: Path) -> dict[st
         | ({"type": kind} if kind else {})
         for env, kind in demo.environments
     }
-    profile = {"base_url": demo.url, "environments": held}
+    profile: dict[str, object] = {"base_url": demo.url, "environments": held}
+    if base.read_only:  # `demo --read-only`, or INBOXDESK_READ_ONLY: every app binds no write
+        profile["read_only"] = True
     data = {"app": {"keymap": base.keymap}, "profiles": {DEMO_PROFILE: profile}}
     ConfigFile(config, data).save()
     environment: dict[str, str | None] = {env_name(k): None for k in PROFILE_FIELDS}

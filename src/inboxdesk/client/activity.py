@@ -77,6 +77,8 @@ class Scan:
     # The next page to look at, or None when the feed ended.
     next_page: int | None
     said: tuple[str, ...] = ()
+    # How many notifications were read: the last page may hold fewer than 50.
+    read: int = 0
 
 
 async def activity(
@@ -147,11 +149,17 @@ async def by_transaction(
     client: InboxClient, transaction_id: str, subscriber_id: str | None = None
 ) -> list[ActivityNotification]:
     """Every notification a transactionId names (one per subscriber it went to), at
-    most `max_pages` pages."""
+    most `max_pages` pages: only those that carry it (and the subscriber's), whatever
+    else a service that ignores the filter sends."""
     wanted = ActivityFilter(
         subscriber_ids=[subscriber_id] if subscriber_id else (), transaction_ids=[transaction_id]
     )
-    return (await scan(client, wanted, lambda n: True, limit=None)).found
+
+    def asked(n: ActivityNotification) -> bool:
+        owner = n.subscriber.subscriber_id if n.subscriber else None
+        return n.transaction_id == transaction_id and subscriber_id in (None, owner)
+
+    return (await scan(client, wanted, asked, limit=None)).found
 
 
 async def find(
@@ -182,13 +190,14 @@ async def scan(
     """Pages of 50 from `start`, keeping what `keep` accepts (by default: did not
     arrive), until the page on which `limit` were kept (all of that page's are kept),
     the feed's end, or `max_pages` pages; `progress` hears
-    (pages read, kept so far) after each page."""
+    (notifications read, kept so far) after each page."""
     most = client.options.limits.max_pages
     found: list[ActivityNotification] = []
     seen: set[str] = set()  # every id read, on any page: a page of only these is a cycle
     said: dict[str, None] = {}
     again = 0
     page = start
+    read = 0
     for pages in range(1, most + 1):
         result = await client.activity(wanted, page, MAX_PAGE)
         said.update(dict.fromkeys(result.said))
@@ -203,18 +212,19 @@ async def scan(
         fresh = [n for n in result.data if n.id not in seen]
         again += len(result.data) - len(fresh)
         seen.update(ids)
+        read += len(fresh)
         found += [item for item in fresh if keep(item)]
         if progress is not None:
-            progress(pages, len(found))
+            progress(read, len(found))
         if not result.has_more or not result.data:
-            return Scan(found, pages, None, _said(said, again))
+            return Scan(found, pages, None, _said(said, again), read)
         page += 1
         # The page is finished even past `limit`, so that `next_page` skips nothing.
         if limit is not None and len(found) >= limit:
-            return Scan(found, pages, page, _said(said, again))
+            return Scan(found, pages, page, _said(said, again), read)
     if limit is None:
         raise too_many_pages(most, "the activity feed")
-    return Scan(found, most, page, _said(said, again))
+    return Scan(found, most, page, _said(said, again), read)
 
 
 def _said(said: dict[str, None], again: int) -> tuple[str, ...]:

@@ -263,7 +263,10 @@ def api_error(response: httpx.Response) -> ApiError:
         return NotFoundError(
             status,
             _sentence(message),
-            hint="Check the id, and that the key belongs to the environment that holds it.",
+            # A 404 is also how an older service answers a route it lacks; the status
+            # alone cannot tell the two apart, so both are named.
+            hint="Check the id, and that the key belongs to the environment that holds it; "
+            f"if both are right, this service may be an older one without {safe(path)}.",
             body=body,
             path=path,
         )

@@ -132,14 +132,26 @@ class Keyring:
     def held_names(self) -> str:
         return ", ".join(k.label for k in self.keys) or "none"
 
+    def _single_source(self) -> str:
+        """Where the one key given alone came from: the variable or the option."""
+        return KEY_ENV if self.settings.provenance["api_key"].origin is Origin.ENV else "--api-key"
+
+    def no_other(self, held: str) -> str:
+        """Why there is no other environment to switch to, and what to do: a key given
+        alone replaces the profile's set, so adding a key to it changes nothing."""
+        if self.single:
+            source = self._single_source()
+            return (
+                f"{source} holds one key, {held}'s, and replaces the profile's "
+                f"keys: unset {source} to use the profile's (`inboxdesk config add-key "
+                "PROFILE` saves each environment's)."
+            )
+        return f"Only {held}'s key is held; `{self.add_command()}` adds another."
+
     def missing(self, name: str) -> ConfigError:
         """No key for the environment `name` (safe to show): nothing is sent."""
         if self.single:
-            source = (
-                KEY_ENV
-                if self.settings.provenance["api_key"].origin is Origin.ENV
-                else ("--api-key")
-            )
+            source = self._single_source()
             return ConfigError(
                 f"{source} holds one key, {self.keys[0].label}'s, and no key for {name}: "
                 f"nothing was sent. Save each environment's key in a profile with "

@@ -83,11 +83,15 @@ def is_secret(name: str, value: object) -> bool:
 
 
 def mask_value(value: Any) -> Any:
-    """Every leaf of a value masked: for credentials, where only public names show."""
+    """Every leaf of a value masked: for credentials, where only public names show. A
+    flag or a null holds no secret and stays as it is: `rejectUnauthorized: false` says
+    that TLS checking is off, which masking must not hide (nor turn into a string)."""
     if isinstance(value, dict):
         return {k: mask_value(v) for k, v in value.items()}
     if isinstance(value, list):
         return [mask_value(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
     return mask_secret(str(value))
 
 

@@ -402,6 +402,9 @@ class InboxdeskApp(App[None]):
             return
         queued = len(self._outbox.queued()) if self._outbox is not None else 0
         inbox = self.get_screen("inbox") if self.is_screen_installed("inbox") else None
+        # Integrations and History come back in the new environment: a switch there is
+        # made to see that view in it, not the inbox.
+        back_to = self.screen.id if self.screen.id in ("integrations", "history") else None
         target = await switch_views(self, keys, environment_id, queued)
         if target is None:
             return
@@ -418,14 +421,19 @@ class InboxdeskApp(App[None]):
             )
         self.show_environment()
         shown = inbox.subscriber_id if isinstance(inbox, InboxScreen) else None
-        self.reopen(shown or self.subscriber_id)
+        self.reopen(shown or self.subscriber_id, back_to)
 
     @work(exclusive=True, group="connect", exit_on_error=False)
-    async def reopen(self, subscriber_id: str | None) -> None:
-        """After a switch: the same subscriber, or the environment's first and the picker."""
+    async def reopen(self, subscriber_id: str | None, back_to: str | None = None) -> None:
+        """After a switch: the same subscriber, or the environment's first and the picker;
+        then the view the switch was made from (`back_to`), after the inbox is open."""
         listed, first, found = await reopen_on(self, self.client, subscriber_id)
         self.post_message(SubscribersListed(listed, first))
         self.load_scope()
+        if back_to == "integrations":
+            self.call_later(self.action_show_integrations)
+        elif back_to == "history":
+            self.call_later(self.action_show_history)
         if not found:
             self.call_later(self.action_pick_subscriber)
 

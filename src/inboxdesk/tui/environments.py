@@ -128,11 +128,7 @@ async def switch_views(
     current one closed; None, said why, when there is none or writes wait to be sent."""
     target = keys.keyring.of(environment_id) or keys.after()
     if target is None or not app.is_screen_installed("inbox"):
-        add = keys.add_command()
-        app.notify(
-            f"Only {keys.held.label}'s key is held; `{add}` adds another.",
-            markup=False,
-        )
+        app.notify(keys.keyring.no_other(keys.held.label), markup=False)
         return None
     if queued:
         app.notify(

@@ -518,6 +518,11 @@ class Outbox:
         return await self.submit(undo)
 
 
+class SwitchUnconfirmed(ProtocolError):
+    """A switch the service answered with success, naming another integration or
+    environment than the one asked for: whether it took effect is unknown."""
+
+
 def _answers_the_switch(write: Write, integration: Integration, own: str) -> None:
     """The service's answer to a switch names the integration and the environment asked
     for (or leaves them out); one naming another is not trusted as done."""
@@ -527,7 +532,7 @@ def _answers_the_switch(write: Write, integration: Integration, own: str) -> Non
     answered = integration.environment_id
     if not other_id and not (asked and answered and answered != asked):
         return
-    raise ProtocolError(
+    raise SwitchUnconfirmed(
         f"The service answered the switch of {safe(write.target, newlines=False)} with "
         f"integration {safe(integration.id or '(none)', newlines=False)} of environment "
         f"{safe(integration.environment_id, newlines=False)}: not the one asked for.",

@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message as TextualMessage
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
@@ -124,6 +125,8 @@ class ActivityTable(KeyedTable):
 
 class ActivityScreen(Screen[None]):
     AUTO_FOCUS = "#activity-table"
+    # The notification under the cursor, whose cause the strip below the table shows.
+    highlighted: reactive[str | None] = reactive(None, init=False)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "f",
@@ -185,6 +188,7 @@ class ActivityScreen(Screen[None]):
         yield AppHeader()
         yield Static(id="activity-state")
         yield ActivityTable(id="activity-table")
+        yield Static(id="activity-cause")
         yield Input(placeholder="workflow:NAME, or a transactionId", id="activity-filter")
         yield AppFooter()
 
@@ -222,6 +226,7 @@ class ActivityScreen(Screen[None]):
         self._generation += 1
         self.items = {}
         self.next_page = None
+        self.highlighted = None
         self.table.clear()
         self._say(" · loading…")
         self.load(self._generation, 0, append=False)
@@ -233,9 +238,8 @@ class ActivityScreen(Screen[None]):
         client = self.context.client
         if self.filters.failed:
 
-            def progress(pages: int, kept: int) -> None:
-                read = plural(pages * MAX_PAGE, "notification")
-                self._say(f" · read {read}, {kept:,} did not arrive…")
+            def progress(read: int, kept: int) -> None:
+                self._say(f" · read {plural(read, 'notification')}, {kept:,} did not arrive…")
 
             scan = await activity.scan(
                 client, self._wanted(), limit=MAX_PAGE, start=page, progress=progress
@@ -261,6 +265,22 @@ class ActivityScreen(Screen[None]):
         self.next_page = event.next_page
         self.table.add(fresh, self.size.width)
         self._say()
+
+    @on(DataTable.RowHighlighted, "#activity-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value
+        self.highlighted = str(key) if key is not None else None
+
+    def watch_highlighted(self, notification_id: str | None) -> None:
+        """The strip under the table: the highlighted row's cause whole, wrapped, where
+        the table's column has room for a fraction of it."""
+        found = self.items.get(notification_id) if notification_id else None
+        strip = self.query_one("#activity-cause", Static)
+        if found is None:
+            strip.update("")
+            return
+        cause = notification_cause(found)
+        strip.update(Text(safe(cause.words, newlines=False), style="red" if cause.failed else ""))
 
     @on(DataTable.RowSelected, "#activity-table")
     def _selected(self, event: DataTable.RowSelected) -> None:

@@ -37,6 +37,7 @@ from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
+from inboxdesk.wrapping import wrap
 
 STATUS_STYLE = {
     "Success": "green",
@@ -121,6 +122,29 @@ def plain(line: Line) -> str:
     return "".join(text for text, _ in line)
 
 
+# Narrower than this, a line's last run wraps under the line's own indent instead.
+HANG_ROOM = 24
+
+
+def wrapped(line: Line, width: int) -> list[Line]:
+    """`line` as lines of at most `width` cells: its last run (the cause, the detail)
+    wrapped under its own start, or under the line's indent when the runs before it
+    leave too little room. JSON lines, and any line that fits, stay as they are."""
+    text = plain(line)
+    if width <= 0 or cells(text) <= width or not line or line[-1][1] == JSON_LINE:
+        return [line]
+    *head, (last, style) = line
+    if not head:  # one run: its leading spaces are its indent
+        lead = len(last) - len(last.lstrip(" "))
+        head, last = [(last[:lead], "")], last[lead:]
+    start = cells(plain(head))
+    if width - start >= HANG_ROOM:
+        first, *rest = wrap(last, width - start)
+        return [[*head, (first, style)], *[[(" " * start + part, style)] for part in rest]]
+    indent = min(len(text) - len(text.lstrip(" ")) + 2, width // 2)
+    return [list(head), *[[(" " * indent + part, style)] for part in wrap(last, width - indent)]]
+
+
 class TimelineView(ScrollView, can_focus=True):
     """The timeline's lines, drawn only as they come into view (the line API)."""
 
@@ -130,9 +154,18 @@ class TimelineView(ScrollView, can_focus=True):
 
     def show(self, notification: ActivityNotification) -> None:
         self.lines = lines(notification)
+        self._wrap_to(self.scrollable_content_region.width if self.is_mounted else 0)
+
+    def on_resize(self) -> None:
+        self._wrap_to(self.scrollable_content_region.width)
+
+    def _wrap_to(self, width: int) -> None:
+        """The lines as drawn: causes and details wrapped to the view's width, so the
+        whole cause shows at 80 columns; a provider's JSON keeps its lines (scrolled)."""
+        self.shown = [part for line in self.lines for part in wrapped(line, width)]
         self._drawn: dict[int, Strip] = {}
-        widest = max((cells(plain(line)) for line in self.lines), default=0)
-        self.virtual_size = Size(widest, len(self.lines))
+        widest = max((cells(plain(line)) for line in self.shown), default=0)
+        self.virtual_size = Size(widest, len(self.shown))
         self.refresh()
 
     @property
@@ -144,11 +177,11 @@ class TimelineView(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.scrollable_content_region.width
-        if index >= len(self.lines):
+        if index >= len(self.shown):
             return Strip.blank(width, self.rich_style)
         strip = self._drawn.get(index)
         if strip is None:
-            strip = self._drawn[index] = self._strip(self.lines[index])
+            strip = self._drawn[index] = self._strip(self.shown[index])
         return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
 
     def _strip(self, line: Line) -> Strip:
