@@ -94,7 +94,7 @@ def test_errors_are_one_clear_message_and_non_zero(
     env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, _, err = run(capsys, "messages", "ghost")
-    assert code == 1 and "Subscriber with id: ghost is not found." in err
+    assert code == 1 and err.strip() == "inboxdesk: No subscriber 'ghost' in this environment."
     monkeypatch.setenv("NOVU_SECRET_KEY", "not-the-key-0123456789")
     code, _, err = run(capsys, "integrations")
     assert code == 1 and "API Key not found" in err and "not-the-key" not in err

@@ -83,8 +83,13 @@ def test_bad_snoozes_are_422(service: Service, body: dict[str, str], status: int
 def test_errors_as_production_words_them(service: Service) -> None:
     with service.http() as http:
         nobody = http.get("/v2/subscribers/nobody/notifications")
-        assert nobody.status_code == 400
-        assert nobody.json()["message"] == "Subscriber with id: nobody is not found."
+        assert nobody.status_code == 404
+        assert nobody.json()["message"] == "Subscriber 'nobody' was not found"
+        acted = http.patch(f"/v2/subscribers/nobody/notifications/{jane_message(1)}/read")
+        assert acted.status_code == 404 and "'nobody' was not found" in acted.json()["message"]
+        seen = "/v2/subscribers/nobody/notifications/seen"
+        assert http.post(seen, json={"notificationIds": []}).status_code == 204
+        assert http.post(seen, json={}).status_code == 404
         both = http.get(INBOX, params={"read": "false", "archived": "true"})
         assert both.status_code == 400 and "unread and archived" in both.json()["message"]
         assert http.get(INBOX, params={"limit": 101}).status_code == 422

@@ -141,8 +141,9 @@ class InboxStore(MessageStore):
         try:
             return self._subscriber(db, caller, subscriber_id)
         except NotFound:
-            # Production's inbox use cases answer 400 with these words.
-            raise NotAllowed(f"Subscriber with id: {subscriber_id} is not found.") from None
+            # Production looks the subscriber up before its inbox use cases run (their
+            # 400 is never reached): a 404, which a client tells from a missing route.
+            raise NotFound(f"Subscriber '{subscriber_id}' was not found") from None
 
     def inbox(
         self,
@@ -345,6 +346,8 @@ class InboxStore(MessageStore):
         self, caller: Caller, subscriber_id: str, notification_ids: Sequence[str] | None
     ) -> None:
         """Bulk seen: the listed notifications, or every one of the subscriber's."""
+        if notification_ids is not None and not notification_ids:
+            return  # production answers before it looks the subscriber up
         subscriber = self._inbox_subscriber(self.read(), caller, subscriber_id)
         stamp = iso(self.clock())
         where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app' AND seen = 0"
