@@ -62,7 +62,7 @@ def test_a_snooze_ends_by_itself_when_its_time_passes(service: Service) -> None:
         service.store.clock = lambda: now + timedelta(hours=3)
         back = http.get(INBOX, params={"snoozed": "false", "limit": 100}).json()
     item = next(n for n in back["data"] if n["id"] == target)
-    assert item["isSnoozed"] is False and item["snoozedUntil"] is None
+    assert item["isSnoozed"] is False and "snoozedUntil" not in item
     assert item["deliveredAt"][-1].startswith("2026-11-24T15:00")
 
 
@@ -93,7 +93,7 @@ def test_errors_as_production_words_them(service: Service) -> None:
         both = http.get(INBOX, params={"read": "false", "archived": "true"})
         assert both.status_code == 400 and "unread and archived" in both.json()["message"]
         assert http.get(INBOX, params={"limit": 101}).status_code == 422
-        assert http.get(INBOX, params={"read": "maybe"}).status_code == 422
+        assert http.get(INBOX, params={"read": "maybe"}).status_code == 200
         unknown = http.patch(f"{INBOX}/65f0000000000000000fffff/read")
         assert unknown.status_code == 404
         other = http.patch(f"{INBOX}/{JOE_MESSAGES[0]}/read")

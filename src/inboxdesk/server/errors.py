@@ -31,6 +31,13 @@ class ApiValidationError(Exception):
         super().__init__(message)
         self.errors = {field: {"messages": [message], "value": value}}
 
+    @classmethod
+    def general(cls, *messages: str) -> ApiValidationError:
+        """A DTO's refusal as production words it: every sentence under `general`."""
+        error = cls(GENERAL, messages[0] if messages else "", NO_VALUE)
+        error.errors[GENERAL]["messages"] = list(messages)
+        return error
+
 
 def error_body(status: int, path: str, message: str, **extra: Any) -> dict[str, Any]:
     body: dict[str, Any] = {

@@ -4,21 +4,28 @@ answers 404 there as an older deployment does."""
 
 from __future__ import annotations
 
-from datetime import datetime
+import json
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
+from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
 from inboxdesk.server.route_helpers import ERRORS, Limit100, Whole, enveloped, off_loop, require_id
 from inboxdesk.server.settings import ServerSettings
-from inboxdesk.server.store import InboxAction, SnoozeTooSoon, Store
+from inboxdesk.server.store import InboxAction, Narrowing, NotAllowed, SnoozeTooSoon, Store
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
 Offset = Annotated[int, Whole, Query(ge=0)]
+Flag = Annotated[str | None, Query()]
+Many = Annotated[list[str] | None, Query()]
+SEVERITIES = ("high", "medium", "low", "none")
+BAD_DATA = "Invalid JSON format for data parameter"
+TOO_SOON = "Snooze time must be at least 60 seconds in the future"
 
 
 class SnoozeBody(BaseModel):
@@ -29,6 +36,9 @@ class SnoozeBody(BaseModel):
 class SeenBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
     notificationIds: list[str] | None = None
+    tags: Any = None
+    data: Any = None
+    contextKeys: list[str] | None = None
 
 
 def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
@@ -41,15 +51,23 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
         limit: Limit100 = 10,
         offset: Offset = 0,
         after: str | None = None,
-        read: bool | None = None,
-        seen: bool | None = None,
-        archived: bool | None = None,
-        snoozed: bool | None = None,
+        read: Flag = None,
+        seen: Flag = None,
+        archived: Flag = None,
+        snoozed: Flag = None,
+        severity: Many = None,
+        tags: Many = None,
+        data: str | None = None,
+        createdGte: str | None = None,
+        createdLte: str | None = None,
+        contextKeys: Many = None,
     ) -> JSONResponse:
-        if after is not None:
-            after = require_id("after", after)
+        if after is not None and not is_object_id(after.lower()):
+            raise ApiValidationError.general("The after cursor must be a valid MongoDB ObjectId")
+        after = None if after is None else after.lower()
+        # Production's booleans: only the text `true` is true; any other text is false.
         wanted: dict[str, Any] = {
-            k: v
+            k: v == "true"
             for k, v in {
                 "read": read,
                 "seen": seen,
@@ -58,10 +76,18 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
             }.items()
             if v is not None
         }
-        data, has_more = await off_loop(
-            store.inbox, caller_of(request.scope), subscriberId, wanted, limit, offset, after
+        narrow, echoed = narrowing(severity, tags, data, createdGte, createdLte, contextKeys)
+        found, has_more = await off_loop(
+            store.inbox,
+            caller_of(request.scope),
+            subscriberId,
+            wanted,
+            limit,
+            offset,
+            after,
+            narrow,
         )
-        return JSONResponse({"data": data, "hasMore": has_more, "filter": wanted})
+        return JSONResponse({"data": found, "hasMore": has_more, "filter": {**wanted, **echoed}})
 
     def action_route(action: InboxAction) -> None:
         @router.patch(
@@ -84,8 +110,8 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
                     action,
                     until,
                 )
-            except SnoozeTooSoon as exc:
-                raise ApiValidationError("snoozeUntil", str(exc)) from None
+            except SnoozeTooSoon:
+                raise ApiValidationError.general(TOO_SOON) from None
             return enveloped(item)
 
     for action in InboxAction:
@@ -97,16 +123,121 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
         try:
             wanted = SeenBody.model_validate(body if body is not None else {})
         except ValueError:
-            raise ApiValidationError(
-                "notificationIds", "notificationIds must be an array"
+            raise ApiValidationError.general(
+                "notificationIds must be an array", "contextKeys must be an array"
             ) from None
         ids = None
         if wanted.notificationIds is not None:
-            ids = [require_id("notificationIds", i) for i in wanted.notificationIds]
-        await off_loop(store.inbox_seen, caller_of(request.scope), subscriberId, ids)
+            if not all(
+                isinstance(i, str) and is_object_id(i.lower()) for i in wanted.notificationIds
+            ):
+                raise ApiValidationError.general(
+                    "each value in notificationIds must be a mongodb id"
+                )
+            ids = [i.lower() for i in wanted.notificationIds]
+        if wanted.data is not None and not isinstance(wanted.data, str):
+            raise ApiValidationError.general("data must be a string")
+        # Every filter narrows the write: one that matches nothing marks nothing.
+        narrow = Narrowing(
+            tags=tag_groups(wanted.tags),
+            data=json_data(wanted.data),
+            context_keys=wanted.contextKeys or None,
+            any_context=True,
+        )
+        await off_loop(store.inbox_seen, caller_of(request.scope), subscriberId, ids, narrow)
         return Response(status_code=204)
 
     return router
+
+
+def _whole_ms(name: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value.is_integer():
+        raise ApiValidationError.general(f"{name} must be an integer number")
+    return int(value)
+
+
+def severities(values: Any) -> list[str]:
+    """`severity`: a severity or a list of them, else a 422 (production's validator has
+    no message of its own)."""
+    listed = values if isinstance(values, list) else [values]
+    if not all(isinstance(v, str) and v in SEVERITIES for v in listed):
+        raise ApiValidationError.general("")
+    return listed
+
+
+def json_data(value: Any) -> dict[str, Any] | None:
+    """`data`: a JSON string holding an object; not JSON: a 400."""
+    if value is None:
+        return None
+    try:
+        found = json.loads(value)
+    except ValueError:
+        raise NotAllowed(BAD_DATA) from None
+    if not isinstance(found, dict):
+        raise NotAllowed(BAD_DATA)
+    return found
+
+
+def tag_groups(value: Any, field: str = "tags") -> list[list[str]]:
+    """`tags` as production reads them: a string array (one group: any of them), `{or:
+    [...]}`, or `{and: [{or: [...]}, ...]}` (every group matches one of its tags)."""
+
+    def strings(items: Any) -> list[str]:
+        if not isinstance(items, list) or not all(isinstance(t, str) for t in items):
+            raise ApiValidationError.general(
+                f"{field} must be string[] (OR), {{ or: string[] }}, or "
+                "{ and: Array<{ or: string[] }> }"
+            )
+        return items
+
+    if value is None:
+        return []
+    if isinstance(value, dict) and set(value) == {"or"}:
+        return [strings(value["or"])]
+    if isinstance(value, dict) and set(value) == {"and"} and isinstance(value["and"], list):
+        return [
+            strings(g.get("or") if isinstance(g, dict) and set(g) == {"or"} else None)
+            for g in value["and"]
+        ]
+    return [strings(value)]
+
+
+def narrowing(
+    severity: list[str] | None,
+    tags: list[str] | None,
+    data: str | None,
+    created_gte: str | None,
+    created_lte: str | None,
+    context_keys: list[str] | None,
+) -> tuple[Narrowing, dict[str, Any]]:
+    """The v2 list's filters beyond the flags, validated, and as `filter` echoes them."""
+    found = Narrowing(
+        severity=severities(severity) if severity is not None else (),
+        tags=[tags] if tags else (),
+        data=json_data(data),
+        created_gte=_whole_ms("createdGte", created_gte),
+        created_lte=_whole_ms("createdLte", created_lte),
+        # An empty `contextKeys=` asks for messages with no context.
+        context_keys=None if context_keys is None else [k for k in context_keys if k],
+    )
+    echoed: dict[str, Any] = {}
+    for key, value in (
+        ("severity", list(found.severity)),
+        ("tags", tags),
+        ("data", found.data),
+        ("createdGte", found.created_gte),
+        ("createdLte", found.created_lte),
+        ("contextKeys", found.context_keys),
+    ):
+        if value is not None and value != []:
+            echoed[key] = value
+    return found, echoed
 
 
 async def _json(request: Request) -> Any:
@@ -126,9 +257,6 @@ async def _snooze_until(request: Request) -> datetime:
     try:
         until = SnoozeBody.model_validate(body if isinstance(body, dict) else {}).snoozeUntil
     except ValueError:
-        raise ApiValidationError(
-            "snoozeUntil", "snoozeUntil must be a valid ISO 8601 date"
-        ) from None
-    if until.tzinfo is None:
-        raise ApiValidationError("snoozeUntil", "snoozeUntil must carry a time zone")
-    return until
+        raise ApiValidationError.general("snoozeUntil must be a Date instance", TOO_SOON) from None
+    # A time without a zone is read as the service's time, UTC, as production reads it.
+    return until if until.tzinfo is not None else until.replace(tzinfo=UTC)

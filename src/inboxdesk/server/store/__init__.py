@@ -34,6 +34,7 @@ from inboxdesk.server.store.inbox import (
     BulkOperation,
     InboxAction,
     InboxStore,
+    Narrowing,
     SnoozeTooSoon,
     default_clock,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "Forbidden",
     "IdempotencyConflict",
     "InboxAction",
+    "Narrowing",
     "NotAllowed",
     "NotFound",
     "Replay",
