@@ -241,13 +241,13 @@ def narrowing(
 
 
 async def _json(request: Request) -> Any:
-    from inboxdesk.server.wire import BadJson, read_query_json
+    from inboxdesk.server.wire import BadJson, read_body_json
 
     raw = await request.body()
     if not raw.strip():
         return None
     try:
-        return read_query_json(raw.decode("utf-8"))
+        return read_body_json(raw.decode("utf-8"))
     except (BadJson, ValueError, UnicodeDecodeError):
         raise ApiValidationError("general", "The body is not valid JSON") from None
 
