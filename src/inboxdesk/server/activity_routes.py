@@ -116,15 +116,15 @@ def build_activity_router(store: Store, settings: ServerSettings) -> APIRouter:
                 "Invalid date range: start date (after) must be earlier than end date (before)"
             )
         hours = settings.activity_retention_hours
-        if (
-            hours is not None
-            and start is not None
-            and start < datetime.now(UTC) - timedelta(hours=hours)
-        ):
-            raise PaymentRequired(
-                "Requested date range exceeds your plan's retention period. "
-                "Please upgrade your plan to access older data."
-            )
+        if hours is not None:
+            # As production's: an hour's grace, and both ends checked.
+            earliest = datetime.now(UTC) - timedelta(hours=hours)
+            if any(d is not None and d < earliest - timedelta(hours=1) for d in (start, end)):
+                raise PaymentRequired(
+                    "Requested date range exceeds your plan's retention period. "
+                    f"The earliest accessible date for your plan is {earliest.date().isoformat()}."
+                    " Please upgrade your plan to access older activities."
+                )
         query = ActivityQuery(
             page=number,
             limit=size,

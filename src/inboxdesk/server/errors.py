@@ -30,6 +30,7 @@ class ApiValidationError(Exception):
     def __init__(self, field: str, message: str, value: Any = None) -> None:
         super().__init__(message)
         self.errors = {field: {"messages": [message], "value": value}}
+        self.headline = "Validation Error"
 
     @classmethod
     def general(cls, *messages: str) -> ApiValidationError:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.route_helpers import ERRORS, Limit100, Whole, enveloped, off_loop, require_id
+from inboxdesk.server.route_helpers import ERRORS, Whole, enveloped, off_loop, require_id
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import InboxAction, Narrowing, NotAllowed, SnoozeTooSoon, Store
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -26,6 +26,15 @@ Many = Annotated[list[str] | None, Query()]
 SEVERITIES = ("high", "medium", "low", "none")
 BAD_DATA = "Invalid JSON format for data parameter"
 TOO_SOON = "Snooze time must be at least 60 seconds in the future"
+# The command whose validation production words an action's bad id with.
+COMMANDS = {
+    InboxAction.READ: "MarkNotificationAsCommand",
+    InboxAction.UNREAD: "MarkNotificationAsCommand",
+    InboxAction.ARCHIVE: "MarkNotificationAsCommand",
+    InboxAction.UNARCHIVE: "MarkNotificationAsCommand",
+    InboxAction.SNOOZE: "SnoozeNotificationCommand",
+    InboxAction.UNSNOOZE: "UnsnoozeNotificationCommand",
+}
 
 
 class SnoozeBody(BaseModel):
@@ -48,8 +57,8 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def list_notifications(
         request: Request,
         subscriberId: str,
-        limit: Limit100 = 10,
-        offset: Offset = 0,
+        limit: Annotated[str | None, Query(description="1 to 100")] = None,
+        offset: Annotated[str | None, Query(description="0 or more")] = None,
         after: str | None = None,
         read: Flag = None,
         seen: Flag = None,
@@ -62,6 +71,8 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
         createdLte: str | None = None,
         contextKeys: Many = None,
     ) -> JSONResponse:
+        size = whole("limit", limit, 10, 1, 100)
+        skip = whole("offset", offset, 0, 0, None)
         if after is not None and not is_object_id(after.lower()):
             raise ApiValidationError.general("The after cursor must be a valid MongoDB ObjectId")
         after = None if after is None else after.lower()
@@ -82,8 +93,8 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
             caller_of(request.scope),
             subscriberId,
             wanted,
-            limit,
-            offset,
+            size,
+            skip,
             after,
             narrow,
         )
@@ -97,7 +108,7 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
             name=f"inbox_{action.value}",
         )
         async def act(request: Request, subscriberId: str, notificationId: str) -> JSONResponse:
-            notification_id = require_id("notificationId", notificationId)
+            notification_id = require_id("notificationId", notificationId, COMMANDS[action])
             until = None
             if action is InboxAction.SNOOZE:
                 until = await _snooze_until(request)
@@ -148,6 +159,27 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
         return Response(status_code=204)
 
     return router
+
+
+def whole(name: str, text: str | None, default: int, low: int, high: int | None) -> int:
+    """A page's limit or offset as production's DTO reads it: a whole number within its
+    bounds, else a 422 under `general` with every sentence its validators give."""
+    if text is None:
+        return default
+    try:
+        number = float(text)
+    except ValueError:
+        number = float("nan")
+    said = []
+    if not number.is_integer():
+        said.append(f"{name} must be an integer number")
+    if not number >= low:
+        said.append(f"{name} must not be less than {low}")
+    if high is not None and not number <= high:
+        said.append(f"{name} must not be greater than {high}")
+    if said:
+        raise ApiValidationError.general(*said)
+    return int(number)
 
 
 def _whole_ms(name: str, text: str | None) -> int | None:

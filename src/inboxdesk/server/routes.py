@@ -130,7 +130,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def set_primary(
         request: Request, integrationId: str, idempotency_key: IdempotencyKey = None
     ) -> JSONResponse:
-        stored = require_id("integrationId", integrationId)
+        stored = require_id("integrationId", integrationId, "SetIntegrationAsPrimaryCommand")
         await pause()
         item = await off_loop(store.set_primary, caller_of(request.scope), stored, org_wide)
         return enveloped(shown(item, listed=False))
@@ -403,8 +403,16 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def count_notifications(
         request: Request,
         subscriberId: str,
-        filters: Annotated[str, Query(description="JSON array of filter objects (max 30)")],
+        filters: Annotated[
+            str | None, Query(description="JSON array of filter objects (max 30)")
+        ] = None,
     ) -> JSONResponse:
+        if filters is None:
+            raise ApiValidationError.general(
+                "filters should not be null or undefined",
+                "filters must be an array",
+                f"filters must contain no more than {MAX_COUNT_FILTERS} elements",
+            )
         wanted = _filters(filters)
         counts = await off_loop(
             store.count_notifications, caller_of(request.scope), subscriberId, wanted
