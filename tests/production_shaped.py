@@ -15,6 +15,9 @@ as production does where the local service does not.
 - With `no_me`, `/v1/environments/me` answers 404, as where it is not served.
 - `rewrite(method, path and query, body)` changes any successful JSON answer: a hostile
   service's (tests/hostile.py has them), the local service's answer underneath.
+- `canned` answers a request (`"GET /path?query"`, or `"GET /path"` for any query)
+  with a stored status and body: one production sends that the local service never
+  makes (a throttled notification, a preference channel stored as `null`).
 
 The rest passes through unchanged.
 """
@@ -66,6 +69,7 @@ def production_shaped(
     forbid_across: bool = False,
     organization_keys: tuple[str, ...] = (),
     rewrite: Callable[[str, str, Any], Any] | None = None,
+    canned: dict[str, tuple[int, Any]] | None = None,
 ) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
     forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
@@ -82,6 +86,10 @@ def production_shaped(
                 if k.lower() in {"authorization", "content-type", "idempotency-key"}
             }
             path = self.path.split("?")[0]
+            for asked in (f"{self.command} {self.path}", f"{self.command} {path}"):
+                if canned and asked in canned:
+                    self._answer(*canned[asked])
+                    return
             if no_me and path == "/v1/environments/me":
                 self._answer(404, {"statusCode": 404, "message": "Cannot GET " + path})
                 return

@@ -31,6 +31,11 @@ class Cause(StrEnum):
     AFTER_SENDING = "after sending"
     PREVIOUS_FAILED = "previous step failed"
     OUTSIDE_SCHEDULE = "outside schedule"
+    # Extended to the schedule's next open window: it will arrive.
+    SCHEDULED = "extended by schedule"
+    THROTTLED = "throttled"
+    DIGEST_FIRST = "digest first event"
+    WORKFLOW_SKIP = "skipped by the workflow"
     FAILED = "failed"
     CANCELED = "canceled"
     MERGED = "merged"
@@ -38,8 +43,9 @@ class Cause(StrEnum):
 
 
 # Causes under which the subscriber got the message or may still get it.
-ARRIVED = frozenset({Cause.DELIVERED, Cause.SENT, Cause.MERGED})
-UNDER_WAY = frozenset({Cause.PENDING, Cause.UNKNOWN})
+# A backoff digest's first event is not held: it goes on to the next step at once.
+ARRIVED = frozenset({Cause.DELIVERED, Cause.SENT, Cause.MERGED, Cause.DIGEST_FIRST})
+UNDER_WAY = frozenset({Cause.PENDING, Cause.SCHEDULED, Cause.UNKNOWN})
 
 
 @dataclass(frozen=True)
@@ -178,7 +184,9 @@ def job_cause(job: ActivityJob, workflow: str = "") -> JobCause:
     if status == "merged":
         return JobCause(Cause.MERGED, f"{channel}: merged into a later digest")
     if status == "skipped":
-        return JobCause(Cause.CONDITION, f"{channel}: skipped, a step condition was false")
+        # No detail says why: production writes the condition's detail on the step it
+        # skips, so a bare skip is not a false condition (a throttle before it: job_causes).
+        return JobCause(Cause.CANCELED, f"{channel}: skipped")
     last = job.execution_details[-1] if job.execution_details else None
     said = f" ({last.detail})" if last is not None and last.detail else ""
     if status == "failed":
@@ -211,6 +219,32 @@ def _from_detail(detail: ExecutionDetail, channel: str, workflow: str) -> JobCau
         )
     if text == "Step was skipped based on steps conditions":
         return JobCause(Cause.CONDITION, f"{channel}: skipped, a step condition was false", detail)
+    if text == THROTTLE_DETAIL:
+        return JobCause(Cause.THROTTLED, f"{channel}: {_throttled(detail)}", detail)
+    if text == "Digest was skipped, first backoff event":
+        return JobCause(
+            Cause.DIGEST_FIRST,
+            f"{channel}: not digested, the first event of a backoff digest goes out alone",
+            detail,
+        )
+    if text == "Bridge execution skipped":
+        return JobCause(
+            Cause.WORKFLOW_SKIP, f"{channel}: skipped by the workflow's own code", detail
+        )
+    if text == "Step was extended to the next available time in the subscriber schedule":
+        return JobCause(
+            Cause.SCHEDULED,
+            f"{channel}: waiting for the subscriber's schedule to open; it will arrive then",
+            detail,
+        )
+    if text == (
+        "Step was executed due to maximum number of subscriber schedule extensions reached"
+    ):
+        return JobCause(
+            Cause.PENDING,
+            f"{channel}: going out despite the subscriber's schedule (its extensions ran out)",
+            detail,
+        )
     if text in _MISSING:
         cause, words = _MISSING[text]
         return JobCause(cause, f"{channel}: not sent, the subscriber {words}", detail)
@@ -254,6 +288,47 @@ def _from_detail(detail: ExecutionDetail, channel: str, workflow: str) -> JobCau
     return None
 
 
+THROTTLE_DETAIL = "Throttle limit exceeded for the given window"
+
+
+def _throttled(detail: ExecutionDetail | None) -> str:
+    """A throttle's skip in words, with its window as the throttle job recorded it
+    (`raw`: threshold, executionCount, throttledUntil; any may be missing)."""
+    try:
+        window = json.loads(detail.raw) if detail is not None and detail.raw else {}
+    except ValueError:
+        window = {}
+    if not isinstance(window, dict):
+        window = {}
+    words = "skipped, throttled: too many of this workflow for the subscriber in the window"
+    threshold, until = window.get("threshold"), window.get("throttledUntil")
+    if isinstance(threshold, int | float) and not isinstance(threshold, bool):
+        words += f" (limit {threshold:g})"
+    if isinstance(until, str) and until:
+        words += f", until {until}"
+    return words
+
+
+def job_causes(notification: ActivityNotification) -> list[tuple[ActivityJob, JobCause]]:
+    """Each job of the notification (a trigger job left out) with its cause. A throttle
+    skips its own job and every one after it, with its detail on the throttle job
+    alone: those later skips are told as throttled, with its window."""
+    workflow = notification.template.name if notification.template is not None else ""
+    throttle: ExecutionDetail | None = None
+    out = []
+    for job in notification.jobs:
+        if str(job.type) == "trigger":
+            continue
+        found = job_cause(job, workflow)
+        if found.cause is Cause.THROTTLED:
+            throttle = found.detail
+        elif throttle is not None and str(job.status) == "skipped" and found.detail is None:
+            channel = _channel_words(str(job.type))
+            found = JobCause(Cause.THROTTLED, f"{channel}: {_throttled(throttle)}", throttle)
+        out.append((job, found))
+    return out
+
+
 def _channel_words(step_type: str) -> str:
     return {"in_app": "in-app", "sms": "SMS"}.get(step_type, step_type or "step")
 
@@ -261,15 +336,10 @@ def _channel_words(step_type: str) -> str:
 def notification_cause(notification: ActivityNotification) -> NotificationCause:
     """The notification's cause: its first channel job that did not arrive, else the
     first still under way, else delivered (named by how many channels)."""
-    workflow = notification.template.name if notification.template is not None else ""
-    jobs = (
-        notification.delivery_jobs
-        or [j for j in notification.jobs if str(j.type) != "trigger"]
-        or notification.jobs
-    )
-    if not jobs:
+    every = job_causes(notification)
+    causes = [(job, found) for job, found in every if job.is_channel] or every
+    if not causes:
         return NotificationCause(Cause.PENDING, "no steps run yet")
-    causes = [(job, job_cause(job, workflow)) for job in jobs]
     for job, found in causes:
         if found.failed:
             others = sum(1 for _, c in causes if c.failed) - 1
@@ -314,9 +384,20 @@ def preference_behind(notification: ActivityNotification) -> PreferenceSpot | No
 
 def has_failed(notification: ActivityNotification) -> bool:
     """Whether a channel job of it did not arrive (the "failed" filter)."""
-    workflow = notification.template.name if notification.template is not None else ""
-    return any(job_cause(job, workflow).failed for job in notification.delivery_jobs)
+    return any(found.failed for job, found in job_causes(notification) if job.is_channel)
 
+
+# Causes a rule chose (the subscriber's, the workflow's or a throttle's), not a fault.
+STOPPED_ON_PURPOSE = frozenset(
+    {
+        Cause.PREFERENCE,
+        Cause.CONDITION,
+        Cause.OUTSIDE_SCHEDULE,
+        Cause.THROTTLED,
+        Cause.DIGEST_FIRST,
+        Cause.WORKFLOW_SKIP,
+    }
+)
 
 # One glyph per job status, for rows that show every job of a notification at a glance.
 GLYPHS = {
@@ -324,6 +405,7 @@ GLYPHS = {
     Cause.SENT: "✓",
     Cause.MERGED: "⤵",
     Cause.PENDING: "…",
+    Cause.SCHEDULED: "…",
     Cause.UNKNOWN: "?",
 }
 
@@ -332,7 +414,7 @@ def glyph(found: JobCause) -> str:
     """✓ arrived, … under way, ⊘ canceled by a preference or condition, ✗ failed."""
     if found.cause in GLYPHS:
         return GLYPHS[found.cause]
-    if found.cause in (Cause.PREFERENCE, Cause.CONDITION, Cause.OUTSIDE_SCHEDULE):
+    if found.cause in STOPPED_ON_PURPOSE:
         return "⊘"
     return "✗"
 

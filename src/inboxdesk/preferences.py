@@ -21,12 +21,28 @@ if TYPE_CHECKING:
 GLOBAL_NAME = "Global (every workflow)"
 
 
+# A channel the service sends as `null` (stored so by a PATCH): neither on nor off.
+NOT_SET_MARK = "·"
+
+
 @dataclass(frozen=True)
 class Cell:
-    on: bool
+    on: bool | None  # None: sent as `null`, "not set"; never counted as on or off
     chosen: bool  # the subscriber's own choice; False: the workflow's default
 
+    @property
+    def mark(self) -> str:
+        """`on`, `OFF`, or `·` for a channel not set."""
+        return NOT_SET_MARK if self.on is None else "on" if self.on else "OFF"
+
+    @property
+    def before(self) -> tuple[bool, bool] | None:
+        """The state a change records to undo to; None: not set, which no write sends."""
+        return None if self.on is None else (self.on, self.chosen)
+
     def words(self, workflow: str) -> str:
+        if self.on is None:
+            return "not set (the service sends null: neither on nor off)"
         return f"{'on' if self.on else 'off'} ({source_words(self.chosen, workflow)})"
 
 
@@ -88,7 +104,7 @@ def table_of(
         GLOBAL_NAME,
         # Globally a channel that is off is the subscriber's choice; on is the default
         # or their choice, the same in effect.
-        cells={c: Cell(v, not v) for c, v in listed.global_.channels.items()},
+        cells={c: Cell(v, v is False) for c, v in listed.global_.channels.items()},
     )
     rows = [top]
     nameless = 0

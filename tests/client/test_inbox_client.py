@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from inboxdesk.client import BadRequestError, NotFoundError, NoV2Inbox
+from inboxdesk.client import NotFoundError, NoV2Inbox, SubscriberNotFound
 from inboxdesk.models.inbox import InboxAction
 from tests.client.conftest import Counted
 from tests.conftest import STAGING_KEY, ServiceFactory, jane_message
@@ -50,7 +50,7 @@ async def test_pages_by_cursor_and_each_action(counted: Counted) -> None:
 
 async def test_errors_about_a_subscriber_or_a_notification_keep_v2_on(counted: Counted) -> None:
     async with counted.client() as client:
-        with pytest.raises(BadRequestError, match="nobody"):
+        with pytest.raises(SubscriberNotFound, match="No subscriber 'nobody'"):
             await client.notifications("nobody")
         with pytest.raises(NotFoundError) as missing:
             await client.notification_action("jane", "65f0000000000000000fffff", "read")

@@ -7,6 +7,10 @@ sends. Each change names the shape it allows:
 - condition items written by older dashboards: no `isNegated`, no `type`; children with
   an `_id`, `on: tenant`, and a `value` of any JSON type;
 - integrations carry `priority` (any JSON number) and may carry `rules`;
+- a job's `providerId`, which the excerpt marks required on every job: production
+  sends none on a digest, delay or throttle job, nor on a channel step that found no
+  active integration (the activity test asks for it on every other channel job); and
+  the tool channel's providers (`pagerduty`), which the excerpt's enum leaves out;
 - already optional in the excerpt, though the contract marks them required, and so
   checked as they are: `credentials` absent on set primary, `channel` absent on
   agent-kind integrations, and `configurations` without its signing key for API keys.
@@ -40,6 +44,9 @@ def loosened(schemas: dict[str, Any]) -> dict[str, Any]:
     part["properties"]["_id"] = {"type": "string"}
     integration = out["IntegrationResponseDto"]
     assert "channel" not in integration["required"] and "credentials" not in integration["required"]
+    job = out["ActivityNotificationJobResponseDto"]
+    job["required"] = [r for r in job["required"] if r != "providerId"]
+    out["ProvidersIdEnum"]["enum"] = [*out["ProvidersIdEnum"]["enum"], "pagerduty"]
     integration["properties"]["priority"] = {"type": "number"}
     integration["properties"]["rules"] = {"type": "array", "items": {"type": "string"}}
     return out

@@ -34,14 +34,15 @@ ERROR = {"$ref": "#/components/schemas/ErrorDto"}
 
 
 def json_schema(schema: Any) -> Any:
-    """OpenAPI 3.0 -> JSON Schema: refs inlined, `nullable` as a null type, and `oneOf`
-    as `anyOf` (the excerpt's oneOf members overlap: a null matches two of them)."""
+    """OpenAPI 3.0 -> JSON Schema: refs to `definitions` (DEFINITIONS: a schema may refer
+    to itself), `nullable` as a null type, and `oneOf` as `anyOf` (the excerpt's oneOf
+    members overlap: a null matches two of them)."""
     if isinstance(schema, list):
         return [json_schema(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
     if "$ref" in schema:
-        return json_schema(SCHEMAS[schema["$ref"].rsplit("/", 1)[1]])
+        return {"$ref": "#/definitions/" + schema["$ref"].rsplit("/", 1)[1]}
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key in {"description", "example", "deprecated", "nullable"}:
@@ -72,6 +73,7 @@ def _operations() -> dict[tuple[str, re.Pattern[str]], dict[str, Any]]:
 
 
 OPERATIONS = _operations()
+DEFINITIONS = {name: json_schema(schema) for name, schema in SCHEMAS.items()}
 VALIDATORS: dict[tuple[str, str], Draft7Validator] = {}
 
 
@@ -83,6 +85,9 @@ def validator(operation: dict[str, Any], status: int) -> tuple[Draft7Validator, 
     content = response.get("content", {"application/json": {"schema": ERROR}})
     schema = content["application/json"]["schema"]
     converted = json_schema(schema)
+    if "$ref" in converted:
+        converted = DEFINITIONS[converted["$ref"].rsplit("/", 1)[1]]
+    converted = {**converted, "definitions": DEFINITIONS}
     key = (operation["operationId"], str(status))
     if key not in VALIDATORS:
         Draft7Validator.check_schema(converted)
@@ -176,6 +181,34 @@ def test_every_demo_read_validates(demo: tuple[Service, list[str]]) -> None:
                 if not body["hasMore"]:
                     break
                 page_number += 1
+
+
+CHANNELS = {"in_app", "email", "sms", "chat", "push", "tool"}
+NO_INTEGRATION = "Subscriber does not have an active integration"
+
+
+@pytest.mark.slow
+def test_the_demo_activity_validates_with_a_provider_on_every_channel_job(
+    demo: tuple[Service, list[str]],
+) -> None:
+    service, keys = demo
+    seen = 0
+    for key in keys:
+        with service.http(key) as http:
+            # Ada's stories (one for each cause) and the newest page of everyone's.
+            for params in ({"subscriberIds": "ada.lovelace", "limit": 50}, {"limit": 50}):
+                body = check(http.get("/v1/notifications", params=params))
+                for item in body["data"]:
+                    detail = check(http.get(f"/v1/notifications/{item['_id']}"))["data"]
+                    assert detail["jobs"] == item["jobs"]
+                    for job in item["jobs"]:
+                        seen += 1
+                        assert job["type"] != "trigger", "production's feed has no trigger job"
+                        assert job["step"]["_parentId"] is None
+                        said = {d["detail"] for d in job["executionDetails"]}
+                        if job["type"] in CHANNELS and NO_INTEGRATION not in said:
+                            assert job.get("providerId"), (item["transactionId"], job["type"])
+    assert seen > 50
 
 
 @pytest.mark.slow

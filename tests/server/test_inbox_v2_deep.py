@@ -150,7 +150,7 @@ def assert_tab(service: Service, states: dict[str, State], tab: dict[str, str]) 
             for item in body["data"]:
                 state = states[item["id"]]
                 assert item["isArchived"] is state.archived
-                assert item["snoozedUntil"] == state.snoozed_until
+                assert item.get("snoozedUntil") == state.snoozed_until
 
 
 def assert_tabs(service: Service, states: dict[str, State]) -> None:
@@ -178,27 +178,27 @@ def test_deep_offsets_of_every_tab_follow_archives_snoozes_and_their_end(deep: S
 
     newest_visible = listing(states, VISIBLE)[:40]
     act("archive", newest_visible)
-    for key in newest_visible:
-        states[key].archived = True
+    for key in newest_visible:  # archive also reads and sees
+        states[key].archived = states[key].read = states[key].seen = True
     assert_tabs(deep, states)
 
     unarchived = listing(states, {"archived": "true"})[10:50]
     act("unarchive", unarchived)
-    for key in unarchived:
-        states[key].archived = False
+    for key in unarchived:  # unarchive also reads and sees
+        states[key].archived, states[key].read, states[key].seen = False, True, True
     assert_tabs(deep, states)
 
     later = NOW + timedelta(hours=30)
     snoozed = listing(states, VISIBLE)[5:45]
     act("snooze", snoozed, later)
-    for key in snoozed:
-        states[key].snoozed_until = iso(later)
+    for key in snoozed:  # snooze also sees and unarchives
+        states[key].snoozed_until, states[key].seen, states[key].archived = iso(later), True, False
     assert_tabs(deep, states)
 
     woken = listing(states, {"snoozed": "true"})[:40]
     act("unsnooze", woken)
-    for key in woken:
-        states[key].snoozed_until = None
+    for key in woken:  # unsnooze also sees and unarchives
+        states[key].snoozed_until, states[key].seen, states[key].archived = None, True, False
     assert_tabs(deep, states)
 
     # Two hours on: the fixture's hour-long snoozes end on the next request by themselves.

@@ -109,18 +109,24 @@ def test_refusals_in_order_with_the_services_words(prefs: Service) -> None:
         workflow = http.patch(
             "/v2/subscribers/nobody/preferences", json={"workflowId": "nope", "channels": {}}
         )
-        subscriber = http.patch(
+        # A value is checked before the subscriber, and both before criticality.
+        before_subscriber = http.patch(
             "/v2/subscribers/nobody/preferences",
             json={"workflowId": "security-alert", "channels": {"email": 1}},
         )
+        subscriber = http.patch(
+            "/v2/subscribers/nobody/preferences",
+            json={"workflowId": "security-alert", "channels": {"email": True}},
+        )
         critical = http.patch(
-            ADA, json={"workflowId": "security-alert", "channels": {"email": "no"}}
+            ADA, json={"workflowId": "security-alert", "channels": {"email": False}}
         )
         value = http.patch(ADA, json={"workflowId": "order-shipped", "channels": {"email": "no"}})
         unknown = http.get("/v2/subscribers/nobody/preferences")
     assert schedule.status_code == 422
     assert (workflow.status_code, workflow.json()["message"]) == (404, "Workflow cannot be found")
     assert workflow.json()["workflowId"] == "nope"
+    assert before_subscriber.status_code == 422
     assert subscriber.status_code == 404
     assert subscriber.json()["message"] == "Subscriber with id: nobody is not found"
     assert critical.status_code == 400

@@ -62,9 +62,10 @@ async def test_tabs_show_what_the_subscriber_sees(service: Service) -> None:
             await pilot.press("f")
         assert tabs.active == "archived"
         await until(pilot, lambda: shown_ids(table) == [jane_message(11)])
-        assert marker(app, jane_message(11)) == " ●◌" and table.row_text(0)[3] == ARCHIVED_MARK
+        # Archiving read and saw it, as production's archive does.
+        assert marker(app, jane_message(11)) == "   " and table.row_text(0)[3] == ARCHIVED_MARK
         await until(pilot, lambda: "archived at" in detail_text(screen))
-        assert "first seen" not in detail_text(screen), "never seen"
+        assert "first seen" in detail_text(screen)
         assert "archived" in plain(screen.query_one("#message-state", Static))
         await pilot.press("f", "f")
         assert tabs.active == "all"
@@ -283,14 +284,16 @@ async def test_an_archived_and_snoozed_row_shows_both_markers(service: Service) 
         table = screen.table
         table.move_to(0)
         first = table.cursor_key
-        await pilot.press("e")
-        await until(pilot, lambda: table.row_text(0)[3] == ARCHIVED_MARK, what="archived")
-        table.move_to(0)
+        # Snoozed first: a snooze unarchives, an archive keeps the snooze's end.
         await pilot.press("b")
         await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
         await until(pilot, lambda: app.screen.query_one(OptionList).has_focus, what="presets")
         await pilot.press("enter")  # the first preset: in 1 hour
         await until(pilot, lambda: bool(state(service, str(first))[1]), what="snoozed")
+        await until(pilot, lambda: SNOOZED_MARK in table.row_text(0), what="snoozed mark")
+        table.move_to(0)
+        await pilot.press("e")
+        await until(pilot, lambda: state(service, str(first))[0], what="archived")
         await until(
             pilot,
             lambda: table.row_text(0)[3:5] == ARCHIVED_MARK + SNOOZED_MARK,

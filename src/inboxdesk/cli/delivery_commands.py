@@ -15,7 +15,7 @@ from inboxdesk.cli.tables import table, terminal_width, whole
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
-from inboxdesk.delivery import glyph, has_failed, job_cause, notification_cause, shown_raw
+from inboxdesk.delivery import glyph, has_failed, job_causes, notification_cause, shown_raw
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
 from inboxdesk.text import clip, plural, safe
@@ -39,10 +39,11 @@ def wire(notification: ActivityNotification) -> dict[str, Any]:
     """A notification as `--json` gives it: the wire form with secrets masked, and a
     `cause` beside the notification and each job."""
     out: dict[str, Any] = mask_secrets(notification.to_wire())
-    workflow = notification.template.name if notification.template else ""
     out["cause"] = _cause_of(notification_cause(notification))
+    causes = {id(job): found for job, found in job_causes(notification)}
     for job, shown in zip(notification.jobs, out.get("jobs", []), strict=False):
-        shown["cause"] = _cause_of(job_cause(job, workflow))
+        if id(job) in causes:
+            shown["cause"] = _cause_of(causes[id(job)])
         for detail, shown_detail in zip(
             job.execution_details, shown.get("executionDetails", []), strict=False
         ):
@@ -52,12 +53,7 @@ def wire(notification: ActivityNotification) -> dict[str, Any]:
 
 
 def _jobs(notification: ActivityNotification) -> str:
-    workflow = notification.template.name if notification.template else ""
-    return " ".join(
-        f"{glyph(job_cause(job, workflow))}{job.type}"
-        for job in notification.jobs
-        if str(job.type) != "trigger"
-    )
+    return " ".join(f"{glyph(found)}{job.type}" for job, found in job_causes(notification))
 
 
 def _rows(found: list[ActivityNotification]) -> list[tuple[object, ...]]:
@@ -192,10 +188,8 @@ def activity(
 
 def _timeline(notification: ActivityNotification) -> str:
     """The notification's jobs in order, each detail a row, each `raw` under it."""
-    workflow = notification.template.name if notification.template else ""
     rows: list[tuple[object, ...]] = []
-    for job in notification.jobs:
-        found = job_cause(job, workflow)
+    for job, found in job_causes(notification):
         rows.append(("", f"{glyph(found)} {job.type}", job.status, "", found.words))
         for detail in job.execution_details:
             # The day too: a bounce a day later must not read as an hour later.

@@ -47,10 +47,13 @@ def _print_rows(prefs: PreferenceTable, rows: list[Row]) -> None:
                 cells.append("-")
             else:
                 # `*` marks the subscriber's own choice; the rest is the default.
-                cells.append(("on" if cell.on else "OFF") + ("*" if cell.chosen else ""))
+                # `·`: sent as null, not set (neither on nor off).
+                cells.append(cell.mark + ("*" if cell.chosen else ""))
         lines.append([name, *cells])
     print(table(["WORKFLOW", *(c.upper() for c in channels)], lines))
     print("* the subscriber's own choice; otherwise the workflow's default.")
+    if any(cell.on is None for row in rows for cell in row.cells.values()):
+        print("· not set: the service sends null there, neither on nor off.")
 
 
 @click.command()
@@ -111,7 +114,7 @@ def set_preference(
         row = prefs.row(toggle.workflow)
         assert row is not None
         cell = row.cells[toggle.channel]
-        write = preference_write(subscriber_id, toggle, (cell.on, cell.chosen))
+        write = preference_write(subscriber_id, toggle, cell.before)
         event = await send(outbox, write)
         answer = event.result.preferences
         after = None

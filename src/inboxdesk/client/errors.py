@@ -94,6 +94,11 @@ class NotFoundError(ApiError):
     """404: the resource named in the path does not exist in this environment."""
 
 
+class SubscriberNotFound(NotFoundError):
+    """404: the subscriber named in the path is not in this environment (the v2 inbox's
+    list answers so, and only the subscriber's own route tells it from a missing one)."""
+
+
 class ValidationError(ApiError):
     """422 (or an older 400): the request was malformed; `fields` says how."""
 

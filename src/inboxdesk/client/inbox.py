@@ -1,7 +1,8 @@
-"""The v2 inbox operations, and the one compatibility rule for them: only a 404 on the
-list itself means "no v2 inbox"; a 404 on an action means no such notification, and a
-400 or 404 naming a subscriber is about that subscriber. Decided by status codes and
-paths, never by the words of a message."""
+"""The v2 inbox operations, and the one compatibility rule for them: a 404 on the list
+is either an unknown subscriber (production's answer) or a missing route (an older
+service); one request to the subscriber's own route tells them apart: found there, the
+route is missing. A 404 on an action means no such notification. Decided by status
+codes and paths, never by the words of a message."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from inboxdesk.client.errors import ApiError, NotFoundError
+from inboxdesk.client.errors import NotFoundError, SubscriberNotFound
 from inboxdesk.client.parse import json_of, parse, unwrap
 from inboxdesk.client.sender import segment
 from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 from inboxdesk.models.pages import Count, NotificationCount
+from inboxdesk.text import safe
 
 if TYPE_CHECKING:
     from inboxdesk.client.sender import Sender
@@ -48,14 +50,16 @@ async def notifications(
     try:
         response = await sender.send("GET", path, params=params)
     except NotFoundError as exc:
-        if _route_missing(exc):
-            raise NoV2Inbox(
-                404,
-                "This service has no v2 inbox (an older deployment).",
-                "The v1 feed has the same messages, without archive and snooze.",
-                path=exc.path,
-            ) from None
-        raise
+        try:
+            await sender.send("GET", f"/v2/subscribers/{segment(subscriber_id)}")
+        except NotFoundError:
+            raise unknown_subscriber(subscriber_id, exc.path) from None
+        raise NoV2Inbox(
+            404,
+            "This service has no v2 inbox (an older deployment).",
+            "The v1 feed has the same messages, without archive and snooze.",
+            path=exc.path,
+        ) from None
     return parse(InboxPage, json_of(response))
 
 
@@ -103,10 +107,13 @@ async def bulk(
     await sender.send("POST", path, json_body=body, idempotency_key=idempotency_key)
 
 
-def _route_missing(error: ApiError) -> bool:
-    """A 404 on the list: the route is missing. Production answers an unknown subscriber
-    there with a 400, never a 404."""
-    return error.status == 404
+def unknown_subscriber(subscriber_id: str, path: str = "") -> SubscriberNotFound:
+    """The one error, and the one line, for a subscriber this environment does not hold."""
+    return SubscriberNotFound(
+        404,
+        f"No subscriber '{safe(subscriber_id, newlines=False)}' in this environment.",
+        path=path,
+    )
 
 
 async def count(

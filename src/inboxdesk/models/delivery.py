@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, model_validator
 
 from inboxdesk.models.base import ApiModel, Open
 from inboxdesk.models.enums import DetailSource, DetailStatus, JobStatus, Severity, StepType
@@ -34,7 +34,19 @@ def _text_or_json(value: Any) -> Any:
 RawText = Annotated[str | None, BeforeValidator(_text_or_json)]
 
 
-class ExecutionDetail(ApiModel):
+class LooseModel(ApiModel):
+    """A part of a job read field by field as optional, whatever the document says: a
+    field sent as `null` reads as one left out (its default)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nulls_as_missing(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: v for k, v in value.items() if v is not None}
+        return value
+
+
+class ExecutionDetail(LooseModel):
     """One thing the worker did for a job, with the provider's answer in `raw`."""
 
     id: str = Field("", alias="_id")
@@ -48,7 +60,7 @@ class ExecutionDetail(ApiModel):
     source: Open[DetailSource] | None = None
 
 
-class ActivityStep(ApiModel):
+class ActivityStep(LooseModel):
     """The workflow step a job ran; `name` and `template` are optional in production."""
 
     id: str | None = Field(None, alias="_id")
@@ -59,7 +71,7 @@ class ActivityStep(ApiModel):
     template: dict[str, Any] | None = None
 
 
-class ActivityJob(ApiModel):
+class ActivityJob(LooseModel):
     """One step of one notification for one subscriber, and what became of it."""
 
     id: str = Field("", alias="_id")

@@ -52,13 +52,13 @@ class PreferenceWorkflowInfo(ApiModel):
 
 class GlobalPreference(ApiModel):
     enabled: bool = True
-    channels: dict[str, bool] = Field(default_factory=dict)
+    channels: dict[str, bool | None] = Field(default_factory=dict)
     schedule: dict[str, Any] | None = None
 
 
 class WorkflowPreference(ApiModel):
     enabled: bool = True
-    channels: dict[str, bool] = Field(default_factory=dict)
+    channels: dict[str, bool | None] = Field(default_factory=dict)
     overrides: list[PreferenceOverride] = Field(default_factory=list)
     workflow: PreferenceWorkflowInfo = Field(default_factory=PreferenceWorkflowInfo)
     updated_at: str | None = Field(None, alias="updatedAt")
@@ -102,5 +102,5 @@ class BulkPreference(ApiModel):
 
     level: str = "template"
     enabled: bool = True
-    channels: dict[str, bool] = Field(default_factory=dict)
+    channels: dict[str, bool | None] = Field(default_factory=dict)
     workflow: BulkWorkflow | None = None

@@ -105,6 +105,10 @@ def stage_notifications(
                     raise ActivityFixtureError(f"{detail_spot}.raw: must be a string (JSON text)")
                 details.append(detail)
             job.pop("executionDetails", None)
+            if "providerId" not in job and _integrated(job, details):
+                provider = _provider(env, str(job["type"]))
+                if provider is not None:
+                    job["providerId"] = provider
             job.setdefault("_id", new_object_id())
             job.setdefault("updatedAt", details[-1]["createdAt"] if details else created)
             job.setdefault("step", _step(job, workflow))
@@ -123,6 +127,7 @@ def stage_notifications(
             "tags": [],
             "critical": False,
             "contextKeys": [],
+            "to": {"subscriberId": owner.subscriber_id},
             **doc,
             **owners,
             "_subscriberId": owner.id,
@@ -141,6 +146,32 @@ def stage_notifications(
     return staged
 
 
+# Said on a channel step that found no active integration: it names no provider.
+NO_INTEGRATION = "Subscriber does not have an active integration"
+
+
+def _integrated(job: Mapping[str, Any], details: list[dict[str, Any]]) -> bool:
+    """Whether a job is one production names a provider on when it creates it: a
+    channel step that found an active integration."""
+    return str(job["type"]) in CHANNEL_KEYS and not any(
+        str(d.get("detail", "")).strip() == NO_INTEGRATION for d in details
+    )
+
+
+def _provider(env: Mapping[str, Any], channel: str) -> str | None:
+    """The provider production sets on a new job of a channel: Novu's own for in-app,
+    else the environment's active integration of that channel (the primary first)."""
+    if channel == "in_app":
+        return "novu"
+    found = [
+        i
+        for i in env.get("integrations") or []
+        if isinstance(i, dict) and i.get("channel") == channel and i.get("active", True)
+    ]
+    found.sort(key=lambda i: not i.get("primary"))
+    return str(found[0]["providerId"]) if found and found[0].get("providerId") else None
+
+
 def _step(job: Mapping[str, Any], workflow: Workflow | None) -> dict[str, Any]:
     """The step a job ran: the workflow's step of that type where it has one."""
     for step in workflow.steps if workflow is not None else []:
@@ -148,6 +179,7 @@ def _step(job: Mapping[str, Any], workflow: Workflow | None) -> dict[str, Any]:
         if kind is not None and str(kind) == job["type"]:
             shown: dict[str, Any] = {
                 "_id": step.id or new_object_id(),
+                "_parentId": None,
                 "active": step.active if step.active is not None else True,
                 "_templateId": step.template_id or new_object_id(),
                 "filters": [f.to_wire() for f in step.filters or []],
@@ -157,6 +189,7 @@ def _step(job: Mapping[str, Any], workflow: Workflow | None) -> dict[str, Any]:
             return shown
     return {
         "_id": new_object_id(),
+        "_parentId": None,
         "active": True,
         "_templateId": new_object_id(),
         "name": str(job["type"]).replace("_", "-"),

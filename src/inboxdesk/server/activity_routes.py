@@ -34,19 +34,25 @@ class CommandValidationError(ApiValidationError):
 
 def _number(name: str, text: str | None, default: int, low: int, high: int | None) -> int:
     """A page or limit as production's DTO reads it (a JSON number, whole), else a 422
-    under `general`."""
+    under `general` with every sentence its validators give, in their order."""
     if text is None:
         return default
     try:
         number = float(text)
     except ValueError:
         number = float("nan")
+    said = []
+    # A comparison with NaN is false, so text that is no number fails every check.
+    if high is not None and not number <= high:
+        said.append(f"{name} must not be greater than {high}")
+    if not number >= low:
+        said.append(f"{name} must not be less than {low}")
     if not number.is_integer():
-        raise ApiValidationError("general", f"{name} must be a number", text)
-    if number < low:
-        raise ApiValidationError("general", f"{name} must not be less than {low}", text)
-    if high is not None and number > high:
-        raise ApiValidationError("general", f"{name} must not be greater than {high}", text)
+        said.append(f"{name} must be an integer number")
+    if said:
+        error = ApiValidationError.general(*said)
+        error.errors["general"]["value"] = text
+        raise error
     return int(number)
 
 
@@ -79,6 +85,9 @@ def build_activity_router(store: Store, settings: ServerSettings) -> APIRouter:
         emails: Many = None,
         severity: Many = None,
         contextKeys: Many = None,
+        topicKey: str | None = None,
+        subscriptionId: str | None = None,
+        search: str | None = None,
         after: str | None = None,
         before: str | None = None,
     ) -> JSONResponse:
@@ -98,21 +107,24 @@ def build_activity_router(store: Store, settings: ServerSettings) -> APIRouter:
                 raise CommandValidationError(
                     command, "templates", "each value in templates must be a mongodb id", templates
                 )
+        if any(value not in SEVERITIES for value in severity or ()):
+            # Production's validator of this field has no message of its own.
+            raise ApiValidationError.general("")
         start, end = _date("after", after), _date("before", before)
         if start is not None and end is not None and start > end:
             raise NotAllowed(
                 "Invalid date range: start date (after) must be earlier than end date (before)"
             )
         hours = settings.activity_retention_hours
-        if (
-            hours is not None
-            and start is not None
-            and start < datetime.now(UTC) - timedelta(hours=hours)
-        ):
-            raise PaymentRequired(
-                "Requested date range exceeds your plan's retention period. "
-                "Please upgrade your plan to access older data."
-            )
+        if hours is not None:
+            # As production's: an hour's grace, and both ends checked.
+            earliest = datetime.now(UTC) - timedelta(hours=hours)
+            if any(d is not None and d < earliest - timedelta(hours=1) for d in (start, end)):
+                raise PaymentRequired(
+                    "Requested date range exceeds your plan's retention period. "
+                    f"The earliest accessible date for your plan is {earliest.date().isoformat()}."
+                    " Please upgrade your plan to access older activities."
+                )
         query = ActivityQuery(
             page=number,
             limit=size,
@@ -122,7 +134,11 @@ def build_activity_router(store: Store, settings: ServerSettings) -> APIRouter:
             templates=[t.lower() for t in templates or ()],
             emails=emails or (),
             severity=severity or (),
-            context_keys=contextKeys or (),
+            # An empty `contextKeys=` asks for notifications with no context.
+            context_keys=None if contextKeys is None else [k for k in contextKeys if k],
+            topic_key=topicKey,
+            subscription_id=subscriptionId,
+            search=search or None,
             after=None if start is None else iso(start),
             before=None if end is None else iso(end),
         )

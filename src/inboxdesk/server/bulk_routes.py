@@ -1,11 +1,11 @@
 """The v2 inbox's bulk operations on a subscriber's messages: read, archive,
 read-archive and delete. Each answers 204 with no body and no count, and acts on every
 channel's messages of the subscriber in the environment, filtered by the optional
-`tags`, `data` (a JSON object, or a string holding one) and `contextKeys` (any)."""
+`tags` (a string array, `{or}` or `{and: [{or}]}`), `data` (a string holding a JSON
+object) and `contextKeys` (any of them)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -14,18 +14,16 @@ from pydantic import BaseModel, ConfigDict
 
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.inbox_routes import _json
+from inboxdesk.server.inbox_routes import _json, json_data, tag_groups
 from inboxdesk.server.route_helpers import ERRORS, off_loop
-from inboxdesk.server.store import BulkOperation, NotAllowed, Store
-
-BAD_DATA = "Invalid JSON format for data parameter"
+from inboxdesk.server.store import BulkOperation, Narrowing, Store
 
 
 class BulkBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    tags: list[str] | None = None
+    tags: Any = None
     data: Any = None
-    contextKeys: list[str] | None = None
+    contextKeys: Any = None
 
 
 def build_bulk_router(store: Store) -> APIRouter:
@@ -41,37 +39,25 @@ def build_bulk_router(store: Store) -> APIRouter:
         )
         async def bulk(request: Request, subscriberId: str) -> Response:
             raw = await _json(request)
-            try:
-                body = BulkBody.model_validate(raw if raw is not None else {})
-            except ValueError:
-                raise ApiValidationError(
-                    "tags", "tags and contextKeys must be arrays of strings"
-                ) from None
+            body = BulkBody.model_validate(raw if isinstance(raw, dict) else {})
+            keys = body.contextKeys
+            if keys is not None and (
+                not isinstance(keys, list) or not all(isinstance(k, str) for k in keys)
+            ):
+                raise ApiValidationError.general("contextKeys must be an array")
+            if body.data is not None and not isinstance(body.data, str):
+                raise ApiValidationError.general("data must be a string")
+            narrow = Narrowing(
+                tags=tag_groups(body.tags),
+                data=json_data(body.data),
+                context_keys=keys or None,
+                any_context=True,
+            )
             await off_loop(
-                store.inbox_bulk,
-                caller_of(request.scope),
-                subscriberId,
-                operation,
-                body.tags or (),
-                _data(body.data),
-                body.contextKeys or (),
+                store.inbox_bulk, caller_of(request.scope), subscriberId, operation, narrow
             )
             return Response(status_code=204)
 
     for operation in BulkOperation:
         bulk_route(operation)
     return router
-
-
-def _data(value: Any) -> dict[str, Any] | None:
-    """The `data` filter: a JSON object, given as one or as a string that holds one."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise NotAllowed(BAD_DATA) from None
-    if not isinstance(value, dict):
-        raise NotAllowed(BAD_DATA)
-    return value

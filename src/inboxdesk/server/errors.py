@@ -30,6 +30,14 @@ class ApiValidationError(Exception):
     def __init__(self, field: str, message: str, value: Any = None) -> None:
         super().__init__(message)
         self.errors = {field: {"messages": [message], "value": value}}
+        self.headline = "Validation Error"
+
+    @classmethod
+    def general(cls, *messages: str) -> ApiValidationError:
+        """A DTO's refusal as production words it: every sentence under `general`."""
+        error = cls(GENERAL, messages[0] if messages else "", NO_VALUE)
+        error.errors[GENERAL]["messages"] = list(messages)
+        return error
 
 
 def error_body(status: int, path: str, message: str, **extra: Any) -> dict[str, Any]:

@@ -3,11 +3,13 @@ ones, or several workflows' at once, all or nothing."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from inboxdesk.models.preference import MAX_BULK_PREFERENCES, Criticality
+from inboxdesk.server.activity_routes import CommandValidationError
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError, error_response
 from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop
@@ -19,13 +21,13 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    from inboxdesk.server.wire import BadJson, read_query_json
+    from inboxdesk.server.wire import BadJson, read_body_json
 
     raw = await request.body()
     if not raw.strip():
         return {}
     try:
-        body = read_query_json(raw.decode("utf-8"))
+        body = read_body_json(raw.decode("utf-8"))
     except (BadJson, ValueError, UnicodeDecodeError):
         raise ApiValidationError("general", "The body is not valid JSON") from None
     if not isinstance(body, dict):
@@ -33,30 +35,80 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
+TIME_12H = re.compile(r"^(0?[1-9]|1[0-2]):[0-5][0-9]\s?(AM|PM)$", re.IGNORECASE)
+
+
+def _schedule_errors(value: Any) -> list[str]:
+    """What production's schedule DTO says of a schedule, in its order; none: valid."""
+    if not isinstance(value, dict):
+        return ["schedule.isEnabled must be a boolean value"]
+    said = []
+    if not isinstance(value.get("isEnabled"), bool):
+        said.append("schedule.isEnabled must be a boolean value")
+    weekly = value.get("weeklySchedule")
+    if weekly is None:
+        return said
+    if not isinstance(weekly, dict):
+        return [*said, "schedule.nested property weeklySchedule must be either object or array"]
+    for day in WEEKDAYS:
+        plan = weekly.get(day)
+        spot = f"schedule.weeklySchedule.{day}"
+        if plan is None:
+            continue
+        if not isinstance(plan, dict):
+            said.append(
+                f"schedule.weeklySchedule.nested property {day} must be either object or array"
+            )
+            continue
+        if not isinstance(plan.get("isEnabled"), bool):
+            said.append(f"{spot}.isEnabled must be a boolean value")
+        hours = plan.get("hours")
+        if hours is None:
+            continue
+        if not isinstance(hours, list):
+            said.append(f"{spot}.nested property hours must be either object or array")
+            continue
+        for n, hour in enumerate(hours):
+            for end in ("start", "end"):
+                text = hour.get(end) if isinstance(hour, dict) else None
+                if not isinstance(text, str):
+                    said.append(f"{spot}.hours.{n}.{end} must be a string")
+                if not isinstance(text, str) or not TIME_12H.match(text):
+                    said.append(
+                        f"{spot}.hours.{n}.{end} must be in 12-hour format "
+                        "(e.g., 09:00 AM or 9:00 AM)"
+                    )
+    if value.get("isEnabled") is True:
+        if not weekly:
+            said.append(
+                "weeklySchedule must contain at least one day configuration when isEnabled is true"
+            )
+        elif unknown := [d for d in weekly if d not in WEEKDAYS]:
+            said.append(
+                f"weeklySchedule contains invalid day names: {', '.join(unknown)}. "
+                f"Valid days are: {', '.join(WEEKDAYS)}"
+            )
+    return said
+
+
 def _schedule(value: Any) -> dict[str, Any] | None:
-    """A subscriber's schedule: `isEnabled`, and per weekday `isEnabled` and `hours`."""
+    """A subscriber's schedule, checked before anything is stored (a bad one stored would
+    break every later read of the preferences): `isEnabled`, and per weekday
+    `isEnabled` and `hours` in 12-hour form. Unknown days are left out."""
     if value is None:
         return None
-    if not isinstance(value, dict) or not isinstance(value.get("isEnabled"), bool):
-        raise ApiValidationError("schedule.isEnabled", "isEnabled must be a boolean value")
+    said = _schedule_errors(value)
+    if said:
+        raise ApiValidationError.general(*said)
     weekly = value.get("weeklySchedule")
-    if weekly is not None:
-        if not isinstance(weekly, dict):
-            raise ApiValidationError("schedule.weeklySchedule", "weeklySchedule must be an object")
-        for day, plan in weekly.items():
-            if day not in WEEKDAYS or not isinstance(plan, dict):
-                raise ApiValidationError(
-                    f"schedule.weeklySchedule.{day}", f"{day} must be a weekday's schedule"
-                )
-    return value
+    if isinstance(weekly, dict):
+        value = {**value, "weeklySchedule": {d: p for d, p in weekly.items() if d in WEEKDAYS}}
+    return dict(value)
 
 
-def _channels(value: Any, field: str = "channels") -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise ApiValidationError(field, f"{field} must be an object", value)
-    return value
+def _channels(value: Any) -> dict[str, Any]:
+    """`channels`: anything but an object changes nothing, as production spreads it."""
+    return value if isinstance(value, dict) else {}
 
 
 def _refusal(request: Request, exc: Exception, command: str) -> JSONResponse:
@@ -76,10 +128,17 @@ def build_preference_router(store: Store) -> APIRouter:
     async def get_preferences(
         request: Request,
         subscriberId: str,
-        criticality: Criticality = Criticality.NON_CRITICAL,
+        criticality: Annotated[
+            str, Query(description="nonCritical (default), critical or all")
+        ] = Criticality.NON_CRITICAL.value,
     ) -> JSONResponse:
+        if criticality not in {c.value for c in Criticality}:
+            raise ApiValidationError.general(
+                "criticality must be one of the following values: critical, nonCritical, all"
+            )
         caller = caller_of(request.scope)
-        return enveloped(await off_loop(store.preferences, caller, subscriberId, criticality))
+        wanted = Criticality(criticality)
+        return enveloped(await off_loop(store.preferences, caller, subscriberId, wanted))
 
     @router.patch("", summary="Change a subscriber's preferences", tags=["preferences"])
     async def patch_preferences(request: Request, subscriberId: str) -> JSONResponse:
@@ -87,7 +146,14 @@ def build_preference_router(store: Store) -> APIRouter:
         schedule = _schedule(body.get("schedule"))
         workflow_id = body.get("workflowId")
         if workflow_id is not None and not isinstance(workflow_id, str):
-            raise ApiValidationError("workflowId", "workflowId must be a string", workflow_id)
+            field = "workflowIdOrInternalId"
+            error = CommandValidationError(
+                "UpdateSubscriberPreferencesCommand",
+                field,
+                f"{field} must be a string",
+                workflow_id,
+            )
+            raise error
         channels = _channels(body.get("channels"))
         caller = caller_of(request.scope)
         try:
@@ -102,26 +168,38 @@ def build_preference_router(store: Store) -> APIRouter:
     async def bulk_preferences(request: Request, subscriberId: str) -> JSONResponse:
         body = await _body(request)
         items = body.get("preferences")
+        # Production's DTO first: an array of at most 100 items, each naming a workflow.
         if not isinstance(items, list):
-            raise ApiValidationError("preferences", "preferences must be an array", None)
+            said = ["preferences must contain no more than 100 elements"]
+            said.append("preferences must be an array")
+            if items is None:
+                said.insert(0, "preferences should not be null or undefined")
+            said.append("nested property preferences must be either object or array")
+            raise ApiValidationError.general(*said)
         if len(items) > MAX_BULK_PREFERENCES:
-            raise ApiValidationError(
-                "preferences",
-                f"preferences must contain no more than {MAX_BULK_PREFERENCES} elements",
+            raise ApiValidationError.general(
+                f"preferences must contain no more than {MAX_BULK_PREFERENCES} elements"
             )
         changes = []
         for n, item in enumerate(items):
             spot = f"preferences.{n}"
-            if not isinstance(item, dict) or not isinstance(item.get("workflowId"), str):
-                raise ApiValidationError(f"{spot}.workflowId", "workflowId must be a string")
-            if not isinstance(item.get("channels"), dict):
-                raise ApiValidationError(f"{spot}.channels", "channels must be an object")
-            changes.append((item["workflowId"], item["channels"]))
+            if not isinstance(item, dict):
+                raise ApiValidationError.general(
+                    f"{spot}.nested property preferences must be either object or array"
+                )
+            if not isinstance(item.get("workflowId"), str):
+                said = [f"{spot}.workflowId must be a string"]
+                if item.get("workflowId") is None:
+                    said.insert(0, f"{spot}.workflowId should not be null or undefined")
+                raise ApiValidationError.general(*said)
+            # An item without channels (or not an object) changes nothing.
+            changes.append((item["workflowId"], _channels(item.get("channels"))))
         caller = caller_of(request.scope)
         try:
             answer = await off_loop(store.update_preferences_bulk, caller, subscriberId, changes)
         except NotBoolean as exc:
-            return _refusal(request, exc, "BulkUpdatePreferencesCommand")
+            # Production checks each item as one UpdatePreferencesCommand.
+            return _refusal(request, exc, "UpdatePreferencesCommand")
         return enveloped(answer)
 
     return router

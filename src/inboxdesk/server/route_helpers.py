@@ -58,10 +58,14 @@ async def off_loop(call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
     return await to_thread.run_sync(partial(call, *args, **kwargs))
 
 
-def require_id(name: str, value: str) -> str:
-    """The id as stored (lower case): production's ObjectIds read upper-case hex too."""
+def require_id(name: str, value: str, command: str | None = None) -> str:
+    """The id as stored (lower case): production's ObjectIds read upper-case hex too.
+    `command`: the command whose validation production words the refusal with."""
     if not is_object_id(value.lower()):
-        raise ApiValidationError(name, f"{name} must be a mongodb id", value)
+        error = ApiValidationError(name, f"{name} must be a mongodb id", value)
+        if command is not None:
+            error.headline = f"Validation failed for {command}: {name}: {name} must be a mongodb id"
+        raise error
     return value.lower()
 
 

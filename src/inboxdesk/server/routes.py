@@ -29,7 +29,7 @@ from inboxdesk.models import (
 )
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.inbox_routes import build_inbox_router
+from inboxdesk.server.inbox_routes import BAD_DATA, build_inbox_router, json_data, severities
 from inboxdesk.server.route_helpers import (
     ERRORS,
     Limit100,
@@ -130,7 +130,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def set_primary(
         request: Request, integrationId: str, idempotency_key: IdempotencyKey = None
     ) -> JSONResponse:
-        stored = require_id("integrationId", integrationId)
+        stored = require_id("integrationId", integrationId, "SetIntegrationAsPrimaryCommand")
         await pause()
         item = await off_loop(store.set_primary, caller_of(request.scope), stored, org_wide)
         return enveloped(shown(item, listed=False))
@@ -409,8 +409,16 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
     async def count_notifications(
         request: Request,
         subscriberId: str,
-        filters: Annotated[str, Query(description="JSON array of filter objects (max 30)")],
+        filters: Annotated[
+            str | None, Query(description="JSON array of filter objects (max 30)")
+        ] = None,
     ) -> JSONResponse:
+        if filters is None:
+            raise ApiValidationError.general(
+                "filters should not be null or undefined",
+                "filters must be an array",
+                f"filters must contain no more than {MAX_COUNT_FILTERS} elements",
+            )
         wanted = _filters(filters)
         counts = await off_loop(
             store.count_notifications, caller_of(request.scope), subscriberId, wanted
@@ -420,22 +428,42 @@ def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
     return router
 
 
+def count_filter_errors(n: int, item: dict[str, Any]) -> None:
+    """One count filter's fields, as production's DTO checks them: a 422 naming the
+    first that is wrong."""
+    for flag in ("read", "seen", "archived", "snoozed"):
+        if flag in item and not isinstance(item[flag], bool):
+            raise ApiValidationError.general(f"filters.{n}.{flag} must be a boolean value")
+    if "severity" in item:
+        severities(item["severity"])
+    tags = item.get("tags")
+    if tags is not None and (
+        not isinstance(tags, list) or not all(isinstance(t, str) for t in tags)
+    ):
+        raise ApiValidationError.general(f"filters.{n}.tags must be an array")
+    data = item.get("data")
+    if isinstance(data, str):
+        json_data(data)
+    elif data is not None and not isinstance(data, dict):
+        raise NotAllowed(BAD_DATA)
+
+
 def _filters(text: str) -> list[dict[str, Any]]:
     """The count endpoint's `filters`: a JSON array of 1 to 30 objects, else a 422."""
     try:
         value = read_query_json(text)
-    except BadJson as exc:
-        raise NotAllowed(f"filters is malformed: {exc}") from None
-    if (
-        not isinstance(value, list)
-        or not 1 <= len(value) <= MAX_COUNT_FILTERS
-        or not all(isinstance(f, dict) for f in value)
-    ):
-        raise ApiValidationError(
-            "filters",
-            f"filters must be a JSON array of 1 to {MAX_COUNT_FILTERS} filter objects",
-            text[:200],
+    except BadJson:
+        raise NotAllowed("Invalid filters, the JSON object should be provided.") from None
+    if not isinstance(value, list):
+        raise ApiValidationError.general("filters must be an array")
+    if len(value) > MAX_COUNT_FILTERS:
+        raise ApiValidationError.general(
+            f"filters must contain no more than {MAX_COUNT_FILTERS} elements"
         )
+    if not value or not all(isinstance(f, dict) for f in value):
+        raise ApiValidationError.general("filters must contain at least 1 elements")
+    for n, item in enumerate(value):
+        count_filter_errors(n, item)
     return value
 
 

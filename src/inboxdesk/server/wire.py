@@ -26,9 +26,16 @@ def _no_constant(name: str) -> Any:
     raise BadJson(f"{name} is not a JSON number")
 
 
-def read_query_json(text: str) -> Any:
+def read_body_json(text: str) -> Any:
+    """A request body as JSON, checked as a query value is but for the count of leaves:
+    a body's size is capped where it is read (limits.py), and a valid one of that size
+    (100 preference items, each with every channel) is never refused for its leaves."""
+    return read_query_json(text, max_leaves=None)
+
+
+def read_query_json(text: str, max_leaves: int | None = MAX_LEAVES) -> Any:
     """`text` as JSON, or BadJson: no NaN or Infinity, no lone surrogate, at most
-    MAX_DEPTH levels and MAX_LEAVES leaves."""
+    MAX_DEPTH levels and `max_leaves` leaves (None: any number)."""
     try:
         value = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
@@ -51,8 +58,8 @@ def read_query_json(text: str) -> Any:
             stack.extend((inner, depth + 1) for inner in item)
         else:
             leaves += 1
-            if leaves > MAX_LEAVES:
-                raise BadJson(f"more than {MAX_LEAVES} values")
+            if max_leaves is not None and leaves > max_leaves:
+                raise BadJson(f"more than {max_leaves} values")
             if isinstance(item, str):
                 _check_text(item)
     return value

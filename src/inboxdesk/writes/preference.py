@@ -73,8 +73,9 @@ def value_of(prefs: SubscriberPreferences, workflow: str, channel: str) -> tuple
         return None if value is None else (value, not value)
     for item in prefs.workflows:
         info = item.workflow
-        if workflow in (info.identifier, info.slug) and channel in item.channels:
-            return item.channels[channel], item.source(channel) == SUBSCRIBER
+        found = item.channels.get(channel)
+        if workflow in (info.identifier, info.slug) and found is not None:
+            return found, item.source(channel) == SUBSCRIBER
     return None
 
 

@@ -86,15 +86,7 @@ def notification_for(message: dict[str, Any]) -> dict[str, Any]:
         "createdAt": message["createdAt"],
         "payload": message.get("payload", {}),
         "contextKeys": message.get("contextKeys", []),
-        "jobs": [_trigger(at), job],
-    }
-
-
-def _trigger(at: datetime) -> dict[str, Any]:
-    return {
-        "type": "trigger",
-        "status": "completed",
-        "executionDetails": [],
+        "jobs": [job],
     }
 
 
@@ -118,7 +110,7 @@ def ada_stories(
             "transactionId": f"txn_{rng.getrandbits(48):012x}",
             "createdAt": iso(at),
             "payload": {"story": title},
-            "jobs": [_trigger(at), *jobs],
+            "jobs": jobs,
             **extra,
         }
         notifications.append(notification)

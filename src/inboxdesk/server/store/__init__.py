@@ -34,6 +34,7 @@ from inboxdesk.server.store.inbox import (
     BulkOperation,
     InboxAction,
     InboxStore,
+    Narrowing,
     SnoozeTooSoon,
     default_clock,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "FoundWorkflow",
     "IdempotencyConflict",
     "InboxAction",
+    "Narrowing",
     "NotAllowed",
     "NotFound",
     "Replay",

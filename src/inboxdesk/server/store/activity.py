@@ -70,7 +70,12 @@ class ActivityQuery:
     templates: Sequence[str] = ()
     emails: Sequence[str] = ()
     severity: Sequence[str] = ()
-    context_keys: Sequence[str] = ()
+    # None: any; empty: notifications with no context; else the exact set.
+    context_keys: Sequence[str] | None = None
+    topic_key: str | None = None
+    subscription_id: str | None = None
+    # Subscribers whose email holds it (any case) or whose subscriberId is it.
+    search: str | None = None
     # `createdAt` bounds, as the service writes times (ISO 8601 UTC with `Z`).
     after: str | None = None
     before: str | None = None
@@ -155,7 +160,6 @@ class ActivityStore(Database):
         for column, values in (
             ("n.transaction_id", query.transaction_ids),
             ("n.template_id", query.templates),
-            ("n.severity", query.severity),
         ):
             if values:
                 where.append(f"{column} IN ({_marks(values)})")
@@ -166,9 +170,23 @@ class ActivityStore(Database):
                 f"WHERE c.value IN ({_marks(query.channels)}))"
             )
             params += list(query.channels)
-        if query.context_keys:
+        if query.severity:
+            # `none` also matches a notification stored without one (stored as none).
+            where.append(f"n.severity IN ({_marks(query.severity)})")
+            params += list(query.severity)
+        if query.context_keys is not None:
             where.append("n.context_keys = ?")
             params.append(json.dumps(sorted(set(query.context_keys))))
+        for path, value in (
+            ("$.topicKey", query.topic_key),
+            ("$.preferenceEvaluation.subscriptionIdentifier", query.subscription_id),
+        ):
+            if value is not None:
+                where.append(
+                    "EXISTS (SELECT 1 FROM json_each(n.doc, '$.topics') AS t"
+                    f" WHERE json_extract(t.value, '{path}') = ?)"
+                )
+                params.append(value)
         if query.after is not None:
             where.append("n.created_at >= ?")
             params.append(query.after)
@@ -219,6 +237,16 @@ class ActivityStore(Database):
                 )
             }
             found = by_email if found is None else found & by_email
+        if query.search is not None:
+            searched = {
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM subscribers WHERE environment_id = ? AND (subscriber_id = ?"
+                    " OR instr(lower(COALESCE(json_extract(doc, '$.email'), '')), lower(?)) > 0)",
+                    (caller.environment_id, query.search, query.search),
+                )
+            }
+            found = searched if found is None else found & searched
         return None if found is None else sorted(found)
 
     @staticmethod
@@ -240,6 +268,10 @@ class ActivityStore(Database):
             ids,
         ):
             job = json.loads(row[2])
+            if job.get("type") == "trigger":
+                continue  # production's feed and detail leave trigger jobs out
+            if isinstance(job.get("step"), dict):
+                job["step"].setdefault("_parentId", None)
             job["executionDetails"] = []
             jobs[row[1]].append(job)
             by_job[row[0]] = job

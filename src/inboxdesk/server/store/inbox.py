@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -66,11 +67,129 @@ def inbox_filter(wanted: dict[str, Any]) -> tuple[str, list[Any]]:
     return " AND ".join(clauses) or "1", params
 
 
+@dataclass(frozen=True)
+class Narrowing:
+    """The v2 inbox's filters beyond the four flags, one rule for the list, the count,
+    `seen` and the bulk operations. `tags` is in conjunctive form: each group must match
+    one of its tags (`["a", "b"]` is one group, `{and: [{or}]}` several)."""
+
+    severity: Sequence[str] = ()
+    tags: Sequence[Sequence[str]] = ()
+    data: dict[str, Any] | None = None
+    created_gte: int | None = None  # Unix milliseconds
+    created_lte: int | None = None
+    context_keys: Sequence[str] | None = None
+    # Bulk operations match any given context key; the list and the count, the exact set.
+    any_context: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return self == Narrowing(any_context=self.any_context)
+
+
+# A message's tags: its own, else its workflow's (the demo's messages carry none).
+_TAGS = (
+    "COALESCE(json_extract(messages.doc, '$.tags'), (SELECT json_extract(w.doc, '$.tags')"
+    " FROM workflows w WHERE w.id = messages.workflow_id), '[]')"
+)
+_CONTEXT = "COALESCE(json_extract(messages.doc, '$.contextKeys'), '[]')"
+
+
+def _ms(value: int) -> str:
+    return iso(datetime.fromtimestamp(value / 1000, UTC))
+
+
+def narrowing_filter(narrow: Narrowing) -> tuple[str, list[Any]]:
+    """SQL (on `messages`) for a Narrowing, and its parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if narrow.severity:
+        clauses.append(
+            "COALESCE(json_extract(messages.doc, '$.severity'), 'none')"
+            f" IN ({','.join('?' * len(narrow.severity))})"
+        )
+        params += list(narrow.severity)
+    for group in narrow.tags:
+        if group:
+            clauses.append(
+                f"EXISTS (SELECT 1 FROM json_each({_TAGS}) t"
+                f" WHERE t.value IN ({','.join('?' * len(group))}))"
+            )
+            params += [str(t) for t in group]
+    for key, value in (narrow.data or {}).items():
+        if isinstance(value, dict | list):
+            clauses.append("json_extract(messages.doc, '$.data.' || json_quote(?)) = json(?)")
+            params += [key, json.dumps(value)]
+        else:
+            clauses.append("json_extract(messages.doc, '$.data.' || json_quote(?)) IS ?")
+            params += [key, int(value) if isinstance(value, bool) else value]
+    if narrow.created_gte is not None:
+        clauses.append("messages.created_at >= ?")
+        params.append(_ms(narrow.created_gte))
+    if narrow.created_lte is not None:
+        clauses.append("messages.created_at <= ?")
+        params.append(_ms(narrow.created_lte))
+    keys = list(dict.fromkeys(narrow.context_keys or ()))
+    if narrow.context_keys is not None and narrow.any_context:
+        if keys:
+            clauses.append(
+                f"EXISTS (SELECT 1 FROM json_each({_CONTEXT}) k"
+                f" WHERE k.value IN ({','.join('?' * len(keys))}))"
+            )
+            params += keys
+    elif narrow.context_keys is not None:
+        # The exact set; none given: messages with no context.
+        clauses.append(f"json_array_length({_CONTEXT}) = ?")
+        params.append(len(keys))
+        if keys:
+            clauses.append(
+                f"(SELECT COUNT(DISTINCT k.value) FROM json_each({_CONTEXT}) k"
+                f" WHERE k.value IN ({','.join('?' * len(keys))})) = ?"
+            )
+            params += [*keys, len(keys)]
+    return " AND ".join(clauses) or "1", params
+
+
+def count_narrowing(wanted: dict[str, Any]) -> Narrowing:
+    """A count filter's tags, severity and data (checked by the route) as a Narrowing."""
+    tags = wanted.get("tags")
+    severity = wanted.get("severity")
+    data = wanted.get("data")
+    if isinstance(data, str):
+        data = json.loads(data)
+    return Narrowing(
+        severity=[severity] if isinstance(severity, str) else list(severity or ()),
+        tags=[list(tags)] if isinstance(tags, list) and tags else (),
+        data=data if isinstance(data, dict) else None,
+    )
+
+
 def unread_and_archived(wanted: dict[str, Any]) -> bool:
     return wanted.get("read") is False and wanted.get("archived") is True
 
 
-def notification(row: sqlite3.Row, subscriber: dict[str, Any]) -> dict[str, Any]:
+def workflow_of(db: sqlite3.Connection, workflow_id: str | None) -> dict[str, Any] | None:
+    """The item's `workflow`, as production populates it (deleted ones included)."""
+    if not workflow_id:
+        return None
+    row = db.execute("SELECT doc FROM workflows WHERE id = ?", (workflow_id,)).fetchone()
+    if row is None:
+        return None
+    doc = json.loads(row[0])
+    triggers = [t for t in doc.get("triggers") or [] if isinstance(t, dict)]
+    return {
+        "id": doc.get("_id", workflow_id),
+        "identifier": str(triggers[0].get("identifier", "")) if triggers else "",
+        "name": doc.get("name", ""),
+        "critical": bool(doc.get("critical")),
+        "tags": list(doc.get("tags") or []),
+        "severity": doc.get("severity") or "none",
+    }
+
+
+def notification(
+    row: sqlite3.Row, subscriber: dict[str, Any], workflow: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """An InboxNotificationDto from a message row, as production builds it."""
     doc: dict[str, Any] = json.loads(row["doc"])
     content = doc.get("content")
@@ -90,7 +209,6 @@ def notification(row: sqlite3.Row, subscriber: dict[str, Any]) -> dict[str, Any]
         "isSeen": bool(row["seen"]),
         "isArchived": bool(doc.get("archived")),
         "isSnoozed": snoozed_until is not None,
-        "snoozedUntil": snoozed_until,
         "createdAt": doc.get("createdAt", ""),
         "readAt": row["last_read_date"] if row["read"] else None,
         "firstSeenAt": doc.get("firstSeenAt") or (row["last_seen_date"] if row["seen"] else None),
@@ -99,6 +217,10 @@ def notification(row: sqlite3.Row, subscriber: dict[str, Any]) -> dict[str, Any]
         "severity": doc.get("severity") or "none",
         "deliveredAt": list(doc.get("deliveredAt") or []),
     }
+    if snoozed_until is not None:  # sent only when set
+        out["snoozedUntil"] = snoozed_until
+    if workflow is not None:
+        out["workflow"] = workflow
     for field in ("subject", "avatar", "tags", "data"):
         if doc.get(field) is not None:
             out[field] = doc[field]
@@ -141,8 +263,9 @@ class InboxStore(MessageStore):
         try:
             return self._subscriber(db, caller, subscriber_id)
         except NotFound:
-            # Production's inbox use cases answer 400 with these words.
-            raise NotAllowed(f"Subscriber with id: {subscriber_id} is not found.") from None
+            # Production looks the subscriber up before its inbox use cases run (their
+            # 400 is never reached): a 404, which a client tells from a missing route.
+            raise NotFound(f"Subscriber '{subscriber_id}' was not found") from None
 
     def inbox(
         self,
@@ -152,27 +275,37 @@ class InboxStore(MessageStore):
         limit: int,
         offset: int = 0,
         after: str | None = None,
+        narrow: Narrowing | None = None,
     ) -> tuple[list[dict[str, Any]], bool]:
         """One page of the subscriber's in-app notifications, newest first, and whether
         more follow. `after` is a notification id: the page starts past it."""
+        narrow = narrow or Narrowing()
         if unread_and_archived(wanted):
             raise NotAllowed(UNREAD_ARCHIVED)
         subscriber = self._inbox_subscriber(self.read(), caller, subscriber_id)
         self._expire_snoozes(caller, subscriber["id"])
         db = self.read()
         flags, params = inbox_filter(wanted)
-        where = f"environment_id = ? AND subscriber_pk = ? AND channel = 'in_app' AND {flags}"
-        args: list[Any] = [caller.environment_id, subscriber["id"], *params]
+        narrowed, more = narrowing_filter(narrow)
+        where = (
+            "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"
+            f" AND {flags} AND {narrowed}"
+        )
+        args: list[Any] = [caller.environment_id, subscriber["id"], *params, *more]
         if after is not None:
+            # As production's cursor: looked up by id alone (in the environment), so
+            # another subscriber's message works as a point in time.
             anchor = db.execute(
-                "SELECT created_at, id FROM messages WHERE id = ? AND subscriber_pk = ?",
-                (after, subscriber["id"]),
+                "SELECT created_at, id FROM messages WHERE id = ? AND environment_id = ?",
+                (after, caller.environment_id),
             ).fetchone()
             if anchor is None:
                 return [], False  # a cursor outside the list: an empty page
             start = " AND (created_at < ? OR (created_at = ? AND id < ?))"
             anchors = [anchor["created_at"], anchor["created_at"], anchor["id"]]
             offset = 0
+        elif not narrow.empty:
+            start, anchors = "", []
         else:
             # A deep page walks from the checkpoint before it, not from the top.
             read, seen, archived, snoozed = (
@@ -182,7 +315,9 @@ class InboxStore(MessageStore):
             start, anchors, offset = self._checkpoints.start(db, listing, where, args, offset)
         rows = listing_page(db, where + start, [*args, *anchors], limit, offset)
         person = json.loads(subscriber["doc"])
-        return [notification(r, person) for r in rows[:limit]], len(rows) > limit
+        flows = {r["workflow_id"]: workflow_of(db, r["workflow_id"]) for r in rows[:limit]}
+        items = [notification(r, person, flows[r["workflow_id"]]) for r in rows[:limit]]
+        return items, len(rows) > limit
 
     def inbox_action(
         self,
@@ -206,24 +341,37 @@ class InboxStore(MessageStore):
                 " AND subscriber_pk = ? AND channel = 'in_app'",
                 (notification_id, caller.environment_id, subscriber["id"]),
             ).fetchone()
+            if action is InboxAction.UNSNOOZE and (
+                row is None or json.loads(row["doc"]).get("snoozedUntil") is None
+            ):
+                raise NotFound(
+                    f"Could not find a snoozed notification with id '{notification_id}'. "
+                    "The notification may not exist or may not be in a snoozed state."
+                )
+            if row is None and action is InboxAction.SNOOZE:
+                raise NotFound(f"Notification id: '{notification_id}' not found")
             if row is None:
                 raise NotFound(f"Notification with id: {notification_id} is not found.")
             doc = json.loads(row["doc"])
             read, seen = bool(row["read"]), bool(row["seen"])
-            if action is InboxAction.READ:
-                read, seen = True, True
+            # Production's one update rule ("what each action sets").
+            if action in (InboxAction.READ, InboxAction.ARCHIVE, InboxAction.UNARCHIVE):
+                read = True
             elif action is InboxAction.UNREAD:
                 read = False
-            elif action is InboxAction.ARCHIVE:
+            seen = True
+            if action is InboxAction.ARCHIVE:
                 doc["archived"], doc["archivedAt"] = True, stamp
-            elif action is InboxAction.UNARCHIVE:
+            else:
                 doc["archived"], doc["archivedAt"] = False, None
-            elif action is InboxAction.SNOOZE:
+            if action is InboxAction.SNOOZE:
                 assert snooze_until is not None
                 doc["snoozedUntil"] = iso(snooze_until)
-            else:
+            elif action is InboxAction.UNSNOOZE:
+                # deliveredAt stays: only the snooze's own end redelivers.
                 doc.pop("snoozedUntil", None)
-                doc["deliveredAt"] = [*(doc.get("deliveredAt") or []), stamp]
+            if not doc.get("firstSeenAt"):
+                doc["firstSeenAt"] = (row["seen"] and row["last_seen_date"]) or stamp
             db.execute(
                 "UPDATE messages SET read = ?, seen = ?, doc = ?, archived = ?, snoozed_until = ?,"
                 " last_read_date = CASE WHEN ? != read THEN ? ELSE last_read_date END,"
@@ -244,16 +392,16 @@ class InboxStore(MessageStore):
             fresh = db.execute(
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (row["id"],)
             ).fetchone()
-            return notification(fresh, json.loads(subscriber["doc"]))
+            return notification(
+                fresh, json.loads(subscriber["doc"]), workflow_of(db, fresh["workflow_id"])
+            )
 
     def inbox_bulk(
         self,
         caller: Caller,
         subscriber_id: str,
         operation: BulkOperation,
-        tags: Sequence[str] = (),
-        data: dict[str, Any] | None = None,
-        context_keys: Sequence[str] = (),
+        narrow: Narrowing | None = None,
     ) -> None:
         """A v2 bulk operation: every message of the subscriber in the environment, of
         every channel, matching the optional filters (`contextKeys`: any of them), gets
@@ -267,23 +415,9 @@ class InboxStore(MessageStore):
         args: list[Any] = [caller.environment_id, subscriber["id"]]
         if operation is BulkOperation.READ_ARCHIVE:
             where += " AND read = 1"
-        if tags:
-            marks = ",".join("?" * len(tags))
-            where += (
-                " AND EXISTS (SELECT 1 FROM workflows w, json_each(w.doc, '$.tags') t "
-                f"WHERE w.id = messages.workflow_id AND t.value IN ({marks}))"
-            )
-            args += list(tags)
-        for key, value in (data or {}).items():
-            where += " AND json_extract(doc, '$.data.' || json_quote(?)) = ?"
-            args += [key, value if not isinstance(value, bool) else int(value)]
-        if context_keys:
-            marks = ",".join("?" * len(context_keys))
-            where += (
-                " AND EXISTS (SELECT 1 FROM json_each(messages.doc, '$.contextKeys') k "
-                f"WHERE k.value IN ({marks}))"
-            )
-            args += list(context_keys)
+        narrowed, more = narrowing_filter(narrow or Narrowing(any_context=True))
+        where += f" AND {narrowed}"
+        args += more
         deleting = operation is BulkOperation.DELETE
         with self._checkpoints.writing(inserts=deleting), self.transaction() as db:
             if deleting:
@@ -324,16 +458,12 @@ class InboxStore(MessageStore):
                     "Filtering for unread and archived notifications is not supported."
                 )
             flags, params = inbox_filter(wanted)
-            where = f"environment_id = ? AND subscriber_pk = ? AND channel = 'in_app' AND {flags}"
-            params = [caller.environment_id, pk, *params]
-            tags = wanted.get("tags")
-            if isinstance(tags, list) and tags:
-                marks = ",".join("?" * len(tags))
-                where += (
-                    " AND EXISTS (SELECT 1 FROM workflows w, json_each(w.doc, '$.tags') t "
-                    f"WHERE w.id = messages.workflow_id AND t.value IN ({marks}))"
-                )
-                params += [str(t) for t in tags]
+            narrowed, more = narrowing_filter(count_narrowing(wanted))
+            where = (
+                "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app'"
+                f" AND {flags} AND {narrowed}"
+            )
+            params = [caller.environment_id, pk, *params, *more]
             row = db.execute(
                 f"SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE {where} LIMIT ?)",
                 [*params, COUNT_CAP],
@@ -342,13 +472,24 @@ class InboxStore(MessageStore):
         return counts
 
     def inbox_seen(
-        self, caller: Caller, subscriber_id: str, notification_ids: Sequence[str] | None
+        self,
+        caller: Caller,
+        subscriber_id: str,
+        notification_ids: Sequence[str] | None,
+        narrow: Narrowing | None = None,
     ) -> None:
-        """Bulk seen: the listed notifications, or every one of the subscriber's."""
+        """Bulk seen: the listed notifications, or every one of the subscriber's, that
+        match every filter of `narrow`."""
+        if notification_ids is not None and not notification_ids:
+            return  # production answers before it looks the subscriber up
         subscriber = self._inbox_subscriber(self.read(), caller, subscriber_id)
         stamp = iso(self.clock())
-        where = "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app' AND seen = 0"
-        args: list[Any] = [caller.environment_id, subscriber["id"]]
+        narrowed, more = narrowing_filter(narrow or Narrowing(any_context=True))
+        where = (
+            "environment_id = ? AND subscriber_pk = ? AND channel = 'in_app' AND seen = 0"
+            f" AND {narrowed}"
+        )
+        args: list[Any] = [caller.environment_id, subscriber["id"], *more]
         if notification_ids is not None:
             ids = list(dict.fromkeys(notification_ids))
             if not ids:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from inboxdesk.models.preference import (
@@ -74,19 +75,33 @@ def _step_channels(doc: Mapping[str, Any]) -> list[str]:
 def channel_value(
     doc: Mapping[str, Any],
     channel: str,
-    own_global: Mapping[str, bool],
-    own: Mapping[str, bool],
+    own_global: Mapping[str, bool | None],
+    own: Mapping[str, bool | None],
 ) -> tuple[bool, OverrideSource]:
     """The one rule: a workflow's channel for a subscriber, and where it comes from.
     The workflow's default, then the subscriber's global choice, then theirs for the
-    workflow; a critical workflow keeps its default whatever they chose."""
+    workflow (a choice stored as `null` is none); a critical workflow keeps its default
+    whatever they chose."""
     value = bool((doc.get("preferenceSettings") or {}).get(channel, True))
     source = OverrideSource.TEMPLATE
     if not doc.get("critical", False):
         for chosen in (own_global, own):
-            if channel in chosen:
+            if chosen.get(channel) is not None:
                 value, source = bool(chosen[channel]), OverrideSource.SUBSCRIBER
     return value, source
+
+
+def workflow_updated_at(doc: Mapping[str, Any], workflow_id: str) -> str:
+    """A workflow's `updatedAt`, always sent: its own, else when it was made (its id's
+    time, as an ObjectId holds it)."""
+    for key in ("updatedAt", "createdAt"):
+        if isinstance(doc.get(key), str) and doc[key]:
+            return str(doc[key])
+    try:
+        made = datetime.fromtimestamp(int(workflow_id[:8], 16), UTC)
+    except ValueError:
+        made = datetime.fromtimestamp(0, UTC)
+    return made.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class PreferenceStore(SubscriberStore):
@@ -125,7 +140,9 @@ class PreferenceStore(SubscriberStore):
 
     @staticmethod
     def effective(
-        doc: Mapping[str, Any], own_global: Mapping[str, bool], own: Mapping[str, bool]
+        doc: Mapping[str, Any],
+        own_global: Mapping[str, bool | None],
+        own: Mapping[str, bool | None],
     ) -> tuple[dict[str, bool], list[dict[str, str]]]:
         """A workflow's channels for one subscriber, and where each value comes from."""
         channels: dict[str, bool] = {}
@@ -155,9 +172,8 @@ class PreferenceStore(SubscriberStore):
         used = {c for _, doc in workflows for c in _step_channels(doc)}
         global_: dict[str, Any] = {
             "enabled": True,
-            "channels": {
-                c: bool(own_global.get(c, True)) for c in PREFERENCE_CHANNELS if c in used
-            },
+            # A channel stored as `null` is sent back as it is.
+            "channels": {c: own_global.get(c, True) for c in PREFERENCE_CHANNELS if c in used},
         }
         schedule = choices.get(GLOBAL, {}).get("schedule")
         if schedule is not None:
@@ -179,10 +195,9 @@ class PreferenceStore(SubscriberStore):
                     "slug": workflow_slug(str(doc.get("name", "")), workflow_id),
                     "identifier": _identifier(doc),
                     "name": str(doc.get("name", "")),
+                    "updatedAt": workflow_updated_at(doc, workflow_id),
                 },
             }
-            if doc.get("updatedAt"):
-                item["workflow"]["updatedAt"] = doc["updatedAt"]
             if own.get("updatedAt"):
                 item["updatedAt"] = own["updatedAt"]
             listed.append(item)
@@ -211,14 +226,15 @@ class PreferenceStore(SubscriberStore):
         return found, missing
 
     @staticmethod
-    def _booleans(channels: Mapping[str, Any]) -> dict[str, bool]:
-        """The known channels of a change; unknown ones are ignored, a value that is not
-        a boolean refused."""
-        out = {}
+    def _booleans(channels: Mapping[str, Any]) -> dict[str, bool | None]:
+        """The known channels of a change; unknown ones are ignored, `null` kept (it is
+        stored so, as production stores it), any other value that is not a boolean
+        refused."""
+        out: dict[str, bool | None] = {}
         for channel in PREFERENCE_CHANNELS:
             if channel in channels:
                 value = channels[channel]
-                if not isinstance(value, bool):
+                if value is not None and not isinstance(value, bool):
                     raise NotBoolean(channel, value)
                 out[channel] = value
         return out
@@ -229,7 +245,7 @@ class PreferenceStore(SubscriberStore):
         caller: Caller,
         subscriber_pk: str,
         workflow_id: str,
-        channels: Mapping[str, bool],
+        channels: Mapping[str, bool | None],
         schedule: Mapping[str, Any] | None = None,
     ) -> None:
         """Merge `channels` (and a schedule) into the stored choice."""
@@ -263,7 +279,7 @@ class PreferenceStore(SubscriberStore):
         schedule: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """`PATCH …/preferences`: the subscriber's global choice, or one workflow's;
-        refusals in the service's order (workflow, subscriber, critical, values)."""
+        refusals in production's order (workflow, values, subscriber, critical)."""
         with self.transaction() as db:
             target = GLOBAL
             if workflow_id is not None:
@@ -271,26 +287,28 @@ class PreferenceStore(SubscriberStore):
                 if missing:
                     raise WorkflowNotFound(workflow_id)
                 target, doc = found[workflow_id]
+            values = self._booleans(channels)
             try:
                 pk = str(self._subscriber(db, caller, subscriber_id)["id"])
             except NotFound:
                 raise NotFound(f"Subscriber with id: {subscriber_id} is not found") from None
             if workflow_id is not None and doc.get("critical", False):
                 raise NotAllowed(f"Critical workflow with id: {target} can not be updated")
-            self._save(db, caller, pk, target, self._booleans(channels), schedule)
+            self._save(db, caller, pk, target, values, schedule)
         return self.preferences(caller, subscriber_id)
 
     def update_preferences_bulk(
         self, caller: Caller, subscriber_id: str, items: Sequence[tuple[str, Mapping[str, Any]]]
     ) -> list[dict[str, Any]]:
-        """`PATCH …/preferences/bulk`: every (workflowId, channels) or none."""
-        if not items:
-            raise NotAllowed("No preferences provided for bulk update")
+        """`PATCH …/preferences/bulk`: every (workflowId, channels) or none; refusals in
+        production's order (subscriber, none given, workflows, critical, values)."""
         with self.transaction() as db:
             try:
                 pk = str(self._subscriber(db, caller, subscriber_id)["id"])
             except NotFound:
-                raise NotFound(f"Subscriber with id: {subscriber_id} not found") from None
+                raise NotFound(f"Subscriber with id: {subscriber_id} is not found") from None
+            if not items:
+                raise NotAllowed("No preferences provided for bulk update")
             found, missing = self._find_workflows(db, caller, [w for w, _ in items])
             if missing:
                 names = ", ".join(dict.fromkeys(missing))
@@ -307,7 +325,7 @@ class PreferenceStore(SubscriberStore):
         out = []
         for target in dict.fromkeys(t for t, _ in changes):
             doc = next(d for i, d in found.values() if i == target)
-            channels, _ = self.effective(doc, own_global, choices[target]["channels"])
+            effective, _ = self.effective(doc, own_global, choices[target]["channels"])
             workflow: dict[str, Any] = {
                 "id": target,
                 "identifier": _identifier(doc),
@@ -319,7 +337,7 @@ class PreferenceStore(SubscriberStore):
             if doc.get("data") is not None:
                 workflow["data"] = doc["data"]
             out.append(
-                {"level": "template", "enabled": True, "channels": channels, "workflow": workflow}
+                {"level": "template", "enabled": True, "channels": effective, "workflow": workflow}
             )
         return out
 

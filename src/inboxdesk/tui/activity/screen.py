@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Input, Static
 
 from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
-from inboxdesk.delivery import glyph, job_cause, notification_cause, preference_behind
+from inboxdesk.delivery import glyph, job_causes, notification_cause, preference_behind
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.tui.activity.timeline import GLYPH_STYLE, open_delivery, show_timeline
@@ -90,12 +90,9 @@ class ActivityLoaded(TextualMessage):
 
 
 def jobs_cell(notification: ActivityNotification) -> Text:
-    workflow = notification.template.name if notification.template else ""
     out = Text()
-    for job in notification.jobs:
-        if str(job.type) == "trigger":
-            continue
-        mark = glyph(job_cause(job, workflow))
+    for job, found in job_causes(notification):
+        mark = glyph(found)
         if out:
             out.append(" ")
         out.append(mark, style=GLYPH_STYLE.get(mark, ""))

@@ -24,7 +24,7 @@ from textual.strip import Strip
 from inboxdesk.client import activity
 from inboxdesk.delivery import (
     glyph,
-    job_cause,
+    job_causes,
     notification_cause,
     preference_behind,
     shown_raw,
@@ -81,9 +81,7 @@ def lines(notification: ActivityNotification) -> list[Line]:
         ("created", when(notification.created_at)),
     ]
     out += [[(f"{name:>12}  ", "dim"), (safe(value, newlines=False), "")] for name, value in facts]
-    workflow = notification.template.name if notification.template else ""
-    for job in notification.jobs:
-        cause = job_cause(job, workflow)
+    for job, cause in job_causes(notification):
         mark = glyph(cause)
         head: Line = [
             (f"{mark} ", GLYPH_STYLE.get(mark, "")),

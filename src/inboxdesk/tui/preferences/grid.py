@@ -21,7 +21,9 @@ def cell_text(row: Row, channel: str) -> Text:
     cell = row.cells.get(channel)
     if cell is None:
         return Text("·", style="dim")
-    text = "on" if cell.on else "OFF"
+    text = cell.mark
+    if cell.on is None:
+        return Text(text, style="yellow")  # not set: the row's note says so
     if row.critical:
         return Text(text, style="dim")  # locked: the row says it is critical
     style = "green" if cell.on else "bold red"

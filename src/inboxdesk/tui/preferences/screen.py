@@ -178,7 +178,7 @@ class PreferencesScreen(ServiceScreen):
             elif cell is None:
                 words = f"{row.name} sends no {channel}."
             elif row.critical:
-                words = f"{row.name} · {channel}: {'on' if cell.on else 'off'}, always sent."
+                words = f"{row.name} · {channel}: {cell.mark}, always sent."
             else:
                 words = f"{row.name} · {channel}: {cell.words(row.workflow)}."
         self.query_one("#preference-cell", Static).update(Text(safe(words, newlines=False)))
@@ -203,7 +203,7 @@ class PreferencesScreen(ServiceScreen):
         if isinstance(toggle, str):
             self.notify(safe(toggle), severity="warning", markup=False)
             return
-        before = (cell.on, cell.chosen)
+        before = cell.before
         if not self.ask:
             self.send(toggle, before)
             return
@@ -220,7 +220,7 @@ class PreferencesScreen(ServiceScreen):
         self.app.push_screen(PreferenceConfirm(question, detail), answered)
 
     @work(group="write", exit_on_error=False)
-    async def send(self, toggle: Toggle, before: tuple[bool, bool]) -> None:
+    async def send(self, toggle: Toggle, before: tuple[bool, bool] | None) -> None:
         await self.context.outbox.submit(preference_write(self.subscriber_id, toggle, before))
 
     def _write_done(self, event: Event) -> None:
