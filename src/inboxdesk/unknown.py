@@ -8,34 +8,16 @@ once, only on the path where something was not found.
 
 from __future__ import annotations
 
-from inboxdesk.client import ApiError, InboxClient, NotFoundError
-from inboxdesk.text import clip
+from inboxdesk.client import ApiError, InboxClient, NotFoundError, SubscriberNotFound
+from inboxdesk.client.inbox import UNKNOWN_SUBSCRIBER_HINT, unknown_subscriber
 
-
-class UnknownSubscriber(NotFoundError):
-    """The subscriber read answered 404: no such subscriber in the key's environment."""
-
-
-def unknown_subscriber(subscriber_id: str, environment: str | None = None) -> str:
-    """The one sentence: which subscriber, and where it was looked for."""
-    where = f"in {clip(environment, 40)}" if environment else "in this environment"
-    return f"Subscriber {clip(subscriber_id, 80)!r} was not found {where}."
-
-
-# What to do about it, the same everywhere.
-HINT = (
-    "Check the id (a subscriberId, not a name or an email): `inboxdesk subscribers "
-    "--email EMAIL` finds one; --environment NAME looks in another environment."
-)
+# The client raises it when the v2 inbox's 404 is an unknown subscriber: one error, one line.
+UnknownSubscriber = SubscriberNotFound
+HINT = UNKNOWN_SUBSCRIBER_HINT
 
 
 def unknown_error(subscriber_id: str, environment: str | None = None) -> UnknownSubscriber:
-    return UnknownSubscriber(
-        404,
-        unknown_subscriber(subscriber_id, environment),
-        hint=HINT,
-        path=f"/v2/subscribers/{subscriber_id}",
-    )
+    return unknown_subscriber(subscriber_id, environment=environment)
 
 
 async def check_known(

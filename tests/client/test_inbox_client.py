@@ -50,7 +50,7 @@ async def test_pages_by_cursor_and_each_action(counted: Counted) -> None:
 
 async def test_errors_about_a_subscriber_or_a_notification_keep_v2_on(counted: Counted) -> None:
     async with counted.client() as client:
-        with pytest.raises(SubscriberNotFound, match="No subscriber 'nobody'"):
+        with pytest.raises(SubscriberNotFound, match="Subscriber 'nobody' was not found"):
             await client.notifications("nobody")
         with pytest.raises(NotFoundError) as missing:
             await client.notification_action("jane", "65f0000000000000000fffff", "read")

@@ -39,7 +39,7 @@ async def test_an_unknown_subscriber_on_the_v2_inbox_is_not_taken_for_an_older_s
             with pytest.raises(SubscriberNotFound) as unknown:
                 await client.notifications("ghost")
             assert not isinstance(unknown.value, NoV2Inbox)
-            assert str(unknown.value) == "No subscriber 'ghost' in this environment."
+            assert unknown.value.message == "Subscriber 'ghost' was not found in this environment."
             assert client.v2_inbox is not False, "the v2 inbox is still there"
     # One request more on the error path: the subscriber's own route decides.
     assert [(r.method, r.url.path) for r in transport.seen] == [
@@ -58,7 +58,8 @@ def test_the_command_line_says_an_unknown_subscriber_in_one_line(
         _use(monkeypatch, tmp_path, url)
         code, out, err = run(capsys, "messages", "ghost")
     assert code == 1 and out == ""
-    assert err.splitlines() == ["inboxdesk: No subscriber 'ghost' in this environment."]
+    assert err.splitlines()[0] == "inboxdesk: Subscriber 'ghost' was not found in this environment."
+    assert "subscriberId, not a name" in err, "what to do, the same everywhere"
 
 
 async def test_a_missing_route_with_a_known_subscriber_is_an_older_service(

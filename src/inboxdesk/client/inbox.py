@@ -15,7 +15,7 @@ from inboxdesk.client.parse import json_of, parse, unwrap
 from inboxdesk.client.sender import segment
 from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 from inboxdesk.models.pages import Count, NotificationCount
-from inboxdesk.text import safe
+from inboxdesk.text import clip
 
 if TYPE_CHECKING:
     from inboxdesk.client.sender import Sender
@@ -107,12 +107,24 @@ async def bulk(
     await sender.send("POST", path, json_body=body, idempotency_key=idempotency_key)
 
 
-def unknown_subscriber(subscriber_id: str, path: str = "") -> SubscriberNotFound:
-    """The one error, and the one line, for a subscriber this environment does not hold."""
+# What to do about an unknown subscriber, the same everywhere.
+UNKNOWN_SUBSCRIBER_HINT = (
+    "Check the id (a subscriberId, not a name or an email): `inboxdesk subscribers "
+    "--email EMAIL` finds one; --environment NAME looks in another environment."
+)
+
+
+def unknown_subscriber(
+    subscriber_id: str, path: str = "", environment: str | None = None
+) -> SubscriberNotFound:
+    """The one error, and the one line, for a subscriber this environment does not hold:
+    which subscriber, and where it was looked for."""
+    where = f"in {clip(environment, 40)}" if environment else "in this environment"
     return SubscriberNotFound(
         404,
-        f"No subscriber '{safe(subscriber_id, newlines=False)}' in this environment.",
-        path=path,
+        f"Subscriber {clip(subscriber_id, 80)!r} was not found {where}.",
+        hint=UNKNOWN_SUBSCRIBER_HINT,
+        path=path or f"/v2/subscribers/{subscriber_id}",
     )
 
 

@@ -72,25 +72,28 @@ def _bad(name: str) -> str:
     }[name]
 
 
-def build_subscriber_router(store: Store) -> APIRouter:
+def build_subscriber_router(store: Store, v2: bool = True) -> APIRouter:
+    """`v2`: serve the v2 PATCH; off, as an older service without /v2/subscribers."""
     router = APIRouter(responses=ERRORS)
 
-    @router.patch(
-        "/v2/subscribers/{subscriberId}",
-        summary="Change a subscriber's fields",
-        description="Only the fields given are written; null clears one; data is replaced.",
-        tags=["subscribers"],
-    )
-    async def patch_subscriber(request: Request, subscriberId: str) -> JSONResponse:
-        body = await _body(request)
-        # Unknown fields are ignored, as production's pipe has no whitelist.
-        fields = {name: body[name] for name in FIELDS if name in body}
-        messages = [m for name, value in fields.items() for m in _field_errors(name, value)]
-        if messages:
-            raise _DtoError(messages)
-        caller = caller_of(request.scope)
-        doc = await off_loop(store.patch_subscriber, caller, subscriberId, fields, utc_now())
-        return enveloped(_v2(doc))
+    if v2:  # an older service has no /v2/subscribers
+
+        @router.patch(
+            "/v2/subscribers/{subscriberId}",
+            summary="Change a subscriber's fields",
+            description="Only the fields given are written; null clears one; data is replaced.",
+            tags=["subscribers"],
+        )
+        async def patch_subscriber(request: Request, subscriberId: str) -> JSONResponse:
+            body = await _body(request)
+            # Unknown fields are ignored, as production's pipe has no whitelist.
+            fields = {name: body[name] for name in FIELDS if name in body}
+            messages = [m for name, value in fields.items() for m in _field_errors(name, value)]
+            if messages:
+                raise _DtoError(messages)
+            caller = caller_of(request.scope)
+            doc = await off_loop(store.patch_subscriber, caller, subscriberId, fields, utc_now())
+            return enveloped(_v2(doc))
 
     async def credentials(request: Request, subscriberId: str, append: bool) -> JSONResponse:
         body = await _body(request)
