@@ -264,3 +264,56 @@ def counting(unread: Any, unseen: Any) -> Answer:
     """A v2 count endpoint that answers these two counts as they are."""
     body = {"data": [{"count": unread, "filter": {}}, {"count": unseen, "filter": {}}]}
     return routed({("GET", "/v2/subscribers/jane/notifications/count"): json_reply(body)})
+
+
+# -- the activity feed, as a hostile service pages it (the fourth hostile pass) ----------
+
+
+def activity_item(n: int, **extra: Any) -> dict[str, Any]:
+    """One notification of the feed, with no jobs unless given."""
+    return {
+        "_id": f"66b00000000000000000{n:04d}",
+        "transactionId": f"t{n}",
+        "createdAt": "2026-11-20T10:00:00.000Z",
+        "channels": ["email"],
+        "jobs": [],
+        **extra,
+    }
+
+
+def _page_of(seen: Seen) -> int:
+    for part in seen.query.split("&"):
+        name, _, value = part.partition("=")
+        if name == "page":
+            return int(value)
+    return 0
+
+
+def activity_feed(kind: str) -> Answer:
+    """`flood`: 20,000 notifications on a page, whatever was asked. `doubled`: a page
+    naming one twice, and one whose jobs are not a list. `moving`: three pages, the
+    second repeating the last of the first (the feed moved between two reads).
+    `cycle`: pages 0, 1, 2 then 0, 1, 2 again, each saying "more", for ever."""
+    failed = [{"status": "failed", "type": "email", "executionDetails": []}]
+    pages = [[activity_item(p * 50 + n, jobs=failed) for n in range(50)] for p in range(3)]
+    moved = [pages[0], [pages[0][-1], *pages[1][:49]], pages[2][:10]]
+    flood = [activity_item(n) for n in range(20_000)]
+    doubled = [
+        activity_item(1),
+        activity_item(2),
+        activity_item(1),
+        {**activity_item(3), "jobs": "not a list"},
+        activity_item(4),
+    ]
+
+    def answer(seen: Seen) -> Reply:
+        page = _page_of(seen)
+        data, more = {
+            "flood": (flood, False),
+            "doubled": (doubled, False),
+            "moving": (moved[min(page, 2)], page < 2),
+            "cycle": (pages[page % 3], True),
+        }[kind]
+        return json_reply({"data": data, "page": page, "pageSize": 50, "hasMore": more})
+
+    return answer

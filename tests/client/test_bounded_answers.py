@@ -26,7 +26,13 @@ from inboxdesk.delivery import provider_message, shown_raw
 from inboxdesk.models.preference import SubscriberPreferences
 from inboxdesk.preferences import table_of
 from tests.client.conftest import run
-from tests.client.hostile_server import HostileServer, Seen, json_reply
+from tests.client.hostile_server import (
+    HostileServer,
+    Seen,
+    activity_feed,
+    activity_item,
+    json_reply,
+)
 from tests.conftest import STAGING_KEY, ServiceFactory
 from tests.hostile import (
     DEEP_RAW,
@@ -38,17 +44,6 @@ from tests.hostile import (
 )
 from tests.preference_fixture import preference_fixture
 from tests.production_shaped import production_shaped
-
-
-def _item(n: int, **extra: Any) -> dict[str, Any]:
-    return {
-        "_id": f"66b00000000000000000{n:04d}",
-        "transactionId": f"t{n}",
-        "createdAt": "2026-11-20T10:00:00.000Z",
-        "channels": ["email"],
-        "jobs": [],
-        **extra,
-    }
 
 
 @pytest.fixture
@@ -90,58 +85,40 @@ def test_a_deeply_nested_provider_answer_is_shown_as_text(
 def test_a_page_is_bounded_deduplicated_and_one_bad_item_costs_itself(
     against: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    flood = [_item(n) for n in range(20_000)]
-    doubled = [_item(1), _item(2), _item(1), {**_item(3), "jobs": "not a list"}, _item(4)]
-
-    def answer(seen: Seen) -> Any:
-        data = flood if "flood" in seen.query else doubled
-        return json_reply({"data": data, "page": 0, "pageSize": 20, "hasMore": False})
-
-    with HostileServer(answer) as server:
+    with HostileServer(activity_feed("flood")) as server:
         against(server.url)
-        code, out, err = run(capsys, "activity", "flood", "--limit", "20", "--json")
+        code, out, err = run(capsys, "activity", "jane", "--limit", "20", "--json")
         assert code == 0, err
         assert len(json.loads(out)["data"]) == 20
         assert "20,000 notifications where 20 were asked" in err
+    with HostileServer(activity_feed("doubled")) as server:
+        against(server.url)
         code, out, err = run(capsys, "activity", "jane", "--json")
         assert code == 0, err
         ids = [n["_id"] for n in json.loads(out)["data"]]
-        assert ids == [_item(n)["_id"] for n in (1, 2, 4)]
+        assert ids == [activity_item(n)["_id"] for n in (1, 2, 4)]
         assert "1 notification of this page could not be read" in err
         assert "twice on one page" in err
+
+
+async def _scan(url: str) -> activity.Scan:
+    async with InboxClient(url, STAGING_KEY, ClientOptions()) as client:
+        return await activity.scan(client, ActivityFilter(subscriber_ids=["jane"]), limit=10_000)
 
 
 def test_the_scan_keeps_each_notification_once_and_stops_on_a_cycle(
     against: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    failed = {"status": "failed", "type": "email", "executionDetails": []}
-    pages = [[_item(p * 50 + n, jobs=[failed]) for n in range(50)] for p in range(3)]
-    # The feed moves by one between reads: page 1 repeats the last of page 0.
-    moved = [pages[0], [pages[0][-1], *pages[1][:49]], pages[2][:10]]
-
-    def answer(seen: Seen) -> Any:
-        page = int(seen.query.split("page=")[1].split("&")[0])
-        if "cycle" in seen.query:
-            data = pages[page % 3]  # pages 0, 1, 2, then 0, 1, 2 again
-            return json_reply({"data": data, "page": page, "pageSize": 50, "hasMore": True})
-        data = moved[page]
-        more = page < 2
-        return json_reply({"data": data, "page": page, "pageSize": 50, "hasMore": more})
-
-    async def scan(subscriber: str) -> activity.Scan:
-        async with InboxClient(server.url, STAGING_KEY, ClientOptions()) as client:
-            wanted = ActivityFilter(subscriber_ids=[subscriber])
-            return await activity.scan(client, wanted, limit=10_000)
-
-    with HostileServer(answer) as server:
-        found = asyncio.run(scan("jane"))
-        assert len(found.found) == len({n.id for n in found.found}) == 109
-        assert any("came again on a later page" in s for s in found.said)
+    with HostileServer(activity_feed("moving")) as server:
+        found = asyncio.run(_scan(server.url))
+    assert len(found.found) == len({n.id for n in found.found}) == 109
+    assert any("came again on a later page" in s for s in found.said)
+    with HostileServer(activity_feed("cycle")) as server:
         with pytest.raises(ProtocolError, match="again"):
-            asyncio.run(scan("cycle"))
-        assert len(server.paths("/v1/notifications")) == 3 + 4, "stopped at the fourth page"
+            asyncio.run(_scan(server.url))
+        assert len(server.paths("/v1/notifications")) == 4, "stopped at the fourth page"
         against(server.url)
-        code, _, err = run(capsys, "activity", "cycle", "--failed", "--limit", "500")
+        code, _, err = run(capsys, "activity", "jane", "--failed", "--limit", "500")
         assert code == 1 and "again" in err
 
 

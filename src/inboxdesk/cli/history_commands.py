@@ -200,12 +200,14 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
                 file=sys.stderr,
             )
             return 2
-        refused = _unchanged(entry) or outbox.refusal(entry.write)
+        refused = _unchanged(entry)
+        if refused is None:
+            await file_under_environment(outbox)
+            if _elsewhere(keyring, entry, outbox.where.environment):
+                return 2  # said with the environment's name, before the outbox's refusal
+            refused = outbox.refusal(entry.write)
         if refused is not None:
             print(f"inboxdesk: {safe(refused)}", file=sys.stderr)
-            return 2
-        await file_under_environment(outbox)
-        if _elsewhere(keyring, entry, outbox.where.environment):
             return 2
         if entry.write.kind is Kind.SET_PRIMARY and not await _environment_confirmed(
             keyring, client, entry, environment
