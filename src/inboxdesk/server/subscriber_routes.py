@@ -72,15 +72,10 @@ def _bad(name: str) -> str:
     }[name]
 
 
-def build_subscriber_router(store: Store) -> APIRouter:
+def build_subscriber_router(store: Store, v2: bool = True) -> APIRouter:
+    """The routes; `v2` False: no PATCH, as a service without the v2 subscribers."""
     router = APIRouter(responses=ERRORS)
 
-    @router.patch(
-        "/v2/subscribers/{subscriberId}",
-        summary="Change a subscriber's fields",
-        description="Only the fields given are written; null clears one; data is replaced.",
-        tags=["subscribers"],
-    )
     async def patch_subscriber(request: Request, subscriberId: str) -> JSONResponse:
         body = await _body(request)
         # Unknown fields are ignored, as production's pipe has no whitelist.
@@ -91,6 +86,16 @@ def build_subscriber_router(store: Store) -> APIRouter:
         caller = caller_of(request.scope)
         doc = await off_loop(store.patch_subscriber, caller, subscriberId, fields, utc_now())
         return enveloped(_v2(doc))
+
+    if v2:
+        router.add_api_route(
+            "/v2/subscribers/{subscriberId}",
+            patch_subscriber,
+            methods=["PATCH"],
+            summary="Change a subscriber's fields",
+            description="Only the fields given are written; null clears one; data is replaced.",
+            tags=["subscribers"],
+        )
 
     async def credentials(request: Request, subscriberId: str, append: bool) -> JSONResponse:
         body = await _body(request)
