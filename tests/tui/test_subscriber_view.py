@@ -198,7 +198,7 @@ async def test_the_service_gone_mid_change_keeps_the_change_queued(
         await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
 
 
-async def test_i_from_a_timeline_lands_on_the_field_its_cause_names(
+async def test_i_from_a_timeline_and_activity_lands_on_the_field_its_cause_names(
     make_service: ServiceFactory,
 ) -> None:
     from tests.delivery_fixture import delivery_fixture
@@ -212,3 +212,12 @@ async def test_i_from_a_timeline_lands_on_the_field_its_cause_names(
         await pilot.press("i")
         await until(pilot, lambda: view(app) is not None, what="the subscriber view")
         assert row_key(app) == "email"
+        # From Activity: the highlighted notification's subscriber.
+        await pilot.press("4")
+        await until(pilot, lambda: app.screen.id == "activity", what="activity")
+        await pilot.press("i")
+        await until(
+            pilot,
+            lambda: view(app) is not None and app.screen.sub_title == "Subscriber · jane",
+            what="jane's data from Activity",
+        )
