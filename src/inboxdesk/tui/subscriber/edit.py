@@ -125,3 +125,41 @@ class SecretField(ModalScreen[str]):
 
     def action_cancel(self) -> None:
         self.dismiss("")
+
+
+class TokenPicker(ModalScreen[int]):
+    """Which device token to remove, each shown masked; answers its index, -1: none."""
+
+    DEFAULT_CSS = """
+    TokenPicker { align: center middle; }
+    TokenPicker #dialog { width: 60; max-width: 100%; height: auto; border: round $accent;
+        padding: 0 1; background: $surface; }
+    TokenPicker OptionList { height: auto; max-height: 12; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="subscriber_token.cancel", tooltip="Cancel"),
+    ]
+
+    def __init__(self, title: str, masked: list[str]) -> None:
+        super().__init__()
+        self.title_ = title
+        self.masked = masked
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import OptionList
+
+        with Vertical(id="dialog"):
+            yield Static(Text(safe(self.title_), style="bold"))
+            yield OptionList(*(Text(m) for m in self.masked), id="token-list")
+            yield Static(Text("Enter removes it (undoable from History) · Escape cancels"))
+
+    def on_mount(self) -> None:
+        from textual.widgets import OptionList
+
+        self.query_one("#token-list", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: Any) -> None:
+        self.dismiss(int(event.option_index))
+
+    def action_cancel(self) -> None:
+        self.dismiss(-1)
