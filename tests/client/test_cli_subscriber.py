@@ -119,6 +119,8 @@ def test_a_token_from_stdin_added_removed_and_the_removal_undone(
     code, out, err = run(capsys, "history", "--json")
     assert code == 0, err
     assert SENTINEL not in out and "5b81" in out
+    code, out, err = run(capsys, "history")
+    assert code == 0 and SENTINEL not in out and "credentials-removed" in out, err
     code, out, err = run(capsys, "history", "--export", "csv")
     assert code == 0, err
     assert SENTINEL not in out and "credentials-removed" in out
