@@ -48,6 +48,10 @@ class EditField(ModalScreen[object]):
         self.name_ = name
         self.before = before
         self.warned: object = UNCHANGED  # the value a warning was said for
+        # The value now, as the box shows it: made safe (a control character from the
+        # wire is shown escaped), and taken as "unchanged" if sent back as it is.
+        before = "" if before is None else shown_value(name, before)
+        self.prefilled = safe(before, newlines=False)
 
     def compose(self) -> ComposeResult:
         who = safe(self.subscriber_id, newlines=False)
@@ -55,8 +59,7 @@ class EditField(ModalScreen[object]):
         with Vertical(id="dialog"):
             yield Static(Text(f"{self.name_} of {who}", style="bold"), id="field-title")
             yield Static(Text(f"Now: {was}"), id="field-before")
-            value = "" if self.before is None else shown_value(self.name_, self.before)
-            yield Input(value=value, id="field-input")
+            yield Input(value=self.prefilled, id="field-input")
             yield Static(Text(""), id="field-said")
             yield Static(
                 Text("Enter saves (undoable from History) · empty clears · Escape cancels"),
@@ -70,6 +73,9 @@ class EditField(ModalScreen[object]):
         self.query_one("#field-said", Static).update(Text(safe(words)))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.value == self.prefilled:
+            self.dismiss(UNCHANGED)
+            return
         text = event.value.strip()
         value: Any = text or None
         if self.name_ == "data" and text:
