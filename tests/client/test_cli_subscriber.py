@@ -61,7 +61,7 @@ def test_grace_s_phone_is_fixed_undone_and_fixed_again(
     assert _shown(capsys, "grace.hopper")["phone"] == "+14155550199"
 
 
-def test_decision_115_refusals_and_warning(
+def test_the_checks_before_sending_refuse_and_warn(
     sub_env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for option, value, words in (
