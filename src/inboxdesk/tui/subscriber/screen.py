@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from inboxdesk.models import Subscriber
 
 FIELD_ROWS = ("email", "phone", "firstName", "lastName", "avatar", "locale", "timezone", "data")
+# Shown, never changed here.
+READ_ONLY_ROWS = ("isOnline", "lastOnlineAt", "createdAt", "updatedAt")
 LEGEND = (
     "Enter: fix the highlighted row · d: remove a token · x: remove a provider's credentials · "
     "every change is undone from History (3)."
@@ -198,6 +200,10 @@ class SubscriberScreen(ServiceScreen):
         for name in FIELD_ROWS:
             shown = safe(shown_value(name, values.get(name)), newlines=False)
             table.add_row(Text(name), Text(shown), key=name)
+        for name in READ_ONLY_ROWS:
+            value = wire.get(name)
+            shown = "(none)" if value is None else safe(str(value), newlines=False)
+            table.add_row(Text(name, style="dim"), Text(shown, style="dim"), key=name)
         for n, entry in enumerate(wire.get("channels") or []):
             provider = str(entry.get("providerId"))
             words = safe(_credentials_words(entry), newlines=False)
@@ -275,6 +281,9 @@ class SubscriberScreen(ServiceScreen):
                 words = f"{provider}: Enter sets its webhook URL (typed unseen); x removes it all."
         elif key.startswith("need:"):
             words = "Enter fixes what this channel lacks."
+        elif key in READ_ONLY_ROWS or key == "id":
+            name = "subscriberId" if key == "id" else key
+            words = f"{name}: kept by the service, not changed here."
         self.query_one("#subscriber-row", Static).update(Text(safe(words, newlines=False)))
 
     @on(DataTable.RowSelected, "#subscriber-table")
