@@ -9,10 +9,12 @@ import json
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.client.conftest import run
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
+from tests.loopback import loopback
 from tests.subscriber_fixture import SENTINEL, subscriber_fixture
 
 
@@ -59,7 +61,7 @@ def test_grace_s_phone_is_fixed_undone_and_fixed_again(
     assert _shown(capsys, "grace.hopper")["phone"] == "+14155550199"
 
 
-def test_decision_115_refusals_and_warning(
+def test_the_checks_before_sending_refuse_and_warn(
     sub_env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for option, value, words in (
@@ -117,6 +119,8 @@ def test_a_token_from_stdin_added_removed_and_the_removal_undone(
     code, out, err = run(capsys, "history", "--json")
     assert code == 0, err
     assert SENTINEL not in out and "5b81" in out
+    code, out, err = run(capsys, "history")
+    assert code == 0 and SENTINEL not in out and "credentials-removed" in out, err
     code, out, err = run(capsys, "history", "--export", "csv")
     assert code == 0, err
     assert SENTINEL not in out and "credentials-removed" in out
@@ -144,3 +148,29 @@ def test_read_only_and_the_service_gone(
     monkeypatch.setenv("INBOXDESK_BASE_URL", "http://127.0.0.1:9")
     code, _, err = run(capsys, "set-subscriber", "grace.hopper", "--phone", "+14155550100")
     assert code == 1 and "127.0.0.1:9" in err
+
+
+def test_the_service_gone_between_the_read_and_the_change(
+    sub_env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The subscriber is read, then the service answers 503 to the change: it fails
+    with the reason (the command line never queues), nothing changed, and the journal
+    says so."""
+    forward = httpx.Client(base_url=sub_env.url)
+
+    def gone_for_writes(request: httpx.Request) -> httpx.Response:
+        if request.method != "GET":
+            return httpx.Response(503, json={"statusCode": 503, "message": "Service Unavailable"})
+        answer = forward.get(request.url.raw_path.decode(), headers=request.headers)
+        return httpx.Response(answer.status_code, content=answer.content, headers=answer.headers)
+
+    with loopback(gone_for_writes) as url:
+        monkeypatch.setenv("INBOXDESK_BASE_URL", url)
+        code, _, err = run(capsys, "set-subscriber", "grace.hopper", "--phone", "+14155550100")
+        assert code == 1 and "Service Unavailable" in err
+        code, out, _ = run(capsys, "history", "--json")
+        (entry,) = json.loads(out)["data"]
+    forward.close()
+    monkeypatch.setenv("INBOXDESK_BASE_URL", sub_env.url)
+    assert _shown(capsys, "grace.hopper")["phone"] is None
+    assert (entry["operation"], entry["outcome"]) == ("subscriber", "failed")

@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, OptionList, Static
 
 from inboxdesk.tui.activity.timeline import TimelineScreen
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.history.table import HistoryTable
-from inboxdesk.tui.subscriber.edit import EditField, SecretField
+from inboxdesk.tui.subscriber.edit import EditField, SecretField, TokenPicker
 from inboxdesk.tui.subscriber.opening import open_subscriber_view
 from inboxdesk.tui.subscriber.screen import SubscriberScreen
 from tests.client.faults import FaultTransport
@@ -139,12 +139,25 @@ async def test_a_token_typed_unseen_lands_from_a_cause_and_is_never_shown(
             return list(fcm["credentials"]["deviceTokens"])
 
         assert tokens() == ["tok-a1", "tok-a2", SENTINEL]
-        # Removed with `x`, and the removal undone from History: restored, and named.
+        # One token removed (picked from the masked list; the others stay), and the
+        # removal undone from History.
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, TokenPicker), what="the token list")
+        assert SENTINEL not in str(app.screen.query_one(OptionList).get_option_at_index(2).prompt)
+        await pilot.press("enter")
+        await until(pilot, lambda: tokens() == ["tok-a2", SENTINEL], what="tok-a1 removed")
+        await pilot.press("3")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await pilot.press("z")
+        await until(pilot, lambda: tokens() == ["tok-a1", "tok-a2", SENTINEL], what="undone")
+        await pilot.press("6")
+        await until(pilot, lambda: view(app) is not None and "credentials fcm" in shown_text(app))
+        # The provider's credentials removed with `x`, that removal undone: named.
         await pilot.press("x")
         await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
         await pilot.press("3")
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        await pilot.press("z")
+        await pilot.press("g", "z")  # the newest entry: the removal
         await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
         assert tokens() == ["tok-a1", "tok-a2", SENTINEL]
         await pilot.press("6")
@@ -198,7 +211,7 @@ async def test_the_service_gone_mid_change_keeps_the_change_queued(
         await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
 
 
-async def test_i_from_a_timeline_lands_on_the_field_its_cause_names(
+async def test_i_from_a_timeline_and_activity_lands_on_the_field_its_cause_names(
     make_service: ServiceFactory,
 ) -> None:
     from tests.delivery_fixture import delivery_fixture
@@ -212,3 +225,12 @@ async def test_i_from_a_timeline_lands_on_the_field_its_cause_names(
         await pilot.press("i")
         await until(pilot, lambda: view(app) is not None, what="the subscriber view")
         assert row_key(app) == "email"
+        # From Activity: the highlighted notification's subscriber.
+        await pilot.press("4")
+        await until(pilot, lambda: app.screen.id == "activity", what="activity")
+        await pilot.press("i")
+        await until(
+            pilot,
+            lambda: view(app) is not None and app.screen.sub_title == "Subscriber · jane",
+            what="jane's data from Activity",
+        )

@@ -31,6 +31,7 @@ from inboxdesk.writes.subscriber import changed, subscriber_write, values_of
 # Exit status of a change refused before it is sent (bad input): nothing changed.
 BAD_INPUT = 2
 SHOWN = ("subscriberId", "firstName", "lastName", "email", "phone", "locale", "timezone")
+READ_ONLY = ("isOnline", "lastOnlineAt", "createdAt", "updatedAt")
 
 
 def _document(client_subscriber: Any) -> dict[str, Any]:
@@ -47,7 +48,7 @@ def _document(client_subscriber: Any) -> dict[str, Any]:
         }
         for c in wire.get("channels") or []
     ]
-    shown = {name: wire.get(name) for name in (*SHOWN, "avatar", "data")}
+    shown = {name: wire.get(name) for name in (*SHOWN, "avatar", "data", *READ_ONLY)}
     shown["channels"] = channels
     shown["needs"] = [
         {"channel": n.channel, "field": n.field, "words": n.words} for n in needs(wire)
@@ -56,7 +57,7 @@ def _document(client_subscriber: Any) -> dict[str, Any]:
 
 
 def _print(doc: dict[str, Any]) -> None:
-    for name in (*SHOWN, "avatar"):
+    for name in (*SHOWN, "avatar", *READ_ONLY):
         value = doc.get(name)
         print(f"{name:>13}: {'(none)' if value is None else safe(str(value), newlines=False)}")
     data = doc.get("data")

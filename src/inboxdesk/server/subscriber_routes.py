@@ -73,27 +73,29 @@ def _bad(name: str) -> str:
 
 
 def build_subscriber_router(store: Store, v2: bool = True) -> APIRouter:
-    """`v2`: serve the v2 PATCH; off, as an older service without /v2/subscribers."""
+    """The routes; `v2` False: no PATCH, as a service without the v2 subscribers."""
     router = APIRouter(responses=ERRORS)
 
-    if v2:  # an older service has no /v2/subscribers
+    async def patch_subscriber(request: Request, subscriberId: str) -> JSONResponse:
+        body = await _body(request)
+        # Unknown fields are ignored, as production's pipe has no whitelist.
+        fields = {name: body[name] for name in FIELDS if name in body}
+        messages = [m for name, value in fields.items() for m in _field_errors(name, value)]
+        if messages:
+            raise _DtoError(messages)
+        caller = caller_of(request.scope)
+        doc = await off_loop(store.patch_subscriber, caller, subscriberId, fields, utc_now())
+        return enveloped(_v2(doc))
 
-        @router.patch(
+    if v2:
+        router.add_api_route(
             "/v2/subscribers/{subscriberId}",
+            patch_subscriber,
+            methods=["PATCH"],
             summary="Change a subscriber's fields",
             description="Only the fields given are written; null clears one; data is replaced.",
             tags=["subscribers"],
         )
-        async def patch_subscriber(request: Request, subscriberId: str) -> JSONResponse:
-            body = await _body(request)
-            # Unknown fields are ignored, as production's pipe has no whitelist.
-            fields = {name: body[name] for name in FIELDS if name in body}
-            messages = [m for name, value in fields.items() for m in _field_errors(name, value)]
-            if messages:
-                raise _DtoError(messages)
-            caller = caller_of(request.scope)
-            doc = await off_loop(store.patch_subscriber, caller, subscriberId, fields, utc_now())
-            return enveloped(_v2(doc))
 
     async def credentials(request: Request, subscriberId: str, append: bool) -> JSONResponse:
         body = await _body(request)

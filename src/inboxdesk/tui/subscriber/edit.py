@@ -48,6 +48,10 @@ class EditField(ModalScreen[object]):
         self.name_ = name
         self.before = before
         self.warned: object = UNCHANGED  # the value a warning was said for
+        # The value now, as the box shows it: made safe (a control character from the
+        # wire is shown escaped), and taken as "unchanged" if sent back as it is.
+        before = "" if before is None else shown_value(name, before)
+        self.prefilled = safe(before, newlines=False)
 
     def compose(self) -> ComposeResult:
         who = safe(self.subscriber_id, newlines=False)
@@ -55,8 +59,7 @@ class EditField(ModalScreen[object]):
         with Vertical(id="dialog"):
             yield Static(Text(f"{self.name_} of {who}", style="bold"), id="field-title")
             yield Static(Text(f"Now: {was}"), id="field-before")
-            value = "" if self.before is None else shown_value(self.name_, self.before)
-            yield Input(value=value, id="field-input")
+            yield Input(value=self.prefilled, id="field-input")
             yield Static(Text(""), id="field-said")
             yield Static(
                 Text("Enter saves (undoable from History) · empty clears · Escape cancels"),
@@ -70,6 +73,9 @@ class EditField(ModalScreen[object]):
         self.query_one("#field-said", Static).update(Text(safe(words)))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.value == self.prefilled:
+            self.dismiss(UNCHANGED)
+            return
         text = event.value.strip()
         value: Any = text or None
         if self.name_ == "data" and text:
@@ -125,3 +131,41 @@ class SecretField(ModalScreen[str]):
 
     def action_cancel(self) -> None:
         self.dismiss("")
+
+
+class TokenPicker(ModalScreen[int]):
+    """Which device token to remove, each shown masked; answers its index, -1: none."""
+
+    DEFAULT_CSS = """
+    TokenPicker { align: center middle; }
+    TokenPicker #dialog { width: 60; max-width: 100%; height: auto; border: round $accent;
+        padding: 0 1; background: $surface; }
+    TokenPicker OptionList { height: auto; max-height: 12; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="subscriber_token.cancel", tooltip="Cancel"),
+    ]
+
+    def __init__(self, title: str, masked: list[str]) -> None:
+        super().__init__()
+        self.title_ = title
+        self.masked = masked
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import OptionList
+
+        with Vertical(id="dialog"):
+            yield Static(Text(safe(self.title_), style="bold"))
+            yield OptionList(*(Text(m) for m in self.masked), id="token-list")
+            yield Static(Text("Enter removes it (undoable from History) · Escape cancels"))
+
+    def on_mount(self) -> None:
+        from textual.widgets import OptionList
+
+        self.query_one("#token-list", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: Any) -> None:
+        self.dismiss(int(event.option_index))
+
+    def action_cancel(self) -> None:
+        self.dismiss(-1)

@@ -20,13 +20,20 @@ from inboxdesk.client import InboxdeskError
 from inboxdesk.models.subscriber_edit import (
     CHAT_PROVIDERS,
     PUSH_PROVIDERS,
+    mask,
     masked_credentials,
     needs,
 )
 from inboxdesk.text import safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.screens.service_screen import ServiceScreen
-from inboxdesk.tui.subscriber.edit import UNCHANGED, EditField, SecretField, shown_value
+from inboxdesk.tui.subscriber.edit import (
+    UNCHANGED,
+    EditField,
+    SecretField,
+    TokenPicker,
+    shown_value,
+)
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
@@ -40,8 +47,10 @@ if TYPE_CHECKING:
     from inboxdesk.models import Subscriber
 
 FIELD_ROWS = ("email", "phone", "firstName", "lastName", "avatar", "locale", "timezone", "data")
+# Shown, never changed here.
+READ_ONLY_ROWS = ("isOnline", "lastOnlineAt", "createdAt", "updatedAt")
 LEGEND = (
-    "Enter: fix the highlighted row · x: remove a provider's credentials · "
+    "Enter: fix the highlighted row · d: remove a token · x: remove a provider's credentials · "
     "every change is undone from History (3)."
 )
 
@@ -92,6 +101,13 @@ class SubscriberScreen(ServiceScreen):
             "Fix",
             id="subscriber.edit",
             tooltip="Change the highlighted field, or add a token or webhook URL",
+        ),
+        Binding(
+            "d",
+            "remove_token",
+            "Remove token",
+            id="subscriber.remove_token",
+            tooltip="Remove one device token of the highlighted push provider",
         ),
         Binding(
             "x",
@@ -184,6 +200,10 @@ class SubscriberScreen(ServiceScreen):
         for name in FIELD_ROWS:
             shown = safe(shown_value(name, values.get(name)), newlines=False)
             table.add_row(Text(name), Text(shown), key=name)
+        for name in READ_ONLY_ROWS:
+            value = wire.get(name)
+            shown = "(none)" if value is None else safe(str(value), newlines=False)
+            table.add_row(Text(name, style="dim"), Text(shown, style="dim"), key=name)
         for n, entry in enumerate(wire.get("channels") or []):
             provider = str(entry.get("providerId"))
             words = safe(_credentials_words(entry), newlines=False)
@@ -261,6 +281,9 @@ class SubscriberScreen(ServiceScreen):
                 words = f"{provider}: Enter sets its webhook URL (typed unseen); x removes it all."
         elif key.startswith("need:"):
             words = "Enter fixes what this channel lacks."
+        elif key in READ_ONLY_ROWS or key == "id":
+            name = "subscriberId" if key == "id" else key
+            words = f"{name}: kept by the service, not changed here."
         self.query_one("#subscriber-row", Static).update(Text(safe(words, newlines=False)))
 
     @on(DataTable.RowSelected, "#subscriber-table")
@@ -324,6 +347,33 @@ class SubscriberScreen(ServiceScreen):
             self.send(write)
 
         self.app.push_screen(SecretField(title), given)
+
+    def action_remove_token(self) -> None:
+        """One token of the highlighted push entry, picked from the masked list; the
+        others are sent whole, so they stay."""
+        key = self._key() or ""
+        subscriber = self.subscriber
+        provider = key.split(":")[1] if key.startswith("cred:") else ""
+        if subscriber is None or provider not in PUSH_PROVIDERS:
+            self.notify("Move to a push provider's credentials first.", markup=False)
+            return
+        entries = [c for c in subscriber.channels or [] if c.provider_id == provider]
+        tokens = [t for c in entries for t in c.credentials.device_tokens or []]
+        if not tokens:
+            self.notify(f"{safe(provider)} holds no device token.", markup=False)
+            return
+
+        def picked(index: int | None) -> None:
+            if index is None or not 0 <= index < len(tokens) or self.subscriber is None:
+                return
+            write = credentials_write(self.subscriber, provider, "remove-token", tokens[index])
+            if isinstance(write, str):
+                self.notify(safe(write), severity="warning", markup=False)
+                return
+            self.send(write)
+
+        title = f"Remove a device token of {safe(provider, newlines=False)}"
+        self.app.push_screen(TokenPicker(title, [mask(t) for t in tokens]), picked)
 
     def action_remove_credentials(self) -> None:
         key = self._key() or ""
