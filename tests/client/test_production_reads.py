@@ -41,10 +41,12 @@ async def test_an_unknown_subscriber_on_the_v2_inbox_is_not_taken_for_an_older_s
             assert not isinstance(unknown.value, NoV2Inbox)
             assert unknown.value.message == "Subscriber 'ghost' was not found in this environment."
             assert client.v2_inbox is not False, "the v2 inbox is still there"
-    # One request more on the error path: the subscriber's own route decides.
+    # On the error path only: the subscriber's own route decides, and the v2 listing
+    # shows that route exists (a service with no v2 subscribers says nothing by its 404).
     assert [(r.method, r.url.path) for r in transport.seen] == [
         ("GET", "/v2/subscribers/ghost/notifications"),
         ("GET", "/v2/subscribers/ghost"),
+        ("GET", "/v2/subscribers"),
     ]
 
 
@@ -62,10 +64,11 @@ def test_the_command_line_says_an_unknown_subscriber_in_one_line(
     assert "subscriberId, not a name" in err, "what to do, the same everywhere"
 
 
+@pytest.mark.parametrize("v2_subscribers", [True, False])
 async def test_a_missing_route_with_a_known_subscriber_is_an_older_service(
-    make_service: ServiceFactory,
+    make_service: ServiceFactory, v2_subscribers: bool
 ) -> None:
-    service = make_service(v2_inbox=False)
+    service = make_service(v2_inbox=False, v2_subscribers=v2_subscribers)
     with production_shaped(service.url) as url:
         async with InboxClient(url, STAGING_KEY, FAST) as client:
             with pytest.raises(NoV2Inbox):

@@ -17,7 +17,12 @@ from inboxdesk import models
 
 # Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client import inbox
-from inboxdesk.client.errors import InboxdeskError, NotFoundError, ProtocolError
+from inboxdesk.client.errors import (
+    InboxdeskError,
+    NotFoundError,
+    ProtocolError,
+    SubscriberNotFound,
+)
 from inboxdesk.client.inbox import NoV2Inbox
 from inboxdesk.client.limits import Walk
 from inboxdesk.client.parse import (
@@ -190,11 +195,24 @@ class InboxClient(PreferenceOperations, SubscriberDataOperations):
 
     async def notifications(self, subscriber_id: str, **query: Any) -> InboxPage:
         """`GET /v2/subscribers/{id}/notifications`: limit, offset or after, read, seen,
-        archived, snoozed. Raises NoV2Inbox on a service without it."""
+        archived, snoozed. Raises NoV2Inbox on a service without it, SubscriberNotFound
+        for a subscriber this environment does not hold."""
         try:
             page = await inbox.notifications(self._sender, subscriber_id, **query)
         except NoV2Inbox:
             self.v2_inbox = False
+            raise
+        except SubscriberNotFound as exc:
+            # The subscriber's route answered 404 too: on a service with no v2
+            # subscribers at all (older still), that says nothing about the subscriber.
+            if self._subscribers_v2 is not True and not await self._has_v2_subscribers():
+                self.v2_inbox = False
+                raise NoV2Inbox(
+                    404,
+                    "This service has no v2 inbox (an older deployment).",
+                    "The v1 feed has the same messages, without archive and snooze.",
+                    path=exc.path,
+                ) from None
             raise
         self.v2_inbox = True
         return page

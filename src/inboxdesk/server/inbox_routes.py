@@ -1,6 +1,7 @@
-"""The v2 inbox routes: the subscriber's notifications, the
-per-notification actions and bulk seen. Off (`ServerSettings.v2_inbox`), the service
-answers 404 there as an older deployment does."""
+"""The v2 inbox routes: the subscriber's notifications, the per-notification actions
+and bulk seen, with production's filters (read as production reads them: a boolean is
+true only as the text `true`) and its words. Off (`ServerSettings.v2_inbox`), the
+service answers 404 there as an older deployment does."""
 
 from __future__ import annotations
 
@@ -15,12 +16,11 @@ from pydantic import BaseModel, ConfigDict
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.route_helpers import ERRORS, Whole, enveloped, off_loop, require_id
+from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop, require_id
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import InboxAction, Narrowing, NotAllowed, SnoozeTooSoon, Store
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
-Offset = Annotated[int, Whole, Query(ge=0)]
 Flag = Annotated[str | None, Query()]
 Many = Annotated[list[str] | None, Query()]
 SEVERITIES = ("high", "medium", "low", "none")

@@ -460,8 +460,12 @@ def _filters(text: str) -> list[dict[str, Any]]:
         raise ApiValidationError.general(
             f"filters must contain no more than {MAX_COUNT_FILTERS} elements"
         )
-    if not value or not all(isinstance(f, dict) for f in value):
+    if not value:
         raise ApiValidationError.general("filters must contain at least 1 elements")
+    if not all(isinstance(f, dict) for f in value):
+        raise ApiValidationError.general(
+            "each value in nested property filters must be either object or array"
+        )
     for n, item in enumerate(value):
         count_filter_errors(n, item)
     return value
