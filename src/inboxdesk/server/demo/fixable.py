@@ -105,11 +105,8 @@ def grace_stories(
             "transactionId": f"txn_{rng.getrandbits(48):012x}",
             "createdAt": iso(at),
             "payload": {"story": title},
-            "jobs": [
-                {"type": "trigger", "status": "completed", "executionDetails": []},
-                _in_app(at, f"{title}:in_app"),
-                job,
-            ],
+            # No trigger job: the feed shows none, as the worker's own notifications.
+            "jobs": [_in_app(at, f"{title}:in_app"), job],
         }
         if workflow == security:
             notification["severity"] = "high"
