@@ -39,7 +39,7 @@ class RawPathMiddleware:
         await self.app(scope, receive, send)
 
 
-def decoded_path_params(request: Request) -> None:
+async def decoded_path_params(request: Request) -> None:
     """The path parameters as sent: decodes what the middleware left encoded for routing.
 
     Run before the endpoint reads them: FastAPI solves a route's dependencies first.

@@ -8,10 +8,13 @@ worker does the rest (server/worker/), so a repeated transactionId is answered
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import secrets
+import weakref
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -19,7 +22,8 @@ from fastapi import APIRouter, Request
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import GENERAL, NO_VALUE, ApiValidationError, error_response
 from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop
-from inboxdesk.server.store import NotAllowed, Store, iso
+from inboxdesk.server.store import FoundWorkflow, NotAllowed, Store, iso
+from inboxdesk.server.store.triggers import TriggerRequest
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
 RECIPIENTS = (
@@ -33,6 +37,7 @@ CONTEXT_SHAPE = (
 _CONTEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
 MAX_CONTEXTS = 5
 MAX_CONTEXT_DATA = 64 * 1024
+NOT_FOUND = "workflow_not_found"
 ATTACHMENT = "Each attachment must include file content as a base64-encoded string or Buffer"
 
 
@@ -157,8 +162,77 @@ def _attachments(payload: Mapping[str, Any]) -> None:
             raise NotAllowed(f"Payload validation failed: attachments.{n}.file: {ATTACHMENT}")
 
 
+def _verdict(body: Mapping[str, Any], found: FoundWorkflow | None) -> str:
+    """The trigger's status once its workflow is known, in production's order; only
+    `processed` is queued. Refused attachments raise."""
+    if found is None:
+        return NOT_FOUND
+    if "tenant" in body:
+        # Tenants are not kept by this service: none is ever found.
+        return "no_tenant_found"
+    if not found.active:
+        return "trigger_not_active"
+    _attachments(body["payload"])
+    return "processed"
+
+
+@dataclass
+class _Batch:
+    waiting: list[tuple[TriggerRequest, asyncio.Future[tuple[Any, Any]]]] = field(
+        default_factory=list
+    )
+    writer: asyncio.Task[None] | None = None
+
+
+class Admission:
+    """Triggers admitted in batches: those that arrive while a batch is being written
+    wait and go together in the next, one transaction for all (as a database's group
+    commit does), so callers with many triggers in flight pay one commit per batch.
+    Each request still gets its own answer, and only after its trigger is stored."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        # Per event loop (a test may serve one app from several): what waits, and the
+        # task writing it.
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Batch] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    async def admit(self, request: TriggerRequest) -> tuple[FoundWorkflow | None, str]:
+        loop = asyncio.get_running_loop()
+        batch = self._loops.setdefault(loop, _Batch())
+        answer: asyncio.Future[tuple[Any, Any]] = loop.create_future()
+        batch.waiting.append((request, answer))
+        if batch.writer is None or batch.writer.done():
+            # A task of its own: a caller that goes away does not stop the others' batch.
+            batch.writer = loop.create_task(self._write(batch))
+        found, status = await asyncio.shield(answer)
+        if isinstance(status, Exception):
+            raise status
+        return found, str(status)
+
+    async def _write(self, pending: _Batch) -> None:
+        while pending.waiting:
+            batch, pending.waiting = pending.waiting, []
+            try:
+                results = await off_loop(
+                    self.store.accept_triggers, [r for r, _ in batch], _verdict
+                )
+            except Exception as failed:
+                for _, answer in batch:
+                    if not answer.done():
+                        answer.set_exception(failed)
+                continue
+            if any(status == "processed" for _, status in results):
+                self.store.worker.wake()
+            for (_, answer), result in zip(batch, results, strict=True):
+                if not answer.done():
+                    answer.set_result(result)
+
+
 def build_trigger_router(store: Store) -> APIRouter:
     router = APIRouter(prefix="/v1/events", responses=ERRORS, tags=["events"])
+    admission = Admission(store)
 
     @router.post(
         "/trigger",
@@ -177,20 +251,11 @@ def build_trigger_router(store: Store) -> APIRouter:
             raise BodyErrors(["Request body must be valid JSON"]) from None
         body = check_body(parsed)
         caller = caller_of(request.scope)
-        found = await off_loop(store.trigger_workflow, caller, body["name"])
-        if found is None:
-            return error_response(request, 422, "workflow_not_found", error="Unprocessable Entity")
+        _, status = await admission.admit(TriggerRequest(caller, body, iso(store.clock())))
+        if status == NOT_FOUND:
+            return error_response(request, 422, NOT_FOUND, error="Unprocessable Entity")
         answer = {"acknowledged": True, "transactionId": body["transactionId"]}
-        if "tenant" in body:
-            # Tenants are not kept by this service: none is ever found.
-            return enveloped({**answer, "status": "no_tenant_found"}, 201)
-        if not found.active:
-            return enveloped({**answer, "status": "trigger_not_active"}, 201)
-        _attachments(body["payload"])
-        queued = {**body, "_templateId": found.id}
-        await off_loop(store.queue_trigger, caller, queued, iso(store.clock()))
-        store.worker.wake()
-        return enveloped({**answer, "status": "processed"}, 201)
+        return enveloped({**answer, "status": status}, 201)
 
     @router.delete(
         "/trigger/{transactionId}",

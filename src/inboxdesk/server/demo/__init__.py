@@ -13,6 +13,7 @@ from typing import Any
 from inboxdesk.server.demo.catalog import TOOL_WORKFLOW, integrations, workflows
 from inboxdesk.server.demo.delivery import ADA, ada_stories, notification_for
 from inboxdesk.server.demo.draws import hex_id
+from inboxdesk.server.demo.fixable import add_tracking, fix_people, grace_stories
 from inboxdesk.server.demo.inbox import message, subscribers
 from inboxdesk.server.demo.preferences import add_sms_steps, choices
 from inboxdesk.server.demo.tables import BIG_INBOX, BIG_INBOX_SIZE, PEOPLE, WORKFLOWS
@@ -75,6 +76,13 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
         "preferences": preferences + choices({sid for sid, *_ in people}, now),
     }
     add_sms_steps(random.Random(f"{seed}:{name}:sms"), now, environment["workflows"])
+    add_tracking(environment["integrations"])
+    fix_people(environment["subscribers"], stories=big)
+    if big:
+        # After every draw above: Grace's stories leave the rest of the demo as it was.
+        stories, inbox = grace_stories(now, environment["integrations"], [w[0] for w in WORKFLOWS])
+        notifications += stories
+        messages += inbox
     return environment
 
 

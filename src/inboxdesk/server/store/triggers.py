@@ -9,7 +9,8 @@ enter it, so they never change by themselves.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,33 +51,83 @@ class FoundWorkflow:
     active: bool
 
 
+def _find_workflow(
+    db: sqlite3.Connection, environment_id: str, identifier: str
+) -> FoundWorkflow | None:
+    for row in db.execute(
+        "SELECT id, doc FROM workflows WHERE environment_id = ?", (environment_id,)
+    ):
+        doc = json.loads(row["doc"])
+        if doc.get("deleted"):
+            continue
+        triggers = doc.get("triggers") or []
+        if any(isinstance(t, Mapping) and t.get("identifier") == identifier for t in triggers):
+            return FoundWorkflow(str(row["id"]), bool(doc.get("active", True)))
+    return None
+
+
+def _queue(db: sqlite3.Connection, caller: Caller, body: Mapping[str, Any], at: str) -> None:
+    db.execute(
+        "INSERT INTO worker_queue (environment_id, kind, job_id, body, due_at)"
+        " VALUES (?, 'trigger', NULL, ?, ?)",
+        (
+            caller.environment_id,
+            json.dumps({**body, "_organizationId": caller.organization_id}),
+            at,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class TriggerRequest:
+    """A checked trigger body waiting for its workflow to be found and, if it may run,
+    to be queued."""
+
+    caller: Caller
+    body: Mapping[str, Any]
+    at: str
+
+
+# What decides, once the workflow is known, whether a trigger is queued: its answer's
+# `status` ("processed" is queued), or an exception to raise for it.
+Verdict = Callable[[Mapping[str, Any], FoundWorkflow | None], str]
+
+
 class TriggerStore(Database):
     def trigger_workflow(self, caller: Caller, identifier: str) -> FoundWorkflow | None:
         """The environment's workflow whose trigger identifier is `identifier`, active
         or not; None when there is none (or it is deleted)."""
-        for row in self.read().execute(
-            "SELECT id, doc FROM workflows WHERE environment_id = ?", (caller.environment_id,)
-        ):
-            doc = json.loads(row["doc"])
-            if doc.get("deleted"):
-                continue
-            triggers = doc.get("triggers") or []
-            if any(isinstance(t, Mapping) and t.get("identifier") == identifier for t in triggers):
-                return FoundWorkflow(str(row["id"]), bool(doc.get("active", True)))
-        return None
+        return _find_workflow(self.read(), caller.environment_id, identifier)
 
     def queue_trigger(self, caller: Caller, body: Mapping[str, Any], at: str) -> None:
         """Queue an accepted trigger for the worker, due now."""
         with self.transaction() as db:
-            db.execute(
-                "INSERT INTO worker_queue (environment_id, kind, job_id, body, due_at)"
-                " VALUES (?, 'trigger', NULL, ?, ?)",
-                (
-                    caller.environment_id,
-                    json.dumps({**body, "_organizationId": caller.organization_id}),
-                    at,
-                ),
-            )
+            _queue(db, caller, body, at)
+
+    def accept_triggers(
+        self, requests: Sequence[TriggerRequest], verdict: Verdict
+    ) -> list[tuple[FoundWorkflow | None, str | Exception]]:
+        """Find each trigger's workflow, and queue those `verdict` lets run, in one
+        transaction: many callers' triggers cost one commit. Each request gets its
+        workflow and its status, or the exception its verdict raised (nothing queued)."""
+        out: list[tuple[FoundWorkflow | None, str | Exception]] = []
+        with self.transaction() as db:
+            found_by: dict[tuple[str, str], FoundWorkflow | None] = {}
+            for request in requests:
+                key = (request.caller.environment_id, str(request.body["name"]))
+                if key not in found_by:
+                    found_by[key] = _find_workflow(db, *key)
+                found = found_by[key]
+                try:
+                    status = verdict(request.body, found)
+                except Exception as refused:  # the request's own answer, not the batch's
+                    out.append((found, refused))
+                    continue
+                if status == "processed" and found is not None:
+                    queued = {**request.body, "_templateId": found.id}
+                    _queue(db, request.caller, queued, request.at)
+                out.append((found, status))
+        return out
 
     def cancel_transaction(self, caller: Caller, transaction_id: str, at: str) -> bool:
         """Cancel the transaction's delayed and merged jobs, for every subscriber, and
@@ -114,4 +165,4 @@ class TriggerStore(Database):
         return None if row is None or row[0] is None else str(row[0])
 
 
-__all__ = ["WORKER_SCHEMA", "FoundWorkflow", "TriggerStore", "iso"]
+__all__ = ["WORKER_SCHEMA", "FoundWorkflow", "TriggerRequest", "TriggerStore", "Verdict", "iso"]

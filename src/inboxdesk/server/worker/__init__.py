@@ -64,8 +64,10 @@ class Worker:
                 with self.store._checkpoints.writing(inserts=True), self.store.transaction() as db:
                     entries = list(due_entries(db, now, BATCH))
                     work = Pass(db, now, self.report_delay)
+                    db.executemany(
+                        "DELETE FROM worker_queue WHERE id = ?", [(e["id"],) for e in entries]
+                    )
                     for entry in entries:
-                        db.execute("DELETE FROM worker_queue WHERE id = ?", (entry["id"],))
                         body = json.loads(entry["body"]) if entry["body"] else {}
                         if entry["kind"] == "trigger":
                             work.trigger(entry["environment_id"], body["_organizationId"], body)
@@ -73,6 +75,7 @@ class Worker:
                             work.resume(str(entry["job_id"]))
                         elif entry["kind"] == "report":
                             work.report(str(entry["job_id"]), body)
+                    work.flush()
                 done += len(entries)
                 if len(entries) < BATCH:
                     return done

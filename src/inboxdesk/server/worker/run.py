@@ -5,6 +5,10 @@ execution details in production's words.
 A pass runs inside one write transaction. Jobs that can run now run at once, one after
 another in their notification's order; a delay or a digest stops its chain at `delayed`
 and queues the job for its due time; a provider's later reports are queued for theirs.
+Jobs, messages and execution details are written once each, when the pass ends
+(`flush`): a job changes status three or four times in a pass, and nothing reads them
+back before the transaction commits. What the pass reads and cannot change (workflows,
+integrations, preferences) is read once per pass.
 """
 
 from __future__ import annotations
@@ -102,6 +106,13 @@ class Pass:
         self.report_delay = report_delay
         self.messages_added = False
         self._details: dict[str, int] = {}
+        # Written by `flush`: jobs made in this pass (their last state), jobs changed,
+        # messages made, execution details in order.
+        self._new_jobs: dict[str, tuple[str, int, dict[str, Any]]] = {}
+        self._changed_jobs: dict[str, dict[str, Any]] = {}
+        self._new_messages: dict[str, dict[str, Any]] = {}
+        self._new_details: list[tuple[str, str, int, str]] = []
+        self._read: dict[tuple[str, ...], Any] = {}
 
     # -- storage -----------------------------------------------------------------------
 
@@ -114,7 +125,34 @@ class Pass:
 
     def _save_job(self, job: dict[str, Any]) -> None:
         job["updatedAt"] = self.stamp
-        self.db.execute("UPDATE jobs SET doc = ? WHERE id = ?", (json.dumps(job), job["_id"]))
+        if job["_id"] not in self._new_jobs:
+            self._changed_jobs[str(job["_id"])] = job
+
+    def flush(self) -> None:
+        """Write what the pass made and changed, parents before children."""
+        db = self.db
+        if self._new_jobs:
+            db.executemany(
+                "INSERT INTO jobs VALUES (?, ?, ?, ?)",
+                [(i, n, p, json.dumps(j)) for i, (n, p, j) in self._new_jobs.items()],
+            )
+        if self._changed_jobs:
+            db.executemany(
+                "UPDATE jobs SET doc = ? WHERE id = ?",
+                [(json.dumps(j), i) for i, j in self._changed_jobs.items()],
+            )
+        if self._new_messages:
+            marks = ", ".join("?" * len(MESSAGE_ROW.split(",")))
+            db.executemany(
+                f"INSERT INTO messages ({MESSAGE_ROW}) VALUES ({marks})",
+                [_message_row(doc) for doc in self._new_messages.values()],
+            )
+        if self._new_details:
+            db.executemany("INSERT INTO execution_details VALUES (?, ?, ?, ?)", self._new_details)
+        self._new_jobs.clear()
+        self._changed_jobs.clear()
+        self._new_messages.clear()
+        self._new_details.clear()
 
     def _status(self, job: dict[str, Any], status: str, error: str | None = None) -> None:
         job["status"] = status
@@ -159,18 +197,25 @@ class Pass:
             doc["providerId"] = provider
         if raw is not None:
             doc["raw"] = raw if isinstance(raw, str) else json.dumps(raw)
-        self.db.execute(
-            "INSERT INTO execution_details VALUES (?, ?, ?, ?)",
-            (doc["_id"], job_id, position, json.dumps(doc)),
-        )
+        self._new_details.append((doc["_id"], job_id, position, json.dumps(doc)))
 
     def _subscriber(self, pk: str) -> dict[str, Any]:
-        row = self.db.execute("SELECT doc FROM subscribers WHERE id = ?", (pk,)).fetchone()
-        doc: dict[str, Any] = json.loads(row[0]) if row else {}
+        key = ("subscriber", pk)
+        if key not in self._read:
+            row = self.db.execute("SELECT doc FROM subscribers WHERE id = ?", (pk,)).fetchone()
+            self._read[key] = json.loads(row[0]) if row else {}
+        doc: dict[str, Any] = self._read[key]
         return doc
 
     def _integrations(self, env: str, channel: str) -> list[dict[str, Any]]:
         """The environment's active integrations of a channel, newest first."""
+        key = ("integrations", env, channel)
+        if key not in self._read:
+            self._read[key] = self._read_integrations(env, channel)
+        found: list[dict[str, Any]] = self._read[key]
+        return found
+
+    def _read_integrations(self, env: str, channel: str) -> list[dict[str, Any]]:
         out = []
         for row in self.db.execute(
             "SELECT id, is_primary, doc FROM integrations WHERE environment_id = ? AND channel = ?"
@@ -232,7 +277,7 @@ class Pass:
         ).fetchone()
         if row is None:
             return
-        workflow = json.loads(row["doc"])
+        workflow = self._workflow(str(row["id"]), row["doc"])
         recipients = body["to"] if isinstance(body["to"], list) else [body["to"]]
         seen: set[str] = set()
         for recipient in recipients:
@@ -247,6 +292,13 @@ class Pass:
             seen.add(subscriber_id)
             pk = self._upsert_subscriber(env, org, recipient)
             self._notify(env, org, str(row["id"]), workflow, pk, subscriber_id, recipient, body)
+
+    def _workflow(self, workflow_id: str, doc: str) -> dict[str, Any]:
+        key = ("workflow", workflow_id)
+        if key not in self._read:
+            self._read[key] = json.loads(doc)
+        workflow: dict[str, Any] = self._read[key]
+        return workflow
 
     def _upsert_subscriber(self, env: str, org: str, recipient: Any) -> str:
         """The recipient's subscriber, made when unknown; the fields a `to` object gives
@@ -275,6 +327,7 @@ class Pass:
             if not fields:
                 return str(row["id"])
             doc = {**json.loads(row["doc"]), **fields, "updatedAt": self.stamp}
+            self._read.pop(("subscriber", str(row["id"])), None)
             self.db.execute(
                 "UPDATE subscribers SET doc = ? WHERE id = ?", (json.dumps(doc), row["id"])
             )
@@ -399,10 +452,8 @@ class Pass:
                 if providers_of[kind]:
                     job["providerId"] = providers_of[kind]
             jobs.append(job)
-            self.db.execute(
-                "INSERT INTO jobs VALUES (?, ?, ?, ?)",
-                (job["_id"], notification_id, position, json.dumps(job)),
-            )
+            self._new_jobs[job["_id"]] = (notification_id, position, job)
+            self._details[job["_id"]] = 0
         if jobs:
             chain = Chain(notification, jobs, dict(workflow))
             chain.positions = {str(j["_id"]): n for n, j in enumerate(jobs)}
@@ -598,12 +649,35 @@ class Pass:
         self.next(chain, job)
 
     def _schedule(self, job: Mapping[str, Any]) -> Any:
-        row = self.db.execute(
-            "SELECT schedule FROM preferences WHERE environment_id = ? AND subscriber_pk = ?"
-            " AND workflow_id = ?",
-            (job["_environmentId"], job["_subscriberId"], GLOBAL),
-        ).fetchone()
-        return None if row is None or row[0] is None else json.loads(row[0])
+        key = ("schedule", str(job["_environmentId"]), str(job["_subscriberId"]))
+        if key not in self._read:
+            row = self.db.execute(
+                "SELECT schedule FROM preferences WHERE environment_id = ? AND subscriber_pk = ?"
+                " AND workflow_id = ?",
+                (job["_environmentId"], job["_subscriberId"], GLOBAL),
+            ).fetchone()
+            self._read[key] = None if row is None or row[0] is None else json.loads(row[0])
+        return self._read[key]
+
+    def _records(self, job: Mapping[str, Any]) -> dict[str, Any]:
+        """The subscriber's global and workflow preference records for the job."""
+        key = (
+            "preferences",
+            str(job["_environmentId"]),
+            str(job["_subscriberId"]),
+            str(job["_templateId"]),
+        )
+        if key not in self._read:
+            self._read[key] = {
+                r[0]: json.loads(r[1])
+                for r in self.db.execute(
+                    "SELECT workflow_id, channels FROM preferences WHERE environment_id = ?"
+                    " AND subscriber_pk = ? AND workflow_id IN (?, ?)",
+                    (job["_environmentId"], job["_subscriberId"], GLOBAL, job["_templateId"]),
+                )
+            }
+        rows: dict[str, Any] = self._read[key]
+        return rows
 
     def _preference(
         self, chain: Chain, job: Mapping[str, Any], critical: bool
@@ -615,14 +689,7 @@ class Pass:
         channels = {c: bool(settings.get(c, True)) for c in PREFERENCE_CHANNELS}
         text = "Step filtered by workflow preferences"
         if not critical:
-            rows = {
-                r[0]: json.loads(r[1])
-                for r in self.db.execute(
-                    "SELECT workflow_id, channels FROM preferences WHERE environment_id = ?"
-                    " AND subscriber_pk = ? AND workflow_id IN (?, ?)",
-                    (job["_environmentId"], job["_subscriberId"], GLOBAL, job["_templateId"]),
-                )
-            }
+            rows = self._records(job)
             for key, said in ((GLOBAL, "global"), (str(job["_templateId"]), "workflow")):
                 if key in rows:
                     text = f"Step filtered by subscriber {said} preferences"
@@ -662,31 +729,17 @@ class Pass:
         return doc
 
     def save_message(self, doc: dict[str, Any], insert: bool = True) -> None:
+        """A message made (`insert`) or changed; either is written at `flush`."""
+        if doc["_id"] in self._new_messages:
+            self._new_messages[doc["_id"]] = doc
+            return
         if not insert:
             self.db.execute(
                 "UPDATE messages SET doc = ? WHERE id = ?", (json.dumps(doc), doc["_id"])
             )
             return
         self.messages_added = True
-        marks = ", ".join("?" * len(MESSAGE_ROW.split(",")))
-        self.db.execute(
-            f"INSERT INTO messages ({MESSAGE_ROW}) VALUES ({marks})",
-            (
-                doc["_id"],
-                doc["_environmentId"],
-                doc["_subscriberId"],
-                doc["_templateId"],
-                doc["channel"],
-                doc["transactionId"],
-                doc["createdAt"],
-                0,
-                0,
-                None,
-                None,
-                json.dumps(doc),
-                *message_flags(doc),
-            ),
-        )
+        self._new_messages[doc["_id"]] = doc
 
     def later(self, job: Mapping[str, Any], reports: list[providers.Report]) -> None:
         """A provider's reports, queued to arrive as Webhook details after a while."""
@@ -705,6 +758,24 @@ class Pass:
             return
         job = json.loads(row[0])
         self.detail(job, str(body["text"]), str(body["status"]), body["raw"], source="Webhook")
+
+
+def _message_row(doc: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        doc["_id"],
+        doc["_environmentId"],
+        doc["_subscriberId"],
+        doc["_templateId"],
+        doc["channel"],
+        doc["transactionId"],
+        doc["createdAt"],
+        0,
+        0,
+        None,
+        None,
+        json.dumps(doc),
+        *message_flags(doc),
+    )
 
 
 def due_entries(db: sqlite3.Connection, now: datetime, limit: int) -> Iterator[sqlite3.Row]:
