@@ -59,6 +59,8 @@ TOP_LEVEL = {
     "webhooks": "rules",
     "preferences": "rules",
     "delivery": "rules",
+    "resend": "rules",
+    "follow": "rules",
     "ends": "rules",
     "items": "rules",
     "archive_all": "rules",

@@ -26,7 +26,8 @@ class Result:
     integration: Integration | None = None  # set primary: the new primary
     preferences: SubscriberPreferences | None = None  # a preference write: the listing after
     not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer
-    trigger: TriggerAnswer | None = None  # a send: the service's answer
+    trigger: TriggerAnswer | None = None  # a send or resend: the service's answer
+    cancelled: bool | None = None  # a cancel: whether any delayed work was cancelled
     refetch: bool = False
 
 
