@@ -181,9 +181,9 @@ def test_a_transaction_of_several_subscribers_needs_subscriber_and_read_only_ref
     tmp_path: Path,
 ) -> None:
     both = trigger(service, "in-app", ["ada", "bare"])
-    code, out, err = run(monkeypatch, capsys, tmp_path, service.url, "resend", both, "-y")
+    code, _, err = run(monkeypatch, capsys, tmp_path, service.url, "resend", both, "-y")
     assert code == 2 and "--subscriber" in err and "ada" in err and "bare" in err
-    code, out, err = run(
+    code, _, err = run(
         monkeypatch, capsys, tmp_path, service.url, "resend", both, "--subscriber", "bare", "-y"
     )
     assert code == 0, err
