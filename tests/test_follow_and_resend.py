@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from inboxdesk.follow import Ending, Follow
+from inboxdesk.client.errors import ConnectionFailed
+from inboxdesk.follow import Ending, Follow, follow
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.resend import cancellable, context_of, plan
 
@@ -99,3 +100,31 @@ def test_follow_keeps_a_grace_for_a_report_where_tracking_is_on() -> None:
     untracked.look(sent, NOW)
     assert untracked.ending(sent, NOW) is Ending.ARRIVED
     assert state.ending(sent, NOW + timedelta(seconds=5)) is Ending.ARRIVED
+
+
+async def test_a_follow_rides_out_an_outage_on_its_clock() -> None:
+    """The service away for one reading: no change, read again a second later."""
+    now = [NOW]
+    readings: list[str] = []
+    answers: list[list[ActivityNotification] | Exception] = [
+        [notification(job("delay", "delayed", "Step delayed"))],
+        ConnectionFailed("The service is unreachable."),
+        [notification(job("delay", "completed", "Step delayed", "Delay is finished"))],
+    ]
+
+    async def read() -> list[ActivityNotification]:
+        answer = answers.pop(0)
+        readings.append(type(answer).__name__)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def clock() -> datetime:
+        now[0] += timedelta(seconds=0.25)  # each look at it a quarter second on
+        return now[0]
+
+    seen: list[bool] = []
+    ending = await follow(read, Follow(NOW), clock, lambda _, moved: seen.append(moved))
+    assert ending is Ending.ARRIVED
+    assert readings == ["list", "ConnectionFailed", "list"]
+    assert seen == [True, False, True]

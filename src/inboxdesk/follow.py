@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from inboxdesk.client import InboxdeskError
+from inboxdesk.client.errors import transient
 from inboxdesk.delivery import Cause, has_failed, job_cause
 from inboxdesk.models.delivery import ActivityNotification
 
@@ -142,8 +143,19 @@ async def follow(
     shown: Callable[[list[ActivityNotification], bool], None],
     first: list[ActivityNotification] | None = None,
 ) -> Ending:
-    """Read until `state` says to stop; `shown` gets every reading and whether it moved."""
-    found = first if first is not None else await read()
+    """Read until `state` says to stop; `shown` gets every reading and whether it moved.
+    A reading the service did not answer for now (away, too slow, busy) counts as no
+    change: the next one tries again; any other error ends the follow."""
+
+    async def reading(last: list[ActivityNotification]) -> list[ActivityNotification]:
+        try:
+            return await read()
+        except InboxdeskError as exc:
+            if not transient(exc):
+                raise
+            return last
+
+    found = first if first is not None else await reading([])
     while True:
         now = clock()
         shown(found, state.look(found, now))
@@ -151,4 +163,4 @@ async def follow(
         if ending is not None:
             return ending
         await wait(clock, state.interval(now))
-        found = await read()
+        found = await reading(found)

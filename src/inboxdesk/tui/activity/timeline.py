@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inboxdesk.client import activity
+from inboxdesk.client import InboxdeskError, activity
 from inboxdesk.delivery import (
     glyph,
     job_cause,
@@ -30,7 +30,7 @@ from inboxdesk.delivery import (
     preference_behind,
     shown_raw,
 )
-from inboxdesk.follow import Follow, follow, tracked_providers
+from inboxdesk.follow import Ending, Follow, follow, tracked_providers
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.resend import cancel_question, cancel_write, cancellable, plan
 from inboxdesk.text import cells, clip, safe
@@ -310,8 +310,21 @@ class TimelineScreen(Screen[None]):
             if found and moved:
                 self.show(found[0], home=False)
 
-        await follow(read, state, clock, shown)
+        try:
+            ending = await follow(read, state, clock, shown)
+        except InboxdeskError as exc:
+            self.following = "paused"  # L tries again
+            self.context.report(exc)
+            return
         self.following = ""
+        if ending is Ending.LIMIT:
+            minutes = state.limit / 60
+            self.notify(
+                f"Stopped following after {minutes:g} minutes: not every step is final yet. "
+                "L follows it again.",
+                severity="warning",
+                markup=False,
+            )
 
     # -- resend and cancel ---------------------------------------------------------------
 
@@ -368,6 +381,11 @@ class TimelineScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def on_screen_suspend(self) -> None:
+        # Left for another view (not for a question over it): a follow no one sees pauses.
+        if self.following == "live" and self not in self.app.screen_stack:
+            self.stop_following(paused=True)
 
     def action_refresh(self) -> None:
         self.reload()
