@@ -10,7 +10,7 @@ import pytest
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.resend import cancel_write, plan
-from inboxdesk.writes import Failed, Outbox, Sent, Where, WriteStore
+from inboxdesk.writes import Failed, Kind, Outbox, Sent, Step, Where, Write, WriteStore
 from tests.client.faults import FaultTransport, connection_refused
 from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
@@ -63,3 +63,21 @@ async def test_a_cancel_says_whether_anything_was_cancelled(service: Service) ->
     assert isinstance(first, Sent) and first.result.cancelled is True
     assert isinstance(again, Sent) and again.result.cancelled is False
     assert outbox.refusal(first.write) == "This cannot be undone: cancelled steps never run again."
+
+
+def test_history_says_a_resend_and_a_cancel_cannot_be_undone() -> None:
+    from inboxdesk.scope import Scope
+    from inboxdesk.tui.history.detail import entry_text
+
+    store = WriteStore(None)
+    where = Where.of(None, "http://127.0.0.1:1")
+    resend = Write(Kind.RESEND, "ada", (Step("welcome", ("txn_new", "txn_old")),))
+    cancel = cancel_write("txn_old", [])
+    for write, detail in ((resend, {"triggerStatus": "processed"}), (cancel, {"cancelled": False})):
+        store.record(where, write, "sent", detail, datetime.now(UTC))
+        entry = store.entry(write.id)
+        assert entry is not None
+        shown = entry_text(entry, Scope(), "u").plain
+        assert "cannot be undone" in shown and "u undoes" not in shown
+        assert "before → after" not in shown
+    assert "resent from: txn_old" in entry_text(store.entry(resend.id), Scope(), "u").plain  # type: ignore[arg-type]

@@ -170,6 +170,16 @@ class Write:
         )
 
 
+def never_undone(write: Write) -> str | None:
+    """Why a write of this kind can never be undone (what it did cannot be taken back),
+    or None."""
+    if write.kind in TRIGGERS:
+        return "This cannot be undone: a notification sent cannot be taken back."
+    if write.kind is Kind.CANCEL:
+        return "This cannot be undone: cancelled steps never run again."
+    return None
+
+
 def preference_action(channel: str, on: bool) -> str:
     """A preference step's action: `email:off`."""
     return f"{channel}:{'on' if on else 'off'}"

@@ -47,6 +47,7 @@ from inboxdesk.writes.model import (
     Where,
     Write,
     describe,
+    never_undone,
 )
 from inboxdesk.writes.preference import after_of, toggle_of, undo_of
 from inboxdesk.writes.store import Entry, WriteStore
@@ -397,10 +398,8 @@ class Outbox:
             return "This cannot be undone: the channel's value before it is unknown."
         if write.kind is Kind.ARCHIVE_ALL:
             return "This cannot be undone: the service has no unarchive-all."
-        if write.kind in TRIGGERS:
-            return "This cannot be undone: a notification sent cannot be taken back."
-        if write.kind is Kind.CANCEL:
-            return "This cannot be undone: cancelled steps never run again."
+        if (never := never_undone(write)) is not None:
+            return never
         if write.kind is Kind.INBOX:
             if InboxAction(write.steps[0].action).inverse is None:
                 return "This cannot be undone: the end of the earlier snooze is not known."
