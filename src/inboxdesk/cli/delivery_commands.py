@@ -270,26 +270,29 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, follow: bool, as
 TIME_LIMIT = 4
 
 
-def _news(notifications: list[ActivityNotification], printed: set[tuple[str, str]]) -> list[str]:
+def _news(
+    notifications: list[ActivityNotification], printed: set[tuple[str, int, str]]
+) -> list[str]:
     """The lines of what landed since `printed` (each job's status, each detail), and
-    what they are noted as, so that each is printed once."""
+    what they are noted as, so that each is printed once. Details are only ever added,
+    so each is known by its place."""
     out: list[str] = []
     for notification in notifications:
         workflow = notification.template.name if notification.template else ""
-        for job in notification.jobs:
-            for detail in job.execution_details:
-                mark = (job.id, f"detail {detail.id or detail.created_at}")
+        for place, job in enumerate(notification.jobs):
+            for n, detail in enumerate(job.execution_details):
+                mark = (notification.id, place, f"detail {n}")
                 if mark in printed:
                     continue
                 printed.add(mark)
                 time = _when(detail.created_at).split(" ")[-1]
                 said = f"{time}  {job.type}  {detail.status}  {detail.source or ''}  "
                 out.append(safe(said + clip(detail.detail, 90), newlines=False))
-            mark = (job.id, f"status {job.status}")
+            mark = (notification.id, place, f"status {job.status}")
             if mark not in printed:
                 printed.add(mark)
-                words = job_cause(job, workflow).words
-                out.append(safe(f"{glyph(job_cause(job, workflow))} {words}", newlines=False))
+                found = job_cause(job, workflow)
+                out.append(safe(f"{glyph(found)} {found.words}", newlines=False))
     return out
 
 
@@ -310,7 +313,7 @@ async def _follow(
 
     grace, limit = limits
     state = Follow(clock(), grace=grace, limit=limit, tracked=await tracked_providers(client))
-    printed: set[tuple[str, str]] = set()
+    printed: set[tuple[str, int, str]] = set()
     latest: list[ActivityNotification] = []
 
     async def read() -> list[ActivityNotification]:
