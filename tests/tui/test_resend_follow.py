@@ -4,8 +4,10 @@ and a delay ends when it says so."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 from textual.pilot import Pilot
 
@@ -13,6 +15,7 @@ from inboxdesk.tui.activity.timeline import LIVE, PAUSED, TimelineScreen, Timeli
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.screens.confirm import ConfirmScreen
+from tests.client.faults import LOOPBACK_TLS, FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, settled
@@ -141,3 +144,39 @@ async def test_read_only_binds_neither_resend_nor_cancel(service: Service, clock
         await pilot.press("R", "X")
         await settled(pilot)
         assert isinstance(app.screen, TimelineScreen)
+
+
+async def test_a_resend_whose_answer_is_lost_is_followed_not_sent_again(
+    service: Service, clock: Clock, notices: Notices
+) -> None:
+    """The service takes the resend, then its answer is lost: the app asks the feed
+    before trying again, finds it, and follows it; the service holds it once."""
+    waiting = trigger(service, "delayed")
+    forward = httpx.Client(base_url=service.url, verify=LOOPBACK_TLS, timeout=30)
+    posts: list[str] = []
+
+    def lost(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        forward.post(
+            "/v1/events/trigger",
+            json=body,
+            headers={"authorization": request.headers["authorization"]},
+        )
+        posts.append(body["transactionId"])
+        service.store.worker.run_due()  # taken, and run
+        return httpx.Response(503, json={"message": "gone", "statusCode": 503}, request=request)
+
+    faults = FaultTransport(route={"/v1/events/trigger": lost})
+    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, transport=faults)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await timeline_of(pilot, waiting, message=False)
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("y")
+        await until(pilot, lambda: LIVE in (screen.sub_title or ""), what="followed")
+        assert notices.saying("an earlier try had arrived, so it was not sent again")
+    forward.close()
+    assert len(posts) == 1
+    with service.http(TRIGGER_KEY) as http:
+        found = http.get("/v1/notifications", params={"transactionId": posts[0]}).json()
+    assert len(found["data"]) == 1
