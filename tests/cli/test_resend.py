@@ -85,9 +85,12 @@ def test_resend_sends_the_dashboards_body_once_and_follow_ends_at_final(
     tmp_path: Path,
 ) -> None:
     original = trigger(service, "welcome", "ada", **ORIGINAL)
-    code, out, err = run(monkeypatch, capsys, tmp_path, service.url, "resend", original, "-y")
-    assert code == 0, err
-    first, second = out.splitlines()
+    code, out, err = run(
+        monkeypatch, capsys, tmp_path, service.url, "resend", original, "-y", "--follow"
+    )
+    assert code == 0 and "Final: " in err, err
+    first, second, *landed = out.splitlines()
+    assert any("Message sent" in line for line in landed), "each detail as it lands"
     new = first.removeprefix("transactionId ")
     assert new.startswith("txn_") and new != original
     assert second == f"status processed: {STATUS_WORDS['processed']}"

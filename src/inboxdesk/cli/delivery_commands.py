@@ -222,7 +222,7 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, follow: bool, as
 
     async def work(client: InboxClient) -> int:
         if follow:
-            return await _follow(client, key, subscriber_id, as_json, limits)
+            return await follow_delivery(client, key, subscriber_id, as_json, limits)
         found = await activity_feed.find(client, key, subscriber_id)
         if not found:
             among = f" of subscriber {subscriber_id}" if subscriber_id else ""
@@ -296,7 +296,7 @@ def _news(
     return out
 
 
-async def _follow(
+async def follow_delivery(
     client: InboxClient,
     key: str,
     subscriber_id: str | None,

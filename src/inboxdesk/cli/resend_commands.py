@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 import click
 
 from inboxdesk.cli.api_commands import DECLINED, _emit, _write_call, json_option
-from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.connection import Flags, connection_options, settings_from
+from inboxdesk.cli.delivery_commands import follow_delivery
 from inboxdesk.cli.send_command import NOT_CONFIRMED, confirmed
 from inboxdesk.cli.writing import send as send_write
 from inboxdesk.client import InboxClient
@@ -62,11 +63,22 @@ def _subscribers(found: Sequence[ActivityNotification]) -> str:
     help="the subscriber's notification, when the transactionId names several",
 )
 @click.option("-y", "--yes", is_flag=True, help="do not ask for confirmation on a terminal")
+@click.option(
+    "--follow", is_flag=True, help="then follow the new transaction as `delivery --follow` does"
+)
 @json_option
 @connection_options
-def resend(flags: Flags, key: str, subscriber_id: str | None, yes: bool, as_json: bool) -> int:
+def resend(
+    flags: Flags, key: str, subscriber_id: str | None, yes: bool, follow: bool, as_json: bool
+) -> int:
     """Send a notification again, as the dashboard's Resend does: its workflow, to the
     same subscriber, with its payload, context and overrides, under a new transactionId."""
+    if follow and as_json:
+        raise click.UsageError("--follow prints as it goes: use `delivery --follow --json`.")
+    limits = (0.0, 0.0)
+    if follow:
+        settings = settings_from(flags)
+        limits = (settings.follow_grace, settings.follow_limit)
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         found = await activity_feed.find(client, key, subscriber_id)
@@ -104,11 +116,21 @@ def resend(flags: Flags, key: str, subscriber_id: str | None, yes: bool, as_json
             new = safe(answer.transaction_id, newlines=False)
             print(f"transactionId {new}")
             print(f"status {safe(answer.status, newlines=False)}: {answer.words}")
-            if answer.queued:
+            if answer.queued and not follow:
                 print(f"Follow it: inboxdesk delivery {new} --follow", file=sys.stderr)
+        if follow and answer.queued:
+            return await follow_delivery(
+                client, answer.transaction_id, chosen.subscriber_id, as_json, limits
+            )
         return 0 if answer.queued else NOT_DONE
 
-    return _write_call(flags, work)
+    try:
+        return _write_call(flags, work)
+    except KeyboardInterrupt:
+        if not follow:
+            raise
+        print("inboxdesk: stopped following.", file=sys.stderr)
+        return 0
 
 
 @click.command("cancel")
