@@ -153,8 +153,6 @@ def refused_across(
         body=error.body,
         path=error.path,
     )
-
-
 def switch_failed(write: Write, error: InboxdeskError) -> str:
     """What a failed switch says, every time, in the app as on the command line: a
     switch is never queued, so a service away means nothing changed."""
