@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -171,6 +171,49 @@ async def timeline(pilot: Pilot[None]) -> None:
     await pilot.app.screen.workers.wait_for_complete()
 
 
+class Ticking:
+    """A clock the scene moves by hand: the timeline follows a resend while it moves,
+    and waits, live, once it stops."""
+
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def tick(self) -> bool:
+        self.now += timedelta(seconds=0.1)
+        return False
+
+
+async def followed(pilot: Pilot[None]) -> None:
+    """Ada's bounced email resent with `R`: its new transaction followed live, waiting
+    in the workflow's delay (the service's clock stands still)."""
+    from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
+
+    await timeline(pilot)
+    app = pilot.app
+    assert isinstance(app, InboxdeskApp)
+    screen = app.screen
+    assert isinstance(screen, TimelineScreen)
+    original = screen.notification.transaction_id
+    clock = Ticking()
+    app.clock = clock
+    await pilot.press("R")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.press("y")
+    await until(
+        pilot,
+        lambda: (
+            clock.tick()
+            or (
+                screen.notification.transaction_id != original
+                and "Step delayed" in screen.query_one(TimelineView).text
+            )
+        ),
+    )
+
+
 async def preferences(pilot: Pilot[None]) -> None:
     """Ada's preferences (`5`), the cursor on her opted-out order emails."""
     from inboxdesk.tui.preferences.opening import open_preferences
@@ -199,6 +242,7 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "inbox-narrow": (detail, NARROW),
     "activity": (activity, SIZE),
     "delivery-timeline": (timeline, SIZE),
+    "delivery-followed": (followed, SIZE),
     "preferences": (preferences, NARROW),
 }
 
@@ -239,6 +283,7 @@ async def main() -> int:
             # A fresh demo database per scene, so that no scene sees another's changes.
             db = Path(scratch) / f"{name}.db"
             store = Store(db)
+            store.clock = lambda: NOW  # what the worker runs is stamped at the demo's time
             fixture = demo_fixture(NOW)
             loaded = load_fixture(store, fixture)
             held = {

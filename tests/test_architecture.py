@@ -61,6 +61,8 @@ TOP_LEVEL = {
     "delivery": "rules",
     "unknown": "rules",
     "wrapping": "rules",
+    "resend": "rules",
+    "follow": "rules",
     "ends": "rules",
     "items": "rules",
     "archive_all": "rules",

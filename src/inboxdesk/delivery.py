@@ -106,6 +106,8 @@ _MISSING = {
         "has no device token for push",
     ),
 }
+# The last detail of a job cancelled while it waited (a cancel adds none of its own).
+_WAITED = frozenset({"Step delayed", "Step digested"})
 _PENDING_STATUSES = {"pending", "queued", "running", "delayed"}
 
 
@@ -192,6 +194,13 @@ def job_cause(job: ActivityJob, workflow: str = "") -> JobCause:
     if status == "failed":
         return JobCause(Cause.FAILED, f"{channel}: failed{said}", last)
     if status == "canceled":
+        if last is None or last.detail.strip() in _WAITED:
+            # A cancel writes no detail: the job stops at its last wait, or before any.
+            return JobCause(
+                Cause.CANCELED,
+                f"{channel}: cancelled before it ran (the delayed work was cancelled)",
+                last,
+            )
         return JobCause(Cause.CANCELED, f"{channel}: canceled{said}", last)
     return JobCause(Cause.UNKNOWN, f"{channel}: {status or 'no status'}", last)
 

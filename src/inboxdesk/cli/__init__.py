@@ -52,6 +52,8 @@ LAZY_COMMANDS = {
     "activity": "delivery_commands",
     "delivery": "delivery_commands",
     "send": "send_command",
+    "resend": "resend_commands",
+    "cancel": "resend_commands",
     "config": "config_commands",
 }
 

@@ -4,12 +4,13 @@ notification, from the activity feed, with the cause in words (delivery.py)."""
 from __future__ import annotations
 
 import sys
+from datetime import UTC, datetime
 from typing import Any
 
 import click
 
 from inboxdesk.cli.api_commands import _call, _emit, json_option
-from inboxdesk.cli.connection import Flags, connection_options
+from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.history_commands import _since
 from inboxdesk.cli.tables import table, terminal_width, whole
 from inboxdesk.client import InboxClient
@@ -208,14 +209,27 @@ def _timeline(notification: ActivityNotification) -> str:
 @click.option(
     "--subscriber", "subscriber_id", metavar="SID", help="this subscriber's notifications only"
 )
+@click.option(
+    "--follow",
+    is_flag=True,
+    help="read it again until every step is final, printing each new detail "
+    "(exit 0: arrived, 1: something did not, 4: time limit)",
+)
 @json_option
 @connection_options
-def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -> int:
+def delivery(flags: Flags, key: str, subscriber_id: str | None, follow: bool, as_json: bool) -> int:
     """How one notification went on every channel: read as a notification id when it
     is one, else as a transactionId (every notification it names); each job with its
     execution details and the cause in words."""
 
+    limits = (0.0, 0.0)
+    if follow:
+        settings = settings_from(flags)
+        limits = (settings.follow_grace, settings.follow_limit)
+
     async def work(client: InboxClient) -> int:
+        if follow:
+            return await follow_delivery(client, key, subscriber_id, as_json, limits)
         found = await activity_feed.find(client, key, subscriber_id)
         if not found:
             if subscriber_id:
@@ -253,7 +267,89 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
             print(f"({plural(len(found), 'notification')})", file=sys.stderr)
         return 0
 
-    return _call(flags, work, subscriber_id)
+    try:
+        return _call(flags, work, subscriber_id)
+    except KeyboardInterrupt:
+        if not follow:
+            raise
+        print("inboxdesk: stopped following.", file=sys.stderr)
+        return 0
+
+
+# `--follow`'s exit status on its time limit, beside 0 (arrived) and 1 (did not).
+TIME_LIMIT = 4
+
+
+def _news(
+    notifications: list[ActivityNotification], printed: set[tuple[str, int, str]]
+) -> list[str]:
+    """The lines of what landed since `printed` (each job's status, each detail), and
+    what they are noted as, so that each is printed once. Details are only ever added,
+    so each is known by its place."""
+    out: list[str] = []
+    for notification in notifications:
+        for place, (job, found) in enumerate(job_causes(notification)):
+            for n, detail in enumerate(job.execution_details):
+                mark = (notification.id, place, f"detail {n}")
+                if mark in printed:
+                    continue
+                printed.add(mark)
+                # The day too: a bounce a day later must not read as an hour later.
+                said = f"{_when(detail.created_at)}  {job.type}  {detail.status}  "
+                out.append(safe(f"{said}{detail.source or ''}  {detail.detail}", newlines=False))
+            mark = (notification.id, place, f"status {job.status}")
+            if mark not in printed:
+                printed.add(mark)
+                out.append(safe(f"{glyph(found)} {found.words}", newlines=False))
+    return out
+
+
+async def follow_delivery(
+    client: InboxClient,
+    key: str,
+    subscriber_id: str | None,
+    as_json: bool,
+    limits: tuple[float, float],
+) -> int:
+    """Read the delivery until every step is final (and a provider's report had its
+    grace, `limits[0]` seconds) or the time limit (`limits[1]`); each new detail printed
+    as it lands."""
+    from inboxdesk.follow import Ending, Follow, follow, tracked_providers
+
+    def clock() -> datetime:
+        return datetime.now(UTC)
+
+    grace, limit = limits
+    state = Follow(clock(), grace=grace, limit=limit, tracked=await tracked_providers(client))
+    printed: set[tuple[str, int, str]] = set()
+    latest: list[ActivityNotification] = []
+
+    async def read() -> list[ActivityNotification]:
+        return await activity_feed.find(client, key, subscriber_id)
+
+    def shown(found: list[ActivityNotification], moved: bool) -> None:
+        latest[:] = found
+        if as_json or not moved:
+            return
+        for line in _news(found, printed):
+            print(line, flush=True)
+
+    ending = await follow(read, state, clock, shown)
+    if as_json:
+        _emit([wire(n) for n in latest])
+    cause = "; ".join(notification_cause(n).words for n in latest) or "nothing found yet"
+    if ending is Ending.LIMIT:
+        minutes = state.limit / 60
+        print(
+            safe(f"Stopped after {minutes:g} minutes, not final yet: {cause}", newlines=False),
+            file=sys.stderr,
+        )
+        return TIME_LIMIT
+    if ending is Ending.FAILED:
+        print(safe(f"Did not arrive: {cause}", newlines=False), file=sys.stderr)
+        return NOT_FOUND
+    print(safe(f"Final: {cause}", newlines=False), file=sys.stderr)
+    return 0
 
 
 COMMANDS = [activity, delivery]

@@ -289,20 +289,21 @@ class InboxClient(PreferenceOperations, SubscriberDataOperations):
         payload: Mapping[str, Any] | None,
         transaction_id: str,
         idempotency_key: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> TriggerAnswer:
         """`POST /v1/events/trigger` with the caller's transactionId, never sent twice
-        (client/triggers.py)."""
+        (client/triggers.py); `extra`: other fields of the body (context, overrides)."""
         from inboxdesk.client import triggers
 
         return await triggers.trigger(
-            self._sender, name, to, payload, transaction_id, idempotency_key
+            self._sender, name, to, payload, transaction_id, idempotency_key, extra
         )
 
-    async def cancel_trigger(self, transaction_id: str) -> bool:
+    async def cancel_trigger(self, transaction_id: str, idempotency_key: str | None = None) -> bool:
         """`DELETE /v1/events/trigger/{transactionId}`: whether delayed work was cancelled."""
         from inboxdesk.client import triggers
 
-        return await triggers.cancel(self._sender, transaction_id)
+        return await triggers.cancel(self._sender, transaction_id, idempotency_key)
 
     async def activity_notification(self, notification_id: str) -> ActivityNotification:
         """`GET /v1/notifications/{id}`: its jobs in order, each with its details."""

@@ -97,12 +97,16 @@ async def trigger(
     payload: Mapping[str, Any] | None,
     transaction_id: str,
     idempotency_key: str | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> TriggerAnswer:
     """Trigger `name` for `to` with this transactionId: at most TRIES single tries, each
-    after the first only when the feed does not yet hold the transaction."""
-    body: dict[str, Any] = {"name": name, "to": to, "transactionId": transaction_id}
+    after the first only when the feed does not yet hold the transaction. `extra`: other
+    fields of the body (a resend's `context` and `overrides`)."""
+    body: dict[str, Any] = {"name": name, "to": to}
     if payload is not None:
         body["payload"] = dict(payload)
+    body.update({k: v for k, v in (extra or {}).items() if k not in body})
+    body["transactionId"] = transaction_id
     for attempt in range(TRIES):
         if attempt and await arrived(sender, transaction_id):
             return TriggerAnswer(True, "processed", transaction_id, found_before_retry=True)
@@ -122,9 +126,13 @@ async def trigger(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-async def cancel(sender: Sender, transaction_id: str) -> bool:
+async def cancel(sender: Sender, transaction_id: str, idempotency_key: str | None = None) -> bool:
     """`DELETE /v1/events/trigger/{transactionId}`: True when delayed work was cancelled."""
-    body = await sender.json("DELETE", f"/v1/events/trigger/{segment(transaction_id)}")
+    body = await sender.json(
+        "DELETE",
+        f"/v1/events/trigger/{segment(transaction_id)}",
+        idempotency_key=idempotency_key,
+    )
     value = unwrap(body) if isinstance(body, Mapping) else body
     if not isinstance(value, bool):
         raise ProtocolError("The service's answer to the cancel is not true or false.")

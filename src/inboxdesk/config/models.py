@@ -94,6 +94,10 @@ class AppSettings(DeferredModel):
     theme: str | None = Field(None, description="a Textual theme name")
     auto_refresh: Interval = Field(30.0, description="seconds between refreshes; 0 is off")
     history_days: HistoryDays = Field(90, description="days the history keeps")
+    follow_grace: Interval = Field(
+        5.0, description="seconds a followed delivery is watched for a provider's report"
+    )
+    follow_limit: Interval = Field(600.0, description="seconds a delivery is followed at most")
     history_entries: HistoryEntries = Field(
         0, description="most writes the history keeps; 0 is no limit"
     )

@@ -203,6 +203,8 @@ class InboxdeskApp(App[None]):
                 scope=self.environments,
                 subscriber=self.current_subscriber,
                 auto_refresh=self.settings.auto_refresh,
+                follow_grace=self.settings.follow_grace,
+                follow_limit=self.settings.follow_limit,
                 keys=self.held_keys,
                 read_only=self.read_only,
             )

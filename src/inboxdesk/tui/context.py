@@ -69,6 +69,8 @@ WRITE_ACTIONS = frozenset(
         "edit_subscriber",
         "remove_credentials",
         "remove_token",
+        "resend",
+        "cancel_delayed",
     }
 )
 
@@ -94,6 +96,9 @@ class ViewContext:
     # shows a subscriber's data starts from it.
     subscriber: Watched[str | None]
     auto_refresh: float = 0.0
+    # Following a delivery: the seconds kept for a provider's report, and the most.
+    follow_grace: float = 5.0
+    follow_limit: float = 600.0
     # The keys held, one per environment (their home: the App); None in a view built alone.
     keys: HeldKeys | None = None
     # The setting that makes this run read-only (`--read-only`, a profile's), else None.

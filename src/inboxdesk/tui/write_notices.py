@@ -7,6 +7,7 @@ from datetime import datetime
 
 from inboxdesk.models.inbox import InboxAction
 from inboxdesk.primary import switch_failed
+from inboxdesk.resend import cancel_words
 from inboxdesk.snooze import end_text
 from inboxdesk.text import clip, plural
 from inboxdesk.tui.format import parse_time
@@ -148,6 +149,17 @@ def notice(event: Event) -> tuple[str, str] | None:
         )
     if write.kind is Kind.ARCHIVE_ALL:
         return f"Done: {what} (every channel). The list is read again.", "information"
+    if write.kind in (Kind.SEND, Kind.RESEND) and event.result.trigger is not None:
+        answer = event.result.trigger
+        done = "Resent" if write.kind is Kind.RESEND else "Sent"
+        return (
+            clip(f"{done}: transactionId {answer.transaction_id}, {answer.words}.", 300),
+            "information" if answer.queued else "warning",
+        )
+    if write.kind is Kind.CANCEL:
+        return cancel_words(bool(event.result.cancelled)), (
+            "information" if event.result.cancelled else "warning"
+        )
     if write.kind is Kind.INBOX and write.undoes is None:
         return None  # the inbox view says it, from its rows' state before (inbox_notice)
     if write.kind in DATA_KINDS:

@@ -24,6 +24,7 @@ from .model import (
     Where as Where,
     Write as Write,
     describe as describe,
+    never_undone as never_undone,
 )
 from .outbox import Outbox as Outbox
 from .store import (

@@ -26,9 +26,10 @@ class Result:
     integration: Integration | None = None  # set primary: the new primary
     preferences: SubscriberPreferences | None = None  # a preference write: the listing after
     not_updated: tuple[str, ...] = ()  # ids asked for and absent from the answer
-    trigger: TriggerAnswer | None = None  # a send: the service's answer
     # a subscriber-data write: what its kind journals as "after" (raw, 0600 only)
     values: dict[str, Any] | None = None
+    trigger: TriggerAnswer | None = None  # a send or resend: the service's answer
+    cancelled: bool | None = None  # a cancel: whether any delayed work was cancelled
     refetch: bool = False
 
 

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from inboxdesk.text import plural
 from inboxdesk.writes.effects import Flags
 
 # The service keeps an Idempotency-Key this long: an older write may be applied twice.
@@ -40,6 +41,18 @@ class Kind(StrEnum):
     SUBSCRIBER = "subscriber"
     CREDENTIALS = "credentials"
     CREDENTIALS_REMOVED = "credentials-removed"
+    # trigger a notification's workflow again for its subscriber: the step's action is the
+    # workflow, its ids the new transactionId (made before the first try) and the
+    # original's; `payload` and `trigger` carry the rest of the body (never queued, no undo)
+    RESEND = "resend"
+    # cancel a transaction's delayed work, every subscriber's: the target is the
+    # transactionId, the step's ids the notifications the confirmation named (never
+    # queued, no undo)
+    CANCEL = "cancel"
+
+
+# The kinds that trigger a workflow: their transactionId is journalled before the first try.
+TRIGGERS = frozenset({Kind.SEND, Kind.RESEND})
 
 
 @dataclass(frozen=True)
@@ -96,6 +109,8 @@ class Write:
     # A subscriber-data write's own record (what it sets, and the values before it):
     # JSON, kept raw in the 0600 queue and journal only, to send and undo it.
     change: Mapping[str, Any] | None = field(default=None, repr=False)
+    # A resend's other fields of the trigger's body (`context`, `overrides`), as sent.
+    trigger: Mapping[str, Any] | None = None
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
@@ -131,6 +146,7 @@ class Write:
             "environment": self.environment,
             "payload": None if self.payload is None else dict(self.payload),
             "change": None if self.change is None else dict(self.change),
+            "trigger": None if self.trigger is None else dict(self.trigger),
             "id": self.id,
             "key": self.key,
             "madeAt": self.made_at.isoformat(),
@@ -156,6 +172,7 @@ class Write:
             environment=data.get("environment"),
             payload=data.get("payload") if isinstance(data.get("payload"), dict) else None,
             change=data.get("change") if isinstance(data.get("change"), dict) else None,
+            trigger=data.get("trigger") if isinstance(data.get("trigger"), dict) else None,
             id=str(data["id"]),
             key=str(data["key"]),
             made_at=aware_time(data["madeAt"]),
@@ -165,6 +182,14 @@ class Write:
 
 # The kinds that change a subscriber's own data: fields, credentials set, removed.
 DATA_KINDS = frozenset({Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED})
+def never_undone(write: Write) -> str | None:
+    """Why a write of this kind can never be undone (what it did cannot be taken back),
+    or None."""
+    if write.kind in TRIGGERS:
+        return "This cannot be undone: a notification sent cannot be taken back."
+    if write.kind is Kind.CANCEL:
+        return "This cannot be undone: cancelled steps never run again."
+    return None
 
 
 def preference_action(channel: str, on: bool) -> str:
@@ -204,6 +229,12 @@ def describe(write: Write) -> str:
         return f"mark all messages {write.steps[0].action}"
     if write.kind is Kind.SEND:
         return f"send {write.steps[0].action} ({write.steps[0].ids[0]})"
+    if write.kind is Kind.RESEND:
+        step = write.steps[0]
+        return f"resend {step.action} to {write.target} ({step.ids[0]}, again of {step.ids[-1]})"
+    if write.kind is Kind.CANCEL:
+        touched = plural(len(write.ids), "notification")
+        return f"cancel the delayed work of {write.target} ({touched})"
     if write.kind is Kind.ARCHIVE_ALL:
         read = " read" if write.steps[0].action == "read-archive" else ""
         return f"archive all{read} messages"

@@ -42,12 +42,14 @@ from inboxdesk.writes.events import (
 )
 from inboxdesk.writes.model import (
     DATA_KINDS,
+    TRIGGERS,
     UNDOABLE_MARK_ALL,
     Kind,
     Step,
     Where,
     Write,
     describe,
+    never_undone,
 )
 from inboxdesk.writes.preference import after_of, toggle_of, undo_of
 from inboxdesk.writes.store import Entry, WriteStore
@@ -56,11 +58,13 @@ if TYPE_CHECKING:
     from inboxdesk.models import Integration, Message
 
 Listener = Callable[[Event], None]
+# Kinds the inbox's undo never takes back: what they did cannot be taken back.
+NEVER_UNDONE = (Kind.SEND, Kind.RESEND, Kind.CANCEL)
 INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time
 MARKS = frozenset(m.value for m in MarkAs)
 # Fail while the service is away, never wait in the queue: what they confirmed, or a
 # notification's moment, may not hold later.
-NEVER_QUEUED = frozenset({Kind.SET_PRIMARY, Kind.SEND})
+NEVER_QUEUED = frozenset({Kind.SET_PRIMARY, Kind.SEND, Kind.RESEND, Kind.CANCEL})
 
 
 class Outbox:
@@ -184,7 +188,7 @@ class Outbox:
             write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
         async with self._lock:
             self._made.append(write)
-            if write.kind is Kind.SEND:
+            if write.kind in TRIGGERS:
                 # Journalled before the first try: its transactionId is never lost.
                 self.store.record(self.where, write, "sending")
             if write.kind not in NEVER_QUEUED and self.queues:
@@ -254,6 +258,20 @@ class Outbox:
                 step.action, write.target, write.payload, step.ids[0], idempotency_key=write.key
             )
             return Sent(write, Result(trigger=triggered))
+        if write.kind is Kind.RESEND:
+            step = write.steps[0]
+            triggered = await client.trigger(
+                step.action,
+                write.target,
+                write.payload,
+                step.ids[0],
+                idempotency_key=write.key,
+                extra=write.trigger,
+            )
+            return Sent(write, Result(trigger=triggered))
+        if write.kind is Kind.CANCEL:
+            cancelled = await client.cancel_trigger(write.target, idempotency_key=write.key)
+            return Sent(write, Result(cancelled=cancelled))
         if write.kind is Kind.MARK_ALL:
             count = await client.mark_all(
                 write.target, write.steps[0].action, idempotency_key=write.key
@@ -370,7 +388,8 @@ class Outbox:
                 and write.undoes is None
                 and write.id not in self._undone
                 # A switch or a preference is undone from History, never by the inbox's z.
-                and write.kind not in (Kind.SET_PRIMARY, Kind.PREFERENCE, Kind.SEND, *DATA_KINDS)
+                and write.kind
+                not in (Kind.SET_PRIMARY, Kind.PREFERENCE, *NEVER_UNDONE, *DATA_KINDS)
             ):
                 return write
         return None
@@ -408,8 +427,8 @@ class Outbox:
             return "This cannot be undone: the channel's value before it is unknown."
         if write.kind is Kind.ARCHIVE_ALL:
             return "This cannot be undone: the service has no unarchive-all."
-        if write.kind is Kind.SEND:
-            return "This cannot be undone: a notification sent cannot be taken back."
+        if (never := never_undone(write)) is not None:
+            return never
         if write.kind is Kind.INBOX:
             if InboxAction(write.steps[0].action).inverse is None:
                 return "This cannot be undone: the end of the earlier snooze is not known."
@@ -577,6 +596,11 @@ def _detail(event: Event) -> dict[str, object]:
             detail["count"] = result.count
         if result.integration is not None:
             detail["integration"] = result.integration.id
+        if result.trigger is not None:
+            detail["transactionId"] = result.trigger.transaction_id
+            detail["triggerStatus"] = result.trigger.status
+        if result.cancelled is not None:
+            detail["cancelled"] = result.cancelled
         if result.preferences is not None:
             detail["after"] = after_of(event.write, result.preferences)
         if result.values is not None:

@@ -17,11 +17,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.geometry import Size
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inboxdesk.client import activity
+from inboxdesk.client import InboxdeskError, activity
 from inboxdesk.delivery import (
     glyph,
     job_causes,
@@ -29,15 +30,19 @@ from inboxdesk.delivery import (
     preference_behind,
     shown_raw,
 )
+from inboxdesk.follow import Ending, Follow, follow, tracked_providers
 from inboxdesk.models.delivery import ActivityNotification
+from inboxdesk.resend import cancel_question, cancel_write, cancellable, plan
 from inboxdesk.text import cells, clip, safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
+from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.wrapping import wrap
+from inboxdesk.writes import Event, Kind, Sent, Write
 
 STATUS_STYLE = {
     "Success": "green",
@@ -203,6 +208,9 @@ _HIGHLIGHT = JSONHighlighter()
 
 
 TIMELINE = "timeline"
+# The header's mark of a followed timeline.
+LIVE = "● live"
+PAUSED = "⏸ paused"
 
 
 class TimelineScreen(Screen[None]):
@@ -227,12 +235,34 @@ class TimelineScreen(Screen[None]):
             id="timeline.preferences",
             tooltip="Preferences; when a preference canceled a step, on that workflow and channel",
         ),
+        Binding(
+            "R",
+            "resend",
+            "Resend",
+            id="timeline.resend",
+            tooltip="Send it again, as the dashboard does, after naming every channel",
+        ),
+        Binding(
+            "X",
+            "cancel_delayed",
+            "Cancel delayed",
+            id="timeline.cancel",
+            tooltip="Cancel what still waits in a delay or digest, for every subscriber",
+        ),
+        Binding("L", "follow", "Follow", id="timeline.follow", tooltip="Follow live, or pause"),
     ]
+
+    # "live", "paused", or "" when not followed.
+    following: reactive[str] = reactive("", bindings=True)
 
     def __init__(self, context: ViewContext, notification: ActivityNotification) -> None:
         super().__init__(id=TIMELINE)
         self.context = context
         self.notification = notification
+        # What a follow reads: a notification id, or the transactionId of a resend not
+        # yet in the feed; and its subscriber.
+        self._target: tuple[str, str | None] = (notification.id, None)
+        self._tracked: frozenset[str] | None = None
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -240,18 +270,141 @@ class TimelineScreen(Screen[None]):
         yield AppFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = clip(f"Delivery of {self.notification.workflow_name}", 80)
+        self._title()
+        self.context.writes.subscribe(self, self._write_done)
+
+    def _title(self) -> None:
+        mark = {"live": f" · {LIVE}", "paused": f" · {PAUSED}"}.get(self.following, "")
+        name = clip(f"Delivery of {self.notification.workflow_name}", 80)
+        self.sub_title = clip(f"{name}{mark}", 100)
+
+    def watch_following(self) -> None:
+        self._title()
 
     def on_screen_resume(self) -> None:
         self.query_one(TimelineView).focus()
 
-    def show(self, notification: ActivityNotification) -> None:
+    def show(self, notification: ActivityNotification, *, home: bool = True) -> None:
         """Another notification in this screen (built once, shown again and again)."""
+        if notification.id != self.notification.id and home:
+            self.stop_following()
+            self._target = (notification.id, None)
         self.notification = notification
-        self.sub_title = clip(f"Delivery of {notification.workflow_name}", 80)
+        self._title()
         view = self.query_one(TimelineView)
         view.show(notification)
-        view.scroll_home(animate=False)
+        if home:
+            view.scroll_home(animate=False)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.context.allows(action):
+            return False  # read-only: not bound
+        if action == "cancel_delayed":
+            return True if cancellable([self.notification]) else None
+        return True
+
+    # -- follow ------------------------------------------------------------------------
+
+    def action_follow(self) -> None:
+        if self.following == "live":
+            self.stop_following(paused=True)
+        else:
+            self.start_following()
+
+    def start_following(self, key: str | None = None, subscriber: str | None = None) -> None:
+        """Read the delivery again and again until it is final (follow.py)."""
+        if key is not None:
+            self._target = (key, subscriber)
+        self.following = "live"
+        self._follow()
+
+    def stop_following(self, paused: bool = False) -> None:
+        self.workers.cancel_group(self, "follow")
+        self.following = "paused" if paused else ""
+
+    @work(exclusive=True, group="follow", exit_on_error=False)
+    async def _follow(self) -> None:
+        client, clock = self.context.client, self.context.clock
+        if self._tracked is None:
+            self._tracked = await tracked_providers(client)
+        key, subscriber = self._target
+        state = Follow(
+            clock(),
+            grace=self.context.follow_grace,
+            limit=self.context.follow_limit,
+            tracked=self._tracked,
+        )
+
+        async def read() -> list[ActivityNotification]:
+            return await activity.find(client, key, subscriber)
+
+        def shown(found: list[ActivityNotification], moved: bool) -> None:
+            if found and moved:
+                self.show(found[0], home=False)
+
+        try:
+            ending = await follow(read, state, clock, shown)
+        except InboxdeskError as exc:
+            self.following = "paused"  # L tries again
+            self.context.report(exc)
+            return
+        self.following = ""
+        if ending is Ending.LIMIT:
+            minutes = state.limit / 60
+            self.notify(
+                f"Stopped following after {minutes:g} minutes: not every step is final yet. "
+                "L follows it again.",
+                severity="warning",
+                markup=False,
+            )
+
+    # -- resend and cancel ---------------------------------------------------------------
+
+    def action_resend(self) -> None:
+        chosen = plan(self.notification, self.context.clock())
+        if isinstance(chosen, str):
+            self.notify(clip(chosen, 200), severity="warning", markup=False)
+            return
+        first, _, rest = chosen.question.partition("\n")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._send(chosen.write())
+
+        self.app.push_screen(ConfirmScreen(first, rest, "Resend"), answered)
+
+    def action_cancel_delayed(self) -> None:
+        self._ask_cancel(self.notification.transaction_id)
+
+    @work(group="write", exit_on_error=False)
+    async def _ask_cancel(self, transaction_id: str) -> None:
+        found = await activity.by_transaction(self.context.client, transaction_id)
+        found = found or [self.notification]
+        first, _, rest = cancel_question(transaction_id, found).partition("\n")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._send(cancel_write(transaction_id, found))
+
+        self.app.push_screen(ConfirmScreen(first, rest, "Cancel delayed work"), answered)
+
+    @work(group="write", exit_on_error=False)
+    async def _send(self, write: Write) -> None:
+        await self.context.outbox.submit(write)
+
+    def _write_done(self, event: Event) -> None:
+        """A resend of this view is followed under its new transactionId; a cancel of
+        the transaction on screen reads it again."""
+        if not isinstance(event, Sent):
+            return
+        write = event.write
+        if write.kind is Kind.RESEND and write.steps[0].ids[-1] == self.notification.transaction_id:
+            answer = event.result.trigger
+            if answer is not None and answer.queued:
+                self.start_following(answer.transaction_id, write.target)
+        elif write.kind is Kind.CANCEL and write.target == self.notification.transaction_id:
+            self.reload()
 
     def on_resize(self, event: Resize) -> None:
         # The Resize a screen gets after its first layout, to the size it was laid out
@@ -261,6 +414,11 @@ class TimelineScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def on_screen_suspend(self) -> None:
+        # Left for another view (not for a question over it): a follow no one sees pauses.
+        if self.following == "live" and self not in self.app.screen_stack:
+            self.stop_following(paused=True)
 
     def action_refresh(self) -> None:
         self.reload()
@@ -301,8 +459,7 @@ class TimelineScreen(Screen[None]):
     @work(exclusive=True, group="timeline", exit_on_error=False)
     async def reload(self) -> None:
         fresh = await self.context.client.activity_notification(self.notification.id)
-        self.notification = fresh
-        self.query_one(TimelineView).show(fresh)
+        self.show(fresh, home=False)
 
 
 def open_delivery(

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from inboxdesk.scope import Scope
 from inboxdesk.text import plural, safe
 from inboxdesk.writes import Kind, describe
-from inboxdesk.writes.model import DATA_KINDS, preference_parts
+from inboxdesk.writes.model import DATA_KINDS, never_undone, preference_parts
 from inboxdesk.writes.preference import state_words
 from inboxdesk.writes.report import as_json
 from inboxdesk.writes.store import Entry
@@ -91,6 +91,11 @@ def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
         for label, value in (("before", data["before"]), ("after", data["after"])):
             shown = json.dumps(value, ensure_ascii=False)
             text.append(safe(f"  {label}: {shown}", newlines=False) + "\n")
+    elif write.kind in (Kind.SEND, Kind.RESEND, Kind.CANCEL):
+        text.append("\n")
+        for name, value in trigger_lines(entry):
+            text.append(f"{name}: ", style="bold")
+            text.append(safe(value, newlines=False) + "\n")
     elif write.ids:
         text.append(f"\n{plural(len(write.ids), 'message')}, before → after:\n", style="bold")
         for message_id in write.ids[:SHOWN_IDS]:
@@ -107,8 +112,38 @@ def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
     if not_updated:
         text.append(f"\nnot updated ({len(not_updated)}): ", style="bold")
         text.append(safe(" ".join(map(str, not_updated[:SHOWN_IDS])), newlines=False) + "\n")
-    text.append(f"\n{undo_key} undoes this entry (as a new write).", style="italic")
+    never = never_undone(write)
+    text.append(
+        f"\n{never}" if never else f"\n{undo_key} undoes this entry (as a new write).",
+        style="italic",
+    )
     return text
+
+
+def trigger_lines(entry: Entry) -> list[tuple[str, str]]:
+    """A send's, resend's or cancel's own facts: the transaction, what the service said."""
+    write, detail = entry.write, entry.detail
+    step = write.steps[0]
+    if write.kind is Kind.CANCEL:
+        cancelled = detail.get("cancelled")
+        said = (
+            "unknown"
+            if not isinstance(cancelled, bool)
+            else "yes"
+            if cancelled
+            else "no: nothing was delayed or merged"
+        )
+        return [
+            ("transaction", write.target),
+            ("notifications", " ".join(step.ids)),
+            ("cancelled", said),
+        ]
+    lines = [("workflow", step.action), ("transactionId", step.ids[0])]
+    if write.kind is Kind.RESEND:
+        lines.append(("resent from", step.ids[-1]))
+    if isinstance(detail.get("triggerStatus"), str):
+        lines.append(("trigger status", detail["triggerStatus"]))
+    return lines
 
 
 class HistoryDetail(VerticalScroll):

@@ -1,0 +1,182 @@
+"""Resend, follow and cancel in the timeline, through Pilot on the local service. The
+app and the service share one clock moved by hand: the follow reads again as it moves,
+and a delay ends when it says so."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+from textual.pilot import Pilot
+
+from inboxdesk.tui.activity.timeline import LIVE, PAUSED, TimelineScreen, TimelineView
+from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.screens.confirm import ConfirmScreen
+from tests.client.faults import LOOPBACK_TLS, FaultTransport
+from tests.conftest import Service, ServiceFactory
+from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
+from tests.tui.conftest import SIZE, Notices, app_for, settled
+from tests.waiting import until
+
+START = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def tick(self) -> bool:
+        """A tenth of a second on: a follow waiting on this clock reads again soon."""
+        self.now += timedelta(seconds=0.1)
+        return False
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(make_service: ServiceFactory, clock: Clock) -> Service:
+    made = make_service(trigger_fixture())
+    made.store.clock = clock
+    return made
+
+
+def trigger(service: Service, name: str) -> str:
+    with service.http(TRIGGER_KEY) as http:
+        answer = http.post("/v1/events/trigger", json={"name": name, "to": "ada"})
+    service.store.worker.run_due()
+    transaction: str = answer.json()["data"]["transactionId"]
+    return transaction
+
+
+def text(app: InboxdeskApp) -> str:
+    return app.screen.query_one(TimelineView).text
+
+
+async def timeline_of(pilot: Pilot[None], transaction: str, message: bool) -> TimelineScreen:
+    """`ctrl+g` to the transaction: its in-app message, whose `d` opens the timeline, or
+    (none yet) the timeline itself."""
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
+    await pilot.press("ctrl+g", *transaction, "enter")
+    if message:
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the message")
+        await settled(pilot)
+        await pilot.press("d")
+    await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="the timeline")
+    assert isinstance(app.screen, TimelineScreen)
+    return app.screen
+
+
+async def test_r_resends_after_naming_the_channels_and_follows_it_to_delivered(
+    service: Service, clock: Clock, notices: Notices
+) -> None:
+    original = trigger(service, "delayed")
+    clock.now += timedelta(minutes=5)
+    service.store.worker.run_due()
+    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, follow_grace=0)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await timeline_of(pilot, original, message=True)
+        assert screen.check_action("cancel_delayed", ()) is None, "nothing waits: greyed"
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Ada gets the in-app message again" in app.screen.question
+        assert "preferences apply again" in app.screen.question
+        await pilot.press("y")
+        await until(pilot, lambda: LIVE in (screen.sub_title or ""), what="the live mark")
+        assert notices.saying("Resent: transactionId txn_")
+        await pilot.press("L")
+        await until(pilot, lambda: PAUSED in (screen.sub_title or ""), what="paused")
+        await pilot.press("L")
+        await until(pilot, lambda: LIVE in (screen.sub_title or ""), what="live again")
+        await until(pilot, lambda: clock.tick() or "Step delayed" in text(app), what="the new one")
+        assert screen.notification.transaction_id != original
+        assert "Cause: in-app: pending, not sent yet" in text(app)
+        clock.now += timedelta(minutes=5)
+        service.store.worker.run_due()
+        await until(
+            pilot,
+            lambda: (
+                clock.tick()
+                or (screen.following == "" and "Cause: in-app: in the inbox" in text(app))
+            ),
+            what="the new notification followed to its end",
+        )
+        assert screen.notification.transaction_id != original
+        assert LIVE not in (screen.sub_title or "")
+        assert "__resent_transaction_id" not in text(app)  # the payload is not the timeline's
+
+
+async def test_x_cancels_what_waits_and_the_cause_reads_cancelled(
+    service: Service, clock: Clock, notices: Notices
+) -> None:
+    waiting = trigger(service, "delayed")
+    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await timeline_of(pilot, waiting, message=False)
+        assert screen.check_action("cancel_delayed", ()) is True
+        await pilot.press("X")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert screen.notification.id in app.screen.detail, "names the notification"
+        await pilot.press("y")
+        await until(pilot, lambda: "Cause: in-app: cancelled" in text(app), what="cancelled")
+        assert notices.saying("Cancelled")
+        assert screen.check_action("cancel_delayed", ()) is None, "greyed once nothing waits"
+
+
+async def test_read_only_binds_neither_resend_nor_cancel(service: Service, clock: Clock) -> None:
+    waiting = trigger(service, "delayed")
+    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await timeline_of(pilot, waiting, message=False)
+        assert screen.check_action("resend", ()) is False
+        assert screen.check_action("cancel_delayed", ()) is False
+        await pilot.press("R", "X")
+        await settled(pilot)
+        assert isinstance(app.screen, TimelineScreen)
+
+
+async def test_a_resend_whose_answer_is_lost_is_followed_not_sent_again(
+    service: Service, clock: Clock, notices: Notices
+) -> None:
+    """The service takes the resend, then its answer is lost: the app asks the feed
+    before trying again, finds it, and follows it; the service holds it once."""
+    waiting = trigger(service, "delayed")
+    forward = httpx.Client(base_url=service.url, verify=LOOPBACK_TLS, timeout=30)
+    posts: list[str] = []
+
+    def lost(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        forward.post(
+            "/v1/events/trigger",
+            json=body,
+            headers={"authorization": request.headers["authorization"]},
+        )
+        posts.append(body["transactionId"])
+        service.store.worker.run_due()  # taken, and run
+        return httpx.Response(503, json={"message": "gone", "statusCode": 503}, request=request)
+
+    faults = FaultTransport(route={"/v1/events/trigger": lost})
+    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, transport=faults)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await timeline_of(pilot, waiting, message=False)
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("y")
+        await until(pilot, lambda: LIVE in (screen.sub_title or ""), what="followed")
+        assert notices.saying("an earlier try had arrived, so it was not sent again")
+    forward.close()
+    assert len(posts) == 1
+    with service.http(TRIGGER_KEY) as http:
+        found = http.get("/v1/notifications", params={"transactionId": posts[0]}).json()
+    assert len(found["data"]) == 1
