@@ -13,6 +13,9 @@ as production does where the local service does not.
   changes). `organization_keys` (every key of the organization) makes the integrations'
   lists whole, as older deployments list them to any key.
 - With `no_me`, `/v1/environments/me` answers 404, as where it is not served.
+- With `retention_hours`, the activity feed answers production's 402 to an `after`
+  older than that (the plan's retention), whatever the service behind keeps; `seen`
+  gets each request's path and query, in order.
 
 The rest passes through unchanged.
 """
@@ -23,8 +26,10 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
@@ -49,6 +54,14 @@ FORBIDDEN = {
 }
 
 
+RETENTION = {
+    "statusCode": 402,
+    "message": "Requested date range exceeds your plan's retention period. "
+    "Please upgrade your plan to access older data.",
+    "error": "Payment Required",
+}
+
+
 def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
     keys = [{"key": key, "_userId": "65c000000000000000000001"} for key in SECRET_KEYS]
     keys[0]["hash"] = SECRET_HASH
@@ -63,6 +76,8 @@ def production_shaped(
     no_me: bool = False,
     forbid_across: bool = False,
     organization_keys: tuple[str, ...] = (),
+    retention_hours: float | None = None,
+    seen: list[str] | None = None,
 ) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
     forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
@@ -79,6 +94,14 @@ def production_shaped(
                 if k.lower() in {"authorization", "content-type", "idempotency-key"}
             }
             path = self.path.split("?")[0]
+            if seen is not None:
+                seen.append(self.path)
+            if retention_hours is not None and path == "/v1/notifications":
+                after = parse_qs(urlsplit(self.path).query).get("after", [""])[0]
+                oldest = datetime.now(UTC) - timedelta(hours=retention_hours)
+                if after and datetime.fromisoformat(after.replace("Z", "+00:00")) < oldest:
+                    self._answer(402, RETENTION)
+                    return
             if no_me and path == "/v1/environments/me":
                 self._answer(404, {"statusCode": 404, "message": "Cannot GET " + path})
                 return
