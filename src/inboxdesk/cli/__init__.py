@@ -46,7 +46,7 @@ LAZY_COMMANDS = {
     "message": "message_command",
     "preferences": "preference_commands",
     "set-preference": "preference_commands",
-    "activity": "delivery_commands",
+    "activity": "activity_across",
     "delivery": "delivery_commands",
     "config": "config_commands",
 }

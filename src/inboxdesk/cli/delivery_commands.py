@@ -240,4 +240,5 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
     return _call(flags, work)
 
 
-COMMANDS = [activity, delivery]
+# `activity` is served by cli/activity_across.py, which keeps this one for a subscriber.
+COMMANDS = [delivery]

@@ -148,8 +148,9 @@ async def scan_feed(
     scan_pages: int | None = None,
     on_page: Callable[[list[ActivityNotification], FeedScan], Any] | None = None,
     limit: int | None = None,
+    start: int = 0,
 ) -> FeedScan:
-    """Pages of 50, newest first, keeping what `wanted.keeps`, until the feed ends, the
+    """Pages of 50 from `start`, newest first, keeping what `wanted.keeps`, until the feed ends, the
     page on which `limit` were kept, or `scan_pages` pages (the setting by default);
     `on_page` hears each page's kept items and the scan so far, so groups and a
     progress line grow as pages arrive."""
@@ -158,20 +159,21 @@ async def scan_feed(
         raise ValueError("scan_pages must be at least 1")
     scan = FeedScan()
     previous: list[str] | None = None
-    for page in range(most):
+    for n in range(most):
+        page = start + n
         result = await feed_page(client, wanted, page, MAX_PAGE)
         ids = [n.id for n in result.data]
         if ids and ids == previous:
             raise ProtocolError(
                 f"The service sent page {page} of the activity feed again, the same as "
-                f"page {page - 1}: stopped after {plural(page, 'page')}.",
+                f"page {page - 1}: stopped after {plural(n, 'page')}.",
                 "Its paging is broken; narrow the window or the filters and try again.",
             )
         previous = ids
         kept = [n for n in result.data if wanted.keeps(n)]
         scan.found += kept
         scan.scanned += len(result.data)
-        scan.pages = page + 1
+        scan.pages = n + 1
         if on_page is not None:
             on_page(kept, scan)
         if not result.has_more or not result.data:
