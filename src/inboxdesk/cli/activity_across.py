@@ -10,6 +10,7 @@ core/delivery/grouping.py, the ones the app shows.
 
 from __future__ import annotations
 
+import copy
 import sys
 from datetime import datetime, timedelta
 from typing import Any
@@ -278,11 +279,18 @@ def _command() -> click.Command:
     for param in base.params:
         if param.name == "subscriber_id":
             param = click.Argument(["subscriber_id"], required=False, metavar="[SUBSCRIBER_ID]")
+        elif param.name == "follow" and isinstance(param, click.Option):
+            param = copy.copy(param)
+            param.help = "every one (up to max_pages pages; without a subscriber, scan_pages)"
         params.append(param)
+        if param.name == "page":
+            params += ADDED
+    if not set(ADDED) <= set(params):
+        params += ADDED
     return click.Command(
         "activity",
         callback=_run,
-        params=[params[0], *ADDED, *params[1:]],
+        params=params,
         help="Notifications across every channel, newest first, each job's status and the "
         "cause in words (GET /v1/notifications). Without SUBSCRIBER_ID: every subscriber "
         "of the environment over the last 24 hours (--since), the scan bounded by "
