@@ -4,6 +4,10 @@ jobs each, a provider's `raw` answer on every failure).
 
 Usage: .venv/bin/python -m benchmarks.grouping
 
+Also follow mode's memory: ten minutes of polls on a fast clock (one every 3 s, each
+page of 50 all new, the worst case), the ring of 2,000 rows; tracemalloc's figure after
+the ring filled against the end (target: within 10%).
+
 The notifications are parsed (pydantic) before the clock starts: the figure is the
 grouping alone (causes read, codes parsed, groups kept and sorted), median of RUNS
 runs, in CPU time (`time.process_time`), against a target of 1 s.
@@ -99,6 +103,38 @@ def measure(runs: int = RUNS) -> dict[str, float]:
     return {"cpu_s": statistics.median(times), "slowest_s": max(times), "groups": groups}
 
 
+def follow_memory() -> dict[str, float]:
+    """Traced memory after warm-up and after ten minutes of polls (a fake clock)."""
+    import tracemalloc
+
+    from inboxdesk.core.delivery.follow import Follow
+
+    pages = [notifications(50) for _ in range(2)]
+    follow = Follow()
+    follow.start([], 0)
+    clock, n = 0.0, 0
+
+    def poll() -> None:
+        nonlocal clock, n
+        page = [p.model_copy(update={"id": f"{n + k:024x}"}) for k, p in enumerate(pages[n % 2])]
+        n += len(page)
+        follow.merge(page, clock)
+        clock += follow.interval(clock)
+
+    tracemalloc.start()
+    while len(follow.rows) < follow.ring:
+        poll()
+    for _ in range(20):
+        poll()
+    warm = tracemalloc.get_traced_memory()[0]
+    start = clock
+    while clock - start < 600:
+        poll()
+    end = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return {"warm": warm, "end": end, "rows": n}
+
+
 def report(found: dict[str, float]) -> str:
     met = "met" if found["cpu_s"] < TARGET_S else "MISSED"
     return (
@@ -110,3 +146,10 @@ def report(found: dict[str, float]) -> str:
 
 if __name__ == "__main__":
     print(report(measure()))
+    memory = follow_memory()
+    ratio = memory["end"] / memory["warm"]
+    print(
+        f"follow mode, ten minutes of polls ({memory['rows']:,.0f} rows seen, ring 2,000): "
+        f"{memory['warm'] / 1e6:.1f} MB after warm-up, {memory['end'] / 1e6:.1f} MB at the end "
+        f"({ratio:.2f}x; target within 1.10x: {'met' if ratio <= 1.1 else 'MISSED'})"
+    )

@@ -5,12 +5,15 @@ opens its timeline; `a` again narrows back to the subscriber."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from inboxdesk.server.store.activity import StagedNotification
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable, GroupTable
 from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
 from tests.conftest import Service, ServiceFactory
-from tests.feed_fixture import feed_fixture
+from tests.feed_fixture import at, feed_fixture
 from tests.tui.conftest import NOW, SIZE, app_for, until
 from tests.tui.test_inbox import opened
 
@@ -69,3 +72,43 @@ async def test_everyone_grouped_by_cause_to_a_group_to_a_timeline(everyone: Serv
         await pilot.press("b", "f", "a")  # flat, every status, jane alone again
         await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's again")
         assert "jane" in _state(app)
+
+
+def _stage_newer(service: Service, subscriber: str) -> str:
+    """A notification for `subscriber`, newer than any, staged while the app runs: a copy
+    of one of theirs with a new id, transactionId and time."""
+    db = service.store.read()
+    row = db.execute(
+        "SELECT n.doc, j.doc FROM notifications AS n JOIN jobs AS j ON j.notification_id = n.id "
+        "JOIN subscribers AS s ON s.id = n.subscriber_pk WHERE s.subscriber_id = ? "
+        "ORDER BY n.created_at DESC LIMIT 1",
+        (subscriber,),
+    ).fetchone()
+    doc, job = json.loads(row[0]), json.loads(row[1])
+    doc |= {"_id": "6a" + "0" * 22, "transactionId": "txn-live", "createdAt": at(-1, NOW)}
+    job |= {"_id": "6b" + "0" * 22}
+    service.store.insert_notifications([StagedNotification(doc, [(job, [])])])
+    return str(doc["_id"])
+
+
+async def test_follow_shows_a_notification_staged_meanwhile(
+    everyone: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ActivityScreen, "follow_fast", 0.05)
+    app = app_for(everyone)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, rows=1)
+        await pilot.press("4")
+        await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's activity")
+        await pilot.press("L")
+        assert _state(app).startswith("● live · jane")
+        staged = _stage_newer(everyone, "jane")
+        await until(pilot, lambda: _table(app, ActivityTable) == 3, what="the staged one")
+        table = app.screen.query_one(ActivityTable)
+        assert next(iter(table.rows)).value == staged and table.cursor_row == 0
+        await pilot.press("j")
+        await until(pilot, lambda: _state(app).startswith("⏸ paused"), what="paused")
+        await pilot.press("k")
+        await until(pilot, lambda: _state(app).startswith("● live"), what="live again")
+        await pilot.press("L")
+        await until(pilot, lambda: _state(app).startswith("jane"), what="stopped")

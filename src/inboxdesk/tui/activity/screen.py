@@ -8,10 +8,13 @@ Enter opens the notification's timeline.
 bounded by `scan_pages` that says how much it read) and back; `b` groups what was
 scanned by cause x channel x provider x code (core/delivery/grouping.py, the groups of
 `inboxdesk activity --by cause`), the groups growing as pages arrive. Enter on a group
-lists its notifications; Enter on one of them opens its timeline."""
+lists its notifications; Enter on one of them opens its timeline. `L` follows the feed
+(core/delivery/follow.py): page 0 again and again, new rows on top, `● live` in the
+status line, `⏸ paused` while the cursor is away from the top row."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import ClassVar
@@ -27,6 +30,7 @@ from textual.widgets import DataTable, Input, Static
 from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
 from inboxdesk.client.feed import FeedFilter, FeedScan, scan_feed
+from inboxdesk.core.delivery.follow import FAST, Follow
 from inboxdesk.core.delivery.grouping import Group, Grouping, GroupKey
 from inboxdesk.delivery import glyph, job_cause, notification_cause, preference_behind
 from inboxdesk.models.delivery import ActivityNotification
@@ -95,6 +99,15 @@ class ScanPage(TextualMessage):
         self.summary = scan.summary()
         self.done = done
         self.next_page: int | None = None
+
+
+class FollowPage(TextualMessage):
+    """Page 0 of the followed feed, as kept by the filters."""
+
+    def __init__(self, generation: int, kept: list[ActivityNotification]) -> None:
+        super().__init__()
+        self.generation = generation
+        self.kept = kept
 
 
 class ActivityLoaded(TextualMessage):
@@ -190,6 +203,8 @@ class GroupTable(KeyedTable):
 
 class ActivityScreen(Screen[None]):
     AUTO_FOCUS = "#activity-table"
+    # Seconds between asks while following and rows keep coming (tests shorten it).
+    follow_fast = FAST
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "f",
@@ -222,6 +237,13 @@ class ActivityScreen(Screen[None]):
             "Everyone",
             id="activity.everyone",
             tooltip="Every subscriber of the environment (last 24 h), or back to this one",
+        ),
+        Binding(
+            "L",
+            "toggle_follow",
+            "Follow",
+            id="activity.follow",
+            tooltip="Follow the feed: new notifications on top as they come (● live), or stop",
         ),
         Binding(
             "b",
@@ -267,6 +289,10 @@ class ActivityScreen(Screen[None]):
         self.groups: list[Group] = []
         self.group: GroupKey | None = None
         self.scan_words = ""
+        # Following: page 0 asked again and again; paused while away from the top row.
+        self.following = False
+        self.paused = False
+        self.follow = Follow()
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -304,6 +330,8 @@ class ActivityScreen(Screen[None]):
             shown = f"group {label}: {plural(found.count if found else 0, 'notification')}"
         more = " · m for more" if self.next_page is not None else ""
         scanned = f" · {self.scan_words}" if self.scan_words else ""
+        if self.following:
+            who = f"{'⏸ paused' if self.paused else '● live'} · {who}"
         text = f"{who} · {self.filters.words()} · {shown}{scanned}{more}{extra}"
         self.query_one("#activity-state", Static).update(Text(clip(text, 200)))
 
@@ -407,6 +435,61 @@ class ActivityScreen(Screen[None]):
         self.table.add(chosen.notifications, self.size.width)
         self._show_tables()
         self._say()
+
+    def _now(self) -> float:
+        return self.context.clock().timestamp()
+
+    def action_toggle_follow(self) -> None:
+        self.following = not self.following
+        self.paused = False
+        if self.following:
+            self.follow = Follow(fast=self.follow_fast)
+            self.follow.start(list(self.items.values()), self._now())
+            self.follow_feed()
+        else:
+            self.workers.cancel_group(self, "follow")
+        self._say()
+
+    @work(exclusive=True, group="follow", exit_on_error=False)
+    async def follow_feed(self) -> None:
+        """Page 0 of the feed, again and again while following (not while paused), at
+        the pace `Follow` sets."""
+        while self.following:
+            if not self.paused and (self.everyone or self.subscriber_id is not None):
+                generation = self._generation
+                wanted = self._feed_wanted()
+                page = await self.context.client.activity(wanted, 0, MAX_PAGE)
+                kept = [n for n in page.data if wanted.keeps(n)]
+                self.post_message(FollowPage(generation, kept))
+            await asyncio.sleep(self.follow.interval(self._now()))
+
+    def on_follow_page(self, event: FollowPage) -> None:
+        if event.generation != self._generation or not self.following or self.paused:
+            return
+        fresh = [n for n in event.kept if n.id not in self.items]
+        if not fresh:
+            return
+        # The rows shown are the ring's base (a reload or `m` may have changed them).
+        self.follow.rows = list(self.items.values())
+        self.follow.merge(fresh, self._now())
+        # Live means at the top: the list is rebuilt, newest first, and the ring bounds it.
+        self.items = {n.id: n for n in self.follow.rows}
+        self.grouping.add(fresh)
+        if self.grouped and self.group is None:
+            self.groups = self.grouping.groups()
+            self.query_one(GroupTable).show(self.groups)
+        elif not self.grouped:
+            self.table.clear()
+            self.table.add(self.follow.rows, self.size.width)
+        self._say()
+
+    @on(DataTable.RowHighlighted, "#activity-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # Away from the top row, following pauses by itself; back on it, it goes on.
+        paused = event.cursor_row > 0
+        if self.following and paused != self.paused:
+            self.paused = paused
+            self._say()
 
     def action_toggle_everyone(self) -> None:
         self.everyone = not self.everyone
