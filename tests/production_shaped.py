@@ -18,6 +18,9 @@ as production does where the local service does not.
 - `canned` answers a request (`"GET /path?query"`, or `"GET /path"` for any query)
   with a stored status and body: one production sends that the local service never
   makes (a throttled notification, a preference channel stored as `null`).
+- With `retention_hours`, the activity feed answers production's 402 to an `after`
+  older than that (the plan's retention), whatever the service behind keeps; `seen`
+  gets each request's path and query, in order.
 
 The rest passes through unchanged.
 """
@@ -28,8 +31,10 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
@@ -54,6 +59,14 @@ FORBIDDEN = {
 }
 
 
+RETENTION = {
+    "statusCode": 402,
+    "message": "Requested date range exceeds your plan's retention period. "
+    "Please upgrade your plan to access older data.",
+    "error": "Payment Required",
+}
+
+
 def _with_keys(environment: dict[str, Any]) -> dict[str, Any]:
     keys = [{"key": key, "_userId": "65c000000000000000000001"} for key in SECRET_KEYS]
     keys[0]["hash"] = SECRET_HASH
@@ -70,6 +83,8 @@ def production_shaped(
     organization_keys: tuple[str, ...] = (),
     rewrite: Callable[[str, str, Any], Any] | None = None,
     canned: dict[str, tuple[int, Any]] | None = None,
+    retention_hours: float | None = None,
+    seen: list[str] | None = None,
 ) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
     forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
@@ -89,6 +104,14 @@ def production_shaped(
             for asked in (f"{self.command} {self.path}", f"{self.command} {path}"):
                 if canned and asked in canned:
                     self._answer(*canned[asked])
+                    return
+            if seen is not None:
+                seen.append(self.path)
+            if retention_hours is not None and path == "/v1/notifications":
+                after = parse_qs(urlsplit(self.path).query).get("after", [""])[0]
+                oldest = datetime.now(UTC) - timedelta(hours=retention_hours)
+                if after and datetime.fromisoformat(after.replace("Z", "+00:00")) < oldest:
+                    self._answer(402, RETENTION)
                     return
             if no_me and path == "/v1/environments/me":
                 self._answer(404, {"statusCode": 404, "message": "Cannot GET " + path})

@@ -32,18 +32,35 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "inboxdesk"
 
 UI = ("textual", "rich", "inboxdesk.tui", "inboxdesk.cli")
 FORBIDDEN = {
-    "models": (*UI, "inboxdesk.client", "inboxdesk.server", "inboxdesk.writes", "httpx"),
+    "models": (
+        *UI,
+        "inboxdesk.core",
+        "inboxdesk.client",
+        "inboxdesk.server",
+        "inboxdesk.writes",
+        "httpx",
+    ),
     # The client takes plain values; settings become a client in config/connect.py.
-    "client": (*UI, "inboxdesk.server", "inboxdesk.config", "inboxdesk.writes", "fastapi"),
+    "client": (
+        *UI,
+        "inboxdesk.core",
+        "inboxdesk.server",
+        "inboxdesk.config",
+        "inboxdesk.writes",
+        "fastapi",
+    ),
     # Settings and the file: below the UI and the command line, beside the service.
-    "config": (*UI, "inboxdesk.server", "inboxdesk.writes", "fastapi"),
-    "server": (*UI, "inboxdesk.client", "inboxdesk.writes", "inboxdesk.config"),
+    "config": (*UI, "inboxdesk.core", "inboxdesk.server", "inboxdesk.writes", "fastapi"),
+    "server": (*UI, "inboxdesk.core", "inboxdesk.client", "inboxdesk.writes", "inboxdesk.config"),
     # Below the UI: the app and the command line both use it.
-    "writes": (*UI, "inboxdesk.server", "fastapi"),
+    "writes": (*UI, "inboxdesk.core", "inboxdesk.server", "fastapi"),
     "tui": ("inboxdesk.server", "inboxdesk.cli", "httpx", "fastapi", "uvicorn"),
     # The rules the app and the command line share, and the helpers beside them
     # (text.py measures cells with rich, as every table does).
     "rules": ("textual", "inboxdesk.tui", "inboxdesk.cli", "inboxdesk.server"),
+    # UI-free use-cases shared by the app and the command line: above writes and the
+    # client, below the UI and the command line.
+    "core": (*UI, "click", "inboxdesk.server", "fastapi", "uvicorn"),
 }
 # Modules at the package's top level, by the layer whose rules they follow.
 TOP_LEVEL = {
@@ -376,7 +393,8 @@ def test_the_repository_stands_alone() -> None:
 def planted(tmp_path: Path) -> Path:
     """A small package shaped like this one, to plant violations in."""
     root = tmp_path / "inboxdesk"
-    for part in ("", "tui", "tui/inbox", "server", "server/store", "models", "client", "writes"):
+    parts = ("", "tui", "tui/inbox", "server", "server/store", "models", "client", "writes")
+    for part in (*parts, "core", "core/delivery"):
         (root / part).mkdir(parents=True, exist_ok=True)
         (root / part / "__init__.py").write_text('"""A package."""\n')
     (root / "client" / "api.py").write_text("class InboxClient:\n    pass\n")
@@ -407,6 +425,11 @@ def planted(tmp_path: Path) -> Path:
         ),
         ("server/probe.py", "def f():\n    import inboxdesk.client\n"),
         ("text.py", "import textual\n"),
+        ("core/delivery/probe.py", "import textual.widgets\n"),
+        ("core/probe.py", "from inboxdesk.cli import main\n"),
+        ("core/delivery/probe.py", "import click\n"),
+        ("core/probe.py", "from ..server import app\n"),
+        ("client/probe.py", "from inboxdesk.core.delivery import grouping\n"),
     ],
 )
 def test_a_planted_layer_violation_fails(planted: Path, where: str, source: str) -> None:

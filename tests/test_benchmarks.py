@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 SCRIPTS = ["run", "startup", "phases", "instructions", "latency", "jump", "bulk", "load"]
-SCRIPTS += ["growth", "common"]
+SCRIPTS += ["growth", "common", "grouping"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

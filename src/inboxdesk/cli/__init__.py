@@ -49,7 +49,7 @@ LAZY_COMMANDS = {
     "subscriber": "subscriber_commands",
     "set-subscriber": "subscriber_commands",
     "credentials": "subscriber_commands",
-    "activity": "delivery_commands",
+    "activity": "activity_across",
     "delivery": "delivery_commands",
     "send": "send_command",
     "resend": "resend_commands",

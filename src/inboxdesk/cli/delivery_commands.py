@@ -352,4 +352,5 @@ async def follow_delivery(
     return 0
 
 
-COMMANDS = [activity, delivery]
+# `activity` is served by cli/activity_across.py, which keeps this one for a subscriber.
+COMMANDS = [delivery]

@@ -32,6 +32,8 @@ class Limits:
     max_int_digits: int = PARSER_DIGITS
     # Pages one listing follows (`--all`, the app's end search, subscriber search).
     max_pages: int = 10_000
+    # Pages of 50 a scan across every subscriber reads before it says "scanned N of more".
+    scan_pages: int = 40
 
     def __post_init__(self) -> None:
         # Past its ceilings the parser refuses by itself: a looser limit would be a lie.
@@ -41,8 +43,9 @@ class Limits:
             raise ValueError(
                 f"max_json_depth must be 1 to {PARSER_DEPTH}, max_int_digits 1 to {PARSER_DIGITS}"
             )
-        if self.max_body_bytes < 1 or self.deadline <= 0 or self.max_pages < 1:
-            raise ValueError("max_body_bytes, deadline and max_pages must be above 0")
+        pages = min(self.max_pages, self.scan_pages)
+        if self.max_body_bytes < 1 or self.deadline <= 0 or pages < 1:
+            raise ValueError("max_body_bytes, deadline, max_pages and scan_pages must be above 0")
 
 
 def body_too_large(limit: int, url: str) -> LimitExceeded:

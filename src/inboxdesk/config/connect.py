@@ -82,6 +82,7 @@ def limits_for(settings: Settings) -> Limits:
         max_json_depth=settings.max_json_depth,
         max_int_digits=settings.max_int_digits,
         max_pages=settings.max_pages,
+        scan_pages=settings.scan_pages,
     )
 
 

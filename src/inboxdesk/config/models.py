@@ -77,6 +77,9 @@ class Profile(Connection):
     max_json_depth: JsonDepth = Field(200, description="deepest JSON nesting read")
     max_int_digits: IntDigits = Field(4300, description="longest JSON integer read")
     max_pages: Pages = Field(10_000, description="most pages one listing follows")
+    scan_pages: Pages = Field(
+        40, description="most pages of 50 a scan across every subscriber reads"
+    )
     environments: dict[str, EnvironmentKey] = Field(
         default_factory=dict, description="one key per environment, by the environment's id"
     )

@@ -2,11 +2,21 @@
 newest first; each row shows when, the workflow, one glyph per job with its status and
 the cause in words (delivery.py). Filters: failed only (`f`, a scan of pages of 50, as
 production has no such filter), a channel (`c`), a workflow or transactionId (`/`).
-Enter opens the notification's timeline."""
+Enter opens the notification's timeline.
+
+`a` widens the view to every subscriber of the environment (the last 24 hours, a scan
+bounded by `scan_pages` that says how much it read) and back; `b` groups what was
+scanned by cause x channel x provider x code (core/delivery/grouping.py, the groups of
+`inboxdesk activity --by cause`), the groups growing as pages arrive. Enter on a group
+lists its notifications; Enter on one of them opens its timeline. `L` follows the feed
+(core/delivery/follow.py): page 0 again and again, new rows on top, `● live` in the
+status line, `⏸ paused` while the cursor is away from the top row."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import ClassVar
 
 from rich.text import Text
@@ -20,7 +30,15 @@ from textual.widgets import DataTable, Input, Static
 
 from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
-from inboxdesk.delivery import glyph, job_causes, notification_cause, preference_behind
+from inboxdesk.client.feed import FeedFilter, FeedScan, scan_feed
+from inboxdesk.core.delivery.follow import FAST, Follow
+from inboxdesk.core.delivery.grouping import Group, Grouping, GroupKey
+from inboxdesk.delivery import (
+    glyph,
+    job_causes,
+    notification_cause,
+    preference_behind,
+)
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.tui.activity.timeline import GLYPH_STYLE, open_delivery, show_timeline
@@ -74,6 +92,31 @@ class OpenActivity(TextualMessage):
         self.subscriber_id = subscriber_id
 
 
+class ScanPage(TextualMessage):
+    """A page of a scan across subscribers (or grouped): what it kept, and how far."""
+
+    def __init__(
+        self, generation: int, kept: list[ActivityNotification], scan: FeedScan, done: bool
+    ) -> None:
+        super().__init__()
+        self.generation = generation
+        self.kept = kept
+        self.scanned = scan.scanned
+        self.pages = scan.pages
+        self.summary = scan.summary()
+        self.done = done
+        self.next_page: int | None = None
+
+
+class FollowPage(TextualMessage):
+    """Page 0 of the followed feed, as kept by the filters."""
+
+    def __init__(self, generation: int, kept: list[ActivityNotification]) -> None:
+        super().__init__()
+        self.generation = generation
+        self.kept = kept
+
+
 class ActivityLoaded(TextualMessage):
     def __init__(
         self,
@@ -120,10 +163,54 @@ class ActivityTable(KeyedTable):
             )
 
 
+GROUP_COLUMNS = (
+    "Count",
+    "Cause",
+    "Channel",
+    "Provider",
+    "Code",
+    "First",
+    "Last",
+    "Workflows",
+    "Examples",
+)
+
+
+class GroupTable(KeyedTable):
+    """The groups, largest first; rebuilt whole as pages arrive (they are few)."""
+
+    def on_mount(self) -> None:
+        self.cursor_type = "row"
+        self.zebra_stripes = True
+        for label in GROUP_COLUMNS:
+            self.add_column(label, key=label.lower())
+
+    def show(self, groups: list[Group]) -> None:
+        at = self.cursor_row
+        self.clear()
+        for n, group in enumerate(groups):
+            self.add_row(
+                f"{group.count:,}",
+                Text(str(group.key.cause), style="red" if group.failed else ""),
+                safe(group.key.channel, newlines=False),
+                clip(group.key.provider_id, 12),
+                clip(group.key.code, 16),
+                safe(group.first_seen[5:16].replace("T", " "), newlines=False),
+                safe(group.last_seen[5:16].replace("T", " "), newlines=False),
+                clip(", ".join(group.top_workflows()), 24),
+                clip(", ".join(group.examples), 30),
+                key=str(n),
+            )
+        if groups:
+            self.move_cursor(row=min(max(at, 0), len(groups) - 1))
+
+
 class ActivityScreen(Screen[None]):
     AUTO_FOCUS = "#activity-table"
     # The notification under the cursor, whose cause the strip below the table shows.
     highlighted: reactive[str | None] = reactive(None, init=False)
+    # Seconds between asks while following and rows keep coming (tests shorten it).
+    follow_fast = FAST
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "f",
@@ -150,6 +237,27 @@ class ActivityScreen(Screen[None]):
             "escape", "clear_filters", "Clear", id="activity.clear", tooltip="Clear every filter"
         ),
         Binding("m", "more", "More", id="activity.more", tooltip="Load the next page"),
+        Binding(
+            "a",
+            "toggle_everyone",
+            "Everyone",
+            id="activity.everyone",
+            tooltip="Every subscriber of the environment (last 24 h), or back to this one",
+        ),
+        Binding(
+            "L",
+            "toggle_follow",
+            "Follow",
+            id="activity.follow",
+            tooltip="Follow the feed: new notifications on top as they come (● live), or stop",
+        ),
+        Binding(
+            "b",
+            "toggle_grouped",
+            "By cause",
+            id="activity.group",
+            tooltip="Group by cause, channel, provider and code; Enter lists a group",
+        ),
         Binding(
             "ctrl+g",
             "go_to",
@@ -180,11 +288,24 @@ class ActivityScreen(Screen[None]):
         self._going = False  # the text box asks for a notification to go to
         # Workflow names seen, and their ids: the feed filters by id.
         self.workflows: dict[str, str] = {}
+        # Every subscriber of the environment, not only the current one.
+        self.everyone = False
+        # Grouped by cause; `group` is the one whose notifications are listed.
+        self.grouped = False
+        self.grouping = Grouping()
+        self.groups: list[Group] = []
+        self.group: GroupKey | None = None
+        self.scan_words = ""
+        # Following: page 0 asked again and again; paused while away from the top row.
+        self.following = False
+        self.paused = False
+        self.follow = Follow()
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
         yield Static(id="activity-state")
         yield ActivityTable(id="activity-table")
+        yield GroupTable(id="activity-groups")
         yield Static(id="activity-cause")
         yield Input(placeholder="workflow:NAME, or a transactionId", id="activity-filter")
         yield AppFooter()
@@ -192,6 +313,7 @@ class ActivityScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "Activity"
         self.query_one("#activity-filter", Input).display = False
+        self.query_one(GroupTable).display = False
 
     @property
     def table(self) -> ActivityTable:
@@ -203,10 +325,22 @@ class ActivityScreen(Screen[None]):
             self.reload()
 
     def _say(self, extra: str = "") -> None:
-        who = safe(self.subscriber_id or "no subscriber", newlines=False)
+        if self.everyone:
+            who = "every subscriber · last 24 h"
+        else:
+            who = safe(self.subscriber_id or "no subscriber", newlines=False)
         shown = plural(len(self.items), "notification")
+        if self.grouped and self.group is None:
+            shown = f"{plural(len(self.groups), 'group')} of {shown}"
+        elif self.grouped:
+            found = next((g for g in self.groups if g.key == self.group), None)
+            label = safe(found.label, newlines=False) if found else ""
+            shown = f"group {label}: {plural(found.count if found else 0, 'notification')}"
         more = " · m for more" if self.next_page is not None else ""
-        text = f"{who} · {self.filters.words()} · {shown}{more}{extra}"
+        scanned = f" · {self.scan_words}" if self.scan_words else ""
+        if self.following:
+            who = f"{'⏸ paused' if self.paused else '● live'} · {who}"
+        text = f"{who} · {self.filters.words()} · {shown}{scanned}{more}{extra}"
         self.query_one("#activity-state", Static).update(Text(clip(text, 200)))
 
     def _wanted(self) -> ActivityFilter:
@@ -219,14 +353,158 @@ class ActivityScreen(Screen[None]):
             workflows=[workflow] if workflow else (),
         )
 
+    def _feed_wanted(self) -> FeedFilter:
+        """The filters as the feed across subscribers takes them."""
+        plain = self._wanted()
+        after = None
+        if self.everyone:
+            after = (self.context.clock() - timedelta(hours=24)).isoformat()
+        return FeedFilter(
+            subscriber_ids=() if self.everyone else plain.subscriber_ids,
+            transaction_ids=plain.transaction_ids,
+            channels=plain.channels,
+            workflows=plain.workflows,
+            after=after,
+            failed=self.filters.failed,
+        )
+
     def reload(self) -> None:
         self._generation += 1
         self.items = {}
         self.next_page = None
         self.highlighted = None
+        self.grouping = Grouping()
+        self.groups = []
+        self.group = None
+        self.scan_words = ""
         self.table.clear()
+        self.query_one(GroupTable).clear()
+        self._show_tables()
         self._say(" · loading…")
-        self.load(self._generation, 0, append=False)
+        if self.everyone or self.grouped:
+            self.scan(self._generation, 0)
+        else:
+            self.load(self._generation, 0, append=False)
+
+    def _show_tables(self) -> None:
+        """The groups when grouped and no group is open; the notifications otherwise."""
+        groups = self.grouped and self.group is None
+        self.query_one(GroupTable).display = groups
+        self.table.display = not groups
+        (self.query_one(GroupTable) if groups else self.table).focus()
+
+    @work(exclusive=True, group="activity", exit_on_error=False)
+    async def scan(self, generation: int, page: int) -> None:
+        """A scan across subscribers (or grouped), page by page: the rows and the groups
+        grow as each page arrives. Listed, it stops at a screenful kept; grouped, it reads
+        the whole bounded scan."""
+        if self.subscriber_id is None and not self.everyone:
+            return
+        client = self.context.client
+
+        def heard(kept: list[ActivityNotification], so_far: FeedScan) -> None:
+            self.post_message(ScanPage(generation, kept, so_far, done=False))
+
+        found = await scan_feed(
+            client,
+            self._feed_wanted(),
+            on_page=heard,
+            limit=None if self.grouped else MAX_PAGE,
+            start=page,
+        )
+        last = ScanPage(generation, [], found, done=True)
+        last.next_page = page + found.pages if found.bounded and not self.grouped else None
+        self.post_message(last)
+
+    def on_scan_page(self, event: ScanPage) -> None:
+        if event.generation != self._generation:
+            return
+        fresh = [n for n in event.kept if n.id not in self.items]
+        for n in fresh:
+            self.items[n.id] = n
+        self.grouping.add(fresh)
+        if event.done:
+            self.next_page = event.next_page
+        self.scan_words = event.summary if event.done else f"read {event.scanned:,}…"
+        if self.grouped:
+            self.groups = self.grouping.groups()
+            self.query_one(GroupTable).show(self.groups)
+        elif fresh:
+            self.table.add(fresh, self.size.width)
+        self._say()
+
+    @on(DataTable.RowSelected, "#activity-groups")
+    def _group_selected(self, event: DataTable.RowSelected) -> None:
+        key = event.row_key.value
+        if key is None or not 0 <= int(key) < len(self.groups):
+            return
+        chosen = self.groups[int(key)]
+        self.group = chosen.key
+        self.table.clear()
+        self.table.add(chosen.notifications, self.size.width)
+        self._show_tables()
+        self._say()
+
+    def _now(self) -> float:
+        return self.context.clock().timestamp()
+
+    def action_toggle_follow(self) -> None:
+        self.following = not self.following
+        self.paused = False
+        if self.following:
+            self.follow = Follow(fast=self.follow_fast)
+            self.follow.start(list(self.items.values()), self._now())
+            self.follow_feed()
+        else:
+            self.workers.cancel_group(self, "follow")
+        self._say()
+
+    @work(exclusive=True, group="follow", exit_on_error=False)
+    async def follow_feed(self) -> None:
+        """Page 0 of the feed, again and again while following (not while paused), at
+        the pace `Follow` sets."""
+        while self.following:
+            if not self.paused and (self.everyone or self.subscriber_id is not None):
+                generation = self._generation
+                wanted = self._feed_wanted()
+                page = await self.context.client.activity(wanted, 0, MAX_PAGE)
+                kept = [n for n in page.data if wanted.keeps(n)]
+                self.post_message(FollowPage(generation, kept))
+            await asyncio.sleep(self.follow.interval(self._now()))
+
+    def on_follow_page(self, event: FollowPage) -> None:
+        if event.generation != self._generation or not self.following or self.paused:
+            return
+        fresh = [n for n in event.kept if n.id not in self.items]
+        if not fresh:
+            return
+        # The rows shown are the ring's base (a reload or `m` may have changed them).
+        self.follow.rows = list(self.items.values())
+        self.follow.merge(fresh, self._now())
+        # Live means at the top: the list is rebuilt, newest first, and the ring bounds it.
+        self.items = {n.id: n for n in self.follow.rows}
+        self.grouping.add(fresh)
+        if self.grouped and self.group is None:
+            self.groups = self.grouping.groups()
+            self.query_one(GroupTable).show(self.groups)
+        elif not self.grouped:
+            self.table.clear()
+            self.table.add(self.follow.rows, self.size.width)
+        self._say()
+
+    def action_toggle_everyone(self) -> None:
+        self.everyone = not self.everyone
+        self.reload()
+
+    def action_toggle_grouped(self) -> None:
+        if self.grouped and self.group is not None:
+            # From a group's notifications back to the groups.
+            self.group = None
+            self._show_tables()
+            self._say()
+            return
+        self.grouped = not self.grouped
+        self.reload()
 
     @work(exclusive=True, group="activity", exit_on_error=False)
     async def load(self, generation: int, page: int, append: bool) -> None:
@@ -267,6 +545,11 @@ class ActivityScreen(Screen[None]):
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         key = event.row_key.value
         self.highlighted = str(key) if key is not None else None
+        # Away from the top row, following pauses by itself; back on it, it goes on.
+        paused = event.cursor_row > 0
+        if self.following and paused != self.paused:
+            self.paused = paused
+            self._say()
 
     def watch_highlighted(self, notification_id: str | None) -> None:
         """The strip under the table: the highlighted row's cause whole, wrapped, where
@@ -369,6 +652,9 @@ class ActivityScreen(Screen[None]):
             field.display = False
             self.table.focus()
             return
+        if self.grouped and self.group is not None:
+            self.action_toggle_grouped()
+            return
         if self.filters != Filters():
             self.filters = Filters()
             self.reload()
@@ -378,7 +664,10 @@ class ActivityScreen(Screen[None]):
             self.notify("That is every notification.", markup=False)
             return
         self._say(" · loading more…")
-        self.load(self._generation, self.next_page, append=True)
+        if self.everyone or self.grouped:
+            self.scan(self._generation, self.next_page)
+        else:
+            self.load(self._generation, self.next_page, append=True)
 
     def action_refresh(self) -> None:
         self.reload()

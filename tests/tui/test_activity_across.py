@@ -1,0 +1,114 @@
+"""Activity across every subscriber, grouped by cause, through Pilot on the local
+service: `4` opens on the current subscriber, `a` widens to everyone, `f` keeps what
+did not arrive, `b` groups it; Enter on a group lists its notifications, Enter on one
+opens its timeline; `a` again narrows back to the subscriber."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inboxdesk.server.store.activity import StagedNotification
+from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable, GroupTable
+from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
+from tests.conftest import Service, ServiceFactory
+from tests.feed_fixture import at, feed_fixture
+from tests.tui.conftest import NOW, SIZE, app_for, until
+from tests.tui.test_inbox import opened
+
+
+@pytest.fixture
+def everyone(make_service: ServiceFactory) -> Service:
+    # Times relative to the app's clock in tests, so its 24 hours select.
+    return make_service(feed_fixture(NOW))
+
+
+def _table(app: object, kind: type[ActivityTable] | type[GroupTable]) -> int:
+    screen = app.screen  # type: ignore[attr-defined]
+    if not isinstance(screen, ActivityScreen):
+        return -1
+    table = screen.query_one(kind)
+    return table.row_count if table.display else -1
+
+
+def _cells(app: object, column: str) -> list[str]:
+    table = app.screen.query_one(GroupTable)  # type: ignore[attr-defined]
+    return [str(table.get_cell(key, column)) for key in table.rows]
+
+
+def _state(app: object) -> str:
+    return str(app.screen.query_one("#activity-state").render())  # type: ignore[attr-defined]
+
+
+async def test_everyone_grouped_by_cause_to_a_group_to_a_timeline(everyone: Service) -> None:
+    app = app_for(everyone)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, rows=1)
+        await pilot.press("4")
+        # jane's own: her newest in-app one and her refused SMS (the filler is not hers).
+        await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's activity")
+        await pilot.press("a")
+        await until(pilot, lambda: _table(app, ActivityTable) == 11, what="everyone, 24 h")
+
+        assert "every subscriber · last 24 h" in _state(app)
+        assert "scanned 11 (all)" in _state(app)
+        await pilot.press("f", "b")
+        await until(pilot, lambda: _table(app, GroupTable) == 4, what="four groups")
+        assert _cells(app, "count") == ["4", "2", "2", "1"]
+        assert _cells(app, "code")[0] == "21610" and "550 5.1.1" in _cells(app, "code")
+        assert _cells(app, "examples")[0] == "ann, bob, cy"
+        assert "4 groups of 9 notifications" in _state(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: _table(app, ActivityTable) == 4, what="the group's four")
+        assert "group provider error · sms · twilio 21610: 4 notifications" in _state(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        assert "21610" in app.screen.query_one(TimelineView).text
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="back")
+        await pilot.press("escape")  # from the group back to the groups
+        await until(pilot, lambda: _table(app, GroupTable) == 4, what="the groups again")
+        await pilot.press("b", "f", "a")  # flat, every status, jane alone again
+        await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's again")
+        assert "jane" in _state(app)
+
+
+def _stage_newer(service: Service, subscriber: str) -> str:
+    """A notification for `subscriber`, newer than any, staged while the app runs: a copy
+    of one of theirs with a new id, transactionId and time."""
+    db = service.store.read()
+    row = db.execute(
+        "SELECT n.doc, j.doc FROM notifications AS n JOIN jobs AS j ON j.notification_id = n.id "
+        "JOIN subscribers AS s ON s.id = n.subscriber_pk WHERE s.subscriber_id = ? "
+        "ORDER BY n.created_at DESC LIMIT 1",
+        (subscriber,),
+    ).fetchone()
+    doc, job = json.loads(row[0]), json.loads(row[1])
+    doc |= {"_id": "6a" + "0" * 22, "transactionId": "txn-live", "createdAt": at(-1, NOW)}
+    job |= {"_id": "6b" + "0" * 22}
+    service.store.insert_notifications([StagedNotification(doc, [(job, [])])])
+    return str(doc["_id"])
+
+
+async def test_follow_shows_a_notification_staged_meanwhile(
+    everyone: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ActivityScreen, "follow_fast", 0.05)
+    app = app_for(everyone)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, rows=1)
+        await pilot.press("4")
+        await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's activity")
+        await pilot.press("L")
+        assert _state(app).startswith("● live · jane")
+        staged = _stage_newer(everyone, "jane")
+        await until(pilot, lambda: _table(app, ActivityTable) == 3, what="the staged one")
+        table = app.screen.query_one(ActivityTable)
+        assert next(iter(table.rows)).value == staged and table.cursor_row == 0
+        await pilot.press("j")
+        await until(pilot, lambda: _state(app).startswith("⏸ paused"), what="paused")
+        await pilot.press("k")
+        await until(pilot, lambda: _state(app).startswith("● live"), what="live again")
+        await pilot.press("L")
+        await until(pilot, lambda: _state(app).startswith("jane"), what="stopped")
