@@ -156,7 +156,10 @@ async def test_history_keeps_the_outcome_and_the_request_log_its_status_in_view(
         await pilot.pause()
         shown = ("Made", "Outcome", "Environment")
         assert in_view(table, shown), [c.label for c in table.ordered_columns]
-        assert str(table.get_row_at(0)[2]) == "Staging", "the environment whole"
+        await until(
+            pilot, lambda: str(table.get_row_at(0)[2]) == "Staging", what="the environment whole"
+        )
+        assert in_view(table, shown)
         assert "sent" in str(table.get_row_at(0)[1])
         await pilot.press("e")
         await until(pilot, lambda: bool(notices.saying("Exported 1 writes")), what="export")
