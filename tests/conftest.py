@@ -79,6 +79,16 @@ def pytest_configure(config: pytest.Config) -> None:
     gc.set_threshold(20_000, 10, 10)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """No collection once the tests are done. An xdist worker that has not ended 5 s
+    after it was told to stop sends itself SIGINT (execnet's shutdown); on a loaded
+    machine a full collection of the run's heap took that long, so a green run ended
+    with a KeyboardInterrupt traceback from inside hypothesis's gc callback. The
+    process exits next; its memory goes back to the system whole."""
+    gc.disable()
+    gc.freeze()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked `slow` first, dealt evenly to the workers.
 

@@ -13,13 +13,14 @@ WHOLE = 1_000_000
 def wrap(text: str, width: int) -> list[str]:
     """One safe line broken at spaces into lines of at most `width` terminal cells; a
     word wider than that is broken inside. Nothing is cut."""
+    width = max(width, 1)
     words = clip(text, WHOLE).split(" ")
     lines: list[str] = []
     line = ""
     for word in words:
         while cells(word) > width:  # a word longer than a line: split it
             room = width - cells(line) - (1 if line else 0)
-            if room <= 0:
+            if line and room < cells(word[0]):
                 lines.append(line)
                 line, room = "", width
             head, word = _split(word, room)
@@ -34,9 +35,11 @@ def wrap(text: str, width: int) -> list[str]:
 
 
 def _split(word: str, room: int) -> tuple[str, str]:
+    """The most of `word` that fits `room` cells, and the rest; at least one character,
+    so that a wide character in a narrow room still moves on."""
     used = 0
     for at, char in enumerate(word):
         used += cells(char)
         if used > room:
-            return word[:at], word[at:]
+            return word[: max(at, 1)], word[max(at, 1) :]
     return word, ""

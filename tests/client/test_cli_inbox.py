@@ -59,7 +59,10 @@ def test_an_archive_is_undone_by_unarchiving(
     run(capsys, "archive", "jane", jane_message(6))
     _, out, _ = run(capsys, "history", "--json")
     entry = json.loads(out)["data"][0]
+    # Undo asks first, every time: with no terminal to ask, --yes (decision 113).
     code, _, err = run(capsys, "undo", entry["id"])
+    assert code == 2 and "pass --yes" in err and archived(env, jane_message(6))
+    code, _, err = run(capsys, "undo", entry["id"], "--yes")
     assert code == 0, err
     assert not archived(env, jane_message(6))
 

@@ -69,7 +69,7 @@ def test_did_ada_opt_out_of_order_emails_then_on_and_undone(
     assert entry["before"] == {"email": [False, True]}
     assert entry["after"] == {"email": [True, True]}
 
-    code, out, err = run(capsys, "undo", entry["id"])
+    code, out, err = run(capsys, "undo", entry["id"], "--yes")
     assert code == 0, err
     assert "Done: undo: email off for Order shipped" in out
     assert "no longer follows the workflow's default" in out

@@ -111,7 +111,7 @@ async def test_a_subscriber_absent_there_is_said_and_the_picker_opens(
         await inbox_of(pilot, "joe", 3)
         await pilot.press("ctrl+e")
         await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
-        assert notices.saying("joe is not a subscriber of this environment: pick one")
+        assert notices.saying("Subscriber 'joe' was not found in this environment. Pick one.")
 
 
 async def test_one_key_lists_its_own_and_names_the_others_with_the_command(

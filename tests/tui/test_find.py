@@ -233,7 +233,10 @@ async def test_an_unknown_subscriber_id_keeps_the_inbox(service: Service, notice
         await pilot.press(*"ghost", "enter")
         await until(
             pilot,
-            lambda: "No subscriber ghost exists" in said(picker, "#picker-said"),
+            lambda: (
+                "Subscriber 'ghost' was not found in this environment."
+                in said(picker, "#picker-said")
+            ),
             what="the picker to say so",
         )
         assert app.screen is picker

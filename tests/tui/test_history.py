@@ -154,7 +154,12 @@ async def test_history_keeps_the_outcome_and_the_request_log_its_status_in_view(
         await until(pilot, lambda: history_rows(app) == 1, what="the write")
         table = app.screen.query_one(HistoryTable)
         await pilot.pause()
-        assert in_view(table, ("Made", "Outcome")), [c.label for c in table.ordered_columns]
+        shown = ("Made", "Outcome", "Environment")
+        assert in_view(table, shown), [c.label for c in table.ordered_columns]
+        await until(
+            pilot, lambda: str(table.get_row_at(0)[2]) == "Staging", what="the environment whole"
+        )
+        assert in_view(table, shown)
         assert "sent" in str(table.get_row_at(0)[1])
         await pilot.press("e")
         await until(pilot, lambda: bool(notices.saying("Exported 1 writes")), what="export")
@@ -194,3 +199,15 @@ async def test_damaged_journal_rows_are_said_once_and_history_still_opens(
         await pilot.press("ctrl+r")  # read again: nothing said twice
         await pilot.pause()
         assert all(len(notices.saying(f"journal entry {n}")) == 1 for n in BROKEN)
+
+
+def test_an_older_write_keeps_its_day() -> None:
+    from datetime import UTC, datetime
+
+    from inboxdesk.tui.history.table import when
+
+    now = datetime(2026, 11, 28, 15, 0, tzinfo=UTC)
+    made = datetime(2026, 4, 3, 9, 30, tzinfo=UTC)
+    shown = when(made, now)
+    assert made.astimezone().strftime("%m-%d") in shown and len(shown) <= 11
+    assert when(datetime(2025, 4, 3, 9, 30, tzinfo=UTC), now).startswith("2025-04-0")

@@ -12,7 +12,7 @@ from inboxdesk.tui.context import WRITE_ACTIONS
 from inboxdesk.tui.screens.queued import QueuedWritesScreen
 from inboxdesk.writes import WriteStore
 from tests.conftest import Service, jane_message
-from tests.tui.conftest import SIZE, app_for, plain, settled, until
+from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_help_and_palette import footer_keys, help_of, palette
 from tests.tui.test_inbox import opened, stored
 from tests.tui.test_queued_writes import mark_read_while_away
@@ -20,9 +20,11 @@ from tests.tui.test_queued_writes import mark_read_while_away
 WRITE_WORDS = {"Read", "Unread", "Seen", "Unseen", "All read", "Archive", "Snooze", "Undo"}
 
 
-async def test_no_write_key_is_bound_and_the_header_says_read_only(service: Service) -> None:
+async def test_no_write_key_is_bound_and_the_header_says_read_only(
+    service: Service, notices: Notices
+) -> None:
     app = app_for(service, read_only=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
         await until(pilot, lambda: "read-only" in app.title, what="the title")
         assert "read-only" in plain(screen.query_one("#subscriber", Static))
@@ -41,9 +43,27 @@ async def test_no_write_key_is_bound_and_the_header_says_read_only(service: Serv
         await pilot.press("r", "e", "A")
         await settled(pilot)
         assert stored(service, first) == before and app.screen is screen
+        # A write key pressed all the same says why nothing happened.
+        assert notices.saying("Read-only (") and notices.saying("is off")
         await pilot.press("3")  # History opens, without undo
         await until(pilot, lambda: app.screen.id == "history", what="history")
         assert "z" not in {k for k, _ in footer_keys(app.screen)}
+        # No view invites a write it will not make.
+        await pilot.press("2")
+        await until(
+            pilot,
+            lambda: (
+                app.screen.id == "integrations"
+                and "Set primary" in plain(app.screen.query_one("#integration-body", Static))
+            ),
+            what="an integration's detail",
+        )
+        said = plain(app.screen.query_one("#integration-body", Static))
+        assert "to make it the primary" not in said and "read-only run" in said
+        await pilot.press("5")
+        await until(pilot, lambda: app.screen.id == "preferences", what="preferences")
+        legend = plain(app.screen.query_one("#preference-legend", Static))
+        assert "Space: turn" not in legend and "Read-only" in legend
 
 
 async def test_queued_writes_of_an_earlier_session_are_listed_never_sent(

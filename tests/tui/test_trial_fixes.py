@@ -133,7 +133,7 @@ async def test_the_history_table_keeps_its_outcome_column_at_120_columns(
         await pilot.pause()
         widths = sum(c.get_render_width(table) for c in table.columns.values())
         assert widths <= table.scrollable_content_region.width
-        what = str(table.get_cell_at(Coordinate(0, 2)))
+        what = str(table.get_cell_at(Coordinate(0, 3)))  # after Environment
         assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 1))) == "sent"
 
 

@@ -312,19 +312,18 @@ def _unchanged(entry: Entry) -> str | None:
 
 
 def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
-    """Undo asks first when later writes touched the same things, or when it is a new
-    switch (Outbox.undo_notes)."""
+    """Undo asks first, every time (decision 113), saying what else it does: later
+    writes that touched the same things, how many messages it changes, a new switch
+    (Outbox.undo_notes)."""
     notes = outbox.undo_notes(entry)
     many = _messages_changed(entry)
     if many is not None and many > 1:
         notes.append(f"This undo changes {plural(many, 'message')}.")
     if entry.write.kind is Kind.SET_PRIMARY and not notes:
         notes.append("This undo switches the primary integration again.")
-    if not notes:
-        return True
-    # The notes go in the question: they are the reason it asks, refused or asked.
-    said = " ".join(safe(n, newlines=False) for n in notes)
-    return go_ahead(f"{said} Undo {safe(describe(entry.write))}?", yes)
+    # The notes go in the question, in one line where there is no terminal to ask.
+    said = "".join(f"{safe(n, newlines=False)} " for n in notes)
+    return go_ahead(f"{said}Undo {safe(describe(entry.write))}?", yes)
 
 
 def _messages_changed(entry: Entry) -> int | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
@@ -30,7 +30,7 @@ from inboxdesk.models import Subscriber
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
-from inboxdesk.tui.context import ViewContext, Watched
+from inboxdesk.tui.context import WRITE_ACTIONS, ViewContext, Watched
 from inboxdesk.tui.environments import (
     HeldKeys,
     explained,
@@ -385,6 +385,25 @@ class InboxdeskApp(App[None]):
         except InboxdeskError:
             return  # the picker loads its own list and reports problems there
         self.post_message(SubscribersListed(page.data, None))
+
+    def on_key(self, event: events.Key) -> None:
+        """In a read-only run the write keys are not bound: one pressed all the same is
+        told why nothing happened, rather than doing nothing without a word."""
+        reason = self.context.read_only if self.is_screen_installed("inbox") else None
+        if reason is None:
+            return
+        for binding in self.screen.BINDINGS:
+            if not isinstance(binding, Binding) or binding.action not in WRITE_ACTIONS:
+                continue
+            keys = self.settings.keymap.get(binding.id or "", binding.key)
+            if event.key in (k.strip() for k in keys.split(",")):
+                event.stop()
+                self.notify(
+                    f"Read-only ({reason}): {binding.description or binding.action} is off.",
+                    severity="warning",
+                    markup=False,
+                )
+                return
 
     # -- environments (tui/environments.py) -------------------------------------------
 

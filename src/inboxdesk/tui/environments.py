@@ -22,8 +22,9 @@ from inboxdesk.client import (
 from inboxdesk.config import Settings
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
-from inboxdesk.text import clip, plural
+from inboxdesk.text import plural
 from inboxdesk.tui.widgets.app_header import PRODUCTION_MARK
+from inboxdesk.unknown import unknown_subscriber
 
 if TYPE_CHECKING:
     # Used after the first frame only: imported there.
@@ -161,7 +162,7 @@ async def reopen_on(
         except NotFoundError:
             found = False
             app.notify(
-                f"{clip(subscriber_id, 40)} is not a subscriber of this environment: pick one.",
+                f"{unknown_subscriber(subscriber_id)} Pick one.",
                 severity="warning",
                 markup=False,
             )

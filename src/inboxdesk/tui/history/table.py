@@ -26,17 +26,21 @@ WHAT_WIDTH = 32  # at most: a wider What is clipped
 
 
 def when(moment: datetime, now: datetime) -> str:
-    local = moment.astimezone()
-    same_day = local.date() == now.astimezone().date()
-    return local.strftime("%H:%M:%S" if same_day else "%Y-%m-%d %H:%M")
+    """Today's time; this year's day and time; an older year's date. Short enough that
+    an older write keeps its day in view at 80 columns."""
+    local, today = moment.astimezone(), now.astimezone()
+    if local.date() == today.date():
+        return local.strftime("%H:%M:%S")
+    return local.strftime("%m-%d %H:%M" if local.year == today.year else "%Y-%m-%d")
 
 
 class HistoryTable(KeyedTable):
     def on_mount(self) -> None:
         self.cursor_type = "row"
         self.zebra_stripes = True
-        # Outcome beside Made: what became of a write stays in view at any width.
-        for label in ("Made", "Outcome", "What", "To", "Environment"):
+        # Outcome beside Made: what became of a write stays in view at any width; the
+        # environment (short, and the one thing History must never hide) next.
+        for label in ("Made", "Outcome", "Environment", "What", "To"):
             self.add_column(label, key=label.lower())
 
     _shown: tuple[list[Entry], Scope, datetime] | None = None
@@ -63,14 +67,14 @@ class HistoryTable(KeyedTable):
             )
         width = self._what_width(rows)
         for key, made, where, to, what, said in rows:
-            self.add_row(made, said, Text(clip(what, width)), Text(to), Text(where), key=key)
+            self.add_row(made, said, Text(where), Text(clip(what, width)), Text(to), key=key)
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep))
 
     def _what_width(self, rows: list[tuple[str, str, str, str, str, Text]]) -> int:
         """What's room: at most 32, and what the table's width leaves beside the other
-        columns (What is clipped with "…"; where even 12 is too much, the last columns,
-        To and Environment, scroll: Outcome, beside Made, stays in view)."""
+        columns (What is clipped with "…"; where even 12 is too much, the last column, To,
+        scrolls: Outcome and Environment, beside Made, stay in view)."""
         room = self.scrollable_content_region.width
         if room <= 0 or not rows:
             return WHAT_WIDTH

@@ -55,6 +55,7 @@ from inboxdesk.tui.preferences.opening import SHOW_PREFERENCES
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
+from inboxdesk.unknown import unknown_subscriber
 from inboxdesk.writes.model import Kind
 
 if TYPE_CHECKING:
@@ -442,8 +443,7 @@ class InboxScreen(ServiceScreen):
         if event.subscriber is None:
             self.post_message(FirstRowsShown())  # no first page to wait for
             self.notify(
-                f"Subscriber {clip(event.subscriber_id, 80)} not found in this environment; "
-                "pick another.",
+                f"{unknown_subscriber(event.subscriber_id)} Pick another.",
                 severity="warning",
                 markup=False,
             )

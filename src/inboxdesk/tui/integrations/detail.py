@@ -26,7 +26,7 @@ def primary_note(item: Integration) -> str | None:
 
 
 def render_integration(
-    item: Integration, key: str = "p", scope: Scope | None = None
+    item: Integration, key: str = "p", scope: Scope | None = None, read_only: str | None = None
 ) -> RenderableType:
     """The pane's content; `key` is what set primary is bound to (a keymap may move it)."""
     scope = scope or Scope()
@@ -44,10 +44,13 @@ def render_integration(
     if item.primary:
         state.append(" · ★ primary", style="bold yellow")
     parts.append(state)
-    note = primary_note(item)
+    # Read-only: no key is bound, so none is offered (`read_only` says which setting).
+    note = f"off in a read-only run ({read_only})" if read_only else primary_note(item)
     parts.append(
         plain(
-            f"Set primary ({key}): {note}"
+            f"Set primary: {note}"
+            if read_only
+            else f"Set primary ({key}): {note}"
             if note
             else f"Press {key} to make it the primary {item.channel} integration of "
             f"{scope.name(item.environment_id)}.",
@@ -100,10 +103,16 @@ class IntegrationDetail(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("No integration selected.", style="dim"), id="integration-body")
 
-    def show(self, item: Integration | None, key: str = "p", scope: Scope | None = None) -> None:
+    def show(
+        self,
+        item: Integration | None,
+        key: str = "p",
+        scope: Scope | None = None,
+        read_only: str | None = None,
+    ) -> None:
         body = self.query_one("#integration-body", Static)
         body.update(
-            render_integration(item, key, scope)
+            render_integration(item, key, scope, read_only)
             if item
             else Text("No integration selected.", style="dim")
         )

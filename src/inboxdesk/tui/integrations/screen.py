@@ -156,7 +156,9 @@ class IntegrationsScreen(ServiceScreen):
     def _show_detail(self) -> None:
         item = self.current
         self.can_set_primary = item is not None and primary_note(item) is None
-        self.query_one(IntegrationDetail).show(item, self.key_for("set_primary"), self.scope)
+        self.query_one(IntegrationDetail).show(
+            item, self.key_for("set_primary"), self.scope, self.context.read_only
+        )
 
     @on(DataTable.RowHighlighted, "#integration-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

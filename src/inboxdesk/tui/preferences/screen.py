@@ -29,8 +29,16 @@ from inboxdesk.writes.preference import FUTURE_ONLY, Toggle, preference_write
 
 LEGEND = (
     "* the subscriber's own choice; otherwise the workflow's default.  "
-    "[critical]: always sent, not changeable.  Space: turn a channel on or off."
+    "[critical]: always sent, not changeable."
 )
+# What the legend adds: the write key, or (read-only) why there is none.
+LEGEND_WRITES = "  Space: turn a channel on or off."
+
+
+def legend(read_only: str | None) -> str:
+    if read_only:
+        return f"{LEGEND}  Read-only ({read_only}): no change from here."
+    return LEGEND + LEGEND_WRITES
 
 
 class PreferencesLoaded(TextualMessage):
@@ -93,7 +101,7 @@ class PreferencesScreen(ServiceScreen):
         yield Static(id="preference-title")
         yield PreferenceGrid(id="preference-grid")
         yield Static(id="preference-cell")
-        yield Static(Text(LEGEND), id="preference-legend")
+        yield Static(Text(legend(self.context.read_only)), id="preference-legend")
         yield AppFooter()
 
     def on_mount(self) -> None:

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip, safe
+from inboxdesk.unknown import unknown_subscriber
 
 MAX_PAGES = 20
 
@@ -106,7 +107,7 @@ class SubscriberPicker(ModalScreen[str | None]):
         try:
             await self.client.get_subscriber(subscriber_id)
         except NotFoundError:
-            self._say(f"No subscriber {clip(subscriber_id, 60)} exists in this environment.")
+            self._say(unknown_subscriber(subscriber_id))
             return
         except InboxdeskError as exc:
             self._say(safe(str(exc), newlines=False))
