@@ -9,15 +9,21 @@ once, only on the path where something was not found.
 from __future__ import annotations
 
 from inboxdesk.client import ApiError, InboxClient, NotFoundError, SubscriberNotFound
-from inboxdesk.client.inbox import UNKNOWN_SUBSCRIBER_HINT, unknown_subscriber
+from inboxdesk.client.inbox import UNKNOWN_SUBSCRIBER_HINT
+from inboxdesk.client.inbox import unknown_subscriber as subscriber_not_found
 
 # The client raises it when the v2 inbox's 404 is an unknown subscriber: one error, one line.
 UnknownSubscriber = SubscriberNotFound
 HINT = UNKNOWN_SUBSCRIBER_HINT
 
 
+def unknown_subscriber(subscriber_id: str, environment: str | None = None) -> str:
+    """The one sentence: which subscriber, and where it was looked for."""
+    return unknown_error(subscriber_id, environment).message
+
+
 def unknown_error(subscriber_id: str, environment: str | None = None) -> UnknownSubscriber:
-    return unknown_subscriber(subscriber_id, environment=environment)
+    return subscriber_not_found(subscriber_id, environment=environment)
 
 
 async def check_known(
