@@ -61,6 +61,8 @@ class Loaded:
     # Rows the page takes in the listing, readable or not (None: `items`): an item the
     # client left out still moves the rows after it.
     sent: int | None = None
+    # What the client left out of the page, said (client/bounded.py).
+    said: tuple[str, ...] = ()
 
     @property
     def rows(self) -> int:
@@ -85,11 +87,11 @@ async def page(
         found = await client.notifications(
             subscriber_id, limit=limit, offset=number * limit, **filters.v2
         )
-        return Loaded(found.data, found.has_more, sent=found.sent)
+        return Loaded(found.data, found.has_more, sent=found.sent, said=found.said)
     feed = await client.feed(subscriber_id, number, limit, **filters.v1)
     # A total that is not a whole number is not one to page by.
     total = int(feed.total_count) if is_whole(feed.total_count) else None
-    return Loaded(feed.data, feed.has_more, total, feed.sent)
+    return Loaded(feed.data, feed.has_more, total, feed.sent, feed.said)
 
 
 async def find_end(
