@@ -146,9 +146,7 @@ def test_the_subscriber_commands_and_send_write_no_escape_and_no_secret(
     assert code == 0 and json.loads(out)["data"]["firstName"] == name
     token = "device-token-SECRET0123456789abcdef"
     monkeypatch.setattr("sys.stdin", io.StringIO(token + "\n"))
-    code, out, err = run(
-        capsys, "credentials", SUBSCRIBER, "--provider", "fcm", "--add-token", "-"
-    )
+    code, out, err = run(capsys, "credentials", SUBSCRIBER, "--provider", "fcm", "--add-token", "-")
     assert code == 0, err
     hook = "https://hooks.slack.com/services/T000/B000/SECRETxyz0123456789"
     monkeypatch.setattr("sys.stdin", io.StringIO(hook + "\n"))
