@@ -144,7 +144,7 @@ def test_the_subscriber_commands_and_send_write_no_escape_and_no_secret(
     assert code == 0 and "pwned-title" in out, err
     code, out, err = run(capsys, "subscriber", SUBSCRIBER, "--json")
     assert code == 0 and json.loads(out)["data"]["firstName"] == name
-    token = "device-token-SECRET0123456789abcdef"
+    token = "device-token-SECRET0123456789abcdef\x1b[2J"
     monkeypatch.setattr("sys.stdin", io.StringIO(token + "\n"))
     code, out, err = run(capsys, "credentials", SUBSCRIBER, "--provider", "fcm", "--add-token", "-")
     assert code == 0, err
