@@ -164,7 +164,7 @@ class SubscriberScreen(ServiceScreen):
 
     def reload(self) -> None:
         who = safe(self.subscriber_id, newlines=False)
-        self.sub_title = f"Subscriber · {who}"
+        self.sub_title = safe(f"Subscriber · {self.subscriber_id}", newlines=False)
         self.query_one("#subscriber-title", Static).update(Text(f"Subscriber {who}", style="bold"))
         self.table.loading = self.subscriber is None
         self.load(self.subscriber_id)
