@@ -7,6 +7,7 @@ the window title, write the clipboard, reorder itself or overflow the layout.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 HOSTILE_KEY = "hostile-key-0123456789abcdef"
@@ -288,3 +289,37 @@ def calendar_edge_fixture() -> dict[str, Any]:
     environment["messages"] = environment["messages"][:1]
     environment["messages"][0]["createdAt"] = "0001-01-01T00:00:00+14:00"
     return fixture
+
+
+# Nested past any recursion a view could afford, yet within the JSON parser's ceiling.
+DEEP_DATA: Any = "bottom"
+for _ in range(190):
+    DEEP_DATA = {"next": DEEP_DATA}
+
+
+def inbox_listed_badly(unreadable: str, deep: str) -> Callable[[str, str, Any], Any]:
+    """A service whose inbox pages go wrong (a rewrite for tests/production_shaped.py):
+    on each page of the v2 list or the v1 feed, the message `unreadable` cannot be read
+    (its flags are not booleans), the first message is listed again as the second
+    (one more than asked for), and the message `deep` carries data nested 190 deep."""
+
+    def rewrite(method: str, path: str, body: Any) -> Any:
+        listing = "/v2/subscribers/" in path and "/notifications?" in path
+        feed = "/notifications/feed?" in path
+        if method != "GET" or not (listing or feed) or not isinstance(body, dict):
+            return body
+        data = body.get("data")
+        if not isinstance(data, list) or not data:
+            return body
+        flag = "isRead" if listing else "read"
+        key = "id" if listing else "_id"
+        items = []
+        for item in data:
+            if item.get(key) == unreadable:
+                item = {**item, flag: "maybe"}
+            if item.get(key) == deep:
+                item = {**item, ("data" if listing else "payload"): DEEP_DATA}
+            items.append(item)
+        return {**body, "data": [items[0], items[0], *items[1:]]}
+
+    return rewrite

@@ -58,6 +58,15 @@ class Loaded:
     items: Sequence[Entry]
     has_more: bool
     total: int | None = None  # the v1 feed's totalCount; the v2 inbox gives none
+    # Rows the page takes in the listing, readable or not (None: `items`): an item the
+    # client left out still moves the rows after it.
+    sent: int | None = None
+    # What the client left out of the page, said (client/bounded.py).
+    said: tuple[str, ...] = ()
+
+    @property
+    def rows(self) -> int:
+        return len(self.items) if self.sent is None else self.sent
 
 
 @dataclass(frozen=True)
@@ -78,11 +87,11 @@ async def page(
         found = await client.notifications(
             subscriber_id, limit=limit, offset=number * limit, **filters.v2
         )
-        return Loaded(found.data, found.has_more)
+        return Loaded(found.data, found.has_more, sent=found.sent, said=found.said)
     feed = await client.feed(subscriber_id, number, limit, **filters.v1)
     # A total that is not a whole number is not one to page by.
     total = int(feed.total_count) if is_whole(feed.total_count) else None
-    return Loaded(feed.data, feed.has_more, total)
+    return Loaded(feed.data, feed.has_more, total, feed.sent, feed.said)
 
 
 async def find_end(
@@ -95,7 +104,7 @@ async def find_end(
 
     async def holds(number: int) -> bool:
         found = await page(client, subscriber_id, filters, v2, number * PAGE_SIZE, 1)
-        return bool(found.items)
+        return found.rows > 0
 
     low, step, high = max(0, known - 1) // PAGE_SIZE, 1, None
     if low and not await holds(low):
@@ -113,8 +122,8 @@ async def find_end(
         low, high = (middle, high) if await holds(middle) else (low, middle)
     last = await page(client, subscriber_id, filters, v2, low, PAGE_SIZE)
     # Rows added or removed meanwhile (more after it, or none left): no end to tell.
-    ended = bool(last.items) and not last.has_more
-    return End(low, last, low * PAGE_SIZE + len(last.items) if ended else None)
+    ended = last.rows > 0 and not last.has_more
+    return End(low, last, low * PAGE_SIZE + last.rows if ended else None)
 
 
 def capped(count: Count) -> bool:

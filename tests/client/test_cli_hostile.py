@@ -117,3 +117,53 @@ def test_a_hostile_subscriber_id_reaches_no_export_as_a_formula_or_an_escape(
     assert all(not cell.startswith(FORMULA_STARTS) for row in rows for cell in row)
     assert {row[rows[0].index("target")] for row in rows[1:]} == {"'\\x0d=3+4"}
     assert set(JOURNAL_ATTACKS) >= {"cr_formula", "osc_title"}
+
+
+def test_the_subscriber_commands_and_send_write_no_escape_and_no_secret(
+    make_service: ServiceFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    import io
+
+    fixture = hostile_fixture()
+    fixture["environments"][0]["integrations"] += [
+        {"name": p, "identifier": p, "providerId": p, "channel": channel}
+        for p, channel in (("fcm", "push"), ("slack", "chat"))
+    ]
+    service = make_service(fixture=fixture)
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", HOSTILE_KEY)
+    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+    name = ATTACKS["osc_title"] + ATTACKS["csi_clear"] + ATTACKS["bidi"]
+    code, out, err = run(capsys, "set-subscriber", SUBSCRIBER, "--first-name", name)
+    assert code == 0, err
+    code, out, err = run(capsys, "subscriber", SUBSCRIBER)
+    assert code == 0 and "pwned-title" in out, err
+    code, out, err = run(capsys, "subscriber", SUBSCRIBER, "--json")
+    assert code == 0 and json.loads(out)["data"]["firstName"] == name
+    token = "device-token-SECRET0123456789abcdef\x1b[2J"
+    monkeypatch.setattr("sys.stdin", io.StringIO(token + "\n"))
+    code, out, err = run(capsys, "credentials", SUBSCRIBER, "--provider", "fcm", "--add-token", "-")
+    assert code == 0, err
+    hook = "https://hooks.slack.com/services/T000/B000/SECRETxyz0123456789"
+    monkeypatch.setattr("sys.stdin", io.StringIO(hook + "\n"))
+    code, out, err = run(
+        capsys, "credentials", SUBSCRIBER, "--provider", "slack", "--webhook-url", "-"
+    )
+    assert code == 0, err
+    for argv in (["subscriber", SUBSCRIBER], ["subscriber", SUBSCRIBER, "--json"], ["history"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 0, err
+        assert token not in out + err and "SECRETxyz0123456789" not in out + err, argv
+    ghost = "ghost" + ATTACKS["csi_clear"] + ATTACKS["osc_title"] + ATTACKS["bidi"]
+    for argv in (
+        ["subscriber", ghost],
+        ["set-subscriber", ghost, "--first-name", "x"],
+        ["send", ghost, SUBSCRIBER, "--yes", "--payload", json.dumps({"t": ghost})],
+        ["send", "order-shipped", ghost, "--yes", "--payload", json.dumps({"t": ghost})],
+    ):
+        code, _, err = run(capsys, *argv)
+        assert err, argv

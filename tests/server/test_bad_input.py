@@ -299,3 +299,48 @@ def test_the_fixture_loader_stores_ids_and_times_as_the_service_reads_them(
         .fetchone()
     )
     assert tuple(row) == ("2026-11-20T10:00:00.000Z",)
+
+
+# Malformed bodies for the routes added for triggers and a subscriber's own data.
+MALFORMED = [
+    b"{not json",
+    b"",
+    b"[1, 2]",
+    b"null",
+    b'"x"',
+    b"12",
+    json.dumps({"name": None, "to": None, "payload": None}).encode(),
+    json.dumps({"name": 12, "to": {"subscriberId": ["a"]}, "payload": []}).encode(),
+    json.dumps({"name": "w", "to": [None, 1, {}], "payload": {"a": "\ud800"}}).encode(),
+    json.dumps({"name": "w", "to": "jane", "transactionId": {"x": 1}}).encode(),
+    json.dumps({"name": "w", "to": {"subscriberId": ""}, "overrides": "x"}).encode(),
+    json.dumps({"firstName": {"a": 1}, "email": [1], "data": "x", "phone": 1e308}).encode(),
+    json.dumps({"timezone": "Mars/Base", "locale": None, "avatar": 5}).encode(),
+    json.dumps({"providerId": None, "credentials": None}).encode(),
+    json.dumps({"providerId": "fcm", "credentials": {"deviceTokens": "t"}}).encode(),
+    json.dumps({"providerId": "fcm", "credentials": {"deviceTokens": [1, None, {}]}}).encode(),
+    json.dumps({"providerId": ["fcm"], "credentials": []}).encode(),
+    json.dumps({"providerId": "slack", "credentials": {"webhookUrl": 5}}).encode(),
+    json.dumps({"providerId": "slack", "integrationIdentifier": {}, "credentials": {}}).encode(),
+]
+ROUTES = [
+    ("POST", "/v1/events/trigger"),
+    ("POST", "/v1/events/trigger/bulk"),
+    ("PATCH", "/v2/subscribers/jane"),
+    ("PUT", "/v1/subscribers/jane/credentials"),
+    ("PATCH", "/v1/subscribers/jane/credentials"),
+    ("PUT", "/v1/subscribers/ghost/credentials"),
+    ("DELETE", "/v1/subscribers/jane/credentials/%00fcm"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+def test_malformed_trigger_and_subscriber_data_bodies_are_4xx_never_500(
+    service: Service, method: str, path: str
+) -> None:
+    with service.http() as http:
+        for content in MALFORMED:
+            answer = http.request(
+                method, path, content=content, headers={"Content-Type": "application/json"}
+            )
+            assert answer.status_code < 500, (method, path, content, answer.text)

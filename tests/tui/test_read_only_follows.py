@@ -5,17 +5,21 @@ back to a writable one sends again (it once kept the first environment's flag)."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from inboxdesk.config import Settings
+from inboxdesk.config import ConfigFile, Settings
 from inboxdesk.config.models import EnvironmentKey
+from inboxdesk.config.settings import resolve
 from inboxdesk.tui.app import make_app
+from inboxdesk.tui.context import WRITE_ACTIONS
 from inboxdesk.writes import Failed, Kind, Sent, Step, Write, WriteStore
 from tests.conftest import STAGING_KEY, Service
 from tests.production_shaped import production_shaped
-from tests.tui.conftest import SIZE, until
+from tests.tui.conftest import SIZE, settled, until
 from tests.tui.test_environments import OTHER, SENTINEL, STAGING, inbox_of
+from tests.tui.test_help_and_palette import footer_keys
 from tests.tui.test_inbox import stored
 
 
@@ -57,3 +61,39 @@ async def test_read_only_follows_ctrl_e_both_ways(scoped: str, service: Service)
         staging = screen.table.cursor_key
         assert staging is not None
         assert isinstance(await outbox.submit(mark_read(staging)), Sent)
+
+
+async def test_a_key_given_alone_learned_read_only_unbinds_the_write_keys(
+    service: Service, tmp_path: Path
+) -> None:
+    # NOVU_SECRET_KEY's environment is read-only in the profile: known only once the
+    # service names the key's environment, after the inbox is built.
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[profiles.work]\nbase_url = "{service.url}"\n'
+        f'[profiles.work.environments.{STAGING}]\nname = "Staging"\n'
+        f'api_key = "{STAGING_KEY}"\nread_only = true\n'
+    )
+    config.chmod(0o600)
+    settings = resolve(
+        {"profile": "work"}, {"NOVU_SECRET_KEY": STAGING_KEY}, ConfigFile.load(config)
+    )
+    app = make_app(settings, subscriber_id="jane", writes=WriteStore(None))
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await inbox_of(pilot, "jane", 12)
+        await until(pilot, lambda: app.title.endswith("Staging · read-only"), what="read-only")
+        await until(
+            pilot,
+            lambda: not {a.binding.action for a in screen.active_bindings.values()} & WRITE_ACTIONS,
+            what="no write key bound",
+        )
+        first = screen.table.cursor_key
+        assert first is not None
+        before = stored(service, first)
+        await pilot.press("r", "e")
+        await settled(pilot)
+        assert stored(service, first) == before
+        await pilot.press("3")  # History opens, without undo
+        await until(pilot, lambda: app.screen.id == "history", what="history")
+        assert "z" not in {k for k, _ in footer_keys(app.screen)}

@@ -329,6 +329,7 @@ def messages(
                 )
                 found = listed.data
                 following = page + 1 if listed.has_more else None
+                _say_left_out(listed.said)
         except NoV2Inbox:
             if state in ("archived", "snoozed"):
                 raise click.ClickException(
@@ -386,6 +387,12 @@ async def _show_listing(
     return 0
 
 
+def _say_left_out(said: tuple[str, ...]) -> None:
+    """What the client left out of a page it read (client/bounded.py), one line each."""
+    for line in said:
+        print(f"inboxdesk: {safe(line, newlines=False)}", file=sys.stderr)
+
+
 def _say_more(shown: int, following: int | None, unread: object, unseen: object) -> None:
     more = f"; more on --page {following}, or --all for every one" if following is not None else ""
     print(f"({shown:,} shown{more}; {unread} unread, {unseen} unseen)", file=sys.stderr)
@@ -416,6 +423,7 @@ async def _v1_messages(
         listed = await client.feed(subscriber_id, page, limit, read, seen)
         found = listed.data
         following = page + 1 if listed.has_more else None
+        _say_left_out(listed.said)
     return await _show_listing(
         client,
         subscriber_id,

@@ -17,6 +17,7 @@ from inboxdesk import models
 
 # Reading answers is client/parse.py's; the operations keep their short private names.
 from inboxdesk.client import inbox
+from inboxdesk.client.bounded import bounded
 from inboxdesk.client.errors import (
     InboxdeskError,
     NotFoundError,
@@ -33,6 +34,9 @@ from inboxdesk.client.parse import (
 )
 from inboxdesk.client.parse import (
     items_of as _items_of,
+)
+from inboxdesk.client.parse import (
+    json_of as _json_of,
 )
 from inboxdesk.client.parse import (
     number as _number,
@@ -410,7 +414,7 @@ class InboxClient(PreferenceOperations, SubscriberDataOperations):
         response = await self._sender.send(
             "GET", f"/v1/subscribers/{segment(subscriber_id)}/notifications/feed", params=params
         )
-        return _page_of(models.FeedItem, response)
+        return _feed_page(_json_of(response), limit)
 
     async def iter_feed(
         self,
@@ -521,3 +525,14 @@ def _matches(subscriber: Subscriber, wanted: dict[str, str]) -> bool:
         "name": " ".join(p for p in (subscriber.first_name, subscriber.last_name) if p),
     }
     return all(v.casefold() in fields[k].casefold() for k, v in wanted.items())
+
+
+def _feed_page(body: Any, limit: int) -> Page[FeedItem]:
+    """A page of the v1 feed: the envelope read whole, its items one by one
+    (client/bounded.py); a bare list is one whole page."""
+    if isinstance(body, list):
+        body = {"data": body, "page": 0, "pageSize": len(body), "hasMore": False}
+    envelope = _parse(Page[Any], body)
+    read = bounded(models.FeedItem, envelope.data, limit, "message")
+    page = envelope.model_copy(update={"data": read.items})
+    return page.as_read(read.sent, read.said)

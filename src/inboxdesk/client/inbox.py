@@ -10,9 +10,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic import Field
+
+from inboxdesk.client.bounded import bounded
 from inboxdesk.client.errors import NotFoundError, SubscriberNotFound
 from inboxdesk.client.parse import json_of, parse, unwrap
 from inboxdesk.client.sender import segment
+from inboxdesk.models.base import ApiModel
 from inboxdesk.models.inbox import InboxAction, InboxNotification, InboxPage
 from inboxdesk.models.pages import Count, NotificationCount
 from inboxdesk.text import clip
@@ -60,7 +64,21 @@ async def notifications(
             "The v1 feed has the same messages, without archive and snooze.",
             path=exc.path,
         ) from None
-    return parse(InboxPage, json_of(response))
+    return bounded_page(json_of(response), limit)
+
+
+def bounded_page(body: Any, limit: int) -> InboxPage:
+    """The envelope read whole, its notifications one by one (client/bounded.py)."""
+    envelope = parse(_Envelope, body)
+    read = bounded(InboxNotification, envelope.data, limit, "notification")
+    page = InboxPage(data=read.items, hasMore=envelope.has_more, filter=envelope.filter)
+    return page.as_read(read.sent, read.last_id, read.said)
+
+
+class _Envelope(ApiModel):
+    data: list[Any]
+    has_more: bool = Field(False, alias="hasMore")
+    filter: dict[str, Any] | None = None
 
 
 async def act(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from inboxdesk.models.base import ApiModel
 
@@ -93,7 +93,32 @@ class InboxPage(ApiModel):
     has_more: bool = Field(False, alias="hasMore")
     filter: dict[str, Any] | None = None
 
+    # Set by the client as it reads the page item by item (client/bounded.py): how
+    # many items the service sent within the limit, the last one's id, and what was
+    # left out, said.
+    _sent: int | None = PrivateAttr(None)
+    _last_id: str | None = PrivateAttr(None)
+    _said: tuple[str, ...] = PrivateAttr(())
+
+    def as_read(self, sent: int, last_id: str | None, said: tuple[str, ...]) -> InboxPage:
+        """This page, told what its reading item by item found."""
+        self._sent, self._last_id, self._said = sent, last_id, said
+        return self
+
+    @property
+    def sent(self) -> int:
+        """Rows this page took in the listing, readable or not: what offsets page by."""
+        return len(self.data) if self._sent is None else self._sent
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        return self._said
+
     @property
     def after(self) -> str | None:
         """The cursor of the next page: the last notification's id, while more follow."""
-        return self.data[-1].id if self.has_more and self.data else None
+        if not self.has_more:
+            return None
+        if self._last_id is not None:
+            return self._last_id
+        return self.data[-1].id if self.data else None

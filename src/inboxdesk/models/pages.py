@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, PrivateAttr
 
 from inboxdesk.models.base import DeferredModel, Number, is_whole
 
@@ -29,6 +29,24 @@ class Page(DeferredModel, Generic[T]):
     page_size: Number = Field(alias="pageSize")
     total_count: Number | None = Field(None, alias="totalCount")
     has_more: bool = Field(alias="hasMore")
+
+    # Set by a client that read the page item by item (client/bounded.py): the rows it
+    # took in the listing, readable or not, and what was left out, said.
+    _sent: int | None = PrivateAttr(None)
+    _said: tuple[str, ...] = PrivateAttr(())
+
+    def as_read(self, sent: int, said: tuple[str, ...]) -> Page[T]:
+        """This page, told what its reading item by item found."""
+        self._sent, self._said = sent, said
+        return self
+
+    @property
+    def sent(self) -> int:
+        return len(self.data) if self._sent is None else self._sent
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        return self._said
 
 
 class CursorPage(DeferredModel, Generic[T]):

@@ -106,6 +106,11 @@ def build_subscriber_router(store: Store, v2: bool = True) -> APIRouter:
         given = body.get("credentials")
         if not isinstance(given, dict):
             messages.append("credentials must be an object")
+        elif isinstance(tokens := given.get("deviceTokens"), list) and not all(
+            isinstance(t, str) for t in tokens
+        ):
+            # Tokens are strings: anything else (an object, null) is refused, not stored.
+            messages.append("each value in credentials.deviceTokens must be a string")
         identifier = body.get("integrationIdentifier")
         if identifier is not None and not isinstance(identifier, str):
             messages.append("integrationIdentifier must be a string")

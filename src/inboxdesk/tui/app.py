@@ -206,7 +206,7 @@ class InboxdeskApp(App[None]):
                 follow_grace=self.settings.follow_grace,
                 follow_limit=self.settings.follow_limit,
                 keys=self.held_keys,
-                read_only=self.read_only,
+                read_only_of=lambda: self.read_only,
             )
         return self._view_context
 
@@ -343,7 +343,13 @@ class InboxdeskApp(App[None]):
         in an earlier session for them are offered."""
         if scope is None:
             return  # an environment switch: loaded again with the new key
+        was = self.read_only
         self.held_keys.learn(scope.own)
+        if self.read_only != was:
+            # A key given alone is now known to act in a read-only environment: its
+            # views unbind the write keys, as for a read-only run.
+            for screen in self.screen_stack:
+                screen.refresh_bindings()
         self.show_environment(scope)
         self.outbox.move_to(self._where(scope))
         self._offer_queued()

@@ -101,8 +101,14 @@ class ViewContext:
     follow_limit: float = 600.0
     # The keys held, one per environment (their home: the App); None in a view built alone.
     keys: HeldKeys | None = None
-    # The setting that makes this run read-only (`--read-only`, a profile's), else None.
-    read_only: str | None = None
+    # The setting that makes this run read-only (`--read-only`, a profile's, the
+    # environment acted in), else None: asked each time, as a key given alone learns
+    # its environment (and so its read_only) after the views are built.
+    read_only_of: Callable[[], str | None] = lambda: None
+
+    @property
+    def read_only(self) -> str | None:
+        return self.read_only_of()
 
     def allows(self, action: str) -> bool:
         """Whether `action` may be bound: every action but the writes in a read-only run."""

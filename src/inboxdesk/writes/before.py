@@ -68,11 +68,11 @@ async def _count_rest(
         if v2:
             found = await client.notifications(subscriber_id, limit=PAGE, offset=offset, **query)
             ids = [n.id for n in found.data]
-            offset, more = offset + len(found.data), found.has_more and bool(found.data)
+            offset, more = offset + found.sent, found.has_more and found.sent > 0
         else:
             feed = await client.feed(subscriber_id, offset // PAGE, PAGE, **query)
             ids = [m.id for m in feed.data]
-            offset, more = offset + len(feed.data), feed.has_more and bool(feed.data)
+            offset, more = offset + feed.sent, feed.has_more and feed.sent > 0
         if not more:
             return offset
         try:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from inboxdesk.client import InboxdeskError, NotFoundError
 from inboxdesk.client.inbox import NoV2Inbox
+from inboxdesk.text import safe
 from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
@@ -24,6 +25,7 @@ from inboxdesk.tui.messages import ServiceAnswered
 from inboxdesk.tui.workers import start
 
 if TYPE_CHECKING:
+    from inboxdesk.ends import Loaded
     from inboxdesk.tui.inbox.feed import InboxTab
     from inboxdesk.tui.inbox.loader import FirstPage
     from inboxdesk.tui.inbox.screen import InboxScreen
@@ -121,6 +123,7 @@ class Loading:
                 screen.post_message(
                     PageLoaded(listing, page, result.items, result.has_more, result.total)
                 )
+                say_left_out(screen, result)
 
         # Not exclusive: pages of a newer listing simply make older answers stale.
         start(screen, work, name="load_pages", group="pages")
@@ -152,6 +155,7 @@ class Loading:
             screen.post_message(
                 PageLoaded(listing, end.page, last.items, last.has_more, last.total)
             )
+            say_left_out(screen, last)
             screen.post_message(EndFound(listing, end.length))
 
         start(screen, work, name="find_end", group="end", exclusive=True)
@@ -163,3 +167,9 @@ class Loading:
         if group == "end" and error:
             # `G` may search again (a cancelled search was replaced by a newer one).
             self.end_running, self.jump_to_end = None, False
+
+
+def say_left_out(screen: InboxScreen, loaded: Loaded) -> None:
+    """What the client left out of a page (client/bounded.py), one notice each."""
+    for line in loaded.said:
+        screen.notify(safe(line), severity="warning", timeout=10, markup=False)

@@ -38,7 +38,7 @@ from inboxdesk.tui.inbox.feed import (
 )
 from inboxdesk.tui.inbox.finding import FINDING_BINDINGS, Finder
 from inboxdesk.tui.inbox.header import HeaderState, SubscriberHeader
-from inboxdesk.tui.inbox.loading import Loading
+from inboxdesk.tui.inbox.loading import Loading, say_left_out
 from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
     EndFound,
@@ -347,6 +347,7 @@ class InboxScreen(ServiceScreen):
             self.post_message(ServiceAnswered())
             # Shown now, not posted: the screen's first layout comes before a message.
             self.show_page(PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total))
+            say_left_out(self, loaded)
         else:
             self.loads.pages(self.listing, [0], self.tab, first)
 

@@ -373,7 +373,9 @@ class SubscriberScreen(ServiceScreen):
             self.send(write)
 
         title = f"Remove a device token of {safe(provider, newlines=False)}"
-        self.app.push_screen(TokenPicker(title, [mask(t) for t in tokens]), picked)
+        # A token's last characters are the service's text too.
+        shown = [safe(mask(t), newlines=False) for t in tokens]
+        self.app.push_screen(TokenPicker(title, shown), picked)
 
     def action_remove_credentials(self) -> None:
         key = self._key() or ""
