@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inboxdesk.models.preference import PREFERENCE_CHANNELS, Criticality, SubscriberPreferences
 from inboxdesk.text import clip, plural, safe
@@ -65,11 +65,13 @@ class PreferenceTable:
     rows: tuple[Row, ...]
     # What the service listed that the table could not keep, one line each (said once).
     said: tuple[str, ...] = ()
+    # The subscriber's schedule (quiet hours) as the service sent it; None: none set.
+    schedule: dict[str, Any] | None = None
 
     def with_rows(self, rows: Sequence[Row]) -> PreferenceTable:
         """This table with `rows`, each workflow kept once (its first row)."""
         kept, said = unique_rows(rows)
-        return PreferenceTable(self.subscriber_id, kept, self.said + said)
+        return PreferenceTable(self.subscriber_id, kept, self.said + said, self.schedule)
 
     @property
     def channels(self) -> list[str]:
@@ -128,7 +130,7 @@ def table_of(
             "the service sent no name to change it by.",
             *said,
         )
-    return PreferenceTable(subscriber_id, kept, said)
+    return PreferenceTable(subscriber_id, kept, said, listed.global_.schedule)
 
 
 def unique_rows(rows: Sequence[Row]) -> tuple[tuple[Row, ...], tuple[str, ...]]:

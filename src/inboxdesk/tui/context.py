@@ -68,6 +68,7 @@ WRITE_ACTIONS = frozenset(
         "toggle_cell",
         "edit_subscriber",
         "remove_credentials",
+        "edit_schedule",
     }
 )
 

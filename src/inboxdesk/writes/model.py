@@ -40,6 +40,8 @@ class Kind(StrEnum):
     SUBSCRIBER = "subscriber"
     CREDENTIALS = "credentials"
     CREDENTIALS_REMOVED = "credentials-removed"
+    # a subscriber's schedule (quiet hours) set whole or turned off (schedule.py)
+    SCHEDULE = "schedule"
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,7 @@ class Write:
 
 
 # The kinds that change a subscriber's own data: fields, credentials set, removed.
-DATA_KINDS = frozenset({Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED})
+DATA_KINDS = frozenset({Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED, Kind.SCHEDULE})
 
 
 def preference_action(channel: str, on: bool) -> str:
