@@ -64,6 +64,7 @@ TOP_LEVEL = {
     "ends": "rules",
     "items": "rules",
     "archive_all": "rules",
+    "schedule": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 
