@@ -65,6 +65,7 @@ TOP_LEVEL = {
     "items": "rules",
     "archive_all": "rules",
     "schedule": "rules",
+    "tracking": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 

@@ -6,6 +6,7 @@ transactionId (or id) and opens its timeline: `d` on an inbox message, `ctrl+g` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.highlighter import JSONHighlighter
@@ -21,7 +22,7 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inboxdesk.client import activity
+from inboxdesk.client import InboxdeskError, activity
 from inboxdesk.delivery import (
     glyph,
     job_causes,
@@ -29,8 +30,10 @@ from inboxdesk.delivery import (
     preference_behind,
     shown_raw,
 )
+from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import cells, clip, safe
+from inboxdesk.tracking import untracked_note
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
 from inboxdesk.tui.subscriber.keys import subscriber_key
@@ -62,9 +65,12 @@ Line = list[tuple[str, str]]
 JSON_LINE = "json"
 
 
-def lines(notification: ActivityNotification) -> list[Line]:
+def lines(
+    notification: ActivityNotification, integrations: Sequence[Integration] = ()
+) -> list[Line]:
     """The whole timeline as lines of plain runs: no Rich objects are made here, only
-    for the lines drawn, so a long timeline costs little more to open than a short one."""
+    for the lines drawn, so a long timeline costs little more to open than a short one.
+    `integrations`: the environment's, to say which sent a job without tracking."""
     found = notification_cause(notification)
     out: list[Line] = [
         [
@@ -91,6 +97,8 @@ def lines(notification: ActivityNotification) -> list[Line]:
         if job.provider_id:
             head.append((f" · {safe(job.provider_id, newlines=False)}", "dim"))
         out += [[], head, [("  " + safe(cause.words, newlines=False), "italic")]]
+        if (untracked := untracked_note(job, integrations)) is not None:
+            out.append([(f"  {untracked}", "yellow")])
         if not job.execution_details:
             out.append([("  (no execution details)", "dim")])
         for detail in job.execution_details:
@@ -150,8 +158,10 @@ class TimelineView(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.show(notification)
 
-    def show(self, notification: ActivityNotification) -> None:
-        self.lines = lines(notification)
+    def show(
+        self, notification: ActivityNotification, integrations: Sequence[Integration] = ()
+    ) -> None:
+        self.lines = lines(notification, integrations)
         self._wrap_to(self.scrollable_content_region.width if self.is_mounted else 0)
 
     def on_resize(self) -> None:
@@ -233,6 +243,8 @@ class TimelineScreen(Screen[None]):
         super().__init__(id=TIMELINE)
         self.context = context
         self.notification = notification
+        # The environment's integrations, read once: which sent a job without tracking.
+        self.integrations: list[Integration] = []
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -241,6 +253,17 @@ class TimelineScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = clip(f"Delivery of {self.notification.workflow_name}", 80)
+        self.read_integrations()
+
+    @work(group="timeline-integrations", exit_on_error=False)
+    async def read_integrations(self) -> None:
+        """Read once; where they cannot be read the timeline simply says nothing of
+        tracking (never that it was on)."""
+        try:
+            self.integrations = await self.context.client.list_integrations()
+        except InboxdeskError:
+            return
+        self.query_one(TimelineView).show(self.notification, self.integrations)
 
     def on_screen_resume(self) -> None:
         self.query_one(TimelineView).focus()
@@ -250,7 +273,7 @@ class TimelineScreen(Screen[None]):
         self.notification = notification
         self.sub_title = clip(f"Delivery of {notification.workflow_name}", 80)
         view = self.query_one(TimelineView)
-        view.show(notification)
+        view.show(notification, self.integrations)
         view.scroll_home(animate=False)
 
     def on_resize(self, event: Resize) -> None:
@@ -302,7 +325,7 @@ class TimelineScreen(Screen[None]):
     async def reload(self) -> None:
         fresh = await self.context.client.activity_notification(self.notification.id)
         self.notification = fresh
-        self.query_one(TimelineView).show(fresh)
+        self.query_one(TimelineView).show(fresh, self.integrations)
 
 
 def open_delivery(
