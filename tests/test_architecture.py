@@ -41,6 +41,8 @@ FORBIDDEN = {
     # Below the UI: the app and the command line both use it.
     "writes": (*UI, "inboxdesk.server", "fastapi"),
     "tui": ("inboxdesk.server", "inboxdesk.cli", "httpx", "fastapi", "uvicorn"),
+    # The core: what inboxdesk knows, free of any interface and of the service.
+    "core": (*UI, "click", "inboxdesk.server", "fastapi"),
     # The rules the app and the command line share, and the helpers beside them
     # (text.py measures cells with rich, as every table does).
     "rules": ("textual", "inboxdesk.tui", "inboxdesk.cli", "inboxdesk.server"),

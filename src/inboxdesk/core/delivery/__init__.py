@@ -1,0 +1,1 @@
+"""Delivery knowledge of the core: provider codes and what they mean."""
