@@ -51,3 +51,33 @@ def test_lookup_forms() -> None:
     assert advice("fcm", "unregistered") is advice("fcm", "UNREGISTERED")
     assert advice("twilio", "99999") is None and advice("other", "21610") is None
     assert advice("smtp", "550") is None  # only 5.1.1 is listed under 550
+
+
+def _job(kind: str, provider: str, raw: str) -> object:
+    from inboxdesk.models.delivery import ActivityJob
+
+    return ActivityJob.model_validate(
+        {
+            "type": kind,
+            "providerId": provider,
+            "executionDetails": [{"detail": "Unexpected provider error", "raw": raw}],
+        }
+    )
+
+
+def test_the_code_is_read_for_display() -> None:
+    from inboxdesk.advice_shown import advice_of
+
+    cases = [
+        ("sms", "twilio", '{"code": 21610, "message": "Attempt to send"}', "21610"),
+        ("email", "sendgrid", '{"event": "dropped", "reason": "Bounced Address"}', "drop"),
+        ("email", "nodemailer", "550 5.1.1 <ada@example.com>: user unknown", "550 5.1.1"),
+        ("email", "ses", '{"message": "554 Message rejected"}', "554"),
+        ("push", "fcm", '{"errorCode": "UNREGISTERED"}', "UNREGISTERED"),
+        ("push", "apns", '{"reason": "BadDeviceToken"}', "BadDeviceToken"),
+    ]
+    for kind, provider, raw, code in cases:
+        found = advice_of(_job(kind, provider, raw))  # type: ignore[arg-type]
+        assert found is not None and found.code == code, (provider, raw)
+    # Not an email: a number in the text is not an SMTP code.
+    assert advice_of(_job("sms", "plivo", "error 554 at node")) is None  # type: ignore[arg-type]

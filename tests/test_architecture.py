@@ -68,6 +68,7 @@ TOP_LEVEL = {
     "archive_all": "rules",
     "schedule": "rules",
     "tracking": "rules",
+    "advice_shown": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 

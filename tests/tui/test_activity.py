@@ -75,6 +75,8 @@ async def test_activity_lists_every_cause_and_enter_opens_the_timeline(
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
         text = timeline_text(app)
         assert "21610" in text and "sk_live_1234567890abcdef" not in text, "secrets masked"
+        # The code's meaning beside the provider's words (decision 94).
+        assert "Twilio 21610: the recipient replied STOP" in text
 
 
 async def test_d_opens_the_delivery_of_the_highlighted_message(delivered: Service) -> None:

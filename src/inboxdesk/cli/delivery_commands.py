@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from inboxdesk.advice_shown import advice_of
 from inboxdesk.cli.api_commands import _call, _emit, json_option
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.history_commands import _since
@@ -196,6 +197,8 @@ def _timeline(notification: ActivityNotification, integrations: Sequence[Integra
         rows.append(("", f"{glyph(found)} {job.type}", job.status, "", found.words))
         if (untracked := untracked_note(job, integrations)) is not None:
             rows.append(("", "", "", "", untracked))
+        if (meant := advice_of(job)) is not None:
+            rows.append(("", "", "", "meaning", meant.words))
         for detail in job.execution_details:
             # The day too: a bounce a day later must not read as an hour later.
             rows.append(

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inboxdesk.advice_shown import advice_of
 from inboxdesk.client import InboxdeskError, activity
 from inboxdesk.delivery import (
     glyph,
@@ -99,6 +100,9 @@ def lines(
         out += [[], head, [("  " + safe(cause.words, newlines=False), "italic")]]
         if (untracked := untracked_note(job, integrations)) is not None:
             out.append([(f"  {untracked}", "yellow")])
+        if (meant := advice_of(job)) is not None:
+            # Beside the provider's words (the cause, the raw answer below), never instead.
+            out.append([("  " + meant.words, "")])
         if not job.execution_details:
             out.append([("  (no execution details)", "dim")])
         for detail in job.execution_details:
