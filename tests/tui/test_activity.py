@@ -194,8 +194,11 @@ async def test_5_from_a_preference_story_opens_preferences_on_its_cell(
         app.screen.query_one(ActivityTable).move_cursor(row=row)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        # Decision 126: when the workflow's choices last changed, against the notification.
+        await until(pilot, lambda: "last changed on" in timeline_text(app), what="when")
         await pilot.press("5")
         await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
+        assert "This workflow's choices last changed on" in on_cell()
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
         assert app.screen.title_text == "Preferences"  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ from inboxdesk.delivery import glyph, has_failed, job_causes, notification_cause
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
+from inboxdesk.preferences import preference_when
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.timeinput import HELP
 from inboxdesk.tracking import untracked_note
@@ -211,6 +212,15 @@ def _timeline(notification: ActivityNotification, integrations: Sequence[Integra
     return table(headers, rows, max_cell=72, whole_last=True, width=terminal_width())
 
 
+async def _preference_when(client: InboxClient, notification: ActivityNotification) -> str:
+    """Decision 126's words where a workflow's preference canceled a step; "" otherwise,
+    or where the preferences cannot be read."""
+    try:
+        return await preference_when(client, notification) or ""
+    except InboxdeskError:
+        return ""
+
+
 async def _integrations(client: InboxClient) -> list[Integration]:
     """The environment's integrations, to say which sent a job without tracking; none
     where they cannot be read (then nothing is said of tracking)."""
@@ -262,6 +272,9 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, as_json: bool) -
                 ("created", _when(notification.created_at)),
                 ("cause", notification_cause(notification).words),
             ]
+            said_when = await _preference_when(client, notification)
+            if said_when:
+                lines.append(("when", said_when))
             width = terminal_width()
             for name, value in lines:
                 print(whole(f"{name:>12}", value, width))

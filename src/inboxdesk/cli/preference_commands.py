@@ -13,7 +13,14 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
-from inboxdesk.preferences import PreferenceTable, Row, check_toggle, load_table, rows_for
+from inboxdesk.preferences import (
+    PreferenceTable,
+    Row,
+    changed_on,
+    check_toggle,
+    load_table,
+    rows_for,
+)
 from inboxdesk.schedule import OFF, ScheduleError, build
 from inboxdesk.schedule import lines as schedule_lines
 from inboxdesk.text import safe
@@ -36,6 +43,7 @@ def _as_json(row: Row) -> dict[str, Any]:
         "critical": row.critical,
         "channels": {c: cell.on for c, cell in row.cells.items()},
         "sources": {c: "subscriber" if cell.chosen else "default" for c, cell in row.cells.items()},
+        "updatedAt": row.updated_at,
     }
 
 
@@ -53,8 +61,9 @@ def _print_rows(prefs: PreferenceTable, rows: list[Row]) -> None:
                 # `*` marks the subscriber's own choice; the rest is the default.
                 # `·`: sent as null, not set (neither on nor off).
                 cells.append(cell.mark + ("*" if cell.chosen else ""))
-        lines.append([name, *cells])
-    print(table(["WORKFLOW", *(c.upper() for c in channels)], lines))
+        # When the subscriber's choices for the workflow last changed (decision 126).
+        lines.append([name, *cells, changed_on(row.updated_at) or "-"])
+    print(table(["WORKFLOW", *(c.upper() for c in channels), "CHANGED"], lines))
     print("* the subscriber's own choice; otherwise the workflow's default.")
     if any(cell.on is None for row in rows for cell in row.cells.values()):
         print("· not set: the service sends null there, neither on nor off.")

@@ -33,6 +33,7 @@ from inboxdesk.delivery import (
 )
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
+from inboxdesk.preferences import preference_when
 from inboxdesk.text import cells, clip, safe
 from inboxdesk.tracking import untracked_note
 from inboxdesk.tui.context import ViewContext
@@ -163,9 +164,14 @@ class TimelineView(ScrollView, can_focus=True):
         self.show(notification)
 
     def show(
-        self, notification: ActivityNotification, integrations: Sequence[Integration] = ()
+        self,
+        notification: ActivityNotification,
+        integrations: Sequence[Integration] = (),
+        when: str = "",
     ) -> None:
         self.lines = lines(notification, integrations)
+        if when:
+            self.lines.insert(1, [("        when  ", "dim"), (safe(when, newlines=False), "")])
         self._wrap_to(self.scrollable_content_region.width if self.is_mounted else 0)
 
     def on_resize(self) -> None:
@@ -249,6 +255,7 @@ class TimelineScreen(Screen[None]):
         self.notification = notification
         # The environment's integrations, read once: which sent a job without tracking.
         self.integrations: list[Integration] = []
+        self.said_when = ""  # decision 126's words for this notification, once read
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -258,6 +265,20 @@ class TimelineScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = clip(f"Delivery of {self.notification.workflow_name}", 80)
         self.read_integrations()
+        self.read_when()
+
+    @work(exclusive=True, group="timeline-when", exit_on_error=False)
+    async def read_when(self) -> None:
+        """Decision 126: whether the preference that canceled a step came before the
+        notification, added under the cause once read (nothing where it cannot be)."""
+        notification = self.notification
+        try:
+            said = await preference_when(self.context.client, notification)
+        except InboxdeskError:
+            return
+        if said and notification is self.notification:
+            self.said_when = said
+            self.query_one(TimelineView).show(notification, self.integrations, said)
 
     @work(group="timeline-integrations", exit_on_error=False)
     async def read_integrations(self) -> None:
@@ -267,7 +288,7 @@ class TimelineScreen(Screen[None]):
             self.integrations = await self.context.client.list_integrations()
         except InboxdeskError:
             return
-        self.query_one(TimelineView).show(self.notification, self.integrations)
+        self.query_one(TimelineView).show(self.notification, self.integrations, self.said_when)
 
     def on_screen_resume(self) -> None:
         self.query_one(TimelineView).focus()
@@ -275,10 +296,12 @@ class TimelineScreen(Screen[None]):
     def show(self, notification: ActivityNotification) -> None:
         """Another notification in this screen (built once, shown again and again)."""
         self.notification = notification
+        self.said_when = ""
         self.sub_title = clip(f"Delivery of {notification.workflow_name}", 80)
         view = self.query_one(TimelineView)
         view.show(notification, self.integrations)
         view.scroll_home(animate=False)
+        self.read_when()
 
     def on_resize(self, event: Resize) -> None:
         # The Resize a screen gets after its first layout, to the size it was laid out
@@ -329,7 +352,7 @@ class TimelineScreen(Screen[None]):
     async def reload(self) -> None:
         fresh = await self.context.client.activity_notification(self.notification.id)
         self.notification = fresh
-        self.query_one(TimelineView).show(fresh, self.integrations)
+        self.query_one(TimelineView).show(fresh, self.integrations, self.said_when)
 
 
 def open_delivery(

@@ -16,7 +16,14 @@ from textual.message import Message as TextualMessage
 from textual.widgets import DataTable, Static
 
 from inboxdesk.client import InboxdeskError
-from inboxdesk.preferences import PreferenceTable, Row, check_toggle, load_table, table_of
+from inboxdesk.preferences import (
+    PreferenceTable,
+    Row,
+    changed_on,
+    check_toggle,
+    load_table,
+    table_of,
+)
 from inboxdesk.schedule import UTC_NOTE
 from inboxdesk.schedule import lines as schedule_lines
 from inboxdesk.text import clip, safe
@@ -214,6 +221,8 @@ class PreferencesScreen(ServiceScreen):
                 words = f"{row.name} · {channel}: {cell.mark}, always sent."
             else:
                 words = f"{row.name} · {channel}: {cell.words(row.workflow)}."
+            if row.updated_at:
+                words += f" This workflow's choices last changed on {changed_on(row.updated_at)}."
         self.query_one("#preference-cell", Static).update(Text(safe(words, newlines=False)))
 
     @on(DataTable.CellHighlighted, "#preference-grid")
