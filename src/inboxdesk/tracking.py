@@ -78,3 +78,12 @@ def untracked_note(job: ActivityJob, integrations: Sequence[Integration]) -> str
     if item is None or tracks(item) is not False:
         return None
     return UNTRACKED
+
+
+def reporter_words(job: ActivityJob, integrations: Sequence[Integration]) -> str:
+    """For a bounce (or another failure after sending): the integration that reported it,
+    by name where known, else the job's provider; "" where neither is known."""
+    item = sent_through(job, integrations)
+    if item is not None:
+        return f"reported by the integration {item.name} ({item.provider_id})"
+    return f"reported by the {job.provider_id} integration" if job.provider_id else ""

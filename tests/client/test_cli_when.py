@@ -43,3 +43,16 @@ def test_changed_since_the_notification(
     assert order.split()[-3:] == ["2026-11-30", "10:00", "UTC"]
     code, out, err = run(capsys, "preferences", "jane", "--workflow", "Order shipped", "--json")
     assert json.loads(out)["data"][0]["updatedAt"].startswith("2026-11-30T10:00:00")
+
+
+def test_a_bounce_names_the_integration_that_reported_it(
+    delivered: Service,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "delivery", "txn-11")
+    assert code == 0, err
+    joined = " ".join(out.split())
+    assert "sent, then bounced" in joined
+    assert "reported by the integration SendGrid (sendgrid)" in joined, joined
+    # SendGrid's own word for it, read beside its text.
+    assert "SendGrid bounce: the receiving server rejected the address" in joined

@@ -17,14 +17,14 @@ from inboxdesk.cli.tables import table, terminal_width, whole
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
-from inboxdesk.delivery import glyph, has_failed, job_causes, notification_cause, shown_raw
+from inboxdesk.delivery import Cause, glyph, has_failed, job_causes, notification_cause, shown_raw
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
 from inboxdesk.preferences import preference_when
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.timeinput import HELP
-from inboxdesk.tracking import untracked_note
+from inboxdesk.tracking import reporter_words, untracked_note
 from inboxdesk.unknown import check_known
 
 # Exit status when nothing matched: as for any answer of the service that says no.
@@ -196,6 +196,8 @@ def _timeline(notification: ActivityNotification, integrations: Sequence[Integra
     rows: list[tuple[object, ...]] = []
     for job, found in job_causes(notification):
         rows.append(("", f"{glyph(found)} {job.type}", job.status, "", found.words))
+        if found.cause is Cause.AFTER_SENDING and (by := reporter_words(job, integrations)):
+            rows.append(("", "", "", "", by))
         if (untracked := untracked_note(job, integrations)) is not None:
             rows.append(("", "", "", "", untracked))
         if (meant := advice_of(job)) is not None:

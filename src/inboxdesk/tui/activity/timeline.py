@@ -25,6 +25,7 @@ from textual.strip import Strip
 from inboxdesk.advice_shown import advice_of
 from inboxdesk.client import InboxdeskError, activity
 from inboxdesk.delivery import (
+    Cause,
     glyph,
     job_causes,
     notification_cause,
@@ -35,7 +36,7 @@ from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.preferences import preference_when
 from inboxdesk.text import cells, clip, safe
-from inboxdesk.tracking import untracked_note
+from inboxdesk.tracking import reporter_words, untracked_note
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
 from inboxdesk.tui.subscriber.keys import subscriber_key
@@ -99,6 +100,8 @@ def lines(
         if job.provider_id:
             head.append((f" · {safe(job.provider_id, newlines=False)}", "dim"))
         out += [[], head, [("  " + safe(cause.words, newlines=False), "italic")]]
+        if cause.cause is Cause.AFTER_SENDING and (by := reporter_words(job, integrations)):
+            out.append([("  " + safe(by, newlines=False), "")])
         if (untracked := untracked_note(job, integrations)) is not None:
             out.append([(f"  {untracked}", "yellow")])
         if (meant := advice_of(job)) is not None:
