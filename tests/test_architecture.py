@@ -83,6 +83,9 @@ TOP_LEVEL = {
     "ends": "rules",
     "items": "rules",
     "archive_all": "rules",
+    "schedule": "rules",
+    "tracking": "rules",
+    "advice_shown": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 

@@ -140,6 +140,19 @@ def _raw_json(raw: str) -> object:
         return _NOT_JSON
 
 
+def _next_window(raw: str | None) -> str:
+    """` (next open window: 2026-03-02T09:00:00Z, Europe/London)` from an extension's
+    `raw` (`nextAvailableTime`, `timezone`), or "" where it names none."""
+    value = _raw_json(raw) if raw else None
+    when = value.get("nextAvailableTime") if isinstance(value, dict) else None
+    if not isinstance(when, str | int) or isinstance(when, bool):
+        return ""
+    assert isinstance(value, dict)
+    zone = value.get("timezone")
+    where = f", {' '.join(zone.split())[:64]}" if isinstance(zone, str) and zone.strip() else ""
+    return f" (next open window: {' '.join(str(when).split())[:64]}{where})"
+
+
 def provider_message(raw: str | None, limit: int = 200) -> str:
     """The provider's own words from a `raw` answer: its `message` (or `error`,
     `reason`, `detail`, `description`), else the text itself, on one line, cut."""
@@ -243,7 +256,8 @@ def _from_detail(detail: ExecutionDetail, channel: str, workflow: str) -> JobCau
     if text == "Step was extended to the next available time in the subscriber schedule":
         return JobCause(
             Cause.SCHEDULED,
-            f"{channel}: waiting for the subscriber's schedule to open; it will arrive then",
+            f"{channel}: waiting for the subscriber's schedule to open; it will arrive then"
+            + _next_window(detail.raw),
             detail,
         )
     if text == (

@@ -9,14 +9,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
+from inboxdesk.delivery import preference_behind
 from inboxdesk.models.preference import PREFERENCE_CHANNELS, Criticality, SubscriberPreferences
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.writes.preference import SUBSCRIBER, Toggle, source_words
 
 if TYPE_CHECKING:
     from inboxdesk.client import InboxClient
+    from inboxdesk.models.delivery import ActivityNotification
 
 GLOBAL_NAME = "Global (every workflow)"
 
@@ -53,6 +56,9 @@ class Row:
     slug: str = ""
     critical: bool = False
     cells: dict[str, Cell] = field(default_factory=dict)  # only the channels it uses
+    # When the subscriber's record for this workflow last changed (decision 126); the
+    # global preference has no date.
+    updated_at: str | None = None
 
     @property
     def is_global(self) -> bool:
@@ -65,11 +71,13 @@ class PreferenceTable:
     rows: tuple[Row, ...]
     # What the service listed that the table could not keep, one line each (said once).
     said: tuple[str, ...] = ()
+    # The subscriber's schedule (quiet hours) as the service sent it; None: none set.
+    schedule: dict[str, Any] | None = None
 
     def with_rows(self, rows: Sequence[Row]) -> PreferenceTable:
         """This table with `rows`, each workflow kept once (its first row)."""
         kept, said = unique_rows(rows)
-        return PreferenceTable(self.subscriber_id, kept, self.said + said)
+        return PreferenceTable(self.subscriber_id, kept, self.said + said, self.schedule)
 
     @property
     def channels(self) -> list[str]:
@@ -120,7 +128,7 @@ def table_of(
             if not key:
                 nameless += 1  # it cannot be named to change, nor told from the global row
                 continue
-            rows.append(Row(key, info.name, info.slug, locked, cells))
+            rows.append(Row(key, info.name, info.slug, locked, cells, item.updated_at))
     kept, said = unique_rows(rows)
     if nameless:
         said = (
@@ -128,7 +136,7 @@ def table_of(
             "the service sent no name to change it by.",
             *said,
         )
-    return PreferenceTable(subscriber_id, kept, said)
+    return PreferenceTable(subscriber_id, kept, said, listed.global_.schedule)
 
 
 def unique_rows(rows: Sequence[Row]) -> tuple[tuple[Row, ...], tuple[str, ...]]:
@@ -197,3 +205,46 @@ def rows_for(table: PreferenceTable, workflow: str | None) -> Sequence[Row] | st
     if row is None:
         return f"no workflow {safe(workflow, newlines=False)!r} for this subscriber."
     return [row]
+
+
+def _moment(text: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def changed_on(updated_at: str | None) -> str:
+    """`2026-11-28 14:05 UTC`, or the stored text where it is not a time; "" for none."""
+    when = _moment(updated_at) if updated_at else None
+    if when is None:
+        return safe(updated_at or "", newlines=False)
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def when_words(updated_at: str | None, created_at: str | None, channel: str) -> str | None:
+    """Decision 126, for a step a workflow's preference canceled: the choice came before
+    the notification, or has changed since (so when `channel` went off is unknown)."""
+    changed = _moment(updated_at) if updated_at else None
+    created = _moment(created_at) if created_at else None
+    if changed is None:
+        return None
+    said = f"this workflow's choices last changed on {changed_on(updated_at)}"
+    if created is not None and changed < created:
+        return f"{said}, before this notification"
+    return f"{said}: changed since: when {channel} went off is unknown"
+
+
+async def preference_when(client: InboxClient, notification: ActivityNotification) -> str | None:
+    """`when_words` for a notification whose cause is a workflow's preference, read from
+    the subscriber's preferences now; None otherwise (the global one has no date)."""
+    spot = preference_behind(notification)
+    who = notification.subscriber
+    if spot is None or spot.workflow is None or who is None or not who.subscriber_id:
+        return None
+    listed = await client.preferences(who.subscriber_id, Criticality.NON_CRITICAL)
+    for item in listed.workflows:
+        if spot.workflow in (item.workflow.identifier, item.workflow.slug):
+            return when_words(item.updated_at, notification.created_at, spot.channel)
+    return None

@@ -42,6 +42,7 @@ def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture
         "ACTIVE",
         "PRIMARY",
         "CONDITIONS",
+        "TRACKING",
     ]
     assert "SendGrid" in out and "PRIMARY" in out
     code, out, _ = run(capsys, "integrations", "--active", "--json")

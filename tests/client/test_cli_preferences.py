@@ -40,7 +40,7 @@ def test_did_ada_opt_out_of_order_emails_then_on_and_undone(
     code, out, err = run(capsys, "preferences", "ada.lovelace")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split() == ["WORKFLOW", "IN_APP", "EMAIL", "SMS", "TOOL"]
+    assert lines[0].split() == ["WORKFLOW", "IN_APP", "EMAIL", "SMS", "TOOL", "CHANGED"]
     order = next(line for line in lines if line.startswith("Order shipped"))
     assert order.split()[2:5] == ["on", "OFF*", "OFF*"]
     assert any("Security alert (critical, locked)" in line for line in lines)

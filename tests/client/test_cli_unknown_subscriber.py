@@ -25,6 +25,7 @@ ARGUMENTS = {
     "archive-all": [NOBODY, "--yes"],
     "preferences": [NOBODY],
     "set-preference": [NOBODY, "--channel", "email", "--on"],
+    "set-schedule": [NOBODY, "--off"],
     "activity": [NOBODY],
     "message": ["txn-none", "--subscriber", NOBODY],
     "delivery": ["txn-none", "--subscriber", NOBODY],

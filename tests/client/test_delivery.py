@@ -217,6 +217,9 @@ def test_causes_and_provider_answers_are_printed_whole(
     assert re.search(r"^\d{4}-\d\d-\d\d \d\d:\d\d +Failed ", piped, re.M), piped
     raw = next(line for line in piped.splitlines() if " raw " in line)
     assert raw.rstrip().endswith("}"), "the provider's answer whole, on its line"
+    # The code's meaning beside the provider's words (decision 94), never instead.
+    meaning = next(line for line in piped.splitlines() if " meaning " in line)
+    assert "Twilio 21610: the recipient replied STOP" in meaning and "texting START" in meaning
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setenv("COLUMNS", "90")
     for argv in (["activity", "jane", "--failed"], ["delivery", "txn-provider"]):

@@ -75,6 +75,8 @@ async def test_activity_lists_every_cause_and_enter_opens_the_timeline(
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
         text = timeline_text(app)
         assert "21610" in text and "sk_live_1234567890abcdef" not in text, "secrets masked"
+        # The code's meaning beside the provider's words (decision 94).
+        assert "Twilio 21610: the recipient replied STOP" in text
 
 
 async def test_d_opens_the_delivery_of_the_highlighted_message(delivered: Service) -> None:
@@ -192,8 +194,11 @@ async def test_5_from_a_preference_story_opens_preferences_on_its_cell(
         app.screen.query_one(ActivityTable).move_cursor(row=row)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        # Decision 126: when the workflow's choices last changed, against the notification.
+        await until(pilot, lambda: "last changed on" in timeline_text(app), what="when")
         await pilot.press("5")
         await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
+        assert "This workflow's choices last changed on" in on_cell()
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
         assert app.screen.title_text == "Preferences"  # type: ignore[attr-defined]

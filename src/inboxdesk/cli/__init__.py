@@ -46,6 +46,7 @@ LAZY_COMMANDS = {
     "message": "message_command",
     "preferences": "preference_commands",
     "set-preference": "preference_commands",
+    "set-schedule": "preference_commands",
     "subscriber": "subscriber_commands",
     "set-subscriber": "subscriber_commands",
     "credentials": "subscriber_commands",

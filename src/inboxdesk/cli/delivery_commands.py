@@ -4,23 +4,28 @@ notification, from the activity feed, with the cause in words (delivery.py)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import click
 
+from inboxdesk.advice_shown import advice_of
 from inboxdesk.cli.api_commands import _call, _emit, json_option
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.history_commands import _since
 from inboxdesk.cli.tables import table, terminal_width, whole
-from inboxdesk.client import InboxClient
+from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
-from inboxdesk.delivery import glyph, has_failed, job_causes, notification_cause, shown_raw
+from inboxdesk.delivery import Cause, glyph, has_failed, job_causes, notification_cause, shown_raw
+from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
+from inboxdesk.preferences import preference_when
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.timeinput import HELP
+from inboxdesk.tracking import reporter_words, untracked_note
 from inboxdesk.unknown import check_known
 
 # Exit status when nothing matched: as for any answer of the service that says no.
@@ -187,11 +192,17 @@ def activity(
     return _call(flags, work, subscriber_id)
 
 
-def _timeline(notification: ActivityNotification) -> str:
+def _timeline(notification: ActivityNotification, integrations: Sequence[Integration] = ()) -> str:
     """The notification's jobs in order, each detail a row, each `raw` under it."""
     rows: list[tuple[object, ...]] = []
     for job, found in job_causes(notification):
         rows.append(("", f"{glyph(found)} {job.type}", job.status, "", found.words))
+        if found.cause is Cause.AFTER_SENDING and (by := reporter_words(job, integrations)):
+            rows.append(("", "", "", "", by))
+        if (untracked := untracked_note(job, integrations)) is not None:
+            rows.append(("", "", "", "", untracked))
+        if (meant := advice_of(job)) is not None:
+            rows.append(("", "", "", "meaning", meant.words))
         for detail in job.execution_details:
             # The day too: a bounce a day later must not read as an hour later.
             rows.append(
@@ -202,6 +213,24 @@ def _timeline(notification: ActivityNotification) -> str:
     # Causes, details and provider answers whole: wrapped on a terminal, never cut.
     headers = ["WHEN", "STEP", "STATUS", "SOURCE", "DETAIL"]
     return table(headers, rows, max_cell=72, whole_last=True, width=terminal_width())
+
+
+async def _preference_when(client: InboxClient, notification: ActivityNotification) -> str:
+    """Decision 126's words where a workflow's preference canceled a step; "" otherwise,
+    or where the preferences cannot be read."""
+    try:
+        return await preference_when(client, notification) or ""
+    except InboxdeskError:
+        return ""
+
+
+async def _integrations(client: InboxClient) -> list[Integration]:
+    """The environment's integrations, to say which sent a job without tracking; none
+    where they cannot be read (then nothing is said of tracking)."""
+    try:
+        return await client.list_integrations()
+    except InboxdeskError:
+        return []
 
 
 @click.command()
@@ -246,6 +275,7 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, follow: bool, as
         if as_json:
             _emit([wire(n) for n in found])
             return 0
+        integrations = await _integrations(client)
         for n, notification in enumerate(found):
             if n:
                 print()
@@ -258,11 +288,14 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, follow: bool, as
                 ("created", _when(notification.created_at)),
                 ("cause", notification_cause(notification).words),
             ]
+            said_when = await _preference_when(client, notification)
+            if said_when:
+                lines.append(("when", said_when))
             width = terminal_width()
             for name, value in lines:
                 print(whole(f"{name:>12}", value, width))
             print()
-            print(_timeline(notification))
+            print(_timeline(notification, integrations))
         if len(found) > 1:
             print(f"({plural(len(found), 'notification')})", file=sys.stderr)
         return 0

@@ -35,6 +35,7 @@ from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
 from inboxdesk.primary import names, plan_primary, refused_across, switch_failed
 from inboxdesk.scope import Scope, matches
 from inboxdesk.text import safe
+from inboxdesk.tracking import tracks
 from inboxdesk.writes import Kind, Outbox, Write
 
 # Exit status when a switch needs the environment's name and was not given it.
@@ -176,11 +177,17 @@ def integrations(
                 "yes" if i.active else "no",
                 "PRIMARY" if i.primary else "",
                 len(i.conditions or []),
+                {None: "", True: "on", False: "off"}[tracks(i)],
             )
             for i in items
         ]
         headers = ["ENVIRONMENT", "ID", "CHANNEL", "NAME", "PROVIDER", "IDENTIFIER", "ACTIVE"]
-        print(table([*headers, "PRIMARY", "CONDITIONS"], rows))
+        print(table([*headers, "PRIMARY", "CONDITIONS", "TRACKING"], rows))
+        if any(tracks(i) is False for i in items):
+            print(
+                "TRACKING off: the integration reports no bounce (its inbound webhook is off): "
+                "a message shown sent may never have been delivered."
+            )
         missing = _without_key(keyring, listing) if only is None else ""
         if missing:
             print(missing)

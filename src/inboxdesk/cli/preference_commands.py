@@ -13,10 +13,21 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
-from inboxdesk.preferences import PreferenceTable, Row, check_toggle, load_table, rows_for
+from inboxdesk.preferences import (
+    PreferenceTable,
+    Row,
+    changed_on,
+    check_toggle,
+    load_table,
+    rows_for,
+)
+from inboxdesk.schedule import OFF, ScheduleError, build
+from inboxdesk.schedule import lines as schedule_lines
 from inboxdesk.text import safe
 from inboxdesk.writes import Outbox, describe
 from inboxdesk.writes.preference import FUTURE_ONLY, preference_write
+from inboxdesk.writes.schedule import schedule_write
+from inboxdesk.writes.schedule import words as schedule_words
 
 # Exit status of a change refused before it is sent (bad input): nothing changed.
 BAD_INPUT = 2
@@ -32,6 +43,7 @@ def _as_json(row: Row) -> dict[str, Any]:
         "critical": row.critical,
         "channels": {c: cell.on for c, cell in row.cells.items()},
         "sources": {c: "subscriber" if cell.chosen else "default" for c, cell in row.cells.items()},
+        "updatedAt": row.updated_at,
     }
 
 
@@ -49,8 +61,9 @@ def _print_rows(prefs: PreferenceTable, rows: list[Row]) -> None:
                 # `*` marks the subscriber's own choice; the rest is the default.
                 # `·`: sent as null, not set (neither on nor off).
                 cells.append(cell.mark + ("*" if cell.chosen else ""))
-        lines.append([name, *cells])
-    print(table(["WORKFLOW", *(c.upper() for c in channels)], lines))
+        # When the subscriber's choices for the workflow last changed (decision 126).
+        lines.append([name, *cells, changed_on(row.updated_at) or "-"])
+    print(table(["WORKFLOW", *(c.upper() for c in channels), "CHANGED"], lines))
     print("* the subscriber's own choice; otherwise the workflow's default.")
     if any(cell.on is None for row in rows for cell in row.cells.values()):
         print("· not set: the service sends null there, neither on nor off.")
@@ -77,9 +90,65 @@ def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json:
             _emit([_as_json(r) for r in rows])
         else:
             _print_rows(prefs, list(rows))
+            if workflow is None:
+                subscriber = await client.get_subscriber(subscriber_id)
+                for line in schedule_lines(prefs.schedule, subscriber.timezone):
+                    print(line)
         return 0
 
     return _call(flags, work, subscriber_id)
+
+
+@click.command("set-schedule")
+@click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
+@click.option("--off", "turn_off", is_flag=True, help="turn quiet hours off: every hour is open")
+@click.option("--day", "days", multiple=True, metavar="DAYS", help="mon-fri, sat, mon,wed …")
+@click.option(
+    "--hours",
+    "hours",
+    multiple=True,
+    metavar="HH:MM-HH:MM",
+    help="the open hours of the --day before",
+)
+@json_option
+@connection_options
+def set_schedule(
+    flags: Flags,
+    subscriber_id: str,
+    turn_off: bool,
+    days: tuple[str, ...],
+    hours: tuple[str, ...],
+    as_json: bool,
+) -> int:
+    """Set a subscriber's quiet hours: the open hours of each weekday, in the
+    subscriber's timezone (each --day with one --hours; days not given are closed), or
+    --off. In-app and critical workflows are never paused; `inboxdesk undo` takes it back."""
+    try:
+        if turn_off and (days or hours):
+            raise ScheduleError("give --off alone, or --day with --hours: not both")
+        if len(days) != len(hours):
+            raise ScheduleError("give each --day one --hours (--day mon-fri --hours 09:00-17:30)")
+        wanted = OFF if turn_off else build(list(zip(days, hours, strict=True)))
+    except ScheduleError as exc:
+        print(f"inboxdesk: {safe(str(exc), newlines=False)} Nothing changed.", file=sys.stderr)
+        return BAD_INPUT
+
+    async def work(client: InboxClient, outbox: Outbox) -> int:
+        prefs = await load_table(client, subscriber_id)
+        write = schedule_write(subscriber_id, wanted, prefs.schedule)
+        event = await send(outbox, write)
+        now = (event.result.values or {}).get("schedule")
+        if as_json:
+            _emit({"id": write.id, "what": describe(write), "schedule": now})
+            return 0
+        print(
+            f"{safe(subscriber_id, newlines=False)}: quiet hours {schedule_words(prefs.schedule)}"
+            f" → {schedule_words(now)}."
+        )
+        print(f"{FUTURE_ONLY} Undo: inboxdesk undo {write.id[:10]}")
+        return 0
+
+    return _write_call(flags, work, subscriber_id)
 
 
 @click.command("set-preference")
@@ -152,4 +221,4 @@ def set_preference(
     return _write_call(flags, work, subscriber_id)
 
 
-COMMANDS = [preferences, set_preference]
+COMMANDS = [preferences, set_preference, set_schedule]

@@ -4,7 +4,7 @@ or several workflows' at once."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inboxdesk.client.parse import items_of, json_of, parse, unwrap
 from inboxdesk.client.sender import segment
@@ -51,6 +51,24 @@ class PreferenceOperations:
         body = change.model_dump(by_alias=True, exclude_none=True)
         response = await self._sender.send(
             "PATCH", _path(subscriber_id), json_body=body, idempotency_key=idempotency_key
+        )
+        return parse(SubscriberPreferences, unwrap(json_of(response)))
+
+    async def update_schedule(
+        self,
+        subscriber_id: str,
+        schedule: Mapping[str, Any],
+        idempotency_key: str | None = None,
+    ) -> SubscriberPreferences:
+        """Set the subscriber's schedule (quiet hours, global only), whole; the answer is
+        the whole listing after it."""
+        from inboxdesk.models.preference import SubscriberPreferences
+
+        response = await self._sender.send(
+            "PATCH",
+            _path(subscriber_id),
+            json_body={"schedule": dict(schedule)},
+            idempotency_key=idempotency_key,
         )
         return parse(SubscriberPreferences, unwrap(json_of(response)))
 

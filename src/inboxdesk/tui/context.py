@@ -71,6 +71,7 @@ WRITE_ACTIONS = frozenset(
         "remove_token",
         "resend",
         "cancel_delayed",
+        "edit_schedule",
     }
 )
 

@@ -49,6 +49,8 @@ class Kind(StrEnum):
     # transactionId, the step's ids the notifications the confirmation named (never
     # queued, no undo)
     CANCEL = "cancel"
+    # a subscriber's schedule (quiet hours) set whole or turned off (schedule.py)
+    SCHEDULE = "schedule"
 
 
 # The kinds that trigger a workflow: their transactionId is journalled before the first try.
@@ -181,7 +183,11 @@ class Write:
 
 
 # The kinds that change a subscriber's own data: fields, credentials set, removed.
-DATA_KINDS = frozenset({Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED})
+DATA_KINDS = frozenset(
+    {Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED, Kind.SCHEDULE}
+)
+
+
 def never_undone(write: Write) -> str | None:
     """Why a write of this kind can never be undone (what it did cannot be taken back),
     or None."""

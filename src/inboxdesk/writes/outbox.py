@@ -28,7 +28,7 @@ from inboxdesk.client.errors import ProtocolError, transient
 from inboxdesk.models import MarkAs
 from inboxdesk.models.inbox import InboxAction, InboxNotification
 from inboxdesk.text import safe
-from inboxdesk.writes import credentials, subscriber
+from inboxdesk.writes import credentials, schedule, subscriber
 from inboxdesk.writes.effects import Flags, after_mark, restore_steps
 from inboxdesk.writes.events import (
     Dropped,
@@ -244,6 +244,8 @@ class Outbox:
         client = self.client
         if write.kind is Kind.SUBSCRIBER:
             return await subscriber.perform(client, write)
+        if write.kind is Kind.SCHEDULE:
+            return await schedule.perform(client, write)
         if write.kind in DATA_KINDS:
             return await credentials.perform(client, write)
         if write.kind is Kind.SET_PRIMARY:
@@ -421,6 +423,8 @@ class Outbox:
             return again if isinstance(again, str) else None
         if write.kind is Kind.SUBSCRIBER:
             return subscriber.refusal(write)
+        if write.kind is Kind.SCHEDULE:
+            return schedule.refusal(write)
         if write.kind in DATA_KINDS:
             return credentials.refusal(write)
         if write.kind is Kind.PREFERENCE and write.before is None:
@@ -505,6 +509,9 @@ class Outbox:
         if write.kind is Kind.SUBSCRIBER:
             self._undone.add(write.id)
             return await self.submit(subscriber.undo_of(write, self.values_after(write)))
+        if write.kind is Kind.SCHEDULE:
+            self._undone.add(write.id)
+            return await self.submit(schedule.undo_of(write, self.values_after(write)))
         if write.kind in (Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED):
             self._undone.add(write.id)
             return await self.submit(credentials.undo_of(write))

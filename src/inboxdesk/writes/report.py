@@ -77,11 +77,13 @@ def as_json(entry: Entry) -> dict[str, Any]:
 def public_values(write: Write, values: object) -> tuple[Any, Any]:
     """A subscriber-data write's before and after as History may show them: every
     token and webhook URL masked (the raw ones stay in the 0600 journal, for undo)."""
-    from inboxdesk.writes import credentials, subscriber
+    from inboxdesk.writes import credentials, schedule, subscriber
 
     shown = values if isinstance(values, dict) else None
     if write.kind is Kind.SUBSCRIBER:
         return subscriber.public(write, shown)
+    if write.kind is Kind.SCHEDULE:
+        return schedule.public(write, shown)
     return credentials.public(write, shown)
 
 

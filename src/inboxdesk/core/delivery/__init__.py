@@ -1,2 +1,2 @@
-"""Delivery across subscribers: the provider's code read from its answer (codes.py) and
-the scanned notifications grouped by cause (grouping.py)."""
+"""Delivery across subscribers: the provider's code read from its answer (codes.py), the
+scanned notifications grouped by cause (grouping.py), and what a code means (advice.py)."""

@@ -6,6 +6,7 @@ transactionId (or id) and opens its timeline: `d` on an inbox message, `ctrl+g` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.highlighter import JSONHighlighter
@@ -22,8 +23,10 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inboxdesk.advice_shown import advice_of
 from inboxdesk.client import InboxdeskError, activity
 from inboxdesk.delivery import (
+    Cause,
     glyph,
     job_causes,
     notification_cause,
@@ -31,9 +34,12 @@ from inboxdesk.delivery import (
     shown_raw,
 )
 from inboxdesk.follow import Ending, Follow, follow, tracked_providers
+from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
+from inboxdesk.preferences import preference_when
 from inboxdesk.resend import cancel_question, cancel_write, cancellable, plan
 from inboxdesk.text import cells, clip, safe
+from inboxdesk.tracking import reporter_words, untracked_note
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
 from inboxdesk.tui.screens.confirm import ConfirmScreen
@@ -67,9 +73,12 @@ Line = list[tuple[str, str]]
 JSON_LINE = "json"
 
 
-def lines(notification: ActivityNotification) -> list[Line]:
+def lines(
+    notification: ActivityNotification, integrations: Sequence[Integration] = ()
+) -> list[Line]:
     """The whole timeline as lines of plain runs: no Rich objects are made here, only
-    for the lines drawn, so a long timeline costs little more to open than a short one."""
+    for the lines drawn, so a long timeline costs little more to open than a short one.
+    `integrations`: the environment's, to say which sent a job without tracking."""
     found = notification_cause(notification)
     out: list[Line] = [
         [
@@ -96,6 +105,13 @@ def lines(notification: ActivityNotification) -> list[Line]:
         if job.provider_id:
             head.append((f" · {safe(job.provider_id, newlines=False)}", "dim"))
         out += [[], head, [("  " + safe(cause.words, newlines=False), "italic")]]
+        if cause.cause is Cause.AFTER_SENDING and (by := reporter_words(job, integrations)):
+            out.append([("  " + safe(by, newlines=False), "")])
+        if (untracked := untracked_note(job, integrations)) is not None:
+            out.append([(f"  {untracked}", "yellow")])
+        if (meant := advice_of(job)) is not None:
+            # Beside the provider's words (the cause, the raw answer below), never instead.
+            out.append([("  " + meant.words, "")])
         if not job.execution_details:
             out.append([("  (no execution details)", "dim")])
         for detail in job.execution_details:
@@ -155,8 +171,15 @@ class TimelineView(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.show(notification)
 
-    def show(self, notification: ActivityNotification) -> None:
-        self.lines = lines(notification)
+    def show(
+        self,
+        notification: ActivityNotification,
+        integrations: Sequence[Integration] = (),
+        when: str = "",
+    ) -> None:
+        self.lines = lines(notification, integrations)
+        if when:
+            self.lines.insert(1, [("        when  ", "dim"), (safe(when, newlines=False), "")])
         self._wrap_to(self.scrollable_content_region.width if self.is_mounted else 0)
 
     def on_resize(self) -> None:
@@ -263,6 +286,9 @@ class TimelineScreen(Screen[None]):
         # yet in the feed; and its subscriber.
         self._target: tuple[str, str | None] = (notification.id, None)
         self._tracked: frozenset[str] | None = None
+        # The environment's integrations, read once: which sent a job without tracking.
+        self.integrations: list[Integration] = []
+        self.said_when = ""  # decision 126's words for this notification, once read
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -272,6 +298,8 @@ class TimelineScreen(Screen[None]):
     def on_mount(self) -> None:
         self._title()
         self.context.writes.subscribe(self, self._write_done)
+        self.read_integrations()
+        self.read_when()
 
     def _title(self) -> None:
         mark = {"live": f" · {LIVE}", "paused": f" · {PAUSED}"}.get(self.following, "")
@@ -281,21 +309,49 @@ class TimelineScreen(Screen[None]):
     def watch_following(self) -> None:
         self._title()
 
+    @work(exclusive=True, group="timeline-when", exit_on_error=False)
+    async def read_when(self) -> None:
+        """Decision 126: whether the preference that canceled a step came before the
+        notification, added under the cause once read (nothing where it cannot be)."""
+        notification = self.notification
+        try:
+            said = await preference_when(self.context.client, notification)
+        except InboxdeskError:
+            return
+        if said and notification is self.notification:
+            self.said_when = said
+            self.query_one(TimelineView).show(notification, self.integrations, said)
+
+    @work(group="timeline-integrations", exit_on_error=False)
+    async def read_integrations(self) -> None:
+        """Read once; where they cannot be read the timeline simply says nothing of
+        tracking (never that it was on)."""
+        try:
+            self.integrations = await self.context.client.list_integrations()
+        except InboxdeskError:
+            return
+        self.query_one(TimelineView).show(self.notification, self.integrations, self.said_when)
+
     def on_screen_resume(self) -> None:
         self.query_one(TimelineView).focus()
 
     def show(self, notification: ActivityNotification, *, home: bool = True) -> None:
         """Another notification in this screen (built once, shown again and again)."""
-        if notification.id != self.notification.id and home:
+        fresh = notification.id != self.notification.id
+        if fresh and home:
             self.stop_following()
             self._target = (notification.id, None)
         self.notification = notification
+        if fresh:
+            self.said_when = ""
         self._title()
         view = self.query_one(TimelineView)
-        view.show(notification)
+        view.show(notification, self.integrations, self.said_when)
         if home:
             view.scroll_home(animate=False)
         self.refresh_bindings()
+        if fresh:
+            self.read_when()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.context.allows(action):

@@ -10,6 +10,7 @@ from textual.widgets import Static
 from inboxdesk.models import Integration
 from inboxdesk.scope import Scope
 from inboxdesk.text import safe
+from inboxdesk.tracking import tracking_words, tracks
 from inboxdesk.tui.widgets.fields import add, grid, heading, json_value, plain
 
 
@@ -44,6 +45,9 @@ def render_integration(
     if item.primary:
         state.append(" · ★ primary", style="bold yellow")
     parts.append(state)
+    tracking = tracking_words(item)
+    if tracking is not None:
+        parts.append(Text(tracking, style="green" if tracks(item) else "yellow"))
     # Read-only: no key is bound, so none is offered (`read_only` says which setting).
     note = f"off in a read-only run ({read_only})" if read_only else primary_note(item)
     parts.append(

@@ -5,6 +5,9 @@ grid redrawn from what the service returns."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -13,19 +16,30 @@ from textual.message import Message as TextualMessage
 from textual.widgets import DataTable, Static
 
 from inboxdesk.client import InboxdeskError
-from inboxdesk.preferences import PreferenceTable, Row, check_toggle, load_table, table_of
+from inboxdesk.preferences import (
+    PreferenceTable,
+    Row,
+    changed_on,
+    check_toggle,
+    load_table,
+    table_of,
+)
+from inboxdesk.schedule import UTC_NOTE
+from inboxdesk.schedule import lines as schedule_lines
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import Reload
 from inboxdesk.tui.preferences.confirm import Answer, PreferenceConfirm
 from inboxdesk.tui.preferences.grid import GLOBAL_KEY, PreferenceGrid, row_key
 from inboxdesk.tui.preferences.messages import ShowPreferences
+from inboxdesk.tui.preferences.schedule_editor import ScheduleEditor
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Event, Kind, Sent
 from inboxdesk.writes.preference import FUTURE_ONLY, Toggle, preference_write
+from inboxdesk.writes.schedule import schedule_write
 
 LEGEND = (
     "* the subscriber's own choice; otherwise the workflow's default.  "
@@ -42,15 +56,17 @@ def legend(read_only: str | None) -> str:
 
 
 class PreferencesLoaded(TextualMessage):
-    def __init__(self, table: PreferenceTable) -> None:
+    def __init__(self, table: PreferenceTable, timezone: str | None) -> None:
         super().__init__()
         self.table = table
+        self.timezone = timezone  # the subscriber's; None: none set, or not read
 
 
 class PreferencesScreen(ServiceScreen):
     DEFAULT_CSS = """
     PreferencesScreen PreferenceGrid { height: 1fr; }
-    PreferencesScreen #preference-title, PreferencesScreen #preference-cell {
+    PreferencesScreen #preference-title, PreferencesScreen #preference-cell,
+    PreferencesScreen #preference-schedule {
         height: auto; padding: 0 1;
     }
     PreferencesScreen #preference-legend { height: auto; padding: 0 1; color: $text-muted; }
@@ -71,6 +87,13 @@ class PreferencesScreen(ServiceScreen):
             id="preferences.refresh",
             tooltip="Load the preferences again",
         ),
+        Binding(
+            "Q",
+            "edit_schedule",
+            "Quiet hours",
+            id="preferences.schedule",
+            tooltip="Change the subscriber's schedule (quiet hours)",
+        ),
         *view_keys("preferences"),
     ]
 
@@ -85,6 +108,7 @@ class PreferencesScreen(ServiceScreen):
         self.context = context
         self.subscriber_id = subscriber_id
         self.table: PreferenceTable | None = None
+        self.timezone: str | None = None
         # Where the cursor goes once the rows are in: (row key, channel).
         self._wanted: tuple[str, str] | None = self._spot(workflow, channel)
         # "Don't ask again this session": this screen lives as long as the session.
@@ -101,6 +125,7 @@ class PreferencesScreen(ServiceScreen):
         yield Static(id="preference-title")
         yield PreferenceGrid(id="preference-grid")
         yield Static(id="preference-cell")
+        yield Static(id="preference-schedule")
         yield Static(Text(legend(self.context.read_only)), id="preference-legend")
         yield AppFooter()
 
@@ -142,18 +167,29 @@ class PreferencesScreen(ServiceScreen):
     @work(exclusive=True, group="preferences", exit_on_error=False)
     async def load(self, subscriber_id: str) -> None:
         try:
-            table = await load_table(self.context.client, subscriber_id)
+            table, timezone = await asyncio.gather(
+                load_table(self.context.client, subscriber_id), self._timezone(subscriber_id)
+            )
         except InboxdeskError as exc:
             self.grid.loading = False
             self.context.report(exc)
             return
-        self.post_message(PreferencesLoaded(table))
+        self.post_message(PreferencesLoaded(table, timezone))
+
+    async def _timezone(self, subscriber_id: str) -> str | None:
+        """The subscriber's timezone, for the schedule; None where it cannot be read (the
+        schedule is then said in UTC, with the note)."""
+        try:
+            return (await self.context.client.get_subscriber(subscriber_id)).timezone
+        except InboxdeskError:
+            return None
 
     def on_preferences_loaded(self, event: PreferencesLoaded) -> None:
         if event.table.subscriber_id != self.subscriber_id:
             return  # an answer for a subscriber no longer shown
         for said in event.table.said:
             self.notify(safe(said), severity="warning", markup=False)
+        self.timezone = event.timezone
         self._show(event.table)
 
     def _show(self, table: PreferenceTable) -> None:
@@ -163,6 +199,10 @@ class PreferencesScreen(ServiceScreen):
         self.grid.loading = False
         self.grid.show(table, keep)
         self._show_cell()
+        said = "\n".join(schedule_lines(table.schedule, self.timezone))
+        self.query_one("#preference-schedule", Static).update(
+            Text(f"{said}\nQ: change the quiet hours.")
+        )
 
     def _cursor(self) -> tuple[str, str] | None:
         key, channel = self.grid.cursor_key, self.grid.cursor_channel
@@ -189,6 +229,8 @@ class PreferencesScreen(ServiceScreen):
                 words = f"{row.name} · {channel}: {cell.mark}, always sent."
             else:
                 words = f"{row.name} · {channel}: {cell.words(row.workflow)}."
+            if row.updated_at:
+                words += f" This workflow's choices last changed on {changed_on(row.updated_at)}."
         self.query_one("#preference-cell", Static).update(Text(safe(words, newlines=False)))
 
     @on(DataTable.CellHighlighted, "#preference-grid")
@@ -231,10 +273,30 @@ class PreferencesScreen(ServiceScreen):
     async def send(self, toggle: Toggle, before: tuple[bool, bool] | None) -> None:
         await self.context.outbox.submit(preference_write(self.subscriber_id, toggle, before))
 
+    def action_edit_schedule(self) -> None:
+        if self.table is None:
+            return
+        zone = f"in {self.timezone}" if self.timezone else UTC_NOTE
+        before = self.table.schedule
+
+        def chosen(wanted: dict[str, Any] | None) -> None:
+            if wanted is not None:
+                self.send_schedule(wanted, before)
+
+        self.app.push_screen(ScheduleEditor(self.subscriber_id, before, zone), chosen)
+
+    @work(group="write", exit_on_error=False)
+    async def send_schedule(self, wanted: dict[str, Any], before: dict[str, Any] | None) -> None:
+        await self.context.outbox.submit(schedule_write(self.subscriber_id, wanted, before))
+
     def _write_done(self, event: Event) -> None:
         """Any preference write of this subscriber (this view's, or an undo from
         History): the grid redrawn from the listing the service returned."""
         write = event.write
+        if write.kind is Kind.SCHEDULE and write.target == self.subscriber_id:
+            if isinstance(event, Sent):
+                self.reload()  # the schedule, as the service now has it
+            return
         if write.kind is not Kind.PREFERENCE or write.target != self.subscriber_id:
             return
         if not isinstance(event, Sent) or event.result.preferences is None:
@@ -247,7 +309,7 @@ class PreferencesScreen(ServiceScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.context.allows(action):
             return False  # read-only: a preference change is a write, not bound
-        if action == "toggle_cell":
+        if action in ("toggle_cell", "edit_schedule"):
             return True if self.table is not None else None
         return True
 
