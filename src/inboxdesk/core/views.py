@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from datetime import timedelta
 from typing import Any
 
 KINDS = ("inbox", "activity")
 CHANNELS = ("email", "sms", "push", "chat", "in_app")
-TABS = ("all", "unread", "read", "archived", "snoozed")
+TABS = ("inbox", "unread", "unseen", "archived", "snoozed", "all")
 GROUPINGS = ("cause",)
 # Verbs of the `:` line (decision 122): never the name of a view or an alias.
 VERBS = ("sub", "env", "activity", "view", "txn", "send")
@@ -63,6 +64,14 @@ class View:
     def where(self) -> str:
         """The environment in words: its cached name, else its `_id`."""
         return self.environment or self.environment_id or "the current environment"
+
+
+def window_delta(window: str) -> timedelta:
+    """A window such as 15m, 1h, 24h or 7d as a length of time."""
+    if not WINDOW.match(window):
+        raise ViewError(f"'{window}' is not a window such as 15m, 1h, 24h or 7d")
+    unit = {"m": "minutes", "h": "hours", "d": "days"}[window[-1]]
+    return timedelta(**{unit: int(window[:-1])})
 
 
 def check_name(name: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -79,6 +79,15 @@ class InboxdeskApp(App[None]):
             "question_mark,f1", "help", "Help", id="app.help", tooltip="Every key that applies here"
         ),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave inboxdesk"),
+        Binding(
+            "colon",
+            "command_line",
+            ":",
+            id="app.command_line",
+            show=False,
+            tooltip=":sub ID, :env NAME, :activity failed sms 1h, :view save NAME, :txn ID, "
+            ":VIEW or :ALIAS",
+        ),
         Binding(
             "ctrl+e",
             "switch_environment",
@@ -418,6 +427,29 @@ class InboxdeskApp(App[None]):
             return
         self.action_show_inbox()
         self.get_screen("inbox").post_message(OpenSubscriber(subscriber_id))
+
+    def action_command_line(self) -> None:
+        """The `:` line (tui/command_line.py), where no text box has focus."""
+        from inboxdesk.tui.command_line import CommandLine, config_views, run_line
+
+        def names() -> dict[str, Sequence[str]]:
+            try:
+                views, aliases, _ = config_views()
+            except ConfigError:
+                views, aliases = {}, {}
+            keys = self.held_keys.keyring.keys
+            return {
+                "environments": [k.name or k.environment_id for k in keys],
+                "views": list(views),
+                "aliases": list(aliases),
+                "subscribers": [s.subscriber_id for s in self.subscribers],
+            }
+
+        async def ran(line: str | None) -> None:
+            if line:
+                await run_line(self, line)
+
+        self.push_screen(CommandLine(names), ran)
 
     def action_pick_subscriber(self) -> None:
         from inboxdesk.tui.screens.picker import SubscriberPicker

@@ -350,7 +350,7 @@ class InboxScreen(ServiceScreen):
             self.loads.pages(self.listing, [0], self.tab, first)
 
     def on_open_subscriber(self, event: OpenSubscriber) -> None:
-        self.open(event.subscriber_id)
+        self.open(event.subscriber_id, InboxTab(event.tab) if event.tab else None)
         self._pending_changed()
 
     def on_reload(self, event: Reload) -> None:
