@@ -68,6 +68,9 @@ async def test_every_failed_sms_in_the_last_hour_is_one_line(
         saved = ConfigFile.load().views()["sms-hour"]
         assert saved["failed"] and saved["channel"] == "sms" and saved["window"] == "1h"
         assert saved["grouping"] == "cause" and saved["everyone"]
+        # The palette lists the saved view and the alias.
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Open view: sms-hour" in titles and "Run alias: smsfail" in titles
 
         await line(pilot, ":sub jane")
         await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -476,7 +477,10 @@ class InboxdeskApp(App[None]):
         items = list(found.items.values()) if isinstance(found, IntegrationsScreen) else []
         textuals = super().get_system_commands(screen)
         others = self.held_keys.switchable() if self.is_screen_installed("inbox") else []
-        return palette(self, screen, textuals, self.subscribers, items, others)
+        from inboxdesk.tui.command_line import view_commands
+
+        listed = palette(self, screen, textuals, self.subscribers, items, others)
+        return chain(listed, view_commands(self))
 
     def action_help(self) -> None:
         from inboxdesk.tui.screens.help import HelpScreen

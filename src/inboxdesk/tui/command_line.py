@@ -4,9 +4,10 @@ completing names as typed (environments, views, aliases, subscribers seen)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
@@ -27,7 +28,7 @@ from inboxdesk.core.command_line import (
     parse,
 )
 from inboxdesk.core.views import View, ViewError, make_view, read_view
-from inboxdesk.text import safe
+from inboxdesk.text import clip, safe
 from inboxdesk.tui.messages import OpenSubscriber
 
 if TYPE_CHECKING:
@@ -203,3 +204,19 @@ def _save_view(app: InboxdeskApp, config: ConfigFile, name: str) -> None:
     config.put_view(name, view.to_table())
     config.save()
     app.notify(f"Saved the view {name}: open it with :{name}", markup=False)
+
+
+def view_commands(app: InboxdeskApp) -> list[SystemCommand]:
+    """The palette's entry of each saved view and alias: it runs `:NAME`."""
+    try:
+        views, aliases, _ = config_views()
+    except ConfigError:
+        return []
+    return [
+        SystemCommand(
+            f"Open view: {clip(name, 40)}" if name in views else f"Run alias: {clip(name, 40)}",
+            f"The saved {'view' if name in views else 'alias'} :{clip(name, 40)}",
+            partial(app.call_later, run_line, app, f":{name}"),
+        )
+        for name in [*views, *(a for a in aliases if a not in views)]
+    ]
