@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import stat
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -145,3 +149,26 @@ def test_follow_prints_what_arrives_meanwhile(
     assert len(lines) == 1, "the staged notification, once"
     assert json.loads(lines[0])["data"]["_id"] == "6a" + "0" * 22
     assert waits == [3.0, 3.0, 3.0]
+
+
+def test_follow_ends_on_ctrl_c_with_exit_0(make_service: ServiceFactory, tmp_path: Path) -> None:
+    """A real process: the newest notifications as JSON lines, then Ctrl-C ends it, 0."""
+    service = make_service(feed_fixture())
+    env = {
+        **os.environ,
+        "INBOXDESK_CONFIG_DIR": str(tmp_path / "config"),
+        "INBOXDESK_BASE_URL": service.url,
+        "NOVU_SECRET_KEY": STAGING_KEY,
+    }
+    command = [sys.executable, "-m", "inboxdesk", "activity", "--follow", "--json", "--limit", "2"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert process.stdout is not None
+        first = [json.loads(process.stdout.readline()) for _ in range(2)]
+        assert all(set(line) == {"data"} for line in first)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
