@@ -10,17 +10,20 @@ core/delivery/grouping.py, the ones the app shows.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import sys
+import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 import click
 
 from inboxdesk.cli import delivery_commands as single
-from inboxdesk.cli.api_commands import _call, _emit
+from inboxdesk.cli.api_commands import _call, _emit, write_out
 from inboxdesk.cli.connection import CONNECTION
-from inboxdesk.cli.tables import table
+from inboxdesk.cli.tables import cell, table
 from inboxdesk.client import InboxClient
 from inboxdesk.client.activity import MAX_PAGE
 from inboxdesk.client.feed import (
@@ -31,9 +34,10 @@ from inboxdesk.client.feed import (
     feed_page,
     scan_feed,
 )
+from inboxdesk.core.delivery.follow import Follow
 from inboxdesk.core.delivery.grouping import Group, Grouping
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.text import clip, plural
+from inboxdesk.text import clip, plural, safe_json
 from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
 
 # Without a subscriber, the feed is read over this window unless --since says otherwise.
@@ -72,6 +76,17 @@ ADDED = [
         help="group by cause x channel x provider x code (the whole bounded scan)",
     ),
     click.Option(
+        ["--view"],
+        metavar="NAME",
+        help="run the saved Activity view NAME ([views.NAME] of the config file; "
+        "the options given here add to it)",
+    ),
+    click.Option(
+        ["--follow", "tail"],
+        is_flag=True,
+        help="stream new notifications, one line each (JSON lines with --json), until Ctrl-C",
+    ),
+    click.Option(
         ["--scan-pages"],
         type=click.IntRange(1),
         metavar="N",
@@ -98,6 +113,9 @@ def _context(value: str) -> str:
 
 def _run(**given: Any) -> int:
     added = {name: given.pop(name) for name in _NAMES}
+    view = added.pop("view")
+    if view is not None:
+        _apply_view(view, given, added)
     if given["subscriber_id"] is not None and not any(added.values()):
         # One subscriber and none of the options added here: the listing as it was.
         callback = single.activity.callback
@@ -105,6 +123,34 @@ def _run(**given: Any) -> int:
         return int(callback(**given))
     flags = {name: given.pop(name) for name in CONNECTION}
     return across(flags, **given, **added)
+
+
+def _apply_view(name: str, given: dict[str, Any], added: dict[str, Any]) -> None:
+    """Fill the options from the saved view `name`: what is typed wins; the view's
+    environment is acted in with its key (or the missing key is named: nothing is sent)."""
+    from inboxdesk.config.file import ConfigFile
+    from inboxdesk.config.values import ConfigError
+    from inboxdesk.core.views import ViewError, read_view
+
+    try:
+        table = ConfigFile.load().views().get(name)
+        if table is None:
+            raise ViewError(f"no view '{name}' in the config file")
+        view = read_view(name, table)
+    except (ConfigError, ViewError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if view.kind != "activity":
+        raise click.UsageError(f"view '{name}' is an {view.kind} view, not an Activity one")
+    given["profile"] = given["profile"] or view.profile
+    given["environment"] = given["environment"] or view.environment_id
+    if given["subscriber_id"] is None and not view.everyone:
+        given["subscriber_id"] = view.subscriber
+    given["since"] = given["since"] or view.window
+    given["channel"] = given["channel"] or view.channel
+    given["failed"] = given["failed"] or view.failed
+    if view.workflow and not added["workflows"]:
+        added["workflows"] = (view.workflow,)
+    added["by"] = added["by"] or view.grouping
 
 
 def across(
@@ -127,6 +173,7 @@ def across(
     until: str | None,
     by: str | None,
     scan_pages: int | None,
+    tail: bool = False,
     **rest: Any,
 ) -> int:
     """The feed of one subscriber or every one, filtered, listed or grouped by cause."""
@@ -149,6 +196,18 @@ def across(
         failed=failed,
     )
     window = _window_words(start, end)
+
+    if tail:
+        if by is not None or until is not None:
+            raise click.UsageError("--follow streams what arrives: not with --by or --until")
+
+        async def streaming(client: InboxClient) -> int:
+            return await follow_feed(client, wanted, limit, as_json)
+
+        try:
+            return _call(flags, streaming)
+        except KeyboardInterrupt:  # Ctrl-C is how a stream ends
+            return 0
 
     async def work(client: InboxClient) -> int:
         if by == "cause":
@@ -173,6 +232,43 @@ def across(
         return _listed(scan, page + scan.pages if scan.bounded else None, as_json, window, failed)
 
     return _call(flags, work)
+
+
+async def follow_feed(
+    client: InboxClient,
+    wanted: FeedFilter,
+    limit: int,
+    as_json: bool,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> int:
+    """Print the newest `limit` notifications, then each new one as page 0 shows it,
+    oldest first, at core's follow pacing, until cancelled: one line each, or one
+    `{"data": …}` JSON line each (decision 120)."""
+    follow = Follow()
+
+    def emit(found: list[ActivityNotification]) -> None:
+        shown = list(reversed(found))
+        if as_json:
+            for n in shown:
+                write_out(safe_json({"data": single.wire(n)}) + "\n")
+        else:
+            for row in _rows(shown):
+                write_out("  ".join(clip(cell(c), 70) for c in row).rstrip() + "\n")
+        sys.stdout.flush()
+
+    async def page_zero() -> list[ActivityNotification]:
+        # What the service is not trusted with (failed, topic, workflow by name) is
+        # checked here, as a scan checks it.
+        page = await feed_page(client, wanted, 0, MAX_PAGE)
+        return [n for n in page.data if wanted.keeps(n)]
+
+    first = await page_zero()
+    follow.start(first, clock())
+    emit(first[: max(limit, 0)])
+    while True:
+        await sleep(follow.interval(clock()))
+        emit(follow.merge(await page_zero(), clock()))
 
 
 class _Progress:

@@ -21,7 +21,7 @@ from rich.console import Console
 
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.crash import HUNG_UP, report, terminal_gone
-from inboxdesk.config import ConfigError, Settings, resolve
+from inboxdesk.config import CONFIG_ENV, ConfigError, Settings, resolve
 from inboxdesk.gc_paused import collector_paused
 from inboxdesk.private_apis import app_crash
 from inboxdesk.text import safe
@@ -205,6 +205,8 @@ def run_demo(
     try:
         with EndOnSignals(), demo_service(db, load) as demo:
             opened = subscriber or demo.subscriber
+            # The demo's saved views go to its scratch folder, never the user's file.
+            os.environ[CONFIG_ENV] = str(demo.scratch / "config.toml")
             return run_app(InboxdeskApp(demo_settings(base, demo), subscriber_id=opened))
     except DemoRefused as exc:
         # A fixture's error may quote its text: shown safe, as any text from a file.

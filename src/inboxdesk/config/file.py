@@ -93,6 +93,19 @@ class ConfigFile:
         app: dict[str, Any] = self.data.get("app", {})
         return app
 
+    def views(self) -> dict[str, Any]:
+        """The `[views]` tables as written (read each with core.views.read_view)."""
+        views: dict[str, Any] = self.data.get("views", {})
+        return views
+
+    def aliases(self) -> dict[str, str]:
+        aliases: dict[str, str] = self.data.get("aliases", {})
+        return aliases
+
+    def put_view(self, name: str, table: Mapping[str, Any]) -> None:
+        """File a view as `[views.NAME]`, replacing one of that name; call save() after."""
+        self._apply(lambda d: d.setdefault("views", {}).update({name: dict(table)}))
+
     def save(self) -> None:
         """Write atomically, mode 0600 from the first byte: the file may hold keys.
 

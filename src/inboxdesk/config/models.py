@@ -4,6 +4,8 @@ whole file. Every field's default lives here; a table of the file holds what it 
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from inboxdesk.config.values import (
@@ -141,6 +143,10 @@ class ConfigData(DeferredModel):
     default_profile: str | None = None
     profiles: dict[ProfileName, Profile] = Field(default_factory=dict)
     app: AppSettings = Field(default_factory=AppSettings)
+    # Saved views and aliases of the `:` line (decision 91): each view is read when it
+    # is opened (core/views.py), so one bad view names its key and hides no other.
+    views: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    aliases: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _default_exists(self) -> ConfigData:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,6 +83,15 @@ class InboxdeskApp(App[None]):
             "question_mark,f1", "help", "Help", id="app.help", tooltip="Every key that applies here"
         ),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave inboxdesk"),
+        Binding(
+            "colon",
+            "command_line",
+            ":",
+            id="app.command_line",
+            show=False,
+            tooltip=":sub ID, :env NAME, :activity failed sms 1h, :view save NAME, :txn ID, "
+            ":VIEW or :ALIAS",
+        ),
         Binding(
             "ctrl+e",
             "switch_environment",
@@ -494,6 +504,29 @@ class InboxdeskApp(App[None]):
         self.action_show_inbox()
         self.get_screen("inbox").post_message(OpenSubscriber(subscriber_id))
 
+    def action_command_line(self) -> None:
+        """The `:` line (tui/command_line.py), where no text box has focus."""
+        from inboxdesk.tui.command_line import CommandLine, config_views, run_line
+
+        def names() -> dict[str, Sequence[str]]:
+            try:
+                views, aliases, _ = config_views()
+            except ConfigError:
+                views, aliases = {}, {}
+            keys = self.held_keys.keyring.keys
+            return {
+                "environments": [k.name or k.environment_id for k in keys],
+                "views": list(views),
+                "aliases": list(aliases),
+                "subscribers": [s.subscriber_id for s in self.subscribers],
+            }
+
+        async def ran(line: str | None) -> None:
+            if line:
+                await run_line(self, line)
+
+        self.push_screen(CommandLine(names), ran)
+
     def action_pick_subscriber(self) -> None:
         from inboxdesk.tui.screens.picker import SubscriberPicker
 
@@ -524,7 +557,10 @@ class InboxdeskApp(App[None]):
         items = list(found.items.values()) if isinstance(found, IntegrationsScreen) else []
         textuals = super().get_system_commands(screen)
         others = self.held_keys.switchable() if self.is_screen_installed("inbox") else []
-        return palette(self, screen, textuals, self.subscribers, items, others)
+        from inboxdesk.tui.command_line import view_commands
+
+        listed = palette(self, screen, textuals, self.subscribers, items, others)
+        return chain(listed, view_commands(self))
 
     def action_help(self) -> None:
         from inboxdesk.tui.screens.help import HelpScreen

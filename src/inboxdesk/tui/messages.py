@@ -19,9 +19,10 @@ if TYPE_CHECKING:
 class OpenSubscriber(TextualMessage):
     """Open this subscriber's inbox, forgetting everything about the previous one."""
 
-    def __init__(self, subscriber_id: str) -> None:
+    def __init__(self, subscriber_id: str, tab: str | None = None) -> None:
         super().__init__()
         self.subscriber_id = subscriber_id
+        self.tab = tab  # a tab's value (a saved inbox view); None keeps the inbox's rule
 
 
 class ServiceAnswered(TextualMessage):

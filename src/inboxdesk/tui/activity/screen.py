@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
-from datetime import timedelta
 from typing import ClassVar
 
 from rich.text import Text
@@ -33,6 +32,7 @@ from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
 from inboxdesk.client.feed import FeedFilter, FeedScan, scan_feed
 from inboxdesk.core.delivery.follow import FAST, Follow
 from inboxdesk.core.delivery.grouping import Group, Grouping, GroupKey
+from inboxdesk.core.views import window_delta
 from inboxdesk.delivery import (
     glyph,
     job_causes,
@@ -90,6 +90,28 @@ class OpenActivity(TextualMessage):
     def __init__(self, subscriber_id: str) -> None:
         super().__init__()
         self.subscriber_id = subscriber_id
+
+
+class ShowFilters(TextualMessage):
+    """Show these filters at once (a `:activity` line or a saved view): one subscriber or
+    everyone over `window`, failed only, a channel, a workflow, grouped or not."""
+
+    def __init__(
+        self,
+        subscriber_id: str | None,
+        window: str | None = None,
+        failed: bool = False,
+        channel: str | None = None,
+        workflow: str | None = None,
+        grouped: bool = False,
+    ) -> None:
+        super().__init__()
+        self.subscriber_id = subscriber_id
+        self.window = window
+        self.failed = failed
+        self.channel = channel
+        self.workflow = workflow
+        self.grouped = grouped
 
 
 class ScanPage(TextualMessage):
@@ -288,8 +310,9 @@ class ActivityScreen(Screen[None]):
         self._going = False  # the text box asks for a notification to go to
         # Workflow names seen, and their ids: the feed filters by id.
         self.workflows: dict[str, str] = {}
-        # Every subscriber of the environment, not only the current one.
+        # Every subscriber of the environment, not only the current one, over `window`.
         self.everyone = False
+        self.window = "24h"
         # Grouped by cause; `group` is the one whose notifications are listed.
         self.grouped = False
         self.grouping = Grouping()
@@ -324,9 +347,18 @@ class ActivityScreen(Screen[None]):
             self.subscriber_id = event.subscriber_id
             self.reload()
 
+    def on_show_filters(self, event: ShowFilters) -> None:
+        self.everyone = event.subscriber_id is None
+        if event.subscriber_id is not None:
+            self.subscriber_id = event.subscriber_id
+        self.window = event.window or "24h"
+        self.filters = Filters(event.failed, event.channel, event.workflow)
+        self.grouped = event.grouped
+        self.reload()
+
     def _say(self, extra: str = "") -> None:
         if self.everyone:
-            who = "every subscriber · last 24 h"
+            who = f"every subscriber · last {self.window.replace('h', ' h')}"
         else:
             who = safe(self.subscriber_id or "no subscriber", newlines=False)
         shown = plural(len(self.items), "notification")
@@ -358,12 +390,16 @@ class ActivityScreen(Screen[None]):
         plain = self._wanted()
         after = None
         if self.everyone:
-            after = (self.context.clock() - timedelta(hours=24)).isoformat()
+            after = (self.context.clock() - window_delta(self.window)).isoformat()
         return FeedFilter(
             subscriber_ids=() if self.everyone else plain.subscriber_ids,
             transaction_ids=plain.transaction_ids,
             channels=plain.channels,
             workflows=plain.workflows,
+            # A workflow by name not among those seen yet: matched on what is read.
+            workflow_names=(self.filters.workflow,)
+            if self.filters.workflow and not plain.workflows
+            else (),
             after=after,
             failed=self.filters.failed,
         )

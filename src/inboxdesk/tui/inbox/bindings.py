@@ -9,6 +9,14 @@ from inboxdesk.tui.view_keys import view_keys
 
 INBOX_BINDINGS: list[BindingType] = [
     Binding(
+        "L",
+        "toggle_follow",
+        "Follow",
+        id="inbox.follow",
+        tooltip="Follow: refresh every 3 s (30 s once calm) with new messages on top "
+        "(● live; ⏸ paused away from the top row), or back to the auto-refresh",
+    ),
+    Binding(
         "r",
         "mark_read",
         "Read",

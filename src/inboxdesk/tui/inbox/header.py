@@ -42,6 +42,7 @@ class HeaderState:
     environment: str = ""
     older: bool = False  # the service has no v2 inbox
     read_only: bool = False  # no key writes: said right after the counts
+    follow: str = ""  # "● live" or "⏸ paused" while following (the auto-refresh at 3 s)
 
 
 def _person(state: HeaderState) -> Text:
@@ -76,6 +77,10 @@ def header_text(state: HeaderState, width: int) -> Text:
         service.append(" (older service)", style="yellow")
     environment = Text(clip(state.environment, 24), style="dim") if state.environment else None
     right = counts.copy()
+    if state.follow:
+        live = state.follow.startswith("●")
+        right = Text.assemble(Text(state.follow, style="bold green" if live else "yellow"), " · ")
+        right.append_text(counts)
     read_only = Text("read-only", style="bold yellow") if state.read_only else None
     for part in (read_only, service, environment):
         if part is None:

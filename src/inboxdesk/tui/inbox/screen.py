@@ -18,9 +18,11 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.reactive import var
+from textual.timer import Timer
 from textual.widgets import Input, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
+from inboxdesk.core.delivery.follow import FAST, Follow
 from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip
@@ -71,6 +73,8 @@ ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_
 
 
 class InboxScreen(ServiceScreen):
+    # Seconds between refreshes while following and messages keep coming (tests shorten it).
+    follow_fast = FAST
     """A subscriber's in-app messages; every key calls the service through the client."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -106,6 +110,12 @@ class InboxScreen(ServiceScreen):
         self._first_subscriber = subscriber_id
         self.tab = InboxTab.INBOX
         self.listing = Listing(subscriber_id, 0)
+        # Following is the auto-refresh at the follow pace (decisions 108, 109).
+        self.following = False
+        self._follow = Follow()
+        self._refresh_timer: Timer | None = None
+        self._top_id: object = None
+        self._followed: str | None = None
         # The parts: the rows, what is asked of the service, finding, the writes.
         self.feed = Feed()
         self.loads = Loading(self, first_page)
@@ -234,6 +244,7 @@ class InboxScreen(ServiceScreen):
                 scope.own_name() if scope is not None else "",
                 self.older,
                 self.context.read_only is not None,
+                ("⏸ paused" if self._follow_paused() else "● live") if self.following else "",
             )
         )
         name = self.subscriber.display_name if self.subscriber else self.subscriber_id
@@ -298,9 +309,45 @@ class InboxScreen(ServiceScreen):
         context.scope.watch(self, lambda _: self._show_header())
         context.writes.subscribe(self, self._write_done)
         self.open(self._first_subscriber)
-        refresh = self.context.auto_refresh
-        if refresh > 0:
-            self.set_interval(refresh, self._refresh_on_timer)
+        self._schedule_refresh()
+
+    # -- the one refresh timer: the auto-refresh, or following at its pace (decision 108)
+
+    def _schedule_refresh(self) -> None:
+        """Start the refresh timer again, at the auto-refresh's interval or, following,
+        at the follow pace; there is never a second timer."""
+        if self._refresh_timer is not None:
+            self._refresh_timer.stop()
+            self._refresh_timer = None
+        if self.following:
+            seconds = self._follow.interval(self.context.clock().timestamp())
+            self._refresh_timer = self.set_timer(seconds, self._follow_tick)
+        elif self.context.auto_refresh > 0:
+            self._refresh_timer = self.set_interval(
+                self.context.auto_refresh, self._refresh_on_timer
+            )
+
+    def _follow_tick(self) -> None:
+        if not self._follow_paused():
+            self._refresh_on_timer()
+        self._show_header()  # live or paused, as the cursor now is
+        self._schedule_refresh()
+
+    def _follow_paused(self) -> bool:
+        """Paused once the agent moves off the message followed (the top one when
+        following began or the cursor was last on top); messages arriving above it, which
+        keep the cursor on its message, do not pause it."""
+        if self.table.cursor_row <= 0:
+            self._followed = self.table.cursor_key
+        return self.table.cursor_key != self._followed
+
+    def action_toggle_follow(self) -> None:
+        self.following = not self.following
+        self._follow = Follow(fast=self.follow_fast)
+        self._follow.changed_at = self.context.clock().timestamp()
+        self._top_id, self._followed = None, self.table.cursor_key
+        self._schedule_refresh()
+        self._show_header()
 
     # -- opening and loading -----------------------------------------------------------
 
@@ -352,7 +399,7 @@ class InboxScreen(ServiceScreen):
             self.loads.pages(self.listing, [0], self.tab, first)
 
     def on_open_subscriber(self, event: OpenSubscriber) -> None:
-        self.open(event.subscriber_id)
+        self.open(event.subscriber_id, InboxTab(event.tab) if event.tab else None)
         self._pending_changed()
 
     def on_reload(self, event: Reload) -> None:
@@ -382,6 +429,10 @@ class InboxScreen(ServiceScreen):
             return
         self.fetching = self.loads.busy
         grew_from, keep = len(self.feed), self.table.cursor_key
+        # A new message on top while following: not calm.
+        if self.following and event.page == 0 and event.items and event.items[0].id != self._top_id:
+            self._top_id = event.items[0].id
+            self._follow.changed_at = self.context.clock().timestamp()
         changed = self.feed.add_page(event.page, event.items, event.has_more, event.total)
         self.feed.drop_far(self.table.cursor_row, round(self.table.scroll_y))
         self.has_rows = len(self.feed) > 0

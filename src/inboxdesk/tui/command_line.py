@@ -1,0 +1,222 @@
+"""The `:` line (decision 122): a one-line box whose grammar is core/command_line.py's,
+completing names as typed (environments, views, aliases, subscribers seen)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen, Screen
+from textual.suggester import Suggester
+from textual.widgets import Input
+
+from inboxdesk.config.file import ConfigFile
+from inboxdesk.config.values import ConfigError
+from inboxdesk.core.command_line import (
+    Activity,
+    Command,
+    Env,
+    LineError,
+    OpenView,
+    SaveView,
+    Sub,
+    Txn,
+    completions,
+    parse,
+)
+from inboxdesk.core.views import View, ViewError, make_view, read_view
+from inboxdesk.text import clip, safe
+from inboxdesk.tui.messages import OpenSubscriber
+
+if TYPE_CHECKING:
+    from inboxdesk.tui.app import InboxdeskApp
+
+
+class LineSuggester(Suggester):
+    """The first completion of what is typed; the names are read when asked, so a view
+    saved a moment ago completes."""
+
+    def __init__(self, names: Callable[[], dict[str, Sequence[str]]]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.names = names
+
+    async def get_suggestion(self, value: str) -> str | None:
+        found = completions(value, **self.names())
+        return found[0] if found else None
+
+
+class CommandLine(ModalScreen[str | None]):
+    """The line; Enter hands it back, Escape leaves without a change."""
+
+    DEFAULT_CSS = """
+    CommandLine { align: left bottom; }
+    CommandLine > Input { width: 100%; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Leave", show=False)]
+
+    def __init__(self, names: Callable[[], dict[str, Sequence[str]]]) -> None:
+        super().__init__()
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        yield Input(
+            value=":",
+            placeholder=":sub ID · :env NAME · :activity failed sms 1h · :view save NAME · :txn ID",
+            suggester=LineSuggester(self.names),
+            select_on_focus=False,  # the colon stays: what is typed follows it
+            id="command-line",
+        )
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_leave(self) -> None:
+        self.dismiss(None)
+
+
+def config_views() -> tuple[dict[str, Any], dict[str, str], ConfigFile]:
+    """The config file's views (each read when opened) and aliases, read anew each time:
+    a view saved by another run shows up."""
+    config = ConfigFile.load(warn=False)
+    return dict(config.views()), dict(config.aliases()), config
+
+
+async def run_line(app: InboxdeskApp, text: str) -> None:
+    """Do what the line says; a bad line says what it expected and changes nothing."""
+    try:
+        views, aliases, config = config_views()
+        command = parse(text, views, aliases)
+        if isinstance(command, OpenView):
+            await _open_view(app, read_view(command.name, views[command.name]))
+        elif isinstance(command, SaveView):
+            _save_view(app, config, command.name)
+        else:
+            await _run(app, command)
+    except (LineError, ViewError, ConfigError) as exc:
+        app.notify(safe(str(exc), newlines=False), severity="error", markup=False)
+
+
+async def _run(app: InboxdeskApp, command: Command) -> None:
+    if isinstance(command, Sub):
+        app.open_subscriber(command.subscriber_id)
+    elif isinstance(command, Env):
+        held = app.held_keys.keyring.named(command.name)
+        if held is None:
+            raise LineError(
+                f"no key for an environment '{command.name}'; expected one of: "
+                f"{app.held_keys.keyring.held_names()}"
+            )
+        await app.action_switch_environment(held.environment_id)
+    elif isinstance(command, Txn):
+        from inboxdesk.tui.activity.timeline import open_delivery
+
+        open_delivery(
+            _screen(app), app.context, app.context.subscriber.value, command.transaction_id
+        )
+    elif isinstance(command, Activity):
+        _show_activity(
+            app,
+            command.subscriber,
+            command.window,
+            command.failed,
+            command.channel,
+            command.filters.get("workflow"),
+            command.grouping is not None,
+        )
+
+
+def _show_activity(
+    app: InboxdeskApp,
+    subscriber: str | None,
+    window: str | None,
+    failed: bool,
+    channel: str | None,
+    workflow: str | None,
+    grouped: bool,
+) -> None:
+    from inboxdesk.tui.activity.opening import ACTIVITY, show_activity
+    from inboxdesk.tui.activity.screen import ShowFilters
+
+    show_activity(_screen(app), app.context)
+    if app.is_screen_installed(ACTIVITY):
+        message = ShowFilters(subscriber, window, failed, channel, workflow, grouped)
+        app.get_screen(ACTIVITY).post_message(message)
+
+
+def _screen(app: InboxdeskApp) -> Screen[None]:
+    return cast("Screen[None]", app.screen)
+
+
+async def _open_view(app: InboxdeskApp, view: View) -> None:
+    """A view opens in its environment, with its key (or names the missing one)."""
+    keyring = app.held_keys.keyring
+    if view.environment_id and view.environment_id != app.held_keys.held.environment_id:
+        if keyring.of(view.environment_id) is None:
+            raise ViewError(
+                f"view '{view.name}' is of the environment {view.where()} "
+                f"({view.environment_id}), and no key for it is held: "
+                "add one with `inboxdesk config add-key`"
+            )
+        await app.action_switch_environment(view.environment_id)
+    if view.kind == "inbox":
+        app.action_show_inbox()
+        app.get_screen("inbox").post_message(OpenSubscriber(view.subscriber or "", view.tab))
+        return
+    _show_activity(
+        app,
+        None if view.everyone else view.subscriber or app.context.subscriber.value,
+        view.window,
+        view.failed,
+        view.channel,
+        view.workflow,
+        view.grouping is not None,
+    )
+
+
+def _save_view(app: InboxdeskApp, config: ConfigFile, name: str) -> None:
+    from inboxdesk.tui.activity.screen import ActivityScreen
+
+    held = app.held_keys.held
+    where = {
+        "profile": app.settings.profile,
+        "environment_id": held.environment_id or None,
+        "environment": held.name or None,
+    }
+    screen = app.screen
+    if isinstance(screen, ActivityScreen):
+        view = make_view(
+            name,
+            "activity",
+            **where,
+            everyone=screen.everyone,
+            subscriber=None if screen.everyone else screen.subscriber_id,
+            window=screen.window if screen.everyone else None,
+            channel=screen.filters.channel,
+            workflow=screen.filters.workflow,
+            failed=screen.filters.failed,
+            grouping="cause" if screen.grouped else None,
+        )
+    else:
+        view = make_view(name, "inbox", **where, subscriber=app.context.subscriber.value)
+    config.put_view(name, view.to_table())
+    config.save()
+    app.notify(f"Saved the view {name}: open it with :{name}", markup=False)
+
+
+def view_commands(app: InboxdeskApp) -> list[SystemCommand]:
+    """The palette's entry of each saved view and alias: it runs `:NAME`."""
+    try:
+        views, aliases, _ = config_views()
+    except ConfigError:
+        return []
+    return [
+        SystemCommand(
+            f"Open view: {clip(name, 40)}" if name in views else f"Run alias: {clip(name, 40)}",
+            f"The saved {'view' if name in views else 'alias'} :{clip(name, 40)}",
+            partial(app.call_later, run_line, app, f":{name}"),
+        )
+        for name in [*views, *(a for a in aliases if a not in views)]
+    ]
