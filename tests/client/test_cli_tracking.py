@@ -53,7 +53,7 @@ def test_an_email_sent_without_tracking_says_so(
     rows = {line.split()[1]: line.split() for line in out.splitlines()[1:] if len(line.split()) > 2}
     assert rows[INTEGRATIONS["sendgrid"]][-1] == "off"
     assert rows[INTEGRATIONS["twilio"]][-1] != "off"  # sms: no such tracking
-    assert "TRACKING off: the integration reports no bounce" in out
+    assert "TRACKING off: the integration reports no bounce" in err
     code, _, err = run(
         monkeypatch,
         capsys,

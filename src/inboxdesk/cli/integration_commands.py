@@ -184,9 +184,11 @@ def integrations(
         headers = ["ENVIRONMENT", "ID", "CHANNEL", "NAME", "PROVIDER", "IDENTIFIER", "ACTIVE"]
         print(table([*headers, "PRIMARY", "CONDITIONS", "TRACKING"], rows))
         if any(tracks(i) is False for i in items):
+            # A note, not a row: on standard error, so that the table stays data.
             print(
                 "TRACKING off: the integration reports no bounce (its inbound webhook is off): "
-                "a message shown sent may never have been delivered."
+                "a message shown sent may never have been delivered.",
+                file=sys.stderr,
             )
         missing = _without_key(keyring, listing) if only is None else ""
         if missing:

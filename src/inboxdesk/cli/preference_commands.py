@@ -12,7 +12,7 @@ from inboxdesk.cli.api_commands import _call, _emit, _write_call, json_option
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import send
-from inboxdesk.client import InboxClient
+from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.preferences import (
     PreferenceTable,
     Row,
@@ -21,7 +21,7 @@ from inboxdesk.preferences import (
     load_table,
     rows_for,
 )
-from inboxdesk.schedule import OFF, ScheduleError, build
+from inboxdesk.schedule import OFF, ScheduleError, build, is_on
 from inboxdesk.schedule import lines as schedule_lines
 from inboxdesk.text import safe
 from inboxdesk.writes import Outbox, describe
@@ -91,12 +91,27 @@ def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json:
         else:
             _print_rows(prefs, list(rows))
             if workflow is None:
-                subscriber = await client.get_subscriber(subscriber_id)
-                for line in schedule_lines(prefs.schedule, subscriber.timezone):
+                for line in schedule_lines(prefs.schedule, await _timezone(client, prefs)):
                     print(line)
         return 0
 
     return _call(flags, work, subscriber_id)
+
+
+async def _timezone(client: InboxClient, prefs: PreferenceTable) -> str | None:
+    """The subscriber's timezone, read only where quiet hours are on; a read that fails
+    costs the timezone (said, hours in UTC), never the preferences already printed."""
+    if not is_on(prefs.schedule):
+        return None
+    try:
+        return (await client.get_subscriber(prefs.subscriber_id)).timezone
+    except InboxdeskError as exc:
+        print(
+            f"inboxdesk: the subscriber's timezone could not be read "
+            f"({safe(exc.message, newlines=False)}): the hours below are in UTC.",
+            file=sys.stderr,
+        )
+        return None
 
 
 @click.command("set-schedule")

@@ -24,6 +24,7 @@ from inboxdesk.client import activity as activity_feed
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.resend import cancel_question, cancel_words, cancel_write, plan
 from inboxdesk.text import safe
+from inboxdesk.unknown import check_known
 from inboxdesk.writes import Outbox
 
 # Exit status when nothing was found, or the service said no.
@@ -83,6 +84,8 @@ def resend(
     async def work(client: InboxClient, outbox: Outbox) -> int:
         found = await activity_feed.find(client, key, subscriber_id)
         if not found:
+            if subscriber_id:
+                await check_known(client, subscriber_id)
             among = f" of subscriber {subscriber_id}" if subscriber_id else ""
             _say(f"inboxdesk: no notification{among} has the id or transactionId '{key}'.")
             return NOT_DONE

@@ -16,7 +16,7 @@ import click
 
 from inboxdesk.cli.api_commands import DECLINED, _emit, _write_call, json_option
 from inboxdesk.cli.connection import Flags, connection_options
-from inboxdesk.cli.prompts import confirm
+from inboxdesk.cli.prompts import NeedsYes, go_ahead
 from inboxdesk.cli.writing import send as send_write
 from inboxdesk.client import InboxClient
 from inboxdesk.client.triggers import new_transaction_id
@@ -50,13 +50,13 @@ def read_payload(text: str | None) -> dict[str, Any] | None:
 
 
 def confirmed(yes: bool, question: str) -> bool | None:
-    """Whether to go on: `--yes`, else the terminal's answer; None when there is no
-    terminal to ask (the caller refuses, naming `--yes`)."""
-    if yes:
-        return True
-    if not sys.stdin.isatty():
+    """Whether to go on, by the one confirmation rule (prompts.go_ahead): `--yes`, else
+    the terminal's answer; None when there is no terminal to ask (the caller refuses,
+    naming `--yes`, in its own words)."""
+    try:
+        return go_ahead(question, yes)
+    except NeedsYes:
         return None
-    return confirm(question)
 
 
 @click.command("send")

@@ -55,7 +55,16 @@ class CommandLine(ModalScreen[str | None]):
     CommandLine { align: left bottom; }
     CommandLine > Input { width: 100%; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Leave", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "escape",
+            "leave",
+            "Leave",
+            show=False,
+            id="command_line.leave",
+            tooltip="Close the line; nothing is run",
+        )
+    ]
 
     def __init__(self, names: Callable[[], dict[str, Sequence[str]]]) -> None:
         super().__init__()
