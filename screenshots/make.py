@@ -157,6 +157,21 @@ async def activity(pilot: Pilot[None]) -> None:
     )
 
 
+async def grouped(pilot: Pilot[None]) -> None:
+    """Activity across every subscriber of Development (`a`), grouped by cause (`b`)."""
+    from inboxdesk.tui.activity.screen import GroupTable
+
+    await activity(pilot)
+    app = pilot.app
+    await pilot.press("a", "b")
+    await until(
+        pilot,
+        lambda: app.screen.query_one(GroupTable).row_count >= 4
+        and "scanned" in str(app.screen.query_one("#activity-state").render()),
+        timeout=30,
+    )
+
+
 async def timeline(pilot: Pilot[None]) -> None:
     """The timeline of Ada's bounced email, opened from Activity."""
     from inboxdesk.tui.activity.screen import ActivityTable
@@ -241,6 +256,7 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "snooze": (snooze, SIZE),
     "inbox-narrow": (detail, NARROW),
     "activity": (activity, SIZE),
+    "activity-grouped": (grouped, SIZE),
     "delivery-timeline": (timeline, SIZE),
     "delivery-followed": (followed, SIZE),
     "preferences": (preferences, NARROW),
