@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from inboxdesk.models.delivery import ActivityNotification
+if TYPE_CHECKING:
+    # Types only: the inbox imports this module before its first frame.
+    from inboxdesk.models.delivery import ActivityNotification
 
 FAST = 3.0
 SLOW = 30.0
