@@ -14,8 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError as PydanticValidationError
-
+from inboxdesk.client.bounded import bounded
 from inboxdesk.client.errors import NotFoundError, ProtocolError
 from inboxdesk.client.limits import too_many_pages
 from inboxdesk.client.parse import json_of, parse, unwrap
@@ -24,7 +23,7 @@ from inboxdesk.delivery import has_failed
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.models.pages import Page
-from inboxdesk.text import clip, plural
+from inboxdesk.text import plural
 
 if TYPE_CHECKING:
     from inboxdesk.client.api import InboxClient
@@ -101,42 +100,9 @@ async def activity(
 
 def read_page(items: list[Any], has_more: bool, limit: int) -> ActivityPage:
     """The notifications of one page: the first `limit`, each id once, an unreadable
-    item left out; what was left out is said."""
-    said: list[str] = []
-    if len(items) > limit:
-        said.append(
-            f"The service sent {plural(len(items), 'notification')} where {limit:,} were "
-            f"asked for: the first {limit:,} are shown."
-        )
-        items = items[:limit]
-    found: list[ActivityNotification] = []
-    seen: set[str] = set()
-    unreadable: list[str] = []
-    again = 0
-    for item in items:
-        try:
-            notification = ActivityNotification.model_validate(item)
-        except PydanticValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "item"
-            unreadable.append(clip(f"{where}: {first['msg']}", 80))
-            continue
-        if notification.id in seen:
-            again += 1
-            continue
-        seen.add(notification.id)
-        found.append(notification)
-    if unreadable:
-        said.append(
-            f"{plural(len(unreadable), 'notification')} of this page could not be read "
-            f"({unreadable[0]}): left out, the rest shown."
-        )
-    if again:
-        said.append(
-            f"The service listed {plural(again, 'notification')} twice on one page: "
-            "each shown once."
-        )
-    return ActivityPage(found, has_more, tuple(said))
+    item left out; what was left out is said (client/bounded.py, as for the inbox)."""
+    read = bounded(ActivityNotification, items, limit, "notification")
+    return ActivityPage(read.items, has_more, read.said)
 
 
 async def notification(sender: Sender, notification_id: str) -> ActivityNotification:
