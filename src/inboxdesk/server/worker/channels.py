@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from inboxdesk.models.subscriber_edit import CHAT_PROVIDERS, PUSH_PROVIDERS
 from inboxdesk.server.worker import providers
 
 if TYPE_CHECKING:
@@ -22,24 +23,6 @@ MISSING_TOKENS = (
 )
 SOME_ERRORS = "There was one or more errors when trying to execute the notification"
 PROVIDER_ERROR = "Unexpected provider error"
-PUSH_PROVIDERS = frozenset(
-    {"fcm", "apns", "expo", "one-signal", "pushpad", "push-webhook", "pusher-beams", "appio"}
-)
-CHAT_PROVIDERS = frozenset(
-    {
-        "slack",
-        "discord",
-        "msteams",
-        "mattermost",
-        "ryver",
-        "zulip",
-        "grafana-on-call",
-        "getstream",
-        "rocket-chat",
-        "whatsapp-business",
-        "chat-webhook",
-    }
-)
 _VARIABLE = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
 
 
