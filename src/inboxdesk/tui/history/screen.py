@@ -88,6 +88,8 @@ class HistoryScreen(ServiceScreen):
     def on_mount(self) -> None:
         self.sub_title = "History"
         self.context.writes.subscribe(self, self._write_done)
+        # The environments' names come with the scope, which may arrive after the rows.
+        self.context.scope.watch(self, lambda _: self.reload())
         self.reload()
 
     @property
