@@ -138,13 +138,7 @@ def _email(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[st
     message = work.message(job, chain, fields)
     work.detail(job, "Message created", "Pending")
     if not to:
-        message |= {
-            "status": "warning",
-            "errorId": "mail_unexpected_error",
-            "errorText": "Subscriber does not have an email address",
-        }
-        work.save_message(message, insert=False)
-        work.detail(job, "Subscriber missing email address", "Failed")
+        _wanting(work, job, message, "mail_unexpected_error", EMAIL_WANTED)
         return "canceled"
     outcome = providers.send_email(
         provider, str(to), str(message["_id"]), work.stamp, int(work.now.timestamp())
@@ -171,13 +165,7 @@ def _sms(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str,
     message = work.message(job, chain, {"content": content, "phone": phone, "providerId": provider})
     work.detail(job, "Message created", "Pending")
     if not phone:
-        message |= {
-            "status": "warning",
-            "errorId": "no_subscriber_phone",
-            "errorText": "Subscriber does not have active phone",
-        }
-        work.save_message(message, insert=False)
-        work.detail(job, "Subscriber missing phone number", "Failed")
+        _wanting(work, job, message, "no_subscriber_phone", PHONE_WANTED)
         return "canceled"
     outcome = providers.send_sms(provider, str(phone), str(message["_id"]), work.stamp)
     if not outcome.sent:
@@ -323,13 +311,7 @@ def _chat(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str
         )
         work.detail(job, "Message created", "Pending")
         if not url:
-            message |= {
-                "status": "warning",
-                "errorId": "chat_webhook_url_missing",
-                "errorText": "Webhook URL for the chat channel is missing",
-            }
-            work.save_message(message, insert=False)
-            work.detail(job, "Webhook URL for the chat channel is missing", "Failed")
+            _wanting(work, job, message, "chat_webhook_url_missing", WEBHOOK_WANTED)
             skipped = True
             continue
         outcome = providers.send_chat(provider, str(url), str(message["_id"]), work.stamp)
@@ -373,3 +355,23 @@ def _tool(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str
     work.save_message(message, insert=False)
     work.detail(job, "Message sent", "Success", outcome.raw)
     return "completed"
+
+
+# A step canceled for want of the subscriber's address: the message's error text, then
+# the detail production's worker writes.
+EMAIL_WANTED = ("Subscriber does not have an email address", "Subscriber missing email address")
+PHONE_WANTED = ("Subscriber does not have active phone", "Subscriber missing phone number")
+WEBHOOK_WANTED = ("Webhook URL for the chat channel is missing",) * 2
+
+
+def _wanting(
+    work: Pass,
+    job: dict[str, Any],
+    message: dict[str, Any],
+    error_id: str,
+    texts: tuple[str, str],
+) -> None:
+    """The message kept as a warning, and the failed detail, for a missing address."""
+    message |= {"status": "warning", "errorId": error_id, "errorText": texts[0]}
+    work.save_message(message, insert=False)
+    work.detail(job, texts[1], "Failed")
