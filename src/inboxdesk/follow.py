@@ -21,9 +21,11 @@ from inboxdesk.client import InboxdeskError
 from inboxdesk.client.errors import transient
 from inboxdesk.delivery import Cause, has_failed, job_cause
 from inboxdesk.models.delivery import ActivityNotification
+from inboxdesk.tracking import tracks
 
 if TYPE_CHECKING:
     from inboxdesk.client import InboxClient
+    from inboxdesk.models import Integration
 
 POLL = 1.0  # seconds between reads while it moves
 SLOW_POLL = 10.0  # once QUIET seconds have passed without change
@@ -58,18 +60,18 @@ def awaiting_report(notifications: Sequence[ActivityNotification], tracked: froz
     )
 
 
+def tracked_of(integrations: Sequence[Integration]) -> frozenset[str]:
+    """The providers of the active integrations that report deliveries (tracking.py)."""
+    return frozenset(i.provider_id for i in integrations if i.active and tracks(i))
+
+
 async def tracked_providers(client: InboxClient) -> frozenset[str]:
-    """The providers of the active integrations that report deliveries; none when the
-    integrations cannot be read (then no grace is kept)."""
+    """tracked_of the environment's integrations; none when they cannot be read (then
+    no grace is kept)."""
     try:
-        integrations = await client.list_integrations(active_only=True)
+        return tracked_of(await client.list_integrations(active_only=True))
     except InboxdeskError:
         return frozenset()
-    return frozenset(
-        i.provider_id
-        for i in integrations
-        if i.configurations is not None and i.configurations.inbound_webhook_enabled
-    )
 
 
 def fingerprint(notifications: Sequence[ActivityNotification]) -> tuple[object, ...]:

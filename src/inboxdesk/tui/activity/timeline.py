@@ -33,7 +33,7 @@ from inboxdesk.delivery import (
     preference_behind,
     shown_raw,
 )
-from inboxdesk.follow import Ending, Follow, follow, tracked_providers
+from inboxdesk.follow import Ending, Follow, follow, tracked_of, tracked_providers
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.preferences import preference_when
@@ -383,7 +383,12 @@ class TimelineScreen(Screen[None]):
     async def _follow(self) -> None:
         client, clock = self.context.client, self.context.clock
         if self._tracked is None:
-            self._tracked = await tracked_providers(client)
+            # The integrations this view already read for tracking, where it has them.
+            self._tracked = (
+                tracked_of(self.integrations)
+                if self.integrations
+                else await tracked_providers(client)
+            )
         key, subscriber = self._target
         state = Follow(
             clock(),
