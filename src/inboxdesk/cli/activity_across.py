@@ -217,13 +217,13 @@ def across(
             following = page + 1 if listed.has_more else None
             scan = FeedScan(listed.data, len(listed.data), 1, following is not None)
             return _listed(scan, following, as_json, window, failed)
-        progress = _Progress("did not arrive" if failed else "listed")
+        progress = single.Progress("did not arrive" if failed else "listed")
         try:
             scan = await scan_feed(
                 client,
                 wanted,
                 scan_pages,
-                lambda kept, so_far: progress(so_far, len(so_far.found)),
+                lambda kept, so_far: progress(so_far.scanned, len(so_far.found)),
                 None if follow else limit,
                 start=page,
             )
@@ -271,28 +271,6 @@ async def follow_feed(
         emit(follow.merge(await page_zero(), clock()))
 
 
-class _Progress:
-    """How far a scan got, on stderr: one line redrawn on a terminal, else every ten
-    pages; counted in notifications read, as the scan counts them."""
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-        self.tty = sys.stderr.isatty()
-        self.drawn = False
-
-    def __call__(self, scan: FeedScan, kept: int) -> None:
-        line = f"read {plural(scan.scanned, 'notification')}: {kept:,} {self.what}"
-        if self.tty:
-            print(f"\r{line}", end="", file=sys.stderr, flush=True)
-            self.drawn = True
-        elif scan.pages == 1 or scan.pages % 10 == 0:
-            print(line, file=sys.stderr)
-
-    def done(self) -> None:
-        if self.drawn:
-            print(file=sys.stderr)
-
-
 def _window_words(start: datetime | None, end: datetime | None) -> str:
     def short(at: datetime) -> str:
         return at.strftime("%Y-%m-%d %H:%M %Z").strip()
@@ -329,11 +307,11 @@ async def _grouped(
     client: InboxClient, wanted: FeedFilter, scan_pages: int | None, as_json: bool, window: str
 ) -> int:
     grouping = Grouping()
-    progress = _Progress("grouped")
+    progress = single.Progress("grouped")
 
     def page(kept: list[ActivityNotification], scan: FeedScan) -> None:
         grouping.add(kept)
-        progress(scan, grouping.scanned)
+        progress(scan.scanned, grouping.scanned)
 
     try:
         scan = await scan_feed(client, wanted, scan_pages, page)

@@ -75,7 +75,7 @@ def _rows(found: list[ActivityNotification]) -> list[tuple[object, ...]]:
     ]
 
 
-class _Progress:
+class Progress:
     """How far a scan got, on stderr: one line redrawn on a terminal, else every ten pages.
     It counts the notifications read, not pages of 50: the last page may hold fewer."""
 
@@ -146,7 +146,7 @@ def activity(
             if not listed.data:
                 await check_known(client, subscriber_id)
             return _show(listed.data, 1, page + 1 if listed.has_more else None, limit, False)
-        progress = _Progress("did not arrive" if failed else "listed")
+        progress = Progress("did not arrive" if failed else "listed")
         try:
             scan = await activity_feed.scan(
                 client,
