@@ -40,14 +40,20 @@ SUBSCRIBER_COUNT_CAP = 50_000
 
 class SubscriberStore(Database):
     @staticmethod
-    def _subscriber(db: sqlite3.Connection, caller: Caller, subscriber_id: str) -> sqlite3.Row:
-        """The caller's subscriber by subscriberId, or NotFound."""
+    def _subscriber(
+        db: sqlite3.Connection,
+        caller: Caller,
+        subscriber_id: str,
+        missing: Exception | None = None,
+    ) -> sqlite3.Row:
+        """The caller's subscriber by subscriberId, or NotFound (`missing`: the error a
+        route answers instead, in production's words for that route)."""
         row: sqlite3.Row | None = db.execute(
             "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
             (caller.environment_id, subscriber_id),
         ).fetchone()
         if row is None:
-            raise NotFound(f"Subscriber {subscriber_id} not found")
+            raise missing or NotFound(f"Subscriber {subscriber_id} not found")
         return row
 
     def subscriber_pk(self, caller: Caller, subscriber_id: str) -> str:
@@ -160,12 +166,9 @@ class SubscriberChanges(SubscriberStore):
         """Write the fields given (None clears), nothing else; `data` is replaced whole.
         Nothing differs: nothing is written and the record comes back."""
         with self.transaction() as db:
-            row = db.execute(
-                "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
-                (caller.environment_id, subscriber_id),
-            ).fetchone()
-            if row is None:
-                raise NotFound(f"Subscriber {subscriber_id} was not found")
+            row = self._subscriber(
+                db, caller, subscriber_id, NotFound(f"Subscriber {subscriber_id} was not found")
+            )
             doc: dict[str, Any] = json.loads(row["doc"])
             if all(doc.get(name) == value for name, value in fields.items()):
                 return doc
@@ -205,12 +208,9 @@ class SubscriberChanges(SubscriberStore):
         webhookUrl, deviceTokens and channel are kept, and an entry's tokens become the
         ones given (PUT), the union (PATCH), or none when none are given."""
         with self.transaction() as db:
-            row = db.execute(
-                "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
-                (caller.environment_id, subscriber_id),
-            ).fetchone()
-            if row is None:
-                raise NotAllowed(f"SubscriberId: {subscriber_id} not found")
+            row = self._subscriber(
+                db, caller, subscriber_id, NotAllowed(f"SubscriberId: {subscriber_id} not found")
+            )
             integration = self._newest_integration(db, caller, provider_id, identifier)
             if integration is None:
                 raise NotAllowed(
@@ -262,12 +262,9 @@ class SubscriberChanges(SubscriberStore):
     def delete_credentials(self, caller: Caller, subscriber_id: str, provider_id: str) -> None:
         """Every entry of that provider goes, whatever its integration; none is a success."""
         with self.transaction() as db:
-            row = db.execute(
-                "SELECT id, doc FROM subscribers WHERE environment_id = ? AND subscriber_id = ?",
-                (caller.environment_id, subscriber_id),
-            ).fetchone()
-            if row is None:
-                raise NotFound(f"Subscriber '{subscriber_id}' was not found")
+            row = self._subscriber(
+                db, caller, subscriber_id, NotFound(f"Subscriber '{subscriber_id}' was not found")
+            )
             doc: dict[str, Any] = json.loads(row["doc"])
             kept = [c for c in doc.get("channels") or [] if c.get("providerId") != provider_id]
             if len(kept) != len(doc.get("channels") or []):
