@@ -4,17 +4,16 @@ is sent; undo takes the phone back. The worker runs on the store's clock (`run_d
 
 from __future__ import annotations
 
-import io
 import json
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from inboxdesk.cli import main
 from inboxdesk.delivery import Cause, job_cause
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.server.demo import demo_fixture
+from tests.command_line import run_with_key
 from tests.conftest import Service, ServiceFactory
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
@@ -39,13 +38,7 @@ def run(
     service: Service,
     *args: str,
 ) -> tuple[int, str, str]:
-    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
-    monkeypatch.setenv("NOVU_SECRET_KEY", KEY)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_with_key(monkeypatch, capsys, tmp_path, service.url, KEY, *args)
 
 
 def sms_of(service: Service, transaction_id: str) -> ActivityNotification:

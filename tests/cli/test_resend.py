@@ -5,7 +5,6 @@ nothing, read-only refusals, and each exit status of `--follow`."""
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import os
 import signal
@@ -18,13 +17,13 @@ from typing import Any
 import httpx
 import pytest
 
-from inboxdesk.cli import main
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.triggers import STATUS_WORDS
 from inboxdesk.resend import RESENT_AT, RESENT_TRANSACTION, plan
 from inboxdesk.writes import Outbox, Sent, Where, WriteStore
 from tests.client.faults import LOOPBACK_TLS
+from tests.command_line import run_with_key
 from tests.conftest import Service, ServiceFactory
 from tests.loopback import loopback
 from tests.production_shaped import production_shaped
@@ -38,14 +37,9 @@ def run(
     url: str,
     *args: str,
 ) -> tuple[int, str, str]:
-    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("INBOXDESK_BASE_URL", url)
-    monkeypatch.setenv("NOVU_SECRET_KEY", TRIGGER_KEY)
-    monkeypatch.setenv("INBOXDESK_FOLLOW_GRACE", "0")
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_with_key(
+        monkeypatch, capsys, tmp_path, url, TRIGGER_KEY, *args, INBOXDESK_FOLLOW_GRACE="0"
+    )
 
 
 @pytest.fixture

@@ -3,15 +3,14 @@ transactionId and the answer's status in words, the confirmation, read-only."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import httpx
 import pytest
 
-from inboxdesk.cli import main
 from inboxdesk.client.triggers import STATUS_WORDS
+from tests.command_line import run_with_key
 from tests.conftest import Service, ServiceFactory
 from tests.loopback import loopback
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
@@ -24,13 +23,7 @@ def run(
     url: str,
     *args: str,
 ) -> tuple[int, str, str]:
-    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("INBOXDESK_BASE_URL", url)
-    monkeypatch.setenv("NOVU_SECRET_KEY", TRIGGER_KEY)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_with_key(monkeypatch, capsys, tmp_path, url, TRIGGER_KEY, *args)
 
 
 @pytest.fixture

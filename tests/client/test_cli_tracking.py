@@ -4,16 +4,15 @@ timeline of an email sent through one without tracking says a bounce may never c
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from inboxdesk.cli import main
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityJob
 from inboxdesk.tracking import UNTRACKED, sent_through, untracked_note
+from tests.command_line import run_with_key
 from tests.conftest import ServiceFactory
 from tests.trigger_fixture import INTEGRATIONS, TRIGGER_KEY, trigger_fixture
 
@@ -25,13 +24,7 @@ def run(
     url: str,
     *args: str,
 ) -> tuple[int, str, str]:
-    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("INBOXDESK_BASE_URL", url)
-    monkeypatch.setenv("NOVU_SECRET_KEY", TRIGGER_KEY)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_with_key(monkeypatch, capsys, tmp_path, url, TRIGGER_KEY, *args)
 
 
 def _untracked_sendgrid() -> dict[str, Any]:

@@ -1,0 +1,33 @@
+"""The command line run in-process with one key from the environment, as a script runs
+it: a config file of the test's own, no terminal on standard input."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from inboxdesk.cli import main
+
+
+def run_with_key(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    url: str,
+    key: str,
+    *args: str,
+    **env: str,
+) -> tuple[int, str, str]:
+    """`inboxdesk ARGS` against `url` with `key` in NOVU_SECRET_KEY (and `env` set);
+    the exit status, standard output and standard error."""
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", key)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
