@@ -150,26 +150,51 @@ def _items(env: Mapping[str, Any], name: str, where: str) -> list[dict[str, Any]
 def _storable(value: Any, where: str = "fixture") -> None:
     """Refuse what the store could keep but never serve: a lone surrogate (no UTF-8
     answer can carry it) or a NaN or infinite number (no JSON answer can)."""
-    stack: list[tuple[Any, str]] = [(value, where)]
+    # A value's place is kept as its path and spelt only for an error: spelling every
+    # place of the demo's 300,000 values was most of this walk's time.
+    stack: list[tuple[Any, _Path]] = [(value, (None, where))]
     while stack:
-        item, spot = stack.pop()
+        item, path = stack.pop()
         if isinstance(item, dict):
             for key, inner in item.items():
-                _storable_text(str(key), f"{spot} (a key)")
-                stack.append((inner, f"{spot}.{safe(key, newlines=False)}"))
+                if not _utf8(str(key)):
+                    raise FixtureError(f"{_spelt(path)} (a key): {_SURROGATE}")
+                stack.append((inner, (path, key)))
         elif isinstance(item, list):
-            stack.extend((inner, f"{spot}[{n}]") for n, inner in enumerate(item))
+            stack.extend((inner, (path, n)) for n, inner in enumerate(item))
         elif isinstance(item, str):
-            _storable_text(item, spot)
+            if not _utf8(item):
+                raise FixtureError(f"{_spelt(path)}: {_SURROGATE}")
         elif isinstance(item, float) and not math.isfinite(item):
-            raise FixtureError(f"{spot}: {item} is not a JSON number")
+            raise FixtureError(f"{_spelt(path)}: {item} is not a JSON number")
 
 
-def _storable_text(text: str, spot: str) -> None:
+# A place in a fixture: its parent's place and its key or index (the root's is its name).
+_Path = tuple["_Path | None", Any]
+_SURROGATE = "holds a lone surrogate, which is not UTF-8 text"
+
+
+def _spelt(path: _Path) -> str:
+    parts: list[str] = []
+    at: _Path | None = path
+    while at is not None:
+        parent, step = at
+        if parent is None:
+            parts.append(str(step))
+        elif isinstance(step, int):
+            parts.append(f"[{step}]")
+        else:
+            parts.append(f".{safe(step, newlines=False)}")
+        at = parent
+    return "".join(reversed(parts))
+
+
+def _utf8(text: str) -> bool:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise FixtureError(f"{spot}: holds a lone surrogate, which is not UTF-8 text") from None
+        return False
+    return True
 
 
 def load_fixture(
