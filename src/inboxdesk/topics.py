@@ -175,7 +175,8 @@ def topic_passes(notification: ActivityNotification) -> list[TopicPass]:
     def add(passes: Iterable[TopicPass]) -> None:
         for one in passes:
             known = found.get(one.topic)
-            if known is None or (one.subscription and not known.subscription):
+            better = (one.subscription and not known.subscription) if known else True
+            if better or (known is not None and one.evaluated and not known.evaluated):
                 found[one.topic] = one
 
     for item in notification.topics or []:

@@ -12,7 +12,7 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.tables import terminal_width, whole
 from inboxdesk.client import InboxClient
 from inboxdesk.text import plural, safe
-from inboxdesk.topics import NO_TRACE, contexts_words, rule_lines, subscription_name, topic_name
+from inboxdesk.topics import NO_TRACE, rule_lines, subscription_name, topic_name
 
 
 @click.command("subscriptions")
@@ -42,7 +42,7 @@ def subscriptions(flags: Flags, subscriber_id: str, topic_key: str | None, as_js
             facts = [
                 ("topic", topic_name(subscription)),
                 ("subscription", subscription_name(subscription)),
-                ("context", contexts_words(subscription)),
+                ("context", ", ".join(subscription.context_keys or []) or "none"),
                 ("since", created or "(unknown)"),
             ]
             facts += [("passes", line) for line in rule_lines(subscription)]
