@@ -124,3 +124,36 @@ def test_refusals_in_production_s_order(topics: Service) -> None:
         assert http.get(nobody, params={"after": EXTRA[0], "before": EXTRA[1]}).status_code == 404
         repeated = http.get(ADA, params=[("key", "a"), ("key", "b")])
         assert repeated.status_code == 422 and "key must be a string" in repeated.text
+
+
+def test_the_demo_has_ada_s_topic_story() -> None:
+    """A topic let-through (the deploy, its timeline's words) and a subscription whose
+    condition would filter (invoices under 1,000), in the demo's data (test_demo loads
+    it whole; the contract test checks every demo subscriber's subscriptions)."""
+    from datetime import UTC, datetime
+
+    from inboxdesk.models.delivery import ActivityNotification
+    from inboxdesk.server.demo import demo_fixture
+    from inboxdesk.server.demo.topics import TITLE
+    from inboxdesk.topics import condition_words, topic_words
+
+    fixture = demo_fixture(datetime(2026, 11, 22, 12, tzinfo=UTC))
+    development, production = fixture["environments"]
+    assert "topics" not in production
+    conditions = {
+        s["identifier"]: condition_words(s["preferences"][0]["condition"])
+        for topic in development["topics"]
+        for s in topic["subscriptions"]
+        if s["subscriberId"] == "ada.lovelace"
+    }
+    assert conditions == {
+        INVOICES_SUBSCRIPTION: "payload.amount > 1000",
+        DEPLOYS_SUBSCRIPTION: 'payload.project is "Atlas"',
+    }
+    (deploy,) = [n for n in development["notifications"] if n["payload"].get("story") == TITLE]
+    # As the feed serves it: the topic's ids alone, the evaluation on `Step queued`.
+    deploy = {**deploy, "topics": [{"_topicId": "t", "topicKey": "deploys"}]}
+    assert topic_words(ActivityNotification.model_validate(deploy)) == [
+        "came through topic deploys; subscription ada-deploys let it through "
+        '(condition: payload.project is "Atlas")'
+    ]
