@@ -92,66 +92,67 @@ class TopicStore(SubscriberStore):
         subscriber = self._subscriber(db, caller, subscriber_id, NotFound("Subscriber not found"))
         if query.before is not None and query.after is not None:
             raise NotAllowed('Cannot specify both "before" and "after" cursors at the same time.')
-        sql = (
-            "SELECT id, context_keys, doc, topic_key FROM topic_subscriptions "
-            "WHERE environment_id = ? AND subscriber_id = ?"
-        )
+        where = "environment_id = ? AND subscriber_id = ?"
         params: list[Any] = [caller.environment_id, subscriber_id]
         if query.key:
-            sql += " AND topic_key = ?"
+            where += " AND topic_key = ?"
             params.append(query.key)
-        rows = db.execute(sql + " ORDER BY id", params).fetchall()
         if query.context_keys is not None:
-            wanted = sorted(query.context_keys)
-            rows = [r for r in rows if json.loads(r["context_keys"]) == wanted]
-        if query.descending:
-            rows.reverse()
-        total = len(rows)
-        empty: dict[str, Any] = {"data": [], "next": None, "previous": None}
-        cursor = query.after if query.after is not None else query.before
-        if cursor is not None:
-            # Any subscription of the environment is a cursor; anything else, an empty page.
-            known = db.execute(
-                "SELECT 1 FROM topic_subscriptions WHERE environment_id = ? AND id = ?",
-                (caller.environment_id, cursor.lower()),
-            ).fetchone()
-            if known is None:
-                return {**empty, "totalCount": 0, "totalCountCapped": False}
-            cursor = cursor.lower()
-        page = _page(rows, query, cursor)
+            # Stored sorted, as JSON: the exact set in any order is one text.
+            where += " AND context_keys = ?"
+            params.append(json.dumps(sorted(query.context_keys)))
+        total = db.execute(
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM topic_subscriptions WHERE {where} LIMIT ?)",
+            [*params, SUBSCRIBER_COUNT_CAP + 1],
+        ).fetchone()[0]
         counted = {
             "totalCount": min(total, SUBSCRIBER_COUNT_CAP),
             "totalCountCapped": total > SUBSCRIBER_COUNT_CAP,
         }
-        if not page:
+        empty: dict[str, Any] = {"data": [], "next": None, "previous": None}
+        cursor = query.after if query.after is not None else query.before
+        if cursor is not None:
+            # Any subscription of the environment is a cursor; anything else, an empty page.
+            cursor = cursor.lower()
+            known = db.execute(
+                "SELECT 1 FROM topic_subscriptions WHERE environment_id = ? AND id = ?",
+                (caller.environment_id, cursor),
+            ).fetchone()
+            if known is None:
+                return {**empty, "totalCount": 0, "totalCountCapped": False}
+        # In the listing's order, "later" is a smaller id when it is descending.
+        later, earlier = ("<", ">") if query.descending else (">", "<")
+        backwards = query.before is not None
+        page_where, page_params = where, list(params)
+        if cursor is not None:
+            sign = earlier if backwards else later
+            page_where += f" AND id {sign}{'=' if query.include_cursor else ''} ?"
+            page_params.append(cursor)
+        walk = "DESC" if query.descending != backwards else "ASC"
+        rows = db.execute(
+            f"SELECT id, topic_key, doc FROM topic_subscriptions WHERE {page_where} "
+            f"ORDER BY id {walk} LIMIT ?",
+            [*page_params, query.limit],
+        ).fetchall()
+        if backwards:
+            rows.reverse()  # the `limit` nearest the cursor, in the listing's order
+        if not rows:
             return {**empty, **counted}
-        ids = [r["id"] for r in rows]
-        first, last = ids.index(page[0]["id"]), ids.index(page[-1]["id"])
+
+        def beyond(sign: str, row_id: str) -> bool:
+            found = db.execute(
+                f"SELECT 1 FROM topic_subscriptions WHERE {where} AND id {sign} ? LIMIT 1",
+                [*params, row_id],
+            ).fetchone()
+            return found is not None
+
+        first, last = rows[0]["id"], rows[-1]["id"]
         return {
-            "data": _shown(db, caller, json.loads(subscriber["doc"]), page),
-            "next": page[-1]["id"] if last < len(ids) - 1 else None,
-            "previous": page[0]["id"] if first > 0 else None,
+            "data": _shown(db, caller, json.loads(subscriber["doc"]), rows),
+            "next": last if beyond(later, last) else None,
+            "previous": first if beyond(earlier, first) else None,
             **counted,
         }
-
-
-def _page(
-    rows: list[sqlite3.Row], query: SubscriptionQuery, cursor: str | None
-) -> list[sqlite3.Row]:
-    """The rows of the page: `limit` after the cursor in the listing's order, or the
-    `limit` just before it; the cursor itself too with `includeCursor`."""
-    if cursor is None:
-        return rows[: query.limit]
-    forwards = query.after is not None
-
-    def beyond(row_id: str) -> bool:
-        if row_id == cursor:
-            return query.include_cursor
-        later = row_id < cursor if query.descending else row_id > cursor
-        return later if forwards else not later
-
-    chosen = [r for r in rows if beyond(r["id"])]
-    return chosen[: query.limit] if forwards else chosen[-query.limit :]
 
 
 def _shown(
