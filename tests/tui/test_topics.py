@@ -26,7 +26,10 @@ def table_text(screen: SubscriberScreen) -> str:
 async def test_the_subscriber_view_lists_subscriptions_and_their_conditions(
     make_service: ServiceFactory,
 ) -> None:
-    service = make_service(topic_fixture())
+    fixture = topic_fixture()
+    # The service's text: markup and a control character shown as the text they are.
+    fixture["environments"][0]["topics"][2]["name"] = "Status [b]page[/b]\x1b[2J"
+    service = make_service(fixture)
     app = app_for(service, subscriber=ADA)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
@@ -44,6 +47,7 @@ async def test_the_subscriber_view_lists_subscriptions_and_their_conditions(
         assert "Invoice ready: passes only when payload.amount > 1000" in text
         assert "Invoice ready: never passes (turned off)" in text
         assert "every workflow passes (no condition)" in text
+        assert "Status [b]page[/b]" in text and "\x1b" not in text
         # The invoices subscription, highlighted: the whole of it, and the sentence.
         table = screen.query_one("#subscriber-table", DataTable)
         keys = [str(k.value) for k in table.rows]
