@@ -4,6 +4,7 @@ filters, and the refusals in production's order (422, then 404, then 400)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -157,3 +158,34 @@ def test_the_demo_has_ada_s_topic_story() -> None:
         "came through topic deploys; subscription ada-deploys let it through "
         '(condition: payload.project is "Atlas")'
     ]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda t: t[0].update(key=""), "topics[0].key: a non-empty string is required"),
+        (lambda t: t[1].update(key="deploys"), "topics[1].key: topic 'deploys' is listed twice"),
+        (
+            lambda t: t[2]["subscriptions"][0].update(subscriberId="nobody"),
+            "topics[2].subscriptions[0].subscriberId: names no subscriber",
+        ),
+        (
+            lambda t: t[0]["subscriptions"][0]["preferences"][0].update(condition="x > 1"),
+            "topics[0].subscriptions[0].preferences[0].condition: must be a JSON Logic object",
+        ),
+        (
+            lambda t: t[3]["subscriptions"][0].update(contextKeys=["acme"]),
+            "topics[3].subscriptions[0].contextKeys: a list of 'type:id' strings",
+        ),
+    ],
+)
+def test_a_fixture_s_bad_topic_is_refused_naming_it(change: Any, said: str) -> None:
+    from inboxdesk.server.fixtures import FixtureError, load_fixture
+    from inboxdesk.server.store import Store
+
+    fixture = topic_fixture()
+    change(fixture["environments"][0]["topics"])
+    store = Store(":memory:")
+    with pytest.raises(FixtureError, match=re.escape(said)):
+        load_fixture(store, fixture)
+    assert store.read().execute("SELECT COUNT(*) FROM topics").fetchone()[0] == 0
