@@ -97,3 +97,29 @@ def test_what_let_a_notification_through() -> None:
     assert topic_words(_notification(None, [])) == []
     huge = json.dumps({**queued, "pad": "x" * RAW_LIMIT})
     assert topic_words(_notification([], [huge])) == []
+
+
+def test_a_subscription_s_rules_in_words() -> None:
+    from inboxdesk.models.subscription import TopicSubscription
+    from inboxdesk.topics import rule_lines
+
+    def rules(**body: Any) -> list[str]:
+        return rule_lines(TopicSubscription.model_validate({"topic": {"key": "k"}, **body}))
+
+    assert rules(identifier="s") == ["every workflow passes (no condition)"]
+    records = [
+        {"workflow": {"name": "Invoice ready"}, "condition": {">": [{"var": "payload.n"}, 1]}},
+        {"workflow": {"identifier": "deploy"}, "enabled": False},
+        {"condition": {"==": [1, 1]}},  # its workflow was deleted
+        {"workflow": {"name": "Weekly"}},
+    ]
+    assert rules(identifier="s", preferences=records) == [
+        "Invoice ready: passes only when payload.n > 1",
+        "deploy: never passes (turned off)",
+        "(a deleted workflow): passes only when 1 is 1",
+        "Weekly: passes (no condition)",
+    ]
+    # Production's worker evaluates no subscription without an identifier.
+    assert rules(identifier="", preferences=records) == [
+        "every workflow passes: without an identifier, no condition is evaluated"
+    ]

@@ -91,7 +91,7 @@ def _literal(value: Any) -> str:
 
 def subscription_name(subscription: TopicSubscription) -> str:
     """`identifier`, or what production calls one that has none."""
-    return subscription.identifier or "(no identifier: its records are never evaluated)"
+    return subscription.identifier or "(no identifier)"
 
 
 def topic_name(subscription: TopicSubscription) -> str:
@@ -103,6 +103,9 @@ def rule_lines(subscription: TopicSubscription) -> list[str]:
     """Each workflow record of the subscription: whether a trigger of that workflow
     passes it, in words. No record: every workflow passes."""
     records = subscription.preferences or []
+    if not subscription.identifier:
+        # Production's worker evaluates only subscriptions that have one.
+        return ["every workflow passes: without an identifier, no condition is evaluated"]
     if not records:
         return ["every workflow passes (no condition)"]
     out = []

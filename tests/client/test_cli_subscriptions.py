@@ -37,7 +37,8 @@ def test_subscriptions_in_words_and_as_json(
     assert 'passes  Deploy finished: passes only when payload.project is "Atlas"' in out
     assert "passes  Invoice ready: passes only when payload.amount > 1000" in out
     assert "context  tenant:acme" in out
-    assert "subscription  (no identifier: its records are never evaluated)" in out
+    assert "subscription  (no identifier)" in out
+    assert "passes  every workflow passes: without an identifier, no condition is evaluated" in out
     assert "\x1b" not in out and "Status" in out
     assert NO_TRACE in out and "(4 subscriptions)" in err
     # One topic's alone, and every page read (the client asks for 100 at a time).

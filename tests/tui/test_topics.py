@@ -42,11 +42,11 @@ async def test_the_subscriber_view_lists_subscriptions_and_their_conditions(
         screen = app.screen
         assert isinstance(screen, SubscriberScreen)
         text = table_text(screen)
-        assert f"4 subscriptions · {NO_TRACE}" in text
+        assert "4 subscriptions · one that filtered a notification leaves no trace" in text
         assert 'Deploy finished: passes only when payload.project is "Atlas"' in text
         assert "Invoice ready: passes only when payload.amount > 1000" in text
         assert "Invoice ready: never passes (turned off)" in text
-        assert "every workflow passes (no condition)" in text
+        assert "(no identifier) · every workflow passes: without an identifier" in text
         assert "Status [b]page[/b]" in text and "\x1b" not in text
         # The invoices subscription, highlighted: the whole of it, and the sentence.
         table = screen.query_one("#subscriber-table", DataTable)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 HEADING = "topics"
 # Row keys of this part: the heading and one per subscription.
 TOPIC_ROWS = (HEADING, "topic:")
+FILTERED = "one that filtered a notification leaves no trace in the feed"
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ class Subscriptions:
         if not self.found:
             return "follows no topic"
         count = plural(len(self.found), "subscription")
-        return f"{count}{' (the first only)' if self.more else ''} · {NO_TRACE}"
+        # Short, as a table cell; the row's line under the table says it whole.
+        return f"{count}{' (the first only)' if self.more else ''} · {FILTERED}"
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(key, label, words) of each row, every text made safe."""
@@ -50,7 +52,7 @@ class Subscriptions:
     def said(self, key: str) -> str:
         """The line under the table for a row of this part: the whole of it."""
         if key == HEADING:
-            return safe(self.heading(), newlines=False)
+            return safe(self.problem or NO_TRACE, newlines=False)
         index = int(key.removeprefix("topic:"))
         if not 0 <= index < len(self.found):
             return ""
