@@ -86,6 +86,7 @@ TOP_LEVEL = {
     "schedule": "rules",
     "tracking": "rules",
     "advice_shown": "rules",
+    "topics": "rules",
 }
 PRIVATE_APIS = "inboxdesk.private_apis"
 

@@ -32,6 +32,7 @@ ARGUMENTS = {
     "subscriber": [NOBODY],
     "set-subscriber": [NOBODY, "--locale", "en"],
     "credentials": [NOBODY, "--provider", "fcm", "--remove"],
+    "subscriptions": [NOBODY],
     "resend": ["txn-none", "--subscriber", NOBODY, "--yes"],
 }
 # Not about one subscriber: the app's `--subscriber` opens the picker instead

@@ -218,6 +218,13 @@ def _ops() -> list[Operation]:
         ),
         Operation(
             "get",
+            "/v2/subscribers/{subscriberId}/subscriptions",
+            lambda c: c.subscriptions(sid),
+            False,
+            (("subscriptions", sid),),
+        ),
+        Operation(
+            "get",
             "/v2/subscribers/{subscriberId}/notifications/count",
             lambda c: c.notification_counts(sid),
             True,

@@ -161,6 +161,7 @@ def test_every_demo_read_validates(demo: tuple[Service, list[str]]) -> None:
             for subscriber in subscribers:
                 sid = subscriber["subscriberId"]
                 check(http.get(f"/v2/subscribers/{sid}"))
+                check(http.get(f"/v2/subscribers/{sid}/subscriptions", params={"limit": 100}))
                 filters = json.dumps([{"read": False}, {"seen": False}, {"archived": False}])
                 check(
                     http.get(

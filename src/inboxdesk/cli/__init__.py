@@ -50,6 +50,7 @@ LAZY_COMMANDS = {
     "subscriber": "subscriber_commands",
     "set-subscriber": "subscriber_commands",
     "credentials": "subscriber_commands",
+    "subscriptions": "subscription_commands",
     "activity": "activity_across",
     "delivery": "delivery_commands",
     "send": "send_command",

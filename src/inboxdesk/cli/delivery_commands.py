@@ -25,6 +25,7 @@ from inboxdesk.models.secrets import mask_secrets
 from inboxdesk.preferences import preference_when
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.timeinput import HELP
+from inboxdesk.topics import topic_words
 from inboxdesk.tracking import reporter_words, untracked_note
 from inboxdesk.unknown import check_known
 
@@ -287,6 +288,7 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, follow: bool, as
                 ("workflow", notification.workflow_name),
                 ("created", _when(notification.created_at)),
                 ("cause", notification_cause(notification).words),
+                *(("topic", words) for words in topic_words(notification)),
             ]
             said_when = await _preference_when(client, notification)
             if said_when:

@@ -53,6 +53,7 @@ from inboxdesk.client.parse import (
 from inboxdesk.client.preferences import PreferenceOperations
 from inboxdesk.client.sender import Sender, segment
 from inboxdesk.client.subscriber_data import SubscriberDataOperations
+from inboxdesk.client.subscriptions import SubscriptionOperations
 from inboxdesk.client.transport import ClientOptions
 from inboxdesk.models import (
     COUNT_CAP,
@@ -93,7 +94,7 @@ class MarkResult:
         return [m for m in self.messages if m.id not in left]
 
 
-class InboxClient(PreferenceOperations, SubscriberDataOperations):
+class InboxClient(PreferenceOperations, SubscriberDataOperations, SubscriptionOperations):
     """Async client of the service's API; use as `async with InboxClient(...) as client`."""
 
     def __init__(

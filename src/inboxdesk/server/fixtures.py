@@ -4,7 +4,8 @@ A fixture names environments; each holds integrations, workflows, subscribers an
 messages in wire form. Whatever a store can fill in (ids, owners, timestamps, defaults)
 may be left out. Messages point at their subscriber by `subscriberId` and at their
 workflow by its `name` in `workflow`; notifications (with their jobs and execution
-details) and preferences too (server/activity_fixtures.py). A message whose subscriber
+details) and preferences too (server/activity_fixtures.py); topics and their
+subscriptions name theirs the same way (server/topic_fixtures.py). A message whose subscriber
 and transactionId are a notification's belongs to it. The README documents the format.
 """
 
@@ -31,6 +32,7 @@ from inboxdesk.server.activity_fixtures import (
     stage_preferences,
 )
 from inboxdesk.server.store import Store, utc_now
+from inboxdesk.server.topic_fixtures import TopicFixtureError, stage_topics
 from inboxdesk.text import safe
 
 CHANNELS = tuple(c.value for c in Channel)
@@ -301,7 +303,8 @@ def load_fixture(
             preferences = stage_preferences(env, where, by_subscriber_id, by_workflow, now)
             by_id = {str(w.id): w for w in workflows}
             apply_preferences(notifications, preferences, by_id, where)
-        except ActivityFixtureError as exc:
+            topics = stage_topics(env, where, by_subscriber_id, by_workflow, now)
+        except (ActivityFixtureError, TopicFixtureError) as exc:
             raise FixtureError(str(exc)) from None
         # An in-app message belongs to the notification of its subscriber and transaction.
         belongs = {
@@ -350,7 +353,7 @@ def load_fixture(
                 workflows,
                 subscribers,
                 messages,
-                (notifications, preferences),
+                (notifications, preferences, topics),
             )
         )
 
@@ -405,6 +408,7 @@ def _store(
         store.insert_messages(messages)
         store.insert_notifications(activity[0])
         store.insert_preferences(activity[1])
+        store.insert_topics(env_id, activity[2])
         loaded.append(LoadedEnvironment(env["name"], env_id, api_key, key is None))
     return loaded
 

@@ -338,6 +338,9 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         root.include_router(build_inbox_router(store, settings))
     if settings.v2_subscribers:
         root.include_router(build_v2_router(store, settings))
+        from inboxdesk.server.topic_routes import build_topic_router
+
+        root.include_router(build_topic_router(store))
     from inboxdesk.server.preference_routes import build_preference_router
 
     root.include_router(build_preference_router(store))

@@ -17,6 +17,7 @@ from inboxdesk.server.demo.fixable import add_tracking, fix_people, grace_storie
 from inboxdesk.server.demo.inbox import message, subscribers
 from inboxdesk.server.demo.preferences import add_sms_steps, choices
 from inboxdesk.server.demo.tables import BIG_INBOX, BIG_INBOX_SIZE, PEOPLE, WORKFLOWS
+from inboxdesk.server.demo.topics import add_topic_story
 
 
 def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, Any]:
@@ -83,6 +84,7 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
         stories, inbox = grace_stories(now, environment["integrations"], [w[0] for w in WORKFLOWS])
         notifications += stories
         messages += inbox
+        add_topic_story(now, environment)
     return environment
 
 

@@ -50,6 +50,7 @@ from inboxdesk.server.store.subscribers import (
     SubscriberSearch,
 )
 from inboxdesk.server.store.tenancy import TenancyStore
+from inboxdesk.server.store.topics import TOPICS_SCHEMA, TopicStore
 from inboxdesk.server.store.triggers import WORKER_SCHEMA, FoundWorkflow, TriggerStore
 from inboxdesk.server.worker import Worker
 
@@ -88,6 +89,7 @@ class Store(
     IdempotencyStore,
     ActivityStore,
     TriggerStore,
+    TopicStore,
 ):
     """The whole database: every resource's store over one set of connections."""
 
@@ -106,7 +108,7 @@ class Store(
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
         self._connection().executescript(
-            SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA + WORKER_SCHEMA
+            SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA + WORKER_SCHEMA + TOPICS_SCHEMA
         )
         self._add_columns()
         with self.transaction() as db:

@@ -298,6 +298,15 @@ class ActivityStore(Database):
             if template is not None:
                 doc["template"] = template
             doc["jobs"] = jobs[notification_id]
+            if isinstance(doc.get("topics"), list):
+                # Production's feed gives a topic's ids alone; the subscription that let
+                # it through rides on the jobs' `Step queued` details.
+                doc["topics"] = [
+                    {k: t[k] for k in ("_topicId", "topicKey") if k in t}
+                    if isinstance(t, dict)
+                    else t
+                    for t in doc["topics"]
+                ]
             out.append(doc)
         return out
 

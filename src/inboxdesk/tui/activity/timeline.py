@@ -39,6 +39,7 @@ from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.preferences import preference_when
 from inboxdesk.resend import cancel_question, cancel_write, cancellable, plan
 from inboxdesk.text import cells, clip, safe
+from inboxdesk.topics import topic_words
 from inboxdesk.tracking import reporter_words, untracked_note
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
@@ -95,6 +96,11 @@ def lines(
         ("created", when(notification.created_at)),
     ]
     out += [[(f"{name:>12}  ", "dim"), (safe(value, newlines=False), "")] for name, value in facts]
+    # Decision 124: the topic it came through and the subscription that let it through.
+    out += [
+        [(f"{'topic':>12}  ", "dim"), (safe(words, newlines=False), "")]
+        for words in topic_words(notification)
+    ]
     for job, cause in job_causes(notification):
         mark = glyph(cause)
         head: Line = [

@@ -1,5 +1,6 @@
 """The Subscriber view: every field of a subscriber, each integration's credentials
-masked, and which channel would fail for want of which field. Enter (or `e`) on a row
+masked, which channel would fail for want of which field, and the topics it follows
+with each subscription's conditions in words. Enter (or `e`) on a row
 fixes it: a field through its form (its value before, and the checks before sending), a push
 entry by a token typed unseen, a chat entry by its webhook URL; `x` removes a
 provider's credentials. Each change is one write through the outbox, undone from
@@ -34,6 +35,7 @@ from inboxdesk.tui.subscriber.edit import (
     TokenPicker,
     shown_value,
 )
+from inboxdesk.tui.subscriber.topics import TOPIC_ROWS, Subscriptions, read_subscriptions
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
@@ -65,10 +67,13 @@ class ShowSubscriber(TextualMessage):
 
 
 class SubscriberLoaded(TextualMessage):
-    def __init__(self, subscriber: Any, push_provider: str | None) -> None:
+    def __init__(
+        self, subscriber: Any, push_provider: str | None, topics: Subscriptions | None = None
+    ) -> None:
         super().__init__()
         self.subscriber = subscriber
         self.push_provider = push_provider
+        self.topics = topics
 
 
 def _credentials_words(entry: dict[str, Any]) -> str:
@@ -133,6 +138,7 @@ class SubscriberScreen(ServiceScreen):
         self.subscriber: Subscriber | None = None
         self.wanted = field
         self.push_provider: str | None = None  # the newest active push integration's
+        self.topics: Subscriptions | None = None  # the topics it follows, once read
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -179,13 +185,15 @@ class SubscriberScreen(ServiceScreen):
             self.context.report(exc)
             return
         push = [i.provider_id for i in integrations if i.provider_id in PUSH_PROVIDERS]
-        self.post_message(SubscriberLoaded(subscriber, push[-1] if push else None))
+        topics = await read_subscriptions(self.context.client, subscriber_id)
+        self.post_message(SubscriberLoaded(subscriber, push[-1] if push else None, topics))
 
     def on_subscriber_loaded(self, event: SubscriberLoaded) -> None:
         if event.subscriber.subscriber_id != self.subscriber_id:
             return  # an answer for a subscriber no longer shown
         self.subscriber = event.subscriber
         self.push_provider = event.push_provider
+        self.topics = event.topics
         self._draw()
 
     def _draw(self) -> None:
@@ -218,6 +226,9 @@ class SubscriberScreen(ServiceScreen):
                 Text(safe(need.words, newlines=False)),
                 key=f"need:{need.field}:{n}",
             )
+        if self.topics is not None:
+            for key, label, words in self.topics.rows():
+                table.add_row(Text(label, style="bold"), Text(words), key=key)
         self.table.loading = False
         if self.wanted is not None:
             self._land()
@@ -281,6 +292,8 @@ class SubscriberScreen(ServiceScreen):
                 words = f"{provider}: Enter sets its webhook URL (typed unseen); x removes it all."
         elif key.startswith("need:"):
             words = "Enter fixes what this channel lacks."
+        elif key.startswith(TOPIC_ROWS) and self.topics is not None:
+            words = self.topics.said(key)
         elif key in READ_ONLY_ROWS or key == "id":
             name = "subscriberId" if key == "id" else key
             words = f"{name}: kept by the service, not changed here."
