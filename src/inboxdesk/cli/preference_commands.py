@@ -14,11 +14,15 @@ from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.preferences import (
+    CONTEXT_NOTE,
     PreferenceTable,
     Row,
     changed_on,
     check_toggle,
+    context_words,
+    differences,
     load_table,
+    parse_context,
     rows_for,
 )
 from inboxdesk.schedule import OFF, ScheduleError, build, is_on
@@ -72,14 +76,28 @@ def _print_rows(prefs: PreferenceTable, rows: list[Row]) -> None:
 @click.command()
 @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
 @click.option("--workflow", metavar="WORKFLOW", help="one workflow: identifier, slug or name")
+@click.option(
+    "--context",
+    "contexts",
+    multiple=True,
+    metavar="TYPE:ID",
+    help="the records of this context (repeat for a context of several keys)",
+)
 @json_option
 @connection_options
-def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json: bool) -> int:
+def preferences(
+    flags: Flags, subscriber_id: str, workflow: str | None, contexts: tuple[str, ...], as_json: bool
+) -> int:
     """A subscriber's preferences: global, then each workflow, one column per channel,
-    where each value comes from, and the critical workflows they cannot change."""
+    where each value comes from, and the critical workflows they cannot change. With
+    --context, that context's records, and where they differ from the no-context ones."""
+    context = parse_context(contexts)
+    if isinstance(context, str):
+        print(f"inboxdesk: {context} Nothing was read.", file=sys.stderr)
+        return BAD_INPUT
 
     async def work(client: InboxClient) -> int:
-        prefs = await load_table(client, subscriber_id)
+        prefs = await load_table(client, subscriber_id, context)
         for said in prefs.said:
             print(f"inboxdesk: {safe(said, newlines=False)}", file=sys.stderr)
         rows = rows_for(prefs, workflow)
@@ -87,9 +105,17 @@ def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json:
             print(f"inboxdesk: {rows}", file=sys.stderr)
             return BAD_INPUT
         if as_json:
-            _emit([_as_json(r) for r in rows])
+            _emit([_as_json(r) | ({"context": list(context)} if context else {}) for r in rows])
         else:
+            if context:
+                print(f"Context: {safe(context_words(context), newlines=False)} ({CONTEXT_NOTE}).")
             _print_rows(prefs, list(rows))
+            if context:
+                plain = await load_table(client, subscriber_id)
+                kept = {r.workflow for r in rows}
+                shown = prefs.with_rows([r for r in prefs.rows if r.workflow in kept])
+                for line in differences(shown, plain) or ["the same as without a context."]:
+                    print(safe(f"Beside no context: {line}", newlines=False))
             if workflow is None:
                 for line in schedule_lines(prefs.schedule, await _timezone(client, prefs)):
                     print(line)

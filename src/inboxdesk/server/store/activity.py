@@ -350,4 +350,16 @@ CREATE TABLE IF NOT EXISTS preferences (
     updated_at TEXT NOT NULL,
     PRIMARY KEY (environment_id, subscriber_pk, workflow_id)
 );
+-- The same for one context (`context_keys`: its sorted `type:id` keys as JSON), kept
+-- apart: production reads a context's records only under its organization's flag.
+CREATE TABLE IF NOT EXISTS context_preferences (
+    environment_id TEXT NOT NULL REFERENCES environments(id),
+    subscriber_pk TEXT NOT NULL,
+    context_keys TEXT NOT NULL,
+    workflow_id TEXT NOT NULL,
+    channels TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    schedule TEXT,
+    PRIMARY KEY (environment_id, subscriber_pk, context_keys, workflow_id)
+);
 """
