@@ -504,6 +504,8 @@ class TimelineScreen(Screen[None]):
                 who.subscriber_id if who else None,
                 spot.workflow if spot else None,
                 spot.channel if spot else None,
+                # Its context's records may be the ones that applied (decision 125).
+                tuple(sorted(set(self.notification.context_keys or ()))),
             )
         )
 
