@@ -6,7 +6,9 @@ where context preferences are on (both ways of the setting)."""
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -17,15 +19,23 @@ from inboxdesk.server.demo.quiet_hours import TENANT
 from tests.conftest import Service, ServiceFactory
 from tests.production_shaped import production_shaped
 
-NOW = datetime(2026, 11, 24, 12, tzinfo=UTC)  # a Tuesday: her schedule is open
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday, as the other demo stories' tests
 KEY = "demo-quiet-hours-key-0123456789"
+
+
+@functools.cache
+def _demo_fixture() -> dict[str, Any]:
+    """Made once: the same data as test_demo_stories', so one template serves both."""
+    return demo_fixture(NOW)
+
+
 SKIPPED = "Email skipped outside Ada's quiet hours"
 HELD = "Email held for Ada's next open hours"
 TENANT_OFF = "Comment email canceled by Ada's preference for tenant acme-eu"
 
 
 def _demo(make_service: ServiceFactory, contexts: bool) -> Service:
-    service = make_service(demo_fixture(NOW), context_preferences=contexts)
+    service = make_service(_demo_fixture(), context_preferences=contexts)
     service.store.clock = lambda: NOW
     development = next(e for e in service.store.environments() if e["name"] == "Development")
     service.store.add_api_key(development["id"], KEY)
@@ -35,7 +45,7 @@ def _demo(make_service: ServiceFactory, contexts: bool) -> Service:
 def _story(url: str, title: str) -> ActivityNotification:
     transaction = next(
         n["transactionId"]
-        for n in demo_fixture(NOW)["environments"][0]["notifications"]
+        for n in _demo_fixture()["environments"][0]["notifications"]
         if n["payload"].get("story") == title
     )
     import httpx
@@ -56,10 +66,10 @@ def test_the_quiet_hours_stories_say_skipped_and_extended(make_service: ServiceF
             assert skipped.words == "email: canceled, outside the subscriber's schedule"
             (delay, _email) = job_causes(_story(url, HELD))
             assert delay[1].cause is Cause.SCHEDULED
-            # Held at 06:00 London time on Tuesday: her schedule opens at 09:00.
+            # Held on Sunday: her schedule opens at 09:00 on Monday.
             assert delay[1].words == (
                 "delay: waiting for the subscriber's schedule to open; it will arrive then "
-                "(next open window: 2026-11-24T09:00:00.000Z, Europe/London)"
+                "(next open window: 2026-11-23T09:00:00.000Z, Europe/London)"
             )
 
 
