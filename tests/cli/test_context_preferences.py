@@ -78,3 +78,34 @@ def test_a_bad_context_reads_nothing(
     assert code == 2
     assert out == ""
     assert "'acme' is not a context key: give type:id, as tenant:acme." in err
+
+
+def test_set_preference_in_a_context_and_its_undo(
+    make_service: ServiceFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    service = make_service(preference_fixture(), context_preferences=True)
+
+    def email(*context: str) -> bool:
+        with service.http() as http:
+            params = [("contextKeys", k) for k in context]
+            return bool(http.get(ADA, params=params).json()["data"]["global"]["channels"]["email"])
+
+    def run(*args: str) -> tuple[int, str, str]:
+        return run_with_key(monkeypatch, capsys, tmp_path, service.url, STAGING_KEY, *args)
+
+    code, out, err = run(
+        "set-preference", "ada.lovelace", "--channel", "email", "--off", "--context", "tenant:acme"
+    )
+    assert code == 0, err
+    assert "email for every workflow (global) in context tenant:acme: on (the default) → off" in (
+        out
+    )
+    assert "Context records: context records apply only where" in out
+    assert email("tenant:acme") is False and email() is True
+    undo = next(line for line in out.splitlines() if "inboxdesk undo" in line).split()[-1]
+    code, out, err = run("undo", undo, "--yes")
+    assert code == 0, err
+    assert email("tenant:acme") is True and email() is True

@@ -23,9 +23,10 @@ from tests.tui.conftest import Notices, app_for, plain, until
 SMALL = (80, 24)
 
 
-def order_email(service: Service) -> bool:
+def order_email(service: Service, context: tuple[str, ...] = ()) -> bool:
     with service.http() as http:
-        body = http.get("/v2/subscribers/ada.lovelace/preferences").json()["data"]
+        path = "/v2/subscribers/ada.lovelace/preferences"
+        body = http.get(path, params=[("contextKeys", k) for k in context]).json()["data"]
     (order,) = [w for w in body["workflows"] if w["workflow"]["identifier"] == "order-shipped"]
     return bool(order["channels"]["email"])
 
@@ -195,8 +196,14 @@ async def test_a_notifications_context_shows_beside_no_context_and_c_switches(
         assert "context records apply only where your organization has context" in beside
         assert "Order shipped · email: on here, OFF without a context" in beside
         assert cell(app, "order-shipped", "email") == "on *"
-        await pilot.press("space")  # a change would land on the no-context records
-        await until(pilot, lambda: notices.saying("changes the no-context ones only"))
+        await pilot.press("space")  # the change goes to tenant:acme's records
+        await until(pilot, lambda: isinstance(app.screen, PreferenceConfirm), what="asks")
+        asked = plain(app.screen.query_one("#question", Static))
+        assert "in context tenant:acme?" in asked
+        await pilot.press("y")
+        await until(pilot, lambda: not order_email(service, ("tenant:acme",)), what="written")
+        await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "OFF *")
+        assert not order_email(service), "the no-context record as it was"
 
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ContextPicker), what="the picker")
@@ -213,5 +220,5 @@ async def test_a_notifications_context_shows_beside_no_context_and_c_switches(
         await until(pilot, lambda: "is not a context key" in plain(error))
         app.screen.query_one("#context-input", Input).value = "tenant:acme"
         await pilot.press("enter")
-        await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "on *")
-        assert screen.context_keys == ("tenant:acme",)
+        await until(pilot, lambda: shown(app) and screen.context_keys == ("tenant:acme",))
+        assert cell(app, "order-shipped", "email") == "OFF *"

@@ -200,6 +200,13 @@ def set_schedule(
 @click.option(
     "--workflow", metavar="WORKFLOW", help="one workflow (identifier, slug or name); else global"
 )
+@click.option(
+    "--context",
+    "contexts",
+    multiple=True,
+    metavar="TYPE:ID",
+    help="change this context's records (repeat for a context of several keys)",
+)
 @json_option
 @connection_options
 def set_preference(
@@ -209,14 +216,20 @@ def set_preference(
     turn_on: bool,
     turn_off: bool,
     workflow: str | None,
+    contexts: tuple[str, ...],
     as_json: bool,
 ) -> int:
-    """Turn a channel on or off for a subscriber, for one workflow or globally. It
-    changes future notifications only; `inboxdesk undo` takes it back."""
+    """Turn a channel on or off for a subscriber, for one workflow or globally, in one
+    context's records with --context. It changes future notifications only; `inboxdesk
+    undo` takes it back."""
     on = None if turn_on == turn_off else turn_on
+    context = parse_context(contexts)
+    if isinstance(context, str):
+        print(f"inboxdesk: {context} Nothing changed.", file=sys.stderr)
+        return BAD_INPUT
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        prefs = await load_table(client, subscriber_id)
+        prefs = await load_table(client, subscriber_id, context)
         toggle = check_toggle(prefs, workflow, channel, on)
         if isinstance(toggle, str):
             print(f"inboxdesk: {toggle} Nothing changed.", file=sys.stderr)
@@ -224,7 +237,7 @@ def set_preference(
         row = prefs.row(toggle.workflow)
         assert row is not None
         cell = row.cells[toggle.channel]
-        write = preference_write(subscriber_id, toggle, cell.before)
+        write = preference_write(subscriber_id, toggle, cell.before, context=context)
         event = await send(outbox, write)
         answer = event.result.preferences
         after = None
@@ -252,10 +265,14 @@ def set_preference(
             _emit({"id": write.id, "what": describe(write), "preference": shown})
             return NOT_SHOWN if unshown else 0
         state = now.words(toggle.workflow) if now is not None else "not returned"
+        within = f" in context {context_words(context)}" if context else ""
         print(
             f"{safe(subscriber_id, newlines=False)}: {toggle.channel} for "
-            f"{safe(toggle.where, newlines=False)}: {cell.words(toggle.workflow)} → {state}."
+            f"{safe(toggle.where + within, newlines=False)}: "
+            f"{cell.words(toggle.workflow)} → {state}."
         )
+        if context:
+            print(f"Context records: {CONTEXT_NOTE}.")
         print(f"{FUTURE_ONLY} Undo: inboxdesk undo {write.id[:10]}")
         return NOT_SHOWN if unshown else 0
 

@@ -348,12 +348,13 @@ class PreferencesScreen(ServiceScreen):
         self.app.push_screen(picker, chosen)
 
     def _context_refused(self) -> bool:
-        """Changes are made to the no-context records alone: with a context shown, say
-        so and make none (a change must go to the records it was read from)."""
+        """The schedule is changed in the no-context records alone: with a context
+        shown, say so and change nothing (a change goes to the records it was read
+        from)."""
         if not self.context_keys:
             return False
         self.notify(
-            "These are a context's records: inboxdesk changes the no-context ones only. "
+            "These are a context's quiet hours: inboxdesk changes the no-context ones only. "
             "Press c and choose no context to change those.",
             severity="warning",
             markup=False,
@@ -362,7 +363,7 @@ class PreferencesScreen(ServiceScreen):
 
     def action_toggle_cell(self) -> None:
         found = self._current()
-        if found is None or self.table is None or self._context_refused():
+        if found is None or self.table is None:
             return
         row, channel = found
         cell = row.cells.get(channel or "")
@@ -380,6 +381,10 @@ class PreferencesScreen(ServiceScreen):
         state = "on" if toggle.on else "off"
         question = f"Turn {toggle.channel} {state} for {toggle.where}?"
         detail = f"For {self.subscriber_id}. {FUTURE_ONLY}"
+        if self.context_keys:
+            words = context_words(self.context_keys)
+            question = f"Turn {toggle.channel} {state} for {toggle.where} in context {words}?"
+            detail += f" Only notifications of exactly this context read it ({CONTEXT_NOTE})."
 
         def answered(answer: Answer | None) -> None:
             yes, stop_asking = answer or (False, False)
@@ -391,7 +396,8 @@ class PreferencesScreen(ServiceScreen):
 
     @work(group="write", exit_on_error=False)
     async def send(self, toggle: Toggle, before: tuple[bool, bool] | None) -> None:
-        await self.context.outbox.submit(preference_write(self.subscriber_id, toggle, before))
+        write = preference_write(self.subscriber_id, toggle, before, context=self.context_keys)
+        await self.context.outbox.submit(write)
 
     def action_edit_schedule(self) -> None:
         if self.table is None or self._context_refused():
@@ -419,8 +425,9 @@ class PreferencesScreen(ServiceScreen):
             return
         if write.kind is not Kind.PREFERENCE or write.target != self.subscriber_id:
             return
-        if self.context_keys:
-            self.reload()  # the answer lists the no-context records: read the context's
+        if self.context_keys or write.context:
+            # Beside a context, both its records and the no-context ones are shown.
+            self.reload()
             return
         if not isinstance(event, Sent) or event.result.preferences is None:
             return  # queued or failed: the app said so; the grid keeps the service's state
