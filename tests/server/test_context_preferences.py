@@ -47,8 +47,11 @@ def test_a_context_keeps_its_own_records_only_when_the_setting_is_on(
         assert _email(other.json()) is False
 
 
-def test_a_bad_context_is_refused_and_nothing_is_stored(make_service: ServiceFactory) -> None:
-    service = make_service(preference_fixture(), context_preferences=True)
+@pytest.mark.parametrize("contexts", [True, False])
+def test_a_bad_context_is_refused_and_nothing_is_stored(
+    make_service: ServiceFactory, contexts: bool
+) -> None:
+    service = make_service(preference_fixture(), context_preferences=contexts)
     with service.http() as client:
         refused = client.patch(ADA, json={"channels": {"email": False}, "context": ["acme"]})
         after = client.get(ADA).json()

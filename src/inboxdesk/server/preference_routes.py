@@ -119,16 +119,16 @@ def _channels(value: Any) -> dict[str, Any]:
 
 
 def _context(value: Any, contexts: bool) -> str:
-    """A change's `context` as stored, checked as a trigger's is; dropped when the
-    service does not keep preferences per context (production: "Ignore context when FF
-    is off")."""
-    if not contexts or value is None:
+    """A change's `context` as stored, checked as a trigger's is (production's DTO
+    checks it either way); then dropped when the service does not keep preferences per
+    context (production: "Ignore context when FF is off")."""
+    if value is None:
         return NO_CONTEXT
     said: list[str] = []
     keys = context_keys_of(value, said)
     if said:
         raise ApiValidationError.general(*said)
-    return context_of(keys)
+    return context_of(keys) if contexts else NO_CONTEXT
 
 
 def _refusal(request: Request, exc: Exception, command: str) -> JSONResponse:
