@@ -10,12 +10,13 @@ import functools
 from datetime import UTC, datetime
 from typing import Any
 
+import httpx
 import pytest
 
 from inboxdesk.delivery import Cause, job_causes
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.server.demo import demo_fixture
-from inboxdesk.server.demo.quiet_hours import TENANT
+from inboxdesk.server.demo.quiet_hours import SCHEDULE, TENANT
 from tests.conftest import Service, ServiceFactory
 from tests.production_shaped import production_shaped
 
@@ -48,7 +49,6 @@ def _story(url: str, title: str) -> ActivityNotification:
         for n in _demo_fixture()["environments"][0]["notifications"]
         if n["payload"].get("story") == title
     )
-    import httpx
 
     with httpx.Client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
         answer = http.get("/v1/notifications", params={"transactionId": transaction})
@@ -64,6 +64,9 @@ def test_the_quiet_hours_stories_say_skipped_and_extended(make_service: ServiceF
             ((_, skipped),) = job_causes(_story(url, SKIPPED))
             assert skipped.cause is Cause.OUTSIDE_SCHEDULE
             assert skipped.words == "email: canceled, outside the subscriber's schedule"
+            with httpx.Client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
+                ada = http.get("/v2/subscribers/ada.lovelace/preferences").json()["data"]
+            assert ada["global"]["schedule"] == SCHEDULE, "her quiet hours, as the stories say"
             (delay, _email) = job_causes(_story(url, HELD))
             assert delay[1].cause is Cause.SCHEDULED
             # Held on Sunday: her schedule opens at 09:00 on Monday.
@@ -78,7 +81,6 @@ def test_the_tenant_opt_out_is_that_contexts_own(
     make_service: ServiceFactory, contexts: bool
 ) -> None:
     service = _demo(make_service, contexts)
-    import httpx
 
     with production_shaped(service.url) as shaped:
         for url in (service.url, shaped):

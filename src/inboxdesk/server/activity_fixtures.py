@@ -28,8 +28,9 @@ from inboxdesk.server.store.activity import StagedNotification
 from inboxdesk.server.store.preferences import GLOBAL, NO_CONTEXT, channel_value, context_of
 
 # A staged choice: (environment, subscriber's _id, workflow's _id or GLOBAL, channels,
-# updatedAt, context as stored: NO_CONTEXT or its sorted keys as JSON).
-StagedChoice = tuple[str, str, str, dict[str, bool], str, str]
+# updatedAt, context as stored: NO_CONTEXT or its sorted keys as JSON, the schedule as
+# JSON or None).
+StagedChoice = tuple[str, str, str, dict[str, bool], str, str, str | None]
 
 CHANNEL_KEYS = ("email", "sms", "in_app", "chat", "push", "tool")
 
@@ -209,8 +210,11 @@ def stage_preferences(
     now: str,
 ) -> list[StagedChoice]:
     """The environment's `preferences`: each `{subscriberId, workflow?, channels,
-    context?}`, a subscriber's channels turned on or off for one workflow (named) or for
-    all (none), of one context (its `type:id` keys) or of none."""
+    context?, schedule?}`, a subscriber's channels turned on or off for one workflow
+    (named) or for all (none), of one context (its `type:id` keys) or of none; a global
+    one may set the schedule (quiet hours) instead of channels, or with them."""
+    from inboxdesk.server.preference_routes import schedule_errors
+
     rows = []
     for i, raw in enumerate(_objects(env, "preferences", where)):
         spot = f"{where}.preferences[{i}]"
@@ -227,10 +231,14 @@ def stage_preferences(
                     f"{spot}.workflow: names no workflow of this environment"
                 )
             workflow_id = str(workflow.id)
-        channels = raw.get("channels")
+        schedule = raw.get("schedule")
+        if schedule is not None and (workflow_id or schedule_errors(schedule)):
+            said = "; ".join(schedule_errors(schedule)) or "global only: give no workflow"
+            raise ActivityFixtureError(f"{spot}.schedule: {said}")
+        channels = raw.get("channels", {} if schedule is not None else None)
         if (
             not isinstance(channels, dict)
-            or not channels
+            or not (channels or schedule is not None)
             or not all(k in CHANNEL_KEYS and isinstance(v, bool) for k, v in channels.items())
         ):
             raise ActivityFixtureError(
@@ -249,6 +257,7 @@ def stage_preferences(
                 channels,
                 str(raw.get("updatedAt") or now),
                 context_of(context),
+                None if schedule is None else json.dumps(schedule),
             )
         )
     return rows
@@ -294,7 +303,7 @@ def apply_preferences(
     notification whose context has choices of its own is held to those alone, as the
     worker with context preferences on reads them."""
     chosen: dict[tuple[str, str], list[tuple[str, dict[str, bool], datetime | None]]] = {}
-    for _, subscriber_pk, workflow_id, channels, updated_at, context in preferences:
+    for _, subscriber_pk, workflow_id, channels, updated_at, context, _ in preferences:
         chosen.setdefault((subscriber_pk, context), []).append(
             (workflow_id, channels, _moment(updated_at))
         )

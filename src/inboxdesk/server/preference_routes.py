@@ -45,7 +45,7 @@ async def _body(request: Request) -> dict[str, Any]:
 TIME_12H = re.compile(r"^(0?[1-9]|1[0-2]):[0-5][0-9]\s?(AM|PM)$", re.IGNORECASE)
 
 
-def _schedule_errors(value: Any) -> list[str]:
+def schedule_errors(value: Any) -> list[str]:
     """What production's schedule DTO says of a schedule, in its order; none: valid."""
     if not isinstance(value, dict):
         return ["schedule.isEnabled must be a boolean value"]
@@ -104,7 +104,7 @@ def _schedule(value: Any) -> dict[str, Any] | None:
     `isEnabled` and `hours` in 12-hour form. Unknown days are left out."""
     if value is None:
         return None
-    said = _schedule_errors(value)
+    said = schedule_errors(value)
     if said:
         raise ApiValidationError.general(*said)
     weekly = value.get("weeklySchedule")

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 from inboxdesk.server.demo.delivery import ADA
 from inboxdesk.server.demo.draws import hex_id, rng_for
+from inboxdesk.server.demo.preferences import CHOSEN_BEFORE_NOW
 from inboxdesk.server.store import iso
 
 TIMEZONE = "Europe/London"
@@ -73,8 +74,8 @@ def _detail(at: datetime, status: str, text: str, raw: Any = None) -> dict[str, 
 def quiet_hours_stories(
     now: datetime, workflows: list[str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The notifications of the three stories, and the context-bound preference behind
-    the canceled comment email."""
+    """The notifications of the three stories, and Ada's preferences behind them: her
+    quiet hours, and her comment emails turned off for the tenant."""
     rng = rng_for("ada-quiet-hours")
     comment, _, _, _, _, deploy = workflows[:6]
     notifications: list[dict[str, Any]] = []
@@ -178,12 +179,14 @@ def quiet_hours_stories(
         TENANT,
     )
     preferences = [
+        # Her quiet hours, stored when her other choices were (the global record's time).
+        {"subscriberId": ADA, "schedule": SCHEDULE, "updatedAt": iso(now - CHOSEN_BEFORE_NOW)},
         {
             "subscriberId": ADA,
             "workflow": comment,
             "channels": {"email": False},
             "context": [TENANT],
             "updatedAt": iso(now - timedelta(days=3)),
-        }
+        },
     ]
     return notifications, preferences

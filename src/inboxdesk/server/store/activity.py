@@ -126,26 +126,27 @@ class ActivityStore(Database):
             db.executemany("INSERT INTO execution_details VALUES (?, ?, ?, ?)", details)
 
     def insert_preferences(
-        self, rows: Sequence[tuple[str, str, str, dict[str, bool], str, str]]
+        self, rows: Sequence[tuple[str, str, str, dict[str, bool], str, str, str | None]]
     ) -> None:
         """Subscribers' channel choices: (environment, subscriber's _id, workflow's _id
-        or "" for all, channels, updatedAt, context as stored or "" for none); a later
-        row for the same slot adds to it."""
+        or "" for all, channels, updatedAt, context as stored or "" for none, schedule
+        as JSON or None); a later row for the same slot adds to it."""
         with self.transaction() as db:
-            for env, subscriber, workflow, channels, updated, context in rows:
+            for env, subscriber, workflow, channels, updated, context, schedule in rows:
                 table, keys = ("context_preferences", [context]) if context else ("preferences", [])
                 narrow = " AND context_keys = ?" if context else ""
                 row = db.execute(
-                    f"SELECT channels FROM {table} WHERE environment_id = ? "
+                    f"SELECT channels, schedule FROM {table} WHERE environment_id = ? "
                     f"AND subscriber_pk = ? AND workflow_id = ?{narrow}",
                     (env, subscriber, workflow, *keys),
                 ).fetchone()
                 merged = {**(json.loads(row[0]) if row else {}), **channels}
+                kept = schedule if schedule is not None else row[1] if row else None
                 db.execute(
-                    f"INSERT OR REPLACE INTO {table} (environment_id, subscriber_pk,"
-                    f" workflow_id, channels, updated_at{', context_keys' if context else ''})"
-                    f" VALUES (?, ?, ?, ?, ?{', ?' if context else ''})",
-                    (env, subscriber, workflow, json.dumps(merged), updated, *keys),
+                    f"INSERT OR REPLACE INTO {table} (environment_id, subscriber_pk, workflow_id,"
+                    f" channels, updated_at, schedule{', context_keys' if context else ''})"
+                    f" VALUES (?, ?, ?, ?, ?, ?{', ?' if context else ''})",
+                    (env, subscriber, workflow, json.dumps(merged), updated, kept, *keys),
                 )
 
     def list_activity(self, caller: Caller, query: ActivityQuery) -> list[dict[str, Any]] | None:

@@ -250,10 +250,9 @@ class PreferencesScreen(ServiceScreen):
         """The context shown, decision 125's note, and where the no-context records
         differ (or that they do not)."""
         box = self.query_one("#preference-context", Static)
-        box.set_class(not table.context, "-none")
+        box.set_class(not table.context or plain is None, "-none")
         if not table.context or plain is None:
-            box.update("")
-            return
+            return  # hidden: what it said last is never seen
         lines = [f"Context {context_words(table.context)}: {CONTEXT_NOTE}."]
         found = differences(table, plain)
         lines += [f"Beside no context: {line}" for line in found] or [
