@@ -78,8 +78,10 @@ async def test_skipped_and_extended_in_the_timeline(make_service: ServiceFactory
         await _timeline(
             pilot,
             stories["Comment email canceled by Ada's preference for tenant acme-eu"],
-            "canceled",
+            "decided by this context's preferences where your organization has context "
+            "preferences on, else by the no-context ones: 5 shows both",
         )
+        assert "     context  tenant:acme-eu" in app.screen.query_one(TimelineView).text
         await pilot.press("5")
         await until(
             pilot,

@@ -73,6 +73,13 @@ Line = list[tuple[str, str]]
 JSON_LINE = "json"
 
 
+# Under a preference's cause, on a notification with a context (decision 125).
+CONTEXT_DECIDED = (
+    "  decided by this context's preferences where your organization has context "
+    "preferences on, else by the no-context ones: 5 shows both"
+)
+
+
 def lines(
     notification: ActivityNotification, integrations: Sequence[Integration] = ()
 ) -> list[Line]:
@@ -94,6 +101,9 @@ def lines(
         ("notification", notification.id),
         ("created", when(notification.created_at)),
     ]
+    context = sorted(set(notification.context_keys or ()))
+    if context:
+        facts.append(("context", ", ".join(context)))
     out += [[(f"{name:>12}  ", "dim"), (safe(value, newlines=False), "")] for name, value in facts]
     for job, cause in job_causes(notification):
         mark = glyph(cause)
@@ -105,6 +115,9 @@ def lines(
         if job.provider_id:
             head.append((f" · {safe(job.provider_id, newlines=False)}", "dim"))
         out += [[], head, [("  " + safe(cause.words, newlines=False), "italic")]]
+        if context and cause.cause is Cause.PREFERENCE:
+            # Decision 125: which records decided depends on a flag only the service knows.
+            out.append([(CONTEXT_DECIDED, "")])
         if cause.cause is Cause.AFTER_SENDING and (by := reporter_words(job, integrations)):
             out.append([("  " + safe(by, newlines=False), "")])
         if (untracked := untracked_note(job, integrations)) is not None:
