@@ -89,6 +89,9 @@ class SharedService:
 
     def app_for(self, settings: ServerSettings, store: Store) -> ASGIApp:
         """The service's app for these settings over `store` (for a thread of its own too)."""
+        # What create_app tells the store it serves (the app below may be built over
+        # another): whether its worker reads preferences per context.
+        store.context_preferences = settings.context_preferences
         if settings.rate_limit is not None:
             return create_app(settings, store)  # its middleware counts requests: fresh
         self.current.default = store

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,14 @@ if TYPE_CHECKING:
     from inboxdesk.models.delivery import ActivityNotification
 
 GLOBAL_NAME = "Global (every workflow)"
+
+# Decision 125: a context's records count only under production's organization flag.
+CONTEXT_NOTE = (
+    "context records apply only where your organization has context preferences on; "
+    "otherwise the no-context ones did"
+)
+# At most this many keys make one context (production's limit on a trigger's context).
+MAX_CONTEXT_KEYS = 5
 
 
 # A channel the service sends as `null` (stored so by a PATCH): neither on nor off.
@@ -73,11 +81,15 @@ class PreferenceTable:
     said: tuple[str, ...] = ()
     # The subscriber's schedule (quiet hours) as the service sent it; None: none set.
     schedule: dict[str, Any] | None = None
+    # The context whose records these are (sorted `type:id` keys); (): no context.
+    context: tuple[str, ...] = ()
 
     def with_rows(self, rows: Sequence[Row]) -> PreferenceTable:
         """This table with `rows`, each workflow kept once (its first row)."""
         kept, said = unique_rows(rows)
-        return PreferenceTable(self.subscriber_id, kept, self.said + said, self.schedule)
+        return PreferenceTable(
+            self.subscriber_id, kept, self.said + said, self.schedule, self.context
+        )
 
     @property
     def channels(self) -> list[str]:
@@ -161,13 +173,59 @@ def unique_rows(rows: Sequence[Row]) -> tuple[tuple[Row, ...], tuple[str, ...]]:
     return ordered, (said,)
 
 
-async def load_table(client: InboxClient, subscriber_id: str) -> PreferenceTable:
-    """Both listings, read at once: the changeable workflows and the critical ones."""
+async def load_table(
+    client: InboxClient, subscriber_id: str, context: Sequence[str] = ()
+) -> PreferenceTable:
+    """Both listings, read at once: the changeable workflows and the critical ones; of
+    the context `context` (`type:id` keys), else of none."""
     listed, critical = await asyncio.gather(
-        client.preferences(subscriber_id, Criticality.NON_CRITICAL),
-        client.preferences(subscriber_id, Criticality.CRITICAL),
+        client.preferences(subscriber_id, Criticality.NON_CRITICAL, context),
+        client.preferences(subscriber_id, Criticality.CRITICAL, context),
     )
-    return table_of(subscriber_id, listed, critical)
+    table = table_of(subscriber_id, listed, critical)
+    return replace(table, context=tuple(sorted(set(context))))
+
+
+def parse_context(texts: Sequence[str]) -> tuple[str, ...] | str:
+    """A context from `type:id` keys (a text may hold several, comma-separated): the
+    sorted keys, or one line saying what is wrong (shown safe)."""
+    keys: set[str] = set()
+    for text in texts:
+        for part in text.split(","):
+            key = part.strip()
+            kind, colon, ident = key.partition(":")
+            if not colon or not kind.strip() or not ident.strip() or kind != kind.strip():
+                return (
+                    f"{safe(key or text, newlines=False)!r} is not a context key: give "
+                    "type:id, as tenant:acme."
+                )
+            keys.add(key)
+    if len(keys) > MAX_CONTEXT_KEYS:
+        return f"a context holds at most {MAX_CONTEXT_KEYS} keys, not {len(keys)}."
+    return tuple(sorted(keys))
+
+
+def context_words(context: Sequence[str]) -> str:
+    """`tenant:acme, project:x` or `no context`, raw (shown safe)."""
+    return ", ".join(context) if context else "no context"
+
+
+def differences(shown: PreferenceTable, plain: PreferenceTable) -> list[str]:
+    """Where a context's table and the no-context one disagree, one line each: the
+    workflow and channel, and the value in each (`Order shipped · email: off here,
+    on without a context`), raw."""
+    out = []
+    for row in shown.rows:
+        other = plain.row(row.workflow)
+        if other is None or row.critical:
+            continue
+        for channel, cell in row.cells.items():
+            theirs = other.cells.get(channel)
+            if theirs is not None and theirs.on != cell.on:
+                out.append(
+                    f"{row.name} · {channel}: {cell.mark} here, {theirs.mark} without a context"
+                )
+    return out
 
 
 def check_toggle(

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.preferences.confirm import PreferenceConfirm
+from inboxdesk.tui.preferences.context_picker import ContextPicker
 from inboxdesk.tui.preferences.grid import PreferenceGrid
 from inboxdesk.tui.preferences.opening import open_preferences
 from inboxdesk.tui.preferences.screen import PreferencesScreen
@@ -22,9 +23,10 @@ from tests.tui.conftest import Notices, app_for, plain, until
 SMALL = (80, 24)
 
 
-def order_email(service: Service) -> bool:
+def order_email(service: Service, context: tuple[str, ...] = ()) -> bool:
     with service.http() as http:
-        body = http.get("/v2/subscribers/ada.lovelace/preferences").json()["data"]
+        path = "/v2/subscribers/ada.lovelace/preferences"
+        body = http.get(path, params=[("contextKeys", k) for k in context]).json()["data"]
     (order,) = [w for w in body["workflows"] if w["workflow"]["identifier"] == "order-shipped"]
     return bool(order["channels"]["email"])
 
@@ -164,3 +166,59 @@ async def test_a_hostile_workflow_name_stays_plain_text(
         assert "[b]Order[/b]" in name and "\x1b" not in name
         await pilot.press("j", "right", "right")
         assert "\x1b" not in said(app) and "[b]Order[/b]" in said(app)
+
+
+async def test_a_notifications_context_shows_beside_no_context_and_c_switches(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    service = make_service(preference_fixture(), context_preferences=True)
+    with service.http() as http:
+        done = http.patch(
+            "/v2/subscribers/ada.lovelace/preferences",
+            json={
+                "channels": {"email": True},
+                "workflowId": "order-shipped",
+                "context": {"tenant": "acme"},
+            },
+        )
+        assert done.status_code == 200, done.text
+    app = app_for(service, subscriber="ada.lovelace")
+    async with app.run_test(size=(100, 30), message_hook=notices.hook) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        # As the timeline's `5` opens it on a notification of tenant:acme.
+        open_preferences(
+            app, app.context, "ada.lovelace", "order-shipped", "email", ("tenant:acme",)
+        )
+        await until(pilot, lambda: shown(app), what="the context's preferences")
+        screen: Any = prefs(app)
+        assert "ada.lovelace · context tenant:acme" in screen.sub_title
+        beside = plain(screen.query_one("#preference-context", Static))
+        assert "context records apply only where your organization has context" in beside
+        assert "Order shipped · email: on here, OFF without a context" in beside
+        assert cell(app, "order-shipped", "email") == "on *"
+        await pilot.press("space")  # the change goes to tenant:acme's records
+        await until(pilot, lambda: isinstance(app.screen, PreferenceConfirm), what="asks")
+        asked = plain(app.screen.query_one("#question", Static))
+        assert "in context tenant:acme?" in asked
+        await pilot.press("y")
+        await until(pilot, lambda: not order_email(service, ("tenant:acme",)), what="written")
+        await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "OFF *")
+        assert not order_email(service), "the no-context record as it was"
+
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ContextPicker), what="the picker")
+        await pilot.press("enter")  # the first choice: no context
+        await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "OFF *")
+        assert "context" not in screen.sub_title
+        assert screen.query_one("#preference-context").has_class("-none")
+
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ContextPicker), what="the picker")
+        await pilot.click("#context-input")
+        await pilot.press(*"acme", "enter")  # not type:id: said, nothing switched
+        error = app.screen.query_one("#context-error", Static)
+        await until(pilot, lambda: "is not a context key" in plain(error))
+        app.screen.query_one("#context-input", Input).value = "tenant:acme"
+        await pilot.press("enter")
+        await until(pilot, lambda: shown(app) and screen.context_keys == ("tenant:acme",))
+        assert cell(app, "order-shipped", "email") == "OFF *"

@@ -91,7 +91,10 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
                 for fixture, environments in zip(fixtures, loaded, strict=True)
                 for env, doc in zip(environments, fixture["environments"], strict=True)
             )
-            with ServiceThread(ServerSettings(db_path=db_path), store) as service:
+            # The demo keeps preferences per context, as an organization with
+            # production's flag on does: its stories show a context-bound opt-out.
+            settings = ServerSettings(db_path=db_path, context_preferences=True)
+            with ServiceThread(settings, store) as service:
                 yield DemoService(
                     service.url,
                     loaded[0][0].api_key,

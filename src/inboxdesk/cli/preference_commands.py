@@ -14,11 +14,15 @@ from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.preferences import (
+    CONTEXT_NOTE,
     PreferenceTable,
     Row,
     changed_on,
     check_toggle,
+    context_words,
+    differences,
     load_table,
+    parse_context,
     rows_for,
 )
 from inboxdesk.schedule import OFF, ScheduleError, build, is_on
@@ -72,14 +76,28 @@ def _print_rows(prefs: PreferenceTable, rows: list[Row]) -> None:
 @click.command()
 @click.argument("subscriber_id", metavar="SUBSCRIBER_ID")
 @click.option("--workflow", metavar="WORKFLOW", help="one workflow: identifier, slug or name")
+@click.option(
+    "--context",
+    "contexts",
+    multiple=True,
+    metavar="TYPE:ID",
+    help="the records of this context (repeat for a context of several keys)",
+)
 @json_option
 @connection_options
-def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json: bool) -> int:
+def preferences(
+    flags: Flags, subscriber_id: str, workflow: str | None, contexts: tuple[str, ...], as_json: bool
+) -> int:
     """A subscriber's preferences: global, then each workflow, one column per channel,
-    where each value comes from, and the critical workflows they cannot change."""
+    where each value comes from, and the critical workflows they cannot change. With
+    --context, that context's records, and where they differ from the no-context ones."""
+    context = parse_context(contexts)
+    if isinstance(context, str):
+        print(f"inboxdesk: {context} Nothing was read.", file=sys.stderr)
+        return BAD_INPUT
 
     async def work(client: InboxClient) -> int:
-        prefs = await load_table(client, subscriber_id)
+        prefs = await load_table(client, subscriber_id, context)
         for said in prefs.said:
             print(f"inboxdesk: {safe(said, newlines=False)}", file=sys.stderr)
         rows = rows_for(prefs, workflow)
@@ -87,9 +105,17 @@ def preferences(flags: Flags, subscriber_id: str, workflow: str | None, as_json:
             print(f"inboxdesk: {rows}", file=sys.stderr)
             return BAD_INPUT
         if as_json:
-            _emit([_as_json(r) for r in rows])
+            _emit([_as_json(r) | ({"context": list(context)} if context else {}) for r in rows])
         else:
+            if context:
+                print(f"Context: {safe(context_words(context), newlines=False)} ({CONTEXT_NOTE}).")
             _print_rows(prefs, list(rows))
+            if context:
+                plain = await load_table(client, subscriber_id)
+                kept = {r.workflow for r in rows}
+                shown = prefs.with_rows([r for r in prefs.rows if r.workflow in kept])
+                for line in differences(shown, plain) or ["the same as without a context."]:
+                    print(safe(f"Beside no context: {line}", newlines=False))
             if workflow is None:
                 for line in schedule_lines(prefs.schedule, await _timezone(client, prefs)):
                     print(line)
@@ -174,6 +200,13 @@ def set_schedule(
 @click.option(
     "--workflow", metavar="WORKFLOW", help="one workflow (identifier, slug or name); else global"
 )
+@click.option(
+    "--context",
+    "contexts",
+    multiple=True,
+    metavar="TYPE:ID",
+    help="change this context's records (repeat for a context of several keys)",
+)
 @json_option
 @connection_options
 def set_preference(
@@ -183,14 +216,20 @@ def set_preference(
     turn_on: bool,
     turn_off: bool,
     workflow: str | None,
+    contexts: tuple[str, ...],
     as_json: bool,
 ) -> int:
-    """Turn a channel on or off for a subscriber, for one workflow or globally. It
-    changes future notifications only; `inboxdesk undo` takes it back."""
+    """Turn a channel on or off for a subscriber, for one workflow or globally, in one
+    context's records with --context. It changes future notifications only; `inboxdesk
+    undo` takes it back."""
     on = None if turn_on == turn_off else turn_on
+    context = parse_context(contexts)
+    if isinstance(context, str):
+        print(f"inboxdesk: {context} Nothing changed.", file=sys.stderr)
+        return BAD_INPUT
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        prefs = await load_table(client, subscriber_id)
+        prefs = await load_table(client, subscriber_id, context)
         toggle = check_toggle(prefs, workflow, channel, on)
         if isinstance(toggle, str):
             print(f"inboxdesk: {toggle} Nothing changed.", file=sys.stderr)
@@ -198,7 +237,7 @@ def set_preference(
         row = prefs.row(toggle.workflow)
         assert row is not None
         cell = row.cells[toggle.channel]
-        write = preference_write(subscriber_id, toggle, cell.before)
+        write = preference_write(subscriber_id, toggle, cell.before, context=context)
         event = await send(outbox, write)
         answer = event.result.preferences
         after = None
@@ -226,10 +265,14 @@ def set_preference(
             _emit({"id": write.id, "what": describe(write), "preference": shown})
             return NOT_SHOWN if unshown else 0
         state = now.words(toggle.workflow) if now is not None else "not returned"
+        within = f" in context {context_words(context)}" if context else ""
         print(
             f"{safe(subscriber_id, newlines=False)}: {toggle.channel} for "
-            f"{safe(toggle.where, newlines=False)}: {cell.words(toggle.workflow)} → {state}."
+            f"{safe(toggle.where + within, newlines=False)}: "
+            f"{cell.words(toggle.workflow)} → {state}."
         )
+        if context:
+            print(f"Context records: {CONTEXT_NOTE}.")
         print(f"{FUTURE_ONLY} Undo: inboxdesk undo {write.id[:10]}")
         return NOT_SHOWN if unshown else 0
 

@@ -65,6 +65,12 @@ def is_loopback(host: str) -> bool:
     help="let a key list and switch every environment's integrations, as deployments "
     "older than May 2026 do",
 )
+@click.option(
+    "--context-preferences",
+    is_flag=True,
+    help="keep preferences per context (?contextKeys=tenant:acme), as production does "
+    "where its organization flag is on",
+)
 def serve(
     host: str,
     port: int,
@@ -73,6 +79,7 @@ def serve(
     load: tuple[Path, ...],
     rate_limit: int | None,
     org_wide_integrations: bool,
+    context_preferences: bool,
 ) -> int:
     """Run the local service (SQLite over HTTP)."""
     from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
@@ -162,7 +169,10 @@ def serve(
     sys.stdout.flush()
     limit = RateLimit(rate_limit, 1.0) if rate_limit else None
     settings = ServerSettings(
-        db_path=db_path, rate_limit=limit, org_wide_integrations=org_wide_integrations
+        db_path=db_path,
+        rate_limit=limit,
+        org_wide_integrations=org_wide_integrations,
+        context_preferences=context_preferences,
     )
     serve_forever(settings, sock, lock=lock)
     return 0

@@ -85,6 +85,8 @@ class PreferenceChange(ApiModel):
     channels: dict[str, bool] | None = None
     workflow_id: str | None = Field(None, alias="workflowId")
     schedule: dict[str, Any] | None = None
+    # The context the change is for (`{type: id}`); none: the no-context records.
+    context: dict[str, str] | None = None
 
 
 class BulkWorkflow(ApiModel):

@@ -25,7 +25,12 @@ from inboxdesk.models.preference import OverrideSource
 from inboxdesk.models.subscriber import Subscriber
 from inboxdesk.models.workflow import Workflow
 from inboxdesk.server.store.activity import StagedNotification
-from inboxdesk.server.store.preferences import GLOBAL, channel_value
+from inboxdesk.server.store.preferences import GLOBAL, NO_CONTEXT, channel_value, context_of
+
+# A staged choice: (environment, subscriber's _id, workflow's _id or GLOBAL, channels,
+# updatedAt, context as stored: NO_CONTEXT or its sorted keys as JSON, the schedule as
+# JSON or None).
+StagedChoice = tuple[str, str, str, dict[str, bool], str, str, str | None]
 
 CHANNEL_KEYS = ("email", "sms", "in_app", "chat", "push", "tool")
 
@@ -203,10 +208,13 @@ def stage_preferences(
     subscribers: Mapping[str, Subscriber],
     workflows: Mapping[str, Workflow],
     now: str,
-) -> list[tuple[str, str, str, dict[str, bool], str]]:
-    """The environment's `preferences`: each `{subscriberId, workflow?, channels}`, a
-    subscriber's channels turned on or off for one workflow (named) or for all (none).
-    Rows of (environment, subscriber's _id, workflow's _id or "", channels, updatedAt)."""
+) -> list[StagedChoice]:
+    """The environment's `preferences`: each `{subscriberId, workflow?, channels,
+    context?, schedule?}`, a subscriber's channels turned on or off for one workflow
+    (named) or for all (none), of one context (its `type:id` keys) or of none; a global
+    one may set the schedule (quiet hours) instead of channels, or with them."""
+    from inboxdesk.server.preference_routes import schedule_errors
+
     rows = []
     for i, raw in enumerate(_objects(env, "preferences", where)):
         spot = f"{where}.preferences[{i}]"
@@ -223,15 +231,24 @@ def stage_preferences(
                     f"{spot}.workflow: names no workflow of this environment"
                 )
             workflow_id = str(workflow.id)
-        channels = raw.get("channels")
+        schedule = raw.get("schedule")
+        if schedule is not None and (workflow_id or schedule_errors(schedule)):
+            said = "; ".join(schedule_errors(schedule)) or "global only: give no workflow"
+            raise ActivityFixtureError(f"{spot}.schedule: {said}")
+        channels = raw.get("channels", {} if schedule is not None else None)
         if (
             not isinstance(channels, dict)
-            or not channels
+            or not (channels or schedule is not None)
             or not all(k in CHANNEL_KEYS and isinstance(v, bool) for k, v in channels.items())
         ):
             raise ActivityFixtureError(
                 f"{spot}.channels: an object of {', '.join(CHANNEL_KEYS)} set to true or false"
             )
+        context = raw.get("context") or []
+        if not isinstance(context, list) or not all(
+            isinstance(k, str) and ":" in k for k in context
+        ):
+            raise ActivityFixtureError(f"{spot}.context: a list of type:id keys")
         rows.append(
             (
                 owner.environment_id,
@@ -239,6 +256,8 @@ def stage_preferences(
                 workflow_id,
                 channels,
                 str(raw.get("updatedAt") or now),
+                context_of(context),
+                None if schedule is None else json.dumps(schedule),
             )
         )
     return rows
@@ -271,7 +290,7 @@ def _moment(value: str) -> datetime | None:
 
 def apply_preferences(
     staged: list[StagedNotification],
-    preferences: list[tuple[str, str, str, dict[str, bool], str]],
+    preferences: list[StagedChoice],
     workflows: Mapping[str, Workflow],
     where: str,
 ) -> None:
@@ -280,15 +299,21 @@ def apply_preferences(
     changed later leaves its channels unknown for earlier notifications): a step
     of a channel they turned off, not yet run, becomes the canceled step production
     records; a step that ran anyway, or one canceled by a choice that is not there,
-    refuses the fixture, naming the step. Critical workflows ignore the choices."""
-    chosen: dict[str, list[tuple[str, dict[str, bool], datetime | None]]] = {}
-    for _, subscriber_pk, workflow_id, channels, updated_at in preferences:
-        chosen.setdefault(subscriber_pk, []).append((workflow_id, channels, _moment(updated_at)))
+    refuses the fixture, naming the step. Critical workflows ignore the choices. A
+    notification whose context has choices of its own is held to those alone, as the
+    worker with context preferences on reads them."""
+    chosen: dict[tuple[str, str], list[tuple[str, dict[str, bool], datetime | None]]] = {}
+    for _, subscriber_pk, workflow_id, channels, updated_at, context, _ in preferences:
+        chosen.setdefault((subscriber_pk, context), []).append(
+            (workflow_id, channels, _moment(updated_at))
+        )
     docs = {key: w.to_wire() for key, w in workflows.items()}
     names = {key: w.name for key, w in workflows.items()}
     for i, notification in enumerate(staged):
         doc = notification.doc
-        choices = chosen.get(str(doc["_subscriberId"]), [])
+        context = context_of(doc.get("contextKeys") or ())
+        owner = str(doc["_subscriberId"])
+        choices = chosen.get((owner, context)) or chosen.get((owner, NO_CONTEXT), [])
         if not choices:
             continue
         workflow_id = str(doc.get("_templateId") or "")

@@ -28,6 +28,8 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> FastAPI:
         dependencies=[Depends(decoded_path_params)],
     )
     app.state.store = store
+    # The worker reads it too: a trigger's context picks its preferences only when on.
+    store.context_preferences = settings.context_preferences
     app.include_router(build_router(store, settings))
     if settings.v2_inbox:
         from inboxdesk.server.bulk_routes import build_bulk_router

@@ -1,5 +1,6 @@
 """A subscriber's preferences (v2): read them, change one workflow's or the global
-ones, or several workflows' at once, all or nothing."""
+ones, or several workflows' at once, all or nothing; each for one context when the
+service keeps preferences per context (`contexts`), else for none whatever is asked."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError, error_response
 from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop
 from inboxdesk.server.store import Store
-from inboxdesk.server.store.preferences import NotBoolean, WorkflowNotFound
+from inboxdesk.server.store.preferences import (
+    NO_CONTEXT,
+    NotBoolean,
+    WorkflowNotFound,
+    context_of,
+)
+from inboxdesk.server.trigger_routes import MAX_CONTEXTS, context_keys_of
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -38,7 +45,7 @@ async def _body(request: Request) -> dict[str, Any]:
 TIME_12H = re.compile(r"^(0?[1-9]|1[0-2]):[0-5][0-9]\s?(AM|PM)$", re.IGNORECASE)
 
 
-def _schedule_errors(value: Any) -> list[str]:
+def schedule_errors(value: Any) -> list[str]:
     """What production's schedule DTO says of a schedule, in its order; none: valid."""
     if not isinstance(value, dict):
         return ["schedule.isEnabled must be a boolean value"]
@@ -97,7 +104,7 @@ def _schedule(value: Any) -> dict[str, Any] | None:
     `isEnabled` and `hours` in 12-hour form. Unknown days are left out."""
     if value is None:
         return None
-    said = _schedule_errors(value)
+    said = schedule_errors(value)
     if said:
         raise ApiValidationError.general(*said)
     weekly = value.get("weeklySchedule")
@@ -111,6 +118,19 @@ def _channels(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _context(value: Any, contexts: bool) -> str:
+    """A change's `context` as stored, checked as a trigger's is (production's DTO
+    checks it either way); then dropped when the service does not keep preferences per
+    context (production: "Ignore context when FF is off")."""
+    if value is None:
+        return NO_CONTEXT
+    said: list[str] = []
+    keys = context_keys_of(value, said)
+    if said:
+        raise ApiValidationError.general(*said)
+    return context_of(keys) if contexts else NO_CONTEXT
+
+
 def _refusal(request: Request, exc: Exception, command: str) -> JSONResponse:
     """The answers a change can get from the store that are not a plain 404 or 400."""
     if isinstance(exc, WorkflowNotFound):
@@ -121,7 +141,7 @@ def _refusal(request: Request, exc: Exception, command: str) -> JSONResponse:
     return error_response(request, 422, message, errors=errors)
 
 
-def build_preference_router(store: Store) -> APIRouter:
+def build_preference_router(store: Store, contexts: bool = False) -> APIRouter:
     router = APIRouter(prefix="/v2/subscribers/{subscriberId}/preferences", responses=ERRORS)
 
     @router.get("", summary="A subscriber's preferences", tags=["preferences"])
@@ -131,6 +151,10 @@ def build_preference_router(store: Store) -> APIRouter:
         criticality: Annotated[
             str, Query(description="nonCritical (default), critical or all")
         ] = Criticality.NON_CRITICAL.value,
+        contextKeys: Annotated[
+            list[str] | None,
+            Query(description="type:id, repeated: the records of exactly that context"),
+        ] = None,
     ) -> JSONResponse:
         if criticality not in {c.value for c in Criticality}:
             raise ApiValidationError.general(
@@ -138,12 +162,21 @@ def build_preference_router(store: Store) -> APIRouter:
             )
         caller = caller_of(request.scope)
         wanted = Criticality(criticality)
-        return enveloped(await off_loop(store.preferences, caller, subscriberId, wanted))
+        # None or `contextKeys=` alone: the no-context records.
+        context = context_of(contextKeys or ()) if contexts else NO_CONTEXT
+        if context and len(contextKeys or ()) > MAX_CONTEXTS:
+            raise ApiValidationError.general(
+                f"contextKeys must contain no more than {MAX_CONTEXTS} elements"
+            )
+        return enveloped(
+            await off_loop(store.preferences, caller, subscriberId, wanted, context=context)
+        )
 
     @router.patch("", summary="Change a subscriber's preferences", tags=["preferences"])
     async def patch_preferences(request: Request, subscriberId: str) -> JSONResponse:
         body = await _body(request)
         schedule = _schedule(body.get("schedule"))
+        context = _context(body.get("context"), contexts)
         workflow_id = body.get("workflowId")
         if workflow_id is not None and not isinstance(workflow_id, str):
             field = "workflowIdOrInternalId"
@@ -158,7 +191,13 @@ def build_preference_router(store: Store) -> APIRouter:
         caller = caller_of(request.scope)
         try:
             answer = await off_loop(
-                store.update_preferences, caller, subscriberId, channels, workflow_id, schedule
+                store.update_preferences,
+                caller,
+                subscriberId,
+                channels,
+                workflow_id,
+                schedule,
+                context,
             )
         except (WorkflowNotFound, NotBoolean) as exc:
             return _refusal(request, exc, "UpdatePreferencesCommand")
@@ -180,6 +219,7 @@ def build_preference_router(store: Store) -> APIRouter:
             raise ApiValidationError.general(
                 f"preferences must contain no more than {MAX_BULK_PREFERENCES} elements"
             )
+        context = _context(body.get("context"), contexts)
         changes = []
         for n, item in enumerate(items):
             spot = f"preferences.{n}"
@@ -196,7 +236,9 @@ def build_preference_router(store: Store) -> APIRouter:
             changes.append((item["workflowId"], _channels(item.get("channels"))))
         caller = caller_of(request.scope)
         try:
-            answer = await off_loop(store.update_preferences_bulk, caller, subscriberId, changes)
+            answer = await off_loop(
+                store.update_preferences_bulk, caller, subscriberId, changes, context
+            )
         except NotBoolean as exc:
             # Production checks each item as one UpdatePreferencesCommand.
             return _refusal(request, exc, "UpdatePreferencesCommand")

@@ -343,7 +343,7 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         root.include_router(build_topic_router(store))
     from inboxdesk.server.preference_routes import build_preference_router
 
-    root.include_router(build_preference_router(store))
+    root.include_router(build_preference_router(store, settings.context_preferences))
     from inboxdesk.server.subscriber_routes import build_subscriber_router
 
     root.include_router(build_subscriber_router(store, settings.v2_subscribers))

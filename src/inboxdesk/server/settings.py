@@ -39,3 +39,7 @@ class ServerSettings:
     # Hours of activity a plan keeps: an activity query reaching further back answers
     # 402, as production's cloud plans do; None keeps everything (self-hosted).
     activity_retention_hours: float | None = None
+    # Keep and apply preferences per context (`?contextKeys=tenant:acme`), as production
+    # does for organizations with its flag on; off (production's default), a context is
+    # ignored: reads and writes touch the no-context records, and the worker uses them.
+    context_preferences: bool = False

@@ -71,7 +71,7 @@ def _recipient_ok(value: Any) -> bool:
     return isinstance(value.get("subscriberId"), str) and bool(value["subscriberId"])
 
 
-def _context_keys(context: Any, messages: list[str]) -> list[str]:
+def context_keys_of(context: Any, messages: list[str]) -> list[str]:
     """The trigger's context as sorted `type:id` keys; its errors added to `messages`."""
     if context is None:
         return []
@@ -130,7 +130,7 @@ def check_body(body: Any) -> dict[str, Any]:
         or (isinstance(tenant, Mapping) and isinstance(tenant.get("identifier"), str))
     ):
         messages.append("tenant must be an identifier string or a tenant object")
-    keys = _context_keys(body.get("context"), messages)
+    keys = context_keys_of(body.get("context"), messages)
     for name in ("bridgeUrl",):
         if body.get(name) is not None and not isinstance(body[name], str):
             messages.append(f"{name} must be a string")

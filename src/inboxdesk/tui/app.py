@@ -540,7 +540,9 @@ class InboxdeskApp(App[None]):
     def on_open_preferences(self, event: OpenPreferences) -> None:
         from inboxdesk.tui.preferences.opening import open_preferences
 
-        open_preferences(self, self.context, event.subscriber_id, event.workflow, event.channel)
+        open_preferences(
+            self, self.context, event.subscriber_id, event.workflow, event.channel, event.context
+        )
 
     def on_open_subscriber_view(self, event: OpenSubscriberView) -> None:
         from inboxdesk.tui.subscriber.opening import open_subscriber_view

@@ -23,6 +23,7 @@ VIEWS: dict[str, frozenset[str]] = {
     "subscriber": frozenset({"app", "view", "subscriber", "list"}),
     "confirm": frozenset({"confirm"}),
     "preference_confirm": frozenset({"preference_confirm"}),
+    "context_picker": frozenset({"context_picker"}),
     "picker": frozenset({"picker"}),
     "help": frozenset({"help"}),
     "problem": frozenset({"problem"}),

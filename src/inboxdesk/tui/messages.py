@@ -63,12 +63,18 @@ class SubscribersListed(TextualMessage):
 
 class OpenPreferences(TextualMessage):
     """Show a subscriber's Preferences, the cursor on a workflow's channel when given
-    (None: the global row). Every view's `5` posts it, and the App opens the view."""
+    (None: the global row), of a notification's context when given (decision 93).
+    Every view's `5` posts it, and the App opens the view."""
 
     def __init__(
-        self, subscriber_id: str | None, workflow: str | None, channel: str | None
+        self,
+        subscriber_id: str | None,
+        workflow: str | None,
+        channel: str | None,
+        context: tuple[str, ...] = (),
     ) -> None:
         super().__init__()
         self.subscriber_id = subscriber_id
         self.workflow = workflow
         self.channel = channel
+        self.context = context

@@ -113,6 +113,8 @@ class Write:
     change: Mapping[str, Any] | None = field(default=None, repr=False)
     # A resend's other fields of the trigger's body (`context`, `overrides`), as sent.
     trigger: Mapping[str, Any] | None = None
+    # A preference write's context (sorted `type:id` keys): the records it changes; ().
+    context: tuple[str, ...] = ()
     id: str = field(default_factory=_key)
     key: str = field(default_factory=_key)  # the Idempotency-Key, kept for life
     made_at: datetime = field(default_factory=_now)
@@ -149,6 +151,7 @@ class Write:
             "payload": None if self.payload is None else dict(self.payload),
             "change": None if self.change is None else dict(self.change),
             "trigger": None if self.trigger is None else dict(self.trigger),
+            "context": list(self.context),
             "id": self.id,
             "key": self.key,
             "madeAt": self.made_at.isoformat(),
@@ -175,6 +178,7 @@ class Write:
             payload=data.get("payload") if isinstance(data.get("payload"), dict) else None,
             change=data.get("change") if isinstance(data.get("change"), dict) else None,
             trigger=data.get("trigger") if isinstance(data.get("trigger"), dict) else None,
+            context=tuple(str(k) for k in data.get("context") or ()),
             id=str(data["id"]),
             key=str(data["key"]),
             made_at=aware_time(data["madeAt"]),
@@ -224,6 +228,8 @@ def describe(write: Write) -> str:
         channel, on, workflow = preference_parts(write)
         where = write.label or workflow or "every workflow (global)"
         words = f"{channel} {'on' if on else 'off'} for {where}"
+        if write.context:
+            words += f" in context {', '.join(write.context)}"
         return f"undo: {words}" if write.undoes is not None else words
     if write.kind in DATA_KINDS:
         # Said when it was made (subscriber.py, credentials.py), never with a secret.

@@ -288,6 +288,7 @@ class Outbox:
                 {toggle.channel: toggle.on},
                 workflow_id=toggle.workflow or None,
                 idempotency_key=write.key,
+                context_keys=write.context,
             )
             return Sent(write, Result(preferences=prefs))
         if write.kind is Kind.ARCHIVE_ALL:

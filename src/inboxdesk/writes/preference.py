@@ -50,8 +50,10 @@ def preference_write(
     toggle: Toggle,
     before: tuple[bool, bool] | None,
     undoes: str | None = None,
+    context: tuple[str, ...] = (),
 ) -> Write:
-    """The write that sets `toggle`; `before`: (value, chosen by the subscriber)."""
+    """The write that sets `toggle`, in the records of `context` (none: the no-context
+    ones); `before`: (value, chosen by the subscriber)."""
     step = Step(
         preference_action(toggle.channel, toggle.on), (toggle.workflow,) if toggle.workflow else ()
     )
@@ -62,6 +64,7 @@ def preference_write(
         before=None if before is None else {toggle.channel: before},
         label=toggle.name,
         undoes=undoes,
+        context=context,
     )
 
 
@@ -93,7 +96,7 @@ def undo_of(write: Write, after: Mapping[str, tuple[bool, bool]]) -> Write:
     was, _ = write.before[toggle.channel]
     back = Toggle(toggle.channel, was, toggle.workflow, toggle.name)
     now = after.get(toggle.channel, (toggle.on, True))
-    return preference_write(write.target, back, now, undoes=write.id)
+    return preference_write(write.target, back, now, undoes=write.id, context=write.context)
 
 
 def undo_note(write: Write) -> str | None:

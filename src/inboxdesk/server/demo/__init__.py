@@ -16,6 +16,7 @@ from inboxdesk.server.demo.draws import hex_id
 from inboxdesk.server.demo.fixable import add_tracking, fix_people, grace_stories
 from inboxdesk.server.demo.inbox import message, subscribers
 from inboxdesk.server.demo.preferences import add_sms_steps, choices
+from inboxdesk.server.demo.quiet_hours import quiet_hours_stories
 from inboxdesk.server.demo.tables import BIG_INBOX, BIG_INBOX_SIZE, PEOPLE, WORKFLOWS
 from inboxdesk.server.demo.topics import add_topic_story
 
@@ -84,6 +85,10 @@ def _environment(name: str, seed: int, now: datetime, big: bool) -> dict[str, An
         stories, inbox = grace_stories(now, environment["integrations"], [w[0] for w in WORKFLOWS])
         notifications += stories
         messages += inbox
+        # Ada's quiet hours and her context-bound opt-out, after Grace's for the same reason.
+        stories, chosen = quiet_hours_stories(now, [w[0] for w in WORKFLOWS])
+        notifications += stories
+        environment["preferences"] += chosen
         add_topic_story(now, environment)
     return environment
 

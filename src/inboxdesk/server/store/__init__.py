@@ -101,6 +101,8 @@ class Store(
         self._checkpoints = FeedCheckpoints()
         # The service's clock: snoozes end by it (tests set their own).
         self.clock = default_clock
+        # Whether preferences are kept per context (ServerSettings.context_preferences).
+        self.context_preferences = False
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             # It holds API keys and integration credentials: readable by its owner alone. SQLite

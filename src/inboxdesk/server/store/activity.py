@@ -126,23 +126,27 @@ class ActivityStore(Database):
             db.executemany("INSERT INTO execution_details VALUES (?, ?, ?, ?)", details)
 
     def insert_preferences(
-        self, rows: Sequence[tuple[str, str, str, dict[str, bool], str]]
+        self, rows: Sequence[tuple[str, str, str, dict[str, bool], str, str, str | None]]
     ) -> None:
         """Subscribers' channel choices: (environment, subscriber's _id, workflow's _id
-        or "" for all, channels, updatedAt); a later row for the same slot adds to it."""
+        or "" for all, channels, updatedAt, context as stored or "" for none, schedule
+        as JSON or None); a later row for the same slot adds to it."""
         with self.transaction() as db:
-            for env, subscriber, workflow, channels, updated in rows:
+            for env, subscriber, workflow, channels, updated, context, schedule in rows:
+                table, keys = ("context_preferences", [context]) if context else ("preferences", [])
+                narrow = " AND context_keys = ?" if context else ""
                 row = db.execute(
-                    "SELECT channels FROM preferences WHERE environment_id = ? "
-                    "AND subscriber_pk = ? AND workflow_id = ?",
-                    (env, subscriber, workflow),
+                    f"SELECT channels, schedule FROM {table} WHERE environment_id = ? "
+                    f"AND subscriber_pk = ? AND workflow_id = ?{narrow}",
+                    (env, subscriber, workflow, *keys),
                 ).fetchone()
                 merged = {**(json.loads(row[0]) if row else {}), **channels}
+                kept = schedule if schedule is not None else row[1] if row else None
                 db.execute(
-                    "INSERT OR REPLACE INTO preferences"
-                    " (environment_id, subscriber_pk, workflow_id, channels, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (env, subscriber, workflow, json.dumps(merged), updated),
+                    f"INSERT OR REPLACE INTO {table} (environment_id, subscriber_pk, workflow_id,"
+                    f" channels, updated_at, schedule{', context_keys' if context else ''})"
+                    f" VALUES (?, ?, ?, ?, ?, ?{', ?' if context else ''})",
+                    (env, subscriber, workflow, json.dumps(merged), updated, kept, *keys),
                 )
 
     def list_activity(self, caller: Caller, query: ActivityQuery) -> list[dict[str, Any]] | None:
@@ -358,5 +362,17 @@ CREATE TABLE IF NOT EXISTS preferences (
     channels TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     PRIMARY KEY (environment_id, subscriber_pk, workflow_id)
+);
+-- The same for one context (`context_keys`: its sorted `type:id` keys as JSON), kept
+-- apart: production reads a context's records only under its organization's flag.
+CREATE TABLE IF NOT EXISTS context_preferences (
+    environment_id TEXT NOT NULL REFERENCES environments(id),
+    subscriber_pk TEXT NOT NULL,
+    context_keys TEXT NOT NULL,
+    workflow_id TEXT NOT NULL,
+    channels TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    schedule TEXT,
+    PRIMARY KEY (environment_id, subscriber_pk, context_keys, workflow_id)
 );
 """

@@ -5,6 +5,10 @@ A workflow's channel is, in order (the later wins): the workflow's default
 choice for that workflow. Only the channels of a workflow's active steps are listed,
 and globally only those some active workflow uses. Critical workflows are listed apart
 and never changed.
+
+A subscriber's choices may be bound to a context (`tenant:acme`): those are kept apart,
+read and written only for exactly that set of keys, and never mixed with the no-context
+ones (production's context preferences; the service serves them behind a setting).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, utc_now
 from inboxdesk.server.store.subscribers import SubscriberStore
 
 GLOBAL = ""  # the workflow column of a subscriber's global choice
+NO_CONTEXT = ""  # the stored form of no context
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
@@ -91,6 +96,45 @@ def channel_value(
     return value, source
 
 
+def context_of(keys: Iterable[str]) -> str:
+    """A context as stored: its distinct `type:id` keys, sorted, as JSON; NO_CONTEXT for
+    none (production matches the exact set, in any order)."""
+    unique = sorted({k for k in keys if k})
+    return json.dumps(unique) if unique else NO_CONTEXT
+
+
+def stored_choices(
+    db: sqlite3.Connection,
+    environment_id: str,
+    subscriber_pk: str,
+    context: str = NO_CONTEXT,
+    workflow_ids: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """A subscriber's stored choices for exactly one context, by workflow id (GLOBAL:
+    the global one, with the schedule); `workflow_ids` narrows them."""
+    sql = (
+        "SELECT workflow_id, channels, schedule, updated_at FROM {} "
+        "WHERE environment_id = ? AND subscriber_pk = ?"
+    )
+    params: list[Any] = [environment_id, subscriber_pk]
+    if context:
+        sql = sql.format("context_preferences") + " AND context_keys = ?"
+        params.append(context)
+    else:
+        sql = sql.format("preferences")
+    if workflow_ids is not None:
+        sql += f" AND workflow_id IN ({', '.join('?' for _ in workflow_ids)})"
+        params += workflow_ids
+    return {
+        r["workflow_id"]: {
+            "channels": json.loads(r["channels"]),
+            "schedule": None if r["schedule"] is None else json.loads(r["schedule"]),
+            "updatedAt": r["updated_at"],
+        }
+        for r in db.execute(sql, params)
+    }
+
+
 def workflow_updated_at(doc: Mapping[str, Any], workflow_id: str) -> str:
     """A workflow's `updatedAt`, always sent: its own, else when it was made (its id's
     time, as an ObjectId holds it)."""
@@ -122,21 +166,11 @@ class PreferenceStore(SubscriberStore):
         return out
 
     @staticmethod
-    def _choices(db: sqlite3.Connection, caller: Caller, subscriber_pk: str) -> dict[str, Any]:
+    def _choices(
+        db: sqlite3.Connection, caller: Caller, subscriber_pk: str, context: str = NO_CONTEXT
+    ) -> dict[str, Any]:
         """The subscriber's stored choices by workflow id (GLOBAL: the global one)."""
-        rows = db.execute(
-            "SELECT workflow_id, channels, schedule, updated_at FROM preferences"
-            " WHERE environment_id = ? AND subscriber_pk = ?",
-            (caller.environment_id, subscriber_pk),
-        )
-        return {
-            r["workflow_id"]: {
-                "channels": json.loads(r["channels"]),
-                "schedule": None if r["schedule"] is None else json.loads(r["schedule"]),
-                "updatedAt": r["updated_at"],
-            }
-            for r in rows
-        }
+        return stored_choices(db, caller.environment_id, subscriber_pk, context)
 
     @staticmethod
     def effective(
@@ -158,8 +192,10 @@ class PreferenceStore(SubscriberStore):
         subscriber_id: str,
         criticality: Criticality = Criticality.NON_CRITICAL,
         not_found: str = "Subscriber with id: {} not found",
+        context: str = NO_CONTEXT,
     ) -> dict[str, Any]:
-        """The body of `GET /v2/subscribers/{id}/preferences`."""
+        """The body of `GET /v2/subscribers/{id}/preferences`, for one context (`context_of`):
+        its records alone, the workflows' defaults where it has none."""
         criticality = Criticality(criticality)
         db = self.read()
         try:
@@ -167,7 +203,7 @@ class PreferenceStore(SubscriberStore):
         except NotFound:
             raise NotFound(not_found.format(subscriber_id)) from None
         workflows = self._workflows(db, caller)
-        choices = self._choices(db, caller, pk)
+        choices = self._choices(db, caller, pk, context)
         own_global = choices.get(GLOBAL, {}).get("channels", {})
         used = {c for _, doc in workflows for c in _step_channels(doc)}
         global_: dict[str, Any] = {
@@ -247,28 +283,35 @@ class PreferenceStore(SubscriberStore):
         workflow_id: str,
         channels: Mapping[str, bool | None],
         schedule: Mapping[str, Any] | None = None,
+        context: str = NO_CONTEXT,
     ) -> None:
-        """Merge `channels` (and a schedule) into the stored choice."""
-        row = db.execute(
-            "SELECT channels, schedule FROM preferences"
-            " WHERE environment_id = ? AND subscriber_pk = ? AND workflow_id = ?",
-            (caller.environment_id, subscriber_pk, workflow_id),
-        ).fetchone()
-        merged = {**(json.loads(row["channels"]) if row else {}), **channels}
-        kept = schedule if schedule is not None else row["schedule"] if row else None
-        db.execute(
-            "INSERT OR REPLACE INTO preferences"
-            " (environment_id, subscriber_pk, workflow_id, channels, updated_at, schedule)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                caller.environment_id,
-                subscriber_pk,
-                workflow_id,
-                json.dumps(merged),
-                utc_now(),
-                kept if isinstance(kept, str) or kept is None else json.dumps(kept),
-            ),
+        """Merge `channels` (and a schedule) into the stored choice of the context."""
+        row = stored_choices(db, caller.environment_id, subscriber_pk, context, [workflow_id])
+        old = row.get(workflow_id, {})
+        merged = {**old.get("channels", {}), **channels}
+        kept = schedule if schedule is not None else old.get("schedule")
+        values = (
+            caller.environment_id,
+            subscriber_pk,
+            workflow_id,
+            json.dumps(merged),
+            utc_now(),
+            None if kept is None else json.dumps(kept),
         )
+        if context:
+            db.execute(
+                "INSERT OR REPLACE INTO context_preferences (environment_id, subscriber_pk,"
+                " workflow_id, channels, updated_at, schedule, context_keys)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*values, context),
+            )
+        else:
+            db.execute(
+                "INSERT OR REPLACE INTO preferences"
+                " (environment_id, subscriber_pk, workflow_id, channels, updated_at, schedule)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                values,
+            )
 
     def update_preferences(
         self,
@@ -277,9 +320,11 @@ class PreferenceStore(SubscriberStore):
         channels: Mapping[str, Any],
         workflow_id: str | None = None,
         schedule: Mapping[str, Any] | None = None,
+        context: str = NO_CONTEXT,
     ) -> dict[str, Any]:
-        """`PATCH …/preferences`: the subscriber's global choice, or one workflow's;
-        refusals in production's order (workflow, values, subscriber, critical)."""
+        """`PATCH …/preferences`: the subscriber's global choice, or one workflow's, of
+        one context; refusals in production's order (workflow, values, subscriber,
+        critical). The answer is the listing of that context."""
         with self.transaction() as db:
             target = GLOBAL
             if workflow_id is not None:
@@ -294,11 +339,15 @@ class PreferenceStore(SubscriberStore):
                 raise NotFound(f"Subscriber with id: {subscriber_id} is not found") from None
             if workflow_id is not None and doc.get("critical", False):
                 raise NotAllowed(f"Critical workflow with id: {target} can not be updated")
-            self._save(db, caller, pk, target, values, schedule)
-        return self.preferences(caller, subscriber_id)
+            self._save(db, caller, pk, target, values, schedule, context)
+        return self.preferences(caller, subscriber_id, context=context)
 
     def update_preferences_bulk(
-        self, caller: Caller, subscriber_id: str, items: Sequence[tuple[str, Mapping[str, Any]]]
+        self,
+        caller: Caller,
+        subscriber_id: str,
+        items: Sequence[tuple[str, Mapping[str, Any]]],
+        context: str = NO_CONTEXT,
     ) -> list[dict[str, Any]]:
         """`PATCH …/preferences/bulk`: every (workflowId, channels) or none; refusals in
         production's order (subscriber, none given, workflows, critical, values)."""
@@ -319,8 +368,8 @@ class PreferenceStore(SubscriberStore):
                 raise NotAllowed(f"Critical workflows with ids: {names} cannot be updated")
             changes = [(found[w][0], self._booleans(c)) for w, c in items]
             for target, channels in changes:
-                self._save(db, caller, pk, target, channels)
-            choices = self._choices(db, caller, pk)
+                self._save(db, caller, pk, target, channels, context=context)
+            choices = self._choices(db, caller, pk, context)
         own_global = choices.get(GLOBAL, {}).get("channels", {})
         out = []
         for target in dict.fromkeys(t for t, _ in changes):

@@ -63,7 +63,7 @@ class Worker:
                 now = self.clock()
                 with self.store._checkpoints.writing(inserts=True), self.store.transaction() as db:
                     entries = list(due_entries(db, now, BATCH))
-                    work = Pass(db, now, self.report_delay)
+                    work = Pass(db, now, self.report_delay, self.store.context_preferences)
                     db.executemany(
                         "DELETE FROM worker_queue WHERE id = ?", [(e["id"],) for e in entries]
                     )

@@ -23,7 +23,7 @@ from typing import Any
 
 from inboxdesk.models.ids import new_object_id
 from inboxdesk.server.store.base import iso
-from inboxdesk.server.store.preferences import GLOBAL
+from inboxdesk.server.store.preferences import GLOBAL, NO_CONTEXT, context_of, stored_choices
 from inboxdesk.server.store.schema import MESSAGE_ROW, message_flags
 from inboxdesk.server.worker import providers
 from inboxdesk.server.worker.channels import send
@@ -99,8 +99,16 @@ def step_type(step: Mapping[str, Any]) -> str | None:
 class Pass:
     """The work of one pass, over one open transaction `db` at the clock's `now`."""
 
-    def __init__(self, db: sqlite3.Connection, now: datetime, report_delay: timedelta) -> None:
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        now: datetime,
+        report_delay: timedelta,
+        contexts: bool = False,
+    ) -> None:
         self.db = db
+        # Whether a job's contextKeys pick the preferences and schedule it reads.
+        self.contexts = contexts
         self.now = now
         self.stamp = iso(now)
         self.report_delay = report_delay
@@ -648,34 +656,40 @@ class Pass:
             self._status(job, result)
         self.next(chain, job)
 
+    def _context(self, job: Mapping[str, Any]) -> str:
+        """The context whose records the job reads: exactly its notification's, with no
+        fallback to the no-context ones; none unless contexts are on."""
+        return context_of(job.get("contextKeys") or ()) if self.contexts else NO_CONTEXT
+
     def _schedule(self, job: Mapping[str, Any]) -> Any:
-        key = ("schedule", str(job["_environmentId"]), str(job["_subscriberId"]))
+        context = self._context(job)
+        key = ("schedule", str(job["_environmentId"]), str(job["_subscriberId"]), context)
         if key not in self._read:
-            row = self.db.execute(
-                "SELECT schedule FROM preferences WHERE environment_id = ? AND subscriber_pk = ?"
-                " AND workflow_id = ?",
-                (job["_environmentId"], job["_subscriberId"], GLOBAL),
-            ).fetchone()
-            self._read[key] = None if row is None or row[0] is None else json.loads(row[0])
+            found = stored_choices(
+                self.db, str(job["_environmentId"]), str(job["_subscriberId"]), context, [GLOBAL]
+            )
+            self._read[key] = found.get(GLOBAL, {}).get("schedule")
         return self._read[key]
 
     def _records(self, job: Mapping[str, Any]) -> dict[str, Any]:
         """The subscriber's global and workflow preference records for the job."""
+        context = self._context(job)
         key = (
             "preferences",
             str(job["_environmentId"]),
             str(job["_subscriberId"]),
             str(job["_templateId"]),
+            context,
         )
         if key not in self._read:
-            self._read[key] = {
-                r[0]: json.loads(r[1])
-                for r in self.db.execute(
-                    "SELECT workflow_id, channels FROM preferences WHERE environment_id = ?"
-                    " AND subscriber_pk = ? AND workflow_id IN (?, ?)",
-                    (job["_environmentId"], job["_subscriberId"], GLOBAL, job["_templateId"]),
-                )
-            }
+            found = stored_choices(
+                self.db,
+                str(job["_environmentId"]),
+                str(job["_subscriberId"]),
+                context,
+                [GLOBAL, str(job["_templateId"])],
+            )
+            self._read[key] = {w: record["channels"] for w, record in found.items()}
         rows: dict[str, Any] = self._read[key]
         return rows
 

@@ -74,6 +74,13 @@ Line = list[tuple[str, str]]
 JSON_LINE = "json"
 
 
+# Under a preference's cause, on a notification with a context (decision 125).
+CONTEXT_DECIDED = (
+    "  decided by this context's preferences where your organization has context "
+    "preferences on, else by the no-context ones: 5 shows both"
+)
+
+
 def lines(
     notification: ActivityNotification, integrations: Sequence[Integration] = ()
 ) -> list[Line]:
@@ -95,6 +102,9 @@ def lines(
         ("notification", notification.id),
         ("created", when(notification.created_at)),
     ]
+    context = sorted(set(notification.context_keys or ()))
+    if context:
+        facts.append(("context", ", ".join(context)))
     out += [[(f"{name:>12}  ", "dim"), (safe(value, newlines=False), "")] for name, value in facts]
     # Decision 124: the topic it came through and the subscription that let it through.
     out += [
@@ -111,6 +121,9 @@ def lines(
         if job.provider_id:
             head.append((f" · {safe(job.provider_id, newlines=False)}", "dim"))
         out += [[], head, [("  " + safe(cause.words, newlines=False), "italic")]]
+        if context and cause.cause is Cause.PREFERENCE:
+            # Decision 125: which records decided depends on a flag only the service knows.
+            out.append([(CONTEXT_DECIDED, "")])
         if cause.cause is Cause.AFTER_SENDING and (by := reporter_words(job, integrations)):
             out.append([("  " + safe(by, newlines=False), "")])
         if (untracked := untracked_note(job, integrations)) is not None:
@@ -510,6 +523,8 @@ class TimelineScreen(Screen[None]):
                 who.subscriber_id if who else None,
                 spot.workflow if spot else None,
                 spot.channel if spot else None,
+                # Its context's records may be the ones that applied (decision 125).
+                tuple(sorted(set(self.notification.context_keys or ()))),
             )
         )
 

@@ -1,7 +1,11 @@
 """The Preferences view: global first, then each workflow, one column per channel; the
 source of each value; critical workflows marked and locked. Space toggles a cell: a
 confirmation (future notifications only), then one write through the outbox, and the
-grid redrawn from what the service returns."""
+grid redrawn from what the service returns.
+
+Opened from a notification with contextKeys it shows that context's records, and
+beside them where the no-context ones differ, with decision 125's note; `c` switches
+the context."""
 
 from __future__ import annotations
 
@@ -17,10 +21,13 @@ from textual.widgets import DataTable, Static
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.preferences import (
+    CONTEXT_NOTE,
     PreferenceTable,
     Row,
     changed_on,
     check_toggle,
+    context_words,
+    differences,
     load_table,
     table_of,
 )
@@ -56,10 +63,26 @@ def legend(read_only: str | None) -> str:
 
 
 class PreferencesLoaded(TextualMessage):
-    def __init__(self, table: PreferenceTable, timezone: str | None) -> None:
+    def __init__(
+        self, table: PreferenceTable, timezone: str | None, plain: PreferenceTable | None = None
+    ) -> None:
         super().__init__()
         self.table = table
         self.timezone = timezone  # the subscriber's; None: none set, or not read
+        self.plain = plain  # the no-context records beside a context's; None: no context
+
+
+class ContextsSeen(TextualMessage):
+    """The contexts of the subscriber's recent notifications, for `c` to offer."""
+
+    def __init__(self, subscriber_id: str, seen: list[tuple[str, ...]]) -> None:
+        super().__init__()
+        self.subscriber_id = subscriber_id
+        self.seen = seen
+
+
+# How many of the subscriber's latest notifications `c` reads for their contexts.
+CONTEXTS_READ = 50
 
 
 class PreferencesScreen(ServiceScreen):
@@ -70,6 +93,8 @@ class PreferencesScreen(ServiceScreen):
         height: auto; padding: 0 1;
     }
     PreferencesScreen #preference-legend { height: auto; padding: 0 1; color: $text-muted; }
+    PreferencesScreen #preference-context { height: auto; padding: 0 1; color: $warning; }
+    PreferencesScreen #preference-context.-none { display: none; }
     """
     AUTO_FOCUS = "#preference-grid"
     BINDINGS = [
@@ -94,6 +119,13 @@ class PreferencesScreen(ServiceScreen):
             id="preferences.schedule",
             tooltip="Change the subscriber's schedule (quiet hours)",
         ),
+        Binding(
+            "c",
+            "switch_context",
+            "Context",
+            id="preferences.context",
+            tooltip="Show another context's preferences, or none",
+        ),
         *view_keys("preferences"),
     ]
 
@@ -103,10 +135,15 @@ class PreferencesScreen(ServiceScreen):
         subscriber_id: str,
         workflow: str | None = None,
         channel: str | None = None,
+        context_keys: tuple[str, ...] = (),
     ) -> None:
         super().__init__(id="preferences")
         self.context = context
         self.subscriber_id = subscriber_id
+        # The context whose records are shown (sorted `type:id` keys); (): none.
+        self.context_keys = context_keys
+        # Contexts met on the way here (the opening notification's), offered by `c`.
+        self.contexts_met: list[tuple[str, ...]] = [context_keys] if context_keys else []
         self.table: PreferenceTable | None = None
         self.timezone: str | None = None
         # Where the cursor goes once the rows are in: (row key, channel).
@@ -123,6 +160,7 @@ class PreferencesScreen(ServiceScreen):
     def compose(self) -> ComposeResult:
         yield AppHeader()
         yield Static(id="preference-title")
+        yield Static(id="preference-context", classes="-none")
         yield PreferenceGrid(id="preference-grid")
         yield Static(id="preference-cell")
         yield Static(id="preference-schedule")
@@ -147,8 +185,13 @@ class PreferencesScreen(ServiceScreen):
 
     def on_show_preferences(self, event: ShowPreferences) -> None:
         spot = self._spot(event.workflow, event.channel)
-        if event.subscriber_id and event.subscriber_id != self.subscriber_id:
-            self.subscriber_id = event.subscriber_id
+        if event.context:
+            self.contexts_met.append(event.context)
+        if (
+            event.subscriber_id and event.subscriber_id != self.subscriber_id
+        ) or event.context != self.context_keys:
+            self.subscriber_id = event.subscriber_id or self.subscriber_id
+            self.context_keys = event.context
             self.table = None
             self._wanted = spot
             self.reload()
@@ -157,24 +200,31 @@ class PreferencesScreen(ServiceScreen):
             self._show_cell()
 
     def reload(self) -> None:
-        self.sub_title = clip(f"Preferences · {self.subscriber_id}", 80)
+        where = f" · context {context_words(self.context_keys)}" if self.context_keys else ""
+        self.sub_title = clip(f"Preferences · {self.subscriber_id}{where}", 80)
         self.query_one("#preference-title", Static).update(
-            Text(f"Preferences of {safe(self.subscriber_id, newlines=False)}", style="bold")
+            Text(
+                safe(f"Preferences of {self.subscriber_id}{where}", newlines=False),
+                style="bold",
+            )
         )
         self.grid.loading = self.table is None
-        self.load(self.subscriber_id)
+        self.load(self.subscriber_id, self.context_keys)
 
     @work(exclusive=True, group="preferences", exit_on_error=False)
-    async def load(self, subscriber_id: str) -> None:
+    async def load(self, subscriber_id: str, context_keys: tuple[str, ...] = ()) -> None:
+        client = self.context.client
         try:
-            table, timezone = await asyncio.gather(
-                load_table(self.context.client, subscriber_id), self._timezone(subscriber_id)
+            table, timezone, plain = await asyncio.gather(
+                load_table(client, subscriber_id, context_keys),
+                self._timezone(subscriber_id),
+                load_table(client, subscriber_id) if context_keys else asyncio.sleep(0),
             )
         except InboxdeskError as exc:
             self.grid.loading = False
             self.context.report(exc)
             return
-        self.post_message(PreferencesLoaded(table, timezone))
+        self.post_message(PreferencesLoaded(table, timezone, plain))
 
     async def _timezone(self, subscriber_id: str) -> str | None:
         """The subscriber's timezone, for the schedule; None where it cannot be read (the
@@ -185,12 +235,31 @@ class PreferencesScreen(ServiceScreen):
             return None
 
     def on_preferences_loaded(self, event: PreferencesLoaded) -> None:
-        if event.table.subscriber_id != self.subscriber_id:
-            return  # an answer for a subscriber no longer shown
+        if (
+            event.table.subscriber_id != self.subscriber_id
+            or event.table.context != self.context_keys
+        ):
+            return  # an answer for a subscriber or context no longer shown
         for said in event.table.said:
             self.notify(safe(said), severity="warning", markup=False)
         self.timezone = event.timezone
         self._show(event.table)
+        self._show_context(event.table, event.plain)
+
+    def _show_context(self, table: PreferenceTable, plain: PreferenceTable | None) -> None:
+        """The context shown, decision 125's note, and where the no-context records
+        differ (or that they do not)."""
+        box = self.query_one("#preference-context", Static)
+        box.set_class(not table.context or plain is None, "-none")
+        if not table.context or plain is None:
+            return  # hidden: what it said last is never seen
+        lines = [f"Context {context_words(table.context)}: {CONTEXT_NOTE}."]
+        found = differences(table, plain)
+        lines += [f"Beside no context: {line}" for line in found] or [
+            "Beside no context: the same channels."
+        ]
+        lines.append("c: switch context.")
+        box.update(Text(safe("\n".join(lines))))
 
     def _show(self, table: PreferenceTable) -> None:
         keep = self._wanted or self._cursor()
@@ -240,6 +309,57 @@ class PreferencesScreen(ServiceScreen):
     def action_refresh(self) -> None:
         self.reload()
 
+    def action_switch_context(self) -> None:
+        self.read_contexts(self.subscriber_id)
+
+    @work(exclusive=True, group="contexts", exit_on_error=False)
+    async def read_contexts(self, subscriber_id: str) -> None:
+        """The contexts of the subscriber's latest notifications; a read that fails
+        costs those only (the picker still offers none, those met, and typing one)."""
+        from inboxdesk.client.activity import ActivityFilter
+
+        seen: list[tuple[str, ...]] = []
+        try:
+            page = await self.context.client.activity(
+                ActivityFilter(subscriber_ids=[subscriber_id]), limit=CONTEXTS_READ
+            )
+            seen = [tuple(sorted(set(n.context_keys or ()))) for n in page.data]
+        except InboxdeskError as exc:
+            self.notify(
+                safe(f"The subscriber's contexts could not be read: {exc.message}"),
+                severity="warning",
+                markup=False,
+            )
+        self.post_message(ContextsSeen(subscriber_id, seen))
+
+    def on_contexts_seen(self, event: ContextsSeen) -> None:
+        if event.subscriber_id != self.subscriber_id:
+            return
+        from inboxdesk.tui.preferences.context_picker import ContextPicker
+
+        def chosen(context: tuple[str, ...] | None) -> None:
+            if context is not None and context != self.context_keys:
+                self.context_keys = context
+                self.table = None
+                self.reload()
+
+        picker = ContextPicker([*self.contexts_met, *event.seen], self.context_keys)
+        self.app.push_screen(picker, chosen)
+
+    def _context_refused(self) -> bool:
+        """The schedule is changed in the no-context records alone: with a context
+        shown, say so and change nothing (a change goes to the records it was read
+        from)."""
+        if not self.context_keys:
+            return False
+        self.notify(
+            "These are a context's quiet hours: inboxdesk changes the no-context ones only. "
+            "Press c and choose no context to change those.",
+            severity="warning",
+            markup=False,
+        )
+        return True
+
     def action_toggle_cell(self) -> None:
         found = self._current()
         if found is None or self.table is None:
@@ -260,6 +380,10 @@ class PreferencesScreen(ServiceScreen):
         state = "on" if toggle.on else "off"
         question = f"Turn {toggle.channel} {state} for {toggle.where}?"
         detail = f"For {self.subscriber_id}. {FUTURE_ONLY}"
+        if self.context_keys:
+            words = context_words(self.context_keys)
+            question = f"Turn {toggle.channel} {state} for {toggle.where} in context {words}?"
+            detail += f" Only notifications of exactly this context read it ({CONTEXT_NOTE})."
 
         def answered(answer: Answer | None) -> None:
             yes, stop_asking = answer or (False, False)
@@ -271,10 +395,11 @@ class PreferencesScreen(ServiceScreen):
 
     @work(group="write", exit_on_error=False)
     async def send(self, toggle: Toggle, before: tuple[bool, bool] | None) -> None:
-        await self.context.outbox.submit(preference_write(self.subscriber_id, toggle, before))
+        write = preference_write(self.subscriber_id, toggle, before, context=self.context_keys)
+        await self.context.outbox.submit(write)
 
     def action_edit_schedule(self) -> None:
-        if self.table is None:
+        if self.table is None or self._context_refused():
             return
         zone = f"in {self.timezone}" if self.timezone else UTC_NOTE
         before = self.table.schedule
@@ -298,6 +423,10 @@ class PreferencesScreen(ServiceScreen):
                 self.reload()  # the schedule, as the service now has it
             return
         if write.kind is not Kind.PREFERENCE or write.target != self.subscriber_id:
+            return
+        if self.context_keys or write.context:
+            # Beside a context, both its records and the no-context ones are shown.
+            self.reload()
             return
         if not isinstance(event, Sent) or event.result.preferences is None:
             return  # queued or failed: the app said so; the grid keeps the service's state
