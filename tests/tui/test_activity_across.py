@@ -10,11 +10,13 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 
 from inboxdesk.server.store.activity import StagedNotification
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable, GroupTable
 from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
+from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.feed_fixture import at, feed_fixture
 from tests.production_shaped import production_shaped
@@ -97,16 +99,33 @@ def _stage_newer(service: Service, subscriber: str) -> str:
 
 
 async def test_follow_shows_a_notification_staged_meanwhile(
-    everyone: Service, monkeypatch: pytest.MonkeyPatch
+    everyone: Service,
+    monkeypatch: pytest.MonkeyPatch,
+    transport: FaultTransport,
+    notices: Notices,
 ) -> None:
     monkeypatch.setattr(ActivityScreen, "follow_fast", 0.05)
-    app = app_for(everyone)
-    async with app.run_test(size=SIZE) as pilot:
+    app = app_for(everyone, transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await opened(pilot, rows=1)
         await pilot.press("4")
         await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's activity")
         await pilot.press("L")
         assert _state(app).startswith("● live · jane")
+        # The service unavailable a while: said once, and the follow goes on asking.
+        feed = [r for r in transport.seen if r.url.path == "/v1/notifications"]
+        transport.route["/v1/notifications"] = lambda r: httpx.Response(503, request=r)
+        await until(
+            pilot,
+            lambda: (
+                len([r for r in transport.seen if r.url.path == "/v1/notifications"])
+                >= len(feed) + 6
+            ),
+            what="three polls refused",
+        )
+        assert _state(app).startswith("● live · jane")
+        assert len([n for n in notices if n.severity == "error"]) == 1
+        del transport.route["/v1/notifications"]
         staged = _stage_newer(everyone, "jane")
         await until(pilot, lambda: _table(app, ActivityTable) == 3, what="the staged one")
         table = app.screen.query_one(ActivityTable)

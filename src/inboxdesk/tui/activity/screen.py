@@ -30,7 +30,7 @@ from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
-from inboxdesk.client.errors import InboxdeskError
+from inboxdesk.client.errors import InboxdeskError, transient
 from inboxdesk.client.feed import FeedFilter, FeedScan, scan_feed
 from inboxdesk.core.delivery.follow import FAST, Follow
 from inboxdesk.core.delivery.grouping import Group, Grouping, GroupKey
@@ -510,13 +510,25 @@ class ActivityScreen(Screen[None]):
     async def follow_feed(self) -> None:
         """Page 0 of the feed, again and again while following (not while paused), at
         the pace `Follow` sets."""
+        failing = False
         while self.following:
             if not self.paused and (self.everyone or self.subscriber_id is not None):
                 generation = self._generation
                 wanted = self._feed_wanted()
-                page = await self.context.client.activity(wanted, 0, MAX_PAGE)
-                kept = [n for n in page.data if wanted.keeps(n)]
-                self.post_message(FollowPage(generation, kept))
+                try:
+                    page = await self.context.client.activity(wanted, 0, MAX_PAGE)
+                except InboxdeskError as error:
+                    if not transient(error):
+                        raise  # a refusal that asking again will not change: said, stopped
+                    # Away or "not now": said once, and asked again at the follow's pace
+                    # (decision 108: it never stops by itself).
+                    if not failing:
+                        self.context.report(error)
+                    failing = True
+                else:
+                    failing = False
+                    kept = [n for n in page.data if wanted.keeps(n)]
+                    self.post_message(FollowPage(generation, kept))
             await asyncio.sleep(self.follow.interval(self._now()))
 
     def on_follow_page(self, event: FollowPage) -> None:
