@@ -6,15 +6,22 @@ opens its timeline; `a` again narrows back to the subscriber."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from datetime import UTC, datetime
+from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 
 from inboxdesk.server.store.activity import StagedNotification
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable, GroupTable
 from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
+from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.feed_fixture import at, feed_fixture
-from tests.tui.conftest import NOW, SIZE, app_for, until
+from tests.production_shaped import production_shaped
+from tests.tui.conftest import NOW, SIZE, Notices, app_for, until
+from tests.tui.test_command_line import line
 from tests.tui.test_inbox import opened
 
 
@@ -92,16 +99,33 @@ def _stage_newer(service: Service, subscriber: str) -> str:
 
 
 async def test_follow_shows_a_notification_staged_meanwhile(
-    everyone: Service, monkeypatch: pytest.MonkeyPatch
+    everyone: Service,
+    monkeypatch: pytest.MonkeyPatch,
+    transport: FaultTransport,
+    notices: Notices,
 ) -> None:
     monkeypatch.setattr(ActivityScreen, "follow_fast", 0.05)
-    app = app_for(everyone)
-    async with app.run_test(size=SIZE) as pilot:
+    app = app_for(everyone, transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await opened(pilot, rows=1)
         await pilot.press("4")
         await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's activity")
         await pilot.press("L")
         assert _state(app).startswith("● live · jane")
+        # The service unavailable a while: said once, and the follow goes on asking.
+        feed = [r for r in transport.seen if r.url.path == "/v1/notifications"]
+        transport.route["/v1/notifications"] = lambda r: httpx.Response(503, request=r)
+        await until(
+            pilot,
+            lambda: (
+                len([r for r in transport.seen if r.url.path == "/v1/notifications"])
+                >= len(feed) + 6
+            ),
+            what="three polls refused",
+        )
+        assert _state(app).startswith("● live · jane")
+        assert len([n for n in notices if n.severity == "error"]) == 1
+        del transport.route["/v1/notifications"]
         staged = _stage_newer(everyone, "jane")
         await until(pilot, lambda: _table(app, ActivityTable) == 3, what="the staged one")
         table = app.screen.query_one(ActivityTable)
@@ -112,3 +136,36 @@ async def test_follow_shows_a_notification_staged_meanwhile(
         await until(pilot, lambda: _state(app).startswith("● live"), what="live again")
         await pilot.press("L")
         await until(pilot, lambda: _state(app).startswith("jane"), what="stopped")
+
+
+async def test_everyone_on_a_production_shaped_server_pages_and_says_its_402(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    """Production's feed without `subscriberIds`, in pages of 50 (`hasMore`, no total)
+    read on `m`, the count scanned said across them; and its 402 for a window older than
+    the plan keeps, said in words where "loading…" was."""
+    now = datetime.now(UTC)
+    service = make_service(feed_fixture(now))
+    seen: list[str] = []
+    with production_shaped(service.url, retention_hours=6 * 24, seen=seen) as url:
+        app = app_for(replace(service, url=url), clock=lambda: now)
+        async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+            await opened(pilot, rows=1)
+            await line(pilot, ":activity 5d")
+            await until(pilot, lambda: _table(app, ActivityTable) == 50, what="a page")
+            assert "last 5 d" in _state(app) and "scanned 50 of more" in _state(app)
+            assert _state(app).endswith("m for more")
+            await pilot.press("m")
+            await until(pilot, lambda: "scanned 100 of more" in _state(app), what="two pages")
+            await pilot.press("m")
+            await until(pilot, lambda: "scanned 122 (all)" in _state(app), what="every page")
+            assert _table(app, ActivityTable) == 122 and "m for more" not in _state(app)
+            feed = [parse_qs(urlsplit(p).query) for p in seen if p.startswith("/v1/notif")]
+            assert [q["page"] for q in feed] == [["0"], ["1"], ["2"]]
+            assert all(q["limit"] == ["50"] and "subscriberIds" not in q for q in feed)
+
+            await line(pilot, ":activity 7d")
+            await until(pilot, lambda: "not read: The plan does not keep" in _state(app))
+            said = notices.saying("The plan does not keep the activity feed back to")
+            assert said and "Narrow the window" in said[0].message
+            assert "loading" not in _state(app)

@@ -423,9 +423,12 @@ class InboxdeskApp(App[None]):
 
     # -- environments (tui/environments.py) -------------------------------------------
 
-    async def action_switch_environment(self, environment_id: str | None = None) -> None:
+    async def action_switch_environment(
+        self, environment_id: str | None = None, then: Callable[[], object] | None = None
+    ) -> None:
         """Act in another environment with a key: the views are built again with its
-        key, on the same subscriber where that environment has one."""
+        key, on the same subscriber where that environment has one; `then` runs once
+        the new environment's inbox is open (a saved view opened there)."""
         try:
             keys = self.held_keys
         except ConfigError:
@@ -458,15 +461,23 @@ class InboxdeskApp(App[None]):
             )
         self.show_environment()
         shown = inbox.subscriber_id if isinstance(inbox, InboxScreen) else None
-        self.reopen(shown or self.subscriber_id, back_to)
+        self.reopen(shown or self.subscriber_id, back_to, then)
 
     @work(exclusive=True, group="connect", exit_on_error=False)
-    async def reopen(self, subscriber_id: str | None, back_to: str | None = None) -> None:
+    async def reopen(
+        self,
+        subscriber_id: str | None,
+        back_to: str | None = None,
+        then: Callable[[], object] | None = None,
+    ) -> None:
         """After a switch: the same subscriber, or the environment's first and the picker;
         then the view the switch was made from (`back_to`), after the inbox is open."""
         listed, first, found = await reopen_on(self, self.client, subscriber_id)
         self.post_message(SubscribersListed(listed, first))
         self.load_scope()
+        if then is not None:
+            # Queued after SubscribersListed, whose handler installs the inbox.
+            self.call_later(then)
         if back_to == "integrations":
             self.call_later(self.action_show_integrations)
         elif back_to == "history":

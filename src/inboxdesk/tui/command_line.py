@@ -160,7 +160,8 @@ def _screen(app: InboxdeskApp) -> Screen[None]:
 
 
 async def _open_view(app: InboxdeskApp, view: View) -> None:
-    """A view opens in its environment, with its key (or names the missing one)."""
+    """A view opens in its environment, with its key (or names the missing one); in
+    another environment, once the switch has opened that environment's inbox."""
     keyring = app.held_keys.keyring
     if view.environment_id and view.environment_id != app.held_keys.held.environment_id:
         if keyring.of(view.environment_id) is None:
@@ -169,8 +170,16 @@ async def _open_view(app: InboxdeskApp, view: View) -> None:
                 f"({view.environment_id}), and no key for it is held: "
                 "add one with `inboxdesk config add-key`"
             )
-        await app.action_switch_environment(view.environment_id)
+        await app.action_switch_environment(view.environment_id, partial(_show_view, app, view))
+        return
+    _show_view(app, view)
+
+
+def _show_view(app: InboxdeskApp, view: View) -> None:
+    """The view's screen with its filters, in the environment acted in."""
     if view.kind == "inbox":
+        if not app.is_screen_installed("inbox"):
+            return  # not connected (a problem screen says why)
         app.action_show_inbox()
         app.get_screen("inbox").post_message(OpenSubscriber(view.subscriber or "", view.tab))
         return

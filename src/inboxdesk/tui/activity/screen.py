@@ -26,9 +26,11 @@ from textual.message import Message as TextualMessage
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
+from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
+from inboxdesk.client.errors import InboxdeskError, transient
 from inboxdesk.client.feed import FeedFilter, FeedScan, scan_feed
 from inboxdesk.core.delivery.follow import FAST, Follow
 from inboxdesk.core.delivery.grouping import Group, Grouping, GroupKey
@@ -125,7 +127,7 @@ class ScanPage(TextualMessage):
         self.kept = kept
         self.scanned = scan.scanned
         self.pages = scan.pages
-        self.summary = scan.summary()
+        self.bounded = scan.bounded
         self.done = done
         self.next_page: int | None = None
 
@@ -319,6 +321,8 @@ class ActivityScreen(Screen[None]):
         self.groups: list[Group] = []
         self.group: GroupKey | None = None
         self.scan_words = ""
+        # Read by the scans before the current one (`m` goes on from where one stopped).
+        self.scanned_before = 0
         # Following: page 0 asked again and again; paused while away from the top row.
         self.following = False
         self.paused = False
@@ -358,7 +362,7 @@ class ActivityScreen(Screen[None]):
 
     def _say(self, extra: str = "") -> None:
         if self.everyone:
-            who = f"every subscriber · last {self.window.replace('h', ' h')}"
+            who = f"every subscriber · last {self.window[:-1]} {self.window[-1]}"
         else:
             who = safe(self.subscriber_id or "no subscriber", newlines=False)
         shown = plural(len(self.items), "notification")
@@ -413,6 +417,7 @@ class ActivityScreen(Screen[None]):
         self.groups = []
         self.group = None
         self.scan_words = ""
+        self.scanned_before = 0
         self.table.clear()
         self.query_one(GroupTable).clear()
         self._show_tables()
@@ -461,7 +466,13 @@ class ActivityScreen(Screen[None]):
         self.grouping.add(fresh)
         if event.done:
             self.next_page = event.next_page
-        self.scan_words = event.summary if event.done else f"read {event.scanned:,}…"
+        # Counted from the first page of the view, not of this `m`'s scan.
+        read = self.scanned_before + event.scanned
+        if event.done:
+            self.scanned_before = read
+            self.scan_words = FeedScan(scanned=read, bounded=event.bounded).summary()
+        else:
+            self.scan_words = f"read {read:,}…"
         if self.grouped:
             self.groups = self.grouping.groups()
             self.query_one(GroupTable).show(self.groups)
@@ -499,13 +510,25 @@ class ActivityScreen(Screen[None]):
     async def follow_feed(self) -> None:
         """Page 0 of the feed, again and again while following (not while paused), at
         the pace `Follow` sets."""
+        failing = False
         while self.following:
             if not self.paused and (self.everyone or self.subscriber_id is not None):
                 generation = self._generation
                 wanted = self._feed_wanted()
-                page = await self.context.client.activity(wanted, 0, MAX_PAGE)
-                kept = [n for n in page.data if wanted.keeps(n)]
-                self.post_message(FollowPage(generation, kept))
+                try:
+                    page = await self.context.client.activity(wanted, 0, MAX_PAGE)
+                except InboxdeskError as error:
+                    if not transient(error):
+                        raise  # a refusal that asking again will not change: said, stopped
+                    # Away or "not now": said once, and asked again at the follow's pace
+                    # (decision 108: it never stops by itself).
+                    if not failing:
+                        self.context.report(error)
+                    failing = True
+                else:
+                    failing = False
+                    kept = [n for n in page.data if wanted.keeps(n)]
+                    self.post_message(FollowPage(generation, kept))
             await asyncio.sleep(self.follow.interval(self._now()))
 
     def on_follow_page(self, event: FollowPage) -> None:
@@ -527,6 +550,20 @@ class ActivityScreen(Screen[None]):
             self.table.clear()
             self.table.add(self.follow.rows, self.size.width)
         self._say()
+
+    @on(Worker.StateChanged)
+    def _worker_ended(self, event: Worker.StateChanged) -> None:
+        """A read that failed (a 402, a 422, the service away): the state line says so
+        instead of "loading…", a follow that stopped drops its marker, and the failure
+        goes to the app's one report (Worker.StateChanged does not bubble)."""
+        if event.state != WorkerState.ERROR:
+            return
+        if event.worker.group == "follow":
+            self.following = False
+        error = event.worker.error
+        why = f": {error.message}" if isinstance(error, InboxdeskError) else ""
+        self._say(f" · not read{why}")
+        self.app.post_message(Worker.StateChanged(event.worker, event.state))
 
     def action_toggle_everyone(self) -> None:
         self.everyone = not self.everyone
