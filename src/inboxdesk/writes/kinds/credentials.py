@@ -21,11 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from inboxdesk.models.subscriber_edit import MAX_DEVICE_TOKENS, mask, masked_credentials
 from inboxdesk.text import safe
+from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.events import Result, Sent
+from inboxdesk.writes.kinds.base import Answers, Clients
+from inboxdesk.writes.kinds.data import SubscriberData
 from inboxdesk.writes.model import Kind, Write
 
 if TYPE_CHECKING:
-    from inboxdesk.client import InboxClient
     from inboxdesk.models import Subscriber
 
 WHATS = ("add-token", "remove-token", "webhook-url")
@@ -107,100 +109,6 @@ def removal_write(subscriber: Subscriber, provider: str) -> Write | str:
     )
 
 
-async def perform(client: InboxClient, write: Write) -> Sent:
-    change = write.change
-    assert change is not None
-    provider = str(change["provider"])
-    if write.kind is Kind.CREDENTIALS_REMOVED:
-        await client.remove_credentials(write.target, provider, idempotency_key=write.key)
-        return Sent(write, Result(values={"entries": []}))
-    answer = await client.set_credentials(
-        write.target,
-        provider,
-        change["tokens"],
-        change.get("other") or {},
-        idempotency_key=write.key,
-    )
-    after = entries_of(answer, provider)
-    values: dict[str, Any] = {"entries": after}
-    if change["what"] == "restore":
-        # Production saves under the newest active integration of the provider: name it.
-        saved = [e["integration"] for e in after]
-        integrations = await client.list_integrations(active_only=True)
-        named = {i.id: i.name for i in integrations if i.id}
-        if saved:
-            values["integration"] = saved[-1]
-            values["integrationName"] = named.get(saved[-1], saved[-1])
-    return Sent(write, Result(values=values))
-
-
-def refusal(write: Write) -> str | None:
-    before = (write.change or {}).get("before")
-    if not isinstance(before, list):
-        return "This cannot be undone: the credentials before it are unknown."
-    if len(before) > 1:
-        return (
-            "This cannot be undone: the provider had entries under more than one "
-            "integration, and one PUT restores one of them."
-        )
-    if write.kind is Kind.CREDENTIALS_REMOVED and not before:
-        return "Nothing to undo: there were no credentials to remove."
-    return None
-
-
-def undo_of(write: Write) -> Write:
-    """The write that puts the provider's previous credentials back with a PUT."""
-    change = write.change
-    assert change is not None
-    provider = str(change["provider"])
-    name = safe(provider, newlines=False)
-    who = _who(write.target)
-    before: list[dict[str, Any]] = change["before"]
-    old = before[0]["credentials"] if before else {}
-    tokens = list(old.get("deviceTokens") or [])
-    other: dict[str, Any] = {}
-    if write.kind is Kind.CREDENTIALS_REMOVED:
-        other = {k: old[k] for k in ("webhookUrl", "channel") if k in old}
-        said = (
-            f"undo: restore the {name} credentials of {who} under the newest active "
-            f"{name} integration"
-        )
-        what = "restore"
-    else:
-        if "webhookUrl" in (change.get("other") or {}):
-            other["webhookUrl"] = old.get("webhookUrl")
-        said = f"undo: {write.label}"
-        if not before:
-            said += f" (an empty {name} entry remains)"
-        what = "put-back"
-    return Write(
-        Kind.CREDENTIALS,
-        write.target,
-        (),
-        label=said,
-        undoes=write.id,
-        change={
-            "provider": provider,
-            "what": what,
-            "tokens": tokens,
-            "other": other,
-            "before": list(_now(write)),
-        },
-    )
-
-
-def _now(write: Write) -> Sequence[Mapping[str, Any]]:
-    """The provider's entries as the write left them, as far as the write says."""
-    change = write.change or {}
-    if write.kind is Kind.CREDENTIALS_REMOVED:
-        return []
-    before = change.get("before") or []
-    integration = before[0]["integration"] if before else ""
-    credentials = {**(before[0]["credentials"] if before else {}), **(change.get("other") or {})}
-    credentials["deviceTokens"] = list(change.get("tokens") or [])
-    return [{"integration": integration, "credentials": credentials}]
-
-
 def _masked(entries: Any) -> Any:
     if not isinstance(entries, list):
         return None
@@ -221,3 +129,135 @@ def public(write: Write, after: Mapping[str, Any] | None) -> tuple[Any, Any]:
     if after and "integrationName" in after:
         shown_after = {"entries": shown_after, "integration": after["integrationName"]}
     return _masked(change.get("before")), shown_after
+
+
+class Credentials(SubscriberData):
+    """One provider's device tokens or webhook URL set (also an undo's put-back or
+    restore)."""
+
+    kind = Kind.CREDENTIALS
+
+    async def perform(self, write: Write, clients: Clients) -> Sent:
+        change = write.change
+        assert change is not None
+        provider = str(change["provider"])
+        client = clients.client
+        answer = await client.set_credentials(
+            write.target,
+            provider,
+            change["tokens"],
+            change.get("other") or {},
+            idempotency_key=write.key,
+        )
+        after = entries_of(answer, provider)
+        values: dict[str, Any] = {"entries": after}
+        if change["what"] == "restore":
+            # Production saves under the newest active integration of the provider: name it.
+            saved = [e["integration"] for e in after]
+            integrations = await client.list_integrations(active_only=True)
+            named = {i.id: i.name for i in integrations if i.id}
+            if saved:
+                values["integration"] = saved[-1]
+                values["integrationName"] = named.get(saved[-1], saved[-1])
+        return Sent(write, Result(values=values))
+
+    def refusal(self, write: Write, answers: Answers) -> str | None:
+        before = (write.change or {}).get("before")
+        if not isinstance(before, list):
+            return "This cannot be undone: the credentials before it are unknown."
+        if len(before) > 1:
+            return (
+                "This cannot be undone: the provider had entries under more than one "
+                "integration, and one PUT restores one of them."
+            )
+        return None
+
+    def inverse(self, write: Write, answers: Answers, now: Mapping[str, Flags]) -> Write | str:
+        """The write that puts the provider's previous credentials back with a PUT."""
+        change = write.change
+        assert change is not None
+        name = safe(str(change["provider"]), newlines=False)
+        before: list[dict[str, Any]] = change["before"]
+        old = before[0]["credentials"] if before else {}
+        other: dict[str, Any] = {}
+        if "webhookUrl" in (change.get("other") or {}):
+            other["webhookUrl"] = old.get("webhookUrl")
+        said = f"undo: {write.label}"
+        if not before:
+            said += f" (an empty {name} entry remains)"
+        return self._put_back(write, "put-back", said, other)
+
+    def _put_back(self, write: Write, what: str, said: str, other: dict[str, Any]) -> Write:
+        """The PUT of the provider's tokens before `write`, with `other` fields."""
+        change = write.change or {}
+        before: list[dict[str, Any]] = change["before"]
+        old = before[0]["credentials"] if before else {}
+        return Write(
+            Kind.CREDENTIALS,
+            write.target,
+            (),
+            label=said,
+            undoes=write.id,
+            change={
+                "provider": str(change["provider"]),
+                "what": what,
+                "tokens": list(old.get("deviceTokens") or []),
+                "other": other,
+                "before": list(self._now(write)),
+            },
+        )
+
+    def _now(self, write: Write) -> Sequence[Mapping[str, Any]]:
+        """The provider's entries as the write left them, as far as the write says."""
+        change = write.change or {}
+        before = change.get("before") or []
+        integration = before[0]["integration"] if before else ""
+        credentials = {
+            **(before[0]["credentials"] if before else {}),
+            **(change.get("other") or {}),
+        }
+        credentials["deviceTokens"] = list(change.get("tokens") or [])
+        return [{"integration": integration, "credentials": credentials}]
+
+    def public(self, write: Write, values: Mapping[str, Any] | None) -> tuple[Any, Any]:
+        """Every secret masked."""
+        change = write.change or {}
+        after = values
+        shown_after: Any = _masked((after or {}).get("entries")) if after else None
+        if after and "integrationName" in after:
+            shown_after = {"entries": shown_after, "integration": after["integrationName"]}
+        return _masked(change.get("before")), shown_after
+
+
+class CredentialsRemoved(Credentials):
+    """Every entry of a provider removed (`DELETE`); undone by restoring them under the
+    newest active integration of the provider, which the undo names."""
+
+    kind = Kind.CREDENTIALS_REMOVED
+
+    async def perform(self, write: Write, clients: Clients) -> Sent:
+        assert write.change is not None
+        provider = str(write.change["provider"])
+        await clients.client.remove_credentials(write.target, provider, idempotency_key=write.key)
+        return Sent(write, Result(values={"entries": []}))
+
+    def refusal(self, write: Write, answers: Answers) -> str | None:
+        refused = super().refusal(write, answers)
+        if refused is None and not (write.change or {}).get("before"):
+            return "Nothing to undo: there were no credentials to remove."
+        return refused
+
+    def inverse(self, write: Write, answers: Answers, now: Mapping[str, Flags]) -> Write | str:
+        change = write.change
+        assert change is not None
+        name = safe(str(change["provider"]), newlines=False)
+        old = change["before"][0]["credentials"] if change["before"] else {}
+        said = (
+            f"undo: restore the {name} credentials of {_who(write.target)} under the newest "
+            f"active {name} integration"
+        )
+        other = {k: old[k] for k in ("webhookUrl", "channel") if k in old}
+        return self._put_back(write, "restore", said, other)
+
+    def _now(self, write: Write) -> Sequence[Mapping[str, Any]]:
+        return []

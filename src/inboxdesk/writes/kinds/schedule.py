@@ -13,7 +13,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from inboxdesk.schedule import DAYS, OFF, day_words, is_on
+from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.events import Result, Sent
+from inboxdesk.writes.kinds.base import Answers, Clients
+from inboxdesk.writes.kinds.data import SubscriberData
 from inboxdesk.writes.model import Kind, Write
 
 if TYPE_CHECKING:
@@ -82,3 +85,21 @@ def public(write: Write, after: Mapping[str, Any] | None) -> tuple[Any, Any]:
     """The before and after History shows (a schedule holds no secret)."""
     change = write.change or {}
     return change.get("before"), (after or {}).get("schedule", change.get("set"))
+
+
+class Schedule(SubscriberData):
+    """A subscriber's quiet hours set whole, or turned off."""
+
+    kind = Kind.SCHEDULE
+
+    async def perform(self, write: Write, clients: Clients) -> Sent:
+        return await perform(clients.client, write)
+
+    def refusal(self, write: Write, answers: Answers) -> str | None:
+        return refusal(write)
+
+    def inverse(self, write: Write, answers: Answers, now: Mapping[str, Flags]) -> Write | str:
+        return undo_of(write, answers.values_after(write))
+
+    def public(self, write: Write, values: Mapping[str, Any] | None) -> tuple[Any, Any]:
+        return public(write, values)

@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from inboxdesk.models.subscriber_edit import FIELDS, PLAIN_STRINGS
 from inboxdesk.text import safe
+from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.events import Result, Sent
+from inboxdesk.writes.kinds.base import Answers, Clients
+from inboxdesk.writes.kinds.data import SubscriberData
 from inboxdesk.writes.model import Kind, Write
 
 if TYPE_CHECKING:
@@ -102,3 +105,21 @@ def public(write: Write, after: Mapping[str, Any] | None) -> tuple[Any, Any]:
     """The before and after History shows (no secret lives in these fields)."""
     change = write.change or {}
     return change.get("before"), (after or {}).get("fields", change.get("set"))
+
+
+class SubscriberFields(SubscriberData):
+    """Some of a subscriber's fields set or cleared."""
+
+    kind = Kind.SUBSCRIBER
+
+    async def perform(self, write: Write, clients: Clients) -> Sent:
+        return await perform(clients.client, write)
+
+    def refusal(self, write: Write, answers: Answers) -> str | None:
+        return refusal(write)
+
+    def inverse(self, write: Write, answers: Answers, now: Mapping[str, Flags]) -> Write | str:
+        return undo_of(write, answers.values_after(write))
+
+    def public(self, write: Write, values: Mapping[str, Any] | None) -> tuple[Any, Any]:
+        return public(write, values)
