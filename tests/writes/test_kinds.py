@@ -123,6 +123,7 @@ def test_each_kind_answers_what_it_is_asked(name: Kind) -> None:
     assert describe(write) == kind.describe(write) and describe(write).strip()
     assert isinstance(kind.section(write, None, None, {}), Section)
     before, after = kind.before_after(write, {})
+    assert before is None or isinstance(before, dict | list)
     assert after is None or isinstance(after, dict)
     said = kind.notice(Sent(write, Result()))
     assert said is None or (said[0].strip() and said[1] in ("information", "warning"))
