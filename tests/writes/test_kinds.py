@@ -5,6 +5,7 @@ store never change."""
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import pytest
 
@@ -89,7 +90,7 @@ class Answered:
     def flags_after(self, write: Write) -> dict[str, Flags]:
         return {}
 
-    def values_after(self, write: Write) -> dict[str, object]:
+    def values_after(self, write: Write) -> dict[str, Any]:
         return {}
 
     def count_of(self, write: Write) -> int | float | None:

@@ -21,6 +21,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError
 from inboxdesk.client.errors import transient
@@ -217,7 +218,7 @@ class Outbox:
     def _clients(self) -> Clients:
         return Clients(self.client, self.client_of, self.where.environment)
 
-    def values_after(self, write: Write) -> dict[str, object]:
+    def values_after(self, write: Write) -> dict[str, Any]:
         """What the service answered to a subscriber-data write, as journaled."""
         entry = self.store.entry(write.id)
         values = entry.detail.get("values") if entry is not None else None
