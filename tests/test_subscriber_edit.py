@@ -17,7 +17,7 @@ from inboxdesk.models.subscriber_edit import (
     needs,
 )
 from inboxdesk.writes import describe
-from inboxdesk.writes.subscriber import subscriber_write
+from inboxdesk.writes.kinds.subscriber import subscriber_write
 
 
 @pytest.mark.parametrize(

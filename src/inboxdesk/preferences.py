@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from inboxdesk.delivery import preference_behind
 from inboxdesk.models.preference import PREFERENCE_CHANNELS, Criticality, SubscriberPreferences
 from inboxdesk.text import clip, plural, safe
-from inboxdesk.writes.preference import SUBSCRIBER, Toggle, source_words
+from inboxdesk.writes.kinds.preference import SUBSCRIBER, Toggle, source_words
 
 if TYPE_CHECKING:
     from inboxdesk.client import InboxClient

@@ -14,11 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from inboxdesk.client import ForbiddenError
-from inboxdesk.client.errors import InboxdeskError, TransportError
 from inboxdesk.models import Integration
 from inboxdesk.scope import Scope
 from inboxdesk.text import plural, safe
-from inboxdesk.writes import Kind, Write, describe
+from inboxdesk.writes import Kind, Write
 
 
 def names(item: Integration) -> str:
@@ -153,21 +152,3 @@ def refused_across(
         body=error.body,
         path=error.path,
     )
-
-
-def switch_failed(write: Write, error: InboxdeskError) -> str:
-    """What a failed switch says, every time, in the app as on the command line: a
-    switch is never queued, so a service away means nothing changed."""
-    what = safe(describe(write), newlines=False)
-    if isinstance(error, TransportError):
-        return (
-            f"Not switched: {what} failed, the service is unreachable ({error.message}). "
-            "A switch is never queued, since what its confirmation showed may have changed: "
-            "nothing changed; try again once the service answers."
-        )
-    from inboxdesk.writes.outbox import SwitchUnconfirmed
-
-    if isinstance(error, SwitchUnconfirmed):
-        # The service said yes (2xx): something may have switched. Unknown, not "no".
-        return f"Unknown whether {what} took effect: {error.message}"
-    return f"Not switched: {what} failed. {error.message} Nothing changed."

@@ -171,11 +171,3 @@ def cancel_question(transaction_id: str, notifications: Sequence[ActivityNotific
 def cancel_write(transaction_id: str, notifications: Sequence[ActivityNotification]) -> Write:
     """The write of a cancel, naming the notifications its confirmation named."""
     return Write(Kind.CANCEL, transaction_id, (Step("cancel", tuple(n.id for n in notifications)),))
-
-
-def cancel_words(cancelled: bool) -> str:
-    return (
-        "Cancelled: the delayed steps and the steps after them will not run."
-        if cancelled
-        else "Nothing was cancelled: no step of the transaction was still delayed or merged."
-    )

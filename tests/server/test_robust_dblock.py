@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ def test_a_second_service_on_the_same_database_is_refused(service: Service) -> N
     with pytest.raises(DatabaseInUse, match="in use by another inboxdesk service") as refused:
         second.start()
     assert "\n" not in str(refused.value)
+    assert f"(process {os.getpid()})" in str(refused.value)  # the holder, by its pid
     with service.http() as http:
         response = http.post(MARK, json={"messageId": jane_message(1), "markAs": "read"})
     assert response.status_code == 201
@@ -59,6 +61,7 @@ def test_serve_on_a_database_in_use_says_so_in_one_line(service: Service) -> Non
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0
     assert "in use by another inboxdesk service" in result.stderr
+    assert f"(process {os.getpid()})" in result.stderr
     assert service.snapshot() == before
 
 
@@ -112,8 +115,6 @@ def test_a_refused_demo_touches_nothing_of_the_running_service(service: Service)
 
 
 def test_a_clean_release_removes_the_lock_file_but_only_its_own(tmp_path: Path) -> None:
-    import os
-
     from inboxdesk.server.dblock import DatabaseLock
 
     served = tmp_path / "served.db"
@@ -133,3 +134,18 @@ def test_a_clean_release_removes_the_lock_file_but_only_its_own(tmp_path: Path) 
     with DatabaseLock(db):
         assert Path(f"{db}.lock").exists()
     assert not Path(f"{db}.lock").exists()
+
+
+def test_a_second_lock_in_the_same_process_is_refused_and_leaves_the_holder_s_pid(
+    tmp_path: Path,
+) -> None:
+    from inboxdesk.server.dblock import DatabaseLock
+
+    db = tmp_path / "one.db"
+    with DatabaseLock(db) as held:
+        assert held.acquire() is held  # the holder asking again: still one lock
+        with pytest.raises(DatabaseInUse, match=rf"\(process {os.getpid()}\)"):
+            DatabaseLock(db).acquire()
+        assert Path(f"{db}.lock").read_text() == f"{os.getpid()}\n"  # not emptied by it
+    with DatabaseLock(db):  # free again once released
+        pass

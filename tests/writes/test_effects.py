@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from inboxdesk.models import MarkAs
-from inboxdesk.tui.write_notices import marked_notice
 from inboxdesk.writes import restore_steps
+from inboxdesk.writes.kinds.mark import marked_notice
 
 
 def test_notices_count_what_changed() -> None:

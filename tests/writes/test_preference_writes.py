@@ -10,7 +10,7 @@ import httpx
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.writes import Kind, Outbox, Queued, Refused, Sent, Where, WriteStore, describe
-from inboxdesk.writes.preference import Toggle, preference_write, undo_note, value_of
+from inboxdesk.writes.kinds.preference import Toggle, preference_write, undo_note, value_of
 from inboxdesk.writes.report import as_json
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.preference_fixture import preference_fixture

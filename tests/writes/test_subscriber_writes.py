@@ -25,9 +25,9 @@ from inboxdesk.writes import (
     WriteStore,
     describe,
 )
-from inboxdesk.writes.credentials import credentials_write, removal_write
+from inboxdesk.writes.kinds.credentials import credentials_write, removal_write
+from inboxdesk.writes.kinds.subscriber import subscriber_write, values_of
 from inboxdesk.writes.report import as_json, to_csv
-from inboxdesk.writes.subscriber import subscriber_write, values_of
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.subscriber_fixture import FCM_NEW, SENTINEL, subscriber_fixture
 

@@ -44,8 +44,7 @@ from inboxdesk.writes import (
     Where,
     report,
 )
-from inboxdesk.writes.model import describe
-from inboxdesk.writes.preference import undo_note
+from inboxdesk.writes.kinds import describe, kind_of
 from inboxdesk.writes.store import Entry, JournalError, WriteStore
 
 OPERATIONS = click.Choice([k.value for k in Kind])
@@ -209,16 +208,15 @@ def undo(flags: Flags, entry_id: str, yes: bool, as_json: bool) -> int:
         if refused is not None:
             print(f"inboxdesk: {safe(refused)}", file=sys.stderr)
             return 2
-        if entry.write.kind is Kind.SET_PRIMARY and not await _environment_confirmed(
-            keyring, client, entry, environment
-        ):
+        switch = kind_of(entry.write).with_environment_key
+        if switch and not await _environment_confirmed(keyring, client, entry, environment):
             return NOT_CONFIRMED
         if not _asked(entry, outbox, yes):
             print("Nothing changed.", file=sys.stderr)
             return DECLINED
         event = await outbox.undo(entry.write)
         where = None
-        if entry.write.kind is Kind.SET_PRIMARY:  # a switch back names its environment
+        if switch:  # a switch back names its environment
             where = (await load_scope(client)).name(entry.where.environment or None)
         return _said(event, as_json, where)
 
@@ -236,7 +234,7 @@ def _elsewhere(keyring: Keyring, entry: Entry, here: str) -> bool:
     there = keyring.of(acted)
     if there is not None:
         refuse_if_read_only(keyring.settings, there)
-    if entry.write.kind is Kind.SET_PRIMARY:
+    if kind_of(entry.write).with_environment_key:
         return False  # switched back with its environment's key (Outbox.client_of)
     name = there.label if there is not None else safe(acted, newlines=False)
     current = keyring.of(here)
@@ -316,24 +314,12 @@ def _asked(entry: Entry, outbox: Outbox, yes: bool) -> bool:
     writes that touched the same things, how many messages it changes, a new switch
     (Outbox.undo_notes)."""
     notes = outbox.undo_notes(entry)
-    many = _messages_changed(entry)
+    many = kind_of(entry.write).messages_changed(entry.write)
     if many is not None and many > 1:
         notes.append(f"This undo changes {plural(many, 'message')}.")
-    if entry.write.kind is Kind.SET_PRIMARY and not notes:
-        notes.append("This undo switches the primary integration again.")
     # The notes go in the question, in one line where there is no terminal to ask.
     said = "".join(f"{safe(n, newlines=False)} " for n in notes)
     return go_ahead(f"{said}Undo {safe(describe(entry.write))}?", yes)
-
-
-def _messages_changed(entry: Entry) -> int | None:
-    """How many messages undoing `entry` writes to (a mark-all's: those it changed)."""
-    if entry.write.kind is Kind.SET_PRIMARY:
-        return None
-    if entry.write.kind is Kind.MARK_ALL:
-        before = entry.write.before
-        return len(before) if before is not None else None
-    return len(entry.write.ids)
 
 
 def _said(event: Event, as_json: bool, where: str | None = None) -> int:
@@ -352,7 +338,7 @@ def _said(event: Event, as_json: bool, where: str | None = None) -> int:
     else:
         done = safe(describe(write)) + (f" in {safe(where, newlines=False)}" if where else "")
         print(f"Done: {done} (history id {write.id[: report.SHORT_ID]}).")
-        if note := undo_note(write):
+        if note := kind_of(write).done_note(write):
             print(safe(note))
         if name := (event.result.values or {}).get("integrationName"):
             print(f"Restored under the integration {safe(str(name), newlines=False)}.")

@@ -32,11 +32,12 @@ from inboxdesk.client import ApiError, ForbiddenError, InboxdeskError
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
-from inboxdesk.primary import names, plan_primary, refused_across, switch_failed
+from inboxdesk.primary import names, plan_primary, refused_across
 from inboxdesk.scope import Scope, matches
 from inboxdesk.text import safe
 from inboxdesk.tracking import tracks
 from inboxdesk.writes import Kind, Outbox, Write
+from inboxdesk.writes.kinds.set_primary import switch_failed
 
 # Exit status when a switch needs the environment's name and was not given it.
 NOT_CONFIRMED = 2

@@ -29,9 +29,9 @@ from inboxdesk.schedule import OFF, ScheduleError, build, is_on
 from inboxdesk.schedule import lines as schedule_lines
 from inboxdesk.text import safe
 from inboxdesk.writes import Outbox, describe
-from inboxdesk.writes.preference import FUTURE_ONLY, preference_write
-from inboxdesk.writes.schedule import schedule_write
-from inboxdesk.writes.schedule import words as schedule_words
+from inboxdesk.writes.kinds.preference import FUTURE_ONLY, preference_write
+from inboxdesk.writes.kinds.schedule import schedule_write
+from inboxdesk.writes.kinds.schedule import words as schedule_words
 
 # Exit status of a change refused before it is sent (bad input): nothing changed.
 BAD_INPUT = 2

@@ -22,10 +22,11 @@ from inboxdesk.cli.writing import send as send_write
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.resend import cancel_question, cancel_words, cancel_write, plan
+from inboxdesk.resend import cancel_question, cancel_write, plan
 from inboxdesk.text import safe
 from inboxdesk.unknown import check_known
 from inboxdesk.writes import Outbox
+from inboxdesk.writes.kinds.cancel import cancel_words
 
 # Exit status when nothing was found, or the service said no.
 NOT_DONE = 1

@@ -25,8 +25,8 @@ from inboxdesk.models.subscriber_edit import (
 )
 from inboxdesk.text import safe
 from inboxdesk.writes import Outbox, describe
-from inboxdesk.writes.credentials import credentials_write, removal_write
-from inboxdesk.writes.subscriber import changed, subscriber_write, values_of
+from inboxdesk.writes.kinds.credentials import credentials_write, removal_write
+from inboxdesk.writes.kinds.subscriber import changed, subscriber_write, values_of
 
 # Exit status of a change refused before it is sent (bad input): nothing changed.
 BAD_INPUT = 2

@@ -1,18 +1,21 @@
 """One service per database: an exclusive lock on `<db>.lock` while a service runs.
 
 Two services on one file each believe they own its pending idempotency rows, so one
-key could run twice (issue 9). flock locks belong to an open file, so a second service
-is refused even inside the same process, and the lock goes when its holder exits.
-A clean release removes the file too (only while it is still the holder's own).
+key could run twice (issue 9). The lock is filelock's (flock on Unix): it belongs to an
+open file, so a second service is refused even inside the same process, and it goes
+when its holder exits. The holder writes its pid in the file, which a refusal names.
+A clean release removes the file while still holding it, and only while it is the
+holder's own: a service that locked it meanwhile finds it unlinked and tries again
+(filelock drops a lock on a removed file).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 from pathlib import Path
 from types import TracebackType
-from typing import IO
+
+from filelock import FileLock, Timeout
 
 
 class DatabaseInUse(RuntimeError):
@@ -24,54 +27,56 @@ class DatabaseLock:
         # The real path: a symlink to a database in use must find the same lock.
         path = str(db_path)
         self.db_path = path if path == ":memory:" else os.path.realpath(path)
-        self._file: IO[str] | None = None
-
-    def acquire(self) -> DatabaseLock:
-        if self.db_path == ":memory:" or self._file is not None:
-            return self
-        while True:
-            file = open(self.lock_path, "a+", encoding="utf-8")  # noqa: SIM115
-            try:
-                fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                file.close()
-                raise DatabaseInUse(
-                    f"{self.db_path} is in use by another inboxdesk service; "
-                    "stop that one or choose another --db"
-                ) from None
-            if self._is_at_path(file):
-                break
-            # Its holder removed it as we opened it (release): lock the file now there.
-            file.close()
-        # The holder's pid, for whoever wonders which process that is.
-        file.truncate(0)
-        file.write(f"{os.getpid()}\n")
-        file.flush()
-        self._file = file
-        return self
+        # (device, inode) of the file this lock holds, while it holds one.
+        self._held: tuple[int, int] | None = None
+        self._lock: FileLock | None = None
 
     @property
     def lock_path(self) -> str:
         return f"{self.db_path}.lock"
 
-    def _is_at_path(self, file: IO[str]) -> bool:
-        """Whether the open file is still the one at the lock's path."""
+    def acquire(self) -> DatabaseLock:
+        if self.db_path == ":memory:" or self._held is not None:
+            return self
+        lock = FileLock(self.lock_path, timeout=0, on_acquired=self._mark)
         try:
-            here = os.stat(self.lock_path)
-        except FileNotFoundError:
-            return False
-        mine = os.fstat(file.fileno())
-        return (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino)
+            lock.acquire()
+        except Timeout:
+            holder = self._holder()
+            by = f" (process {holder})" if holder else ""
+            raise DatabaseInUse(
+                f"{self.db_path} is in use by another inboxdesk service{by}; "
+                "stop that one or choose another --db"
+            ) from None
+        self._lock = lock
+        return self
+
+    def _mark(self, fd: int) -> None:
+        """Write the holder's pid in the file it now holds, and remember which file."""
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        held = os.fstat(fd)
+        self._held = held.st_dev, held.st_ino
+
+    def _holder(self) -> str:
+        """The holder's pid, as it wrote it; "" when unreadable."""
+        try:
+            text = Path(self.lock_path).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return ""
+        return text if text.isdigit() else ""
 
     def release(self) -> None:
-        if self._file is not None:
-            # Removed while still locked, and only if the file there is ours: a service
-            # that opened it meanwhile finds it gone once it gets the lock, and retries.
-            if self._is_at_path(self._file):
-                os.unlink(self.lock_path)
-            fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
-            self._file.close()
-            self._file = None
+        if self._lock is None:
+            return
+        try:
+            here = os.stat(self.lock_path)
+            if (here.st_dev, here.st_ino) == self._held:
+                os.unlink(self.lock_path)  # still locked: see the module's note
+        except FileNotFoundError:
+            pass
+        self._lock.release(force=True)
+        self._lock = self._held = None
 
     def __enter__(self) -> DatabaseLock:
         return self.acquire()

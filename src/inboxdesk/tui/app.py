@@ -680,7 +680,7 @@ class InboxdeskApp(App[None]):
     def _write_done(self, event: Event) -> None:
         """Say what became of a write (each view redraws what it shows of it)."""
         from inboxdesk.tui.write_notices import notice
-        from inboxdesk.writes import Failed, Kind, Queued
+        from inboxdesk.writes import Failed, Queued
 
         if isinstance(event, Failed):
             # A refused switch is said as what it means: the key went to another
@@ -696,8 +696,9 @@ class InboxdeskApp(App[None]):
             title = "Queued" if isinstance(event, Queued) else None
             self.notify(text, title=title or "", severity=severity, timeout=8, markup=False)  # type: ignore[arg-type]
         if isinstance(event, Failed):
-            # A switch's own notice says why in full; an unreachable service is probed.
-            if event.write.kind is not Kind.SET_PRIMARY or isinstance(event.error, TransportError):
+            # A kind's own notice of a failure says why in full (a switch's); an
+            # unreachable service is probed.
+            if said is None or isinstance(event.error, TransportError):
                 self.report(event.error)
         elif isinstance(event, Queued) and self.outbox.away:
             self._went_away("The service is unreachable.")

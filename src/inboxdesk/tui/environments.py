@@ -103,10 +103,10 @@ def explained(event: Failed, keys: HeldKeys, scope: Scope | None) -> InboxdeskEr
     it went with is another environment's than the integration's."""
     from inboxdesk.primary import refused_across
     from inboxdesk.scope import Scope
-    from inboxdesk.writes import Kind
+    from inboxdesk.writes.kinds import kind_of
 
     error, write = event.error, event.write
-    if not isinstance(error, ForbiddenError) or write.kind is not Kind.SET_PRIMARY:
+    if not isinstance(error, ForbiddenError) or not kind_of(write).with_environment_key:
         return error
     used = keys.keyring.of(write.environment) or keys.held
     target = (scope or Scope()).name(write.environment)

@@ -23,8 +23,10 @@ from .model import (
     Step as Step,
     Where as Where,
     Write as Write,
+)
+from .kinds import (
     describe as describe,
-    never_undone as never_undone,
+    kind_of as kind_of,
 )
 from .outbox import Outbox as Outbox
 from .store import (

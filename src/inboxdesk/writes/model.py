@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from inboxdesk.text import plural
 from inboxdesk.writes.effects import Flags
 
 # The service keeps an Idempotency-Key this long: an older write may be applied twice.
@@ -23,38 +22,23 @@ UNDOABLE_MARK_ALL = 1000
 
 
 class Kind(StrEnum):
-    MARK = "mark"  # mark-as on the listed ids, one request per step
-    MARK_ALL = "mark-all"  # every in-app message of the subscriber
-    SET_PRIMARY = "set-primary"  # never queued
-    # archive, unarchive, snooze or unsnooze: one v2 request per notification (at most 4
-    # at a time), reported as one write
-    INBOX = "inbox"
-    # one channel of one workflow, or globally, on or off for a subscriber (preference.py)
+    """Each kind's name, as the queue and the journal store it (never renamed: users'
+    queues and journals keep loading). What a kind does lives in its module of
+    `writes/kinds/`, registered in `writes/kinds/__init__.py`."""
+
+    MARK = "mark"
+    MARK_ALL = "mark-all"
+    SET_PRIMARY = "set-primary"
+    INBOX = "inbox"  # archive, unarchive, snooze or unsnooze
     PREFERENCE = "preference"
-    # archive all, or archive all read: one v2 bulk request (every channel, no undo)
     ARCHIVE_ALL = "archive-all"
-    # trigger a workflow for a subscriber: the step's action is the workflow, its one id
-    # the transactionId made before the first try (never queued, no undo)
     SEND = "send"
-    # a subscriber's own data (subscriber.py, credentials.py): its fields, one
-    # provider's credentials set, or every entry of a provider removed
-    SUBSCRIBER = "subscriber"
+    SUBSCRIBER = "subscriber"  # a subscriber's fields
     CREDENTIALS = "credentials"
     CREDENTIALS_REMOVED = "credentials-removed"
-    # trigger a notification's workflow again for its subscriber: the step's action is the
-    # workflow, its ids the new transactionId (made before the first try) and the
-    # original's; `payload` and `trigger` carry the rest of the body (never queued, no undo)
     RESEND = "resend"
-    # cancel a transaction's delayed work, every subscriber's: the target is the
-    # transactionId, the step's ids the notifications the confirmation named (never
-    # queued, no undo)
     CANCEL = "cancel"
-    # a subscriber's schedule (quiet hours) set whole or turned off (schedule.py)
     SCHEDULE = "schedule"
-
-
-# The kinds that trigger a workflow: their transactionId is journalled before the first try.
-TRIGGERS = frozenset({Kind.SEND, Kind.RESEND})
 
 
 @dataclass(frozen=True)
@@ -186,75 +170,9 @@ class Write:
         )
 
 
-# The kinds that change a subscriber's own data: fields, credentials set, removed.
-DATA_KINDS = frozenset(
-    {Kind.SUBSCRIBER, Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED, Kind.SCHEDULE}
-)
-
-
-def never_undone(write: Write) -> str | None:
-    """Why a write of this kind can never be undone (what it did cannot be taken back),
-    or None."""
-    if write.kind in TRIGGERS:
-        return "This cannot be undone: a notification sent cannot be taken back."
-    if write.kind is Kind.CANCEL:
-        return "This cannot be undone: cancelled steps never run again."
-    return None
-
-
-def preference_action(channel: str, on: bool) -> str:
-    """A preference step's action: `email:off`."""
-    return f"{channel}:{'on' if on else 'off'}"
-
-
-def preference_parts(write: Write) -> tuple[str, bool, str]:
-    """A preference write's channel, value, and workflow identifier ("": global)."""
-    step = write.steps[0]
-    channel, _, state = step.action.partition(":")
-    return channel, state == "on", step.ids[0] if step.ids else ""
-
-
 def aware_time(text: str) -> datetime:
     """An ISO 8601 time with its offset; one without is not a time inboxdesk wrote."""
     when = datetime.fromisoformat(text)
     if when.tzinfo is None:
         raise ValueError(f"{text!r} has no UTC offset")
     return when
-
-
-def describe(write: Write) -> str:
-    """The write in a few words, for notices and the queue's list (raw: show it safe)."""
-    if write.kind is Kind.PREFERENCE:
-        channel, on, workflow = preference_parts(write)
-        where = write.label or workflow or "every workflow (global)"
-        words = f"{channel} {'on' if on else 'off'} for {where}"
-        if write.context:
-            words += f" in context {', '.join(write.context)}"
-        return f"undo: {words}" if write.undoes is not None else words
-    if write.kind in DATA_KINDS:
-        # Said when it was made (subscriber.py, credentials.py), never with a secret.
-        return write.label
-    if write.kind is Kind.SET_PRIMARY:
-        again = " again" if write.undoes is not None else ""
-        return f"make {write.label or write.target} primary{again}"
-    if write.kind is Kind.MARK_ALL:
-        return f"mark all messages {write.steps[0].action}"
-    if write.kind is Kind.SEND:
-        return f"send {write.steps[0].action} ({write.steps[0].ids[0]})"
-    if write.kind is Kind.RESEND:
-        step = write.steps[0]
-        return f"resend {step.action} to {write.target} ({step.ids[0]}, again of {step.ids[-1]})"
-    if write.kind is Kind.CANCEL:
-        touched = plural(len(write.ids), "notification")
-        return f"cancel the delayed work of {write.target} ({touched})"
-    if write.kind is Kind.ARCHIVE_ALL:
-        read = " read" if write.steps[0].action == "read-archive" else ""
-        return f"archive all{read} messages"
-    count = len(write.ids)
-    noun = "message" if count == 1 else "messages"
-    if write.undoes is not None:
-        return f"undo on {count} {noun}"
-    if write.kind is Kind.INBOX:
-        until = f" until {write.until}" if write.until else ""
-        return f"{write.steps[0].action} {count} {noun}{until}"
-    return f"mark {count} {noun} {write.steps[0].action}"

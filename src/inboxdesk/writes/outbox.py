@@ -21,15 +21,11 @@ import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Any
 
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError
-from inboxdesk.client.errors import ProtocolError, transient
-from inboxdesk.models import MarkAs
-from inboxdesk.models.inbox import InboxAction, InboxNotification
-from inboxdesk.text import safe
-from inboxdesk.writes import credentials, schedule, subscriber
-from inboxdesk.writes.effects import Flags, after_mark, restore_steps
+from inboxdesk.client.errors import transient
+from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.events import (
     Dropped,
     Event,
@@ -37,34 +33,14 @@ from inboxdesk.writes.events import (
     Partial,
     Queued,
     Refused,
-    Result,
     Sent,
 )
-from inboxdesk.writes.model import (
-    DATA_KINDS,
-    TRIGGERS,
-    UNDOABLE_MARK_ALL,
-    Kind,
-    Step,
-    Where,
-    Write,
-    describe,
-    never_undone,
-)
-from inboxdesk.writes.preference import after_of, toggle_of, undo_of
+from inboxdesk.writes.kinds import describe, kind_of, overlaps
+from inboxdesk.writes.kinds.base import Clients
+from inboxdesk.writes.model import Where, Write
 from inboxdesk.writes.store import Entry, WriteStore
 
-if TYPE_CHECKING:
-    from inboxdesk.models import Integration, Message
-
 Listener = Callable[[Event], None]
-# Kinds the inbox's undo never takes back: what they did cannot be taken back.
-NEVER_UNDONE = (Kind.SEND, Kind.RESEND, Kind.CANCEL)
-INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time
-MARKS = frozenset(m.value for m in MarkAs)
-# Fail while the service is away, never wait in the queue: what they confirmed, or a
-# notification's moment, may not hold later.
-NEVER_QUEUED = frozenset({Kind.SET_PRIMARY, Kind.SEND, Kind.RESEND, Kind.CANCEL})
 
 
 class Outbox:
@@ -130,9 +106,7 @@ class Outbox:
     def _last_status(self, write: Write) -> int | None:
         """The status the service gave the write's newest request (each request of a
         write carries one of its keys), from the client's log of this session."""
-        client = self.client
-        if write.kind is Kind.SET_PRIMARY and write.environment and self.client_of is not None:
-            client = self.client_of(write.environment)
+        client = kind_of(write).client(write, self._clients())
         for request in reversed(client.requests.entries):
             key = request.idempotency_key or ""
             if key == write.key or key.startswith(f"{write.key}-"):
@@ -188,10 +162,11 @@ class Outbox:
             write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
         async with self._lock:
             self._made.append(write)
-            if write.kind in TRIGGERS:
+            kind = kind_of(write)
+            if kind.journal_first:
                 # Journalled before the first try: its transactionId is never lost.
                 self.store.record(self.where, write, "sending")
-            if write.kind not in NEVER_QUEUED and self.queues:
+            if kind.queued and self.queues:
                 waiting = self.queued()
                 if self.away or waiting:
                     self.store.enqueue(self.where, write, self.fingerprint)
@@ -224,9 +199,9 @@ class Outbox:
     async def _send(self, write: Write) -> Event:
         tried = write.as_tried()
         try:
-            event = await self._perform(tried)
+            event = await kind_of(tried).perform(tried, self._clients())
         except InboxdeskError as exc:
-            if not transient(exc) or tried.kind in NEVER_QUEUED or not self.queues:
+            if not transient(exc) or not kind_of(tried).queued or not self.queues:
                 self.store.dequeue(tried.id)
                 return self._emit(Failed(tried, exc))
             # Away, too slow, or "not now": kept, with its key, to be sent again.
@@ -240,130 +215,18 @@ class Outbox:
         self._remember(tried, event)
         return self._emit(event)
 
-    async def _perform(self, write: Write) -> Sent | Partial:
-        client = self.client
-        if write.kind is Kind.SUBSCRIBER:
-            return await subscriber.perform(client, write)
-        if write.kind is Kind.SCHEDULE:
-            return await schedule.perform(client, write)
-        if write.kind in DATA_KINDS:
-            return await credentials.perform(client, write)
-        if write.kind is Kind.SET_PRIMARY:
-            if write.environment and self.client_of is not None:
-                client = self.client_of(write.environment)
-            integration = await client.set_primary(write.target, idempotency_key=write.key)
-            _answers_the_switch(write, integration, self.where.environment)
-            return Sent(write, Result(integration=integration))
-        if write.kind is Kind.SEND:
-            step = write.steps[0]
-            triggered = await client.trigger(
-                step.action, write.target, write.payload, step.ids[0], idempotency_key=write.key
-            )
-            return Sent(write, Result(trigger=triggered))
-        if write.kind is Kind.RESEND:
-            step = write.steps[0]
-            triggered = await client.trigger(
-                step.action,
-                write.target,
-                write.payload,
-                step.ids[0],
-                idempotency_key=write.key,
-                extra=write.trigger,
-            )
-            return Sent(write, Result(trigger=triggered))
-        if write.kind is Kind.CANCEL:
-            cancelled = await client.cancel_trigger(write.target, idempotency_key=write.key)
-            return Sent(write, Result(cancelled=cancelled))
-        if write.kind is Kind.MARK_ALL:
-            count = await client.mark_all(
-                write.target, write.steps[0].action, idempotency_key=write.key
-            )
-            return Sent(write, Result(count=count, refetch=True))
-        if write.kind is Kind.INBOX:
-            return await self._inbox(write)
-        if write.kind is Kind.PREFERENCE:
-            toggle = toggle_of(write)
-            prefs = await client.update_preferences(
-                write.target,
-                {toggle.channel: toggle.on},
-                workflow_id=toggle.workflow or None,
-                idempotency_key=write.key,
-                context_keys=write.context,
-            )
-            return Sent(write, Result(preferences=prefs))
-        if write.kind is Kind.ARCHIVE_ALL:
-            await client.bulk(write.target, write.steps[0].action, idempotency_key=write.key)
-            return Sent(write, Result(refetch=True))  # 204: no count, no items
-        messages: list[Message] = []
-        not_updated: list[str] = []
-        for number, step in enumerate(write.steps):
-            try:
-                answer = await client.mark_as(
-                    write.target,
-                    list(step.ids),
-                    step.action,
-                    idempotency_key=write.step_key(number),
-                )
-            except InboxdeskError as exc:
-                if number == 0 or transient(exc):
-                    raise  # nothing done yet, or to be resent whole (the keys make it once)
-                result = Result(tuple(messages), not_updated=tuple(not_updated))
-                return Partial(
-                    write,
-                    result,
-                    failed=len(write.steps) - number,
-                    requests=len(write.steps),
-                    error=exc,
-                )
-            messages.extend(answer.updated)
-            not_updated.extend(answer.not_updated)
-        result = Result(tuple(messages), not_updated=tuple(dict.fromkeys(not_updated)))
-        return Partial(write, result) if not_updated else Sent(write, result)
+    def _clients(self) -> Clients:
+        return Clients(self.client, self.client_of, self.where.environment)
 
-    async def _inbox(self, write: Write) -> Sent | Partial:
-        """One PATCH per notification, at most INBOX_IN_FLIGHT at a time, each with its
-        own key derived from the write's; a write with none done and the service away
-        raises, to be queued whole (the keys make a resend apply once)."""
-        step = write.steps[0]
-        until = datetime.fromisoformat(write.until) if write.until else None
-        gate = asyncio.Semaphore(INBOX_IN_FLIGHT)
-
-        async def one(number: int, notification_id: str) -> InboxNotification:
-            async with gate:
-                return await self.client.notification_action(
-                    write.target, notification_id, step.action, until, write.step_key(number + 1)
-                )
-
-        answers = await asyncio.gather(
-            *(one(n, i) for n, i in enumerate(step.ids)), return_exceptions=True
-        )
-        done = [a for a in answers if isinstance(a, InboxNotification)]
-        failures = [a for a in answers if isinstance(a, BaseException)]
-        away = [f for f in failures if isinstance(f, InboxdeskError) and transient(f)]
-        if away:
-            raise away[0]
-        for failure in failures:
-            if not isinstance(failure, InboxdeskError):
-                raise failure  # a bug: reported as one
-        result = Result(
-            notifications=tuple(done),
-            not_updated=tuple(
-                i
-                for i, a in zip(step.ids, answers, strict=True)
-                if not isinstance(a, InboxNotification)
-            ),
-        )
-        if not failures:
-            return Sent(write, result)
-        first = failures[0]
-        assert isinstance(first, InboxdeskError)
-        return Partial(write, result, failed=len(failures), requests=len(step.ids), error=first)
-
-    def values_after(self, write: Write) -> dict[str, object]:
+    def values_after(self, write: Write) -> dict[str, Any]:
         """What the service answered to a subscriber-data write, as journaled."""
         entry = self.store.entry(write.id)
         values = entry.detail.get("values") if entry is not None else None
         return values if isinstance(values, dict) else {}
+
+    def flags_after(self, write: Write) -> dict[str, Flags]:
+        """What the service returned to `write`: this session's, else as journaled."""
+        return self._after.get(write.id) or self._journaled_after(write)
 
     def _journaled_after(self, write: Write) -> dict[str, Flags]:
         """What the service returned to `write`, as journaled (a write of another session)."""
@@ -372,12 +235,7 @@ class Outbox:
         return {str(i): (bool(f[0]), bool(f[1])) for i, f in after.items()}
 
     def _remember(self, write: Write, event: Sent | Partial) -> None:
-        after = {m.id: (m.read, m.seen) for m in event.result.messages if m.id}
-        if event.result.preferences is not None:
-            after = {k: (v[0], v[1]) for k, v in after_of(write, event.result.preferences).items()}
-        if write.kind is Kind.MARK_ALL and write.before is not None:
-            after = {i: after_mark(write.steps[0].action, f) for i, f in write.before.items()}
-        self._after[write.id] = after
+        self._after[write.id] = kind_of(write).remembered(event)
         if event.result.count is not None:
             self._counts[write.id] = event.result.count
 
@@ -390,63 +248,19 @@ class Outbox:
                 write.target == target
                 and write.undoes is None
                 and write.id not in self._undone
-                # A switch or a preference is undone from History, never by the inbox's z.
-                and write.kind
-                not in (Kind.SET_PRIMARY, Kind.PREFERENCE, *NEVER_UNDONE, *DATA_KINDS)
+                and kind_of(write).undone_by_z  # the rest are undone from History
             ):
                 return write
         return None
-
-    @staticmethod
-    def primary_again(write: Write) -> Write | str:
-        """A set primary's undo: making the one it replaced primary
-        again, a new switch; or why there is none."""
-        if not write.previous:
-            return "This cannot be undone: no other integration was primary before it."
-        earlier, name = write.previous[0]
-        return Write(
-            Kind.SET_PRIMARY,
-            earlier,
-            (),
-            label=name,
-            undoes=write.id,
-            environment=write.environment,
-        )
 
     def refusal(self, write: Write) -> str | None:
         """Why `write` cannot be undone, or None."""
         if not write.tried and any(w.id == write.id for w in self.queued()):
             return None  # never tried: it just leaves the queue
-        if write.kind is not Kind.SET_PRIMARY and (elsewhere := self._elsewhere(write)):
+        kind = kind_of(write)
+        if not kind.with_environment_key and (elsewhere := self._elsewhere(write)):
             return elsewhere
-        if write.kind is Kind.SET_PRIMARY:
-            again = self.primary_again(write)
-            return again if isinstance(again, str) else None
-        if write.kind is Kind.SUBSCRIBER:
-            return subscriber.refusal(write)
-        if write.kind is Kind.SCHEDULE:
-            return schedule.refusal(write)
-        if write.kind in DATA_KINDS:
-            return credentials.refusal(write)
-        if write.kind is Kind.PREFERENCE and write.before is None:
-            return "This cannot be undone: the channel's value before it is unknown."
-        if write.kind is Kind.ARCHIVE_ALL:
-            return "This cannot be undone: the service has no unarchive-all."
-        if (never := never_undone(write)) is not None:
-            return never
-        if write.kind is Kind.INBOX:
-            if InboxAction(write.steps[0].action).inverse is None:
-                return "This cannot be undone: the end of the earlier snooze is not known."
-            return None
-        if write.before is None:
-            count = self._count(write)
-            reason = (
-                f"it changed more than {UNDOABLE_MARK_ALL:,} messages"
-                if write.kind is Kind.MARK_ALL and count is not None and count > UNDOABLE_MARK_ALL
-                else "the state before it is unknown"
-            )
-            return f"This cannot be undone: {reason}."
-        return None
+        return kind.refusal(write, self)
 
     def _elsewhere(self, write: Write) -> str | None:
         """Why a write made in another environment than the one acted in now is not
@@ -462,7 +276,7 @@ class Outbox:
             "--environment) to undo it with its key."
         )
 
-    def _count(self, write: Write) -> int | float | None:
+    def count_of(self, write: Write) -> int | float | None:
         """How many messages a mark-all changed, as the service said (this session's, or
         journaled): over UNDOABLE_MARK_ALL is why its "before" was not listed."""
         if write.id in self._counts:
@@ -476,21 +290,15 @@ class Outbox:
         things (the state it restores may not be the one meant), and that a switch back
         is a new switch. Empty: nothing to ask."""
         notes = []
-        later = self.store.later(entry)
+        kind = kind_of(entry.write)
+        later = [e for e in self.store.later(entry) if overlaps(entry.write, e.write)]
         if later:
-            things = {Kind.SET_PRIMARY: "integrations", Kind.PREFERENCE: "preferences"}.get(
-                entry.write.kind,
-                "subscriber's data" if entry.write.kind in DATA_KINDS else "messages",
-            )
             notes.append(
                 f"{len(later)} later write{'s' if len(later) != 1 else ''} touched the same "
-                f"{things} since (newest: {describe(later[0].write)}, {later[0].write.id[:10]})."
+                f"{kind.things} since (newest: {describe(later[0].write)}, "
+                f"{later[0].write.id[:10]})."
             )
-        if entry.write.kind is Kind.SET_PRIMARY:
-            notes.append(
-                "This is a new switch: it cannot restore cleared conditions or an activation."
-            )
-        return notes
+        return notes + kind.undo_notes(entry.write)
 
     async def undo(self, write: Write, now: Mapping[str, Flags] | None = None) -> Event:
         """Take `write` back: out of the queue if it was never tried, else by a new write
@@ -502,82 +310,11 @@ class Outbox:
         if not write.tried and any(w.id == write.id for w in self.queued()):
             self._undone.add(write.id)
             return self.drop(write)
-        if write.kind is Kind.SET_PRIMARY:
-            again = self.primary_again(write)
-            assert isinstance(again, Write)
-            self._undone.add(write.id)
-            return await self.submit(again)
-        if write.kind is Kind.SUBSCRIBER:
-            self._undone.add(write.id)
-            return await self.submit(subscriber.undo_of(write, self.values_after(write)))
-        if write.kind is Kind.SCHEDULE:
-            self._undone.add(write.id)
-            return await self.submit(schedule.undo_of(write, self.values_after(write)))
-        if write.kind in (Kind.CREDENTIALS, Kind.CREDENTIALS_REMOVED):
-            self._undone.add(write.id)
-            return await self.submit(credentials.undo_of(write))
-        if write.kind is Kind.PREFERENCE:
-            self._undone.add(write.id)
-            after = self._after.get(write.id) or self._journaled_after(write)
-            return await self.submit(undo_of(write, after))
-        if write.kind is Kind.INBOX:
-            step = write.steps[0]
-            self._undone.add(write.id)
-            inverse = InboxAction(step.action).inverse
-            assert inverse is not None  # refusal() said so otherwise
-            back = Step(inverse.value, step.ids)
-            return await self.submit(Write(Kind.INBOX, write.target, (back,), undoes=write.id))
-        assert write.before is not None
-        current = predicted(write)
-        current.update(self._after.get(write.id) or self._journaled_after(write))
-        current.update({i: f for i, f in (now or {}).items() if i in write.before})
-        steps = restore_steps(write.before, current)
         self._undone.add(write.id)
-        if not steps:
-            return self._emit(Refused(write, "Nothing to undo: the messages are as they were."))
-        undo = Write(
-            Kind.MARK,
-            write.target,
-            tuple(Step(m.value, tuple(ids)) for m, ids in steps),
-            before=current,
-            undoes=write.id,
-        )
-        return await self.submit(undo)
-
-
-class SwitchUnconfirmed(ProtocolError):
-    """A switch the service answered with success, naming another integration or
-    environment than the one asked for: whether it took effect is unknown."""
-
-
-def _answers_the_switch(write: Write, integration: Integration, own: str) -> None:
-    """The service's answer to a switch names the integration and the environment asked
-    for (or leaves them out); one naming another is not trusted as done."""
-    asked = write.environment or own
-    # An answer that leaves a field out names nothing else: production may send one so.
-    other_id = bool(integration.id) and (integration.id or "").lower() != write.target.lower()
-    answered = integration.environment_id
-    if not other_id and not (asked and answered and answered != asked):
-        return
-    raise SwitchUnconfirmed(
-        f"The service answered the switch of {safe(write.target, newlines=False)} with "
-        f"integration {safe(integration.id or '(none)', newlines=False)} of environment "
-        f"{safe(integration.environment_id, newlines=False)}: not the one asked for.",
-        "Check the primaries (inboxdesk integrations) before trusting the switch.",
-    )
-
-
-def predicted(write: Write) -> dict[str, Flags]:
-    """Each id's flags after `write`, from its "before" and the rule of each step."""
-    current = dict(write.before or {})
-    for step in write.steps:
-        if step.action in MARKS:
-            # A mark-all names no ids: it marks every one (and its "before" lists them).
-            ids = step.ids if write.kind is not Kind.MARK_ALL else tuple(current)
-            for message_id in ids:
-                if message_id in current:
-                    current[message_id] = after_mark(step.action, current[message_id])
-    return current
+        back = kind_of(write).inverse(write, self, now or {})
+        if isinstance(back, str):
+            return self._emit(Refused(write, back))
+        return await self.submit(back)
 
 
 def _error_detail(error: InboxdeskError) -> dict[str, object]:
@@ -592,8 +329,7 @@ def _error_detail(error: InboxdeskError) -> dict[str, object]:
 def _detail(event: Event) -> dict[str, object]:
     if isinstance(event, Sent | Partial):
         result = event.result
-        after = {m.id: [m.read, m.seen] for m in result.messages if m.id}
-        after.update({n.id: [n.is_read, n.is_seen] for n in result.notifications})
+        after = {i: list(f) for i, f in kind_of(event.write).after(event).items()}
         detail: dict[str, object] = {"after": after, "notUpdated": list(result.not_updated)}
         if result.notifications:
             detail["state"] = {
@@ -609,8 +345,6 @@ def _detail(event: Event) -> dict[str, object]:
             detail["triggerStatus"] = result.trigger.status
         if result.cancelled is not None:
             detail["cancelled"] = result.cancelled
-        if result.preferences is not None:
-            detail["after"] = after_of(event.write, result.preferences)
         if result.values is not None:
             # Raw, in the 0600 journal only: History shows them through `public`.
             detail["values"] = result.values

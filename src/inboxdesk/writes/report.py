@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from inboxdesk.text import safe
-from inboxdesk.writes.model import DATA_KINDS, Kind, Write, describe
+from inboxdesk.writes.kinds import describe, kind_of
 from inboxdesk.writes.store import Entry
 
 SHORT_ID = 10
@@ -38,16 +38,7 @@ CSV_COLUMNS = [
 
 def as_json(entry: Entry) -> dict[str, Any]:
     write, detail = entry.write, entry.detail
-    before: dict[str, Any] | None = None
-    if write.before is not None:
-        before = {i: list(f) for i, f in write.before.items()}
-    if write.previous:
-        before = {"primary": [i for i, _ in write.previous]}
-    after = detail.get("after") or (
-        {"primary": [detail["integration"]]} if "integration" in detail else None
-    )
-    if write.kind in DATA_KINDS:
-        before, after = public_values(write, detail.get("values"))
+    before, after = kind_of(write).before_after(write, detail)
     return {
         "id": write.id,
         "madeAt": write.made_at.isoformat(),
@@ -72,19 +63,6 @@ def as_json(entry: Entry) -> dict[str, Any]:
         "count": detail.get("count"),
         "undoes": write.undoes,
     }
-
-
-def public_values(write: Write, values: object) -> tuple[Any, Any]:
-    """A subscriber-data write's before and after as History may show them: every
-    token and webhook URL masked (the raw ones stay in the 0600 journal, for undo)."""
-    from inboxdesk.writes import credentials, schedule, subscriber
-
-    shown = values if isinstance(values, dict) else None
-    if write.kind is Kind.SUBSCRIBER:
-        return subscriber.public(write, shown)
-    if write.kind is Kind.SCHEDULE:
-        return schedule.public(write, shown)
-    return credentials.public(write, shown)
 
 
 # What makes a spreadsheet read a cell as a formula, or split it first.

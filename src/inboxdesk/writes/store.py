@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from inboxdesk.writes.effects import Flags
-from inboxdesk.writes.model import DATA_KINDS, Kind, Where, Write, aware_time
+from inboxdesk.writes.model import Where, Write, aware_time
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS queue (
@@ -393,29 +393,12 @@ class WriteStore:
         return next((e for e in self.find(write_id) if e.write.id == write_id), None)
 
     def later(self, entry: Entry) -> list[Entry]:
-        """Entries made after `entry` that touched what it touched (its ids, or for set
-        primary its channel's integrations, which the service may have switched since)."""
-        touched = set(entry.write.ids) or {entry.write.target}
-        if entry.write.kind in DATA_KINDS:
-            # A subscriber's own data: later changes of the same subscriber's data.
-            return [
-                e
-                for e in self.entries(entry.where, since=entry.write.made_at)
-                if e.seq > entry.seq
-                and e.outcome in ("sent", "partial", "queued")
-                and e.write.kind in DATA_KINDS
-                and e.write.target == entry.write.target
-            ]
+        """Entries made after `entry` that may have changed something (sent, done in
+        part, or queued), newest first: its kind says which touched what it touched."""
         return [
             e
             for e in self.entries(entry.where, since=entry.write.made_at)
-            if e.seq > entry.seq
-            and e.outcome in ("sent", "partial", "queued")
-            and (
-                touched & (set(e.write.ids) or {e.write.target})
-                or e.write.kind is entry.write.kind is Kind.SET_PRIMARY
-                or (e.write.kind is Kind.MARK_ALL and e.write.target == entry.write.target)
-            )
+            if e.seq > entry.seq and e.outcome in ("sent", "partial", "queued")
         ]
 
     def last_seen(self, where: Where, ids: Iterable[str]) -> dict[str, Flags]:

@@ -26,7 +26,7 @@ from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
-from inboxdesk.writes import Kind, describe
+from inboxdesk.writes import describe, kind_of
 from inboxdesk.writes.store import Entry
 
 if TYPE_CHECKING:
@@ -211,7 +211,7 @@ class HistoryScreen(ServiceScreen):
 
         question = f"Undo {describe(entry.write)}?"
         acted = entry.where.environment or None
-        if entry.write.kind is Kind.SET_PRIMARY and not self.scope.is_own(acted):
+        if kind_of(entry.write).with_environment_key and not self.scope.is_own(acted):
             # A switch back in another environment than the key's (or the key's unknown)
             # asks for that environment's name, as the switch itself did.
             found = self.scope.get(acted)

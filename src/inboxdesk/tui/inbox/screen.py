@@ -513,12 +513,13 @@ class InboxScreen(ServiceScreen):
         """Redraw what a write changed, from what the service returned."""
         # Loaded with the outbox, which opens after the first frame: here, already loaded.
         from inboxdesk.writes.events import Partial, Sent
+        from inboxdesk.writes.kinds import kind_of
 
         self._pending_changed()
         write = event.write
         if write.kind is Kind.INBOX and write.undoes is None and isinstance(event, Sent | Partial):
             self._say_inbox_write(event)
-        if write.kind is Kind.SET_PRIMARY or write.target != self.subscriber_id:
+        if kind_of(write).subject != "subscriber" or write.target != self.subscriber_id:
             return
         if isinstance(event, Sent | Partial):
             if event.result.refetch:

@@ -45,8 +45,8 @@ from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import Event, Kind, Sent
-from inboxdesk.writes.preference import FUTURE_ONLY, Toggle, preference_write
-from inboxdesk.writes.schedule import schedule_write
+from inboxdesk.writes.kinds.preference import FUTURE_ONLY, Toggle, preference_write
+from inboxdesk.writes.kinds.schedule import schedule_write
 
 LEGEND = (
     "* the subscriber's own choice; otherwise the workflow's default.  "

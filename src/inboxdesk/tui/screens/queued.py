@@ -16,7 +16,7 @@ from textual.widgets import Button, Static
 
 from inboxdesk.text import clip
 from inboxdesk.tui.screens.confirm import ConfirmScreen
-from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Kind, Outbox, Write, describe
+from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Outbox, Write, describe, kind_of
 
 SHOWN = 12
 
@@ -65,8 +65,8 @@ class QueuedWritesScreen(ModalScreen[str]):
         stale = [w for w in self.writes if w.stale(self.now)]
         lines = Text()
         for write in self.writes[:SHOWN]:
-            # Every write but a set-primary (never queued) targets one subscriber.
-            whose = "" if write.kind is Kind.SET_PRIMARY else f" of {clip(write.target, 30)}"
+            mine = kind_of(write).subject == "subscriber"
+            whose = f" of {clip(write.target, 30)}" if mine else ""
             lines.append(f"• {clip(describe(write), 60)}{whose} · {age(write.made_at, self.now)}")
             if write.stale(self.now):
                 lines.append(f" · over {IDEMPOTENCY_WINDOW_HOURS} h old", style="bold red")

@@ -41,9 +41,8 @@ from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 from inboxdesk.writes import Event, Sent, Write
-from inboxdesk.writes.credentials import credentials_write, removal_write
-from inboxdesk.writes.model import DATA_KINDS
-from inboxdesk.writes.subscriber import subscriber_write, values_of
+from inboxdesk.writes.kinds.credentials import credentials_write, removal_write
+from inboxdesk.writes.kinds.subscriber import subscriber_write, values_of
 
 if TYPE_CHECKING:
     from inboxdesk.models import Subscriber
@@ -409,7 +408,10 @@ class SubscriberScreen(ServiceScreen):
         """A change of this subscriber's data (this view's, or an undo from History):
         read it again, as the service now has it."""
         write = event.write
-        mine = write.kind in DATA_KINDS and write.target == self.subscriber_id
+        from inboxdesk.writes.kinds import kind_of
+        from inboxdesk.writes.kinds.base import SUBSCRIBER_DATA
+
+        mine = kind_of(write).things == SUBSCRIBER_DATA and write.target == self.subscriber_id
         if mine and isinstance(event, Sent):
             self.reload()
 

@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from inboxdesk.writes.model import Kind, Step, Write, preference_action, preference_parts
+from inboxdesk.text import clip
+from inboxdesk.writes.effects import Flags
+from inboxdesk.writes.events import Partial, Result, Sent
+from inboxdesk.writes.kinds.base import Answers, Clients, Notice, Section, WriteKind
+from inboxdesk.writes.model import Kind, Step, Write
 
 if TYPE_CHECKING:
     from inboxdesk.models.preference import SubscriberPreferences
@@ -38,6 +42,18 @@ class Toggle:
     def where(self) -> str:
         """`Order shipped` or `every workflow (global)`, raw (as `describe` says it)."""
         return self.name or self.workflow or "every workflow (global)"
+
+
+def preference_action(channel: str, on: bool) -> str:
+    """A preference step's action: `email:off`."""
+    return f"{channel}:{'on' if on else 'off'}"
+
+
+def preference_parts(write: Write) -> tuple[str, bool, str]:
+    """A preference write's channel, value, and workflow identifier ("": global)."""
+    step = write.steps[0]
+    channel, _, state = step.action.partition(":")
+    return channel, state == "on", step.ids[0] if step.ids else ""
 
 
 def toggle_of(write: Write) -> Toggle:
@@ -101,8 +117,8 @@ def undo_of(write: Write, after: Mapping[str, tuple[bool, bool]]) -> Write:
 
 def undo_note(write: Write) -> str | None:
     """What an undo of a workflow's channel changes beyond the value: the channel is the
-    subscriber's own choice from now on. None for other writes."""
-    if write.kind is not Kind.PREFERENCE or write.undoes is None:
+    subscriber's own choice from now on. None for other writes of the preference."""
+    if write.undoes is None:
         return None
     toggle = toggle_of(write)
     if not toggle.workflow:
@@ -126,3 +142,55 @@ def state_words(flags: object, workflow: str) -> str:
         on, chosen = flags
         return f"{'on' if on else 'off'} ({source_words(bool(chosen), workflow)})"
     return "unknown"
+
+
+class Preference(WriteKind):
+    kind = Kind.PREFERENCE
+    things = "preferences"
+
+    async def perform(self, write: Write, clients: Clients) -> Sent | Partial:
+        toggle = toggle_of(write)
+        prefs = await clients.client.update_preferences(
+            write.target,
+            {toggle.channel: toggle.on},
+            workflow_id=toggle.workflow or None,
+            idempotency_key=write.key,
+            context_keys=write.context,
+        )
+        return Sent(write, Result(preferences=prefs))
+
+    def after(self, event: Sent | Partial) -> dict[str, Flags]:
+        """Its channel's (value, chosen) as the service returned it."""
+        prefs = event.result.preferences
+        if prefs is None:
+            return {}
+        return {k: (v[0], v[1]) for k, v in after_of(event.write, prefs).items()}
+
+    def done_note(self, write: Write) -> str | None:
+        return undo_note(write)
+
+    def refusal(self, write: Write, answers: Answers) -> str | None:
+        if write.before is None:
+            return "This cannot be undone: the channel's value before it is unknown."
+        return None
+
+    def inverse(self, write: Write, answers: Answers, now: Mapping[str, Flags]) -> Write | str:
+        return undo_of(write, answers.flags_after(write))
+
+    def describe(self, write: Write) -> str:
+        toggle = toggle_of(write)
+        words = f"{toggle.channel} {'on' if toggle.on else 'off'} for {toggle.where}"
+        if write.context:
+            words += f" in context {', '.join(write.context)}"
+        return f"undo: {words}" if write.undoes is not None else words
+
+    def notice(self, event: Sent | Partial) -> Notice | None:
+        said = undo_note(event.write) or "It applies to future notifications only."
+        return clip(f"Preference set: {self.what(event.write)}. {said}", 200), "information"
+
+    def section(self, write: Write, before: Any, after: Any, detail: Mapping[str, Any]) -> Section:
+        channel, _, workflow = preference_parts(write)
+        before, after = before or {}, after or {}
+        was = state_words(before.get(channel), workflow)
+        now = state_words(after.get(channel), workflow) if channel in after else "not returned"
+        return Section(f"{channel}, before → after:", (f"{was} → {now}",))

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from inboxdesk.models.subscriber_edit import FIELDS, PLAIN_STRINGS
 from inboxdesk.text import safe
+from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.events import Result, Sent
+from inboxdesk.writes.kinds.base import Answers, Clients
+from inboxdesk.writes.kinds.data import SubscriberData
 from inboxdesk.writes.model import Kind, Write
 
 if TYPE_CHECKING:
-    from inboxdesk.client import InboxClient
     from inboxdesk.models import Subscriber
 
 
@@ -71,34 +73,36 @@ def changed(current: Mapping[str, Any], fields: Mapping[str, Any]) -> dict[str, 
     return {k: v for k, v in fields.items() if current.get(k) != v}
 
 
-async def perform(client: InboxClient, write: Write) -> Sent:
-    assert write.change is not None
-    subscriber = await client.update_subscriber(
-        write.target, write.change["set"], idempotency_key=write.key
-    )
-    values = values_of(subscriber)
-    after = {name: values.get(name) for name in write.change["set"]}
-    return Sent(write, Result(values={"fields": after}))
+class SubscriberFields(SubscriberData):
+    """Some of a subscriber's fields set or cleared."""
 
+    kind = Kind.SUBSCRIBER
 
-def refusal(write: Write) -> str | None:
-    if write.change is None or "before" not in write.change:
-        return "This cannot be undone: the fields' values before it are unknown."
-    return None
+    async def perform(self, write: Write, clients: Clients) -> Sent:
+        assert write.change is not None
+        subscriber = await clients.client.update_subscriber(
+            write.target, write.change["set"], idempotency_key=write.key
+        )
+        values = values_of(subscriber)
+        after = {name: values.get(name) for name in write.change["set"]}
+        return Sent(write, Result(values={"fields": after}))
 
+    def refusal(self, write: Write, answers: Answers) -> str | None:
+        if write.change is None or "before" not in write.change:
+            return "This cannot be undone: the fields' values before it are unknown."
+        return None
 
-def undo_of(write: Write, after: Mapping[str, Any]) -> Write:
-    """The write that puts each field back; `after`: the values the service answered."""
-    assert write.change is not None
-    back: dict[str, Any] = {}
-    for name, was in write.change["before"].items():
-        # "" is refused on email, locale and timezone: such a field is cleared instead.
-        back[name] = None if was == "" and name not in PLAIN_STRINGS else was
-    now = after.get("fields", write.change["set"])
-    return subscriber_write(write.target, back, now, undoes=write.id)
+    def inverse(self, write: Write, answers: Answers, now: Mapping[str, Flags]) -> Write | str:
+        """The write that puts each field back, from the values the service answered."""
+        assert write.change is not None
+        back: dict[str, Any] = {}
+        for name, was in write.change["before"].items():
+            # "" is refused on email, locale and timezone: such a field is cleared instead.
+            back[name] = None if was == "" and name not in PLAIN_STRINGS else was
+        current = answers.values_after(write).get("fields", write.change["set"])
+        return subscriber_write(write.target, back, current, undoes=write.id)
 
-
-def public(write: Write, after: Mapping[str, Any] | None) -> tuple[Any, Any]:
-    """The before and after History shows (no secret lives in these fields)."""
-    change = write.change or {}
-    return change.get("before"), (after or {}).get("fields", change.get("set"))
+    def public(self, write: Write, values: Mapping[str, Any] | None) -> tuple[Any, Any]:
+        """The before and after History shows (no secret lives in these fields)."""
+        change = write.change or {}
+        return change.get("before"), (values or {}).get("fields", change.get("set"))

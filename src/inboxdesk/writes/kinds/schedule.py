@@ -10,14 +10,14 @@ turns the schedule off (the service has no way to remove one).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inboxdesk.schedule import DAYS, OFF, day_words, is_on
+from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.events import Result, Sent
+from inboxdesk.writes.kinds.base import Answers, Clients
+from inboxdesk.writes.kinds.data import SubscriberData
 from inboxdesk.writes.model import Kind, Write
-
-if TYPE_CHECKING:
-    from inboxdesk.client import InboxClient
 
 
 def words(schedule: Mapping[str, Any] | None) -> str:
@@ -55,30 +55,32 @@ def schedule_write(
     )
 
 
-async def perform(client: InboxClient, write: Write) -> Sent:
-    assert write.change is not None
-    prefs = await client.update_schedule(
-        write.target, write.change["set"], idempotency_key=write.key
-    )
-    return Sent(write, Result(values={"schedule": prefs.global_.schedule}))
+class Schedule(SubscriberData):
+    """A subscriber's quiet hours set whole, or turned off."""
 
+    kind = Kind.SCHEDULE
 
-def refusal(write: Write) -> str | None:
-    if write.change is None or "before" not in write.change:
-        return "This cannot be undone: the schedule before it is unknown."
-    return None
+    async def perform(self, write: Write, clients: Clients) -> Sent:
+        assert write.change is not None
+        prefs = await clients.client.update_schedule(
+            write.target, write.change["set"], idempotency_key=write.key
+        )
+        return Sent(write, Result(values={"schedule": prefs.global_.schedule}))
 
+    def refusal(self, write: Write, answers: Answers) -> str | None:
+        if write.change is None or "before" not in write.change:
+            return "This cannot be undone: the schedule before it is unknown."
+        return None
 
-def undo_of(write: Write, after: Mapping[str, Any]) -> Write:
-    """The write that puts the schedule before back whole, or turns it off where there
-    was none; `after`: what the service answered to `write`."""
-    assert write.change is not None
-    was = write.change["before"]
-    now = after.get("schedule", write.change["set"])
-    return schedule_write(write.target, OFF if was is None else was, now, undoes=write.id)
+    def inverse(self, write: Write, answers: Answers, now: Mapping[str, Flags]) -> Write | str:
+        """The write that puts the schedule before back whole, or turns it off where there
+        was none."""
+        assert write.change is not None
+        was = write.change["before"]
+        current = answers.values_after(write).get("schedule", write.change["set"])
+        return schedule_write(write.target, OFF if was is None else was, current, undoes=write.id)
 
-
-def public(write: Write, after: Mapping[str, Any] | None) -> tuple[Any, Any]:
-    """The before and after History shows (a schedule holds no secret)."""
-    change = write.change or {}
-    return change.get("before"), (after or {}).get("schedule", change.get("set"))
+    def public(self, write: Write, values: Mapping[str, Any] | None) -> tuple[Any, Any]:
+        """The before and after History shows (a schedule holds no secret)."""
+        change = write.change or {}
+        return change.get("before"), (values or {}).get("schedule", change.get("set"))
