@@ -5,17 +5,29 @@ of its own (`inboxdesk serve`, its worker on a thread of it), as the other bench
 run it; this process is the caller, sending N triggers over HTTP with a few requests in
 flight at once, as a real backend sends them. The clock runs from the first trigger to
 the moment every job of every notification is final (read from the service's database).
-Run alone: `python -m benchmarks.triggers [N] [IN_FLIGHT]`.
+
+The caller is a plain HTTP/1.1 client, one keep-alive connection per request in flight,
+each answer checked (201, `processed`). A real backend calls from machines of its own;
+here it shares the service's two cores, and httpx's async client spent about 6 ms of
+CPU a request (its pool's scan of every connection, a failed `import sniffio` each
+time): more than the service spent, so it measured the caller. `httpx` as the third
+argument uses it instead, for comparison.
+Run alone: `python -m benchmarks.triggers [N] [IN_FLIGHT] [httpx]`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import socket
 import sqlite3
 import sys
 import time
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from benchmarks.common import KEY, async_http, machine, serve_fixture
 
@@ -72,8 +84,57 @@ def _fixture() -> dict[str, object]:
     }
 
 
+def _request(host: str, body: dict[str, object]) -> bytes:
+    data = json.dumps(body).encode()
+    head = (
+        f"POST /v1/events/trigger HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: ApiKey {KEY}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(data)}\r\n\r\n"
+    )
+    return head.encode() + data
+
+
+async def _answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """One response's status and body (the service always sends Content-Length)."""
+    status = int((await reader.readline()).split()[1])
+    length = None
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    if length is None:
+        raise RuntimeError(f"an answer ({status}) without Content-Length")
+    return status, await reader.readexactly(length)
+
+
 async def _send(url: str, count: int, in_flight: int) -> float:
-    """Send `count` triggers, `in_flight` at a time; when the first one left."""
+    """Send `count` triggers, `in_flight` at a time, each on a keep-alive connection of
+    its own; when the first one left."""
+    parts = urlsplit(url)
+    started = 0.0
+    queue = iter(range(count))
+
+    async def sender() -> None:
+        nonlocal started
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        writer.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        try:
+            for n in queue:
+                if not started:
+                    started = time.perf_counter()
+                writer.write(_request(parts.netloc, {"name": "welcome", "to": f"s{n % 20}"}))
+                status, body = await _answer(reader)
+                if status != 201 or json.loads(body)["data"]["status"] != "processed":
+                    raise RuntimeError(f"trigger answered {status}: {body[:200]!r}")
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(sender() for _ in range(in_flight)))
+    return started
+
+
+async def _send_httpx(url: str, count: int, in_flight: int) -> float:
+    """The same with httpx's async client, as the app's client sends."""
     started = 0.0
     async with async_http(url) as http:
         queue = iter(range(count))
@@ -106,13 +167,21 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(count: int, in_flight: int = IN_FLIGHT) -> tuple[float, float]:
-    """Notifications a second, from the first trigger to the last final job; and the
-    same count over the service process's CPU time in that span (what it would do with
-    a core of its own, whatever else the machine runs)."""
+Sender = Callable[[str, int, int], Coroutine[Any, Any, float]]
+
+
+def measure(
+    count: int, in_flight: int = IN_FLIGHT, send: Sender = _send
+) -> tuple[float, float, float]:
+    """Notifications a second, from the first trigger to the last final job; the same
+    count over the service process's CPU time in that span (what it would do with a
+    core of its own, whatever else the machine runs); and the caller's CPU seconds,
+    which the service's two cores also paid."""
     with serve_fixture(_fixture()) as service:
         cpu = _cpu_seconds(service.process.pid)
-        started = asyncio.run(_send(service.url, count, in_flight))
+        caller = time.process_time()
+        started = asyncio.run(send(service.url, count, in_flight))
+        caller = time.process_time() - caller
         db = sqlite3.connect(f"file:{Path(service.db)}?mode=ro", uri=True, timeout=30)
         try:
             # Counting rows is cheap; reading every job's status is not, so it waits
@@ -125,18 +194,20 @@ def measure(count: int, in_flight: int = IN_FLIGHT) -> tuple[float, float]:
         finally:
             db.close()
         cpu = _cpu_seconds(service.process.pid) - cpu
-    return count / elapsed, count / cpu
+    return count / elapsed, count / cpu, caller
 
 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     in_flight = int(sys.argv[2]) if len(sys.argv) > 2 else IN_FLIGHT
-    runs = [measure(count, in_flight) for _ in range(3)]
-    rates, per_cpu = [r for r, _ in runs], [c for _, c in runs]
+    caller = sys.argv[3] if len(sys.argv) > 3 else "plain"
+    send = _send_httpx if caller == "httpx" else _send
+    runs = [measure(count, in_flight, send) for _ in range(3)]
+    rates, per_cpu = [r for r, _, _ in runs], [c for _, c, _ in runs]
     print(machine(), f"load average {os.getloadavg()[0]:.1f}")
     print(
         f"notifications to final states: {sorted(rates)[1]:.0f}/s (median of 3 runs of "
-        f"{count}, {in_flight} triggers in flight; runs: "
+        f"{count}, {in_flight} triggers in flight, {caller} caller; runs: "
         + ", ".join(f"{r:.0f}" for r in rates)
         + ")"
     )
@@ -145,6 +216,7 @@ def main() -> None:
         + ", ".join(f"{c:.0f}" for c in per_cpu)
         + ")"
     )
+    print("the caller's CPU a run: " + ", ".join(f"{c:.2f} s" for _, _, c in runs))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 SCRIPTS = ["run", "startup", "phases", "instructions", "latency", "jump", "bulk", "load"]
-SCRIPTS += ["growth", "common", "grouping", "across"]
+SCRIPTS += ["growth", "common", "grouping", "across", "triggers"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

@@ -1,7 +1,7 @@
 """Triggers in flight at once are admitted together: one transaction stores the batch,
 and each request still gets its own answer (a refusal in the batch refuses only its
 own trigger). Then the service over HTTP, many triggers in flight, each answered and
-each carried to its final state."""
+each carried to its final state; and the worker's own thread, woken by each trigger."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from inboxdesk.server.store.triggers import TriggerRequest, Verdict
 from inboxdesk.server.trigger_routes import NOT_FOUND, Admission, check_body
 from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
+from tests.waiting import wait_for
 
 FINAL = {"completed", "failed", "canceled", "skipped", "merged"}
 
@@ -103,3 +104,42 @@ def test_many_triggers_in_flight_each_reach_their_final_state(service: Service) 
     )
     assert {r[0] for r in rows} == transactions
     assert {r[1] for r in rows} <= FINAL
+
+
+def _unfinished(store: Store) -> int:
+    row = store.read().execute(
+        "SELECT COUNT(*) FROM jobs WHERE json_extract(doc, '$.status') NOT IN"
+        " ('completed', 'failed', 'canceled', 'skipped', 'merged')"
+    )
+    return int(row.fetchone()[0])
+
+
+def test_the_worker_thread_wakes_for_each_trigger_sleeps_between_and_restarts(
+    service: Service,
+) -> None:
+    """No `run_due` here: the worker's own thread carries each trigger to its end, woken
+    by the route from its sleep, and a worker stopped starts again at the next trigger."""
+    store = service.store
+    worker = store.worker
+
+    def trigger() -> str:
+        with service.http(TRIGGER_KEY) as http:
+            answer = http.post("/v1/events/trigger", json={"name": "in-app", "to": "ada"})
+        assert answer.status_code == 201
+        return str(answer.json()["data"]["transactionId"])
+
+    for round_ in range(3):
+        transaction = trigger()
+        wait_for(
+            f"trigger {round_} final",
+            lambda t=transaction: (
+                service.row("SELECT 1 FROM notifications WHERE transaction_id = ?", t)
+                and _unfinished(store) == 0
+                and store.next_due() is None
+            ),
+        )
+        assert worker.running
+        if round_ == 1:
+            worker.stop()
+            assert not worker.running
+    assert service.row("SELECT COUNT(*) FROM notifications")[0] >= 3

@@ -1,16 +1,16 @@
 """The local service's worker: one per store, carrying triggers through their steps.
 
-It is one asyncio task on a thread of its own, started when work is queued (or when a
-store opens with work left from before) and stopped when the store closes. It runs on
-the store's clock: `run_due()` does everything due now, and is the hook tests call after
+It is one thread, started when work is queued (or when a store opens with work left
+from before) and stopped when the store closes; between passes it sleeps on an event
+that the trigger route sets (a plain thread: an event loop of its own cost a task, a
+timer and a wake-up pipe on every pass, for nothing else to run). It runs on the
+store's clock: `run_due()` does everything due now, and is the hook tests call after
 moving that clock, so no test sleeps. What is queued lives in the database, so stopping
 loses nothing: the next worker of that database picks it up.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import threading
 from collections.abc import Callable
@@ -41,10 +41,10 @@ class Worker:
         self._run_lock = threading.Lock()
         self._state = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._wake: asyncio.Event | None = None
+        # Set when work is queued or the worker must stop; cleared before each pass, so
+        # work queued during a pass makes the next wait return at once.
+        self._wake = threading.Event()
         self._stopping = False
-        self._ready = threading.Event()
 
     @property
     def clock(self) -> Callable[[], datetime]:
@@ -81,61 +81,44 @@ class Worker:
                     return done
 
     def wake(self) -> None:
-        """Work was queued: start the task if it is not running, else wake it."""
+        """Work was queued: start the thread if it is not running, else wake it."""
         with self._state:
             if self._stopping:
                 return
+            self._wake.set()
             if not self.running:
-                self._ready.clear()
                 self._thread = threading.Thread(
-                    target=lambda: asyncio.run(self._run()),
-                    daemon=True,
-                    name="inboxdesk-worker",
+                    target=self._run, daemon=True, name="inboxdesk-worker"
                 )
                 self._thread.start()
-                self._ready.wait(5)
-                return
-        loop, wake = self._loop, self._wake
-        if loop is not None and wake is not None:
-            # Its loop may have just ended: the store is closing.
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(wake.set)
 
     def start_if_queued(self) -> None:
         if self.store.next_due() is not None:
             self.wake()
 
     def stop(self) -> None:
-        """Stop the task and wait for it; what is queued stays for the next worker."""
+        """Stop the thread and wait for it; what is queued stays for the next worker."""
         with self._state:
             self._stopping = True
-            thread, loop, wake = self._thread, self._loop, self._wake
-        if loop is not None and wake is not None:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(wake.set)
+            thread = self._thread
+            self._wake.set()
         if thread is not None:
             thread.join(timeout=10)
         with self._state:
             self._thread = None
             self._stopping = False
+            self._wake.clear()
 
-    async def _run(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._wake = asyncio.Event()
-        self._ready.set()
+    def _run(self) -> None:
         try:
             while not self._stopping:
                 self._wake.clear()
-                # The task is alone on its loop: the store's calls block it, and nothing else.
                 self.run_due()
                 nap = self._nap()
                 if self._stopping:
                     break
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), nap)
+                self._wake.wait(nap)
         finally:
-            self._loop = None
-            self._wake = None
             Database.close(self.store)  # this thread's connection
 
     def _nap(self) -> float | None:
