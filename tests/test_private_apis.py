@@ -52,3 +52,21 @@ async def test_textual_serve_builds_its_routes_in_make_app() -> None:
     application = await serve_routes(server)  # aiohttp's run_app takes the coroutine
     assert type(application).__module__.startswith("aiohttp"), "Server._make_app changed"
     assert application.router.routes(), "Server._make_app builds no routes"
+
+
+def test_httpx_imports_its_command_line_in_a_try() -> None:
+    """httpx still leaves `main` out when `httpx._main` cannot be imported: a process
+    started with that import blocked has httpx working and no command line loaded."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from inboxdesk.private_apis import skip_httpx_command_line;"
+        "skip_httpx_command_line(); import httpx;"
+        "assert httpx.Client and httpx.AsyncClient;"
+        "assert 'pygments.lexers' not in sys.modules and 'rich.syntax' not in sys.modules;"
+        "print(httpx.main.__module__)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "httpx", "httpx no longer guards its `_main` import"

@@ -9,13 +9,23 @@ library changes one of them, so that an upgrade says where to look.
   before the first frame. The footer starts each key as it is.
 - Textual keeps an app's crash only in `App._exception`; the command line reports it
   in one line and saves the traceback without local values (cli/app_commands.py).
+- httpx imports its own command line (`httpx._main`: click, rich's syntax and
+  progress, pygments) whenever those are installed, as ours are: 70 ms of every start
+  for a tool inboxdesk never runs. An entry of None in `sys.modules` makes that import
+  fail as if they were missing, and httpx leaves its `main` out (entry.py).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
+
+
+def skip_httpx_command_line() -> None:
+    """httpx without its command line (its `main`), imported before httpx itself."""
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 
 def footer_ready(footer: Any) -> bool:

@@ -247,7 +247,9 @@ async def test_more_than_20_messages_warn_of_the_webhooks(make_service: ServiceF
         before = service.snapshot()
         await pilot.press("asterisk")
         count = len(screen.selected)
-        assert count == 100
+        # Every row loaded: the first page's 100, and the next page's too when it
+        # (fetched ahead while the list is near its end) has landed before the key.
+        assert count >= 100, count
         for key_pressed in ("r", "e"):
             await pilot.press(key_pressed)
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
