@@ -136,4 +136,10 @@ def test_the_version_imports_neither_the_client_nor_the_settings() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.startswith("inboxdesk, version ")
     loaded = done.stdout.splitlines()[-1].split()
-    assert loaded == ["inboxdesk", "inboxdesk.cli", "inboxdesk.entry", "inboxdesk.gc_paused"]
+    assert loaded == [
+        "inboxdesk",
+        "inboxdesk.cli",
+        "inboxdesk.entry",
+        "inboxdesk.gc_paused",
+        "inboxdesk.private_apis",
+    ]

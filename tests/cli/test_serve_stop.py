@@ -34,6 +34,14 @@ def test_a_stopped_service_merges_its_log_and_lets_go_of_its_lock(
                 json={"markAs": "read"},
             )
             assert marked.status_code < 300, marked.text
+            # `serve --demo` keeps preferences per context, as `inboxdesk demo` does: Ada's
+            # tenant turned comment emails off there only.
+            path = "/v2/subscribers/ada.lovelace/preferences"
+            tenant = http.get(path, params={"contextKeys": "tenant:acme-eu"}).json()["data"]
+            comment = next(
+                w for w in tenant["workflows"] if w["workflow"]["name"] == "Comment on your post"
+            )
+            assert comment["channels"]["email"] is False
     finally:
         service.send_signal(signum)
         _, err = service.communicate(timeout=30)

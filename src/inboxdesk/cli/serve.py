@@ -69,7 +69,7 @@ def is_loopback(host: str) -> bool:
     "--context-preferences",
     is_flag=True,
     help="keep preferences per context (?contextKeys=tenant:acme), as production does "
-    "where its organization flag is on",
+    "where its organization flag is on (on with --demo, as in `inboxdesk demo`)",
 )
 def serve(
     host: str,
@@ -172,7 +172,8 @@ def serve(
         db_path=db_path,
         rate_limit=limit,
         org_wide_integrations=org_wide_integrations,
-        context_preferences=context_preferences,
+        # The demo's tenant story needs the flag, as `inboxdesk demo` has it (demo_service).
+        context_preferences=context_preferences or seed_demo,
     )
     serve_forever(settings, sock, lock=lock)
     return 0
