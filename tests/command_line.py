@@ -4,6 +4,9 @@ it: a config file of the test's own, no terminal on standard input."""
 from __future__ import annotations
 
 import io
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,3 +34,18 @@ def run_with_key(
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+@contextmanager
+def as_from_a_terminal() -> Iterator[None]:
+    """Processes started here get Ctrl-C as a terminal's shell gives it to them.
+
+    A test run started in the background (`pytest &`, a CI step run so) ignores SIGINT,
+    as POSIX has a shell start background jobs, and a started process inherits that:
+    it would never see the Ctrl-C a test sends, and rightly so (Python keeps ignoring a
+    SIGINT ignored at its start). A handler, unlike an ignore, ends at exec."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -23,6 +23,7 @@ from inboxdesk.config.file import ConfigFile
 from inboxdesk.core.views import make_view
 from inboxdesk.server.store.activity import StagedNotification
 from tests.client.conftest import run
+from tests.command_line import as_from_a_terminal
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.feed_fixture import at, feed_fixture
 
@@ -161,7 +162,8 @@ def test_follow_ends_on_ctrl_c_with_exit_0(make_service: ServiceFactory, tmp_pat
         "NOVU_SECRET_KEY": STAGING_KEY,
     }
     command = [sys.executable, "-m", "inboxdesk", "activity", "--follow", "--json", "--limit", "2"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with as_from_a_terminal():
+        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert process.stdout is not None
         first = [json.loads(process.stdout.readline()) for _ in range(2)]

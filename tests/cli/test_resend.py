@@ -23,7 +23,7 @@ from inboxdesk.client.triggers import STATUS_WORDS
 from inboxdesk.resend import RESENT_AT, RESENT_TRANSACTION, plan
 from inboxdesk.writes import Outbox, Sent, Where, WriteStore
 from tests.client.faults import LOOPBACK_TLS
-from tests.command_line import run_with_key
+from tests.command_line import as_from_a_terminal, run_with_key
 from tests.conftest import Service, ServiceFactory
 from tests.loopback import loopback
 from tests.production_shaped import production_shaped
@@ -240,13 +240,14 @@ def test_ctrl_c_ends_a_follow_with_zero(service: Service, tmp_path: Path) -> Non
         "INBOXDESK_BASE_URL": service.url,
         "NOVU_SECRET_KEY": TRIGGER_KEY,
     }
-    follow = subprocess.Popen(
-        [sys.executable, "-m", "inboxdesk", "delivery", waiting, "--follow"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    with as_from_a_terminal():
+        follow = subprocess.Popen(
+            [sys.executable, "-m", "inboxdesk", "delivery", waiting, "--follow"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     assert follow.stdout is not None
     assert "Step delayed" in follow.stdout.readline() + follow.stdout.readline()
     follow.send_signal(signal.SIGINT)
