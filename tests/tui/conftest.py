@@ -113,3 +113,23 @@ def detail_text(screen: object) -> str:
 
     assert isinstance(screen, Widget)
     return "".join(plain(screen.query_one(part)) for part in DETAIL_PARTS)
+
+
+async def first_timeline(pilot: Pilot[None], what: str) -> None:
+    """From the inbox: Activity (`4`), then the newest notification's timeline."""
+    from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
+    from inboxdesk.tui.activity.timeline import TimelineScreen
+
+    app = pilot.app
+    await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+    await pilot.press("4")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, ActivityScreen)
+            and app.screen.query_one(ActivityTable).row_count >= 1
+        ),
+        what=what,
+    )
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="the timeline")

@@ -8,12 +8,11 @@ from __future__ import annotations
 from textual.widgets import DataTable, Static
 
 from inboxdesk.topics import NO_TRACE
-from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
-from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
+from inboxdesk.tui.activity.timeline import TimelineView
 from inboxdesk.tui.subscriber.screen import SubscriberScreen
 from tests.conftest import ServiceFactory
 from tests.topic_fixture import topic_fixture
-from tests.tui.conftest import SIZE, app_for, plain, until
+from tests.tui.conftest import SIZE, app_for, first_timeline, plain, until
 
 ADA = "ada.lovelace"
 
@@ -65,18 +64,7 @@ async def test_the_timeline_names_the_topic_and_the_subscription(
     service = make_service(topic_fixture())
     app = app_for(service, subscriber=ADA)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("4")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ActivityScreen)
-                and app.screen.query_one(ActivityTable).row_count >= 1
-            ),
-            what="the deploy in Activity",
-        )
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="the timeline")
+        await first_timeline(pilot, "the deploy in Activity")
         text = app.screen.query_one(TimelineView).text
         assert (
             "topic  came through topic deploys; subscription ada-deploys let it through "

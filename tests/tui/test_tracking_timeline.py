@@ -4,11 +4,10 @@ a bounce may never be reported (decision 127), on the real service and its worke
 from __future__ import annotations
 
 from inboxdesk.tracking import UNTRACKED
-from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
-from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
+from inboxdesk.tui.activity.timeline import TimelineView
 from tests.conftest import ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
-from tests.tui.conftest import SIZE, app_for, until
+from tests.tui.conftest import SIZE, app_for, first_timeline, until
 
 
 async def test_the_timeline_says_tracking_is_off(make_service: ServiceFactory) -> None:
@@ -22,18 +21,7 @@ async def test_the_timeline_says_tracking_is_off(make_service: ServiceFactory) -
     service.store.worker.run_due()
     app = app_for(service, key=TRIGGER_KEY, subscriber="ada")
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("4")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ActivityScreen)
-                and app.screen.query_one(ActivityTable).row_count >= 1
-            ),
-            what="the notification",
-        )
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        await first_timeline(pilot, "the notification")
         await until(
             pilot,
             lambda: UNTRACKED in app.screen.query_one(TimelineView).text,
