@@ -107,7 +107,7 @@ def follow_memory() -> dict[str, float]:
     """Traced memory after warm-up and after ten minutes of polls (a fake clock)."""
     import tracemalloc
 
-    from inboxdesk.core.delivery.follow import Follow
+    from inboxdesk.core.delivery.follow_feed import Follow
 
     pages = [notifications(50) for _ in range(2)]
     follow = Follow()

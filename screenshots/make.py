@@ -166,8 +166,10 @@ async def grouped(pilot: Pilot[None]) -> None:
     await pilot.press("a", "b")
     await until(
         pilot,
-        lambda: app.screen.query_one(GroupTable).row_count >= 4
-        and "scanned" in str(app.screen.query_one("#activity-state").render()),
+        lambda: (
+            app.screen.query_one(GroupTable).row_count >= 4
+            and "scanned" in str(app.screen.query_one("#activity-state").render())
+        ),
         timeout=30,
     )
 

@@ -66,7 +66,7 @@ def _job(kind: str, provider: str, raw: str) -> object:
 
 
 def test_the_code_is_read_for_display() -> None:
-    from inboxdesk.advice_shown import advice_of
+    from inboxdesk.core.delivery.advice_shown import advice_of
 
     cases = [
         ("sms", "twilio", '{"code": 21610, "message": "Attempt to send"}', "21610"),

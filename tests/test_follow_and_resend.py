@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from inboxdesk.client.errors import ConnectionFailed
-from inboxdesk.follow import Ending, Follow, follow
+from inboxdesk.core.delivery.follow_notification import Ending, Follow, follow
+from inboxdesk.core.delivery.resend import cancellable, context_of, plan
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.resend import cancellable, context_of, plan
 
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 

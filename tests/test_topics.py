@@ -1,5 +1,6 @@
-"""Topics in words (topics.py): JSON Logic conditions, and what a notification's topics
-and `Step queued` details say let it through, whatever shape they come in."""
+"""Topics in words (core/delivery/topics.py): JSON Logic conditions, and what a
+notification's topics and `Step queued` details say let it through, whatever shape
+they come in."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from inboxdesk.core.delivery.topics import RAW_LIMIT, condition_words, topic_words
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.topics import RAW_LIMIT, condition_words, topic_words
 
 
 @pytest.mark.parametrize(
@@ -100,8 +101,8 @@ def test_what_let_a_notification_through() -> None:
 
 
 def test_a_subscription_s_rules_in_words() -> None:
+    from inboxdesk.core.delivery.topics import rule_lines
     from inboxdesk.models.subscription import TopicSubscription
-    from inboxdesk.topics import rule_lines
 
     def rules(**body: Any) -> list[str]:
         return rule_lines(TopicSubscription.model_validate({"topic": {"key": "k"}, **body}))

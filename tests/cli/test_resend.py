@@ -20,7 +20,7 @@ import pytest
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.triggers import STATUS_WORDS
-from inboxdesk.resend import RESENT_AT, RESENT_TRANSACTION, plan
+from inboxdesk.core.delivery.resend import RESENT_AT, RESENT_TRANSACTION, plan
 from inboxdesk.writes import Outbox, Sent, Where, WriteStore
 from tests.client.faults import LOOPBACK_TLS
 from tests.command_line import as_from_a_terminal, run_with_key

@@ -22,9 +22,9 @@ import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
 from inboxdesk.client.activity import ActivityFilter
+from inboxdesk.core.preferences import table_of
 from inboxdesk.delivery import provider_message, shown_raw
 from inboxdesk.models.preference import SubscriberPreferences
-from inboxdesk.preferences import table_of
 from tests.client.conftest import run
 from tests.client.hostile_server import (
     HostileServer,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from inboxdesk import ends
 from inboxdesk.client import ClientOptions, InboxClient
+from inboxdesk.core.inbox import ends
 from tests.client.conftest import run
 from tests.conftest import STAGING_KEY, ServiceFactory, jane_message
 from tests.hostile import inbox_listed_badly

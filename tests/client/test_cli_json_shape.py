@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from inboxdesk.items import FIELDS
+from inboxdesk.cli.items import FIELDS
 from tests.client.conftest import run
 from tests.conftest import Service, jane_message
 

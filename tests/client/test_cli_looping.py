@@ -11,7 +11,7 @@ import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.client.errors import Looping
-from inboxdesk.lookup import scan
+from inboxdesk.core.inbox.lookup import scan
 from inboxdesk.writes.before import unread_before
 from tests.client.conftest import run
 from tests.client.hostile_server import HostileServer, held_after_first, looping

@@ -13,7 +13,7 @@ import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, LimitExceeded
 from inboxdesk.client.limits import Limits
-from inboxdesk.lookup import find
+from inboxdesk.core.inbox.lookup import find
 from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.tui.inbox.feed import InboxTab
 from inboxdesk.tui.inbox.loader import locate

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from inboxdesk.topics import NO_TRACE
+from inboxdesk.core.delivery.topics import NO_TRACE
 from tests.command_line import run_with_key
 from tests.conftest import STAGING_KEY, ServiceFactory
 from tests.topic_fixture import topic_fixture

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from inboxdesk.core.delivery.tracking import UNTRACKED, sent_through, untracked_note
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityJob
-from inboxdesk.tracking import UNTRACKED, sent_through, untracked_note
 from tests.command_line import run_with_key
 from tests.conftest import ServiceFactory
 from tests.trigger_fixture import INTEGRATIONS, TRIGGER_KEY, trigger_fixture

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from inboxdesk.preferences import when_words
+from inboxdesk.core.preferences import when_words
 from tests.client.conftest import run
 from tests.client.test_delivery import delivered  # noqa: F401 (the fixture)
 from tests.conftest import Service

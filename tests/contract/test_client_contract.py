@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from inboxdesk.cli import main
 from inboxdesk.cli.api_commands import PARTIAL
+from inboxdesk.cli.items import FIELDS
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
-from inboxdesk.items import FIELDS
 from inboxdesk.models import mask_secret
 from tests.conftest import CONTRACT
 from tests.contract.overlay import loosened

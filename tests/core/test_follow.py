@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tracemalloc
 
-from inboxdesk.core.delivery.follow import Follow
+from inboxdesk.core.delivery.follow_feed import Follow
 from inboxdesk.models.delivery import ActivityNotification
 
 

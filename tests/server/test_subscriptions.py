@@ -133,10 +133,10 @@ def test_the_demo_has_ada_s_topic_story() -> None:
     it whole; the contract test checks every demo subscriber's subscriptions)."""
     from datetime import UTC, datetime
 
+    from inboxdesk.core.delivery.topics import condition_words, topic_words
     from inboxdesk.models.delivery import ActivityNotification
     from inboxdesk.server.demo import demo_fixture
     from inboxdesk.server.demo.topics import TITLE
-    from inboxdesk.topics import condition_words, topic_words
 
     fixture = demo_fixture(datetime(2026, 11, 22, 12, tzinfo=UTC))
     development, production = fixture["environments"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Static
 
-from inboxdesk.topics import NO_TRACE
+from inboxdesk.core.delivery.topics import NO_TRACE
 from inboxdesk.tui.activity.timeline import TimelineView
 from inboxdesk.tui.subscriber.screen import SubscriberScreen
 from tests.conftest import ServiceFactory

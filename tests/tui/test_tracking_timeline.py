@@ -3,7 +3,7 @@ a bounce may never be reported (decision 127), on the real service and its worke
 
 from __future__ import annotations
 
-from inboxdesk.tracking import UNTRACKED
+from inboxdesk.core.delivery.tracking import UNTRACKED
 from inboxdesk.tui.activity.timeline import TimelineView
 from tests.conftest import ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture

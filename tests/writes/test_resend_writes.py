@@ -9,7 +9,7 @@ import pytest
 
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
-from inboxdesk.resend import cancel_write, plan
+from inboxdesk.core.delivery.resend import cancel_write, plan
 from inboxdesk.writes import Failed, Kind, Outbox, Sent, Step, Where, Write, WriteStore
 from tests.client.faults import FaultTransport, connection_refused
 from tests.conftest import Service, ServiceFactory

@@ -34,7 +34,7 @@ from inboxdesk.client.feed import (
     feed_page,
     scan_feed,
 )
-from inboxdesk.core.delivery.follow import Follow
+from inboxdesk.core.delivery.follow_feed import Follow
 from inboxdesk.core.delivery.grouping import Group, Grouping
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import clip, plural, safe_json

@@ -18,12 +18,12 @@ from inboxdesk.client import ApiError, InboxClient, InboxdeskError, NoV2Inbox
 from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
-from inboxdesk.ends import READ_ANY, SEEN_ANY, exact_count, exact_notification_counts
+from inboxdesk.core.inbox.ends import READ_ANY, SEEN_ANY, exact_count, exact_notification_counts
+from inboxdesk.core.inbox.unknown import explained
+from inboxdesk.core.inbox.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.models import Count, MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
-from inboxdesk.unknown import explained
-from inboxdesk.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.writes import Flags as MessageFlags
 from inboxdesk.writes import Kind, Outbox, Step, Write, WriteStore
 from inboxdesk.writes.before import MARK_PAGES, PAGE, mark_before, unread_before

@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 
-from inboxdesk.advice_shown import advice_of
 from inboxdesk.cli.api_commands import _call, _emit, json_option
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.history_commands import _since
@@ -18,16 +17,17 @@ from inboxdesk.cli.tables import table, terminal_width, whole
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
+from inboxdesk.core.delivery.advice_shown import advice_of
+from inboxdesk.core.delivery.topics import topic_words
+from inboxdesk.core.delivery.tracking import reporter_words, untracked_note
+from inboxdesk.core.inbox.unknown import check_known
+from inboxdesk.core.preferences import preference_when
 from inboxdesk.delivery import Cause, glyph, has_failed, job_causes, notification_cause, shown_raw
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
-from inboxdesk.preferences import preference_when
 from inboxdesk.text import clip, plural, safe
 from inboxdesk.timeinput import HELP
-from inboxdesk.topics import topic_words
-from inboxdesk.tracking import reporter_words, untracked_note
-from inboxdesk.unknown import check_known
 
 # Exit status when nothing matched: as for any answer of the service that says no.
 NOT_FOUND = 1
@@ -349,7 +349,12 @@ async def follow_delivery(
     """Read the delivery until every step is final (and a provider's report had its
     grace, `limits[0]` seconds) or the time limit (`limits[1]`); each new detail printed
     as it lands."""
-    from inboxdesk.follow import Ending, Follow, follow, tracked_providers
+    from inboxdesk.core.delivery.follow_notification import (
+        Ending,
+        Follow,
+        follow,
+        tracked_providers,
+    )
 
     def clock() -> datetime:
         return datetime.now(UTC)

@@ -8,7 +8,6 @@ from datetime import datetime
 
 import click
 
-from inboxdesk.archive_all import plan_archive_all
 from inboxdesk.cli.api_commands import (
     DECLINED,
     PARTIAL,
@@ -22,11 +21,12 @@ from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
+from inboxdesk.core.inbox.archive_all import plan_archive_all
+from inboxdesk.core.inbox.snooze import AHEAD, MARGIN, snooze_end
+from inboxdesk.core.inbox.unknown import check_known
 from inboxdesk.models.inbox import InboxAction
-from inboxdesk.snooze import AHEAD, MARGIN, snooze_end
 from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now
-from inboxdesk.unknown import check_known
 from inboxdesk.writes import Kind, Outbox, Partial, Step, Write, describe
 
 # Exit status when no notification at all was updated: a failure, not a partial one.

@@ -7,14 +7,6 @@ import sys
 
 import click
 
-from inboxdesk.across import (
-    KeyClient,
-    Listing,
-    find_integration,
-    list_across,
-    not_found,
-    without_keys,
-)
 from inboxdesk.cli.api_commands import (
     DECLINED,
     _emit,
@@ -31,11 +23,19 @@ from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import ApiError, ForbiddenError, InboxdeskError
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
+from inboxdesk.core.delivery.tracking import tracks
+from inboxdesk.core.environments.across import (
+    KeyClient,
+    Listing,
+    find_integration,
+    list_across,
+    not_found,
+    without_keys,
+)
+from inboxdesk.core.environments.primary import names, plan_primary, refused_across
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
-from inboxdesk.primary import names, plan_primary, refused_across
 from inboxdesk.scope import Scope, matches
 from inboxdesk.text import safe
-from inboxdesk.tracking import tracks
 from inboxdesk.writes import Kind, Outbox, Write
 from inboxdesk.writes.kinds.set_primary import switch_failed
 

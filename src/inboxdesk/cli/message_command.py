@@ -18,10 +18,10 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.tables import table
 from inboxdesk.client import InboxClient
-from inboxdesk.lookup import find
+from inboxdesk.core.inbox.lookup import find
+from inboxdesk.core.inbox.unknown import check_known
 from inboxdesk.models import Message
 from inboxdesk.text import clip, plural, safe
-from inboxdesk.unknown import check_known
 
 # Exit status when nothing matched: as for any answer of the service that says no.
 NOT_FOUND = 1

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from inboxdesk.items import message_item
+from inboxdesk.cli.items import message_item
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.models.message import MessageFields
 

@@ -13,7 +13,7 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient, InboxdeskError
-from inboxdesk.preferences import (
+from inboxdesk.core.preferences import (
     CONTEXT_NOTE,
     PreferenceTable,
     Row,
@@ -242,7 +242,7 @@ def set_preference(
         answer = event.result.preferences
         after = None
         if answer is not None:
-            from inboxdesk.preferences import table_of
+            from inboxdesk.core.preferences import table_of
 
             after = table_of(subscriber_id, answer, None).row(toggle.workflow)
         now = after.cells.get(toggle.channel) if after is not None else None

@@ -21,10 +21,10 @@ from inboxdesk.cli.send_command import NOT_CONFIRMED, confirmed
 from inboxdesk.cli.writing import send as send_write
 from inboxdesk.client import InboxClient
 from inboxdesk.client import activity as activity_feed
+from inboxdesk.core.delivery.resend import cancel_question, cancel_write, plan
+from inboxdesk.core.inbox.unknown import check_known
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.resend import cancel_question, cancel_write, plan
 from inboxdesk.text import safe
-from inboxdesk.unknown import check_known
 from inboxdesk.writes import Outbox
 from inboxdesk.writes.kinds.cancel import cancel_words
 

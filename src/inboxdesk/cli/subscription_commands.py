@@ -11,8 +11,8 @@ from inboxdesk.cli.api_commands import _call, _emit, json_option
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.tables import terminal_width, whole
 from inboxdesk.client import InboxClient
+from inboxdesk.core.delivery.topics import NO_TRACE, rule_lines, subscription_name, topic_name
 from inboxdesk.text import plural, safe
-from inboxdesk.topics import NO_TRACE, rule_lines, subscription_name, topic_name
 
 
 @click.command("subscriptions")

@@ -22,13 +22,13 @@ from inboxdesk.client import (
 from inboxdesk.config import Settings
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
+from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.text import plural
 from inboxdesk.tui.widgets.app_header import PRODUCTION_MARK
-from inboxdesk.unknown import unknown_subscriber
 
 if TYPE_CHECKING:
     # Used after the first frame only: imported there.
-    from inboxdesk.across import KeyClient
+    from inboxdesk.core.environments.across import KeyClient
     from inboxdesk.models import Environment, Subscriber
     from inboxdesk.scope import Scope
     from inboxdesk.writes import Failed
@@ -64,7 +64,7 @@ class HeldKeys:
 
     def key_clients(self) -> list[KeyClient]:
         """Each key held, the current one first, for listing across environments."""
-        from inboxdesk.across import KeyClient
+        from inboxdesk.core.environments.across import KeyClient
 
         first = self.held
         keys = [first, *(k for k in self.keyring.keys if k.api_key != first.api_key)]
@@ -101,7 +101,7 @@ class HeldKeys:
 def explained(event: Failed, keys: HeldKeys, scope: Scope | None) -> InboxdeskError:
     """A failed write's error; a switch refused with 403 said as what it means: the key
     it went with is another environment's than the integration's."""
-    from inboxdesk.primary import refused_across
+    from inboxdesk.core.environments.primary import refused_across
     from inboxdesk.scope import Scope
     from inboxdesk.writes.kinds import kind_of
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
+from inboxdesk.core.inbox.snooze import end_text
 from inboxdesk.models.inbox import InboxAction
-from inboxdesk.snooze import end_text
 from inboxdesk.text import clip, plural
 from inboxdesk.tui.format import parse_time
 from inboxdesk.writes import Dropped, Event, Failed, Partial, Queued, Refused, Sent

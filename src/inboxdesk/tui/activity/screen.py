@@ -32,7 +32,7 @@ from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
 from inboxdesk.client.errors import InboxdeskError, transient
 from inboxdesk.client.feed import FeedFilter, FeedScan, scan_feed
-from inboxdesk.core.delivery.follow import FAST, Follow
+from inboxdesk.core.delivery.follow_feed import FAST, Follow
 from inboxdesk.core.delivery.grouping import Group, Grouping, GroupKey
 from inboxdesk.core.views import window_delta
 from inboxdesk.delivery import (

@@ -23,8 +23,19 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inboxdesk.advice_shown import advice_of
 from inboxdesk.client import InboxdeskError, activity
+from inboxdesk.core.delivery.advice_shown import advice_of
+from inboxdesk.core.delivery.follow_notification import (
+    Ending,
+    Follow,
+    follow,
+    tracked_of,
+    tracked_providers,
+)
+from inboxdesk.core.delivery.resend import cancel_question, cancel_write, cancellable, plan
+from inboxdesk.core.delivery.topics import topic_words
+from inboxdesk.core.delivery.tracking import reporter_words, untracked_note
+from inboxdesk.core.preferences import preference_when
 from inboxdesk.delivery import (
     Cause,
     glyph,
@@ -33,14 +44,9 @@ from inboxdesk.delivery import (
     preference_behind,
     shown_raw,
 )
-from inboxdesk.follow import Ending, Follow, follow, tracked_of, tracked_providers
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.preferences import preference_when
-from inboxdesk.resend import cancel_question, cancel_write, cancellable, plan
 from inboxdesk.text import cells, clip, safe
-from inboxdesk.topics import topic_words
-from inboxdesk.tracking import reporter_words, untracked_note
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
 from inboxdesk.tui.screens.confirm import ConfirmScreen

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from inboxdesk.core.inbox.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.models import MarkAs
 from inboxdesk.models.inbox import INBOX_WRITES
 from inboxdesk.text import plural
@@ -19,7 +20,6 @@ from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.feed import targets
 from inboxdesk.tui.inbox.messages import UnreadListed
 from inboxdesk.tui.workers import start
-from inboxdesk.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Write
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ class Changes:
 
     def archive_all(self, read: bool) -> None:
         """Counted first (exactly), then asked with what the bulk operation does."""
-        from inboxdesk.archive_all import plan_archive_all
+        from inboxdesk.core.inbox.archive_all import plan_archive_all
 
         screen = self.screen
         client, subscriber_id = screen.context.client, screen.subscriber_id

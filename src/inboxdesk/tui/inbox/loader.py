@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from inboxdesk import ends
 from inboxdesk.client import InboxClient, NotFoundError
 from inboxdesk.client.limits import Walk
+from inboxdesk.core.inbox import ends
 from inboxdesk.models import NotificationCounts, Subscriber
 from inboxdesk.tui.inbox.feed import PAGE_SIZE, InboxTab
 

@@ -25,7 +25,7 @@ from inboxdesk.tui.messages import ServiceAnswered
 from inboxdesk.tui.workers import start
 
 if TYPE_CHECKING:
-    from inboxdesk.ends import Loaded
+    from inboxdesk.core.inbox.ends import Loaded
     from inboxdesk.tui.inbox.feed import InboxTab
     from inboxdesk.tui.inbox.loader import FirstPage
     from inboxdesk.tui.inbox.screen import InboxScreen

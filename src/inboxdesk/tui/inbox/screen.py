@@ -22,7 +22,8 @@ from textual.timer import Timer
 from textual.widgets import Input, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
-from inboxdesk.core.delivery.follow import FAST, Follow
+from inboxdesk.core.delivery.follow_feed import FAST, Follow
+from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip
@@ -57,7 +58,6 @@ from inboxdesk.tui.preferences.opening import SHOW_PREFERENCES
 from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
-from inboxdesk.unknown import unknown_subscriber
 from inboxdesk.writes.model import Kind
 
 if TYPE_CHECKING:

@@ -7,10 +7,10 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from inboxdesk.core.delivery.tracking import tracking_words, tracks
 from inboxdesk.models import Integration
 from inboxdesk.scope import Scope
 from inboxdesk.text import safe
-from inboxdesk.tracking import tracking_words, tracks
 from inboxdesk.tui.widgets.fields import add, grid, heading, json_value, plain
 
 

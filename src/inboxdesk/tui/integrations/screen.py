@@ -15,10 +15,10 @@ from textual.message import Message as TextualMessage
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
-from inboxdesk.across import list_across, without_keys
 from inboxdesk.client import InboxdeskError
+from inboxdesk.core.environments.across import list_across, without_keys
+from inboxdesk.core.environments.primary import PrimaryPlan, plan_primary
 from inboxdesk.models import Integration
-from inboxdesk.primary import PrimaryPlan, plan_primary
 from inboxdesk.scope import Scope, load_scope, matches
 from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.context import ViewContext

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from inboxdesk.preferences import context_words, parse_context
+from inboxdesk.core.preferences import context_words, parse_context
 from inboxdesk.text import safe
 
 NO_CONTEXT_ID = "-"

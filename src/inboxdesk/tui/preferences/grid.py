@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from inboxdesk.preferences import PreferenceTable, Row
+from inboxdesk.core.preferences import PreferenceTable, Row
 from inboxdesk.text import clip
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 

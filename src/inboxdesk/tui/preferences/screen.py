@@ -20,7 +20,7 @@ from textual.message import Message as TextualMessage
 from textual.widgets import DataTable, Static
 
 from inboxdesk.client import InboxdeskError
-from inboxdesk.preferences import (
+from inboxdesk.core.preferences import (
     CONTEXT_NOTE,
     PreferenceTable,
     Row,

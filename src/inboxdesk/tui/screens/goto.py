@@ -17,7 +17,7 @@ from textual.widgets import Input, ProgressBar, Static
 from textual.worker import Worker
 
 from inboxdesk.client import InboxdeskError
-from inboxdesk.lookup import find
+from inboxdesk.core.inbox.lookup import find
 from inboxdesk.models import Message
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.context import ViewContext

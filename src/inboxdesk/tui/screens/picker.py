@@ -12,9 +12,9 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
+from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip, safe
-from inboxdesk.unknown import unknown_subscriber
 
 MAX_PAGES = 20
 

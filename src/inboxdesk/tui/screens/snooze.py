@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from inboxdesk.snooze import shown, snooze_end
+from inboxdesk.core.inbox.snooze import shown, snooze_end
 from inboxdesk.text import safe
 from inboxdesk.timeinput import TimeInputError, parse_when
 

@@ -10,8 +10,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from inboxdesk.client import InboxdeskError, NotFoundError
+from inboxdesk.core.delivery.topics import (
+    NO_TRACE,
+    contexts_words,
+    rule_lines,
+    subscription_name,
+    topic_name,
+)
 from inboxdesk.text import plural, safe
-from inboxdesk.topics import NO_TRACE, contexts_words, rule_lines, subscription_name, topic_name
 
 if TYPE_CHECKING:
     from inboxdesk.client import InboxClient

@@ -1,5 +1,5 @@
 """An archive all (or all read): one v2 bulk request on every channel's messages of the
-subscriber (archive_all.py plans it). The service has no unarchive-all: no undo."""
+subscriber (core/inbox/archive_all.py plans it). The service has no unarchive-all: no undo."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A cancel: a transaction's delayed work cancelled, every subscriber's. The target is
-the transactionId, the step's ids the notifications the confirmation named (resend.py
+the transactionId, the step's ids the notifications the confirmation named (core/delivery/resend.py
 asks). Never queued, never undone: cancelled steps never run again."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A resend: a notification's workflow triggered again for its subscriber (resend.py
+"""A resend: a notification's workflow triggered again for its subscriber (core/delivery/resend.py
 plans it). The step's ids are the new transactionId (made before the first try) and the
 original's; `payload` and `trigger` carry the rest of the body, as sent. Journalled
 first, never queued, never undone."""

@@ -1,5 +1,5 @@
 """A set primary: one integration made the primary of its channel in its environment,
-with that environment's key (primary.py plans it). Never queued: its confirmation
+with that environment's key (core/environments/primary.py plans it). Never queued: its confirmation
 named a state that may have changed. Undone by making the one it replaced primary
 again, a new switch."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inboxdesk import ends
 from inboxdesk.client import InboxClient
+from inboxdesk.core.inbox import ends
 from inboxdesk.models import Count
 from inboxdesk.text import safe
 from inboxdesk.writes import Kind, Step, Write

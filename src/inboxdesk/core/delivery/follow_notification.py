@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.client.errors import transient
+from inboxdesk.core.delivery.tracking import tracks
 from inboxdesk.delivery import Cause, has_failed, job_cause
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.tracking import tracks
 
 if TYPE_CHECKING:
     from inboxdesk.client import InboxClient
