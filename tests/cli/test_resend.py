@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from inboxdesk.client import InboxClient
-from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.triggers import STATUS_WORDS
+from inboxdesk.core.delivery import finding
 from inboxdesk.core.delivery.resend import RESENT_AT, RESENT_TRANSACTION, plan
 from inboxdesk.writes import Outbox, Sent, Where, WriteStore
 from tests.client.faults import LOOPBACK_TLS
@@ -111,7 +111,7 @@ def test_a_resends_body_is_the_dashboards_against_a_production_shaped_server(
 
     async def resend(url: str) -> tuple[Sent, list[Any]]:
         async with InboxClient(url, TRIGGER_KEY) as client:
-            (found,) = await activity_feed.find(client, original)
+            (found,) = await finding.find(client, original)
             chosen = plan(found, now)
             assert not isinstance(chosen, str), chosen
             outbox = Outbox(client, Where.of(None, url), WriteStore(None), queue=False)

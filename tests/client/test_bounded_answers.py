@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
+from inboxdesk.client import ClientOptions, InboxClient, ProtocolError
 from inboxdesk.client.activity import ActivityFilter
+from inboxdesk.core.delivery import finding
 from inboxdesk.core.preferences import table_of
 from inboxdesk.delivery import provider_message, shown_raw
 from inboxdesk.models.preference import SubscriberPreferences
@@ -101,9 +102,9 @@ def test_a_page_is_bounded_deduplicated_and_one_bad_item_costs_itself(
         assert "twice on one page" in err
 
 
-async def _scan(url: str) -> activity.Scan:
+async def _scan(url: str) -> finding.Scan:
     async with InboxClient(url, STAGING_KEY, ClientOptions()) as client:
-        return await activity.scan(client, ActivityFilter(subscriber_ids=["jane"]), limit=10_000)
+        return await finding.scan(client, ActivityFilter(subscriber_ids=["jane"]), limit=10_000)
 
 
 def test_the_scan_keeps_each_notification_once_and_stops_on_a_cycle(

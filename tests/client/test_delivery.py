@@ -14,8 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
-from inboxdesk.client import ClientOptions, InboxClient, ProtocolError, activity
+from inboxdesk.client import ClientOptions, InboxClient, ProtocolError
 from inboxdesk.client.activity import ActivityFilter
+from inboxdesk.core.delivery import finding
 from inboxdesk.delivery import Cause, job_cause, notification_cause
 from inboxdesk.text import cells
 from tests.client.conftest import run
@@ -183,7 +184,7 @@ def test_the_scan_stops_on_a_server_that_sends_the_same_page_again(
 
         async def scan() -> None:
             async with InboxClient(server.url, STAGING_KEY, ClientOptions()) as client:
-                await activity.scan(client, ActivityFilter(), limit=10_000)
+                await finding.scan(client, ActivityFilter(), limit=10_000)
 
         with pytest.raises(ProtocolError, match="again"):
             asyncio.run(scan())

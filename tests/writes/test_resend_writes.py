@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from inboxdesk.client import InboxClient
-from inboxdesk.client import activity as activity_feed
+from inboxdesk.core.delivery import finding
 from inboxdesk.core.delivery.resend import cancel_write, plan
 from inboxdesk.writes import Failed, Kind, Outbox, Sent, Step, Where, Write, WriteStore
 from tests.client.faults import FaultTransport, connection_refused
@@ -30,7 +30,7 @@ async def test_a_resend_while_the_service_is_away_fails_and_is_never_sent_later(
     down = FaultTransport(before=[connection_refused() for _ in range(20)])
     async with InboxClient(service.url, TRIGGER_KEY, transport=down) as client:
         async with InboxClient(service.url, TRIGGER_KEY) as reader:
-            (found,) = await activity_feed.find(reader, original["data"]["transactionId"])
+            (found,) = await finding.find(reader, original["data"]["transactionId"])
         chosen = plan(found, datetime.now(UTC))
         assert not isinstance(chosen, str)
         store = WriteStore(None)
@@ -56,7 +56,7 @@ async def test_a_cancel_says_whether_anything_was_cancelled(service: Service) ->
     transaction = answer["data"]["transactionId"]
     service.store.worker.run_due()
     async with InboxClient(service.url, TRIGGER_KEY) as client:
-        found = await activity_feed.by_transaction(client, transaction)
+        found = await finding.by_transaction(client, transaction)
         outbox = Outbox(client, Where.of(None, service.url), WriteStore(None))
         first = await outbox.submit(cancel_write(transaction, found))
         again = await outbox.submit(cancel_write(transaction, found))

@@ -15,8 +15,8 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.history_commands import _since
 from inboxdesk.cli.tables import table, terminal_width, whole
 from inboxdesk.client import InboxClient, InboxdeskError
-from inboxdesk.client import activity as activity_feed
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
+from inboxdesk.core.delivery import finding
 from inboxdesk.core.delivery.advice_shown import advice_of
 from inboxdesk.core.delivery.topics import topic_words
 from inboxdesk.core.delivery.tracking import reporter_words, untracked_note
@@ -149,7 +149,7 @@ def activity(
             return _show(listed.data, 1, page + 1 if listed.has_more else None, limit, False)
         progress = Progress("did not arrive" if failed else "listed")
         try:
-            scan = await activity_feed.scan(
+            scan = await finding.scan(
                 client,
                 wanted,
                 has_failed if failed else (lambda n: True),
@@ -260,7 +260,7 @@ def delivery(flags: Flags, key: str, subscriber_id: str | None, follow: bool, as
     async def work(client: InboxClient) -> int:
         if follow:
             return await follow_delivery(client, key, subscriber_id, as_json, limits)
-        found = await activity_feed.find(client, key, subscriber_id)
+        found = await finding.find(client, key, subscriber_id)
         if not found:
             if subscriber_id:
                 await check_known(client, subscriber_id)
@@ -365,7 +365,7 @@ async def follow_delivery(
     latest: list[ActivityNotification] = []
 
     async def read() -> list[ActivityNotification]:
-        return await activity_feed.find(client, key, subscriber_id)
+        return await finding.find(client, key, subscriber_id)
 
     def shown(found: list[ActivityNotification], moved: bool) -> None:
         latest[:] = found

@@ -20,7 +20,7 @@ from inboxdesk.cli.delivery_commands import follow_delivery
 from inboxdesk.cli.send_command import NOT_CONFIRMED, confirmed
 from inboxdesk.cli.writing import send as send_write
 from inboxdesk.client import InboxClient
-from inboxdesk.client import activity as activity_feed
+from inboxdesk.core.delivery import finding
 from inboxdesk.core.delivery.resend import cancel_question, cancel_write, plan
 from inboxdesk.core.inbox.unknown import check_known
 from inboxdesk.models.delivery import ActivityNotification
@@ -83,7 +83,7 @@ def resend(
         limits = (settings.follow_grace, settings.follow_limit)
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        found = await activity_feed.find(client, key, subscriber_id)
+        found = await finding.find(client, key, subscriber_id)
         if not found:
             if subscriber_id:
                 await check_known(client, subscriber_id)
@@ -147,7 +147,7 @@ def cancel(flags: Flags, transaction_id: str, yes: bool, as_json: bool) -> int:
     subscriber it went to (the steps after it too). Exit 1 when nothing was cancelled."""
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        found = await activity_feed.by_transaction(client, transaction_id)
+        found = await finding.by_transaction(client, transaction_id)
         if not found:
             _say(
                 f"inboxdesk: no notification has the transactionId '{transaction_id}'; "

@@ -275,7 +275,7 @@ class InboxClient(PreferenceOperations, SubscriberDataOperations, SubscriptionOp
 
     # -- listings ----------------------------------------------------------------------
 
-    # -- the activity feed (client/activity.py: also the lookup and the failed scan) --
+    # -- the activity feed (client/activity.py; finding and scanning: core/delivery/finding.py) --
 
     async def activity(
         self, wanted: ActivityFilter | None = None, page: int = 0, limit: int = 10

@@ -28,10 +28,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 from textual.worker import Worker, WorkerState
 
-from inboxdesk.client import activity
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
 from inboxdesk.client.errors import InboxdeskError, transient
 from inboxdesk.client.feed import FeedFilter, FeedScan, scan_feed
+from inboxdesk.core.delivery import finding
 from inboxdesk.core.delivery.follow_feed import FAST, Follow
 from inboxdesk.core.delivery.grouping import Group, Grouping, GroupKey
 from inboxdesk.core.views import window_delta
@@ -589,7 +589,7 @@ class ActivityScreen(Screen[None]):
             def progress(read: int, kept: int) -> None:
                 self._say(f" · read {plural(read, 'notification')}, {kept:,} did not arrive…")
 
-            scan = await activity.scan(
+            scan = await finding.scan(
                 client, self._wanted(), limit=MAX_PAGE, start=page, progress=progress
             )
             found, following, said = scan.found, scan.next_page, scan.said

@@ -23,7 +23,8 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inboxdesk.client import InboxdeskError, activity
+from inboxdesk.client import InboxdeskError
+from inboxdesk.core.delivery import finding
 from inboxdesk.core.delivery.advice_shown import advice_of
 from inboxdesk.core.delivery.follow_notification import (
     Ending,
@@ -423,7 +424,7 @@ class TimelineScreen(Screen[None]):
         )
 
         async def read() -> list[ActivityNotification]:
-            return await activity.find(client, key, subscriber)
+            return await finding.find(client, key, subscriber)
 
         def shown(found: list[ActivityNotification], moved: bool) -> None:
             if found and moved:
@@ -465,7 +466,7 @@ class TimelineScreen(Screen[None]):
 
     @work(group="write", exit_on_error=False)
     async def _ask_cancel(self, transaction_id: str) -> None:
-        found = await activity.by_transaction(self.context.client, transaction_id)
+        found = await finding.by_transaction(self.context.client, transaction_id)
         found = found or [self.notification]
         first, _, rest = cancel_question(transaction_id, found).partition("\n")
 
@@ -560,7 +561,7 @@ def open_delivery(
         return
 
     async def find() -> None:
-        found = await activity.find(context.client, transaction_id, subscriber_id)
+        found = await finding.find(context.client, transaction_id, subscriber_id)
         if not found:
             view.notify(
                 f"No notification has the id or transactionId {clip(transaction_id, 60)}.",

@@ -17,6 +17,7 @@ from textual.widgets import Input, ProgressBar, Static
 from textual.worker import Worker
 
 from inboxdesk.client import InboxdeskError
+from inboxdesk.core.delivery import finding
 from inboxdesk.core.inbox.lookup import find
 from inboxdesk.models import Message
 from inboxdesk.text import clip, safe
@@ -111,12 +112,11 @@ class GoToScreen(ModalScreen[GoTo | None]):
     async def _notification(self, key: str) -> None:
         """No in-app message has it: the notification it names, in its timeline (a ticket
         about an email or an SMS names one that has no in-app message)."""
-        from inboxdesk.client import activity
         from inboxdesk.tui.activity.timeline import show_timeline
 
         self._say("No in-app message has it: looking for its notification…")
         try:
-            found = await activity.find(self.client, key)
+            found = await finding.find(self.client, key)
         except InboxdeskError as exc:
             self._done(safe(exc.message, newlines=False))
             return
