@@ -60,6 +60,9 @@ import sys, time
 STARTED = float(sys.argv[1])
 from inboxdesk.entry import main
 from inboxdesk.gc_paused import collector_paused
+from inboxdesk.private_apis import skip_httpx_command_line
+
+skip_httpx_command_line()  # the console script's main does it first (entry.py)
 
 # The app starts as a user starts it: the console script's main, with the command line
 # `inboxdesk --subscriber ada` and the service and key in the environment (run_child).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -408,6 +409,19 @@ def preference_behind(notification: ActivityNotification) -> PreferenceSpot | No
 def has_failed(notification: ActivityNotification) -> bool:
     """Whether a channel job of it did not arrive (the "failed" filter)."""
     return any(found.failed for job, found in job_causes(notification) if job.is_channel)
+
+
+def of_channels(
+    notification: ActivityNotification, channels: Sequence[str]
+) -> ActivityNotification:
+    """The notification as a filter on `channels` asks about it: their jobs and the
+    workflow's own steps (delay, digest), without the other channels' jobs; whole when
+    no channel is named. The feed's `channels` picks notifications that have one of
+    them: an SMS search must not call one failed, or group it, for its in-app step."""
+    if not channels:
+        return notification
+    jobs = [j for j in notification.jobs if not j.is_channel or str(j.type) in channels]
+    return notification.model_copy(update={"jobs": jobs})
 
 
 # Causes a rule chose (the subscriber's, the workflow's or a throttle's), not a fault.

@@ -169,3 +169,35 @@ def test_a_notification_without_jobs_or_subscriber_still_counts() -> None:
     (only,) = group([bare])
     assert only.key == GroupKey(Cause.PENDING, "", "", "") and only.count == 1
     assert only.examples == [] and only.first_seen == ""
+
+
+def test_a_search_on_a_channel_weighs_and_groups_that_channel_s_jobs_only() -> None:
+    """An SMS that arrived beside an in-app step that did not: not failed, not grouped
+    under the in-app cause, when the search names sms; whole otherwise."""
+    from inboxdesk.client.feed import FeedFilter
+
+    sms_sent = {**SENT, "type": "sms"}
+    skipped_in_app = {
+        "type": "in_app",
+        "status": "skipped",
+        "executionDetails": [
+            {"status": "Success", "detail": "Step was skipped based on steps conditions"}
+        ],
+    }
+    both = ActivityNotification.model_validate(
+        {
+            **notification(1, "grace", sms_sent).model_dump(by_alias=True),
+            "channels": ["in_app", "sms"],
+            "jobs": [skipped_in_app, sms_sent],
+        }
+    )
+    assert notification_cause(both).cause is Cause.CONDITION, "the in-app step did not arrive"
+    assert FeedFilter(failed=True).keeps(both)
+    assert not FeedFilter(failed=True, channels=["sms"]).keeps(both)
+    on_sms = Grouping(["sms"])
+    on_sms.add([both])
+    (only,) = on_sms.groups()
+    assert only.key.channel == "sms" and only.key.cause is Cause.SENT
+    everything = Grouping()
+    everything.add([both])
+    assert everything.groups()[0].key.channel == "in_app"

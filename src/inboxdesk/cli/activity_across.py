@@ -306,7 +306,7 @@ def _listed(scan: FeedScan, following: int | None, as_json: bool, window: str, f
 async def _grouped(
     client: InboxClient, wanted: FeedFilter, scan_pages: int | None, as_json: bool, window: str
 ) -> int:
-    grouping = Grouping()
+    grouping = Grouping(wanted.channels)
     progress = single.Progress("grouped")
 
     def page(kept: list[ActivityNotification], scan: FeedScan) -> None:

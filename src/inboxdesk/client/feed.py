@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter, ActivityPage
 from inboxdesk.client.errors import ApiError, ProtocolError, ValidationError
-from inboxdesk.delivery import has_failed
+from inboxdesk.delivery import has_failed, of_channels
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.text import plural
@@ -56,8 +56,8 @@ class FeedFilter(ActivityFilter):
 
     def keeps(self, item: ActivityNotification) -> bool:
         """Whether the item passes what the service is not trusted with: the failed
-        filter, a topic, a workflow by name."""
-        if self.failed and not has_failed(item):
+        filter (on the channels asked for), a topic, a workflow by name."""
+        if self.failed and not has_failed(of_channels(item, self.channels)):
             return False
         if self.topic_key and not any(
             isinstance(t, dict) and t.get("topicKey") == self.topic_key for t in item.topics or ()

@@ -10,12 +10,19 @@ Groups grow as pages arrive (`Grouping.add`); `groups()` sorts them afresh.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from inboxdesk.core.delivery.codes import family_of, provider_code
-from inboxdesk.delivery import ARRIVED, UNDER_WAY, Cause, job_cause, notification_cause
+from inboxdesk.delivery import (
+    ARRIVED,
+    UNDER_WAY,
+    Cause,
+    job_cause,
+    notification_cause,
+    of_channels,
+)
 from inboxdesk.models.delivery import ActivityNotification
 
 # Causes whose deciding detail holds a provider's answer worth a code.
@@ -116,13 +123,15 @@ def key_of(notification: ActivityNotification) -> tuple[GroupKey, str, str]:
 class Grouping:
     """Groups that grow as pages of the scan arrive."""
 
-    def __init__(self) -> None:
+    def __init__(self, channels: Sequence[str] = ()) -> None:
         self._groups: dict[GroupKey, Group] = {}
         self.scanned = 0
+        # A search on channels groups each notification by those channels' jobs only.
+        self.channels = tuple(channels)
 
     def add(self, notifications: Iterable[ActivityNotification]) -> None:
         for notification in notifications:
-            key, family, words = key_of(notification)
+            key, family, words = key_of(of_channels(notification, self.channels))
             group = self._groups.get(key)
             if group is None:
                 group = self._groups[key] = Group(key, family, words)

@@ -413,7 +413,7 @@ class ActivityScreen(Screen[None]):
         self.items = {}
         self.next_page = None
         self.highlighted = None
-        self.grouping = Grouping()
+        self.grouping = Grouping(self._wanted().channels)
         self.groups = []
         self.group = None
         self.scan_words = ""
