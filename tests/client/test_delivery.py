@@ -75,6 +75,12 @@ def test_activity_lists_causes_and_failed_finds_what_did_not_arrive(
     assert "did not arrive" in err
     code, out, _ = run(capsys, "activity", "jane", "--channel", "tool", "--json")
     assert [n["transactionId"] for n in json.loads(out)["data"]] == ["txn-no-integration"]
+    # On a channel, "did not arrive" is that channel's: txn-11's in-app message arrived,
+    # its email bounced.
+    code, out, _ = run(capsys, "activity", "jane", "--failed", "--channel", "in_app", "--json")
+    assert code == 0 and json.loads(out)["data"] == []
+    code, out, _ = run(capsys, "activity", "jane", "--failed", "--channel", "email", "--json")
+    assert "txn-11" in {n["transactionId"] for n in json.loads(out)["data"]}
     code, _, err = run(capsys, "activity", "jane", "--channel", "fax")
     assert code == 2 and "fax" in err
     code, out, _ = run(capsys, "activity", "jane", "--limit", "3", "--json")

@@ -22,7 +22,7 @@ from inboxdesk.core.delivery.topics import topic_words
 from inboxdesk.core.delivery.tracking import reporter_words, untracked_note
 from inboxdesk.core.inbox.unknown import check_known
 from inboxdesk.core.preferences import preference_when
-from inboxdesk.delivery import Cause, glyph, has_failed, job_causes, notification_cause, shown_raw
+from inboxdesk.delivery import Cause, glyph, job_causes, notification_cause, shown_raw
 from inboxdesk.models import Integration
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.secrets import mask_secrets
@@ -152,7 +152,7 @@ def activity(
             scan = await finding.scan(
                 client,
                 wanted,
-                has_failed if failed else (lambda n: True),
+                None if failed else (lambda n: True),
                 None if follow else limit,
                 page,
                 progress,

@@ -17,7 +17,7 @@ from typing import Any
 from inboxdesk.client import InboxClient, NotFoundError, ProtocolError
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
 from inboxdesk.client.limits import too_many_pages
-from inboxdesk.delivery import has_failed
+from inboxdesk.delivery import has_failed, of_channels
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.text import plural
@@ -73,15 +73,20 @@ async def find(
 async def scan(
     client: InboxClient,
     wanted: ActivityFilter,
-    keep: Callable[[ActivityNotification], bool] = has_failed,
+    keep: Callable[[ActivityNotification], bool] | None = None,
     limit: int | None = 20,
     start: int = 0,
     progress: Callable[[int, int], Any] | None = None,
 ) -> Scan:
     """Pages of 50 from `start`, keeping what `keep` accepts (by default: did not
-    arrive), until the page on which `limit` were kept (all of that page's are kept),
-    the feed's end, or `max_pages` pages; `progress` hears
-    (notifications read, kept so far) after each page."""
+    arrive on the channels `wanted` names, or on any), until the page on which `limit`
+    were kept (all of that page's are kept), the feed's end, or `max_pages` pages;
+    `progress` hears (notifications read, kept so far) after each page."""
+    if keep is None:  # what did not arrive, on the channels asked for
+
+        def keep(item: ActivityNotification) -> bool:
+            return has_failed(of_channels(item, wanted.channels))
+
     most = client.options.limits.max_pages
     found: list[ActivityNotification] = []
     seen: set[str] = set()  # every id read, on any page: a page of only these is a cycle
