@@ -102,7 +102,21 @@ def test_each_family_reads_its_code(
     provider: str | None, raw: object, expected: tuple[str, str]
 ) -> None:
     text = raw if isinstance(raw, str) else json.dumps(raw)
-    assert provider_code(provider, text) == ProviderCode(*expected)
+    found = provider_code(provider, text)
+    assert (found.family, found.code) == expected
+
+
+def test_sendgrid_s_event_is_kept_beside_its_code_and_fcm_s_top_level_code_is_read() -> None:
+    # The advice table keys SendGrid on its event; the group keys on the SMTP status.
+    bounce = {"event": "bounce", "reason": "550 5.1.1 no such user"}
+    assert provider_code("sendgrid", json.dumps(bounce)) == ProviderCode(
+        "sendgrid", "550 5.1.1", "bounce"
+    )
+    # Only SendGrid's answers name an event.
+    assert provider_code("twilio", json.dumps({"event": "x", "code": 21610})).event == ""
+    assert provider_code("fcm", json.dumps({"errorCode": "UNREGISTERED"})) == ProviderCode(
+        "fcm", "UNREGISTERED"
+    )
 
 
 def test_prose_is_never_a_code() -> None:

@@ -50,10 +50,13 @@ _LONGEST = 60
 
 @dataclass(frozen=True)
 class ProviderCode:
-    """The provider family that read the answer, and the code it found ("" for none)."""
+    """The provider family that read the answer, the code it found ("" for none), and
+    the provider's own name for what happened where it gives one (SendGrid's `event`:
+    `bounce`, `blocked`, `dropped`), which the advice table keys on."""
 
     family: str
     code: str = ""
+    event: str = ""
 
 
 def family_of(provider_id: str | None) -> str:
@@ -70,7 +73,10 @@ def provider_code(provider_id: str | None, raw: str | None) -> ProviderCode:
         value: object = json.loads(raw)
     except ValueError:
         value = raw
-    return ProviderCode(family, _code(_PARSERS[family](value)))
+    event = _get(value, "event") if family == "sendgrid" else None
+    return ProviderCode(
+        family, _code(_PARSERS[family](value)), event if isinstance(event, str) else ""
+    )
 
 
 def _code(found: object) -> str:
@@ -169,7 +175,13 @@ def _fcm(value: object) -> object:
             code = _get(item, "errorCode")
             if isinstance(code, str) and code:
                 return code
-    paths = (("errorInfo", "code"), ("error", "errorInfo", "code"), ("code",), ("error", "code"))
+    paths = (
+        ("errorInfo", "code"),
+        ("error", "errorInfo", "code"),
+        ("errorCode",),
+        ("code",),
+        ("error", "code"),
+    )
     for path in paths:
         code = _get(value, *path)
         if isinstance(code, str) and code:
