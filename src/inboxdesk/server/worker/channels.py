@@ -231,11 +231,7 @@ def _entry_integration(
         return work.integration(env, entry["_integrationId"])
     kind = str(job["type"])
     return next(
-        (
-            i
-            for i in work.integrations(env, kind)
-            if i.get("providerId") == entry.get("providerId")
-        ),
+        (i for i in work.integrations(env, kind) if i.get("providerId") == entry.get("providerId")),
         None,
     )
 
