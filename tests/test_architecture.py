@@ -112,13 +112,21 @@ def modules_of(root: Path) -> dict[str, Path]:
 
 
 @cache
-def _parsed(path: Path, text: str) -> tuple[ast.AST, ...]:
-    """Every node of a file's syntax tree (read again only when its text changed)."""
-    return tuple(ast.walk(ast.parse(text, str(path))))
+def _parsed(path: Path, text: str) -> tuple[tuple[ast.AST, ...], tuple[ast.AST, ...]]:
+    """Every node of a file's syntax tree, and its imports (parsed again only when its
+    text changed)."""
+    nodes = tuple(ast.walk(ast.parse(text, str(path))))
+    imports = tuple(
+        node
+        for node in nodes
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        or (isinstance(node, ast.Call) and _import_call(node))
+    )
+    return nodes, imports
 
 
 def nodes_of(path: Path) -> tuple[ast.AST, ...]:
-    return _parsed(path, path.read_text())
+    return _parsed(path, path.read_text())[0]
 
 
 def _resolve(name: str, level: int, module: str, is_package: bool) -> str:
@@ -136,7 +144,7 @@ def imports_of(path: Path, root: Path) -> list[Import]:
     module = module_name(path, root)
     is_package = path.name == "__init__.py"
     found: list[Import] = []
-    for node in nodes_of(path):
+    for node in _parsed(path, path.read_text())[1]:
         if isinstance(node, ast.Import):
             found.extend(Import(alias.name, ("",)) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -396,12 +404,16 @@ BRIEF_PAGES = re.compile(r"\b(?:decisions|behaviour|api|delivery)\.md\b")
 
 def brief_citations(root: Path, texts: Iterable[Path]) -> list[str]:
     """Each line of `texts` (under `root`) that cites a page of the project's brief."""
-    return [
-        f"{path.relative_to(root)}:{n}"
-        for path in texts
-        for n, line in enumerate(path.read_text().splitlines(), 1)
-        if BRIEF_PAGES.search(line)
-    ]
+    found = []
+    for path in texts:
+        text = path.read_text()
+        # Most files name no .md at all: those are not searched, nor split into lines.
+        if ".md" in text and BRIEF_PAGES.search(text):
+            lines = enumerate(text.splitlines(), 1)
+            found += [
+                f"{path.relative_to(root)}:{n}" for n, line in lines if BRIEF_PAGES.search(line)
+            ]
+    return found
 
 
 def test_the_repository_stands_alone() -> None:
