@@ -39,6 +39,15 @@ def deep_fixture() -> dict[str, Any]:
     fixture = copy.deepcopy(read_fixture(EXAMPLE))
     environment = fixture["environments"][0]
     environment["subscribers"].append({"subscriberId": SUBSCRIBER, "firstName": "Deep"})
+    # Triggered for a message the worker delivers.
+    environment["workflows"].append(
+        {
+            "name": "Deep news",
+            "active": True,
+            "steps": [{"name": "In-app", "active": True, "template": {"type": "in_app"}}],
+            "triggers": [{"type": "event", "identifier": "deep-news", "variables": []}],
+        }
+    )
     environment["messages"] += [
         {
             "_id": message_id(n),
@@ -135,3 +144,14 @@ def test_deep_pages_follow_marks_and_new_messages(deep: Service) -> None:
     assert_pages(deep, newest_first(list(range(COUNT + 40))))
     added = list(range(COUNT, COUNT + 40))
     assert_pages(deep, newest_first(still_unread + added), read="false")
+
+    # A message the worker delivers (a trigger's in-app step, on today's clock) is the
+    # newest: it moves every later row down as well (the filtered listings follow the
+    # same count of inserts).
+    with deep.http() as http:
+        sent = http.post("/v1/events/trigger", json={"name": "deep-news", "to": SUBSCRIBER})
+    assert sent.status_code == 201
+    deep.store.worker.run_due()
+    (delivered,), _ = page(deep, 0, 1)
+    assert delivered not in newest_first(list(range(COUNT + 40)))
+    assert_pages(deep, [delivered, *newest_first(list(range(COUNT + 40)))])

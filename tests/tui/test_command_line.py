@@ -1,24 +1,37 @@
-"""The `:` line in the app (decision 122): every failed SMS in the last hour is one line,
-and its groups name each cause with counts; `:view save` writes the view to the config
-file and `:NAME` opens it again; a bad line says what it expected and changes nothing."""
+"""The `:` line in the app (decision 121 and 122), on a real config file under a temp
+HOME: a bad line says what it expected and changes nothing; every failed SMS in the last
+hour is one line, whose groups name each cause with counts; `:view save` writes the view
+to the config file, the palette and the line's completion offer it, an alias runs its
+line; and the view reopens in the next run of the app with `:NAME` (and on the command
+line with `activity --view NAME`)."""
 
 from __future__ import annotations
 
+import asyncio
+import stat
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from inboxdesk.config.file import ConfigFile
+from inboxdesk.config import ConfigFile, resolve
 from inboxdesk.tui.activity.screen import ActivityScreen, GroupTable
+from inboxdesk.tui.app import InboxdeskApp, make_app
 from inboxdesk.tui.command_line import CommandLine
-from tests.conftest import Service, ServiceFactory
+from inboxdesk.writes import WriteStore
+from tests.client.conftest import run
+from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.feed_fixture import feed_fixture
-from tests.tui.conftest import NOW, SIZE, Notices, app_for, until
+from tests.tui.conftest import SIZE, Notices, until
 from tests.tui.test_inbox import opened
 
 KEYS = {" ": "space", ":": "colon", "-": "minus"}
+SMS_GROUPS = [
+    ("4", "provider error", "21610"),
+    ("2", "provider error", "21211"),
+    ("1", "missing address", ""),
+]
 
 
 async def line(pilot: Pilot[None], text: str) -> None:
@@ -40,45 +53,87 @@ def _groups(app: object) -> list[tuple[str, str, str]]:
     ]
 
 
-async def test_every_failed_sms_in_the_last_hour_is_one_line(
-    make_service: ServiceFactory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, notices: Notices
+@pytest.fixture
+def profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, make_service: ServiceFactory) -> Path:
+    """A real profile: the config file where the user's own lives, under a temp HOME,
+    holding the profile `real` (the default) and an alias; nothing in the environment
+    chooses."""
+    service: Service = make_service(feed_fixture())  # times relative to now: the app's clock
+    for name in ("INBOXDESK_CONFIG_DIR", "INBOXDESK_CONFIG", "XDG_CONFIG_HOME", "NOVU_SECRET_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    for name in ("INBOXDESK_BASE_URL", "INBOXDESK_PROFILE", "INBOXDESK_ENVIRONMENT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    config = ConfigFile.load()
+    assert str(config.path).startswith(str(tmp_path / "home"))
+    config.add_profile("real", {"base_url": service.url, "api_key": STAGING_KEY})
+    config.save()
+    with config.path.open("a") as file:
+        file.write('[aliases]\nsmsfail = ":activity failed sms 1h by:cause"\n')
+    return config.path
+
+
+def started() -> InboxdeskApp:
+    """The app as `inboxdesk` starts it: its settings resolved from the file anew."""
+    app = make_app(resolve({}), subscriber_id="jane", writes=WriteStore(None))
+    app.animation_level = "none"
+    return app
+
+
+async def test_every_failed_sms_in_the_last_hour_is_one_line_saved_and_reopened(
+    profile: Path, notices: Notices, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('[aliases]\nsmsfail = ":activity failed sms 1h by:cause"\n')
-    monkeypatch.setenv("INBOXDESK_CONFIG", str(config))
-    service: Service = make_service(feed_fixture(NOW))
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+    first = started()
+    async with first.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await opened(pilot, rows=1)
         # A bad line says what it expected, and the inbox stays as it was.
         await line(pilot, ":activity fax")
         assert notices.saying("expected failed, a channel")
-        assert app.screen.id == "inbox"
+        assert first.screen.id == "inbox"
 
-        await line(pilot, ":smsfail")
-        expected = [
-            ("4", "provider error", "21610"),
-            ("2", "provider error", "21211"),
-            ("1", "missing address", ""),
-        ]
-        await until(pilot, lambda: _groups(app) == expected, what="three causes with counts")
-        assert "last 1 h" in str(app.screen.query_one("#activity-state").render())
-
+        await line(pilot, ":activity failed sms 1h by:cause")
+        await until(pilot, lambda: _groups(first) == SMS_GROUPS, what="three causes with counts")
         await line(pilot, ":view save sms-hour")
+        await until(pilot, lambda: "sms-hour" in ConfigFile.load().views(), what="saved")
         saved = ConfigFile.load().views()["sms-hour"]
         assert saved["failed"] and saved["channel"] == "sms" and saved["window"] == "1h"
         assert saved["grouping"] == "cause" and saved["everyone"]
         # The palette lists the saved view and the alias.
-        titles = [c.title for c in app.get_system_commands(app.screen)]
+        titles = [c.title for c in first.get_system_commands(first.screen)]
         assert "Open view: sms-hour" in titles and "Run alias: smsfail" in titles
 
         await line(pilot, ":sub jane")
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await until(pilot, lambda: first.screen.id == "inbox", what="the inbox")
         # The suggester completes a saved view's name as it is typed.
         await pilot.press("colon", "s", "m")
-        box = app.screen.query_one(Input)
+        box = first.screen.query_one(Input)
         assert box.value == ":sm" and box.suggester is not None
         assert await box.suggester.get_suggestion(box.value) == ":sms-hour"
         await pilot.press("escape")
+
+        # The alias runs its line.
+        await line(pilot, ":smsfail")
+        await until(pilot, lambda: _groups(first) == SMS_GROUPS, what="the alias's groups")
+        assert "last 1 h" in str(first.screen.query_one("#activity-state").render())
+    assert stat.S_IMODE(profile.stat().st_mode) == 0o600
+    saved = ConfigFile.load().views()["sms-hour"]
+    assert saved["profile"] == "real" and saved["everyone"] and saved["window"] == "1h"
+    assert saved["environment_id"]  # the key's environment, learned on connecting
+
+    # A restart: a new app reads the file anew, on the same profile.
+    second = started()
+    async with second.run_test(size=SIZE) as pilot:
+        await opened(pilot, rows=1)
+        assert not isinstance(second.screen, ActivityScreen)
         await line(pilot, ":sms-hour")
-        await until(pilot, lambda: len(_groups(app)) == 3, what="the saved view again")
+        await until(pilot, lambda: _groups(second) == SMS_GROUPS, what="the view again")
+        assert "last 1 h" in str(second.screen.query_one("#activity-state").render())
+
+    # The command line runs the view the app saved: the same groups (in a thread of its
+    # own, as it runs its own event loop).
+    code, out, err = await asyncio.to_thread(run, capsys, "activity", "--view", "sms-hour")
+    assert code == 0, err
+    rows = [line.split()[:6] for line in out.splitlines()[1:4]]
+    assert rows[0] == ["4", "provider", "error", "sms", "twilio", "21610"]
+    assert rows[1] == ["2", "provider", "error", "sms", "twilio", "21211"]
+    assert rows[2][:3] == ["1", "missing", "address"]

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widgets import Input
@@ -32,7 +33,50 @@ from inboxdesk.text import clip, safe
 from inboxdesk.tui.messages import OpenSubscriber
 
 if TYPE_CHECKING:
-    from inboxdesk.tui.app import InboxdeskApp
+    from inboxdesk.config import Settings
+    from inboxdesk.tui.context import ViewContext
+    from inboxdesk.tui.environments import HeldKeys
+
+
+class LineHost(Protocol):
+    """What the line acts on: the App, as far as the line uses it (the App is one; the
+    line names no App class, so the App may import the line)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def held_keys(self) -> HeldKeys: ...
+
+    @property
+    def context(self) -> ViewContext: ...
+
+    @property
+    def screen(self) -> Screen[object]: ...
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
+
+    def open_subscriber(self, subscriber_id: str | None) -> None: ...
+
+    def action_show_inbox(self) -> None: ...
+
+    async def action_switch_environment(
+        self, environment_id: str | None = None, then: Callable[[], object] | None = None
+    ) -> None: ...
+
+    def is_screen_installed(self, screen: Screen[Any] | str) -> bool: ...
+
+    def get_screen(self, screen: str) -> Screen[Any]: ...
+
+    def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool: ...
 
 
 class LineSuggester(Suggester):
@@ -93,7 +137,7 @@ def config_views() -> tuple[dict[str, Any], dict[str, str], ConfigFile]:
     return dict(config.views()), dict(config.aliases()), config
 
 
-async def run_line(app: InboxdeskApp, text: str) -> None:
+async def run_line(app: LineHost, text: str) -> None:
     """Do what the line says; a bad line says what it expected and changes nothing."""
     try:
         views, aliases, config = config_views()
@@ -108,7 +152,7 @@ async def run_line(app: InboxdeskApp, text: str) -> None:
         app.notify(safe(str(exc), newlines=False), severity="error", markup=False)
 
 
-async def _run(app: InboxdeskApp, command: Command) -> None:
+async def _run(app: LineHost, command: Command) -> None:
     if isinstance(command, Sub):
         app.open_subscriber(command.subscriber_id)
     elif isinstance(command, Env):
@@ -138,7 +182,7 @@ async def _run(app: InboxdeskApp, command: Command) -> None:
 
 
 def _show_activity(
-    app: InboxdeskApp,
+    app: LineHost,
     subscriber: str | None,
     window: str | None,
     failed: bool,
@@ -155,11 +199,11 @@ def _show_activity(
         app.get_screen(ACTIVITY).post_message(message)
 
 
-def _screen(app: InboxdeskApp) -> Screen[None]:
+def _screen(app: LineHost) -> Screen[None]:
     return cast("Screen[None]", app.screen)
 
 
-async def _open_view(app: InboxdeskApp, view: View) -> None:
+async def _open_view(app: LineHost, view: View) -> None:
     """A view opens in its environment, with its key (or names the missing one); in
     another environment, once the switch has opened that environment's inbox."""
     keyring = app.held_keys.keyring
@@ -175,7 +219,7 @@ async def _open_view(app: InboxdeskApp, view: View) -> None:
     _show_view(app, view)
 
 
-def _show_view(app: InboxdeskApp, view: View) -> None:
+def _show_view(app: LineHost, view: View) -> None:
     """The view's screen with its filters, in the environment acted in."""
     if view.kind == "inbox":
         if not app.is_screen_installed("inbox"):
@@ -194,7 +238,7 @@ def _show_view(app: InboxdeskApp, view: View) -> None:
     )
 
 
-def _save_view(app: InboxdeskApp, config: ConfigFile, name: str) -> None:
+def _save_view(app: LineHost, config: ConfigFile, name: str) -> None:
     from inboxdesk.tui.activity.screen import ActivityScreen
 
     held = app.held_keys.held
@@ -224,7 +268,7 @@ def _save_view(app: InboxdeskApp, config: ConfigFile, name: str) -> None:
     app.notify(f"Saved the view {name}: open it with :{name}", markup=False)
 
 
-def view_commands(app: InboxdeskApp) -> list[SystemCommand]:
+def view_commands(app: LineHost) -> list[SystemCommand]:
     """The palette's entry of each saved view and alias: it runs `:NAME`."""
     try:
         views, aliases, _ = config_views()

@@ -93,6 +93,11 @@ class Database:
         return self._connection()
 
     def close(self) -> None:
+        self.close_connection()
+
+    def close_connection(self) -> None:
+        """Close this thread's connection (each thread that used the database closes its
+        own; a store's `close` does more)."""
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is not None:
             db.close()

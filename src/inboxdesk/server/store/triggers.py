@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from inboxdesk.server.checkpoints import FeedCheckpoints
 from inboxdesk.server.store.base import Caller, Database, iso
 
 WORKER_SCHEMA = """
@@ -94,6 +96,15 @@ Verdict = Callable[[Mapping[str, Any], FoundWorkflow | None], str]
 
 
 class TriggerStore(Database):
+    _checkpoints: FeedCheckpoints
+
+    @contextmanager
+    def worker_transaction(self) -> Iterator[sqlite3.Connection]:
+        """The write transaction of one worker pass: it inserts messages, so no feed
+        listing's checkpoints walked before it or while it runs are used after it."""
+        with self._checkpoints.writing(inserts=True), self.transaction() as db:
+            yield db
+
     def trigger_workflow(self, caller: Caller, identifier: str) -> FoundWorkflow | None:
         """The environment's workflow whose trigger identifier is `identifier`, active
         or not; None when there is none (or it is deleted)."""

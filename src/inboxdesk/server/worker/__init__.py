@@ -12,16 +12,14 @@ loses nothing: the next worker of that database picks it up.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from inboxdesk.server.store.base import Database
 from inboxdesk.server.worker.run import Pass, due_entries
-
-if TYPE_CHECKING:
-    from inboxdesk.server.store import Store
 
 # The longest the task sleeps before looking at the clock again: a clock moved by hand
 # (or a wall clock that jumped) is noticed within it.
@@ -31,10 +29,28 @@ LONGEST_NAP = 1.0
 BATCH = 64
 
 
+class QueueStore(Protocol):
+    """The store as its worker uses it (the service's `Store` is one): the queue's next
+    due time, the clock and setting a pass runs on, a pass's transaction, and the
+    worker thread's own connection to close."""
+
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+
+    @property
+    def context_preferences(self) -> bool: ...
+
+    def next_due(self) -> str | None: ...
+
+    def worker_transaction(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def close_connection(self) -> None: ...
+
+
 class Worker:
     """Carries a store's queued work to its end, on the store's clock."""
 
-    def __init__(self, store: Store, report_delay: timedelta = timedelta(seconds=2)) -> None:
+    def __init__(self, store: QueueStore, report_delay: timedelta = timedelta(seconds=2)) -> None:
         self.store = store
         # How long after "Message sent" a provider's report (a bounce, a delivery) comes.
         self.report_delay = report_delay
@@ -61,7 +77,7 @@ class Worker:
         with self._run_lock:
             while True:
                 now = self.clock()
-                with self.store._checkpoints.writing(inserts=True), self.store.transaction() as db:
+                with self.store.worker_transaction() as db:
                     entries = list(due_entries(db, now, BATCH))
                     work = Pass(db, now, self.report_delay, self.store.context_preferences)
                     db.executemany(
@@ -119,7 +135,7 @@ class Worker:
                     break
                 self._wake.wait(nap)
         finally:
-            Database.close(self.store)  # this thread's connection
+            self.store.close_connection()  # this thread's, not the store's close
 
     def _nap(self) -> float | None:
         """How long to sleep: until the next due work, at most LONGEST_NAP; None (until

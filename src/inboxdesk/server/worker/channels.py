@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from inboxdesk.models.subscriber_edit import CHAT_PROVIDERS, PUSH_PROVIDERS
 from inboxdesk.server.worker import providers
-
-if TYPE_CHECKING:
-    from inboxdesk.server.worker.run import Chain, Pass
+from inboxdesk.server.worker.chain import Chain
 
 NO_INTEGRATION = "Subscriber does not have an active integration"
 NO_CHANNEL = "Subscriber does not have a configured channel"
@@ -24,6 +23,40 @@ MISSING_TOKENS = (
 SOME_ERRORS = "There was one or more errors when trying to execute the notification"
 PROVIDER_ERROR = "Unexpected provider error"
 _VARIABLE = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
+
+
+class Work(Protocol):
+    """The pass a send runs in (run.py's `Pass`), as far as a send uses it: its time,
+    the integrations it reads, and where the job's details, messages and a provider's
+    later reports are written."""
+
+    @property
+    def now(self) -> datetime: ...
+
+    @property
+    def stamp(self) -> str: ...
+
+    def integrations(self, env: str, channel: str) -> list[dict[str, Any]]: ...
+
+    def integration(self, env: str, integration_id: Any) -> dict[str, Any] | None: ...
+
+    def detail(
+        self,
+        job: Mapping[str, Any],
+        text: str,
+        status: str,
+        raw: Any = None,
+        source: str = "Internal",
+        provider_id: str | None = None,
+    ) -> None: ...
+
+    def message(
+        self, job: Mapping[str, Any], chain: Chain, fields: Mapping[str, Any]
+    ) -> dict[str, Any]: ...
+
+    def save_message(self, doc: dict[str, Any], insert: bool = True) -> None: ...
+
+    def later(self, job: Mapping[str, Any], reports: list[providers.Report]) -> None: ...
 
 
 def _render(text: Any, job: Mapping[str, Any], subscriber: Mapping[str, Any]) -> str:
@@ -39,7 +72,7 @@ def _render(text: Any, job: Mapping[str, Any], subscriber: Mapping[str, Any]) ->
     return _VARIABLE.sub(value, str(text or ""))
 
 
-def _selected(work: Pass, job: Mapping[str, Any], integration: Mapping[str, Any]) -> None:
+def _selected(work: Work, job: Mapping[str, Any], integration: Mapping[str, Any]) -> None:
     provider = str(integration.get("providerId", ""))
     work.detail(
         job,
@@ -62,10 +95,10 @@ def _tracking(integration: Mapping[str, Any]) -> bool:
     )
 
 
-def _pick(work: Pass, job: Mapping[str, Any], channel: str, override: Any) -> dict[str, Any] | None:
+def _pick(work: Work, job: Mapping[str, Any], channel: str, override: Any) -> dict[str, Any] | None:
     """The integration an email or sms step uses: the one its override names, else the
     primary, else (no primary held) the newest active one."""
-    active = work._integrations(str(job["_environmentId"]), channel)
+    active = work.integrations(str(job["_environmentId"]), channel)
     if override:
         return next((i for i in active if i.get("identifier") == override), None)
     return next((i for i in active if i.get("primary")), active[0] if active else None)
@@ -76,7 +109,7 @@ def _fail(job: dict[str, Any], text: str) -> str:
     return "failed"
 
 
-def send(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+def send(work: Work, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
     kind = job["type"]
     if kind == "in_app":
         return _in_app(work, chain, job, subscriber)
@@ -96,8 +129,8 @@ def _template(job: Mapping[str, Any]) -> Mapping[str, Any]:
     return template if isinstance(template, Mapping) else {}
 
 
-def _in_app(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
-    if not work._integrations(str(job["_environmentId"]), "in_app"):
+def _in_app(work: Work, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    if not work.integrations(str(job["_environmentId"]), "in_app"):
         work.detail(job, NO_INTEGRATION, "Failed")
         return _fail(job, NO_INTEGRATION)
     template = _template(job)
@@ -115,7 +148,7 @@ def _in_app(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[s
     return "completed"
 
 
-def _email(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+def _email(work: Work, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
     overrides = (job.get("overrides") or {}).get("email") or {}
     wanted = overrides.get("integrationIdentifier") if isinstance(overrides, Mapping) else None
     integration = _pick(work, job, "email", wanted)
@@ -151,7 +184,7 @@ def _email(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[st
     return "completed"
 
 
-def _sms(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+def _sms(work: Work, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
     overrides = (job.get("overrides") or {}).get("sms") or {}
     wanted = overrides.get("integrationIdentifier") if isinstance(overrides, Mapping) else None
     integration = _pick(work, job, "sms", wanted)
@@ -191,23 +224,19 @@ def _entries(subscriber: Mapping[str, Any], family: frozenset[str]) -> list[Mapp
 
 
 def _entry_integration(
-    work: Pass, job: Mapping[str, Any], entry: Mapping[str, Any]
+    work: Work, job: Mapping[str, Any], entry: Mapping[str, Any]
 ) -> dict[str, Any] | None:
     env = str(job["_environmentId"])
     if entry.get("_integrationId"):
-        return work._integration(env, entry["_integrationId"])
+        return work.integration(env, entry["_integrationId"])
     kind = str(job["type"])
     return next(
-        (
-            i
-            for i in work._integrations(env, kind)
-            if i.get("providerId") == entry.get("providerId")
-        ),
+        (i for i in work.integrations(env, kind) if i.get("providerId") == entry.get("providerId")),
         None,
     )
 
 
-def _push(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+def _push(work: Work, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
     entries = _entries(subscriber, PUSH_PROVIDERS)
     if not entries:
         work.detail(job, NO_CHANNEL, "Warning")
@@ -275,7 +304,7 @@ def _push(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str
     return "canceled"
 
 
-def _chat(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+def _chat(work: Work, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
     entries = _entries(subscriber, CHAT_PROVIDERS)
     if not entries:
         text = NO_CHANNEL
@@ -338,8 +367,8 @@ def _chat(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str
     return _fail(job, text)
 
 
-def _tool(work: Pass, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
-    active = work._integrations(str(job["_environmentId"]), "tool")
+def _tool(work: Work, chain: Chain, job: dict[str, Any], subscriber: Mapping[str, Any]) -> str:
+    active = work.integrations(str(job["_environmentId"]), "tool")
     if not active:
         work.detail(job, NO_INTEGRATION, "Failed")
         return _fail(job, NO_INTEGRATION)
@@ -365,7 +394,7 @@ WEBHOOK_WANTED = ("Webhook URL for the chat channel is missing",) * 2
 
 
 def _wanting(
-    work: Pass,
+    work: Work,
     job: dict[str, Any],
     message: dict[str, Any],
     error_id: str,

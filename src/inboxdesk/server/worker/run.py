@@ -17,7 +17,6 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,6 +25,7 @@ from inboxdesk.server.store.base import iso
 from inboxdesk.server.store.preferences import GLOBAL, NO_CONTEXT, context_of, stored_choices
 from inboxdesk.server.store.schema import MESSAGE_ROW, message_flags
 from inboxdesk.server.worker import providers
+from inboxdesk.server.worker.chain import Chain
 from inboxdesk.server.worker.channels import send
 from inboxdesk.server.worker.rules import conditions_pass, schedule_open
 
@@ -46,20 +46,6 @@ STEP_QUEUED = "Step queued"
 CONDITIONS_SKIPPED = "Step was skipped based on steps conditions"
 OUTSIDE_SCHEDULE = "The step was skipped as it fell outside the subscriber's schedule"
 PREVIOUS_FAILED = "Step was canceled because a previous step failed"
-
-
-@dataclass
-class Chain:
-    """A notification being worked on: its document, its jobs in order, its workflow."""
-
-    notification: dict[str, Any]
-    jobs: list[dict[str, Any]]
-    workflow: dict[str, Any]
-    positions: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def environment_id(self) -> str:
-        return str(self.notification["_environmentId"])
 
 
 def _units(amount: Any, unit: Any) -> timedelta:
@@ -215,7 +201,7 @@ class Pass:
         doc: dict[str, Any] = self._read[key]
         return doc
 
-    def _integrations(self, env: str, channel: str) -> list[dict[str, Any]]:
+    def integrations(self, env: str, channel: str) -> list[dict[str, Any]]:
         """The environment's active integrations of a channel, newest first."""
         key = ("integrations", env, channel)
         if key not in self._read:
@@ -235,7 +221,7 @@ class Pass:
             out.append(doc)
         return out
 
-    def _integration(self, env: str, integration_id: Any) -> dict[str, Any] | None:
+    def integration(self, env: str, integration_id: Any) -> dict[str, Any] | None:
         row = self.db.execute(
             "SELECT id, doc FROM integrations WHERE id = ? AND environment_id = ?"
             " AND active = 1 AND deleted = 0",
@@ -455,7 +441,7 @@ class Pass:
             elif kind in CHANNELS:
                 if kind not in providers_of:
                     # Any active one, as production names it: here the oldest.
-                    found = self._integrations(env, kind)
+                    found = self.integrations(env, kind)
                     providers_of[kind] = str(found[-1]["providerId"]) if found else None
                 if providers_of[kind]:
                     job["providerId"] = providers_of[kind]
