@@ -97,21 +97,25 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def demo_store(
-    tmp_path_factory: pytest.TempPathFactory, db_path: Path, now: datetime = DEMO_NOW
+    tmp_path_factory: pytest.TempPathFactory, db_path: Path, now: datetime | None = DEMO_NOW
 ) -> tuple[Store, list[LoadedEnvironment]]:
-    """A fresh store at `db_path` holding the demo at `now`, and its environments' keys.
+    """A fresh store at `db_path` holding the demo at `now`, and its environments' keys;
+    `now=None` is the run's present (`serve --demo` seeds at its start: times relative to
+    the clock, as `--since 24h`, find its stories).
 
     Loading the demo takes two to three CPU-seconds; the first worker that needs it loads
     it into a template under a file lock, and every use, in any worker, is a copy."""
     folder = run_folder(tmp_path_factory) / "demo-templates"
     folder.mkdir(exist_ok=True)
-    template = folder / f"demo-{now:%Y%m%dT%H%M%S}.db"
+    name = "present" if now is None else f"{now:%Y%m%dT%H%M%S}"
+    template = folder / f"demo-{name}.db"
     keys = template.with_suffix(".json")
     with FileLock(f"{template}.lock"):
         if not keys.exists():
             store = Store(template)
             try:
-                loaded = load_fixture(store, demo_at(now))
+                fixture = demo_fixture(datetime.now(UTC)) if now is None else demo_at(now)
+                loaded = load_fixture(store, fixture)
             finally:
                 store.close()
             keys.write_text(json.dumps([dataclasses.asdict(env) for env in loaded]))
