@@ -1,5 +1,9 @@
-"""`serve` stopped by SIGTERM (timeout, systemd, docker) leaves its database whole and
-private: the log merged into the file, the lock gone, every file mode 0600."""
+"""`serve` stopped by SIGTERM (timeout, systemd, docker) or Ctrl-C leaves its database
+whole and private: the log merged into the file, the lock gone, every file mode 0600.
+
+The process is what is tested here, so it is one; it serves the example fixture (what
+`serve --demo` seeds, and that it keeps preferences per context, is
+tests/cli/test_serve.py's to prove, in that test's process)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import httpx
 import pytest
 
 from tests.cli.test_serve import started
+from tests.conftest import EXAMPLE
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
@@ -20,9 +25,11 @@ def test_a_stopped_service_merges_its_log_and_lets_go_of_its_lock(
     tmp_path: Path, signum: signal.Signals
 ) -> None:
     db = tmp_path / "local.db"
-    service, out = started("--db", str(db), "--demo", "--port", "0", last="save a key")
+    service, out = started(
+        "--db", str(db), "--load", str(EXAMPLE), "--port", "0", last="save a key"
+    )
     url = out.split("local service on ", 1)[1].split()[0]
-    key = (tmp_path / "local-keys" / "development.key").read_text().strip()
+    key = (tmp_path / "local-keys" / "staging.key").read_text().strip()
     try:
         for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
@@ -34,14 +41,6 @@ def test_a_stopped_service_merges_its_log_and_lets_go_of_its_lock(
                 json={"markAs": "read"},
             )
             assert marked.status_code < 300, marked.text
-            # `serve --demo` keeps preferences per context, as `inboxdesk demo` does: Ada's
-            # tenant turned comment emails off there only.
-            path = "/v2/subscribers/ada.lovelace/preferences"
-            tenant = http.get(path, params={"contextKeys": "tenant:acme-eu"}).json()["data"]
-            comment = next(
-                w for w in tenant["workflows"] if w["workflow"]["name"] == "Comment on your post"
-            )
-            assert comment["channels"]["email"] is False
     finally:
         service.send_signal(signum)
         _, err = service.communicate(timeout=30)
