@@ -23,7 +23,8 @@ import httpx
 import pytest
 
 from inboxdesk.cli.web_guard import REFUSED, allowed_hosts, guard_for, host_and_port
-from inboxdesk.server.demo import demo_fixture
+from inboxdesk.server.fixtures import read_fixture
+from tests.conftest import EXAMPLE
 from tests.web.test_web_demo import KEY, TIMEOUT, Served, descendants, wait_for
 
 SCREEN_TIMEOUT = 30.0
@@ -52,7 +53,9 @@ class WebDemo:
 @pytest.fixture(scope="module")
 def web_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDemo]:
     scratch = tmp_path_factory.mktemp("web-guard")
-    fixture = demo_fixture()
+    # The example's inbox, not the demo's: what is guarded is the page, and the demo's
+    # data took the demo's process seconds to seed (tests/web/test_web_demo.py shows it).
+    fixture = read_fixture(EXAMPLE)
     fixture["environments"][0]["apiKey"] = KEY
     subscriber = fixture["environments"][0]["subscribers"][0]["subscriberId"]
     path = scratch / "demo.json"
