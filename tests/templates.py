@@ -97,11 +97,11 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def demo_store(
-    tmp_path_factory: pytest.TempPathFactory, db_path: Path, now: datetime | None = DEMO_NOW
+    tmp_path_factory: pytest.TempPathFactory, db_path: Path, now: datetime | None = None
 ) -> tuple[Store, list[LoadedEnvironment]]:
     """A fresh store at `db_path` holding the demo at `now`, and its environments' keys;
-    `now=None` is the run's present (`serve --demo` seeds at its start: times relative to
-    the clock, as `--since 24h`, find its stories).
+    by default at the run's present, as `serve --demo` seeds it at its start (times
+    relative to the clock, as `--since 24h`, find its stories): one load for the run.
 
     Loading the demo takes two to three CPU-seconds; the first worker that needs it loads
     it into a template under a file lock, and every use, in any worker, is a copy."""

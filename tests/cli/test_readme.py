@@ -94,7 +94,7 @@ def demo(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
     folder the README's commands run in: seeded now, each environment's key in
     demo-keys/, per-context preferences on. Its URL."""
     db = tmp_path / "demo.db"
-    store, loaded = demo_store(tmp_path_factory, db, now=None)
+    store, loaded = demo_store(tmp_path_factory, db)
     keys = tmp_path / "demo-keys"
     keys.mkdir(mode=0o700)
     for env in loaded:

@@ -13,7 +13,7 @@ from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE, demo_fixture
 from inboxdesk.server.store import Caller, Store
 from tests.templates import DEMO_NOW, demo_at, demo_store
 
-# The run's demo template's moment: its store is a copy, its fixture built once.
+# The moment of the fixture the tests below build (once a process: demo_at).
 NOW = DEMO_NOW
 
 
@@ -25,8 +25,9 @@ def test_same_seed_and_time_give_the_same_data() -> None:
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[Any]]:
-    """The demo as loaded (a copy of the run's template): the tests only read it."""
-    return demo_store(tmp_path_factory, tmp_path_factory.mktemp("demo") / "demo.db", NOW)
+    """The demo as loaded (a copy of the run's template, seeded at the run's start, as
+    `serve --demo` seeds it): the tests only read it."""
+    return demo_store(tmp_path_factory, tmp_path_factory.mktemp("demo") / "demo.db")
 
 
 def test_two_environments_with_their_own_keys(demo: tuple[Store, list[Any]]) -> None:
