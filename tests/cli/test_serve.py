@@ -116,6 +116,8 @@ def serving(
     ended = threading.Event()
     failed: list[BaseException] = []
     said: list[tuple[str, str]] = []
+    # The handler the command replaces while it serves (the test run's own, maybe).
+    before = signal.getsignal(signal.SIGTERM)
 
     def watch() -> None:
         try:
@@ -126,7 +128,7 @@ def serving(
         except BaseException as exc:
             failed.append(exc)
         finally:
-            if not ended.is_set() and signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+            if not ended.is_set() and signal.getsignal(signal.SIGTERM) != before:
                 os.kill(os.getpid(), signal.SIGTERM)
 
     watcher = threading.Thread(target=watch, daemon=True)
