@@ -9,14 +9,21 @@ store of its own.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import hashlib
 import json
 import os
 import sqlite3
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+from filelock import FileLock
+
+from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.fixtures import LoadedEnvironment, load_fixture
 from inboxdesk.server.store import Store
 
@@ -52,3 +59,66 @@ class Templates:
             target.close()
             source.close()
         return Store(db_path), list(self._loaded[key])
+
+
+def _copy(template: Path, db_path: Path) -> None:
+    """The template's rows in a new private file at `db_path`."""
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(db_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+    source = sqlite3.connect(template)
+    target = sqlite3.connect(db_path)
+    try:
+        source.backup(target)
+    finally:
+        target.close()
+        source.close()
+
+
+# -- the demo: one template for the whole run ------------------------------------------
+
+# The demo's moment in the tests that share its template (a Sunday, as the stories'
+# tests have it): one `now`, so one load serves them all.
+DEMO_NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
+
+
+@functools.cache
+def demo_at(now: datetime = DEMO_NOW) -> dict[str, Any]:
+    """The demo fixture at `now`, built once per process (half a second each time).
+    Shared: a caller that changes it works on a copy."""
+    return demo_fixture(now)
+
+
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder that every worker of this run shares (the run's own under xdist; the
+    process's own otherwise, so that no later run finds an older template)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def demo_store(
+    tmp_path_factory: pytest.TempPathFactory, db_path: Path, now: datetime | None = None
+) -> tuple[Store, list[LoadedEnvironment]]:
+    """A fresh store at `db_path` holding the demo at `now`, and its environments' keys;
+    by default at the run's present, as `serve --demo` seeds it at its start (times
+    relative to the clock, as `--since 24h`, find its stories): one load for the run.
+
+    Loading the demo takes two to three CPU-seconds; the first worker that needs it loads
+    it into a template under a file lock, and every use, in any worker, is a copy."""
+    folder = run_folder(tmp_path_factory) / "demo-templates"
+    folder.mkdir(exist_ok=True)
+    name = "present" if now is None else f"{now:%Y%m%dT%H%M%S}"
+    template = folder / f"demo-{name}.db"
+    keys = template.with_suffix(".json")
+    with FileLock(f"{template}.lock"):
+        if not keys.exists():
+            store = Store(template)
+            try:
+                fixture = demo_fixture(datetime.now(UTC)) if now is None else demo_at(now)
+                loaded = load_fixture(store, fixture)
+            finally:
+                store.close()
+            keys.write_text(json.dumps([dataclasses.asdict(env) for env in loaded]))
+    _copy(template, db_path)
+    environments = [LoadedEnvironment(**env) for env in json.loads(keys.read_text())]
+    return Store(db_path), environments

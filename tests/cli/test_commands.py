@@ -71,27 +71,13 @@ def test_a_mistyped_command_gets_the_close_ones(capsys: pytest.CaptureFixture[st
     assert "Did you mean one of: 'message', 'messages'?" in err
 
 
-def test_opening_the_app_imports_no_other_command() -> None:
-    # A fresh process: this one has imported every command already.
-    code = (
-        "import sys\n"
-        "from inboxdesk.cli import main\n"
-        "main(['tui', '--help'])\n"
-        "print(' '.join(m for m in sys.modules if m.startswith('inboxdesk.cli.')))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    loaded = set(done.stdout.splitlines()[-1].split())
-    assert "inboxdesk.cli.app_commands" in loaded
-    assert not loaded & OTHER_COMMANDS
-
-
-def test_the_command_and_the_app_are_imported_with_the_collector_paused(
+def test_opening_the_app_imports_no_other_command_and_with_the_collector_paused(
     tmp_path: Path,
 ) -> None:
-    """The command's module and the app build objects that live on: passes over them
-    while they are imported are wasted start-up (entry.py)."""
+    """A fresh process (this one has imported every command already), stopped as the app
+    starts to run: no other command's module was imported, and the command's module and
+    the app, which build objects that live on, were imported with the collector paused:
+    passes over them while they are imported are wasted start-up (entry.py)."""
     code = (
         "import gc, os, sys\n"
         "counts = [0, 0, 0]\n"
@@ -103,6 +89,8 @@ def test_the_command_and_the_app_are_imported_with_the_collector_paused(
         "    if event == 'call' and code.co_name == 'run' and "
         "code.co_filename.endswith(os.path.join('textual', 'app.py')):\n"
         "        print(*counts, flush=True)\n"
+        "        print(' '.join(m for m in sys.modules if m.startswith('inboxdesk.cli.')))\n"
+        "        sys.stdout.flush()\n"
         "        os._exit(0)\n"
         "sys.setprofile(stop_at_run)\n"
         "sys.argv = ['inboxdesk', '--subscriber', 'ada']\n"
@@ -119,10 +107,14 @@ def test_the_command_and_the_app_are_imported_with_the_collector_paused(
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
     )
-    passes = sum(map(int, done.stdout.split()))
+    counts, modules = done.stdout.splitlines()[-2:]
+    passes = sum(map(int, counts.split()))
     # Paused: about 5 (what click and the settings build). Unpaused, the command's and
     # the app's imports made 40 to 90 passes, more where no bytecode is cached.
     assert passes < 20, done.stdout
+    loaded = set(modules.split())
+    assert "inboxdesk.cli.app_commands" in loaded
+    assert not loaded & OTHER_COMMANDS
 
 
 def test_the_version_imports_neither_the_client_nor_the_settings() -> None:

@@ -12,9 +12,9 @@ import pytest
 
 from inboxdesk.delivery import Cause, job_cause
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.server.demo import demo_fixture
 from tests.command_line import run_with_key
 from tests.conftest import Service, ServiceFactory
+from tests.templates import demo_at
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 KEY = "grace-story-key-0123456789"
@@ -24,7 +24,7 @@ PHONE = "+14155550100"
 
 @pytest.fixture
 def demo(make_service: ServiceFactory) -> Service:
-    service = make_service(demo_fixture(NOW))
+    service = make_service(demo_at(NOW))
     service.store.clock = lambda: NOW
     development = next(e for e in service.store.environments() if e["name"] == "Development")
     service.store.add_api_key(development["id"], KEY)

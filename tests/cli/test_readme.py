@@ -1,18 +1,39 @@
-"""The README's `sh` blocks run as written against `inboxdesk serve --demo`, whose ids
-(ada.lovelace, the seeded transactionIds) are fixed. A line marked `(interactive)` or
-`(set-up)`, on itself or on the comment line above it, is left out: the app, a
-service that runs until Ctrl-C (started here instead), installing."""
+"""The README's `sh` blocks run as written against the demo's service (what
+`inboxdesk serve --demo` seeds and saves), whose ids (ada.lovelace, the seeded
+transactionIds) are fixed. A line marked `(interactive)` or `(set-up)`, on itself or on
+the comment line above it, is left out: the app, a service that runs until Ctrl-C
+(started here instead), installing.
+
+Each line runs in bash as written (pipes, `$(...)`, redirections). Its `inboxdesk` is a
+stand-in on PATH that hands its arguments, standard input and environment to this
+process, where the command line's `main()` runs them and hands back what it printed
+and its exit status: a start of the command line costs more than half a CPU-second,
+and a dozen lines here start it twenty times. That the console script starts as
+`inboxdesk` is tests/cli/test_commands.py's to prove; `serve --demo`'s seeding, banner
+and key files, tests/cli/test_serve.py's.
+"""
 
 from __future__ import annotations
 
+import base64
+import io
+import json
 import os
 import re
+import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from inboxdesk.cli import main
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.server.settings import ServerSettings
+from tests.templates import demo_store
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 MARKERS = ("(interactive)", "(set-up)")
@@ -48,57 +69,137 @@ def test_the_readme_names_the_demo_s_real_ids() -> None:
     assert not re.search(r"\.\.\.|8f3c", commands), "no placeholder ids"
 
 
+# The stand-in `inboxdesk`: stdlib only (`-IS`: no site, so a start costs milliseconds).
+STAND_IN = """\
+import base64, json, os, socket, sys
+request = {
+    "argv": sys.argv[1:],
+    "stdin": base64.b64encode(sys.stdin.buffer.read()).decode(),
+    "env": dict(os.environ),
+}
+with socket.socket(socket.AF_UNIX) as conn:
+    conn.connect(os.environ["INBOXDESK_README_RUNNER"])
+    conn.sendall(json.dumps(request).encode())
+    conn.shutdown(socket.SHUT_WR)
+    answer = json.loads(conn.makefile("rb").read())
+sys.stdout.buffer.write(base64.b64decode(answer["out"]))
+sys.stderr.buffer.write(base64.b64decode(answer["err"]))
+sys.exit(answer["code"])
+"""
+
+
 @pytest.fixture
-def demo(tmp_path: Path) -> Iterator[str]:
-    """`inboxdesk serve --demo` in the folder the README's commands run in: its URL."""
-    service = subprocess.Popen(
-        [sys.executable, "-m", "inboxdesk", "serve", "--demo", "--db", "demo.db", "--port", "0"],
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "HOME": str(tmp_path)},
-    )
+def demo(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The demo's service as `inboxdesk serve --demo --db demo.db` leaves it, in the
+    folder the README's commands run in: seeded now, each environment's key in
+    demo-keys/, per-context preferences on. Its URL."""
+    db = tmp_path / "demo.db"
+    store, loaded = demo_store(tmp_path_factory, db)
+    keys = tmp_path / "demo-keys"
+    keys.mkdir(mode=0o700)
+    for env in loaded:
+        target = keys / f"{env.name.casefold()}.key"
+        target.write_text(env.api_key + "\n")
+        target.chmod(0o600)
+    settings = ServerSettings(db_path=db, context_preferences=True)
     try:
-        assert service.stdout is not None
-        first = service.stdout.readline()  # printed once it listens
-        found = re.search(r"http://127\.0\.0\.1:\d+", first)
-        assert found, first
-        yield found.group(0)
+        with ServiceThread(settings, store) as service:
+            yield service.url
     finally:
-        service.terminate()
-        service.wait(timeout=30)
+        store.close()
+
+
+class Runner:
+    """Runs the stand-in's requests with `main()`, in this thread (signal handlers are
+    the main thread's), one at a time: a stand-in reads all its input before it asks,
+    so the later command of a pipe asks only once the earlier one is done."""
+
+    def __init__(self, folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        self.capsys = capsys
+        self.path = folder / "runner.sock"
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(str(self.path))
+        self.listener.listen()
+        self.listener.settimeout(0.05)  # how often a finished line is noticed
+        self.served = 0  # the commands the last line ran
+        self.bin = folder / "bin"
+        self.bin.mkdir()
+        stand_in = self.bin / "inboxdesk"
+        stand_in.write_text(f"#!{sys.executable} -IS\n{STAND_IN}")
+        stand_in.chmod(0o700)
+
+    def run(self, line: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        """`line` in bash, its `inboxdesk` served here."""
+        shell = subprocess.Popen(
+            ["bash", "-o", "pipefail", "-c", line],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**env, "INBOXDESK_README_RUNNER": str(self.path)},
+        )
+        self.served = 0
+        said: list[str] = []
+        reader = threading.Thread(target=lambda: said.extend(shell.communicate()), daemon=True)
+        reader.start()
+        while reader.is_alive():
+            try:
+                conn, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(None)
+                self._serve(conn)
+            self.served += 1
+        return subprocess.CompletedProcess(line, shell.wait(), *said)
+
+    def _serve(self, conn: socket.socket) -> None:
+        request: dict[str, Any] = json.loads(conn.makefile("rb").read())
+        saved = dict(os.environ)
+        stdin = sys.stdin
+        os.environ.clear()
+        os.environ.update(request["env"])
+        sys.stdin = io.TextIOWrapper(io.BytesIO(base64.b64decode(request["stdin"])))
+        try:
+            code = main(request["argv"])
+        finally:
+            sys.stdin = stdin
+            os.environ.clear()
+            os.environ.update(saved)
+        out, err = self.capsys.readouterr()
+        answer = {
+            "out": base64.b64encode(out.encode()).decode(),
+            "err": base64.b64encode(err.encode()).decode(),
+            "code": code,
+        }
+        conn.sendall(json.dumps(answer).encode())
 
 
 @pytest.mark.slow
-def test_the_readme_s_commands_run_as_written_on_the_demo(demo: str, tmp_path: Path) -> None:
+def test_the_readme_s_commands_run_as_written_on_the_demo(
+    demo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = README.read_text(encoding="utf-8").replace(RECIPE_URL, demo)
     blocks = sh_blocks(text)
     # The recipe (its profile) first, then the rest in the README's order.
     recipe = next(b for b in blocks if any("add-profile" in line for line in b))
     ordered = [recipe, *(b for b in blocks if b is not recipe)]
+    runner = Runner(tmp_path, capsys)
     environment = {
         **os.environ,
         "HOME": str(tmp_path),
         "INBOXDESK_CONFIG_DIR": str(tmp_path / "config"),
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PATH": f"{runner.bin}{os.pathsep}{os.environ.get('PATH', '')}",
     }
     for name in ("NOVU_SECRET_KEY", "INBOXDESK_PROFILE", "INBOXDESK_BASE_URL"):
         environment.pop(name, None)
     said: dict[str, str] = {}
     for line in (line for block in ordered for line in block):
-        ran = subprocess.run(
-            ["bash", "-o", "pipefail", "-c", line],
-            cwd=tmp_path,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            env=environment,
-            timeout=120,  # a bound on a hang, not a speed target
-        )
+        ran = runner.run(line, tmp_path, environment)
         assert ran.returncode == 0, (line, ran.stdout, ran.stderr)
         assert "Traceback" not in ran.stderr, line
+        assert runner.served >= 1, f"{line}: no inboxdesk command ran"
         said[line] = ran.stdout
     delivery = next(out for line, out in said.items() if line.startswith("inboxdesk delivery"))
     assert "bounced" in delivery, "the demo's bounce, by its fixed transactionId"

@@ -1,14 +1,28 @@
-"""`inboxdesk serve` refuses bad arguments in one line, before touching anything."""
+"""`inboxdesk serve`: bad arguments refused in one line, before touching anything; the
+banner, the keys it saves, the warnings. Each runs in this process (a start of the
+command costs more than half a CPU-second); tests/cli/test_serve_stop.py and
+tests/server/test_crash.py start it as a process, where the process is what they test."""
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import shlex
+import signal
+import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 
 from inboxdesk.cli import main
+from tests import waiting
+from tests.conftest import EXAMPLE, STAGING_KEY
 
 
 def serve(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -67,158 +81,198 @@ def stopped(service: subprocess.Popen[str]) -> tuple[str, str]:
     return service.communicate(timeout=30)
 
 
-def serve_until_ready(*args: str, last: str) -> tuple[str, str]:
-    """Start `serve`, read its banner up to the line holding `last`, then stop it."""
-    service, banner = started(*args, last=last)
-    rest, err = stopped(service)
-    return banner + rest, err
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
-def test_demo_saves_its_keys_privately_and_never_prints_them(tmp_path: Path) -> None:
-    import httpx
-
-    service, out = started(
-        "--db", str(tmp_path / "local.db"), "--demo", "--port", "0", last="save a key"
-    )
+def _answers(url: str) -> bool:
     try:
-        url = out.split("local service on ", 1)[1].split()[0]
-        saved = tmp_path / "local-keys" / "development.key"
-        key = saved.read_text().strip()
-        assert len(key) >= 16 and key not in out
-        assert f"Development API key ••••{key[-4:]} in {saved} (mode 0600)" in out
-        assert saved.stat().st_mode & 0o777 == 0o600
-        assert (tmp_path / "local-keys").stat().st_mode & 0o777 == 0o700
-        assert (
-            f"save a key as a profile: inboxdesk config add-profile local-{url.rsplit(':')[-1]} "
-            f"--base-url {url} --api-key - < {saved}" in out
-        )
-        # The saved key is the one the service takes.
-        answer = httpx.get(f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {key}"})
-        assert answer.status_code == 200
+        httpx.get(f"{url}/v1/integrations", timeout=5)
+    except httpx.TransportError:
+        return False
+    return True
+
+
+def serving(
+    capsys: pytest.CaptureFixture[str],
+    *args: str,
+    port: int | None = None,
+    during: Callable[[str, str], None] = lambda url, banner: None,
+) -> tuple[int, str, str]:
+    """`inboxdesk serve ARGS --port PORT` in this process, as a user runs it: `during`
+    is handed its loopback URL and what it printed once it answers, on another thread,
+    and then it is
+    stopped as a service manager stops it (SIGTERM). Its exit status, standard output
+    and errors; what `during` raised is raised here.
+
+    The command runs on the main thread, where it takes SIGTERM over before it serves:
+    the signal is sent only once it answers, so it never meets the test run's own
+    handling of SIGTERM."""
+    port = port or free_port()
+    url = f"http://127.0.0.1:{port}"
+    ended = threading.Event()
+    failed: list[BaseException] = []
+    said: list[tuple[str, str]] = []
+    # The handler the command replaces while it serves (the test run's own, maybe).
+    before = signal.getsignal(signal.SIGTERM)
+
+    def watch() -> None:
+        try:
+            waiting.wait_for("the service", lambda: ended.is_set() or _answers(url), 60, 0.02)
+            if not ended.is_set():
+                said.append(capsys.readouterr())
+                during(url, said[0][0])
+        except BaseException as exc:
+            failed.append(exc)
+        finally:
+            if not ended.is_set() and signal.getsignal(signal.SIGTERM) != before:
+                os.kill(os.getpid(), signal.SIGTERM)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        code = main(["serve", *args, "--port", str(port)])
     finally:
-        rest, err = stopped(service)
-    assert key not in rest + err and "warning" not in err
+        ended.set()
+        watcher.join(timeout=60)
+    out, err = capsys.readouterr()
+    if failed:
+        raise failed[0]
+    banner, before = said[0] if said else ("", "")
+    return code, banner + out, before + err
 
 
-def test_a_host_beyond_loopback_is_warned_about(tmp_path: Path) -> None:
-    out, err = serve_until_ready(
-        "--db",
-        str(tmp_path / "local.db"),
-        "--demo",
-        "--port",
-        "0",
-        "--host",
-        "0.0.0.0",
-        last="save a key",
-    )
-    assert "warning: --host 0.0.0.0 is not loopback" in err
-    key = (tmp_path / "local-keys" / "production.key").read_text().strip()
-    assert key not in out and f"Production API key ••••{key[-4:]}" in out
-    assert "--base-url http://127.0.0.1:" in out
-
-
-def test_serve_on_a_fresh_machine_creates_its_private_data_directory(tmp_path: Path) -> None:
-    """An empty HOME and no --db: the default data directory is made, mode 0700."""
-    import os
-
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "PYTHONPATH": os.pathsep.join(sys.path),
-    }
-    service, banner = started("--demo", "--port", "0", last="save a key", env=env)
-    rest, err = stopped(service)
-    out = banner + rest
-    assert "Development API key" in out, err
-    assert "Traceback" not in err and "crashed" not in err
-    data = next(home.rglob("local.db")).parent
-    assert data.is_relative_to(home)
-    assert data.stat().st_mode & 0o777 == 0o700
-
-
-def test_fixture_names_are_printed_safe(tmp_path: Path) -> None:
-    import json
-
-    fixture = {"environments": [{"name": "Stag\x1b]0;pwned\x07ing"}]}
-    path = tmp_path / "f.json"
-    path.write_text(json.dumps(fixture))
-    out, _ = serve_until_ready(
-        "--db", str(tmp_path / "local.db"), "--load", str(path), "--port", "0", last="API key"
-    )
-    assert "\x1b" not in out and "\x07" not in out and "Stag␛]0;pwned" in out
-
-
-def test_the_banners_profile_command_works_as_printed_again_and_again(
+def test_the_demo_on_a_fresh_machine_keeps_its_keys_private_and_its_profile_command_works(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import io
-    import shlex
-    import socket
-
-    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
-    for name in ("NOVU_SECRET_KEY", "INBOXDESK_BASE_URL", "INBOXDESK_PROFILE"):
+    """An empty HOME and no --db: the default data directory is made, mode 0700; the
+    demo's keys are saved there, private, and never printed; the banner's profile command
+    works as printed, run while the service runs (a profile's key is filed under the
+    environment the service names), and again for another service on the same port."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("INBOXDESK_DATA_DIR", "XDG_DATA_HOME", "NOVU_SECRET_KEY", "INBOXDESK_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("INBOXDESK_PROFILE", raising=False)
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
     # A `local` profile already there: the old banner's add-profile local exited 2.
     monkeypatch.setattr("sys.stdin", io.StringIO("some-other-key-0123456789\n"))
     assert main(["config", "init", "--profile", "local", "--region", "us", "--api-key", "-"]) == 0
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    said = []
-    for run in range(2):  # a fresh demo twice on one port: new keys, the same profile
-        # The command is run while the service runs: a profile's key is filed under the
-        # environment the service names.
-        service, out = started(
-            *("--db", str(tmp_path / f"local{run}.db"), "--demo", "--port", str(port)),
-            last="save a key",
-        )
-        try:
-            line = next(x for x in out.splitlines() if "save a key as a profile:" in x)
-            command, key_file = line.split(": ", 1)[1].rsplit(" < ", 1)
-            said.append(command)
-            words = shlex.split(command)
-            assert words[0] == "inboxdesk"
-            key = Path(shlex.split(key_file)[0]).read_text()
-            monkeypatch.setattr("sys.stdin", io.StringIO(key))
-            code = main(words[1:])
-            assert code == 0, capsys.readouterr().err
-        finally:
-            stopped(service)
-    assert said[0].startswith(f"inboxdesk config add-profile local-{port} --base-url ")
-    assert said[1] == f"inboxdesk config set api_key - --profile local-{port}"
     capsys.readouterr()
+    port = free_port()
+    ran: list[tuple[str, int]] = []
+
+    def run_the_banners_command(url: str, banner: str) -> None:
+        data = next(home.rglob("local.db")).parent
+        saved = data / "local-keys" / "development.key"
+        line = next(x for x in banner.splitlines() if "save a key as" in x)
+        command, key_file = line.split(": ", 1)[1].rsplit(" < ", 1)
+        assert Path(shlex.split(key_file)[0]) in (saved, data / "local1-keys" / "staging.key")
+        key = Path(shlex.split(key_file)[0]).read_text()
+        if "local1" not in key_file:
+            # The saved key is the one the service takes, and the demo keeps preferences
+            # per context, as `inboxdesk demo` does: Ada's tenant turned comment emails
+            # off there only.
+            headers = {"Authorization": f"ApiKey {key.strip()}"}
+            with httpx.Client(base_url=url, headers=headers) as http:
+                assert http.get("/v1/integrations").status_code == 200
+                path = "/v2/subscribers/ada.lovelace/preferences"
+                tenant = http.get(path, params={"contextKeys": "tenant:acme-eu"}).json()
+            comment = next(
+                w
+                for w in tenant["data"]["workflows"]
+                if w["workflow"]["name"] == "Comment on your post"
+            )
+            assert comment["channels"]["email"] is False
+        words = shlex.split(command)
+        assert words[0] == "inboxdesk"
+        sys.stdin = io.StringIO(key)
+        ran.append((command, main(words[1:])))
+
+    code, out, err = serving(capsys, "--demo", port=port, during=run_the_banners_command)
+    assert code == 0, err
+    data = next(home.rglob("local.db")).parent
+    assert data.is_relative_to(home)
+    assert data.stat().st_mode & 0o777 == 0o700
+    saved = data / "local-keys" / "development.key"
+    key = saved.read_text().strip()
+    assert len(key) >= 16 and key not in out + err
+    assert f"Development API key ••••{key[-4:]} in {saved} (mode 0600)" in out
+    assert saved.stat().st_mode & 0o777 == 0o600
+    assert (data / "local-keys").stat().st_mode & 0o777 == 0o700
+    url = f"http://127.0.0.1:{port}"
+    assert (
+        f"save a key as a profile: inboxdesk config add-profile local-{port} "
+        f"--base-url {url} --api-key - < {saved}" in out
+    )
+    assert "Traceback" not in err and "crashed" not in err and "warning" not in err
+    # Another service on the same port: new keys, the same profile, now `config set`.
+    code, out, err = serving(
+        capsys, "--db", str(data / "local1.db"), "--load", str(EXAMPLE), port=port,
+        during=run_the_banners_command,
+    )  # fmt: skip
+    assert code == 0, err
+    assert [command for command, _ in ran] == [
+        f"inboxdesk config add-profile local-{port} --base-url {url} --api-key -",
+        f"inboxdesk config set api_key - --profile local-{port}",
+    ]
+    assert [code for _, code in ran] == [0, 0], err
     assert main(["config", "show", "--profile", f"local-{port}", "--json"]) == 0
     assert f"127.0.0.1:{port}" in capsys.readouterr().out
 
 
-def test_an_empty_keyless_database_offers_the_demo(tmp_path: Path) -> None:
+def test_a_host_beyond_loopback_is_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "local.db"
+    args = ("--db", str(db), "--load", str(EXAMPLE), "--host", "0.0.0.0")
+    code, out, err = serving(capsys, *args)
+    assert code == 0, err
+    assert "warning: --host 0.0.0.0 is not loopback" in err
+    key = (tmp_path / "local-keys" / "other.key").read_text().strip()
+    assert key not in out and f"Other API key ••••{key[-4:]}" in out
+    assert "--base-url http://127.0.0.1:" in out
+
+
+def test_fixture_names_are_printed_safe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fixture = {"environments": [{"name": "Stag\x1b]0;pwned\x07ing"}]}
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(fixture))
+    code, out, err = serving(capsys, "--db", str(tmp_path / "local.db"), "--load", str(path))
+    assert code == 0, err
+    assert "API key" in out
+    assert "\x1b" not in out and "\x07" not in out and "Stag␛]0;pwned" in out
+
+
+def test_an_empty_keyless_database_offers_the_demo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "empty.db"
-    out, err = serve_until_ready("--db", str(db), "--port", "0", last="local service on")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # a script's: no terminal
+    code, out, err = serving(capsys, "--db", str(db))
+    assert code == 0, err
+    assert "local service on" in out
     assert f"run `inboxdesk serve --demo --db {db}` for demo data" in err
     assert "API key ••••" not in out, "nothing seeded without asking"
 
 
-def test_org_wide_integrations_answers_as_an_older_deployment(tmp_path: Path) -> None:
-    import httpx
-
-    from tests.conftest import EXAMPLE, STAGING_KEY
-
-    db = tmp_path / "local.db"
-    service, out = started(
-        "--db", str(db), "--load", str(EXAMPLE), "--port", "0", "--org-wide-integrations",
-        last="save a key",
-    )  # fmt: skip
-    try:
-        url = out.split("local service on ", 1)[1].split()[0]
+def test_org_wide_integrations_answers_as_an_older_deployment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def listed(url: str, banner: str) -> None:
         answer = httpx.get(
             f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {STAGING_KEY}"}
         )
         assert answer.status_code == 200
         assert len({i["_environmentId"] for i in answer.json()["data"]}) == 2
-    finally:
-        stopped(service)
+
+    db = tmp_path / "local.db"
+    args = ("--db", str(db), "--load", str(EXAMPLE), "--org-wide-integrations")
+    code, _, err = serving(capsys, *args, during=listed)
+    assert code == 0, err
     # It holds keys: the database is its owner's alone.
     assert db.stat().st_mode & 0o077 == 0

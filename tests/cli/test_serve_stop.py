@@ -1,5 +1,11 @@
-"""`serve` stopped by SIGTERM (timeout, systemd, docker) leaves its database whole and
-private: the log merged into the file, the lock gone, every file mode 0600."""
+"""`serve` stopped by SIGTERM (timeout, systemd, docker) or Ctrl-C leaves its database
+whole and private: the log merged into the file, the lock gone, every file mode 0600.
+
+It serves the example fixture (what `serve --demo` seeds, and that it keeps preferences
+per context, is tests/cli/test_serve.py's to prove). SIGTERM is sent to this process,
+where the command runs on the main thread and takes the signal over as it does in its
+own; Ctrl-C to a process of its own (a test run may ignore SIGINT, and then so would
+an in-process service)."""
 
 from __future__ import annotations
 
@@ -8,43 +14,33 @@ import signal
 import sqlite3
 import stat
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from tests.cli.test_serve import started
+from tests.cli.test_serve import serving, started
+from tests.conftest import EXAMPLE
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_stopped_service_merges_its_log_and_lets_go_of_its_lock(
-    tmp_path: Path, signum: signal.Signals
-) -> None:
-    db = tmp_path / "local.db"
-    service, out = started("--db", str(db), "--demo", "--port", "0", last="save a key")
-    url = out.split("local service on ", 1)[1].split()[0]
-    key = (tmp_path / "local-keys" / "development.key").read_text().strip()
-    try:
-        for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
-            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
-        headers = {"Authorization": f"ApiKey {key}"}
-        with httpx.Client(base_url=url, headers=headers) as http:
-            subscriber = http.get("/v1/subscribers", params={"limit": 1}).json()["data"][0]
-            marked = http.post(
-                f"/v1/subscribers/{subscriber['subscriberId']}/messages/mark-all",
-                json={"markAs": "read"},
-            )
-            assert marked.status_code < 300, marked.text
-            # `serve --demo` keeps preferences per context, as `inboxdesk demo` does: Ada's
-            # tenant turned comment emails off there only.
-            path = "/v2/subscribers/ada.lovelace/preferences"
-            tenant = http.get(path, params={"contextKeys": "tenant:acme-eu"}).json()["data"]
-            comment = next(
-                w for w in tenant["workflows"] if w["workflow"]["name"] == "Comment on your post"
-            )
-            assert comment["channels"]["email"] is False
-    finally:
-        service.send_signal(signum)
-        _, err = service.communicate(timeout=30)
+def write_while_served(db: Path, url: str, key: str) -> str:
+    """The files private while it serves; a write; the subscriber written to."""
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
+    headers = {"Authorization": f"ApiKey {key}"}
+    with httpx.Client(base_url=url, headers=headers) as http:
+        subscriber: dict[str, Any] = http.get("/v1/subscribers", params={"limit": 1}).json()[
+            "data"
+        ][0]
+        marked = http.post(
+            f"/v1/subscribers/{subscriber['subscriberId']}/messages/mark-all",
+            json={"markAs": "read"},
+        )
+        assert marked.status_code < 300, marked.text
+    return str(subscriber["subscriberId"])
+
+
+def left_whole(db: Path, tmp_path: Path, subscriber: str, err: str) -> None:
     assert "Traceback" not in err
     assert not Path(f"{db}.lock").exists(), "the lock file is removed"
     wal = Path(f"{db}-wal")
@@ -56,6 +52,36 @@ def test_a_stopped_service_merges_its_log_and_lets_go_of_its_lock(
         (unread,) = read.execute(
             "SELECT count(*) FROM messages WHERE read = 0 AND channel = 'in_app' AND"
             " subscriber_pk = (SELECT id FROM subscribers WHERE subscriber_id = ?)",
-            (subscriber["subscriberId"],),
+            (subscriber,),
         ).fetchone()
     assert unread == 0
+
+
+def test_sigterm_merges_its_log_and_lets_go_of_its_lock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "local.db"
+    written: list[str] = []
+
+    def write(url: str, banner: str) -> None:
+        key = (tmp_path / "local-keys" / "staging.key").read_text().strip()
+        written.append(write_while_served(db, url, key))
+
+    code, _, err = serving(capsys, "--db", str(db), "--load", str(EXAMPLE), during=write)
+    assert code == 0, err
+    left_whole(db, tmp_path, written[0], err)
+
+
+def test_ctrl_c_merges_its_log_and_lets_go_of_its_lock(tmp_path: Path) -> None:
+    db = tmp_path / "local.db"
+    service, out = started(
+        "--db", str(db), "--load", str(EXAMPLE), "--port", "0", last="save a key"
+    )
+    url = out.split("local service on ", 1)[1].split()[0]
+    key = (tmp_path / "local-keys" / "staging.key").read_text().strip()
+    try:
+        subscriber = write_while_served(db, url, key)
+    finally:
+        service.send_signal(signal.SIGINT)
+        _, err = service.communicate(timeout=30)
+    left_whole(db, tmp_path, subscriber, err)

@@ -42,7 +42,11 @@ BASE = "http://contract.test"
 SUBSCRIBER_ID = "ada"
 MESSAGE_ID = "65f000000000000000000001"
 INTEGRATION_ID = "65e000000000000000000001"
-EXAMPLES = 25
+# Sized to the suite's budget (issue 41: 70 s on two cores): 25 bodies an operation (12
+# a command, each printed three ways) took 11.6 CPU-s; 12 (6) take half. The bodies
+# come from the same strategies, which reach every field of every schema (each example
+# draws its optional fields and its nulls afresh).
+EXAMPLES = 12
 MASK = mask_secret("x")[:4]
 
 # Operations the client does not call yet, or whose answer has no body to read.

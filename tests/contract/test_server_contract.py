@@ -10,11 +10,11 @@ envelope, so a wrapped body is checked by its `data`.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 
-from inboxdesk.server.demo import demo_fixture
 from tests.conftest import CONTRACT, STAGING_KEY, Service, ServiceFactory, jane_message
 from tests.contract.overlay import loosened
+from tests.templates import demo_store
 
 SPEC: dict[str, Any] = json.loads(CONTRACT.read_text())
 SCHEMAS: dict[str, Any] = loosened(SPEC["components"]["schemas"])
@@ -77,7 +77,7 @@ def _operations() -> dict[tuple[str, re.Pattern[str]], dict[str, Any]]:
 
 OPERATIONS = _operations()
 DEFINITIONS = {name: json_schema(schema) for name, schema in SCHEMAS.items()}
-VALIDATORS: dict[tuple[str, str], Validator] = {}
+VALIDATORS: dict[str, Validator] = {}
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,34 @@ class Validator:
         return []
 
 
+def _refs(schema: Any) -> set[str]:
+    """The definitions `schema` names, directly."""
+    if isinstance(schema, list):
+        return set().union(*map(_refs, schema)) if schema else set()
+    if not isinstance(schema, dict):
+        return set()
+    if "$ref" in schema:
+        return {schema["$ref"].rsplit("/", 1)[1]}
+    return set().union(*map(_refs, schema.values())) if schema else set()
+
+
+def _reachable(schema: Any) -> dict[str, Any]:
+    """The definitions `schema` needs, through every reference of theirs."""
+    todo, found = _refs(schema), {}
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found[name] = DEFINITIONS[name]
+            todo |= _refs(DEFINITIONS[name]) - set(found)
+    return found
+
+
+@functools.cache
+def _definitions_checked() -> None:
+    """Every definition is a valid JSON Schema: checked once, not with each operation's."""
+    Draft7Validator.check_schema({"definitions": DEFINITIONS})
+
+
 def validator(operation: dict[str, Any], status: int) -> tuple[Validator, bool]:
     """The validator for a status of an operation, and whether its body is a page (not
     wrapped in `{"data"}`)."""
@@ -109,13 +137,16 @@ def validator(operation: dict[str, Any], status: int) -> tuple[Validator, bool]:
     converted = json_schema(schema)
     if "$ref" in converted:
         converted = DEFINITIONS[converted["$ref"].rsplit("/", 1)[1]]
-    converted = {**converted, "definitions": DEFINITIONS}
-    key = (operation["operationId"], str(status))
+    # Operations that answer the same schema (every ErrorDto) share one validator.
+    key = json.dumps(converted, sort_keys=True)
     if key not in VALIDATORS:
+        _definitions_checked()
         Draft7Validator.check_schema(converted)
+        # Only the definitions it reaches: compiling the rest costs, and checks nothing.
+        whole = {**converted, "definitions": _reachable(converted)}
         # Formats unchecked and no defaults written into the body, as jsonschema does.
-        quick = fastjsonschema.compile(converted, use_default=False, use_formats=False)
-        VALIDATORS[key] = Validator(quick, Draft7Validator(converted))
+        quick = fastjsonschema.compile(whole, use_default=False, use_formats=False)
+        VALIDATORS[key] = Validator(quick, Draft7Validator(whole))
     # Pages require their `data` beside their counts; a resource's own `data` is optional.
     paged = "data" in converted.get("required", [])
     return VALIDATORS[key], paged or status >= 400
@@ -151,17 +182,15 @@ def check(response: httpx.Response) -> Any:
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, list[str]]]:
     """One service on the demo data for the module, with a key per environment."""
-    from inboxdesk.server.fixtures import load_fixture
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.settings import ServerSettings
-    from inboxdesk.server.store import Store
 
     db = tmp_path_factory.mktemp("demo") / "demo.db"
-    store = Store(db)
-    loaded = load_fixture(store, demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))
+    store, loaded = demo_store(tmp_path_factory, db)
     thread = ServiceThread(ServerSettings(db_path=db), store).start()
     yield Service(thread.url, store, thread, db), [env.api_key for env in loaded]
     thread.stop()
+    store.close()
 
 
 @pytest.mark.slow

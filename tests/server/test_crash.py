@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from inboxdesk.server.runner import ServiceThread
+from inboxdesk.server.settings import ServerSettings
 from tests.client.faults import LOOPBACK_TLS
 from tests.conftest import EXAMPLE, STAGING_KEY, jane_message
 
@@ -27,6 +29,7 @@ def free_port() -> int:
 
 
 def start(db: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    """`inboxdesk serve` as a process, once it answers."""
     process = subprocess.Popen(
         [sys.executable, "-m", "inboxdesk", "serve", "--db", str(db), "--port", str(port), *extra],
         stdout=subprocess.PIPE,
@@ -84,7 +87,9 @@ def test_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> No
         worker.join()
     assert flowing, "the writes never got going"
 
-    restarted = start(db, port)
+    # The restart in this process: the same lock and store a `serve` takes over (the
+    # killed one is a process, as a crash must be; its restart costs a start no more).
+    restarted = ServiceThread(ServerSettings(db_path=db), port=port).start()
     try:
         with httpx.Client(
             base_url=f"http://127.0.0.1:{port}", headers=headers, verify=LOOPBACK_TLS
@@ -96,8 +101,7 @@ def test_kill_9_during_writes_leaves_a_consistent_database(tmp_path: Path) -> No
                 json={"messageId": jane_message(0), "markAs": "read"},
             )
     finally:
-        restarted.terminate()
-        restarted.wait()
+        restarted.stop()
     staging = [i for i in integrations if i["_environmentId"] == integrations[0]["_environmentId"]]
     assert sum(i["primary"] for i in staging if i["channel"] == "email") == 1
     assert feed["totalCount"] == 12

@@ -3,29 +3,31 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import pytest
 
 from inboxdesk.models import Integration, Message, Subscriber
 from inboxdesk.server.demo import BIG_INBOX, BIG_INBOX_SIZE, demo_fixture
-from inboxdesk.server.fixtures import load_fixture
 from inboxdesk.server.store import Caller, Store
-from tests.conftest import ServiceFactory
+from tests.templates import DEMO_NOW, demo_at, demo_store
 
-NOW = datetime(2026, 11, 1, 12, tzinfo=UTC)
+# The moment of the fixture the tests below build (once a process: demo_at).
+NOW = DEMO_NOW
 
 
 def test_same_seed_and_time_give_the_same_data() -> None:
-    assert demo_fixture(NOW) == demo_fixture(NOW)
-    assert demo_fixture(NOW) != demo_fixture(NOW, seed=8)
+    built = demo_fixture(NOW)
+    assert built == demo_at(NOW)  # built apart, in this process
+    assert built != demo_fixture(NOW, seed=8)
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[Any]]:
-    store = Store(tmp_path_factory.mktemp("demo") / "demo.db")
-    return store, load_fixture(store, demo_fixture(NOW))
+    """The demo as loaded (a copy of the run's template, seeded at the run's start, as
+    `serve --demo` seeds it): the tests only read it."""
+    return demo_store(tmp_path_factory, tmp_path_factory.mktemp("demo") / "demo.db")
 
 
 def test_two_environments_with_their_own_keys(demo: tuple[Store, list[Any]]) -> None:
@@ -92,12 +94,10 @@ def test_each_environment_has_its_own_primaries(demo: tuple[Store, list[Any]]) -
     assert {c for _, c in names} == {"email", "sms"}
 
 
-@pytest.mark.slow
-def test_messages_exercise_every_field(make_service: ServiceFactory) -> None:
-    service = make_service(fixture=demo_fixture(NOW))
-    keys = {r["name"]: r for r in service.store.environments()}
+def test_messages_exercise_every_field(demo: tuple[Store, list[Any]]) -> None:
+    store, _ = demo
+    keys = {r["name"]: r for r in store.environments()}
     assert set(keys) == {"Development", "Production"}
-    store = service.store
     rows = (
         store.read()
         .execute(
@@ -168,7 +168,7 @@ def _dates(value: Any, key: str = "") -> list[tuple[str, str]]:
 
 
 def test_no_date_lies_in_the_future_but_a_snooze() -> None:
-    dates = _dates(demo_fixture(NOW))
+    dates = _dates(demo_at(NOW))
     keys = {k for k, _ in dates}
     assert {"createdAt", "deliveredAt", "lastSeenDate", "lastReadDate", "lastOnlineAt"} <= keys
     stamp = NOW.isoformat().replace("+00:00", "")
@@ -177,7 +177,7 @@ def test_no_date_lies_in_the_future_but_a_snooze() -> None:
 
 
 def test_errors_fit_their_message_and_waits_are_named_for_what_they_do() -> None:
-    messages = [m for env in demo_fixture(NOW)["environments"] for m in env["messages"]]
+    messages = [m for env in demo_at(NOW)["environments"] for m in env["messages"]]
     errors = [m for m in messages if m.get("status") == "error"]
     assert {m["errorId"] for m in errors} == {"render_error", "provider_error"}
     for m in errors:
@@ -186,7 +186,7 @@ def test_errors_fit_their_message_and_waits_are_named_for_what_they_do() -> None
             assert missing in m["payload"], (m["workflow"], m["errorText"])
         else:
             assert m["channel"] != "in_app", m["errorText"]
-    workflows = demo_fixture(NOW)["environments"][0]["workflows"]
+    workflows = demo_at(NOW)["environments"][0]["workflows"]
     waits = [s for w in workflows for s in w["steps"] if s.get("metadata")]
     assert waits
     for step in waits:
@@ -196,7 +196,7 @@ def test_errors_fit_their_message_and_waits_are_named_for_what_they_do() -> None
 
 
 def test_one_workflow_pages_on_call_through_a_tool_step() -> None:
-    for env in demo_fixture(NOW)["environments"]:
+    for env in demo_at(NOW)["environments"]:
         with_tool = [
             w["name"]
             for w in env["workflows"]

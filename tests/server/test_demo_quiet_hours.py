@@ -15,10 +15,10 @@ import pytest
 
 from inboxdesk.delivery import Cause, job_causes
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.demo.quiet_hours import SCHEDULE, TENANT
 from tests.conftest import Service, ServiceFactory
 from tests.production_shaped import production_shaped
+from tests.templates import demo_at
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday, as the other demo stories' tests
 KEY = "demo-quiet-hours-key-0123456789"
@@ -27,7 +27,7 @@ KEY = "demo-quiet-hours-key-0123456789"
 @functools.cache
 def _demo_fixture() -> dict[str, Any]:
     """Made once: the same data as test_demo_stories', so one template serves both."""
-    return demo_fixture(NOW)
+    return demo_at(NOW)
 
 
 SKIPPED = "Email skipped outside Ada's quiet hours"

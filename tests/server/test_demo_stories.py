@@ -14,8 +14,8 @@ import pytest
 
 from inboxdesk.delivery import Cause, job_cause, notification_cause
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.server.demo import demo_fixture
 from tests.conftest import Service, ServiceFactory
+from tests.templates import demo_at
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 KEY = "demo-stories-key-0123456789"
@@ -23,7 +23,7 @@ KEY = "demo-stories-key-0123456789"
 
 @pytest.fixture
 def demo(make_service: ServiceFactory) -> Service:
-    service = make_service(demo_fixture(NOW))
+    service = make_service(demo_at(NOW))
     service.store.clock = lambda: NOW
     development = next(e for e in service.store.environments() if e["name"] == "Development")
     service.store.add_api_key(development["id"], KEY)
@@ -76,7 +76,7 @@ def test_a_send_to_ada_by_sms_is_refused_until_her_number_changes(demo: Service)
 
 def _grace_stories() -> dict[str, str]:
     """Grace's staged stories: title to transactionId."""
-    development = demo_fixture(NOW)["environments"][0]
+    development = demo_at(NOW)["environments"][0]
     return {
         n["payload"]["story"]: n["transactionId"]
         for n in development["notifications"]

@@ -9,6 +9,7 @@ fails when $CI is set: CI must run it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -27,13 +28,16 @@ import httpx
 import pytest
 
 from inboxdesk.server.demo import demo_fixture
+from inboxdesk.server.fixtures import read_fixture
 from tests import waiting
-from tests.conftest import STAGING_KEY, Service
+from tests.conftest import EXAMPLE, STAGING_KEY, Service
 
 if TYPE_CHECKING:
+    import aiohttp
     from playwright.sync_api import Page
 
 KEY = "web-demo-key-0123456789abcdef"
+SCREENSHOT = "INBOXDESK_WEB_SCREENSHOT"  # where screenshots/make.py wants the page
 DEAD = "http://127.0.0.1:9"  # nothing listens on the discard port
 CHROMIUM = os.environ.get("INBOXDESK_CHROMIUM", "/usr/bin/chromium")
 # Without the background-networking flags Chromium's own calls home are refused by a
@@ -182,8 +186,12 @@ class Served:
 
 @pytest.fixture
 def fixture_file(tmp_path: Path) -> Path:
-    """The demo data with a key the test knows (the demo's own is random and unprinted)."""
-    fixture = demo_fixture()
+    """The data with a key the test knows (the demo's own is random and unprinted): the
+    demo's for the README's screenshot; otherwise the example's inbox, which the page,
+    its keys and a mark test alike, and which the demo's process seeds in a tenth of the
+    time (the demo's own data is served and checked in tests/web/test_web_demo_profile.py
+    and tests/cli/test_readme.py)."""
+    fixture = demo_fixture() if os.environ.get(SCREENSHOT) else read_fixture(EXAMPLE)
     fixture["environments"][0]["apiKey"] = KEY
     path = tmp_path / "demo.json"
     path.write_text(json.dumps(fixture), encoding="utf-8")
@@ -267,6 +275,20 @@ def browser_on(url: str, by_link: bool = False) -> Iterator[Screen]:
             browser.close()
 
 
+async def read_screen(socket: aiohttp.ClientWebSocketResponse, words: str) -> str:
+    """What the app draws until `words` show."""
+    import aiohttp
+
+    screen = ""
+    async with asyncio.timeout(TIMEOUT):
+        while words not in screen:
+            message = await socket.receive()
+            assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
+            if message.type == aiohttp.WSMsgType.BINARY:
+                screen += message.data.decode("utf-8", "replace")
+    return screen
+
+
 def assert_key_kept(served: Served, key: str, screen: Screen, url: str) -> None:
     """The key reaches the apps through their environment: not in a command line (`ps`
     shows those to every user), the URL or the page."""
@@ -297,9 +319,11 @@ def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> 
     items: list[dict[str, Any]] = http.get(inbox_path, params=shown).json()["data"]
     index = next(i for i, item in enumerate(items) if not item["isRead"])
     target = items[index]
-    shot = Path(os.environ.get("INBOXDESK_WEB_SCREENSHOT") or tmp_path / "web-inbox.png")
+    shot = Path(os.environ.get(SCREENSHOT) or tmp_path / "web-inbox.png")
 
-    with closing(http), browser_on(page_url) as screen:
+    # Opened from a link on another site's page, as from a web chat or mail: the
+    # SameSite=Strict cookie still reaches the page after its own redirect.
+    with closing(http), browser_on(page_url, by_link=True) as screen:
         # The header's icon is a glyph the page's font has (not an empty box).
         icon = screen.lines()[0].strip()[0]
         assert screen.page.evaluate(DRAWS, icon), f"{icon!r} is not in the page's font"
@@ -339,22 +363,38 @@ def test_demo_in_a_browser(demo: Served, fixture_file: Path, tmp_path: Path) -> 
     assert KEY not in demo.rest_of_output()
 
 
-@pytest.mark.slow
-def test_tui_in_a_browser(service: Service, browser_ready: None, tmp_path: Path) -> None:
+async def test_tui_on_the_web_serves_the_app_with_its_resolved_settings(
+    service: Service, tmp_path: Path
+) -> None:
     """`tui --web` serves the app with the resolved settings: here a flag and the key
-    from the environment, as a profile would give them."""
+    from the environment, as a profile would give them. The page's own websocket gets
+    the app's screen (what a browser draws of it, and that a page opened from another
+    site's link gets there, test_demo_in_a_browser proves in Chromium)."""
+    import aiohttp
+
     args = ["tui", "--base-url", service.url]
     served = Served(args, tmp_path, env={"NOVU_SECRET_KEY": STAGING_KEY})
     try:
         page_url = served.line_with("in a browser:").split()[4]
+        base, port = page_url.split("/?", 1)[0], page_url.split(":")[2].split("/")[0]
         # The app opens the subscriber the v2 search lists first (newest first).
         with service.http() as http:
             first = http.get("/v2/subscribers", params={"limit": 1}).json()["data"][0]
-        with browser_on(page_url, by_link=True) as screen:
-            # That subscriber, from the service the flag named.
-            name = first["firstName"]
-            assert any(name in line for line in screen.lines()[:3]), (name, screen.lines())
-            assert_key_kept(served, STAGING_KEY, screen, page_url)
+        async with aiohttp.ClientSession() as client:
+            async with client.get(page_url, allow_redirects=False) as answer:
+                cookie = answer.cookies[f"inboxdesk-web-{port}"].value
+            headers = {"Cookie": f"inboxdesk-web-{port}={cookie}"}
+            url = f"{base}/ws?width=120&height=40"
+            async with client.ws_connect(url, headers=headers, origin=base) as socket:
+                # That subscriber, from the service the flag named.
+                screen = await read_screen(socket, first["firstName"])
+                apps = descendants(served.process.pid)
+                assert apps, "the page runs the app in a child process"
+                for pid in apps:
+                    assert STAGING_KEY.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
+        assert STAGING_KEY not in screen and STAGING_KEY not in page_url
+        # Its app ends with its socket.
+        wait_for("the app to end", lambda: not descendants(served.process.pid))
         assert served.stop() == 0
     finally:
         served.stop()

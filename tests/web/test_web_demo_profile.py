@@ -5,14 +5,13 @@ and no key travels in a variable or reaches the output."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from inboxdesk.cli import main
 from inboxdesk.cli.demo_service import DemoService, demo_service
 from inboxdesk.cli.web import demo_environment
 from inboxdesk.config import Settings
@@ -25,24 +24,32 @@ def demo() -> Iterator[DemoService]:
         yield running
 
 
-def run(env: dict[str, str | None], home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    child = dict(os.environ) | {"HOME": str(home), "NOVU_SECRET_KEY": "sk-the-users-own"}
+def run(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    env: dict[str, str | None],
+    home: Path,
+    *args: str,
+) -> subprocess.CompletedProcess[str]:
+    """`inboxdesk ARGS` in this process, under the environment a browser session's app
+    is given (over the user's own, with a key of theirs in NOVU_SECRET_KEY)."""
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("NOVU_SECRET_KEY", "sk-the-users-own")
     for name, value in env.items():
         if value is None:
-            child.pop(name, None)
+            monkeypatch.delenv(name, raising=False)
         else:
-            child[name] = value
-    return subprocess.run(
-        [sys.executable, "-m", "inboxdesk", *args],
-        env=child,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+            monkeypatch.setenv(name, value)
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 def test_the_browser_demos_apps_hold_every_environments_key(
-    demo: DemoService, tmp_path: Path
+    demo: DemoService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     config = demo.scratch / "app.toml"
     env = demo_environment(Settings(), demo, config)
@@ -54,12 +61,12 @@ def test_the_browser_demos_apps_hold_every_environments_key(
     assert env["NOVU_SECRET_KEY"] is None
     assert not any(key in (value or "") for value in env.values() for key in keys)
 
-    shown = run(env, tmp_path, "config", "show", "--json")
+    shown = run(monkeypatch, capsys, env, tmp_path, "config", "show", "--json")
     assert shown.returncode == 0, shown.stderr
     held = json.loads(shown.stdout)["data"]["keys"]
     assert {k["environment"] for k in held} == names
 
-    listed = run(env, tmp_path, "integrations", "--json")
+    listed = run(monkeypatch, capsys, env, tmp_path, "integrations", "--json")
     assert listed.returncode == 0, listed.stderr
     environments = {i["_environmentId"] for i in json.loads(listed.stdout)["data"]}
     assert environments == {held.environment_id for held, _ in demo.environments}
