@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from inboxdesk.core.inbox.plans import INBOX_ACTIONS
 from inboxdesk.core.inbox.snooze import end_text, snooze_end
 from inboxdesk.core.inbox.webhooks import WARN_OVER, webhook_warning
 from inboxdesk.models.inbox import INBOX_WRITES, InboxAction
 from inboxdesk.text import plural
 from inboxdesk.timeinput import TimeInputError, local_now
-from inboxdesk.tui.inbox.changes import INBOX_ACTIONS
 from tests.client.conftest import run
 from tests.conftest import Service, jane_message
 

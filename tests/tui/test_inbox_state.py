@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from inboxdesk.models import FeedItem
-from inboxdesk.server.fixtures import load_fixture, read_fixture
-from inboxdesk.server.store import Store
-from inboxdesk.tui.inbox.feed import (
+from inboxdesk.core.inbox.feed import (
     KEEP_PAGES,
     PAGE_SIZE,
     Feed,
     Filtered,
     targets,
 )
+from inboxdesk.models import FeedItem
+from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.store import Store
 from tests.conftest import EXAMPLE, STAGING_KEY, ServiceFactory
 
 

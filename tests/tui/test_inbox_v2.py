@@ -266,8 +266,8 @@ async def test_more_than_20_messages_warn_of_the_webhooks(make_service: ServiceF
 def test_a_v2_rows_status_is_its_severity_or_its_state_in_words() -> None:
     """The v2 inbox has no delivery status: the column says what the markers mean, so
     the text filter finds "archived" and "snoozed" too."""
+    from inboxdesk.core.inbox.feed import Row, matches
     from inboxdesk.models.inbox import InboxNotification
-    from inboxdesk.tui.inbox.feed import Row, matches
 
     def row(**fields: object) -> Row:
         return Row.of_notification(InboxNotification.model_validate({"id": "n1", **fields}))
