@@ -136,6 +136,7 @@ async def test_reading_the_inbox(
         assert len(line.rstrip("\n")) <= 80
 
 
+@pytest.mark.slow
 async def test_marking_selecting_and_undoing(
     service: Service, transport: FaultTransport, notices: Notices
 ) -> None:
@@ -252,6 +253,7 @@ async def test_mark_all_asks_with_the_count_and_can_be_undone(
         await until(pilot, lambda: notices.saying("Nothing to undo."))
 
 
+@pytest.mark.slow
 async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
     """The tabs as the subscriber sees them (one message archived), the status line
     following a mark and a refresh, the text filter, and a refresh merged in place."""
@@ -370,6 +372,7 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
         assert len(keys) >= 2 and len(set(keys)) == 1, "resent with the key it was queued with"
 
 
+@pytest.mark.slow
 async def test_g_goes_to_the_true_end_once_the_search_finds_it(
     make_service: object, transport: FaultTransport, notices: Notices
 ) -> None:

@@ -9,6 +9,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import httpx
+import pytest
 from textual.widgets import Input, OptionList, Static, Tab, Tabs
 
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, SNOOZED_MARK
@@ -43,6 +44,7 @@ def real_now() -> datetime:
     return datetime.now(UTC)
 
 
+@pytest.mark.slow
 async def test_snooze_asks_until_when_archive_marks_in_place_and_undo(
     service: Service, notices: Notices
 ) -> None:

@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -42,6 +41,8 @@ async def mark_read_while_away(
 async def test_queued_writes_are_kept_and_offered_at_the_next_start(
     service: Service, tmp_path: Path, notices: Notices
 ) -> None:
+    """Queued, the app asks before it quits; the next start offers them: kept for later
+    (l) sends nothing, and the start after that sends them (s)."""
     path = tmp_path / "writes.db"
     async with mark_read_while_away(service, path, notices) as (app, pilot):
         assert notices.saying("Queued")
@@ -53,43 +54,39 @@ async def test_queued_writes_are_kept_and_offered_at_the_next_start(
         await pilot.press("y")
     assert stored(service, jane_message(11)) == (False, False), "nothing sent yet"
 
-    again = app_for(service, writes=WriteStore(path))
-    async with again.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(again.screen, QueuedWritesScreen)
-                and bool(again.screen.query("#queued-list"))
-            ),
-            what="offer",
-        )
-        listed = plain(again.screen.query_one("#queued-list", Static))
-        assert "mark 1 message read" in listed
-        await pilot.press("s")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True), what="sent")
-        await until(pilot, lambda: again.outbox.queued() == [], what="queue empty")
+    for choice in ("l", "s"):
+        again = app_for(service, writes=WriteStore(path))
+        async with again.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda a=again: offered(a), what="offer")
+            listed = plain(again.screen.query_one("#queued-list", Static))
+            assert "mark 1 message read" in listed
+            await pilot.press(choice)
+            if choice == "l":
+                await until(pilot, lambda a=again: not isinstance(a.screen, QueuedWritesScreen))
+                assert len(again.outbox.queued()) == 1, "kept"
+                assert stored(service, jane_message(11)) == (False, False), "nothing sent"
+                again.exit()
+                continue
+            await until(
+                pilot, lambda: stored(service, jane_message(11)) == (True, True), what="sent"
+            )
+            await until(pilot, lambda a=again: a.outbox.queued() == [], what="queue empty")
 
 
-@pytest.mark.parametrize("choice", ["d", "l"])
-async def test_an_offer_dropped_or_kept_sends_nothing(
-    service: Service, tmp_path: Path, choice: str
-) -> None:
+def offered(app: InboxdeskApp) -> bool:
+    return isinstance(app.screen, QueuedWritesScreen) and bool(app.screen.query("#queued-list"))
+
+
+async def test_an_offer_dropped_sends_nothing(service: Service, tmp_path: Path) -> None:
     path = tmp_path / "writes.db"
     async with mark_read_while_away(service, path) as (app, _):
         app.exit()
     again = app_for(service, writes=WriteStore(path))
     async with again.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(again.screen, QueuedWritesScreen)
-                and bool(again.screen.query("#queued-list"))
-            ),
-            what="offer",
-        )
-        await pilot.press(choice)
+        await until(pilot, lambda: offered(again), what="offer")
+        await pilot.press("d")
         await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
-        assert len(again.outbox.queued()) == (0 if choice == "d" else 1)
+        assert again.outbox.queued() == []
     assert stored(service, jane_message(11)) == (False, False)
 
 
