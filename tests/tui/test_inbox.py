@@ -20,7 +20,7 @@ from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, MessageTable, column_widths
 from tests.client.faults import FaultTransport
 from tests.conftest import JOE_MESSAGES, Service, jane_message
-from tests.core.inbox_fixture import PAGING_KEY, CappingTransport, capped_big_inbox, inbox_requests
+from tests.core.inbox_fixture import CappingTransport, inbox_requests
 from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, settled, until
 
 
@@ -335,6 +335,8 @@ async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
 async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
     service: Service, transport: FaultTransport, notices: Notices
 ) -> None:
+    """Marks and an archive made while the service is away wait in the queue, marked in
+    the list, and are sent when it is back, each with the key it was queued with."""
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.tui.screens.confirm import ConfirmScreen
 
@@ -348,6 +350,9 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
         await until(pilot, lambda: marker(app, jane_message(11))[1] == "⧗", what="pending row")
         await pilot.press("j", "s")
         await until(pilot, lambda: len([n for n in notices if n.title == "Queued"]) == 2)
+        await pilot.press("j", "e")  # message 9 archived
+        await until(pilot, lambda: len([n for n in notices if n.title == "Queued"]) == 3)
+        await until(pilot, lambda: marker(app, jane_message(9))[1] == "⧗", what="pending")
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks before quit")
         await pilot.press("n")
@@ -362,6 +367,16 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
             )
             await until(pilot, lambda: not screen.pending, what="queue emptied")
             assert marker(app, jane_message(11))[1] != "⧗"
+            doc = service.row("SELECT doc FROM messages WHERE id = ?", jane_message(9))[0]
+            assert json.loads(doc).get("archived"), "the archive sent when back"
+            table = screen.table
+
+            def archived_or_gone() -> bool:
+                # Marked from the service's answer, or gone after the refresh on coming back.
+                index = table.source.index_of(jane_message(9))
+                return index is None or table.row_text(index)[3] == ARCHIVED_MARK
+
+            await until(pilot, archived_or_gone)
         finally:
             restarted.stop()
         keys = [
@@ -370,6 +385,8 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
             if r.method == "POST" and json.loads(r.content)["messageId"] == [jane_message(11)]
         ]
         assert len(keys) >= 2 and len(set(keys)) == 1, "resent with the key it was queued with"
+        patches = {r.headers["Idempotency-Key"] for r in transport.seen if r.method == "PATCH"}
+        assert len(patches) == 1, "the archive resent with the key it was queued with"
 
 
 @pytest.mark.slow
@@ -379,15 +396,15 @@ async def test_g_goes_to_the_true_end_once_the_search_finds_it(
     """The v2 inbox gives no total: the search for the end starts by itself with the first
     page; a failed probe is quiet; `G` then searches again, waits for it (the list says
     `100+` meanwhile), goes to the end, and fetched only the pages shown."""
-    from inboxdesk.server.demo import BIG_INBOX
-    from tests.core.inbox_fixture import visible
+    from tests.tui.test_find import MANY, long_inbox
 
-    service = capped_big_inbox(make_service, transport)  # type: ignore[arg-type]
-    size = visible(service, PAGING_KEY, BIG_INBOX)
-    capping = transport.inner
-    assert isinstance(capping, CappingTransport)
+    # Ada's MANY messages: the local service gives the v2 inbox's no total either.
+    size = MANY
+    capping = CappingTransport(transport.inner, lambda body: body)
+    transport.inner = capping
     capping.fail = 1
-    app = app_for(service, key=PAGING_KEY, subscriber=BIG_INBOX, transport=transport)
+    service = make_service(fixture=long_inbox())  # type: ignore[operator]
+    app = app_for(service, subscriber="ada", transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot, rows=50)
         table = screen.table

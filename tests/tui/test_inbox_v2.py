@@ -8,13 +8,11 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
-import httpx
 import pytest
 from textual.widgets import Input, OptionList, Static, Tab, Tabs
 
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, SNOOZED_MARK
 from inboxdesk.tui.screens.snooze import SnoozeScreen
-from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 from tests.tui.test_inbox import marker, opened, stored
@@ -119,38 +117,6 @@ async def test_snooze_asks_until_when_archive_marks_in_place_and_undo(
         # Unarchived, still snoozed.
         await until(pilot, lambda: table.row_text(0)[3] == SNOOZED_MARK, what="archive undone")
         assert not table.row_text(0).rstrip().endswith("archiv…")
-
-
-def refused(request: httpx.Request) -> httpx.Response:
-    raise httpx.ConnectError("connection refused", request=request)
-
-
-async def test_archive_while_the_service_is_away_is_queued_and_sent(
-    service: Service, notices: Notices
-) -> None:
-    transport = FaultTransport()
-    app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        patch = f"/v2/subscribers/jane/notifications/{jane_message(11)}"
-        transport.route[patch] = refused
-        await pilot.press("e")
-        await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
-        await until(pilot, lambda: marker(app, jane_message(11))[1] == "⧗", what="pending")
-        assert not state(service, jane_message(11))[0]
-        del transport.route[patch]
-        await until(pilot, lambda: state(service, jane_message(11))[0], 15, "sent when back")
-        await until(pilot, lambda: not screen.pending and not app.outbox.queued())
-        table = screen.table
-
-        def archived_or_gone() -> bool:
-            # Marked from the service's answer, or gone after the refresh on coming back.
-            index = table.source.index_of(jane_message(11))
-            return index is None or table.row_text(index)[3] == ARCHIVED_MARK
-
-        await until(pilot, archived_or_gone)
-        keys = {r.headers["Idempotency-Key"] for r in transport.seen if r.method == "PATCH"}
-        assert len(keys) == 1, "resent with the key it was queued with"
 
 
 async def test_an_older_service_gets_the_v1_feed_without_archive_or_snooze(

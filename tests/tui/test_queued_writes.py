@@ -16,7 +16,7 @@ from inboxdesk.tui.screens.queued import QueuedWritesScreen
 from inboxdesk.writes import WriteStore
 from inboxdesk.writes.model import Kind, Step, Where, Write
 from tests.client.faults import FaultTransport, connection_refused
-from tests.conftest import Service, jane_message
+from tests.conftest import STAGING_KEY, Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, until
 from tests.tui.test_app import Held
 from tests.tui.test_inbox import opened, stored
@@ -78,9 +78,16 @@ def offered(app: InboxdeskApp) -> bool:
 
 
 async def test_an_offer_dropped_sends_nothing(service: Service, tmp_path: Path) -> None:
+    """A write an earlier session queued (filed here as it files one) is offered; d drops
+    it, and nothing is sent."""
     path = tmp_path / "writes.db"
-    async with mark_read_while_away(service, path) as (app, _):
-        app.exit()
+    store = WriteStore(path)
+    caller = service.store.authenticate(STAGING_KEY)
+    assert caller is not None
+    mark = Write(Kind.MARK, "jane", (Step("read", (jane_message(11),)),))
+    made_with = app_for(service).client.key_fingerprint(store.secret)
+    store.enqueue(Where.of(None, service.url, caller.environment_id), mark, made_with)
+    store.close()
     again = app_for(service, writes=WriteStore(path))
     async with again.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: offered(again), what="offer")
