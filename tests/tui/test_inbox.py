@@ -18,7 +18,7 @@ from textual.widgets import Input, Static, Tab, Tabs
 from inboxdesk.tui.app import PROBE_SECONDS, InboxdeskApp
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, MessageTable, column_widths
-from tests.client.faults import FaultTransport
+from tests.client.faults import FaultTransport, connection_refused
 from tests.conftest import JOE_MESSAGES, Service, jane_message
 from tests.core.inbox_fixture import CappingTransport, inbox_requests
 from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, settled, until
@@ -140,8 +140,9 @@ async def test_reading_the_inbox(
 async def test_marking_selecting_and_undoing(
     service: Service, transport: FaultTransport, notices: Notices
 ) -> None:
-    """A key on one row, a selection marked in one request, its notice, undo, an id the
-    service ignores, select all; another subscriber then starts afresh."""
+    """A key on one row, a selection marked in one request, undo (queued while the
+    service is away), a mark's notice, an id the service ignores, select all; another
+    subscriber then starts afresh."""
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
@@ -171,16 +172,25 @@ async def test_marking_selecting_and_undoing(
         ]
         await until(pilot, lambda: "6 unread" in header(screen), what="counts")
         assert marker(app, jane_message(11)) == "✔  ", "the selection stays after a mark"
-        # z: the earlier state, redrawn.
+        # z while the service is away: queued, not lost, and sent when it is back; the
+        # earlier state is redrawn.
         await until(pilot, lambda: app.outbox.last("jane") is not None)
+        marked = app.outbox.last("jane")
+        assert marked is not None and marked.ids == tuple(jane_message(n) for n in (11, 10, 9))
+        transport.before = [connection_refused() for _ in range(2)]  # the undo's two tries
         await pilot.press("z")
+        await until(pilot, lambda: notices.saying("Queued"), what="undo queued")
+        # A second z would not take it back again: it goes on to the write before it.
+        left = app.outbox.last("jane")
+        assert left is not None and left.id != marked.id, "the queued undo counts as done"
         await until(
             pilot,
             lambda: (
                 stored(service, jane_message(11)) == (False, False)
                 and stored(service, jane_message(10)) == (False, True)
             ),
-            what="undo",
+            15,
+            "undo sent",
         )
         await until(pilot, lambda: marker(app, jane_message(11)).endswith("●◌"))
         # The notice counts what changed: 11 and 9 are unseen, 10 is seen already.

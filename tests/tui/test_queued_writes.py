@@ -1,5 +1,6 @@
 """Writes queued while the service is away outlive the session and are offered at the
-next start; an undo while away is queued, not lost."""
+next start. (An undo while away is queued, not lost: tests/tui/test_inbox.py's marking
+walk.)"""
 
 from __future__ import annotations
 
@@ -95,25 +96,6 @@ async def test_an_offer_dropped_sends_nothing(service: Service, tmp_path: Path) 
         await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
         assert again.outbox.queued() == []
     assert stored(service, jane_message(11)) == (False, False)
-
-
-async def test_an_undo_while_away_is_queued_and_sent_when_back(
-    service: Service, notices: Notices
-) -> None:
-    down = FaultTransport()
-    app = app_for(service, transport=down)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
-        await pilot.press("r")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-        await until(pilot, lambda: app.outbox.last("jane") is not None)
-        down.before = [connection_refused() for _ in range(2)]  # the undo's two tries
-        await pilot.press("z")
-        await until(pilot, lambda: notices.saying("Queued"), what="undo queued")
-        assert app.outbox.last("jane") is None, "a second z has nothing left to undo"
-        await until(
-            pilot, lambda: stored(service, jane_message(11)) == (False, False), 15, "undo sent"
-        )
 
 
 async def test_quitting_before_the_environment_is_known_still_asks_about_earlier_writes(
