@@ -97,8 +97,8 @@ async def test_full_text_search_stops_on_a_loop() -> None:
     from textual.app import App
     from textual.widgets import Static
 
+    from inboxdesk.core.inbox.feed import Row
     from inboxdesk.models.inbox import InboxNotification
-    from inboxdesk.tui.inbox.feed import Row
     from inboxdesk.tui.inbox.search import SearchScreen
     from tests.tui.conftest import plain, until
 

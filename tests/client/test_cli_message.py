@@ -13,10 +13,10 @@ import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, LimitExceeded
 from inboxdesk.client.limits import Limits
+from inboxdesk.core.inbox.loading import locate
 from inboxdesk.core.inbox.lookup import find
+from inboxdesk.core.inbox.tabs import InboxTab
 from inboxdesk.server.fixtures import read_fixture
-from inboxdesk.tui.inbox.feed import InboxTab
-from inboxdesk.tui.inbox.loader import locate
 from tests.client.conftest import run
 from tests.conftest import EXAMPLE, JOE_MESSAGES, STAGING_KEY, Service, ServiceFactory, jane_message
 

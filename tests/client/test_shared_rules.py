@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from inboxdesk.core.inbox.plans import INBOX_ACTIONS
 from inboxdesk.core.inbox.snooze import end_text, snooze_end
 from inboxdesk.core.inbox.webhooks import WARN_OVER, webhook_warning
 from inboxdesk.models.inbox import INBOX_WRITES, InboxAction
 from inboxdesk.text import plural
 from inboxdesk.timeinput import TimeInputError, local_now
-from inboxdesk.tui.inbox.changes import INBOX_ACTIONS
 from tests.client.conftest import run
 from tests.conftest import Service, jane_message
 
@@ -57,6 +57,21 @@ def test_mark_as_over_20_ids_warns_of_the_webhooks_on_stderr_and_goes_on(
     assert env.row("SELECT read FROM messages WHERE id = ?", jane_message(11))[0] == 1
     code, _, err = run(capsys, "mark-as", "jane", "unread", *ids[:11])
     assert code == 0 and "webhook" not in err
+
+
+def test_archive_over_20_ids_warns_of_the_webhooks_on_stderr_and_goes_on(
+    env: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The app asks before archiving more than 20 messages (core/inbox/plans.py); the
+    command line says it, as mark-as does, and archives."""
+    unknown = [f"65f00000000000000000ff{n:02x}" for n in range(10)]
+    ids = [jane_message(n) for n in range(1, 12)] + unknown
+    code, _, err = run(capsys, "archive", "jane", *ids)
+    assert webhook_warning(len(ids)) in err and code == 3
+    doc = env.row("SELECT doc FROM messages WHERE id = ?", jane_message(11))[0]
+    assert json.loads(doc).get("archived")
+    code, _, err = run(capsys, "unarchive", "jane", *ids)
+    assert code == 3 and "webhook" not in err
 
 
 def test_an_inbox_action_and_its_inverse() -> None:

@@ -37,7 +37,7 @@ NOW = datetime(2026, 11, 24, 12, tzinfo=UTC)
 START = datetime(2026, 1, 1, tzinfo=UTC)
 INBOX = f"/v2/subscribers/{SUBSCRIBER}/notifications"
 
-# The app's tabs (tui/inbox/feed.py InboxTab.query), as query strings.
+# The app's tabs (core/inbox/tabs.py InboxTab.query), as query strings.
 VISIBLE = {"archived": "false", "snoozed": "false"}
 TABS: list[dict[str, str]] = [
     VISIBLE,

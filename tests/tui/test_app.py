@@ -11,9 +11,9 @@ import pytest
 from textual.widgets import Input, Static
 
 from inboxdesk.config import Settings
+from inboxdesk.core.inbox.feed import PAGE_SIZE
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.tui.app import make_app
-from inboxdesk.tui.inbox.feed import PAGE_SIZE
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.keymap import app_bindings, binding_ids

@@ -1,5 +1,7 @@
 """Finding in the app: go to a message (ctrl+g), the filter as you type and the search of
-every page, the picker's unknown subscriberId, and range select (J/K)."""
+every page, the picker's unknown subscriberId, and range select (J/K). Where a found
+message lands, and the go-to's search of a tab's listing, are checked fast in
+tests/core/test_inbox_listing.py."""
 
 from __future__ import annotations
 
@@ -72,11 +74,27 @@ async def go_to(pilot: Pilot[None], key: str) -> GoToScreen:
 
 
 @pytest.mark.slow
-async def test_go_to_by_transaction_id_and_by_another_subscribers_id(service: Service) -> None:
+async def test_go_to_a_message_by_any_id_it_has(service: Service, notices: Notices) -> None:
+    """A miss is said and kept to correct; a message no list holds is shown alone; a
+    transactionId opens the tab that lists it; another subscriber's id, their inbox."""
     app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
         table = screen.query_one(MessageTable)
+        prompt = await go_to(pilot, "no-such-[b]thing")
+        await until(
+            pilot,
+            lambda: "No message or notification has" in said(prompt, "#goto-said"),
+            what="miss",
+        )
+        assert "no-such-[b]thing" in said(prompt, "#goto-said")  # not read as markup
+        assert prompt.query_one(Input).value == "no-such-[b]thing"  # kept, to correct
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="the inbox again")
+        await go_to(pilot, EMAIL)
+        await until(pilot, lambda: app.screen is screen, what="the prompt to close")
+        await until(pilot, lambda: EMAIL in detail_text(screen), what="the email alone")
+        assert screen.subscriber_id == "jane" and notices.saying("detail pane")
         await pilot.press("f")  # Unread: txn-3 is read, so it opens on All
         await until(pilot, lambda: table.row_count == 8 and screen.feed.exact)
         await go_to(pilot, "txn-3")
@@ -93,55 +111,37 @@ async def test_go_to_by_transaction_id_and_by_another_subscribers_id(service: Se
         assert table.cursor_row == 1
 
 
-@pytest.mark.slow
-async def test_go_to_shows_a_message_no_list_holds_and_says_when_none_is_found(
+async def test_range_select_the_filter_as_you_type_and_an_unknown_subscriber(
     service: Service, notices: Notices
 ) -> None:
     app = app_for(service)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
-        prompt = await go_to(pilot, "no-such-[b]thing")
-        await until(
-            pilot,
-            lambda: "No message or notification has" in said(prompt, "#goto-said"),
-            what="miss",
-        )
-        assert "no-such-[b]thing" in said(prompt, "#goto-said")  # not read as markup
-        assert prompt.query_one(Input).value == "no-such-[b]thing"  # kept, to correct
-        await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen, what="the inbox again")
-        await go_to(pilot, EMAIL)
-        await until(pilot, lambda: app.screen is screen, what="the prompt to close")
-        await until(pilot, lambda: EMAIL in detail_text(screen), what="the email alone")
-        assert screen.subscriber_id == "jane" and notices.saying("detail pane")
-
-
-async def test_the_filter_applies_as_you_type(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
         table = screen.query_one(MessageTable)
+        # J and K: the highlighted message and its neighbour join the selection.
+        await pilot.press("j", "J", "J")
+        assert screen.selected == {jane_message(n) for n in (10, 9, 8)}
+        assert table.cursor_row == 3
+        await pilot.press("j", "j", "K")
+        assert screen.selected == {jane_message(n) for n in (10, 9, 8, 7, 6)}
+        assert table.cursor_row == 4
+        await pilot.press("escape")
+        assert not screen.selected
+        # The filter applies as you type.
         await pilot.press("slash", *"#1005")
         await until(pilot, lambda: shown_ids(table) == [jane_message(5)], what="as typed")
-        assert screen.query_one("#text-filter", Input).has_focus  # still typing
+        box = screen.query_one("#text-filter", Input)
+        assert box.has_focus  # still typing
         await pilot.press("backspace")
         await until(pilot, lambda: table.row_count == 10)  # "#100": #1000 … #1009
         await pilot.press("backspace", "backspace")
         await until(pilot, lambda: table.row_count == 12)
         await pilot.press("escape")
         assert not screen.text
-
-
-async def test_every_keystroke_typed_at_paste_speed_is_kept(service: Service) -> None:
-    """Keys come faster than the screen handles the box's changes (a paste, a busy
-    machine): every queued key reaches the box before the first change is handled, and
-    the box keeps them all, in order, and the list is filtered by all of them."""
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
-        table = screen.query_one(MessageTable)
+        # Keys come faster than the screen handles the box's changes (a paste, a busy
+        # machine): every queued key reaches the box before the first change is handled,
+        # and the box keeps them all, in order, and the list is filtered by all of them.
         await pilot.press("slash")
-        box = screen.query_one("#text-filter", Input)
         await until(pilot, lambda: box.has_focus, what="the box's focus")
         for phrase in ("#1005", "INV-1225 shipped via dhl", "#1005"):
             box.value = ""
@@ -153,79 +153,9 @@ async def test_every_keystroke_typed_at_paste_speed_is_kept(service: Service) ->
             await settled(pilot)
             assert box.value == phrase and screen.text == phrase
         assert shown_ids(table) == [jane_message(5)]
-
-
-async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
-    make_service: ServiceFactory, notices: Notices
-) -> None:
-    app = app_for(make_service(fixture=long_inbox()), subscriber="ada")
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot, rows=100)
-        table = screen.query_one(MessageTable)
-        await until(pilot, lambda: screen.feed.exact, what="the end found")
-        await pilot.press("slash", *"needle")
-        await until(pilot, lambda: table.row_count == 1, what="the loaded match")
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
-        search = app.screen
-        assert isinstance(search, SearchScreen)
-        await until(pilot, lambda: "done" in said(search, "#search-said"), what="every page")
-        assert "searched 5 of 5 pages · 2 found" in said(search, "#search-said")
-        found = search.query_one(OptionList)
-        assert found.option_count == 2 and found.has_focus
-        await pilot.press("down", "enter")
-        await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
-        assert table.cursor_row == 250 and not screen.text
-        await settled(pilot)
-        # Shown in its list: never said to be in none while its page was on the way.
-        assert not notices.saying("no list here shows it")
-
-
-@dataclass
-class PageHeld(FaultTransport):
-    """While `holding`, a request for the inbox's third page waits for `go`."""
-
-    holding: bool = False
-    go: asyncio.Event = field(default_factory=asyncio.Event)
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if self.holding and "offset=200" in str(request.url) and "limit=100" in str(request.url):
-            await self.go.wait()
-        return await super().handle_async_request(request)
-
-
-async def test_a_deep_match_whose_page_comes_after_another_is_not_said_to_be_in_no_list(
-    make_service: ServiceFactory, notices: Notices
-) -> None:
-    transport = PageHeld()
-    app = app_for(make_service(fixture=long_inbox()), subscriber="ada", transport=transport)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot, rows=100)
-        table = screen.query_one(MessageTable)
-        await until(pilot, lambda: screen.feed.exact, what="the end found")
-        await pilot.press("slash", *"needle", "enter")
-        await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
-        search = app.screen
-        assert isinstance(search, SearchScreen)
-        await until(pilot, lambda: "done" in said(search, "#search-said"), what="every page")
-        transport.holding = True
-        await pilot.press("down", "enter")
-        await until(pilot, lambda: app.screen is screen, what="back in the inbox")
-        await until(pilot, lambda: screen.feed.missing(250, 251) == [2], what="its page asked")
-        table.move_to(350)  # another page is asked for, and comes first
-        await until(pilot, lambda: 3 in screen.feed.pages, what="the other page")
-        await pilot.pause()
-        assert not notices.saying("no list here shows it")
-        transport.go.set()
-        await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
-        await settled(pilot)
-        assert not notices.saying("no list here shows it")
-
-
-async def test_an_unknown_subscriber_id_keeps_the_inbox(service: Service, notices: Notices) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
+        await pilot.press("escape")
+        await until(pilot, lambda: not screen.text and table.row_count == 12)
+        # The picker says an unknown subscriberId, and the inbox stays as it was.
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
         picker = app.screen
@@ -246,39 +176,62 @@ async def test_an_unknown_subscriber_id_keeps_the_inbox(service: Service, notice
         assert "loading" not in said(screen, "#status") and not notices.saying("said no")
 
 
-async def test_shift_j_and_k_extend_the_selection(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
-        await pilot.press("j", "J", "J")
-        assert screen.selected == {jane_message(n) for n in (10, 9, 8)}
-        assert screen.table.cursor_row == 3
-        await pilot.press("j", "j", "K")
-        assert screen.selected == {jane_message(n) for n in (10, 9, 8, 7, 6)}
-        assert screen.table.cursor_row == 4
+@dataclass
+class PageHeld(FaultTransport):
+    """While `holding`, a request for the inbox's third page waits for `go`."""
+
+    holding: bool = False
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.holding and "offset=200" in str(request.url) and "limit=100" in str(request.url):
+            await self.go.wait()
+        return await super().handle_async_request(request)
 
 
-async def test_the_filter_box_always_says_the_filter_applied(
-    make_service: ServiceFactory,
+@pytest.mark.slow
+async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
+    make_service: ServiceFactory, notices: Notices
 ) -> None:
-    app = app_for(make_service(fixture=long_inbox()), subscriber="ada")
-    async with app.run_test(size=SIZE) as pilot:
+    """The search of every page finds what the loaded rows lack; the match opens at its
+    row, never said to be in no list while its page is on the way (another page coming
+    first); the box always says the filter applied."""
+    transport = PageHeld()
+    app = app_for(make_service(fixture=long_inbox()), subscriber="ada", transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot, rows=100)
         table = screen.query_one(MessageTable)
         assert not screen.query("#text-filter"), "the box is made by the first /"
         await until(pilot, lambda: screen.feed.exact, what="the end found")
-        await pilot.press("slash", *"needle", "enter")  # Enter: every page, not all loaded
+        await pilot.press("slash", *"needle")
+        await until(pilot, lambda: table.row_count == 1, what="the loaded match")
         box = screen.query_one("#text-filter", Input)
+        await pilot.press("enter")  # Enter: every page, not all loaded
         await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
         search = app.screen
         assert isinstance(search, SearchScreen)
         await until(pilot, lambda: "done" in said(search, "#search-said"), what="every page")
+        assert "searched 5 of 5 pages · 2 found" in said(search, "#search-said")
         found = search.query_one(OptionList)
+        assert found.option_count == 2 and found.has_focus
         await pilot.press("j")  # j moves as down does
         assert found.highlighted == 1
-        await pilot.press("k", "j", "enter")
+        await pilot.press("k", "j")
+        transport.holding = True
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen is screen, what="back in the inbox")
+        await until(pilot, lambda: screen.feed.missing(250, 251) == [2], what="its page asked")
+        table.move_to(350)  # another page is asked for, and comes first
+        await until(pilot, lambda: 3 in screen.feed.pages, what="the other page")
+        await pilot.pause()
+        assert not notices.saying("no list here shows it")
+        transport.go.set()
         await until(pilot, lambda: table.cursor_key == f"66b{250:021x}", what="the far match")
+        assert table.cursor_row == 250
         assert not screen.text and box.value == "", "the list is unfiltered: so is the box"
+        await settled(pilot)
+        # Shown in its list: never said to be in none while its page was on the way.
+        assert not notices.saying("no list here shows it")
         await pilot.press("slash", *"needle")
         await until(pilot, lambda: screen.text == "needle", what="filtered")
         await pilot.press("escape")

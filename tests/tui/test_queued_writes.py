@@ -1,5 +1,6 @@
 """Writes queued while the service is away outlive the session and are offered at the
-next start; an undo while away is queued, not lost."""
+next start. (An undo while away is queued, not lost: tests/tui/test_inbox.py's marking
+walk.)"""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -17,7 +17,7 @@ from inboxdesk.tui.screens.queued import QueuedWritesScreen
 from inboxdesk.writes import WriteStore
 from inboxdesk.writes.model import Kind, Step, Where, Write
 from tests.client.faults import FaultTransport, connection_refused
-from tests.conftest import Service, jane_message
+from tests.conftest import STAGING_KEY, Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, until
 from tests.tui.test_app import Held
 from tests.tui.test_inbox import opened, stored
@@ -42,6 +42,8 @@ async def mark_read_while_away(
 async def test_queued_writes_are_kept_and_offered_at_the_next_start(
     service: Service, tmp_path: Path, notices: Notices
 ) -> None:
+    """Queued, the app asks before it quits; the next start offers them: kept for later
+    (l) sends nothing, and the start after that sends them (s)."""
     path = tmp_path / "writes.db"
     async with mark_read_while_away(service, path, notices) as (app, pilot):
         assert notices.saying("Queued")
@@ -53,63 +55,47 @@ async def test_queued_writes_are_kept_and_offered_at_the_next_start(
         await pilot.press("y")
     assert stored(service, jane_message(11)) == (False, False), "nothing sent yet"
 
-    again = app_for(service, writes=WriteStore(path))
-    async with again.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(again.screen, QueuedWritesScreen)
-                and bool(again.screen.query("#queued-list"))
-            ),
-            what="offer",
-        )
-        listed = plain(again.screen.query_one("#queued-list", Static))
-        assert "mark 1 message read" in listed
-        await pilot.press("s")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True), what="sent")
-        await until(pilot, lambda: again.outbox.queued() == [], what="queue empty")
+    for choice in ("l", "s"):
+        again = app_for(service, writes=WriteStore(path))
+        async with again.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda a=again: offered(a), what="offer")
+            listed = plain(again.screen.query_one("#queued-list", Static))
+            assert "mark 1 message read" in listed
+            await pilot.press(choice)
+            if choice == "l":
+                await until(pilot, lambda a=again: not isinstance(a.screen, QueuedWritesScreen))
+                assert len(again.outbox.queued()) == 1, "kept"
+                assert stored(service, jane_message(11)) == (False, False), "nothing sent"
+                again.exit()
+                continue
+            await until(
+                pilot, lambda: stored(service, jane_message(11)) == (True, True), what="sent"
+            )
+            await until(pilot, lambda a=again: a.outbox.queued() == [], what="queue empty")
 
 
-@pytest.mark.parametrize("choice", ["d", "l"])
-async def test_an_offer_dropped_or_kept_sends_nothing(
-    service: Service, tmp_path: Path, choice: str
-) -> None:
+def offered(app: InboxdeskApp) -> bool:
+    return isinstance(app.screen, QueuedWritesScreen) and bool(app.screen.query("#queued-list"))
+
+
+async def test_an_offer_dropped_sends_nothing(service: Service, tmp_path: Path) -> None:
+    """A write an earlier session queued (filed here as it files one) is offered; d drops
+    it, and nothing is sent."""
     path = tmp_path / "writes.db"
-    async with mark_read_while_away(service, path) as (app, _):
-        app.exit()
+    store = WriteStore(path)
+    caller = service.store.authenticate(STAGING_KEY)
+    assert caller is not None
+    mark = Write(Kind.MARK, "jane", (Step("read", (jane_message(11),)),))
+    made_with = app_for(service).client.key_fingerprint(store.secret)
+    store.enqueue(Where.of(None, service.url, caller.environment_id), mark, made_with)
+    store.close()
     again = app_for(service, writes=WriteStore(path))
     async with again.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(again.screen, QueuedWritesScreen)
-                and bool(again.screen.query("#queued-list"))
-            ),
-            what="offer",
-        )
-        await pilot.press(choice)
+        await until(pilot, lambda: offered(again), what="offer")
+        await pilot.press("d")
         await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
-        assert len(again.outbox.queued()) == (0 if choice == "d" else 1)
+        assert again.outbox.queued() == []
     assert stored(service, jane_message(11)) == (False, False)
-
-
-async def test_an_undo_while_away_is_queued_and_sent_when_back(
-    service: Service, notices: Notices
-) -> None:
-    down = FaultTransport()
-    app = app_for(service, transport=down)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
-        await pilot.press("r")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-        await until(pilot, lambda: app.outbox.last("jane") is not None)
-        down.before = [connection_refused() for _ in range(2)]  # the undo's two tries
-        await pilot.press("z")
-        await until(pilot, lambda: notices.saying("Queued"), what="undo queued")
-        assert app.outbox.last("jane") is None, "a second z has nothing left to undo"
-        await until(
-            pilot, lambda: stored(service, jane_message(11)) == (False, False), 15, "undo sent"
-        )
 
 
 async def test_quitting_before_the_environment_is_known_still_asks_about_earlier_writes(

@@ -19,13 +19,15 @@ from inboxdesk.client.limits import Walk
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.core.inbox.ends import READ_ANY, SEEN_ANY, exact_count, exact_notification_counts
+from inboxdesk.core.inbox.plans import MarkAllPlan, MarkPlan
+from inboxdesk.core.inbox.tabs import listing_query
 from inboxdesk.core.inbox.unknown import explained
 from inboxdesk.core.inbox.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.models import Count, MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
 from inboxdesk.writes import Flags as MessageFlags
-from inboxdesk.writes import Kind, Outbox, Step, Write, WriteStore
+from inboxdesk.writes import Outbox, WriteStore
 from inboxdesk.writes.before import MARK_PAGES, PAGE, mark_before, unread_before
 
 # Exit status when mark-as left some requested ids alone.
@@ -301,15 +303,8 @@ def messages(
         both = " and ".join(f"--{'all-states' if n == 'all' else n}" for n, _ in chosen)
         raise click.UsageError(f"{both} cannot be used together: pick one.")
     state = chosen[0][0] if chosen else None
-    query: dict[str, bool] = {
-        "archived": {"archived": True},
-        "snoozed": {"snoozed": True},
-        "all": {},
-    }.get(state or "", {"archived": False, "snoozed": False})
-    if unread:
-        query["read"] = False
-    if unseen:
-        query["seen"] = False
+    # The app's tabs read the same listings (core/inbox/tabs.py).
+    query = listing_query(state, unread, unseen)
 
     async def work(client: InboxClient) -> int:
         following: int | None = None
@@ -494,7 +489,7 @@ def mark_as(
         return 2
 
     # Warned, not asked: the ids may come from a pipe, and the mark goes on.
-    warning = webhook_warning(len(set(ids)))
+    warning = MarkPlan(subscriber_id, state, tuple(ids)).warning
     if warning:
         print(f"inboxdesk: {warning}", file=sys.stderr)
 
@@ -512,9 +507,8 @@ def mark_as(
                 "undone: " + safe(" ".join(found.unknown), newlines=False),
                 file=sys.stderr,
             )
-        before = None if found.unknown else seen
-        write = Write(Kind.MARK, subscriber_id, (Step(state, tuple(ids)),), before)
-        result = (await send(outbox, write)).result
+        plan = MarkPlan(subscriber_id, state, tuple(ids), None if found.unknown else seen)
+        result = (await send(outbox, plan.write())).result
         if as_json:
             _emit(message_items(result.messages), notUpdated=list(result.not_updated))
         else:
@@ -565,8 +559,8 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
             listed = await unread_before(client, subscriber_id, True, state)
         except NoV2Inbox:
             listed = await unread_before(client, subscriber_id, False, state)
-        write = Write(Kind.MARK_ALL, subscriber_id, (Step(state),), listed.before)
-        count = (await send(outbox, write)).result.count or 0
+        plan = MarkAllPlan(subscriber_id, listed, state=state)
+        count = (await send(outbox, plan.write())).result.count or 0
         if as_json:
             _emit(count)
         else:

@@ -22,12 +22,13 @@ from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient
 from inboxdesk.core.inbox.archive_all import plan_archive_all
+from inboxdesk.core.inbox.plans import InboxPlan
 from inboxdesk.core.inbox.snooze import AHEAD, MARGIN, snooze_end
 from inboxdesk.core.inbox.unknown import check_known
 from inboxdesk.models.inbox import InboxAction
 from inboxdesk.text import plural, safe
 from inboxdesk.timeinput import HELP, TimeInputError, local_now
-from inboxdesk.writes import Kind, Outbox, Partial, Step, Write, describe
+from inboxdesk.writes import Outbox, Partial, describe
 
 # Exit status when no notification at all was updated: a failure, not a partial one.
 FAILED = 1
@@ -43,9 +44,13 @@ def _act(
         )
         return 2
 
+    plan = InboxPlan(subscriber_id, action, tuple(ids), until=until)
+    # Warned, not asked, as mark-as warns: the ids may come from a pipe.
+    if plan.warning:
+        print(f"inboxdesk: {plan.warning}", file=sys.stderr)
+
     async def work(client: InboxClient, outbox: Outbox) -> int:
-        write = Write(Kind.INBOX, subscriber_id, (Step(action, tuple(ids)),), until=until)
-        event = await send(outbox, write)
+        event = await send(outbox, plan.write())
         result = event.result
         if result.not_updated and not result.notifications:
             await check_known(client, subscriber_id)  # none updated: is it the subscriber?

@@ -27,6 +27,7 @@ from inboxdesk.client.errors import transient
 from inboxdesk.config import ConfigError, Settings
 from inboxdesk.config.connect import plain_http_warning
 from inboxdesk.config.keys import read_only_reason
+from inboxdesk.core.inbox import loading as loader
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.appearance import apply_appearance
@@ -40,7 +41,6 @@ from inboxdesk.tui.environments import (
     switch_views,
 )
 from inboxdesk.tui.error_titles import error_title
-from inboxdesk.tui.inbox import loader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import (
     FirstRowsShown,

@@ -13,7 +13,7 @@ from textual.message import Message as TextualMessage
 from inboxdesk.models import Subscriber
 
 if TYPE_CHECKING:
-    from inboxdesk.tui.inbox.loader import FirstPage
+    from inboxdesk.core.inbox.loading import FirstPage
 
 
 class OpenSubscriber(TextualMessage):

@@ -187,3 +187,38 @@ INBOX_BINDINGS: list[BindingType] = [
         tooltip="How the highlighted message's notification went on every channel",
     ),
 ]
+
+# Finding: go to a message, range select, the search of every page.
+FINDING_BINDINGS: list[BindingType] = [
+    Binding(
+        "ctrl+g",
+        "go_to",
+        "Go to",
+        id="inbox.go_to",
+        tooltip="Go to a message by its id or transactionId",
+    ),
+    Binding(
+        "J",
+        "extend_down",
+        "Select down",
+        id="inbox.extend_down",
+        show=False,
+        tooltip="Select the highlighted message and the one below, moving down",
+    ),
+    Binding(
+        "K",
+        "extend_up",
+        "Select up",
+        id="inbox.extend_up",
+        show=False,
+        tooltip="Select the highlighted message and the one above, moving up",
+    ),
+    Binding(
+        "ctrl+f",
+        "search_all",
+        "Search all",
+        id="inbox.search_all",
+        show=False,
+        tooltip="Search every page of the inbox for the filter's text",
+    ),
+]

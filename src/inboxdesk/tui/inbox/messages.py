@@ -5,22 +5,14 @@ these, and the screen's handlers own every state change (Harlequin's worker -> m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from textual.message import Message as TextualMessage
 
 from inboxdesk.client import InboxdeskError
+from inboxdesk.core.inbox.feed import FeedEntry
+from inboxdesk.core.inbox.listing import Listing
 from inboxdesk.models import NotificationCounts, Subscriber
-from inboxdesk.tui.inbox.feed import FeedEntry
-from inboxdesk.writes.effects import Flags
-
-
-@dataclass
-class Listing:
-    """Which listing an answer belongs to: answers for an older one are dropped."""
-
-    subscriber_id: str
-    generation: int
+from inboxdesk.writes.before import Unread
 
 
 class PageLoaded(TextualMessage):
@@ -71,13 +63,10 @@ class UnreadListed(TextualMessage):
     """Before a mark-all: the unread ids, when few enough to list (for undo), and how
     many, archived and snoozed ones included."""
 
-    def __init__(
-        self, subscriber_id: str, before: dict[str, Flags] | None, count: int | None
-    ) -> None:
+    def __init__(self, subscriber_id: str, unread: Unread) -> None:
         super().__init__()
         self.subscriber_id = subscriber_id
-        self.before = before
-        self.count = count
+        self.unread = unread
 
 
 class OlderService(TextualMessage):

@@ -1,19 +1,21 @@
-"""The inbox of one subscriber: one screen that holds its parts.
+"""The inbox of one subscriber: a Textual shell over core/inbox.
 
-A key press reads top to bottom: the action here -> a part (`Changes` makes a write
-for the outbox, `Loading` asks the service through `loader`) -> a message, or the
-write's outcome handed back by the outbox -> one handler here changes the state (the
-reactives below) -> watchers redraw the widgets. The parts, each in its own module:
-the rows (`Feed`, feed.py), loading (loading.py), finding (finding.py) and the writes
-(changes.py). Key availability follows the reactives declared with `bindings=True`
-through `check_action`.
+A key press reads top to bottom: the action here -> a plan of core/inbox (plans.py: the
+write for the outbox, and what to ask first) or a read of the service (loading.py), in
+a worker of this screen -> a message, or the write's outcome handed back by the outbox
+-> one handler here changes the state -> watchers redraw the widgets. The state is the
+reactives below and one `ListingState` (core/inbox/listing.py: the rows, the pages asked
+for, the search for the end), which only this screen writes. Where a found message
+lands is core/inbox/placing.py's. Key availability follows the reactives declared with
+`bindings=True` through `check_action`.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -22,30 +24,26 @@ from textual.timer import Timer
 from textual.widgets import Input, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
+from inboxdesk.client import InboxdeskError, NotFoundError
+from inboxdesk.client.inbox import NoV2Inbox
 from inboxdesk.core.delivery.follow_feed import FAST, Follow
+from inboxdesk.core.inbox import loading
+from inboxdesk.core.inbox.feed import Filtered, Row, apply_answer, targets
+from inboxdesk.core.inbox.listing import Listing, ListingState, pages_in_view
+from inboxdesk.core.inbox.placing import Anchor, Move, goto_tabs, place
+from inboxdesk.core.inbox.plans import INBOX_ACTIONS, InboxPlan, MarkAllPlan, MarkPlan
+from inboxdesk.core.inbox.tabs import V1_TABS, InboxTab
 from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.models.inbox import InboxNotification
-from inboxdesk.text import clip
+from inboxdesk.text import clip, safe
 from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.context import ViewContext
-from inboxdesk.tui.inbox.bindings import INBOX_BINDINGS
-from inboxdesk.tui.inbox.changes import BULK_ACTIONS, INBOX_ACTIONS, Changes
-from inboxdesk.tui.inbox.feed import (
-    PAGE_SIZE,
-    V1_TABS,
-    Feed,
-    Filtered,
-    InboxTab,
-    adjusted_counts,
-)
-from inboxdesk.tui.inbox.finding import FINDING_BINDINGS, Finder
+from inboxdesk.tui.inbox.bindings import FINDING_BINDINGS, INBOX_BINDINGS
 from inboxdesk.tui.inbox.header import HeaderState, SubscriberHeader
-from inboxdesk.tui.inbox.loading import Loading, say_left_out
 from inboxdesk.tui.inbox.messages import (
     CountsLoaded,
     EndFound,
-    Listing,
     OlderService,
     PageLoaded,
     SubscriberLoaded,
@@ -61,15 +59,28 @@ from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes.model import Kind
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from inboxdesk.core.inbox.ends import Loaded
+    from inboxdesk.core.inbox.feed import Feed, FeedEntry
+    from inboxdesk.core.inbox.loading import FirstPage
     from inboxdesk.models import Message
     from inboxdesk.tui.inbox.detail import MessageDetail
-    from inboxdesk.tui.inbox.loader import FirstPage
+    from inboxdesk.tui.screens.goto import Locate
     from inboxdesk.tui.write_notices import InboxState
+    from inboxdesk.writes.effects import Flags
     from inboxdesk.writes.events import Event, Partial, Sent
+    from inboxdesk.writes.model import Write
 
 FILTER_PLACEHOLDER = "filter as you type; Enter also searches pages not loaded; Esc clears"
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
+# The v2 inbox's bulk archives: an older service has none either.
+BULK_ACTIONS = {"archive_all", "archive_all_read"}
+NOT_ON_OLDER = (
+    "This service has no v2 inbox (an older deployment): archive and snooze are not there."
+)
+Plan = MarkPlan | InboxPlan | MarkAllPlan
 
 
 class InboxScreen(ServiceScreen):
@@ -108,19 +119,32 @@ class InboxScreen(ServiceScreen):
         super().__init__(id="inbox")
         self.context = context
         self._first_subscriber = subscriber_id
-        self.tab = InboxTab.INBOX
-        self.listing = Listing(subscriber_id, 0)
+        # The first page of the first subscriber's Inbox tab, asked for by the App already.
+        self._first_page = first_page
+        # The listing shown: replaced whole by each open; answers of an older one dropped.
+        self._generation = 0
+        self.state = ListingState(Listing(subscriber_id, 0))
+        # Where a go-to or a search of every page takes the cursor, until it is there.
+        self.going_to: Anchor | None = None
         # Following is the auto-refresh at the follow pace (decisions 108, 109).
         self.following = False
         self._follow = Follow()
         self._refresh_timer: Timer | None = None
         self._top_id: object = None
         self._followed: str | None = None
-        # The parts: the rows, what is asked of the service, finding, the writes.
-        self.feed = Feed()
-        self.loads = Loading(self, first_page)
-        self.finder = Finder(self)
-        self.changes = Changes(self)
+
+    @property
+    def feed(self) -> Feed:
+        """The rows of the listing shown."""
+        return self.state.feed
+
+    @property
+    def tab(self) -> InboxTab:
+        return self.state.tab
+
+    @property
+    def listing(self) -> Listing:
+        return self.state.listing
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -354,17 +378,17 @@ class InboxScreen(ServiceScreen):
     def open(self, subscriber_id: str, tab: InboxTab | None = None) -> None:
         """Show a subscriber's inbox, forgetting everything tied to the previous listing."""
         same = subscriber_id == self.subscriber_id
-        self.listing = self.loads.new_listing(subscriber_id)
-        self.tab = tab or (self.tab if same else InboxTab.INBOX)
-        if self.older and self.tab not in V1_TABS:
-            self.tab = InboxTab.INBOX
-        self.feed = Feed()
+        tab = tab or (self.tab if same else InboxTab.INBOX)
+        if self.older and tab not in V1_TABS:
+            tab = InboxTab.INBOX
+        self._generation += 1
+        self.state = ListingState(Listing(subscriber_id, self._generation), tab)
         if not same:
             self.subscriber_id = subscriber_id
             self.subscriber = None
             self.counts = None
             self.selected = frozenset()
-        self.show_tab(self.tab.value)
+        self.show_tab(tab.value)
         self.empty_filter_box()
         self.text = ""
         self.has_rows = False
@@ -372,31 +396,38 @@ class InboxScreen(ServiceScreen):
         self.table.move_to(0)
         self.fetching = True
         # The page first: its rows are what the first frame waits for.
-        first = self.loads.take_first_page()
-        if first is not None and self.tab is InboxTab.INBOX:
+        first, self._first_page = self._first_page, None
+        if first is not None and not first.cancelled() and tab is InboxTab.INBOX:
             self._adopt(first)
             # Asked for once the rows are on screen: the first frame waits for nothing.
             self.call_after_refresh(self._load_header, subscriber_id)
         else:
-            self.loads.fetch([0], refresh=True)
+            self.fetch([0], refresh=True)
             self._load_header(subscriber_id)
 
     def _load_header(self, subscriber_id: str) -> None:
-        self.loads.subscriber(subscriber_id)
-        self.loads.counts(subscriber_id)
+        self._load_subscriber(subscriber_id)
+        self._load_counts(subscriber_id, self.v2, self.counts)
 
     def _adopt(self, first: FirstPage) -> None:
         """The first page the App asked for: shown before the first frame if it came,
         else awaited instead of asked for again."""
-        self.loads.asked.add(0)
+        self.state.asked.add(0)
         if first.done() and first.exception() is None:
             loaded = first.result()
             self.post_message(ServiceAnswered())
             # Shown now, not posted: the screen's first layout comes before a message.
             self.show_page(PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total))
-            say_left_out(self, loaded)
+            self._say_left_out(loaded)
         else:
-            self.loads.pages(self.listing, [0], self.tab, first)
+            self._load_pages(self.listing, [0], self.tab, self.v2, first)
+
+    def fetch(self, pages: list[int], refresh: bool = False) -> None:
+        """Ask for those pages of the listing shown (unless asked for already)."""
+        wanted = self.state.wanted(pages, refresh)
+        if wanted:
+            self.fetching = True
+            self._load_pages(self.listing, wanted, self.tab, self.v2)
 
     def on_open_subscriber(self, event: OpenSubscriber) -> None:
         self.open(event.subscriber_id, InboxTab(event.tab) if event.tab else None)
@@ -407,15 +438,119 @@ class InboxScreen(ServiceScreen):
 
     def reload(self) -> None:
         """Subscriber, counts and the pages in view again, merged into the rows in place."""
-        top = round(self.table.scroll_y)
-        pages = {0, *range(top // PAGE_SIZE, (top + self.table.size.height) // PAGE_SIZE + 1)}
         self._load_header(self.subscriber_id)
         # The length is searched for again: marks and archives since change it, and
         # the status line must not keep an old total.
         self.feed.exact = False
-        self.loads.end_tried = None
-        wanted = sorted(p for p in pages if p * PAGE_SIZE < max(1, len(self.feed)))
-        self.loads.fetch(wanted, refresh=True)
+        self.state.end_tried = False
+        top = round(self.table.scroll_y)
+        self.fetch(pages_in_view(top, self.table.size.height, len(self.feed)), refresh=True)
+
+    def search_end(self, asked: bool = False) -> None:
+        """Find the listing's true length when the service gives no total."""
+        if self.state.search_end(asked):
+            self._find_end(self.listing, len(self.feed), self.tab, self.v2)
+
+    def _say_left_out(self, loaded: Loaded) -> None:
+        """What the client left out of a page (client/bounded.py), one notice each."""
+        for line in loaded.said:
+            self.notify(safe(line), severity="warning", timeout=10, markup=False)
+
+    # -- workers: each does its I/O and posts what it found ----------------------------
+
+    @work(name="load_subscriber", group="subscriber", exclusive=True, exit_on_error=False)
+    async def _load_subscriber(self, subscriber_id: str) -> None:
+        found = await loading.subscriber(self.context.client, subscriber_id)
+        self.post_message(SubscriberLoaded(subscriber_id, found))
+
+    @work(name="load_counts", group="counts", exclusive=True, exit_on_error=False)
+    async def _load_counts(
+        self, subscriber_id: str, v2: bool, hint: NotificationCounts | None
+    ) -> None:
+        client = self.context.client
+        try:
+            counts = await loading.counts(client, subscriber_id, v2)
+            if not loading.capped(counts):
+                self.post_message(CountsLoaded(subscriber_id, counts))
+                return
+            if hint is None or hint.unread.capped or hint.unseen.capped:
+                self.post_message(CountsLoaded(subscriber_id, counts))  # 99+ meanwhile
+            counts = await loading.exact_counts(client, subscriber_id, counts, v2, hint)
+        except NotFoundError:
+            return  # the subscriber's load says so, once
+        self.post_message(CountsLoaded(subscriber_id, counts))
+
+    # Not exclusive: pages of a newer listing simply make older answers stale.
+    @work(name="load_pages", group="pages", exit_on_error=False)
+    async def _load_pages(
+        self,
+        listing: Listing,
+        pages: list[int],
+        tab: InboxTab,
+        v2: bool,
+        first: FirstPage | None = None,
+    ) -> None:
+        try:
+            if first is not None:
+                results = [await first]
+            else:
+                results = await loading.pages(
+                    self.context.client, listing.subscriber_id, pages, tab, v2
+                )
+        except NoV2Inbox:
+            self.post_message(OlderService(listing))
+            return
+        except NotFoundError:
+            return  # the subscriber's load says so, once
+        self.post_message(ServiceAnswered())
+        for page, result in zip(pages, results, strict=True):
+            self.post_message(
+                PageLoaded(listing, page, result.items, result.has_more, result.total)
+            )
+            self._say_left_out(result)
+
+    @work(name="find_end", group="end", exclusive=True, exit_on_error=False)
+    async def _find_end(self, listing: Listing, known: int, tab: InboxTab, v2: bool) -> None:
+        """The listing's length, which the service does not give (loading.find_end)."""
+        try:
+            end = await loading.find_end(self.context.client, listing.subscriber_id, known, tab, v2)
+        except InboxdeskError as exc:
+            # Said only if `G` waits for it: nobody asked for this search.
+            self.post_message(EndFound(listing, None, exc))
+            return
+        last = end.last
+        self.post_message(PageLoaded(listing, end.page, last.items, last.has_more, last.total))
+        self._say_left_out(last)
+        self.post_message(EndFound(listing, end.length))
+
+    # Writes are not exclusive: the outbox sends them one at a time, in the order made.
+    @work(name="submit", group="write", exit_on_error=False)
+    async def _submit(self, write: Write) -> None:
+        await self.context.outbox.submit(write)
+
+    @work(name="send_undo", group="write", exit_on_error=False)
+    async def _send_undo(self, write: Write, now: dict[str, Flags]) -> None:
+        await self.context.outbox.undo(write, now)
+
+    @work(name="plan_archive_all", group="write", exit_on_error=False)
+    async def _plan_archive_all(self, subscriber_id: str, read: bool) -> None:
+        """Counted first (exactly), then asked with what the bulk operation does."""
+        from inboxdesk.core.inbox.archive_all import plan_archive_all
+
+        found = await plan_archive_all(self.context.client, subscriber_id, read)
+        if subscriber_id != self.subscriber_id:
+            return  # another subscriber opened meanwhile
+        if found.count.value == 0:
+            self.notify("Nothing to archive here.", markup=False)
+            return
+        label = "Archive all read" if read else "Archive all"
+        write = found.write()
+        self._ask(found.question(), " ".join(found.details()), label, lambda: self._submit(write))
+
+    @work(name="list_unread", group="write", exit_on_error=False)
+    async def _list_unread(self, subscriber_id: str, v2: bool) -> None:
+        unread = await loading.unread_before(self.context.client, subscriber_id, v2)
+        self.post_message(UnreadListed(subscriber_id, unread))
 
     # -- handlers: the only places state changes ---------------------------------------
 
@@ -424,10 +559,10 @@ class InboxScreen(ServiceScreen):
 
     def show_page(self, event: PageLoaded) -> None:
         """A page of a listing: its rows shown if it is the current listing's."""
-        self.loads.asked.discard(event.page)
         if event.listing != self.listing:
             return
-        self.fetching = self.loads.busy
+        self.state.asked.discard(event.page)
+        self.fetching = self.state.busy
         grew_from, keep = len(self.feed), self.table.cursor_key
         # A new message on top while following: not calm.
         if self.following and event.page == 0 and event.items and event.items[0].id != self._top_id:
@@ -455,7 +590,7 @@ class InboxScreen(ServiceScreen):
             # it, and `G` goes straight there. Not before the frame with the rows.
             self.call_after_refresh(self._search_end_of, self.listing)
         self.show_status()
-        self.finder.go()  # a go-to waiting for this listing's rows
+        self._go()  # a go-to waiting for this listing's rows
 
     def on_older_service(self, event: OlderService) -> None:
         """An older service: the v1 feed from now on, said once."""
@@ -475,9 +610,9 @@ class InboxScreen(ServiceScreen):
     def on_end_found(self, event: EndFound) -> None:
         if event.listing != self.listing:
             return
-        loads = self.loads
-        loads.end_running = None
-        jump, loads.jump_to_end = loads.jump_to_end, False
+        state = self.state
+        state.end_running = False
+        jump, state.jump_to_end = state.jump_to_end, False
         if event.length is not None:
             self.feed.end_found(event.length)
             self.table.grown()
@@ -485,7 +620,7 @@ class InboxScreen(ServiceScreen):
             self.context.report(event.error)
         if jump and not self.text:
             self.table.move_to(len(self.feed) - 1)
-        self.fetching = loads.busy
+        self.fetching = state.busy
         self.show_status()
 
     def on_subscriber_loaded(self, event: SubscriberLoaded) -> None:
@@ -506,8 +641,15 @@ class InboxScreen(ServiceScreen):
             self.counts = event.counts
 
     def on_unread_listed(self, event: UnreadListed) -> None:
-        if event.subscriber_id == self.subscriber_id:
-            self.changes.unread_listed(event)
+        """Ask before marking them all, with how many and what it sets off."""
+        if event.subscriber_id != self.subscriber_id:
+            return
+        shown = self.counts.unread if self.counts is not None else None
+        plan = MarkAllPlan(self.subscriber_id, event.unread, shown)
+        if plan.nothing:
+            self.notify("No unread messages: nothing to mark.")
+            return
+        self._confirm(plan)
 
     def _write_done(self, event: Event) -> None:
         """Redraw what a write changed, from what the service returned."""
@@ -529,15 +671,15 @@ class InboxScreen(ServiceScreen):
                     *event.result.messages,
                     *event.result.notifications,
                 ]
-                adjusted = adjusted_counts(self.counts, self.feed, items)
-                self._repaint(self.feed.update(items))
-                if any(self.feed.get(i.id or "") is None and self.tab.shows(i) for i in items):
+                applied = apply_answer(self.feed, self.tab, self.counts, items)
+                self._repaint(applied.changed)
+                if applied.reload:
                     self.reload()  # one this tab lists is not among the rows (an undo)
-                elif adjusted is not None:
+                elif applied.counts is not None:
                     # Known from the answer: the exact counts are searched for on refresh.
-                    self.counts = adjusted
+                    self.counts = applied.counts
                     return
-            self.loads.counts(self.subscriber_id)
+            self._load_counts(self.subscriber_id, self.v2, self.counts)
 
     def _say_inbox_write(self, event: Sent | Partial) -> None:
         """What an archive or snooze changed, against the rows as they were before it
@@ -559,17 +701,22 @@ class InboxScreen(ServiceScreen):
 
     @on(Worker.StateChanged)
     def _worker_ended(self, event: Worker.StateChanged) -> None:
-        """A failed page load frees its pages; the failure goes to the app's one report.
+        """A worker that ended without its message frees what it held (a failed page load
+        its pages); the failure goes to the app's one report.
 
         Worker.StateChanged does not bubble, so it is handed on to the app here.
         """
         if event.state not in (WorkerState.ERROR, WorkerState.CANCELLED):
             return
         group, error = event.worker.group, event.state == WorkerState.ERROR
-        self.loads.ended(group, error)
-        if group == "pages" or (group == "end" and error):
-            self.fetching = self.loads.busy
-        if event.state == WorkerState.ERROR:
+        if group == "pages":
+            self.state.asked.clear()
+            self.fetching = self.state.busy
+        if group == "end" and error:
+            # `G` may search again (a cancelled search was replaced by a newer one).
+            self.state.end_running, self.state.jump_to_end = False, False
+            self.fetching = self.state.busy
+        if error:
             self.app.post_message(Worker.StateChanged(event.worker, event.state))
 
     def _service_state(self, offline: bool) -> None:
@@ -580,20 +727,20 @@ class InboxScreen(ServiceScreen):
     @on(MessageTable.RowsWanted, "#messages")
     def _rows_wanted(self, event: MessageTable.RowsWanted) -> None:
         if not self.text:
-            self.loads.fetch(self.feed.missing(event.start, event.end))
+            self.fetch(self.feed.missing(event.start, event.end))
 
     @on(MessageTable.EndWanted, "#messages")
     def _end_wanted(self, event: MessageTable.EndWanted) -> None:
         """`G` before the end is known: go there when the search (started now, or
         already under way since the first page) finds it."""
         if not self.text and self.feed.answered and not self.feed.exact:
-            self.loads.jump_to_end = True
+            self.state.jump_to_end = True
             self.fetching = True
-            self.loads.search_end(asked=True)
+            self.search_end(asked=True)
 
     def _search_end_of(self, listing: Listing) -> None:
         if listing == self.listing:  # else that listing is gone: its own page searches
-            self.loads.search_end()
+            self.search_end()
 
     @on(Tabs.TabActivated, "#filters")
     def _filter_tab(self, event: Tabs.TabActivated) -> None:
@@ -615,52 +762,201 @@ class InboxScreen(ServiceScreen):
         return True
 
     def action_mark_read(self) -> None:
-        self.changes.mark(MarkAs.READ)
+        self._mark(MarkAs.READ)
 
     def action_mark_unread(self) -> None:
-        self.changes.mark(MarkAs.UNREAD)
+        self._mark(MarkAs.UNREAD)
 
     def action_mark_seen(self) -> None:
-        self.changes.mark(MarkAs.SEEN)
+        self._mark(MarkAs.SEEN)
 
     def action_mark_unseen(self) -> None:
-        self.changes.mark(MarkAs.UNSEEN)
+        self._mark(MarkAs.UNSEEN)
 
     def action_mark_all_read(self) -> None:
-        self.changes.mark_all_read()
+        self._list_unread(self.subscriber_id, self.v2)
 
     def action_archive(self) -> None:
-        self.changes.inbox_write("archive")
+        self._inbox_write("archive")
 
     def action_unarchive(self) -> None:
-        self.changes.inbox_write("unarchive")
+        self._inbox_write("unarchive")
 
     def action_snooze(self) -> None:
-        self.changes.snooze()
+        ids = self._inbox_targets("snooze")
+        if not ids:
+            return
+        from inboxdesk.tui.screens.snooze import SnoozeScreen
+
+        def chosen(moment: datetime | None) -> None:
+            if moment is not None:
+                self._inbox_write("snooze", moment, ids)
+
+        self.app.push_screen(SnoozeScreen(len(ids), self.context.clock), chosen)
 
     def action_unsnooze(self) -> None:
-        self.changes.inbox_write("unsnooze")
+        self._inbox_write("unsnooze")
 
     def action_archive_all(self) -> None:
-        self.changes.archive_all(read=False)
+        self._plan_archive_all(self.subscriber_id, False)
 
     def action_archive_all_read(self) -> None:
-        self.changes.archive_all(read=True)
+        self._plan_archive_all(self.subscriber_id, True)
 
     def action_undo(self) -> None:
-        self.changes.undo()
+        outbox = self.context.outbox
+        write = outbox.last(self.subscriber_id)
+        if write is None:
+            self.notify("Nothing to undo.", markup=False)
+            return
+        self._send_undo(write, self.feed.flags(write.before or {}))
+
+    # -- the writes: a plan of core/inbox, asked first when it says so -----------------
+
+    def _targets(self) -> list[str]:
+        return targets(self.selected, self.table.cursor_key, self.feed)
+
+    def _mark(self, mark_as: MarkAs) -> None:
+        ids = self._targets()
+        if not ids:
+            self.notify("Nothing to mark: no message is highlighted.", severity="warning")
+            return
+        self._confirm(MarkPlan(self.subscriber_id, mark_as.value, tuple(ids), self.feed.flags(ids)))
+
+    def _inbox_targets(self, action: str) -> list[str]:
+        if self.older:
+            self.notify(NOT_ON_OLDER, severity="warning", markup=False)
+            return []
+        ids = self._targets()
+        if not ids:
+            self.notify(f"Nothing to {action}: no message is highlighted.", severity="warning")
+        return ids
+
+    def _inbox_write(
+        self, action: str, until: datetime | None = None, ids: list[str] | None = None
+    ) -> None:
+        """One write of one v2 request per message, undoable and queued like a mark."""
+        ids = ids if ids is not None else self._inbox_targets(action)
+        if not ids:
+            return
+        when = until.isoformat() if until is not None else None
+        flags = self.feed.flags(ids)
+        self._confirm(InboxPlan(self.subscriber_id, action, tuple(ids), flags, when))
+
+    def _confirm(self, plan: Plan) -> None:
+        """The plan's write for the outbox, asked first when the plan says so."""
+        write = plan.write()
+        if not plan.asks:
+            self._submit(write)
+            return
+        details = " ".join(line for line in plan.details() if line)
+        self._ask(plan.question(), details, plan.label, lambda: self._submit(write))
+
+    def _ask(self, question: str, detail: str, label: str, then: Callable[[], object]) -> None:
+        from inboxdesk.tui.screens.confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(ConfirmScreen(question, detail, label), answered)
+
+    # -- finding: go to, the search of every page, range select ------------------------
 
     def action_go_to(self) -> None:
-        self.finder.go_to()
+        from inboxdesk.tui.screens.goto import GoToScreen
+
+        client, v2 = self.context.client, self.v2
+
+        def locator(tab: InboxTab) -> Locate:
+            return lambda owner, message_id, progress: loading.locate(
+                client, owner, message_id, tab, v2, progress
+            )
+
+        tabs = [(tab.value, locator(tab)) for tab in goto_tabs(self.tab)]
+        self.app.push_screen(GoToScreen(self.context, self.subscriber_id, tabs), self._went_to)
+
+    def _went_to(self, found: object) -> None:
+        from inboxdesk.tui.screens.goto import GoTo
+
+        if not isinstance(found, GoTo):
+            return
+        if found.subscriber_id is None or found.tab is None or found.index is None:
+            self._show_alone(found.message)
+            return
+        message = found.message
+        self._anchor_at(
+            Anchor(found.subscriber_id, found.tab, message.id or "", message, found.index)
+        )
+
+    def _anchor_at(self, anchor: Anchor) -> None:
+        if self.text:
+            self.empty_filter_box()
+            self.filter_to("")
+        self.going_to = anchor
+        self._go()
+
+    def _go(self) -> None:
+        """One step towards the anchor (placing.py): its subscriber, its tab, its row's
+        page, the row."""
+        if self.going_to is None:
+            return
+        step = place(self.going_to, self.subscriber_id, self.tab, self.feed)
+        anchor, self.going_to = self.going_to, step.anchor
+        if step.move is Move.OPEN:
+            self.post_message(OpenSubscriber(anchor.subscriber_id))
+        elif step.move is Move.TAB:
+            self.show_tab(anchor.tab)  # the tab's handler opens that listing
+        elif step.move is Move.FETCH:
+            self.feed.holds(step.index + 1)  # its page is fetched, then this runs again
+            self.table.grown()
+            self.table.move_to(step.index)
+        elif step.move is Move.ALONE:
+            self._show_alone(anchor.item)
+        elif step.move is Move.AT:
+            self.table.move_to(step.index)
+            self.show_detail()
+
+    def _show_alone(self, item: FeedEntry) -> None:
+        from inboxdesk.tui.inbox.detail import MessageDetail
+
+        for detail in self.query("#detail").results(MessageDetail):
+            detail.show(item, self.context.clock())
+        self.notify("Shown in the detail pane: no list here shows it.", timeout=4)
 
     def action_search_all(self) -> None:
-        self.finder.search_all()
+        from inboxdesk.tui.inbox.search import SearchScreen
+
+        if not self.text:
+            self.notify("Type a text to look for first (/).", markup=False)
+            return
+        client, subscriber_id, tab, v2 = self.context.client, self.subscriber_id, self.tab, self.v2
+
+        async def fetch(number: int) -> tuple[list[Row], bool]:
+            (page,) = await loading.pages(client, subscriber_id, [number], tab, v2)
+            return [Row.of(m) for m in page.items if m.id], page.has_more
+
+        def chosen(match: tuple[int, Row] | None) -> None:
+            if match is not None:
+                index, row = match
+                self._anchor_at(Anchor(subscriber_id, tab.value, row.id, row.item, index))
+
+        most = client.options.limits.max_pages
+        search = SearchScreen(self.text, fetch, self.state.known_pages(), most)
+        self.app.push_screen(search, chosen)
 
     def action_extend_down(self) -> None:
-        self.finder.extend(1)
+        self._extend(1)
 
     def action_extend_up(self) -> None:
-        self.finder.extend(-1)
+        self._extend(-1)
+
+    def _extend(self, step: int) -> None:
+        """The highlighted message and its neighbour join the selection; the cursor moves."""
+        table = self.table
+        start = table.cursor_key
+        table.move_to(table.cursor_row + step)
+        self.selected = self.selected | {k for k in (start, table.cursor_key) if k}
 
     def action_toggle_select(self) -> None:
         message_id = self.table.cursor_key
@@ -698,8 +994,8 @@ class InboxScreen(ServiceScreen):
         """The filter applied; with pages not loaded, every page is searched for it."""
         text = event.value.strip()
         self._set_text_filter(text)
-        if text and not self.finder.all_loaded():
-            self.finder.search_all()
+        if text and not self.state.all_loaded():
+            self.action_search_all()
 
     def filter_to(self, text: str) -> None:
         """Filter the rows to `text` (the box, if any, is left as typed)."""

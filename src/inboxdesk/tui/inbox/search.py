@@ -19,8 +19,8 @@ from textual.worker import Worker
 
 from inboxdesk.client import InboxdeskError
 from inboxdesk.client.limits import Walk
+from inboxdesk.core.inbox.feed import PAGE_SIZE, Row, matches
 from inboxdesk.text import clip, safe
-from inboxdesk.tui.inbox.feed import PAGE_SIZE, Row, matches
 from inboxdesk.tui.list_keys import LIST_BINDINGS
 
 # One page of the listing: its rows, and whether more follow.

@@ -23,9 +23,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from inboxdesk.core.inbox.feed import Row
 from inboxdesk.text import clip, pad
 from inboxdesk.tui.format import relative, status_style
-from inboxdesk.tui.inbox.feed import Row
 from inboxdesk.tui.list_keys import LIST_BINDINGS
 
 

@@ -1,16 +1,17 @@
-"""What the inbox view holds about the feed: sparse pages of light rows.
+"""What the inbox holds of a listing: sparse pages of light rows.
 
 Pure state with no widgets, so paging, filtering and undo are plain to test. The
-screen owns one `Feed` per opened subscriber and changes it only in message handlers.
+screen owns one `Feed` per listing (in its `ListingState`, listing.py) and changes it
+only in its handlers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TYPE_CHECKING, TypeAlias
 
+from inboxdesk.core.inbox.tabs import InboxTab
 from inboxdesk.models import Count, NotificationCounts
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, pad
@@ -27,60 +28,6 @@ PAGE_SIZE = 100  # the most the feed gives in one page; feed `page` = offset // 
 # Pages kept around the viewport; farther ones are dropped and fetched again if needed,
 # so scrolling through 100,000 messages holds about 50 pages' rows (see BENCHMARKS.md).
 KEEP_PAGES = 50
-
-
-class InboxTab(StrEnum):
-    """The inbox's tabs; Inbox is what the subscriber's own Inbox shows."""
-
-    INBOX = "inbox"
-    UNREAD = "unread"
-    UNSEEN = "unseen"
-    ARCHIVED = "archived"
-    SNOOZED = "snoozed"
-    ALL = "all"
-
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
-
-    @property
-    def query(self) -> dict[str, bool]:
-        """The v2 list's filters for this tab."""
-        visible = {"archived": False, "snoozed": False}
-        return {
-            InboxTab.INBOX: visible,
-            InboxTab.UNREAD: {"read": False, **visible},
-            InboxTab.UNSEEN: {"seen": False, **visible},
-            InboxTab.ARCHIVED: {"archived": True},
-            InboxTab.SNOOZED: {"snoozed": True},
-        }.get(self, {})
-
-    def shows_state(self, read: bool, seen: bool, archived: bool, snoozed: bool) -> bool:
-        """Whether this tab lists a message in that state (as the service filters)."""
-        state = {"archived": archived, "snoozed": snoozed, "read": read, "seen": seen}
-        return all(state[name] == wanted for name, wanted in self.query.items())
-
-    def shows(self, item: Message | InboxNotification) -> bool:
-        """Whether this tab lists the item in its state now (as the service filters)."""
-        if isinstance(item, InboxNotification):
-            state = {
-                "archived": item.is_archived,
-                "snoozed": item.is_snoozed,
-                "read": item.is_read,
-                "seen": item.is_seen,
-            }
-        else:
-            state = {"archived": False, "snoozed": False, "read": item.read, "seen": item.seen}
-        return all(state[name] == wanted for name, wanted in self.query.items())
-
-    @property
-    def feed_query(self) -> dict[str, bool]:
-        """The v1 feed's read/seen parameters (an older service: no archive or snooze)."""
-        return {InboxTab.UNREAD: {"read": False}, InboxTab.UNSEEN: {"seen": False}}.get(self, {})
-
-
-# An older service has no archive or snooze: those tabs are hidden.
-V1_TABS = (InboxTab.INBOX, InboxTab.UNREAD, InboxTab.UNSEEN, InboxTab.ALL)
 
 
 def preview_of(content: object) -> str:
@@ -424,3 +371,28 @@ def adjusted_counts(
         unread += InboxTab.UNREAD.shows_state(*now) - InboxTab.UNREAD.shows_state(*was)
         unseen += InboxTab.UNSEEN.shows_state(*now) - InboxTab.UNSEEN.shows_state(*was)
     return NotificationCounts(Count(max(0, unread)), Count(max(0, unseen)))
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What a write's answer changed in the listing."""
+
+    changed: list[int]  # the row indices to redraw
+    reload: bool  # the tab lists an item that is not among the rows (an undo): list again
+    counts: NotificationCounts | None  # the counts known from the answer, else None
+
+
+def apply_answer(
+    feed: Feed,
+    tab: InboxTab,
+    counts: NotificationCounts | None,
+    items: Iterable[Message | InboxNotification],
+) -> Applied:
+    """Take the messages a write's answer holds into the rows: the rows redrawn, whether
+    the listing must be read again, and the counts after it where the answer tells them
+    (else they are asked for again)."""
+    items = list(items)
+    adjusted = adjusted_counts(counts, feed, items)
+    changed = feed.update(items)
+    reload = any(feed.get(i.id or "") is None and tab.shows(i) for i in items)
+    return Applied(changed, reload, None if reload else adjusted)

@@ -1,17 +1,18 @@
-"""The inbox state without widgets: sparse pages, merging, parsing on demand."""
+"""The inbox state without widgets (core/inbox/feed.py): sparse pages, merging,
+parsing on demand, the counts after a write."""
 
 from __future__ import annotations
 
-from inboxdesk.models import FeedItem
-from inboxdesk.server.fixtures import load_fixture, read_fixture
-from inboxdesk.server.store import Store
-from inboxdesk.tui.inbox.feed import (
+from inboxdesk.core.inbox.feed import (
     KEEP_PAGES,
     PAGE_SIZE,
     Feed,
     Filtered,
     targets,
 )
+from inboxdesk.models import FeedItem
+from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.store import Store
 from tests.conftest import EXAMPLE, STAGING_KEY, ServiceFactory
 
 
@@ -105,33 +106,47 @@ async def test_a_write_adjusts_the_counts_from_its_answer_without_counting_again
     make_service: ServiceFactory,
 ) -> None:
     """Past the cap the counts cost an end search: after a mark or an archive they
-    follow from the service's answer, and are searched for again only on refresh."""
+    follow from the service's answer (apply_answer), and are searched for again only on
+    refresh."""
+    from inboxdesk.core.inbox import loading
+    from inboxdesk.core.inbox.feed import apply_answer
+    from inboxdesk.core.inbox.plans import InboxPlan, MarkPlan
+    from inboxdesk.core.inbox.tabs import InboxTab
     from tests.client.test_subscribers_counts import busy_fixture
-    from tests.tui.conftest import SIZE, app_for, settled, until
-    from tests.tui.test_inbox import opened
+    from tests.core.inbox_fixture import client_for, listed, outbox_for
 
-    app = app_for(make_service(fixture=busy_fixture(150)))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
-        await until(
-            pilot,
-            lambda: screen.counts is not None and not screen.counts.unread.capped,
-            what="exact counts",
+    service = make_service(fixture=busy_fixture(150))
+    async with client_for(service) as client:
+        outbox = outbox_for(client)
+        feed = await listed(client)
+        capped = await loading.counts(client, "jane", True)
+        assert loading.capped(capped)
+        counts = await loading.exact_counts(client, "jane", capped, True)
+        unread, unseen = counts.unread.value, counts.unseen.value
+        assert unread >= 100 and not counts.unread.capped, "past the service's cap"
+        asked = len(client.requests.newest_first())
+        first = next(feed.rows())
+        assert not first.read and not first.seen
+        event = await outbox.submit(
+            MarkPlan("jane", "read", (first.id,), feed.flags([first.id])).write()
         )
-        await settled(pilot)
-        assert screen.counts is not None
-        unread, unseen = screen.counts.unread.value, screen.counts.unseen.value
-        assert unread >= 100, "past the service's cap"
-        log = app.client.requests
-        asked = len(log.newest_first())
-        screen.table.move_to(0)
-        first = screen.feed.get(screen.table.cursor_key or "")
-        assert first is not None and not first.read and not first.seen
-        await pilot.press("r")
-        await until(pilot, lambda: screen.counts.unread.value == unread - 1, what="adjusted")  # type: ignore[union-attr]
-        await pilot.press("e")  # archived: read already, so neither count moves
-        await until(pilot, lambda: screen.feed.get(first.id).archived, what="archived")  # type: ignore[union-attr]
-        await settled(pilot)
-        assert (screen.counts.unread.value, screen.counts.unseen.value) == (unread - 1, unseen - 1)
-        since = [r.url for r in log.newest_first()[: len(log.newest_first()) - asked]]
+        counts = apply_answer(feed, InboxTab.INBOX, counts, event.result.messages).counts  # type: ignore[union-attr,assignment]
+        assert counts is not None
+        assert (counts.unread.value, counts.unseen.value) == (unread - 1, unseen - 1)
+        # Archived: read already, so neither count moves.
+        event = await outbox.submit(
+            InboxPlan("jane", "archive", (first.id,), feed.flags([first.id])).write()
+        )
+        after = apply_answer(feed, InboxTab.INBOX, counts, event.result.notifications)  # type: ignore[union-attr]
+        assert feed.get(first.id).archived  # type: ignore[union-attr]
+        assert after.counts == counts
+        since = [
+            r.url
+            for r in client.requests.newest_first()[: len(client.requests.newest_first()) - asked]
+        ]
         assert not [u for u in since if "/count" in u or "limit=1&" in u], since
+        # And they are what the service counts, searched for on refresh.
+        fresh = await loading.exact_counts(
+            client, "jane", await loading.counts(client, "jane", True), True
+        )
+        assert (fresh.unread.value, fresh.unseen.value) == (unread - 1, unseen - 1)

@@ -1,6 +1,6 @@
 """What the inbox loads, as plain async functions over the client: no widgets, no state.
 
-The screen's workers (loading.py) call these and post what they return as messages.
+The inbox screen's workers call these and post what they return as messages.
 Each listing reads the v2 inbox, or the v1 feed on an older service whose v2 list
 answered 404: `v2` says which.
 """
@@ -13,8 +13,9 @@ from collections.abc import Callable
 from inboxdesk.client import InboxClient, NotFoundError
 from inboxdesk.client.limits import Walk
 from inboxdesk.core.inbox import ends
+from inboxdesk.core.inbox.feed import PAGE_SIZE
+from inboxdesk.core.inbox.tabs import InboxTab
 from inboxdesk.models import NotificationCounts, Subscriber
-from inboxdesk.tui.inbox.feed import PAGE_SIZE, InboxTab
 
 # A mark-all's "before", listed where the command line lists it too.
 from inboxdesk.writes.before import Unread as Unread
