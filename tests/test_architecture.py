@@ -84,16 +84,6 @@ TOP_LEVEL = {
 # Modules at the top level that belong to no layer: the command line, the entry points.
 UNLAYERED = ("cli", "entry", "__main__", "private_apis")
 PRIVATE_APIS = "inboxdesk.private_apis"
-# The one circle left, allowed among these modules only until it is undone (issue 41
-# item 2): the inbox screen and the parts that name it in their type annotations.
-KNOWN_CIRCLE = frozenset(
-    {
-        "inboxdesk.tui.inbox.screen",
-        "inboxdesk.tui.inbox.changes",
-        "inboxdesk.tui.inbox.finding",
-        "inboxdesk.tui.inbox.loading",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -260,11 +250,6 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-def unexpected_circles(root: Path) -> list[list[str]]:
-    """The package's circles, but for the known one (KNOWN_CIRCLE) while it lasts."""
-    return [c for c in circles(import_graph(root)) if not set(c) <= KNOWN_CIRCLE]
-
-
 def screens_importing_the_app(root: Path) -> list[str]:
     """Modules of the UI, but the App's own, that import the App (type-only too)."""
     app = f"{root.name}.tui.app"
@@ -383,7 +368,7 @@ def test_layers_import_only_downwards() -> None:
 
 
 def test_no_import_circle_in_the_package() -> None:
-    assert unexpected_circles(SRC) == []
+    assert circles(import_graph(SRC)) == []
 
 
 def test_private_apis_of_other_libraries_only_in_private_apis() -> None:
@@ -502,37 +487,22 @@ def test_a_planted_layer_violation_fails(planted: Path, where: str, source: str)
 def test_a_planted_circle_fails(planted: Path, back: str) -> None:
     (planted / "writes" / "probe_a.py").write_text("from .probe_b import B\nA = 1\n")
     (planted / "writes" / "probe_b.py").write_text(back)
-    assert unexpected_circles(planted) == [["inboxdesk.writes.probe_a", "inboxdesk.writes.probe_b"]]
+    assert circles(import_graph(planted)) == [
+        ["inboxdesk.writes.probe_a", "inboxdesk.writes.probe_b"]
+    ]
 
 
 def test_a_planted_circle_through_a_package_fails(planted: Path) -> None:
     (planted / "client" / "probe.py").write_text("from inboxdesk.client import InboxClient\n")
     init = planted / "client" / "__init__.py"
     init.write_text(init.read_text() + "from inboxdesk.client import probe\n")
-    assert unexpected_circles(planted) == [["inboxdesk.client", "inboxdesk.client.probe"]]
+    assert circles(import_graph(planted)) == [["inboxdesk.client", "inboxdesk.client.probe"]]
 
 
 def test_a_planted_circle_of_three_fails(planted: Path) -> None:
     for name, imported in (("a", "b"), ("b", "c"), ("c", "a")):
         (planted / "core" / f"probe_{name}.py").write_text(f"from . import probe_{imported}\n")
-    assert unexpected_circles(planted) == [[f"inboxdesk.core.probe_{n}" for n in "abc"]]
-
-
-def test_the_known_circle_hides_no_other(planted: Path) -> None:
-    """The inbox screen and its parts may still name each other (issue 41 item 2); a
-    module that joins their circle, or a circle elsewhere, still fails."""
-    inbox = planted / "tui" / "inbox"
-    (inbox / "screen.py").write_text("from inboxdesk.tui.inbox.changes import Changes\n")
-    (inbox / "changes.py").write_text(
-        "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from inboxdesk.tui.inbox.screen import InboxScreen\n"
-    )
-    assert circles(import_graph(planted)) != [] and unexpected_circles(planted) == []
-    (inbox / "probe.py").write_text("from inboxdesk.tui.inbox import screen\n")
-    (inbox / "changes.py").write_text("from inboxdesk.tui.inbox import probe, screen\n")
-    assert unexpected_circles(planted) == [
-        ["inboxdesk.tui.inbox.changes", "inboxdesk.tui.inbox.probe", "inboxdesk.tui.inbox.screen"]
-    ]
+    assert circles(import_graph(planted)) == [[f"inboxdesk.core.probe_{n}" for n in "abc"]]
 
 
 @pytest.mark.parametrize(
