@@ -146,3 +146,10 @@ def test_nothing_to_read_is_no_code() -> None:
 )
 def test_smtp_status(text: str, status: str) -> None:
     assert smtp_status(text) == status
+
+
+def test_an_answer_nested_past_python_s_limit_is_read_as_text() -> None:
+    # json.loads raises RecursionError, not ValueError, on such an answer: grouping and
+    # the advice beside it read it as text rather than crash.
+    deep = "[" * 100_000 + '"550 5.1.1"' + "]" * 100_000
+    assert provider_code("ses", deep) == ProviderCode("smtp", "550 5.1.1")
