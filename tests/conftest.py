@@ -115,8 +115,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def private_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No test reads or writes the user's data directory (the outbox's queue lives there)."""
+    """No test reads or writes the user's data directory (the outbox's queue lives there)
+    or log directory (a crash's log)."""
     monkeypatch.setenv("INBOXDESK_DATA_DIR", str(tmp_path / "user-data"))
+    monkeypatch.setenv("INBOXDESK_LOG_DIR", str(tmp_path / "user-log"))
 
 
 @pytest.fixture(scope="session")
