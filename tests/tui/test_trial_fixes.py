@@ -63,13 +63,22 @@ async def switch_then_undo_from_history(pilot: Pilot[None], service: Service) ->
     return screen
 
 
-async def test_integrations_show_a_primary_undone_from_history(
+async def test_a_primary_undone_from_history_keeps_its_outcome_column_and_shows_in_integrations(
     org_wide_service: Service,
 ) -> None:
+    """At 120 columns History's table keeps its outcome column (What is clipped with
+    an ellipsis); Integrations, shown again, has the primary the undo restored."""
     service = org_wide_service
     app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(120, 40)) as pilot:
         screen = await switch_then_undo_from_history(pilot, service)
+        table = app.screen.query_one(HistoryTable)
+        await until(pilot, lambda: table.row_count == 2, what="the undo listed")
+        await pilot.pause()
+        widths = sum(c.get_render_width(table) for c in table.columns.values())
+        assert widths <= table.scrollable_content_region.width
+        what = str(table.get_cell_at(Coordinate(0, 3)))  # after Environment
+        assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 1))) == "sent"
         await pilot.press("2")
         await until(
             pilot,
@@ -121,28 +130,16 @@ async def test_the_snooze_dialogs_iso_example_is_tomorrow_and_its_hints_agree(
             assert example in hint
 
 
-async def test_the_history_table_keeps_its_outcome_column_at_120_columns(
-    org_wide_service: Service,
-) -> None:
-    service = org_wide_service
-    app = app_for(service)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await switch_then_undo_from_history(pilot, service)
-        table = app.screen.query_one(HistoryTable)
-        await until(pilot, lambda: table.row_count == 2, what="the undo listed")
-        await pilot.pause()
-        widths = sum(c.get_render_width(table) for c in table.columns.values())
-        assert widths <= table.scrollable_content_region.width
-        what = str(table.get_cell_at(Coordinate(0, 3)))  # after Environment
-        assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 1))) == "sent"
-
-
 async def test_a_snoozed_messages_state_line_is_clipped_with_an_ellipsis_at_120_columns(
     service: Service, notices: Notices
 ) -> None:
+    """At 120 columns: the header names the environment once loaded, without a write
+    first; a snoozed message's state line is clipped with an ellipsis."""
     app = app_for(service, clock=real_now)
     async with app.run_test(size=(120, 40), message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
+        await until(pilot, lambda: app.scope is not None, what="the environments")
+        await until(pilot, lambda: "Staging" in header(screen), what="the header's environment")
         await pilot.press("b")
         await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
         await pilot.press("down", "down", "enter")  # tomorrow 09:00
@@ -155,13 +152,3 @@ async def test_a_snoozed_messages_state_line_is_clipped_with_an_ellipsis_at_120_
         assert "until" in drawn and "T09:00" not in drawn, "a date people read"
         said = notices.saying("Snoozed 1 message until ")
         assert said and "09:00" in said[0].message and "T09" not in said[0].message
-
-
-async def test_the_header_names_the_environment_once_loaded_without_a_write(
-    service: Service,
-) -> None:
-    app = app_for(service)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await opened(pilot)
-        await until(pilot, lambda: app.scope is not None, what="the environments")
-        await until(pilot, lambda: "Staging" in header(screen), what="the header's environment")
