@@ -88,6 +88,7 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
             assert not isinstance(app.screen, ConfirmScreen)
         assert [r for r in transport.seen if r.method == "POST"] == []
         await until(pilot, lambda: set_primary_key(screen).has_class("-disabled"))
+        greyed = set_primary_key(screen)
         await go_to(pilot, screen, MAILGUN)
         assert screen.check_action("set_primary", ()) is True
         await until(
@@ -95,6 +96,8 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
             lambda: not set_primary_key(screen).has_class("-disabled"),
             what="the footer offering p",
         )
+        # Turned on in place: the footer is not composed again for a key's state.
+        assert set_primary_key(screen) is greyed
         assert "(the API key's own environment)" in plain(
             screen.query_one("#integration-body", Static)
         )
