@@ -12,7 +12,7 @@ from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
 from inboxdesk.tui.activity.timeline import JSON_LINE, TimelineScreen, TimelineView, plain
 from tests.conftest import Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
-from tests.tui.conftest import SIZE, Notices, app_for, until
+from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, until
 from tests.tui.test_inbox import opened
 
 
@@ -182,16 +182,13 @@ async def test_5_from_a_preference_story_opens_preferences_on_its_cell(
     """Ada's canceled email: from its timeline, and from its Activity row, `5` opens
     Preferences with the cursor on that workflow's email cell; the timeline's `1` leaves
     it for the inbox; Help names the view it is for."""
-    from datetime import UTC, datetime
-
     from textual.widgets import Static
 
-    from inboxdesk.server.demo import demo_fixture
     from inboxdesk.tui.preferences.screen import PreferencesScreen
     from inboxdesk.tui.screens.help import HelpScreen
     from tests.tui.conftest import plain
 
-    service = make_service(demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))
+    service = make_service(demo_at_now())
     env = next(r for r in service.store.environments() if r["name"] == "Development")
     key = "activity-prefs-key-0123456789"
     service.store.add_api_key(env["id"], key)
