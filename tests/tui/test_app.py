@@ -23,12 +23,13 @@ from inboxdesk.tui.screens.problem import ProblemScreen
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
+from tests.tui.test_help_and_palette import footer_keys
 from tests.tui.test_inbox import mark_posts, opened, stored
 
 
 async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
-    """The problem screen says what to do; with no rows ever to come, collection comes
-    back at the settle deadline."""
+    """The problem screen says what to do, its footer its keys; with no rows ever to
+    come, collection comes back at the settle deadline."""
     app = app_for(service, key="wrong-key-0123456789abcdef")
     app.settle_seconds = 0.3
     async with app.run_test(size=SIZE) as pilot:
@@ -43,6 +44,9 @@ async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
         hint = plain(app.screen.query_one("#problem-hint", Static))
         assert "rejected the API key" in title and "NOVU_SECRET_KEY" in hint
         assert "wrong-key" not in plain(app.screen.query_one("#problem-message", Static))
+        # The footer composes once the bindings are ready, even when they never change.
+        await until(pilot, lambda: bool(footer_keys(app.screen)), what="the problem's footer")
+        assert ("r", "Retry") in footer_keys(app.screen)
         await until(pilot, gc.isenabled, what="collection back at the deadline")
 
 

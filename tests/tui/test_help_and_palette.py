@@ -28,7 +28,6 @@ from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.screens.help import GENERIC, HelpScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
-from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter, key_width
 from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, STAGING_KEY, ServiceFactory
 from tests.tui.conftest import ORG_WIDE, SIZE, app_for, plain, settled, until
@@ -160,18 +159,12 @@ def _with_json_values() -> dict[str, Any]:
     return fixture
 
 
-async def test_the_footer_shows_its_keys_on_a_problem_screen_and_an_empty_inbox(
-    make_service: ServiceFactory,
-) -> None:
-    """The footer composes once the bindings are ready, even when they never change."""
+async def test_the_footer_shows_its_keys_on_an_empty_inbox(make_service: ServiceFactory) -> None:
+    """The footer composes once the bindings are ready, even when they never change (on
+    a problem screen too: tests/tui/test_app.py, test_invalid_key_at_start_shows_what_to_do)."""
     fixture = copy.deepcopy(read_fixture(EXAMPLE))
     fixture["environments"][0]["subscribers"].append({"subscriberId": "nobody-writes"})
     service = make_service(fixture=fixture)
-    app = app_for(service, key="wrong-key-0123456789abcdef")
-    async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="problem screen")
-        await until(pilot, lambda: bool(footer_keys(app.screen)), what="the problem's footer")
-        assert ("r", "Retry") in footer_keys(app.screen)
     app = app_for(service, subscriber="nobody-writes")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
