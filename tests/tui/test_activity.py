@@ -35,6 +35,7 @@ def timeline_text(app: object) -> str:
     return app.screen.query_one(TimelineView).text  # type: ignore[attr-defined, no-any-return]
 
 
+@pytest.mark.slow
 async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
     delivered: Service,
 ) -> None:

@@ -73,6 +73,7 @@ def header(app: InboxdeskApp) -> str:
     return app.title
 
 
+@pytest.mark.slow
 async def test_ctrl_e_switches_the_environment_and_the_views_follow(
     scoped: str, service: Service
 ) -> None:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from rich.cells import cell_len
 from rich.console import Console
 from textual.pilot import Pilot
@@ -200,6 +201,7 @@ def footer_fits_whole(screen: Widget, width: int) -> bool:
     )
 
 
+@pytest.mark.slow
 async def test_the_footer_fits_by_rank_with_every_key_whole_and_help_has_the_rest(
     make_service: ServiceFactory,
 ) -> None:

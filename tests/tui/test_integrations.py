@@ -51,6 +51,7 @@ def primary_cell(screen: IntegrationsScreen, integration_id: str) -> str:
     return str(screen.query_one(IntegrationTable).get_cell(integration_id, "primary"))
 
 
+@pytest.mark.slow
 async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged_in_place(
     make_service: ServiceFactory, notices: Notices
 ) -> None:

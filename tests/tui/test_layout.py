@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.events import Resize
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -27,6 +28,7 @@ async def laid_out_at(pilot: Pilot[None], screen: Screen[object], width: int, he
     await until(pilot, fits, what=f"the view laid out at {width}x{height}")
 
 
+@pytest.mark.slow
 async def test_a_view_is_laid_out_once_for_its_size_and_again_at_every_resize(
     service: Service,
 ) -> None:
