@@ -14,6 +14,7 @@ from inboxdesk.private_apis import (
     footer_ready,
     mark_footer_ready,
     serve_routes,
+    set_footer_key_enabled,
     start_key_as_footer,
 )
 
@@ -39,6 +40,19 @@ def test_textual_footer_keys_start_compact() -> None:
     start_key_as_footer(palette_key, Footer(compact=False))
     assert palette_key.compact is True, "the palette's key stays compact, as in Textual"
     assert "-command-palette" in inspect.getsource(Footer.compose), "palette key class changed"
+
+
+def test_textual_footer_keys_keep_disabled_in_a_flag_and_a_class() -> None:
+    from textual.widgets._footer import FooterKey
+
+    key = FooterKey("x", "x", "Do", "do", disabled=True)
+    assert key._disabled is True and key.has_class("-disabled"), "FooterKey's disabled moved"
+    set_footer_key_enabled(key, True)
+    assert key._disabled is False and not key.has_class("-disabled")
+    set_footer_key_enabled(key, False)
+    assert key._disabled is True and key.has_class("-disabled")
+    source = inspect.getsource(FooterKey)
+    assert "if self._disabled:" in source and " -disabled" in source, "FooterKey changed"
 
 
 def test_textual_app_keeps_its_crash_in_exception() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from textual.message import Message
@@ -20,6 +22,16 @@ from tests.waiting import until
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 SIZE = (150, 40)
+
+
+@functools.cache
+def demo_at_now() -> dict[str, Any]:
+    """The demo's data as of NOW, made once (never change it): loading it into a
+    template takes seconds, and one template then serves every app test on the demo,
+    and the service's tests of the demo's stories, made as of the same time."""
+    from inboxdesk.server.demo import demo_fixture
+
+    return demo_fixture(NOW)
 
 
 def app_for(

@@ -12,7 +12,7 @@ from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
 from inboxdesk.tui.activity.timeline import JSON_LINE, TimelineScreen, TimelineView, plain
 from tests.conftest import Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
-from tests.tui.conftest import SIZE, Notices, app_for, until
+from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, until
 from tests.tui.test_inbox import opened
 
 
@@ -35,13 +35,33 @@ def timeline_text(app: object) -> str:
     return app.screen.query_one(TimelineView).text  # type: ignore[attr-defined, no-any-return]
 
 
-async def test_activity_lists_every_cause_and_enter_opens_the_timeline(
+@pytest.mark.slow
+async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
     delivered: Service,
 ) -> None:
+    """One walk: `d` opens the highlighted message's delivery; ctrl+g opens a
+    notification by its transactionId from the inbox and from Activity; Activity lists
+    every cause in words, filters, and Enter opens the timeline, hostile text made safe
+    and secrets masked; the views start from the view context's current subscriber."""
+    from inboxdesk.tui.preferences.screen import PreferencesScreen
+
     app = app_for(delivered)
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("4")
+        await opened(pilot)  # jane's newest message is txn-11's
+        assert app.context.subscriber.value == "jane"
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="its timeline")
+        text = timeline_text(app)
+        assert "txn-11" in text and "Message bounced" in text
+        assert "sent is not delivered" in text
+        assert "550 mailbox unavailable" in text, "the provider's raw answer"
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+
+        await pilot.press("ctrl+g", *"txn-provider", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        assert "Attempt to send to unsubscribed recipient" in timeline_text(app)
+        await pilot.press("escape", "4")
         await until(pilot, lambda: rows(app) == len(STORIES), what="every notification")
         shown = " | ".join(causes(app))
         for words in (
@@ -77,18 +97,38 @@ async def test_activity_lists_every_cause_and_enter_opens_the_timeline(
         assert "21610" in text and "sk_live_1234567890abcdef" not in text, "secrets masked"
         # The code's meaning beside the provider's words (decision 94).
         assert "Twilio 21610: the recipient replied STOP" in text
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="back")
+        await pilot.press("ctrl+g", *"txn-no-token", "enter")  # and from Activity
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, TimelineScreen) and "no device token" in timeline_text(app)
+            ),
+            what="its timeline",
+        )
 
-
-async def test_d_opens_the_delivery_of_the_highlighted_message(delivered: Service) -> None:
-    app = app_for(delivered)
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)  # jane's newest message is txn-11's
-        await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="its timeline")
-        text = timeline_text(app)
-        assert "txn-11" in text and "Message bounced" in text
-        assert "sent is not delivered" in text
-        assert "550 mailbox unavailable" in text, "the provider's raw answer"
+        # The app holds the current subscriber (the view context): the inbox sets it as
+        # it opens one, and Activity, Preferences and the timeline start from it.
+        await pilot.press("1")
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        app.open_subscriber("joe")
+        await until(pilot, lambda: app.context.subscriber.value == "joe", what="joe current")
+        await pilot.press("5")
+        await until(pilot, lambda: isinstance(app.screen, PreferencesScreen), what="prefs")
+        assert app.screen.subscriber_id == "joe"
+        await pilot.press("4")
+        await until(
+            pilot,
+            lambda: (
+                rows(app) >= 1 and app.screen.subscriber_id == "joe"  # type: ignore[attr-defined]
+            ),
+            what="joe's activity",
+        )
+        assert rows(app) < len(STORIES)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        assert app.screen.context is app.context, "the timeline is handed the view context"
 
 
 async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices: Notices) -> None:
@@ -137,43 +177,19 @@ async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices
         assert not notices.saying("Bug")
 
 
-async def test_ctrl_g_opens_a_notification_from_the_inbox_and_from_activity(
-    delivered: Service,
-) -> None:
-    app = app_for(delivered)
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("ctrl+g", *"txn-provider", "enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        assert "Attempt to send to unsubscribed recipient" in timeline_text(app)
-        await pilot.press("escape", "4")  # and from Activity, by its transactionId
-        await until(pilot, lambda: rows(app) == len(STORIES), what="rows")
-        await pilot.press("ctrl+g", *"txn-no-token", "enter")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, TimelineScreen) and "no device token" in timeline_text(app)
-            ),
-            what="its timeline",
-        )
-
-
 async def test_5_from_a_preference_story_opens_preferences_on_its_cell(
     make_service: ServiceFactory,
 ) -> None:
     """Ada's canceled email: from its timeline, and from its Activity row, `5` opens
     Preferences with the cursor on that workflow's email cell; the timeline's `1` leaves
     it for the inbox; Help names the view it is for."""
-    from datetime import UTC, datetime
-
     from textual.widgets import Static
 
-    from inboxdesk.server.demo import demo_fixture
     from inboxdesk.tui.preferences.screen import PreferencesScreen
     from inboxdesk.tui.screens.help import HelpScreen
     from tests.tui.conftest import plain
 
-    service = make_service(demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)))
+    service = make_service(demo_at_now())
     env = next(r for r in service.store.environments() if r["name"] == "Development")
     key = "activity-prefs-key-0123456789"
     service.store.add_api_key(env["id"], key)
@@ -225,27 +241,3 @@ async def test_5_from_a_preference_story_opens_preferences_on_its_cell(
         app.screen.query_one(ActivityTable).move_cursor(row=row)
         await pilot.press("5")
         await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
-
-
-async def test_views_start_from_the_current_subscriber_of_the_view_context(
-    delivered: Service,
-) -> None:
-    """The app holds the current subscriber (the view context): the inbox sets it as it
-    opens one, and Activity, Preferences and the timeline start from it."""
-    from inboxdesk.tui.preferences.screen import PreferencesScreen
-
-    app = app_for(delivered)
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        assert app.context.subscriber.value == "jane"
-        app.open_subscriber("joe")
-        await until(pilot, lambda: app.context.subscriber.value == "joe", what="joe current")
-        await pilot.press("5")
-        await until(pilot, lambda: isinstance(app.screen, PreferencesScreen), what="prefs")
-        assert app.screen.subscriber_id == "joe"
-        await pilot.press("4")
-        await until(pilot, lambda: rows(app) >= 1, what="joe's activity")
-        assert app.screen.subscriber_id == "joe" and rows(app) < len(STORIES)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        assert app.screen.context is app.context, "the timeline is handed the view context"

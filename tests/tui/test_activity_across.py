@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
+from textual.pilot import Pilot
 
 from inboxdesk.server.store.activity import StagedNotification
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable, GroupTable
@@ -48,9 +49,18 @@ def _state(app: object) -> str:
     return str(app.screen.query_one("#activity-state").render())  # type: ignore[attr-defined]
 
 
-async def test_everyone_grouped_by_cause_to_a_group_to_a_timeline(everyone: Service) -> None:
-    app = app_for(everyone)
-    async with app.run_test(size=SIZE) as pilot:
+async def test_everyone_grouped_by_cause_to_a_group_to_a_timeline_then_followed(
+    everyone: Service,
+    monkeypatch: pytest.MonkeyPatch,
+    transport: FaultTransport,
+    notices: Notices,
+) -> None:
+    """Everyone's activity grouped by cause, a group, its timeline, and back to jane's;
+    then followed: a service unavailable a while is said once and the follow goes on
+    asking; a notification staged meanwhile shows, first."""
+    monkeypatch.setattr(ActivityScreen, "follow_fast", 0.05)
+    app = app_for(everyone, transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await opened(pilot, rows=1)
         await pilot.press("4")
         # jane's own: her newest in-app one and her refused SMS (the filler is not hers).
@@ -79,6 +89,7 @@ async def test_everyone_grouped_by_cause_to_a_group_to_a_timeline(everyone: Serv
         await pilot.press("b", "f", "a")  # flat, every status, jane alone again
         await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's again")
         assert "jane" in _state(app)
+        await follow_through_a_503_to_a_staged_notification(pilot, everyone, transport, notices)
 
 
 def _stage_newer(service: Service, subscriber: str) -> str:
@@ -98,44 +109,37 @@ def _stage_newer(service: Service, subscriber: str) -> str:
     return str(doc["_id"])
 
 
-async def test_follow_shows_a_notification_staged_meanwhile(
-    everyone: Service,
-    monkeypatch: pytest.MonkeyPatch,
-    transport: FaultTransport,
-    notices: Notices,
+async def follow_through_a_503_to_a_staged_notification(
+    pilot: Pilot[None], everyone: Service, transport: FaultTransport, notices: Notices
 ) -> None:
-    monkeypatch.setattr(ActivityScreen, "follow_fast", 0.05)
-    app = app_for(everyone, transport=transport)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot, rows=1)
-        await pilot.press("4")
-        await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's activity")
-        await pilot.press("L")
-        assert _state(app).startswith("● live · jane")
-        # The service unavailable a while: said once, and the follow goes on asking.
-        feed = [r for r in transport.seen if r.url.path == "/v1/notifications"]
-        transport.route["/v1/notifications"] = lambda r: httpx.Response(503, request=r)
-        await until(
-            pilot,
-            lambda: (
-                len([r for r in transport.seen if r.url.path == "/v1/notifications"])
-                >= len(feed) + 6
-            ),
-            what="three polls refused",
-        )
-        assert _state(app).startswith("● live · jane")
-        assert len([n for n in notices if n.severity == "error"]) == 1
-        del transport.route["/v1/notifications"]
-        staged = _stage_newer(everyone, "jane")
-        await until(pilot, lambda: _table(app, ActivityTable) == 3, what="the staged one")
-        table = app.screen.query_one(ActivityTable)
-        assert next(iter(table.rows)).value == staged and table.cursor_row == 0
-        await pilot.press("j")
-        await until(pilot, lambda: _state(app).startswith("⏸ paused"), what="paused")
-        await pilot.press("k")
-        await until(pilot, lambda: _state(app).startswith("● live"), what="live again")
-        await pilot.press("L")
-        await until(pilot, lambda: _state(app).startswith("jane"), what="stopped")
+    """From jane's Activity: `L` follows it through a 503 to a notification staged
+    meanwhile, paused by moving off the top, live again back on it, then stopped."""
+    app = pilot.app
+    await pilot.press("L")
+    assert _state(app).startswith("● live · jane")
+    # The service unavailable a while: said once, and the follow goes on asking.
+    feed = [r for r in transport.seen if r.url.path == "/v1/notifications"]
+    transport.route["/v1/notifications"] = lambda r: httpx.Response(503, request=r)
+    await until(
+        pilot,
+        lambda: (
+            len([r for r in transport.seen if r.url.path == "/v1/notifications"]) >= len(feed) + 6
+        ),
+        what="three polls refused",
+    )
+    assert _state(app).startswith("● live · jane")
+    assert len([n for n in notices if n.severity == "error"]) == 1
+    del transport.route["/v1/notifications"]
+    staged = _stage_newer(everyone, "jane")
+    await until(pilot, lambda: _table(app, ActivityTable) == 3, what="the staged one")
+    table = app.screen.query_one(ActivityTable)
+    assert next(iter(table.rows)).value == staged and table.cursor_row == 0
+    await pilot.press("j")
+    await until(pilot, lambda: _state(app).startswith("⏸ paused"), what="paused")
+    await pilot.press("k")
+    await until(pilot, lambda: _state(app).startswith("● live"), what="live again")
+    await pilot.press("L")
+    await until(pilot, lambda: _state(app).startswith("jane"), what="stopped")
 
 
 async def test_everyone_on_a_production_shaped_server_pages_and_says_its_402(

@@ -23,11 +23,15 @@ from inboxdesk.tui.screens.problem import ProblemScreen
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
+from tests.tui.test_help_and_palette import footer_keys
 from tests.tui.test_inbox import mark_posts, opened, stored
 
 
 async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
+    """The problem screen says what to do, its footer its keys; with no rows ever to
+    come, collection comes back at the settle deadline."""
     app = app_for(service, key="wrong-key-0123456789abcdef")
+    app.settle_seconds = 0.3
     async with app.run_test(size=SIZE) as pilot:
         await until(
             pilot,
@@ -40,6 +44,10 @@ async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
         hint = plain(app.screen.query_one("#problem-hint", Static))
         assert "rejected the API key" in title and "NOVU_SECRET_KEY" in hint
         assert "wrong-key" not in plain(app.screen.query_one("#problem-message", Static))
+        # The footer composes once the bindings are ready, even when they never change.
+        await until(pilot, lambda: bool(footer_keys(app.screen)), what="the problem's footer")
+        assert ("r", "Retry") in footer_keys(app.screen)
+        await until(pilot, gc.isenabled, what="collection back at the deadline")
 
 
 async def test_no_key_shows_how_to_set_one() -> None:
@@ -118,10 +126,26 @@ async def test_service_dies_mid_session_and_the_app_recovers(
             restarted.stop()
 
 
-async def test_help_lists_every_key_with_its_binding_id(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
+async def test_the_inbox_opens_as_the_settings_say_with_help_keymap_and_picker(
+    service: Service, transport: FaultTransport, notices: Notices
+) -> None:
+    """One walk: the inbox opens with the first page the app asked for (asked once), in
+    the settings' theme; help lists every key with its binding id; the config's keymap
+    remaps keys (an unknown binding id is said); the picker opens another inbox by a
+    typed id."""
+    app = app_for(
+        service,
+        transport=transport,
+        theme="nord",
+        keymap={"inbox.mark_read": "x", "no.such.binding": "y"},
+    )
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await opened(pilot)
+        await settled(pilot)
+        assert len(first_pages(transport)) == 1, "asked for once, before the inbox opened"
+        assert app.theme == "nord"
+        assert notices.saying("no.such.binding")
+
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = " ".join(plain(w) for w in app.screen.query(Static))
@@ -131,46 +155,12 @@ async def test_help_lists_every_key_with_its_binding_id(service: Service) -> Non
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, InboxScreen))
 
-
-async def test_keymap_from_the_config_remaps_keys(
-    service: Service, transport: FaultTransport, notices: Notices
-) -> None:
-    app = app_for(
-        service, transport=transport, keymap={"inbox.mark_read": "x", "no.such.binding": "y"}
-    )
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
-        assert notices.saying("no.such.binding")
         # Keys are handled in order: once x's mark is done, r's would have been sent.
         await pilot.press("r", "x")
         await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
         await until(pilot, lambda: notices.saying("Marked 1 message read."))
         assert len(mark_posts(transport)) == 1, "r no longer marks read"
 
-
-def test_every_binding_has_an_id_and_ids_are_unique() -> None:
-    from inboxdesk.tui.inbox.screen import InboxScreen as Inbox
-    from inboxdesk.tui.inbox.table import MessageTable as List
-    from inboxdesk.tui.list_keys import LIST_BINDINGS
-
-    bindings = app_bindings()  # found by walking the package, not from a copied list
-    assert all(b.id for b in bindings)
-    assert len({b.id for b in bindings}) == len(bindings) == len(binding_ids())
-    found = {id(b) for b in bindings}
-    assert all(id(b) in found for b in [*LIST_BINDINGS, *Inbox.BINDINGS, *List.BINDINGS])
-
-
-async def test_theme_from_settings(service: Service) -> None:
-    app = app_for(service, theme="nord")
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        assert app.theme == "nord"
-
-
-async def test_picker_opens_another_inbox_by_typed_id(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
         await pilot.press("p")
         await until(
             pilot,
@@ -185,6 +175,18 @@ async def test_picker_opens_another_inbox_by_typed_id(service: Service) -> None:
         )
 
 
+def test_every_binding_has_an_id_and_ids_are_unique() -> None:
+    from inboxdesk.tui.inbox.screen import InboxScreen as Inbox
+    from inboxdesk.tui.inbox.table import MessageTable as List
+    from inboxdesk.tui.list_keys import LIST_BINDINGS
+
+    bindings = app_bindings()  # found by walking the package, not from a copied list
+    assert all(b.id for b in bindings)
+    assert len({b.id for b in bindings}) == len(bindings) == len(binding_ids())
+    found = {id(b) for b in bindings}
+    assert all(id(b) in found for b in [*LIST_BINDINGS, *Inbox.BINDINGS, *List.BINDINGS])
+
+
 def first_pages(transport: FaultTransport) -> list[httpx.Request]:
     """The requests for the first page of the v2 inbox's list."""
     return [
@@ -194,15 +196,6 @@ def first_pages(transport: FaultTransport) -> list[httpx.Request]:
         and r.url.params.get("offset", "0") == "0"
         and r.url.params.get("limit") == str(PAGE_SIZE)
     ]
-
-
-async def test_the_inbox_opens_with_the_first_page_the_app_asked_for(service: Service) -> None:
-    transport = FaultTransport()
-    app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await settled(pilot)
-        assert len(first_pages(transport)) == 1, "asked for once, before the inbox opened"
 
 
 @dataclass
@@ -219,25 +212,12 @@ class Held(FaultTransport):
         return await super().handle_async_request(request)
 
 
-async def test_a_slow_first_page_opens_the_inbox_loading_and_is_not_asked_twice(
+async def test_a_slow_first_page_opens_the_inbox_loading_with_no_collection_until_rows(
     service: Service,
 ) -> None:
-    transport = Held()
-    app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE) as pilot:
-        # The app waits a moment for the first page, then opens the inbox without it.
-        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
-        screen = app.screen
-        assert isinstance(screen, InboxScreen)
-        await until(pilot, lambda: "loading" in plain(screen.query_one("#status", Static)))
-        assert screen.table.row_count == 0
-        transport.go.set()
-        await opened(pilot)
-        await settled(pilot)
-        assert len(first_pages(transport)) == 1, "the page asked for was awaited, not asked again"
-
-
-async def test_no_collection_runs_until_the_first_rows_show(service: Service) -> None:
+    """The app waits a moment for the first page, then opens the inbox without it,
+    loading; the page asked for is awaited, not asked again; no collection runs until
+    the first rows show."""
     assert gc.isenabled()
     transport = Held()
     app = app_for(service, transport=transport)
@@ -245,18 +225,16 @@ async def test_no_collection_runs_until_the_first_rows_show(service: Service) ->
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
         assert not gc.isenabled(), "start-up builds objects that live on: no pass over them"
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        await until(pilot, lambda: "loading" in plain(screen.query_one("#status", Static)))
+        assert screen.table.row_count == 0
         transport.go.set()
         await opened(pilot)
         await until(pilot, gc.isenabled, what="collection back once the rows show")
+        await settled(pilot)
+        assert len(first_pages(transport)) == 1, "the page asked for was awaited, not asked again"
     assert gc.isenabled()
-
-
-async def test_collection_comes_back_when_no_rows_ever_come(service: Service) -> None:
-    app = app_for(service, key="wrong-key-0123456789abcdef")
-    app.settle_seconds = 0.3
-    async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="the problem")
-        await until(pilot, gc.isenabled, what="collection back at the deadline")
 
 
 async def test_an_app_that_ends_before_its_first_rows_leaves_collection_on(

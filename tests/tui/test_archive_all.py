@@ -3,7 +3,6 @@ number and what the bulk operation does differently, then the list read again.""
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import Static
 
 from inboxdesk.tui.screens.confirm import ConfirmScreen
@@ -23,27 +22,29 @@ def jane(service: Service, where: str) -> int:
     )
 
 
-@pytest.mark.parametrize(("key", "which"), [("x", "archived = 0"), ("X", "read = 1")])
-async def test_archive_all_asks_with_the_number_then_archives(
-    service: Service, key: str, which: str
-) -> None:
-    shown = jane(service, f"channel = 'in_app' AND archived = 0 AND ({which})")
+async def test_archive_all_asks_with_the_number_then_archives(service: Service) -> None:
+    """`X` (the read ones), then `x` (all that are left), in one app."""
     app = app_for(service)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
-        await pilot.press(key)
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
-        question = plain(app.screen.query_one("#question", Static))
-        detail = plain(app.screen.query_one("#detail", Static))
-        assert f"Archive all {shown} " in question and "in-app messages of jane" in question
-        assert "every channel" in detail and "first 100" in detail
-        assert "cannot be undone" in detail
-        await pilot.press("y")
-        await until(pilot, lambda: jane(service, f"archived = 0 AND ({which})") == 0)
-        await settled(pilot)
-        # The Inbox tab lists what is not archived: read again from the service.
-        await until(
-            pilot,
-            lambda: screen.table.row_count == jane(service, "channel = 'in_app' AND archived = 0"),
-            what="the list read again",
-        )
+        for key, which in (("X", "read = 1"), ("x", "archived = 0")):
+            shown = jane(service, f"channel = 'in_app' AND archived = 0 AND ({which})")
+            assert shown > 0, key
+            await pilot.press(key)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
+            question = plain(app.screen.query_one("#question", Static))
+            detail = plain(app.screen.query_one("#detail", Static))
+            assert f"Archive all {shown} " in question and "in-app messages of jane" in question
+            assert "every channel" in detail and "first 100" in detail
+            assert "cannot be undone" in detail
+            await pilot.press("y")
+            await until(pilot, lambda w=which: jane(service, f"archived = 0 AND ({w})") == 0)
+            await settled(pilot)
+            # The Inbox tab lists what is not archived: read again from the service.
+            await until(
+                pilot,
+                lambda: (
+                    screen.table.row_count == jane(service, "channel = 'in_app' AND archived = 0")
+                ),
+                what="the list read again",
+            )

@@ -4,28 +4,23 @@ says the email was skipped outside her schedule, or held for her next open windo
 
 from __future__ import annotations
 
-import functools
-from datetime import UTC, datetime
 from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from inboxdesk.server.demo import demo_fixture
 from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
 from inboxdesk.tui.command_line import CommandLine
 from inboxdesk.tui.preferences.screen import PreferencesScreen
 from tests.conftest import ServiceFactory
-from tests.tui.conftest import SIZE, app_for, plain, until
+from tests.tui.conftest import SIZE, app_for, demo_at_now, plain, until
 
-NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday, as the other demo stories' tests
 KEY = "demo-quiet-hours-key-0123456789"
 
 
-@functools.cache
 def _demo_fixture() -> dict[str, Any]:
-    """Made once: the same data as test_demo_stories', so one template serves both."""
-    return demo_fixture(NOW)
+    """The same data as test_demo_stories', so one template serves both."""
+    return demo_at_now()
 
 
 KEYS = {" ": "space", "_": "underscore"}

@@ -73,7 +73,12 @@ def header(app: InboxdeskApp) -> str:
     return app.title
 
 
-async def test_ctrl_e_switches_the_environment_and_the_inbox_follows(scoped: str) -> None:
+@pytest.mark.slow
+async def test_ctrl_e_switches_the_environment_and_the_views_follow(
+    scoped: str, service: Service
+) -> None:
+    """The inbox follows a switch; Integrations merges both keys' listings, switches a
+    primary with its environment's key, and stays Integrations across a switch."""
     app = app_on(scoped, *BOTH)
     async with app.run_test(size=SIZE) as pilot:
         await inbox_of(pilot, "jane", 12)
@@ -93,9 +98,36 @@ async def test_ctrl_e_switches_the_environment_and_the_inbox_follows(scoped: str
         await app.run_action(f"switch_environment({STAGING!r})")
         await inbox_of(pilot, "jane", 12)
         await until(pilot, lambda: header(app).endswith("· Staging"), what="Staging again")
-        # From Integrations, a switch stays in Integrations, now of the other environment.
+        # Integrations merges both keys' listings; a switch of a primary in Other goes
+        # with Other's key (the server refuses Staging's there).
         await pilot.press("2")
-        await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen), what="view 2")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, IntegrationsScreen)
+                and app.screen.query_one(IntegrationTable).row_count == 10
+            ),
+            what="view 2",
+        )
+        screen = app.screen
+        table = screen.query_one(IntegrationTable)
+        table.move_cursor(row=table.get_row_index(OTHER_SMTP))
+        await pilot.pause()
+        await pilot.press("p")
+        # Other's key is held: a plain confirmation, naming Other.
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        question = plain(app.screen.query_one("#question", Static))
+        assert "the primary email integration of Other?" in question
+        await pilot.press("y")
+
+        def primary(integration: str) -> bool:
+            row = service.row("SELECT is_primary FROM integrations WHERE id = ?", integration)
+            return bool(row[0])
+
+        await until(pilot, lambda: primary(OTHER_SMTP), what="the switch")
+        assert not primary(POSTMARK)
+        await until(pilot, lambda: app.screen is screen, what="back in Integrations")
+        # From Integrations, a switch stays in Integrations, now of the other environment.
         await pilot.press("ctrl+e")
         await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other again")
         await until(
@@ -137,40 +169,6 @@ async def test_one_key_lists_its_own_and_names_the_others_with_the_command(
         said = plain(app.screen.query_one("#without-key", Static))
         assert "Other: no key held, so not listed; add its key with" in said
         assert "`inboxdesk config add-key work`" in said
-
-
-async def test_set_primary_goes_with_the_integrations_environments_key(
-    scoped: str, service: Service
-) -> None:
-    app = app_on(scoped, *BOTH)
-    async with app.run_test(size=SIZE) as pilot:
-        await inbox_of(pilot, "jane", 12)
-        await pilot.press("2")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, IntegrationsScreen)
-                and app.screen.query_one(IntegrationTable).row_count == 10
-            ),
-        )
-        screen = app.screen
-        assert isinstance(screen, IntegrationsScreen)
-        table = screen.query_one(IntegrationTable)
-        table.move_cursor(row=table.get_row_index(OTHER_SMTP))
-        await pilot.pause()
-        await pilot.press("p")
-        # Other's key is held: a plain confirmation, naming Other.
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        question = plain(app.screen.query_one("#question", Static))
-        assert "the primary email integration of Other?" in question
-        await pilot.press("y")
-
-        def primary(integration: str) -> bool:
-            row = service.row("SELECT is_primary FROM integrations WHERE id = ?", integration)
-            return bool(row[0])
-
-        await until(pilot, lambda: primary(OTHER_SMTP), what="the switch")
-        assert not primary(POSTMARK)
 
 
 async def test_a_403_names_both_environments_never_the_key(

@@ -26,12 +26,14 @@ def failing(request: httpx.Request) -> httpx.Response:
     return httpx.Response(500, json=body, request=request)
 
 
-async def test_a_startup_5xx_is_shown_and_r_retries(
-    service: Service, transport: FaultTransport
+async def test_a_startup_5xx_is_shown_and_r_retries_then_a_later_page_fails_and_is_retried(
+    service: Service, transport: FaultTransport, notices: Notices
 ) -> None:
+    """A 5xx at start: the problem screen, and `r` retries; then a first page that fails
+    later (another subscriber's) says so, and refresh retries it."""
     transport.route["/v"] = failing
     app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await until(
             pilot,
             lambda: isinstance(app.screen, ProblemScreen) and app.screen.query("#problem-title"),
@@ -41,7 +43,22 @@ async def test_a_startup_5xx_is_shown_and_r_retries(
         assert "boom" in plain(app.screen.query_one("#problem-message"))
         transport.route.clear()
         await pilot.press("r")
-        await opened(pilot)
+        screen = await opened(pilot)
+
+        said = len(notices.saying("boom"))  # the start-up's problem is not this one
+        transport.route["/v2/subscribers/joe/notifications"] = failing
+        app.open_subscriber("joe")
+        status = screen.query_one("#status", Static)
+        await until(
+            pilot,
+            lambda: "not loaded" in plain(status) and len(notices.saying("boom")) > said,
+            what="the failure shown, and said",
+        )
+        assert "^r retries" in plain(status), "the refresh key, as the keymap has it"
+        transport.route.clear()
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: screen.table.row_count == 3, what="joe's rows")
+        assert "not loaded" not in plain(status)
 
 
 async def test_a_startup_5xx_listing_subscribers_is_retried_too(
@@ -54,27 +71,6 @@ async def test_a_startup_5xx_listing_subscribers_is_retried_too(
         transport.route.clear()
         await pilot.press("r")
         await opened(pilot, rows=1)
-
-
-async def test_a_first_page_that_fails_later_says_so_and_refresh_retries(
-    service: Service, transport: FaultTransport, notices: Notices
-) -> None:
-    app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        transport.route["/v2/subscribers/joe/notifications"] = failing
-        app.open_subscriber("joe")
-        status = screen.query_one("#status", Static)
-        await until(
-            pilot,
-            lambda: "not loaded" in plain(status) and notices.saying("boom"),
-            what="the failure shown, and said",
-        )
-        assert "^r retries" in plain(status), "the refresh key, as the keymap has it"
-        transport.route.clear()
-        await pilot.press("ctrl+r")
-        await until(pilot, lambda: screen.table.row_count == 3, what="joe's rows")
-        assert "not loaded" not in plain(status)
 
 
 async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from rich.cells import cell_len
 from rich.console import Console
 from textual.pilot import Pilot
@@ -28,7 +29,6 @@ from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.screens.help import GENERIC, HelpScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
-from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.tui.widgets.app_footer import AppFooter, key_width
 from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, STAGING_KEY, ServiceFactory
 from tests.tui.conftest import ORG_WIDE, SIZE, app_for, plain, settled, until
@@ -58,43 +58,57 @@ async def help_of(pilot: Pilot[None]) -> list[str]:
     return keys
 
 
-async def test_a_remapped_key_shows_in_help_and_footer(make_service: ServiceFactory) -> None:
-    service = make_service(**ORG_WIDE)
+async def test_help_and_footer_follow_the_keymap_per_view_and_panes_spell_json(
+    make_service: ServiceFactory,
+) -> None:
+    """One walk, inbox then integrations, with two keys remapped: help and footer show
+    each key where the keymap put it; help groups the app's keys apart from Textual's
+    and names them per view; the detail panes spell values as JSON."""
+    # Credentials as an older deployment sends them (production omits them for API keys).
+    service = make_service(fixture=_with_json_values(), send_credentials=True, **ORG_WIDE)
     keymap = {"inbox.mark_read": "x", "integrations.set_primary": "m"}
     app = app_for(service, keymap=keymap)
     async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        keys = await help_of(pilot)
-        assert any(line.startswith("x Read inbox.mark_read") for line in keys), keys
-        assert not any(line.startswith("r Read") for line in keys)
-
-        screen = await integrations(pilot)
-        await go_to(pilot, screen, MAILGUN)
-        shown = footer_keys(screen)
-        assert shown[:2] == [("question_mark", "Help"), ("q", "Quit")], "help and quit first"
-        assert ("m", "Set primary") in shown and ("p", "Set primary") not in shown
-        assert "Press m to make it the primary" in plain(screen.query_one("#integration-body"))
-
-
-async def test_help_groups_the_app_keys_apart_and_names_them_per_view(
-    make_service: ServiceFactory,
-) -> None:
-    app = app_for(make_service(**ORG_WIDE))
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
+        screen = await opened(pilot)
+        # A feed item carries only the workflow's id and tags, as production's feed
+        # does; a full Message (from /v1/messages or mark-as) carries its steps.
+        assert "Collect (digest)" not in plain(screen.query_one("#message-body"))
         inbox = await help_of(pilot)
-        await integrations(pilot)
+        assert any(line.startswith("x Read inbox.mark_read") for line in inbox), inbox
+        assert not any(line.startswith("r Read") for line in inbox)
+
+        shown = await integrations(pilot)
         integration = await help_of(pilot)
-    for keys, view, p in (
-        (inbox, "Inbox", "inbox.pick_subscriber"),
-        (integration, "Integrations", "integrations.set_primary"),
+        await go_to(pilot, shown, MAILGUN)
+        keys = footer_keys(shown)
+        assert keys[:2] == [("question_mark", "Help"), ("q", "Quit")], "help and quit first"
+        assert ("m", "Set primary") in keys and ("p", "Set primary") not in keys
+        assert "Press m to make it the primary" in plain(shown.query_one("#integration-body"))
+
+        await go_to(pilot, shown, SENDGRID)
+        pane = " ".join(plain(shown.query_one("#integration-body")).split())
+        assert "inboundWebhookEnabled true" in pane and "secure false" in pane
+        assert "True" not in pane and "False" not in pane
+        assert isinstance(app.screen, IntegrationsScreen)
+    for keys, view, key, action in (
+        (inbox, "Inbox", "p", "inbox.pick_subscriber"),
+        (integration, "Integrations", "m", "integrations.set_primary"),
     ):
         assert keys.index(view) < keys.index("Everywhere") < keys.index(GENERIC), keys
         app_part = keys[: keys.index(GENERIC)]
         generic_part = keys[keys.index(GENERIC) :]
-        assert any(line.startswith("p ") and p in line for line in app_part)
+        assert any(line.startswith(f"{key} ") and action in line for line in app_part)
         assert len(generic_part) > 1 and not any(APP_ID.search(line) for line in generic_part)
-    assert any(line.startswith("p Set primary") for line in integration)
+    assert any(line.startswith("m Set primary") for line in integration)
+
+    async with InboxClient(service.url, STAGING_KEY) as client:
+        full = (await client.list_messages(limit=1, subscriber_id="jane")).data[0]
+    assert full.template is not None
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(render_message(full, datetime.now(UTC)))
+    message = " ".join(console.export_text().split())
+    assert "Collect (digest) regular: amount=5, unit=minutes, backoff=true" in message
+    assert "Wait (delay)" in message
 
 
 async def palette(pilot: Pilot[None], query: str) -> list[str]:
@@ -146,58 +160,12 @@ def _with_json_values() -> dict[str, Any]:
     return fixture
 
 
-async def test_detail_panes_spell_values_as_json(make_service: ServiceFactory) -> None:
-    # Credentials as an older deployment sends them (production omits them for API keys).
-    service = make_service(fixture=_with_json_values(), send_credentials=True, **ORG_WIDE)
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
-        await until(pilot, lambda: bool(screen.query("#message-body")))
-        # A feed item carries only the workflow's id and tags, as production's feed
-        # does; a full Message (from /v1/messages or mark-as) carries its steps.
-        assert "Collect (digest)" not in plain(screen.query_one("#message-body"))
-        async with InboxClient(service.url, STAGING_KEY) as client:
-            full = (await client.list_messages(limit=1, subscriber_id="jane")).data[0]
-        assert full.template is not None
-        console = Console(width=200, record=True, file=io.StringIO())
-        console.print(render_message(full, datetime.now(UTC)))
-        message = " ".join(console.export_text().split())
-        assert "Collect (digest) regular: amount=5, unit=minutes, backoff=true" in message
-        assert "Wait (delay)" in message
-        shown = await integrations(pilot)
-        await go_to(pilot, shown, SENDGRID)
-        pane = " ".join(plain(shown.query_one("#integration-body")).split())
-        assert "inboundWebhookEnabled true" in pane and "secure false" in pane
-        assert "True" not in pane and "False" not in pane
-        assert isinstance(app.screen, IntegrationsScreen)
-
-
-async def test_the_inbox_footer_shows_help_and_quit_first_at_every_width(
-    make_service: ServiceFactory,
-) -> None:
-    service = make_service()
-    for size in ((80, 24), (100, 30), (140, 42)):
-        app = app_for(service)
-        async with app.run_test(size=size) as pilot:
-            screen = await opened(pilot)
-            await until(pilot, lambda: bool(footer_keys(screen)), what="the footer")  # noqa: B023
-            assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")], size
-            keys = list(screen.query("FooterKey"))[:2]
-            assert all(k.region.right <= size[0] for k in keys), f"? and q fit at {size}"
-
-
-async def test_the_footer_shows_its_keys_on_a_problem_screen_and_an_empty_inbox(
-    make_service: ServiceFactory,
-) -> None:
-    """The footer composes once the bindings are ready, even when they never change."""
+async def test_the_footer_shows_its_keys_on_an_empty_inbox(make_service: ServiceFactory) -> None:
+    """The footer composes once the bindings are ready, even when they never change (on
+    a problem screen too: tests/tui/test_app.py, test_invalid_key_at_start_shows_what_to_do)."""
     fixture = copy.deepcopy(read_fixture(EXAMPLE))
     fixture["environments"][0]["subscribers"].append({"subscriberId": "nobody-writes"})
     service = make_service(fixture=fixture)
-    app = app_for(service, key="wrong-key-0123456789abcdef")
-    async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="problem screen")
-        await until(pilot, lambda: bool(footer_keys(app.screen)), what="the problem's footer")
-        assert ("r", "Retry") in footer_keys(app.screen)
     app = app_for(service, subscriber="nobody-writes")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
@@ -216,24 +184,53 @@ def shown_in_footer(screen: Widget) -> list[Widget]:
     )
 
 
+def footer_fits_whole(screen: Widget, width: int) -> bool:
+    """The footer laid out `width` wide, each key shown inside it, left of the palette's
+    key, none overlapping (what a resize waits for: the footer recomposes then)."""
+    footer = screen.query_one(AppFooter)
+    palettes = [k for k in screen.query("FooterKey") if k.has_class("-command-palette")]
+    shown = shown_in_footer(screen)
+    return (
+        footer.region.width == width
+        and len(shown) > 2
+        and len(palettes) == 1
+        and palettes[0].region.right <= footer.region.right
+        and all(footer.region.contains_region(k.region) for k in shown)
+        and all(k.region.right <= palettes[0].region.x for k in shown)
+        and all(a.region.right <= b.region.x for a, b in pairwise(shown))
+    )
+
+
+@pytest.mark.slow
 async def test_the_footer_fits_by_rank_with_every_key_whole_and_help_has_the_rest(
     make_service: ServiceFactory,
 ) -> None:
-    service = make_service()
-    for width in (80, 100, 120):
-        app = app_for(service)
-        async with app.run_test(size=(width, 30)) as pilot:
-            screen = await opened(pilot)
+    """One app, first laid out at 80 by 24 (help shows every binding id whole there),
+    then resized to 100, 120 and 140 columns: at each width help and quit come first and
+    fit, and up to 120 the footer is whole, by rank and full, with help listing the rest.
+    The snapshots (tests/tui/test_snapshots.py, test_inbox) draw the footer as first
+    laid out at 80, 100, 140 and 200 columns."""
+    app = app_for(make_service())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        await settled(pilot)
+        await help_at_80_columns(pilot, screen)
+        for width, height in ((80, 24), (100, 30), (120, 30), (140, 42)):
+            await pilot.resize_terminal(width, height)
+            await until(
+                pilot,
+                lambda w=width: footer_fits_whole(screen, w),
+                what=f"the footer whole at {width}",
+            )
             await settled(pilot)
-            await until(pilot, lambda: len(shown_in_footer(screen)) > 2, what="the footer")  # noqa: B023
+            shown = shown_in_footer(screen)
+            assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")], width
+            assert all(k.region.right <= width for k in shown[:2]), f"? and q fit at {width}"
+            if width > 120:
+                continue
+            assert footer_fits_whole(screen, width), width
             footer = screen.query_one(AppFooter)
             palette = next(k for k in screen.query("FooterKey") if k.has_class("-command-palette"))
-            shown = shown_in_footer(screen)
-            # Whole: each key inside the footer, left of the palette's key, none overlapping.
-            assert palette.region.right <= footer.region.right
-            assert all(footer.region.contains_region(k.region) for k in shown), width
-            assert all(k.region.right <= palette.region.x for k in shown), width
-            assert all(a.region.right <= b.region.x for a, b in pairwise(shown))
             labels = [str(k.key) for k in shown]  # type: ignore[attr-defined]
             # By rank: help and quit, the marks, the filter, go to and undo come first.
             assert labels[:7] == ["question_mark", "q", "r", "u", "slash", "ctrl+g", "z"], labels
@@ -259,31 +256,30 @@ async def test_the_footer_fits_by_rank_with_every_key_whole_and_help_has_the_res
             assert all(any(f" {d} inbox." in f" {line}" for line in keys) for d in hidden), hidden
 
 
-async def test_help_at_80_columns_shows_binding_ids_whole_and_explains_the_markers(
-    make_service: ServiceFactory,
-) -> None:
-    app = app_for(make_service())
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await opened(pilot)
-        ids = {a.binding.id for a in screen.active_bindings.values() if a.binding.id}
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
-        await settled(pilot)
-        table = app.screen.query_one("#help-keys", Static)
-        # Drawn at the width the help has at 80 columns, as the terminal shows it.
-        width = table.content_region.width
-        assert 0 < width < 80
-        console = Console(width=width, record=True, file=io.StringIO())
-        console.print(table.content)
-        drawn = console.export_text()
-        words = set(drawn.split())
-        assert {"inbox.mark_read", "inbox.pick_subscriber", "inbox.clear_selection"} <= ids
-        assert ids <= words, sorted(ids - words)
-        notes = " ".join(lines(app.screen.query_one("#help-notes", Static)))
-        legend = " ".join(" ".join(lines(s)) for s in app.screen.query(Static))
-        assert "* selects the loaded messages that the filter shows, not the whole inbox" in notes
-        assert (
-            "z undoes this session's writes here, newest first" in notes
-            and "History (3) undoes any write" in notes
-        )
-        assert "⧗ a write of this row is waiting to be sent" in legend
+async def help_at_80_columns(pilot: Pilot[None], screen: InboxScreen) -> None:
+    """Help at 80 columns shows every binding id whole and explains the markers."""
+    app = pilot.app
+    ids = {a.binding.id for a in screen.active_bindings.values() if a.binding.id}
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+    await settled(pilot)
+    table = app.screen.query_one("#help-keys", Static)
+    # Drawn at the width the help has at 80 columns, as the terminal shows it.
+    width = table.content_region.width
+    assert 0 < width < 80
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(table.content)
+    drawn = console.export_text()
+    words = set(drawn.split())
+    assert {"inbox.mark_read", "inbox.pick_subscriber", "inbox.clear_selection"} <= ids
+    assert ids <= words, sorted(ids - words)
+    notes = " ".join(lines(app.screen.query_one("#help-notes", Static)))
+    legend = " ".join(" ".join(lines(s)) for s in app.screen.query(Static))
+    assert "* selects the loaded messages that the filter shows, not the whole inbox" in notes
+    assert (
+        "z undoes this session's writes here, newest first" in notes
+        and "History (3) undoes any write" in notes
+    )
+    assert "⧗ a write of this row is waiting to be sent" in legend
+    await pilot.press("escape")
+    await until(pilot, lambda: app.screen is screen, what="help closed")

@@ -22,10 +22,19 @@ def history_rows(app: object) -> int:
     return screen.query_one(HistoryTable).row_count if isinstance(screen, HistoryScreen) else -1
 
 
-async def test_history_lists_writes_and_undoes_an_older_one_after_asking(
+@pytest.mark.slow
+async def test_history_lists_filters_copies_and_undoes_an_older_write_after_asking(
     service: Service, notices: Notices
 ) -> None:
+    """One walk over two writes: History lists them newest first with their before and
+    after; the filter narrows as typed, by field or anywhere; the request log copies a
+    request as curl without the key; `z` on the older asks first, then undoes it."""
+    from inboxdesk.tui.history.requests import RequestLogScreen
+    from tests.conftest import STAGING_KEY
+
     app = app_for(service)
+    copied: list[str] = []
+    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await opened(pilot)
         await pilot.press("r")  # jane 11: unread, unseen -> read
@@ -38,6 +47,39 @@ async def test_history_lists_writes_and_undoes_an_older_one_after_asking(
         detail = plain(screen.query_one("#history-entry", Static))
         assert "mark 1 message unseen" in detail and "read, seen → read, unseen" in detail
         assert "1 message, before → after" in detail, "a real plural, not message(s)"
+
+        await pilot.press("slash", *"op:unse")  # typed: each key narrows
+        await until(pilot, lambda: history_rows(app) == 1, what="only the unseen mark")
+        field = screen.query_one("#text-filter", Input)
+        field.value = "op:unseen sub:jane"  # every word must match
+        await until(pilot, lambda: history_rows(app) == 1, what="still the unseen mark")
+        field.value = "op:unseen sub:janex"  # names nobody
+        await until(pilot, lambda: history_rows(app) == 0, what="nothing")
+        field.value = "outcome:sent jane"
+        await pilot.press("enter")
+        await until(pilot, lambda: history_rows(app) == 2, what="both, sent to jane")
+        await pilot.press("slash")
+        field.value = "colour:red"
+        await pilot.press("enter")
+        await until(pilot, lambda: bool(notices.saying("No field colour:")))
+        await pilot.press("escape")
+        await until(pilot, lambda: history_rows(app) == 2, what="the filter cleared")
+
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, RequestLogScreen), what="the log")
+        log = app.screen
+        assert isinstance(log, RequestLogScreen) and len(log.requests) >= 4
+        mark = next(n for n, r in enumerate(log.requests) if r.method == "POST")
+        await pilot.press(*["j"] * mark, "c")
+        await until(pilot, lambda: bool(copied), what="a copy")
+        curl = copied[-1]
+        assert curl.startswith("curl -X POST ") and "/messages/mark-as" in curl
+        assert '"Authorization: ApiKey $NOVU_SECRET_KEY"' in curl and STAGING_KEY not in curl
+        assert jane_message(11) in curl and "Idempotency-Key" in curl
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="History again")
+
+        screen.query_one(HistoryTable).move_cursor(row=0)
         await pilot.press("j", "z")  # the older one: the read
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
         assert "1 later write touched the same messages" in plain(
@@ -62,63 +104,6 @@ async def test_an_undo_works_across_a_restart(service: Service, tmp_path: Path) 
         await until(pilot, lambda: history_rows(again) == 1, what="the earlier session's write")
         await pilot.press("z")
         await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
-
-
-async def test_the_request_log_copies_a_request_as_curl_without_the_key(
-    service: Service, notices: Notices
-) -> None:
-    from inboxdesk.tui.history.requests import RequestLogScreen
-    from tests.conftest import STAGING_KEY
-
-    app = app_for(service)
-    copied: list[str] = []
-    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
-        await pilot.press("r")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-        await pilot.press("3", "l")
-        await until(pilot, lambda: isinstance(app.screen, RequestLogScreen), what="the log")
-        screen = app.screen
-        assert isinstance(screen, RequestLogScreen) and len(screen.requests) >= 4
-        mark = next(n for n, r in enumerate(screen.requests) if r.method == "POST")
-        await pilot.press(*["j"] * mark, "c")
-        await until(pilot, lambda: bool(copied), what="a copy")
-    curl = copied[-1]
-    assert curl.startswith("curl -X POST ") and "/messages/mark-as" in curl
-    assert '"Authorization: ApiKey $NOVU_SECRET_KEY"' in curl and STAGING_KEY not in curl
-    assert jane_message(11) in curl and "Idempotency-Key" in curl
-
-
-@pytest.mark.slow
-async def test_the_filter_narrows_as_typed_by_field_or_anywhere(
-    service: Service, notices: Notices
-) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
-        await pilot.press("r")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-        await pilot.press("S")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, False))
-        await pilot.press("3")
-        await until(pilot, lambda: history_rows(app) == 2, what="two entries")
-        await pilot.press("slash", *"op:unse")  # typed: each key narrows
-        await until(pilot, lambda: history_rows(app) == 1, what="only the unseen mark")
-        field = app.screen.query_one("#text-filter", Input)
-        field.value = "op:unseen sub:jane"  # every word must match
-        await until(pilot, lambda: history_rows(app) == 1, what="still the unseen mark")
-        field.value = "op:unseen sub:janex"  # names nobody
-        await until(pilot, lambda: history_rows(app) == 0, what="nothing")
-        field.value = "outcome:sent jane"
-        await pilot.press("enter")
-        await until(pilot, lambda: history_rows(app) == 2, what="both, sent to jane")
-        await pilot.press("slash")
-        field.value = "colour:red"
-        await pilot.press("enter")
-        await until(pilot, lambda: bool(notices.saying("No field colour:")))
-        await pilot.press("escape")
-        await until(pilot, lambda: history_rows(app) == 2, what="the filter cleared")
 
 
 def in_view(table: object, labels: tuple[str, ...]) -> bool:

@@ -175,7 +175,11 @@ async def hostile_app(
 
 
 @pytest.mark.slow
-async def test_messages_and_their_detail_stay_inert_text(make_service: ServiceFactory) -> None:
+async def test_messages_detail_picker_integrations_and_palette_stay_inert_text(
+    make_service: ServiceFactory,
+) -> None:
+    """One walk over the hostile fixture: every message and its detail, then the
+    picker, the integrations and their confirmation, a problem screen and the palette."""
     service = make_service(fixture=hostile_fixture())
     app = app_for(service, key=HOSTILE_KEY, subscriber=SUBSCRIBER)
     written = recording(app)
@@ -209,23 +213,9 @@ async def test_messages_and_their_detail_stay_inert_text(make_service: ServiceFa
         assert len(shown) == MESSAGES
         assert isinstance(app.screen, InboxScreen), "a click ran an action"
         assert not [n for n in notices if n.startswith(("Marked", "Unexpected error"))]
-    assert not leaks(written), leaks(written)
-    assert VISIBLE_MARKER in visible(written)
 
-
-@pytest.mark.slow
-async def test_picker_integrations_and_palette_stay_inert_text(
-    make_service: ServiceFactory,
-) -> None:
-    service = make_service(fixture=hostile_fixture())
-    app = app_for(service, key=HOSTILE_KEY, subscriber=SUBSCRIBER)
-    written = recording(app)
-    notices = Notices()
-    async with app.run_test(
-        headless=False, size=SIZE, notifications=True, message_hook=notices.hook
-    ) as pilot:
-        app, _, before = await hostile_app(pilot, service)
-
+        # The picker, the integrations, their confirmation, a problem screen and the
+        # palette, in the same app.
         await pilot.press("p")
         await until(
             pilot,

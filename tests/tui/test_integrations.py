@@ -51,12 +51,68 @@ def primary_cell(screen: IntegrationsScreen, integration_id: str) -> str:
     return str(screen.query_one(IntegrationTable).get_cell(integration_id, "primary"))
 
 
-async def test_set_primary_confirms_then_shows_the_demotion(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
+@pytest.mark.slow
+async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged_in_place(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    """One walk of the view in the key's own environment: where `p` does not apply it is
+    greyed out and sends nothing; credentials are masked; the plain confirmation, `n`
+    changing nothing, `y` showing the demotion; a change made elsewhere and one made
+    here both change cells, never rebuild rows; a switch while the service is away
+    fails, said each time, never queued."""
+    # Credentials as an older deployment sends them (production omits them for API keys).
+    service = make_service(send_credentials=True, **ORG_WIDE)
+    transport = FaultTransport()
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await integrations(pilot)
+        table = screen.query_one(IntegrationTable)
+        rows = dict(table.rows)
         assert "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN)
+
+        await go_to(pilot, screen, SENDGRID)
+        detail = plain(screen.query_one("#integration-body", Static))
+        assert "secret-sendgrid" not in detail and "••••3456" in detail
+
+        notes = {
+            INBOX: "in_app integrations have no primary",
+            SLACK: "chat integrations have no",
+            SENDGRID: "Already the primary email integration",
+        }
+        for integration_id, note in notes.items():
+            await go_to(pilot, screen, integration_id)
+            assert screen.check_action("set_primary", ()) is None, "greyed out in the footer"
+            detail = plain(screen.query_one("#integration-body", Static))
+            assert f"Set primary (p): {note}" in " ".join(detail.split())
+            await pilot.press("p")
+            await settled(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+        assert [r for r in transport.seen if r.method == "POST"] == []
+        await until(pilot, lambda: set_primary_key(screen).has_class("-disabled"))
+        greyed = set_primary_key(screen)
         await go_to(pilot, screen, MAILGUN)
+        assert screen.check_action("set_primary", ()) is True
+        await until(
+            pilot,
+            lambda: not set_primary_key(screen).has_class("-disabled"),
+            what="the footer offering p",
+        )
+        # Turned on in place: the footer is not composed again for a key's state.
+        assert set_primary_key(screen) is greyed
+        assert "(the API key's own environment)" in plain(
+            screen.query_one("#integration-body", Static)
+        )
+
+        # `n` changes nothing.
+        before = service.snapshot()
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is screen)
+        await settled(pilot)
+        assert service.snapshot() == before
+
+        # `y`: the question names the demotion; both rows redrawn from the answer.
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         question = plain(app.screen.query_one("#question", Static))
@@ -78,51 +134,37 @@ async def test_set_primary_confirms_then_shows_the_demotion(service: Service) ->
         )
         assert service.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 0
         assert screen.items[MAILGUN].conditions == []
+        assert table.cursor_key == MAILGUN
+        assert all(table.rows[key] is row for key, row in rows.items()), "rows rebuilt"
 
-
-async def test_cancel_changes_nothing(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await integrations(pilot)
-        before = service.snapshot()
-        await go_to(pilot, screen, MAILGUN)
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("n")
-        await until(pilot, lambda: app.screen is screen)
-        await settled(pilot)
-        assert service.snapshot() == before
-
-
-async def test_key_is_unavailable_on_in_app_chat_and_the_current_primary(
-    service: Service, transport: FaultTransport
-) -> None:
-    app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        screen = await integrations(pilot)
-        notes = {
-            INBOX: "in_app integrations have no primary",
-            SLACK: "chat integrations have no",
-            SENDGRID: "Already the primary email integration",
-        }
-        for integration_id, note in notes.items():
-            await go_to(pilot, screen, integration_id)
-            assert screen.check_action("set_primary", ()) is None, "greyed out in the footer"
-            detail = plain(screen.query_one("#integration-body", Static))
-            assert f"Set primary (p): {note}" in " ".join(detail.split())
-            await pilot.press("p")
-            await settled(pilot)
-            assert not isinstance(app.screen, ConfirmScreen)
-        posts = [r for r in transport.seen if r.method == "POST"]
-        assert posts == []
-        await until(pilot, lambda: set_primary_key(screen).has_class("-disabled"))
-        await go_to(pilot, screen, MAILGUN)
-        assert screen.check_action("set_primary", ()) is True
+        # A change made elsewhere, found by a refresh: cells change, rows stay.
+        with service.http() as http:
+            http.post(f"/v1/integrations/{SENDGRID}/set-primary").raise_for_status()
+        await pilot.press("ctrl+r")
         await until(
             pilot,
-            lambda: not set_primary_key(screen).has_class("-disabled"),
-            what="the footer offering p",
+            lambda: "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN),
+            what="the change made elsewhere",
         )
+        assert all(table.rows[key] is row for key, row in rows.items()), "rows rebuilt"
+
+        # The service away: each try is said to have failed, and nothing is queued.
+        await go_to(pilot, screen, MAILGUN)
+        transport.before = [connection_refused() for _ in range(200)]
+        for attempt in (1, 2):
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
+            await pilot.press("y")
+            await until(
+                pilot,
+                lambda n=attempt: len(notices.saying("Not switched")) == n,
+                what=f"try {attempt} said",
+            )
+        said = notices.saying("Not switched")[-1]
+        assert said.severity == "error" and "never queued" in said.message
+        assert "make Mailgun primary failed" in said.message
+        assert app.outbox.queued() == []
+    assert service.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 0
 
 
 def set_primary_key(screen: IntegrationsScreen) -> Widget:
@@ -130,37 +172,39 @@ def set_primary_key(screen: IntegrationsScreen) -> Widget:
     return next(k for k in screen.query("FooterKey") if "Set primary" in str(k.description))  # type: ignore[attr-defined]
 
 
-async def test_credentials_are_masked(make_service: ServiceFactory) -> None:
-    # Credentials as an older deployment sends them (production omits them for API keys).
-    service = make_service(send_credentials=True, **ORG_WIDE)
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await integrations(pilot)
-        await go_to(pilot, screen, SENDGRID)
-        detail = plain(screen.query_one("#integration-body", Static))
-        assert "secret-sendgrid" not in detail and "••••3456" in detail
-
-
 @pytest.mark.slow
 async def test_layout_from_80_to_200_columns(service: Service) -> None:
-    """Narrow: the pane goes below the list, `d` hides it; marker, name, ? and q always show."""
-    for size, narrow in (
-        ((80, 24), True),
-        ((100, 30), True),
-        ((140, 42), False),
-        ((200, 50), False),
-    ):
-        app = app_for(service)
-        async with app.run_test(size=size) as pilot:
-            screen = await integrations(pilot)
-            table = screen.query_one(IntegrationTable)
-            pane = screen.query_one(IntegrationDetail)
+    """Narrow: the pane goes below the list, `v` hides it; marker, name, ? and q always
+    show. One app, resized from 80 to 200 columns: the snapshots
+    (tests/tui/test_snapshots.py, test_integrations) draw the view as first laid out at
+    each of these sizes."""
+    app = app_for(service)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await integrations(pilot)
+        table = screen.query_one(IntegrationTable)
+        pane = screen.query_one(IntegrationDetail)
+        for size, narrow in (
+            ((80, 24), True),
+            ((100, 30), True),
+            ((140, 42), False),
+            ((200, 50), False),
+        ):
+            await pilot.resize_terminal(*size)
+            await until(
+                pilot,
+                lambda s=size, n=narrow: (
+                    screen.outer_size == s
+                    and screen.has_class("-narrow") is n
+                    and (
+                        pane.region.y >= table.region.bottom
+                        if n
+                        else pane.region.x >= table.region.right
+                    )
+                    and table.size.width > 0
+                ),
+                what=f"laid out at {size}",
+            )
             await pilot.pause()
-            assert screen.has_class("-narrow") is narrow
-            if narrow:
-                assert pane.region.y >= table.region.bottom, "pane below the list"
-            else:
-                assert pane.region.x >= table.region.right, "pane beside the list"
             shown = [str(c.label) for c in table.columns.values()]
             # The environment shows at every width: production lists every one's.
             assert shown[:2] == ["Environment", "★"] and "Name" in shown
@@ -168,44 +212,14 @@ async def test_layout_from_80_to_200_columns(service: Service) -> None:
             assert set(cells) == {"Staging", "Other"} and cells[0] == "Staging"
             assert (
                 sum(c.get_render_width(table) for c in table.columns.values()) <= table.size.width
-            )
+            ), size
             keys = list(screen.query("FooterKey"))
             assert [getattr(k, "key", "") for k in keys[:2]] == ["question_mark", "q"]
             assert all(k.region.right <= size[0] for k in keys[:2]), "? and q fit"
             await pilot.press("v")
-            await until(pilot, lambda: not pane.display, what="pane hidden")  # noqa: B023
+            await until(pilot, lambda: not pane.display, what="pane hidden")
             await pilot.press("v")
-            await until(pilot, lambda: pane.display, what="pane shown")  # noqa: B023
-
-
-async def test_refresh_and_set_primary_merge_rows_in_place(service: Service) -> None:
-    """A change made elsewhere, then one made here: cells change, rows are not rebuilt."""
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await integrations(pilot)
-        table = screen.query_one(IntegrationTable)
-        rows = dict(table.rows)
-        with service.http() as http:
-            http.post(f"/v1/integrations/{MAILGUN}/set-primary").raise_for_status()
-        await pilot.press("ctrl+r")
-        await until(
-            pilot,
-            lambda: "★" in primary_cell(screen, MAILGUN) and not primary_cell(screen, SENDGRID),
-            what="the change made elsewhere",
-        )
-        assert all(table.rows[key] is row for key, row in rows.items()), "rows rebuilt"
-
-        await go_to(pilot, screen, SENDGRID)
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        await pilot.press("y")
-        await until(
-            pilot,
-            lambda: "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN),
-            what="both rows redrawn from the answer",
-        )
-        assert table.cursor_key == SENDGRID
-        assert all(table.rows[key] is row for key, row in rows.items()), "rows rebuilt"
+            await until(pilot, lambda: pane.display, what="pane shown")
 
 
 async def test_another_environments_switch_asks_for_its_name(service: Service) -> None:
@@ -281,41 +295,3 @@ async def test_another_environments_switch_asks_for_its_name(service: Service) -
             ),
             what="Postmark primary again",
         )
-
-
-async def test_the_keys_own_environment_gets_the_plain_confirmation(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await integrations(pilot)
-        await go_to(pilot, screen, MAILGUN)
-        assert "(the API key's own environment)" in plain(
-            screen.query_one("#integration-body", Static)
-        )
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        await pilot.press("n")
-
-
-async def test_a_switch_while_the_service_is_away_says_it_failed_every_time(
-    service: Service, notices: Notices
-) -> None:
-    down = FaultTransport()
-    app = app_for(service, transport=down)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await integrations(pilot)
-        await go_to(pilot, screen, MAILGUN)
-        down.before = [connection_refused() for _ in range(200)]
-        for attempt in (1, 2):
-            await pilot.press("p")
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
-            await pilot.press("y")
-            await until(
-                pilot,
-                lambda n=attempt: len(notices.saying("Not switched")) == n,
-                what=f"try {attempt} said",
-            )
-        said = notices.saying("Not switched")[-1]
-        assert said.severity == "error" and "never queued" in said.message
-        assert "make Mailgun primary failed" in said.message
-        assert app.outbox.queued() == []
-    assert service.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 0

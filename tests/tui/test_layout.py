@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.events import Resize
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -27,31 +28,30 @@ async def laid_out_at(pilot: Pilot[None], screen: Screen[object], width: int, he
     await until(pilot, fits, what=f"the view laid out at {width}x{height}")
 
 
-async def test_the_resize_after_the_first_layout_lays_nothing_out_again(
+@pytest.mark.slow
+async def test_a_view_is_laid_out_once_for_its_size_and_again_at_every_resize(
     service: Service,
 ) -> None:
+    """One app: the Resize that the first layout sends lays nothing out again; every
+    resize does, across the breakpoint or not, the height alone, back and forth at once;
+    a view resized while another shows is laid out when shown."""
     app = app_for(service)
+    assert isinstance(app, InboxdeskApp)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
+        inbox = await opened(pilot)
         await settled(pilot)
         layouts: list[Screen[object]] = []
-        screen.screen_layout_refresh_signal.subscribe(screen, layouts.append)
+        inbox.screen_layout_refresh_signal.subscribe(inbox, layouts.append)
         # What the first layout sends: a Resize to the size the screen was laid out at.
-        screen.post_message(Resize(screen.outer_size, screen.virtual_size, screen.size))
+        inbox.post_message(Resize(inbox.outer_size, inbox.virtual_size, inbox.size))
         await pilot.pause()
         await pilot.pause()
         assert layouts == []
 
         await pilot.resize_terminal(100, 30)
-        await laid_out_at(pilot, screen, 100, 30)
+        await laid_out_at(pilot, inbox, 100, 30)
         assert layouts
 
-
-async def test_every_resize_lays_the_view_out(service: Service) -> None:
-    """Across the breakpoint or not, the height alone, and back and forth at once."""
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        inbox = await opened(pilot)
         for width, height in [(200, 50), (160, 50), (160, 30), (100, 30), (119, 45), (80, 24)]:
             await pilot.resize_terminal(width, height)
             await laid_out_at(pilot, inbox, width, height)
@@ -59,14 +59,8 @@ async def test_every_resize_lays_the_view_out(service: Service) -> None:
         await pilot.resize_terminal(100, 30)
         await laid_out_at(pilot, inbox, 100, 30)
 
-
-async def test_a_view_resized_while_another_shows_is_laid_out_when_shown(
-    service: Service,
-) -> None:
-    app = app_for(service)
-    assert isinstance(app, InboxdeskApp)
-    async with app.run_test(size=SIZE) as pilot:
-        inbox = await opened(pilot)
+        await pilot.resize_terminal(*SIZE)
+        await laid_out_at(pilot, inbox, *SIZE)
         for view in ("integrations", "history"):
             getattr(app, f"action_show_{view}")()
             await until(pilot, lambda name=view: app.screen.id == name, what=view)
@@ -78,4 +72,3 @@ async def test_a_view_resized_while_another_shows_is_laid_out_when_shown(
             await until(pilot, lambda: app.screen is inbox, what="the inbox")
             await laid_out_at(pilot, inbox, 130, 45)
             await pilot.resize_terminal(*SIZE)
-            await laid_out_at(pilot, inbox, *SIZE)

@@ -57,6 +57,10 @@ def shown(app: InboxdeskApp) -> bool:
 async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
+    """One walk of Ada's preferences: a critical workflow is locked and a channel the
+    workflow does not send says so (nothing written); order emails turned back on,
+    asked once, off again unasked, undone from History; another view opens the grid on
+    a workflow and channel, and on another subscriber."""
     service = make_service(preference_fixture())
     app = app_for(service, subscriber="ada.lovelace")
     async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
@@ -74,6 +78,19 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         # Every column in view at 80 columns.
         assert grid.virtual_size.width <= grid.size.width
 
+        start = grid.cursor_coordinate
+        await pilot.press("G", "right", "right")  # Security alert · email
+        assert "always sent" in said(app)
+        await pilot.press("space")
+        await until(pilot, lambda: notices.saying("is critical"), what="refused")
+        await pilot.press("k", "right")  # Weekly digest · sms: none
+        assert "Weekly digest sends no sms" in said(app)
+        await pilot.press("space")
+        await until(pilot, lambda: len(notices.saying("Weekly digest sends no sms")) == 1)
+        assert not isinstance(app.screen, PreferenceConfirm)
+        assert service.store.read().execute("SELECT COUNT(*) FROM preferences").fetchone()[0] == 2
+
+        grid.cursor_coordinate = start
         await pilot.press("j", "right", "right")  # Order shipped · email
         assert "Order shipped · email: off (the subscriber's choice)" in said(app)
         await pilot.press("space")
@@ -107,45 +124,19 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         await pilot.press("5")
         await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "on *")
 
-
-async def test_critical_is_locked_and_a_channel_not_sent_says_so(
-    make_service: ServiceFactory, notices: Notices
-) -> None:
-    service = make_service(preference_fixture())
-    app = app_for(service, subscriber="ada.lovelace")
-    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("5")
-        await until(pilot, lambda: shown(app), what="the preferences")
-        await pilot.press("G", "right", "right")  # Security alert · email
-        assert "always sent" in said(app)
-        await pilot.press("space")
-        await until(pilot, lambda: notices.saying("is critical"), what="refused")
-        await pilot.press("k", "right")  # Weekly digest · sms: none
-        assert "Weekly digest sends no sms" in said(app)
-        await pilot.press("space")
-        await until(pilot, lambda: len(notices.saying("Weekly digest sends no sms")) == 1)
-        assert not isinstance(app.screen, PreferenceConfirm)
-        assert service.store.read().execute("SELECT COUNT(*) FROM preferences").fetchone()[0] == 2
-
-
-async def test_another_view_opens_it_on_a_workflow_and_channel(
-    make_service: ServiceFactory,
-) -> None:
-    service = make_service(preference_fixture())
-    app = app_for(service, subscriber="ada.lovelace")
-    async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        # Another view opens it on a workflow and channel; built already, it moves to
+        # the cell asked for, and to another subscriber.
+        await pilot.press("1")
+        await until(pilot, lambda: app.screen.id == "inbox")
         open_preferences(app, app.context, "ada.lovelace", "weekly-digest", "tool")
         await until(pilot, lambda: shown(app), what="the preferences")
         await until(pilot, lambda: "Weekly digest · tool: on" in said(app), what="on the cell")
         await pilot.press("1")
         await until(pilot, lambda: app.screen.id == "inbox")
-        # Already built: it moves to the cell asked for, and to another subscriber.
         open_preferences(app, app.context, "grace.hopper", "order-shipped", "sms")
         await until(pilot, lambda: shown(app) and "Order shipped · sms: on" in said(app))
-        screen: Any = prefs(app)
-        assert screen.subscriber_id == "grace.hopper"
+        moved: Any = prefs(app)
+        assert moved.subscriber_id == "grace.hopper"
 
 
 async def test_a_hostile_workflow_name_stays_plain_text(

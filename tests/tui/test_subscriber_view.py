@@ -56,8 +56,10 @@ def form_said(app: InboxdeskApp) -> str:
 async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
+    """Then, the service gone mid-change: the change waits in the queue."""
     service = make_service(subscriber_fixture())
-    app = app_for(service, subscriber="grace.hopper")
+    transport = FaultTransport()
+    app = app_for(service, subscriber="grace.hopper", transport=transport)
     async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
         await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
         await pilot.press("i")
@@ -113,6 +115,28 @@ async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
         app.screen.query_one(Input).value = "+14155550199"
         await pilot.press("enter")
         await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550199")
+
+        # The service gone mid-change: the change waits in the queue until it is back.
+        await until(pilot, lambda: view(app) is not None and "+14155550199" in shown_text(app))
+        await pilot.press("g", "j", "j")
+        assert row_key(app) == "phone"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form")
+        app.screen.query_one(Input).value = "+14155550100"
+        transport.route["/v2/subscribers/grace.hopper"] = away
+        await pilot.press("enter")
+        await until(pilot, lambda: len(app.context.outbox.queued()) == 1, what="queued")
+        assert field(service, "grace.hopper", "phone") == "+14155550199"
+        del transport.route["/v2/subscribers/grace.hopper"]
+        await app.context.outbox.flush()
+        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
+
+
+def away(request: httpx.Request) -> httpx.Response:
+    """The service gone, for the change alone."""
+    if request.method == "PATCH":
+        raise httpx.ConnectError("connection refused", request=request)
+    raise AssertionError("only the change is routed here")
 
 
 async def test_a_token_typed_unseen_lands_from_a_cause_and_is_never_shown(
@@ -181,34 +205,6 @@ async def test_read_only_binds_no_change(make_service: ServiceFactory, notices: 
         await pilot.press("j", "j", "enter", "e")
         await until(pilot, lambda: notices.saying("Read-only"), what="said")
         assert not isinstance(app.screen, EditField)
-
-
-async def test_the_service_gone_mid_change_keeps_the_change_queued(
-    make_service: ServiceFactory, notices: Notices
-) -> None:
-    service = make_service(subscriber_fixture())
-
-    def away(request: httpx.Request) -> httpx.Response:
-        if request.method == "PATCH":
-            raise httpx.ConnectError("connection refused", request=request)
-        raise AssertionError("only the change is routed here")
-
-    transport = FaultTransport()
-    app = app_for(service, subscriber="grace.hopper", transport=transport)
-    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("i")
-        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
-        await pilot.press("j", "j", "enter")
-        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form")
-        app.screen.query_one(Input).value = "+14155550100"
-        transport.route["/v2/subscribers/grace.hopper"] = away
-        await pilot.press("enter")
-        await until(pilot, lambda: len(app.context.outbox.queued()) == 1, what="queued")
-        assert field(service, "grace.hopper", "phone") is None
-        del transport.route["/v2/subscribers/grace.hopper"]
-        await app.context.outbox.flush()
-        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
 
 
 async def test_i_from_a_timeline_and_activity_lands_on_the_field_its_cause_names(

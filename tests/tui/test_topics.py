@@ -22,9 +22,11 @@ def table_text(screen: SubscriberScreen) -> str:
     return "\n".join(" ".join(str(c) for c in table.get_row_at(n)) for n in range(table.row_count))
 
 
-async def test_the_subscriber_view_lists_subscriptions_and_their_conditions(
+async def test_the_subscriber_view_and_the_timeline_name_topics_and_subscriptions(
     make_service: ServiceFactory,
 ) -> None:
+    """The Subscriber view lists Ada's subscriptions and their conditions; a
+    notification's timeline names the topic and the subscription it came through."""
     fixture = topic_fixture()
     # The service's text: markup and a control character shown as the text they are.
     fixture["environments"][0]["topics"][2]["name"] = "Status [b]page[/b]\x1b[2J"
@@ -57,13 +59,8 @@ async def test_the_subscriber_view_lists_subscriptions_and_their_conditions(
         assert "subscription ada-invoices-eu (no context)" in words
         assert "passes only when payload.amount > 1000" in words and NO_TRACE in words
 
-
-async def test_the_timeline_names_the_topic_and_the_subscription(
-    make_service: ServiceFactory,
-) -> None:
-    service = make_service(topic_fixture())
-    app = app_for(service, subscriber=ADA)
-    async with app.run_test(size=SIZE) as pilot:
+        # The timeline of the deploy names the topic and the subscription.
+        await pilot.press("1")
         await first_timeline(pilot, "the deploy in Activity")
         text = app.screen.query_one(TimelineView).text
         assert (

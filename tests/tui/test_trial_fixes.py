@@ -15,7 +15,7 @@ from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.conftest import MAILGUN, SENDGRID, Service, jane_message
-from tests.tui.conftest import NOW, SIZE, Notices, app_for, plain, settled, until
+from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
 from tests.tui.test_inbox_v2 import archive, header, real_now, state
 from tests.tui.test_integrations import go_to, integrations, primary_cell
@@ -63,13 +63,22 @@ async def switch_then_undo_from_history(pilot: Pilot[None], service: Service) ->
     return screen
 
 
-async def test_integrations_show_a_primary_undone_from_history(
+async def test_a_primary_undone_from_history_keeps_its_outcome_column_and_shows_in_integrations(
     org_wide_service: Service,
 ) -> None:
+    """At 120 columns History's table keeps its outcome column (What is clipped with
+    an ellipsis); Integrations, shown again, has the primary the undo restored."""
     service = org_wide_service
     app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(120, 40)) as pilot:
         screen = await switch_then_undo_from_history(pilot, service)
+        table = app.screen.query_one(HistoryTable)
+        await until(pilot, lambda: table.row_count == 2, what="the undo listed")
+        await pilot.pause()
+        widths = sum(c.get_render_width(table) for c in table.columns.values())
+        assert widths <= table.scrollable_content_region.width
+        what = str(table.get_cell_at(Coordinate(0, 3)))  # after Environment
+        assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 1))) == "sent"
         await pilot.press("2")
         await until(
             pilot,
@@ -105,46 +114,28 @@ async def test_a_refresh_keeps_the_cursor_on_its_message_and_undo_brings_rows_ba
         await until(pilot, lambda: jane_message(10) in shown_ids(table), what="listed again")
 
 
-async def test_the_snooze_dialogs_iso_example_is_tomorrow_and_its_hints_agree(
-    service: Service,
-) -> None:
-    app = app_for(service)  # the clock: NOW
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("b")
-        await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
-        hint = plain(app.screen.query_one("#hint", Static))
-        tomorrow = (NOW.astimezone() + timedelta(days=1)).strftime("%Y-%m-%dT09:00")
-        assert f"ISO 8601 ({tomorrow})" in hint and "2026-11-24T09:00" not in hint
-        placeholder = str(app.screen.query_one(Input).placeholder)
-        for example in placeholder.removeprefix("or type a time: ").split(", ")[:-1]:
-            assert example in hint
-
-
-async def test_the_history_table_keeps_its_outcome_column_at_120_columns(
-    org_wide_service: Service,
-) -> None:
-    service = org_wide_service
-    app = app_for(service)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await switch_then_undo_from_history(pilot, service)
-        table = app.screen.query_one(HistoryTable)
-        await until(pilot, lambda: table.row_count == 2, what="the undo listed")
-        await pilot.pause()
-        widths = sum(c.get_render_width(table) for c in table.columns.values())
-        assert widths <= table.scrollable_content_region.width
-        what = str(table.get_cell_at(Coordinate(0, 3)))  # after Environment
-        assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 1))) == "sent"
-
-
 async def test_a_snoozed_messages_state_line_is_clipped_with_an_ellipsis_at_120_columns(
     service: Service, notices: Notices
 ) -> None:
-    app = app_for(service, clock=real_now)
+    """At 120 columns: the header names the environment once loaded, without a write
+    first; the snooze dialog's ISO example is tomorrow and its hints agree; a snoozed
+    message's state line is clipped with an ellipsis."""
+    now = real_now()  # the service checks a snooze's end against its own clock
+    app = app_for(service, clock=lambda: now)
     async with app.run_test(size=(120, 40), message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
+        await until(pilot, lambda: app.scope is not None, what="the environments")
+        await until(pilot, lambda: "Staging" in header(screen), what="the header's environment")
         await pilot.press("b")
         await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
+        hint = plain(app.screen.query_one("#hint", Static))
+        tomorrow, after = (
+            (now.astimezone() + timedelta(days=days)).strftime("%Y-%m-%dT09:00") for days in (1, 2)
+        )
+        assert f"ISO 8601 ({tomorrow})" in hint and after not in hint
+        placeholder = str(app.screen.query_one(Input).placeholder)
+        for example in placeholder.removeprefix("or type a time: ").split(", ")[:-1]:
+            assert example in hint
         await pilot.press("down", "down", "enter")  # tomorrow 09:00
         await until(pilot, lambda: state(service, jane_message(11))[1] is not None)
         line = screen.query_one("#message-state", Static)
@@ -155,13 +146,3 @@ async def test_a_snoozed_messages_state_line_is_clipped_with_an_ellipsis_at_120_
         assert "until" in drawn and "T09:00" not in drawn, "a date people read"
         said = notices.saying("Snoozed 1 message until ")
         assert said and "09:00" in said[0].message and "T09" not in said[0].message
-
-
-async def test_the_header_names_the_environment_once_loaded_without_a_write(
-    service: Service,
-) -> None:
-    app = app_for(service)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await opened(pilot)
-        await until(pilot, lambda: app.scope is not None, what="the environments")
-        await until(pilot, lambda: "Staging" in header(screen), what="the header's environment")

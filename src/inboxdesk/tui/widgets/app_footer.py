@@ -18,7 +18,12 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from inboxdesk.private_apis import footer_ready, mark_footer_ready, start_key_as_footer
+from inboxdesk.private_apis import (
+    footer_ready,
+    mark_footer_ready,
+    set_footer_key_enabled,
+    start_key_as_footer,
+)
 
 PINNED = ("help", "app.help", "quit", "app.quit")
 # Binding ids a support agent needs most, first: the declared order groups keys by kind
@@ -66,21 +71,33 @@ class AppFooter(Footer):
     def __init__(self) -> None:
         super().__init__()
         # The keys the footer last composed: what it shows.
-        self._shown: tuple[object, ...] | None = None
+        self._shown: tuple[tuple[str, str, bool, str], ...] | None = None
         # Each key of that compose as (cells, the palette's key?), and those shown.
         self._keys: list[tuple[int, bool]] = []
         self._chosen: list[int] = []
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """Recompose only when the keys to show change: bindings are updated after every
-        focus and state change, and each recompose restyles the keys. Textual runs one
-        recompose for every request made before it starts (start-up makes five), and the
-        keys it reads are those of that moment."""
+        focus and state change, and each recompose restyles the keys and lays the screen
+        out again. Textual runs one recompose for every request made before it starts,
+        and the keys it reads are those of that moment. A key that only turns on or off
+        (the inbox's row keys once its first row is highlighted, set primary from row to
+        row) is changed in place: it keeps its width."""
         mark_footer_ready(self)
         if not (screen.app.app_focus and self.is_attached and screen is self.screen):
             return  # as Textual's footer: it recomposes when the app has focus again
-        if _shown_keys(screen) != self._shown:
-            self.refresh(recompose=True)
+        shown = _shown_keys(screen)
+        if shown == self._shown:
+            return
+        if self._shown is not None and _without_enabled(shown) == _without_enabled(self._shown):
+            self._shown = shown
+            enabled = {(key, description): on for key, description, on, _ in shown}
+            for key in self.children:
+                if not key.has_class("-command-palette"):
+                    on = enabled.get((getattr(key, "key", ""), getattr(key, "description", "")))
+                    set_footer_key_enabled(key, on is not False)
+            return
+        self.refresh(recompose=True)
 
     def compose(self) -> ComposeResult:
         # Footer composes nothing until the screen's bindings are ready: only then
@@ -129,9 +146,15 @@ def fitting(keys: list[tuple[int, bool]], width: int) -> list[int]:
     return chosen
 
 
-def _shown_keys(screen: Screen[object]) -> tuple[object, ...]:
+def _shown_keys(screen: Screen[object]) -> tuple[tuple[str, str, bool, str], ...]:
     return tuple(
         (binding.key, binding.description, enabled, tooltip)
         for _, binding, enabled, tooltip in screen.active_bindings.values()
         if binding.show
     )
+
+
+def _without_enabled(
+    keys: tuple[tuple[str, str, bool, str], ...],
+) -> tuple[tuple[str, str, str], ...]:
+    return tuple((key, description, tooltip) for key, description, _, tooltip in keys)
