@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from textual.widgets import Input, OptionList, Static, Tab, Tabs
 
+from inboxdesk.client.source import V1
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, SNOOZED_MARK
 from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.conftest import Service, ServiceFactory, jane_message
@@ -126,7 +127,7 @@ async def test_an_older_service_gets_the_v1_feed_without_archive_or_snooze(
     app = app_for(service)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
-        await until(pilot, lambda: screen.older and "older service" in header(screen))
+        await until(pilot, lambda: screen.source is V1 and "older service" in header(screen))
         assert notices.saying("no v2 inbox")
         shown = [t.id for t in screen.query_one(Tabs).query(Tab) if t.display]
         assert shown == ["inbox", "unread", "unseen", "all"]

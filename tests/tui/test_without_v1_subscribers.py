@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 
+from inboxdesk.client.source import V1
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
 from tests.client.faults import FaultTransport
@@ -73,7 +74,7 @@ async def test_an_older_service_without_the_v2_inbox_opens_searches_and_recovers
         if screen.subscriber_id != "jane":
             app.open_subscriber("jane")
         await until(pilot, lambda: screen.subscriber_id == "jane" and rows(app) == 12)
-        assert screen.older, "the v1 feed, said once"
+        assert screen.source is V1, "the v1 feed, said once"
         await pilot.press("slash", *"#1005")
         await until(pilot, lambda: rows(app) == 1, what="the filter as typed")
         await pilot.press("escape")

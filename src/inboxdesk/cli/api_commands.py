@@ -16,6 +16,7 @@ from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError, NoV2Inbox
 from inboxdesk.client.limits import Walk
+from inboxdesk.client.source import V1, on_either
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.core.inbox.ends import READ_ANY, SEEN_ANY, exact_count, exact_notification_counts
@@ -326,7 +327,7 @@ def messages(
                 following = page + 1 if listed.has_more else None
                 _say_left_out(listed.said)
         except NoV2Inbox:
-            if state in ("archived", "snoozed"):
+            if not V1.abilities.can_list(query):
                 raise click.ClickException(
                     "this service has no v2 inbox, so nothing can be told archived or snoozed"
                 ) from None
@@ -555,10 +556,9 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
         # Listed first, as the app's `A` does, so that `undo` can take it back.
-        try:
-            listed = await unread_before(client, subscriber_id, True, state)
-        except NoV2Inbox:
-            listed = await unread_before(client, subscriber_id, False, state)
+        listed = await on_either(
+            client, lambda source: unread_before(client, subscriber_id, source, state)
+        )
         plan = MarkAllPlan(subscriber_id, listed, state=state)
         count = (await send(outbox, plan.write())).result.count or 0
         if as_json:
