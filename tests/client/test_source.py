@@ -4,6 +4,9 @@ client learns which one a service has from the v2 list's first answer (decision 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from inboxdesk.client import NoV2Inbox
@@ -14,6 +17,7 @@ from inboxdesk.core.inbox.tabs import InboxTab, tabs_of
 from inboxdesk.models.feed import FeedItem
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.writes.before import unread_before
+from tests.client.conftest import point_at, run
 from tests.conftest import Service, ServiceFactory
 from tests.core.inbox_fixture import client_for
 
@@ -79,3 +83,30 @@ async def test_an_older_service_is_found_once_and_read_through_the_v1_source(
         assert tried == [V2, V1]
         exact = await ends.exact_notification_counts(client, "jane")
         assert (exact.unread.value, exact.unseen.value) == (8, 6)
+
+
+def test_the_command_line_reads_an_older_service_through_its_v1_source(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    make_service: ServiceFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    point_at(monkeypatch, tmp_path, make_service(v2_inbox=False))
+    code, out, err = run(capsys, "messages", "jane", "--unread", "--limit", "3")
+    assert code == 0, err
+    assert "no v2 inbox: the v1 feed, archived and snoozed messages included" in err
+    headings = out.splitlines()[0].split()
+    assert headings == ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"]
+    assert "(3 shown; more on --page 1, or --all for every one; 8 unread, 6 unseen)" in err
+    code, out, err = run(capsys, "messages", "jane", "--unread", "--all", "--ids")
+    assert code == 0 and len(out.split()) == 8, err
+    code, out, _ = run(capsys, "messages", "jane", "--unseen", "--all", "--json")
+    assert code == 0 and len(json.loads(out)["data"]) == 6
+    code, out, err = run(capsys, "messages", "jane", "--archived")
+    assert code == 1 and not out
+    assert "no v2 inbox, so nothing can be told archived or snoozed" in err
+    # A mark-all lists its before on the v1 feed too, and can be undone.
+    code, out, err = run(capsys, "mark-all", "jane", "read", "--yes")
+    assert code == 0 and "Marked 8 messages read." in out, err
+    code, out, err = run(capsys, "counts", "jane", "--json")
+    assert code == 0 and json.loads(out)["data"]["unread"]["count"] == 0, out
