@@ -12,12 +12,14 @@ through it too.
 
 from __future__ import annotations
 
+import itertools
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypeAlias, TypeVar
 
 from inboxdesk.client.inbox import NoV2Inbox
+from inboxdesk.client.limits import Walk
 from inboxdesk.models.base import is_whole
 from inboxdesk.models.pages import NotificationCounts
 
@@ -33,6 +35,7 @@ T = TypeVar("T")
 
 # What the subscriber's own Inbox shows: neither archived nor snoozed.
 VISIBLE = {"archived": False, "snoozed": False}
+PAGE = 100  # the most either listing gives in one page
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,13 @@ class InboxSource(ABC):
         """Unread and unseen as the Inbox counts them (capped at 100, as production caps
         them)."""
 
+    @abstractmethod
+    def pages(
+        self, client: InboxClient, subscriber_id: str, query: Mapping[str, bool]
+    ) -> AsyncIterator[Sequence[Entry]]:
+        """Every item of the listing, a page of 100 as each arrives, to the end (at most
+        `max_pages`, and never past a loop)."""
+
 
 class V2Source(InboxSource):
     """The v2 inbox: every state, archive and snooze, counts by filter, no totals."""
@@ -132,6 +142,13 @@ class V2Source(InboxSource):
             subscriber_id, [{**VISIBLE, "read": False}, {**VISIBLE, "seen": False}]
         )
         return NotificationCounts(unread, unseen)
+
+    async def pages(
+        self, client: InboxClient, subscriber_id: str, query: Mapping[str, bool]
+    ) -> AsyncIterator[Sequence[Entry]]:
+        # By cursor: rows added meanwhile move no page.
+        async for found in client.notification_pages(subscriber_id, **query):
+            yield found
 
     def __repr__(self) -> str:
         return "V2"
@@ -165,6 +182,17 @@ class V1Source(InboxSource):
 
     async def counts(self, client: InboxClient, subscriber_id: str) -> NotificationCounts:
         return await client.notification_counts(subscriber_id)
+
+    async def pages(
+        self, client: InboxClient, subscriber_id: str, query: Mapping[str, bool]
+    ) -> AsyncIterator[Sequence[Entry]]:
+        walk = Walk(client.options.limits.max_pages, "the feed")
+        for number in itertools.count():
+            found = await self.page(client, subscriber_id, query, number, PAGE)
+            yield found.items
+            if not found.has_more or not found.items:
+                return
+            walk.onward(item.id for item in found.items)
 
     def __repr__(self) -> str:
         return "V1"
