@@ -20,8 +20,6 @@ from inboxdesk.client.source import V2, VISIBLE, InboxSource, Loaded, on_either
 from inboxdesk.models import Count, NotificationCounts
 from inboxdesk.models.pages import COUNT_CAP
 
-__all__ = ["VISIBLE", "Loaded"]
-
 PAGE_SIZE = 100  # the most either listing gives in one page
 
 # One listing: the v2 list's filters (a v1 source keeps the read and seen ones).
