@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from inboxdesk.client import InboxClient, NotFoundError
 from inboxdesk.client.limits import Walk
-from inboxdesk.client.source import InboxSource, source_of
+from inboxdesk.client.source import InboxSource, Loaded, source_of
 from inboxdesk.core.inbox import ends
 from inboxdesk.core.inbox.feed import PAGE_SIZE
 from inboxdesk.core.inbox.tabs import InboxTab
@@ -23,7 +23,6 @@ from inboxdesk.writes.before import Unread as Unread
 from inboxdesk.writes.before import unread_before as unread_before
 
 # The end search and what it returns live below the UI (ends.py), shared with the CLI.
-Loaded = ends.Loaded
 End = ends.End
 
 

@@ -62,7 +62,7 @@ from inboxdesk.writes.model import Kind
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from inboxdesk.core.inbox.ends import Loaded
+    from inboxdesk.client.source import Loaded
     from inboxdesk.core.inbox.feed import Feed, FeedEntry
     from inboxdesk.core.inbox.loading import FirstPage
     from inboxdesk.models import Message
