@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient
+from inboxdesk.client.source import V2
 from inboxdesk.core.inbox import ends
 from tests.client.conftest import run
 from tests.conftest import STAGING_KEY, ServiceFactory, jane_message
@@ -40,7 +41,7 @@ async def _pages(url: str) -> tuple[Any, Any, ends.End]:
     async with InboxClient(url, STAGING_KEY, ClientOptions()) as client:
         first = await client.notifications("jane", limit=5)
         rest = await client.notifications("jane", limit=50, after=first.after)
-        end = await ends.find_end(client, "jane", 0, ends.Filters({}, {}), True)
+        end = await ends.find_end(client, "jane", 0, {}, V2)
         return first, rest, end
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.client.errors import Looping
+from inboxdesk.client.source import V2
 from inboxdesk.core.inbox.lookup import scan
 from inboxdesk.writes.before import unread_before
 from tests.client.conftest import run
@@ -60,7 +61,7 @@ async def test_the_scans_and_the_count_stop_on_a_loop() -> None:
         async with InboxClient(server.url, KEY, options) as client:
             with pytest.raises(Looping):
                 await scan(client, lambda m: False, "jane")
-            listed = await unread_before(client, "jane", True)
+            listed = await unread_before(client, "jane", V2)
         # The listing ends after its ten pages; the count past them stops at a loop.
         assert listed.before is None and listed.count is None
         assert len(server.paths("/v2/subscribers/jane/notifications")) <= 13

@@ -13,6 +13,7 @@ import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, LimitExceeded
 from inboxdesk.client.limits import Limits
+from inboxdesk.client.source import V1, V2
 from inboxdesk.core.inbox.loading import locate
 from inboxdesk.core.inbox.lookup import find
 from inboxdesk.core.inbox.tabs import InboxTab
@@ -116,10 +117,10 @@ async def test_the_lookup_gives_positions_and_stops_at_max_pages(
         assert found is not None and found.by == "id"
         assert seen == [(1, 1), (1, 3), (2, 3)]  # jane's one page, then the environment's
         # Its row in each tab's own listing (the v2 inbox's filters and order).
-        assert await locate(client, "ada", oldest, InboxTab.ALL, True) == MANY - 1
+        assert await locate(client, "ada", oldest, InboxTab.ALL, V2) == MANY - 1
         newest_unread = f"66a{MANY - 2:021x}"
-        assert await locate(client, "ada", newest_unread, InboxTab.UNREAD, True) == 0
-        assert await locate(client, "ada", oldest, InboxTab.UNREAD, True) is None  # read
+        assert await locate(client, "ada", newest_unread, InboxTab.UNREAD, V2) == 0
+        assert await locate(client, "ada", oldest, InboxTab.UNREAD, V2) is None  # read
     bounded = ClientOptions(limits=Limits(max_pages=2))
     async with InboxClient(service.url, STAGING_KEY, bounded) as client:
         with pytest.raises(LimitExceeded, match="2 pages"):
@@ -133,9 +134,9 @@ async def test_a_message_is_placed_in_the_tabs_that_show_it(service: Service) ->
         found = await find(client, "txn-4")
         assert found is not None and found.by == "transactionId"
         message_id = found.messages[0].id or ""
-        assert await locate(client, "jane", message_id, InboxTab.ARCHIVED, True) == 0
-        assert await locate(client, "jane", message_id, InboxTab.INBOX, True) is None
-        assert await locate(client, "jane", message_id, InboxTab.UNREAD, True) is None
-        assert await locate(client, "jane", message_id, InboxTab.ALL, True) == 7
+        assert await locate(client, "jane", message_id, InboxTab.ARCHIVED, V2) == 0
+        assert await locate(client, "jane", message_id, InboxTab.INBOX, V2) is None
+        assert await locate(client, "jane", message_id, InboxTab.UNREAD, V2) is None
+        assert await locate(client, "jane", message_id, InboxTab.ALL, V2) == 7
         # An older service's v1 feed has no archive: the message is on its Inbox tab.
-        assert await locate(client, "jane", message_id, InboxTab.INBOX, False) == 7
+        assert await locate(client, "jane", message_id, InboxTab.INBOX, V1) == 7

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from inboxdesk.client import ClientOptions, InboxClient, NoV2Inbox, RetryPolicy, SubscriberNotFound
+from inboxdesk.client.source import V1, V2, source_of
 from inboxdesk.delivery import Cause, job_causes, notification_cause
 from inboxdesk.models.delivery import ActivityNotification
 from tests.client.conftest import run
@@ -41,6 +42,7 @@ async def test_an_unknown_subscriber_on_the_v2_inbox_is_not_taken_for_an_older_s
             assert not isinstance(unknown.value, NoV2Inbox)
             assert unknown.value.message == "Subscriber 'ghost' was not found in this environment."
             assert client.v2_inbox is not False, "the v2 inbox is still there"
+            assert source_of(client) is V2, "archive and snooze stay on"
     # On the error path only: the subscriber's own route decides, and the v2 listing
     # shows that route exists (a service with no v2 subscribers says nothing by its 404).
     assert [(r.method, r.url.path) for r in transport.seen] == [
@@ -74,6 +76,7 @@ async def test_a_missing_route_with_a_known_subscriber_is_an_older_service(
             with pytest.raises(NoV2Inbox):
                 await client.notifications("jane")
             assert client.v2_inbox is False
+            assert source_of(client) is V1
 
 
 def _throttled() -> dict[str, Any]:

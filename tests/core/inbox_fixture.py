@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import httpx
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
+from inboxdesk.client.source import V2, InboxSource
 from inboxdesk.core.inbox import loading
 from inboxdesk.core.inbox.feed import Feed
 from inboxdesk.core.inbox.tabs import InboxTab
@@ -38,11 +39,11 @@ async def listed(
     client: InboxClient,
     subscriber_id: str = "jane",
     tab: InboxTab = InboxTab.INBOX,
-    v2: bool = True,
+    source: InboxSource = V2,
 ) -> Feed:
     """The first page of the tab's listing, as the screen holds it."""
     feed = Feed()
-    (page,) = await loading.pages(client, subscriber_id, [0], tab, v2)
+    (page,) = await loading.pages(client, subscriber_id, [0], tab, source)
     feed.add_page(0, page.items, page.has_more, page.total)
     return feed
 

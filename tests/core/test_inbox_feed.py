@@ -3,6 +3,7 @@ parsing on demand, the counts after a write."""
 
 from __future__ import annotations
 
+from inboxdesk.client.source import V2
 from inboxdesk.core.inbox.feed import (
     KEEP_PAGES,
     PAGE_SIZE,
@@ -119,9 +120,9 @@ async def test_a_write_adjusts_the_counts_from_its_answer_without_counting_again
     async with client_for(service) as client:
         outbox = outbox_for(client)
         feed = await listed(client)
-        capped = await loading.counts(client, "jane", True)
+        capped = await loading.counts(client, "jane", V2)
         assert loading.capped(capped)
-        counts = await loading.exact_counts(client, "jane", capped, True)
+        counts = await loading.exact_counts(client, "jane", capped, V2)
         unread, unseen = counts.unread.value, counts.unseen.value
         assert unread >= 100 and not counts.unread.capped, "past the service's cap"
         asked = len(client.requests.newest_first())
@@ -147,6 +148,6 @@ async def test_a_write_adjusts_the_counts_from_its_answer_without_counting_again
         assert not [u for u in since if "/count" in u or "limit=1&" in u], since
         # And they are what the service counts, searched for on refresh.
         fresh = await loading.exact_counts(
-            client, "jane", await loading.counts(client, "jane", True), True
+            client, "jane", await loading.counts(client, "jane", V2), V2
         )
         assert (fresh.unread.value, fresh.unseen.value) == (unread - 1, unseen - 1)

@@ -8,12 +8,13 @@ from __future__ import annotations
 import pytest
 
 from inboxdesk.client import InboxdeskError, NoV2Inbox
+from inboxdesk.client.source import V1, V2
 from inboxdesk.core.inbox import loading
 from inboxdesk.core.inbox.feed import PAGE_SIZE, Feed, Row
 from inboxdesk.core.inbox.listing import Listing, ListingState, pages_in_view
 from inboxdesk.core.inbox.placing import Anchor, Move, goto_tabs, place
 from inboxdesk.core.inbox.plans import InboxPlan, MarkPlan
-from inboxdesk.core.inbox.tabs import V1_TABS, InboxTab, listing_query
+from inboxdesk.core.inbox.tabs import InboxTab, listing_query, tabs_of
 from inboxdesk.models.inbox import InboxNotification
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory, jane_message
@@ -50,7 +51,7 @@ async def test_each_tab_lists_and_counts_what_the_subscriber_sees(service: Servi
         inbox = await listed(client)
         assert eleven not in [r.id for r in inbox.rows()] and len(inbox) == 11
         # The header counts what the Unread and Unseen tabs show: no archived message.
-        counts = await loading.counts(client, "jane", True)
+        counts = await loading.counts(client, "jane", V2)
         assert (counts.unread.value, counts.unseen.value) == (7, 5)
         archived = await listed(client, tab=InboxTab.ARCHIVED)
         row = archived.get(eleven)
@@ -75,7 +76,9 @@ async def test_an_older_service_is_read_through_its_v1_feed(make_service: Servic
     async with client_for(service) as client:
         with pytest.raises(NoV2Inbox):
             await listed(client)
-        sizes = {tab: len(await listed(client, tab=tab, v2=False)) for tab in V1_TABS}
+        sizes = {
+            tab: len(await listed(client, tab=tab, source=V1)) for tab in tabs_of(V1.abilities)
+        }
         assert sizes == {
             InboxTab.INBOX: 12,
             InboxTab.UNREAD: 8,
@@ -85,7 +88,7 @@ async def test_an_older_service_is_read_through_its_v1_feed(make_service: Servic
         # A mark is the v1 endpoint's: it works there as on the v2 inbox.
         await outbox_for(client).submit(MarkPlan("jane", "read", (jane_message(11),)).write())
         assert stored(service, jane_message(11)) == (True, True)
-        counts = await loading.counts(client, "jane", False)
+        counts = await loading.counts(client, "jane", V1)
         assert (counts.unread.value, counts.unseen.value) == (7, 5)
 
 
@@ -102,11 +105,11 @@ async def test_the_true_length_is_found_with_few_probes_and_the_last_page_whole(
     size = visible(service, PAGING_KEY, BIG_INBOX)
     async with client_for(service, transport, PAGING_KEY) as client:
         state = ListingState(Listing(BIG_INBOX, 1))
-        (first,) = await loading.pages(client, BIG_INBOX, [0], InboxTab.INBOX, True)
+        (first,) = await loading.pages(client, BIG_INBOX, [0], InboxTab.INBOX, V2)
         state.feed.add_page(0, first.items, first.has_more, first.total)
         assert len(state.feed) == PAGE_SIZE + 1 and not state.feed.exact  # "100+"
         assert state.search_end()
-        end = await loading.find_end(client, BIG_INBOX, len(state.feed), InboxTab.INBOX, True)
+        end = await loading.find_end(client, BIG_INBOX, len(state.feed), InboxTab.INBOX, V2)
         assert end.length == size
         pages = -(-size // PAGE_SIZE)
         assert len(inbox_requests(transport.seen, "1")) <= 2 * pages.bit_length()
@@ -124,7 +127,7 @@ async def test_the_true_length_is_found_with_few_probes_and_the_last_page_whole(
         assert isinstance(capping, CappingTransport)
         capping.fail = 1
         with pytest.raises(InboxdeskError):
-            await loading.find_end(client, BIG_INBOX, PAGE_SIZE + 1, InboxTab.INBOX, True)
+            await loading.find_end(client, BIG_INBOX, PAGE_SIZE + 1, InboxTab.INBOX, V2)
 
 
 async def test_a_feed_that_counts_everything_is_exact_from_its_first_page(
@@ -142,7 +145,7 @@ async def test_a_feed_that_counts_everything_is_exact_from_its_first_page(
 
     transport.inner = CappingTransport(transport.inner, exact)
     async with client_for(service, transport, PAGING_KEY) as client:
-        feed = await listed(client, BIG_INBOX, v2=False)
+        feed = await listed(client, BIG_INBOX, source=V1)
         assert len(feed) == BIG_INBOX_SIZE and feed.exact
         # `G` then asks for the last page alone.
         last = (BIG_INBOX_SIZE - 1) // PAGE_SIZE
@@ -219,5 +222,5 @@ async def test_the_go_to_finds_a_row_in_a_tabs_own_listing(service: Service) -> 
     async with client_for(service) as client:
         # txn-3's message is read: not on Unread, row 8 of All.
         three = jane_message(3)
-        assert await loading.locate(client, "jane", three, InboxTab.UNREAD, True) is None
-        assert await loading.locate(client, "jane", three, InboxTab.ALL, True) == 8
+        assert await loading.locate(client, "jane", three, InboxTab.UNREAD, V2) is None
+        assert await loading.locate(client, "jane", three, InboxTab.ALL, V2) == 8

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from inboxdesk.client.source import V2
 from inboxdesk.core.inbox import loading
 from inboxdesk.core.inbox.feed import apply_answer, targets
 from inboxdesk.core.inbox.plans import InboxPlan, MarkAllPlan, MarkPlan
@@ -84,7 +85,7 @@ async def test_a_selection_is_one_request_and_the_counts_follow_from_its_answer(
         assert targets(set(), jane_message(0), feed) == [jane_message(0)]
         assert targets(set(), None, feed) == []
         ids = targets({nine, eleven, ten}, None, feed)
-        counts = await loading.counts(client, "jane", True)
+        counts = await loading.counts(client, "jane", V2)
         assert (counts.unread.value, counts.unseen.value) == (8, 6)
         plan = MarkPlan("jane", "read", tuple(ids), feed.flags(ids))
         event = await outbox_for(client).submit(plan.write())
@@ -92,7 +93,7 @@ async def test_a_selection_is_one_request_and_the_counts_follow_from_its_answer(
         assert all(stored(service, i) == (True, True) for i in ids)
         applied = apply_answer(feed, InboxTab.INBOX, counts, event.result.messages)  # type: ignore[union-attr]
         # Known from the answer, and what the service counts now: no count asked.
-        assert applied.counts == await loading.counts(client, "jane", True)
+        assert applied.counts == await loading.counts(client, "jane", V2)
         assert applied.counts is not None and applied.counts.unread.value == 6
         # A count past the cap is not adjusted: it is asked for again.
         capped = NotificationCounts(Count(100, capped=True), Count(3))
@@ -151,8 +152,8 @@ async def test_mark_all_is_asked_with_its_count_and_undone(service: Service) -> 
     unread = {i for i in every if not stored(service, i)[0]}
     async with client_for(service) as client:
         outbox = outbox_for(client)
-        counts = await loading.counts(client, "jane", True)
-        listing = await loading.unread_before(client, "jane", True)
+        counts = await loading.counts(client, "jane", V2)
+        listing = await loading.unread_before(client, "jane", V2)
         plan = MarkAllPlan("jane", listing, counts.unread)
         assert plan.asks and not plan.nothing
         assert plan.question() == (
@@ -169,9 +170,9 @@ async def test_mark_all_is_asked_with_its_count_and_undone(service: Service) -> 
         await outbox.undo(last)
         assert {i for i in every if not stored(service, i)[0]} == unread
         assert outbox.last("jane") is None, "a second z: nothing to undo"
-        joe = await loading.unread_before(client, "joe", True)
+        joe = await loading.unread_before(client, "joe", V2)
         await outbox.submit(MarkAllPlan("joe", joe).write())
-        assert MarkAllPlan("joe", await loading.unread_before(client, "joe", True)).nothing
+        assert MarkAllPlan("joe", await loading.unread_before(client, "joe", V2)).nothing
 
 
 def test_mark_all_says_more_than_what_it_could_not_count() -> None:
@@ -199,7 +200,7 @@ async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
         outbox = outbox_for(client)
         # The count endpoint stops at 100, as production's does: counted exactly,
         # archived and snoozed ones included.
-        listing = await loading.unread_before(client, BIG_INBOX, True)
+        listing = await loading.unread_before(client, BIG_INBOX, V2)
         assert listing.before is None and listing.count == unread
         plan = MarkAllPlan(BIG_INBOX, listing, None)
         assert f"Mark all {unread:,} unread" in plan.question()

@@ -11,11 +11,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from textual.widgets import Input, OptionList, Static, Tab, Tabs
 
+from inboxdesk.client.source import V1
+from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, SNOOZED_MARK
 from inboxdesk.tui.screens.snooze import SnoozeScreen
+from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 from tests.tui.test_inbox import marker, opened, stored
+from tests.tui.test_without_v1_subscribers import MARK, refused, rows
 
 
 def state(service: Service, message_id: str) -> tuple[bool, str | None]:
@@ -122,11 +126,23 @@ async def test_snooze_asks_until_when_archive_marks_in_place_and_undo(
 async def test_an_older_service_gets_the_v1_feed_without_archive_or_snooze(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
+    """The v1 feed's fallback does all the app's day: open with no subscriber given, say
+    so once, offer only what the source can do, filter, queue a mark while the service is
+    away and send it when back. What each source can do is checked fast in
+    tests/client/test_source.py."""
     service = make_service(v2_inbox=False)
-    app = app_for(service)
+    with service.http() as http:
+        assert http.get("/v2/subscribers/jane/notifications").status_code == 404
+    transport = FaultTransport()
+    app = app_for(service, subscriber=None, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        await until(pilot, lambda: screen.older and "older service" in header(screen))
+        await until(pilot, lambda: rows(app) > 0, what="an inbox")
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        if screen.subscriber_id != "jane":
+            app.open_subscriber("jane")
+        await until(pilot, lambda: screen.subscriber_id == "jane" and rows(app) == 12)
+        await until(pilot, lambda: screen.source is V1 and "older service" in header(screen))
         assert notices.saying("no v2 inbox")
         shown = [t.id for t in screen.query_one(Tabs).query(Tab) if t.display]
         assert shown == ["inbox", "unread", "unseen", "all"]
@@ -137,14 +153,25 @@ async def test_an_older_service_gets_the_v1_feed_without_archive_or_snooze(
         await settled(pilot)
         assert not isinstance(app.screen, SnoozeScreen)
         assert not state(service, jane_message(11))[0]
-        await pilot.press("r")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        await pilot.press("slash", *"#1005")
+        await until(pilot, lambda: rows(app) == 1, what="the filter as typed")
+        await pilot.press("escape")
+        await until(pilot, lambda: rows(app) == 12, what="the filter cleared")
+        transport.route[MARK] = refused
+        await pilot.press("g", "r")  # the newest: jane 11
+        await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
+        assert app.outbox.queued()[0].ids == (jane_message(11),)
+        del transport.route[MARK]
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True), 15, "sent")
+        await until(pilot, lambda: not app.offline and not app.outbox.queued(), what="back")
         await until(pilot, lambda: marker(app, jane_message(11)) == "   ")
         await until(pilot, lambda: "7 unread" in header(screen))
         await pilot.press("f", "f", "f")
         assert screen.query_one(Tabs).active == "all"
         await pilot.press("f")
         assert screen.query_one(Tabs).active == "inbox"
+    feed = [r.url.path for r in transport.seen if r.url.path.endswith("/notifications/feed")]
+    assert feed, "the listing came from the v1 feed"
 
 
 def test_a_v2_rows_status_is_its_severity_or_its_state_in_words() -> None:

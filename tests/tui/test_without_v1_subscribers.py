@@ -53,37 +53,3 @@ async def test_the_app_needs_no_v1_subscribers(
         await until(pilot, lambda: not app.offline and not app.outbox.queued(), what="back")
     listed = [r.url.path for r in transport.seen if r.url.path.startswith("/v1/subscribers")]
     assert all(p.endswith(("/feed", "/unseen", "/mark-as", "/mark-all")) for p in listed)
-
-
-async def test_an_older_service_without_the_v2_inbox_opens_searches_and_recovers(
-    make_service: ServiceFactory, notices: Notices
-) -> None:
-    """The v1 feed's fallback does all the app's day: open with no
-    subscriber given, filter, queue a mark while the service is away, send it when back."""
-    service = make_service(v2_inbox=False)
-    with service.http() as http:
-        assert http.get("/v2/subscribers/jane/notifications").status_code == 404
-    transport = FaultTransport()
-    app = app_for(service, subscriber=None, transport=transport)
-
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: rows(app) > 0, what="an inbox")
-        screen = app.screen
-        assert isinstance(screen, InboxScreen)
-        if screen.subscriber_id != "jane":
-            app.open_subscriber("jane")
-        await until(pilot, lambda: screen.subscriber_id == "jane" and rows(app) == 12)
-        assert screen.older, "the v1 feed, said once"
-        await pilot.press("slash", *"#1005")
-        await until(pilot, lambda: rows(app) == 1, what="the filter as typed")
-        await pilot.press("escape")
-        await until(pilot, lambda: rows(app) == 12, what="the filter cleared")
-        transport.route[MARK] = refused
-        await pilot.press("g", "r")  # the newest: jane 11
-        await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
-        assert app.outbox.queued()[0].ids == (jane_message(11),)
-        del transport.route[MARK]
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True), 15, "sent")
-        await until(pilot, lambda: not app.offline and not app.outbox.queued(), what="back")
-    feed = [r.url.path for r in transport.seen if r.url.path.endswith("/notifications/feed")]
-    assert feed, "the listing came from the v1 feed"

@@ -14,8 +14,9 @@ from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.tables import table
 from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
-from inboxdesk.client import ApiError, InboxClient, InboxdeskError, NoV2Inbox
+from inboxdesk.client import ApiError, InboxClient, InboxdeskError
 from inboxdesk.client.limits import Walk
+from inboxdesk.client.source import Abilities, Entry, InboxSource, on_either
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.core.inbox.ends import READ_ANY, SEEN_ANY, exact_count, exact_notification_counts
@@ -306,48 +307,45 @@ def messages(
     # The app's tabs read the same listings (core/inbox/tabs.py).
     query = listing_query(state, unread, unseen)
 
-    async def work(client: InboxClient) -> int:
-        following: int | None = None
-        try:
-            if follow and ids_only and not as_json:
-                # Streamed: each page's ids as it arrives, for a pipe that acts on them.
-                async for notifications in client.notification_pages(subscriber_id, **query):
-                    _print_ids([n.id for n in notifications])
-                    sys.stdout.flush()
-                return 0
-            if follow:
-                pages = client.notification_pages(subscriber_id, **query)
-                found = [n async for notifications in pages for n in notifications]
-            else:
-                listed = await client.notifications(
-                    subscriber_id, limit=limit, offset=page * limit, **query
-                )
-                found = listed.data
-                following = page + 1 if listed.has_more else None
-                _say_left_out(listed.said)
-        except NoV2Inbox:
-            if state in ("archived", "snoozed"):
-                raise click.ClickException(
-                    "this service has no v2 inbox, so nothing can be told archived or snoozed"
-                ) from None
+    async def listing(client: InboxClient, source: InboxSource) -> int:
+        if not source.abilities.can_list(query):
+            raise click.ClickException(
+                "this service has no v2 inbox, so nothing can be told archived or snoozed"
+            )
+        if not source.abilities.archive:
             print(
                 "inboxdesk: this service has no v2 inbox: the v1 feed, archived and snoozed "
                 "messages included.",
                 file=sys.stderr,
             )
-            return await _v1_messages(
-                client, subscriber_id, unread, unseen, limit, page, follow, as_json, ids_only
-            )
+        following: int | None = None
+        if follow and ids_only and not as_json:
+            # Streamed: each page's ids as it arrives, for a pipe that acts on them.
+            async for items in source.pages(client, subscriber_id, query):
+                _print_ids([item.id for item in items])
+                sys.stdout.flush()
+            return 0
+        if follow:
+            found = [i async for items in source.pages(client, subscriber_id, query) for i in items]
+        else:
+            listed = await source.page(client, subscriber_id, query, page, limit)
+            found = list(listed.items)
+            following = page + 1 if listed.has_more else None
+            _say_left_out(listed.said)
+        headings, rows = _columns(source.abilities, found)
         return await _show_listing(
             client,
             subscriber_id,
-            list(zip([n.id for n in found], message_items(found), strict=True)),
-            ["ID", "READ", "SEEN", "STATE", "CREATED", "SUBJECT", "BODY"],
-            lambda: _notification_rows(found),
+            list(zip([item.id for item in found], message_items(found), strict=True)),
+            headings,
+            rows,
             following,
             as_json,
             ids_only,
         )
+
+    async def work(client: InboxClient) -> int:
+        return await on_either(client, lambda source: listing(client, source))
 
     return _call(flags, work, subscriber_id)
 
@@ -393,41 +391,18 @@ def _say_more(shown: int, following: int | None, unread: object, unseen: object)
     print(f"({shown:,} shown{more}; {unread} unread, {unseen} unseen)", file=sys.stderr)
 
 
-async def _v1_messages(
-    client: InboxClient,
-    subscriber_id: str,
-    unread: bool,
-    unseen: bool,
-    limit: int,
-    page: int,
-    follow: bool,
-    as_json: bool,
-    ids_only: bool,
-) -> int:
-    read = False if unread else None
-    seen = False if unseen else None
-    following: int | None = None
-    if follow and ids_only and not as_json:
-        async for message in client.iter_feed(subscriber_id, 100, read, seen):
-            _print_ids([message.id])
-            sys.stdout.flush()
-        return 0
-    if follow:
-        found = [m async for m in client.iter_feed(subscriber_id, 100, read, seen)]
-    else:
-        listed = await client.feed(subscriber_id, page, limit, read, seen)
-        found = listed.data
-        following = page + 1 if listed.has_more else None
-        _say_left_out(listed.said)
-    return await _show_listing(
-        client,
-        subscriber_id,
-        list(zip([m.id for m in found], message_items(found), strict=True)),
-        ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"],
-        lambda: _message_rows(found),
-        following,
-        as_json,
-        ids_only,
+def _columns(
+    abilities: Abilities, found: Sequence[Entry]
+) -> tuple[list[str], Callable[[], Sequence[Sequence[object]]]]:
+    """A listing's headings and rows: with each row's archive or snooze state where the
+    source has them."""
+    if abilities.archive:
+        notifications = [n for n in found if isinstance(n, InboxNotification)]
+        headings = ["ID", "READ", "SEEN", "STATE", "CREATED", "SUBJECT", "BODY"]
+        return headings, lambda: _notification_rows(notifications)
+    messages = [m for m in found if not isinstance(m, InboxNotification)]
+    return ["ID", "READ", "SEEN", "CREATED", "STATUS", "TITLE", "PREVIEW"], lambda: _message_rows(
+        messages
     )
 
 
@@ -555,10 +530,9 @@ def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: b
                 print("Nothing changed.", file=sys.stderr)
                 return DECLINED
         # Listed first, as the app's `A` does, so that `undo` can take it back.
-        try:
-            listed = await unread_before(client, subscriber_id, True, state)
-        except NoV2Inbox:
-            listed = await unread_before(client, subscriber_id, False, state)
+        listed = await on_either(
+            client, lambda source: unread_before(client, subscriber_id, source, state)
+        )
         plan = MarkAllPlan(subscriber_id, listed, state=state)
         count = (await send(outbox, plan.write())).result.count or 0
         if as_json:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from inboxdesk.client import ApiError, InboxClient, NoV2Inbox
 from inboxdesk.client.errors import LimitExceeded, Looping
 from inboxdesk.client.limits import Walk
+from inboxdesk.client.source import Entry, InboxSource
+from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.model import UNDOABLE_MARK_ALL
 
@@ -33,7 +35,7 @@ CHANGES = {"read": {"read": False}, "seen": {"seen": False}, "unseen": {"seen": 
 
 
 async def unread_before(
-    client: InboxClient, subscriber_id: str, v2: bool, state: str = "read"
+    client: InboxClient, subscriber_id: str, source: InboxSource, state: str = "read"
 ) -> Unread:
     """The messages a mark-all `state` would change, listed when few enough to undo it,
     and counted otherwise (None for a state no filter selects)."""
@@ -42,37 +44,31 @@ async def unread_before(
         return Unread(None, None)
     before: dict[str, Flags] = {}
     for number in range(UNDOABLE_MARK_ALL // PAGE):
-        if v2:
-            found = await client.notifications(
-                subscriber_id, limit=PAGE, offset=number * PAGE, **query
-            )
-            before.update({n.id: n.flags for n in found.data})
-            more = found.has_more
-        else:
-            feed = await client.feed(subscriber_id, number, PAGE, **query)
-            before.update({m.id: (m.read, m.seen) for m in feed.data if m.id})
-            more = feed.has_more
-        if not more:
+        found = await source.page(client, subscriber_id, query, number, PAGE)
+        before.update({item.id: flags_of(item) for item in found.items if item.id})
+        if not found.has_more:
             return Unread(before, len(before))
-    return Unread(None, await _count_rest(client, subscriber_id, v2, len(before), query))
+    return Unread(None, await _count_rest(client, subscriber_id, source, len(before), query))
+
+
+def flags_of(item: Entry) -> Flags:
+    """An item's read and seen, whichever source listed it."""
+    if isinstance(item, InboxNotification):
+        return item.flags
+    return item.read, item.seen
 
 
 async def _count_rest(
-    client: InboxClient, subscriber_id: str, v2: bool, known: int, query: dict[str, bool]
+    client: InboxClient, subscriber_id: str, source: InboxSource, known: int, query: dict[str, bool]
 ) -> int | None:
     """How many past the listed ones, page by page up to `max_pages`; None past that, or
     on a service that loops."""
     offset = known
     walk = Walk(client.options.limits.max_pages, "the inbox")
     for _ in range(client.options.limits.max_pages):
-        if v2:
-            found = await client.notifications(subscriber_id, limit=PAGE, offset=offset, **query)
-            ids = [n.id for n in found.data]
-            offset, more = offset + found.sent, found.has_more and found.sent > 0
-        else:
-            feed = await client.feed(subscriber_id, offset // PAGE, PAGE, **query)
-            ids = [m.id for m in feed.data]
-            offset, more = offset + feed.sent, feed.has_more and feed.sent > 0
+        found = await source.rows(client, subscriber_id, query, offset, PAGE)
+        ids = [item.id for item in found.items]
+        offset, more = offset + found.rows, found.has_more and found.rows > 0
         if not more:
             return offset
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inboxdesk.client import InboxClient
+from inboxdesk.client.source import V2
 from inboxdesk.core.inbox import ends
 from inboxdesk.models import Count
 from inboxdesk.text import safe
@@ -20,8 +21,8 @@ from inboxdesk.writes import Kind, Step, Write
 # The bulk operation of each: every message, or the read ones.
 OPERATION = {False: "archive", True: "read-archive"}
 # What each archives that the Inbox still shows: not yet archived (and read, for X).
-NOT_ARCHIVED = ends.Filters({"archived": False}, {})
-READ_NOT_ARCHIVED = ends.Filters({"read": True, "archived": False}, {})
+NOT_ARCHIVED: ends.Filters = {"archived": False}
+READ_NOT_ARCHIVED: ends.Filters = {"read": True, "archived": False}
 WEBHOOKS_FOR = 100  # the service sends message.archived for this many only
 
 
@@ -61,6 +62,6 @@ async def plan_archive_all(client: InboxClient, subscriber_id: str, read: bool) 
     """The archive all with the exact number of in-app messages it archives (the count
     endpoint, then the end search past its cap)."""
     filters = READ_NOT_ARCHIVED if read else NOT_ARCHIVED
-    (counted,) = await client.count_notifications(subscriber_id, [dict(filters.v2)])
-    count = await ends.exact(client, subscriber_id, counted, filters, True, 0)
+    (counted,) = await client.count_notifications(subscriber_id, [dict(filters)])
+    count = await ends.exact(client, subscriber_id, counted, filters, V2, 0)
     return ArchiveAll(subscriber_id, read, count)

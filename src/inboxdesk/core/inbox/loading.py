@@ -1,8 +1,8 @@
 """What the inbox loads, as plain async functions over the client: no widgets, no state.
 
 The inbox screen's workers call these and post what they return as messages.
-Each listing reads the v2 inbox, or the v1 feed on an older service whose v2 list
-answered 404: `v2` says which.
+Each listing is read from a source (client/source.py): the v2 inbox, or the v1 feed of
+an older service whose v2 list answered 404.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from inboxdesk.client import InboxClient, NotFoundError
 from inboxdesk.client.limits import Walk
+from inboxdesk.client.source import InboxSource, Loaded, source_of
 from inboxdesk.core.inbox import ends
 from inboxdesk.core.inbox.feed import PAGE_SIZE
 from inboxdesk.core.inbox.tabs import InboxTab
@@ -22,12 +23,7 @@ from inboxdesk.writes.before import Unread as Unread
 from inboxdesk.writes.before import unread_before as unread_before
 
 # The end search and what it returns live below the UI (ends.py), shared with the CLI.
-Loaded = ends.Loaded
 End = ends.End
-
-
-def _filters(tab: InboxTab) -> ends.Filters:
-    return ends.Filters(tab.query, tab.feed_query)
 
 
 # How long the App's first open of an inbox waits for its first page (first_page).
@@ -37,13 +33,14 @@ FirstPage = asyncio.Task[Loaded]
 
 
 async def first_page(client: InboxClient, subscriber_id: str) -> FirstPage:
-    """Page 0 of the subscriber's Inbox tab on the v2 inbox, asked for now and waited for
+    """Page 0 of the subscriber's Inbox tab on the client's source, asked for now and waited for
     up to FIRST_PAGE_WAIT; the inbox adopts it (InboxScreen.open), done or not.
 
     Opened with its rows, the inbox's first frame is laid out and painted once; opened
     empty, that work is done twice.
     """
-    asked = asyncio.ensure_future(page(client, subscriber_id, InboxTab.INBOX, True, 0, PAGE_SIZE))
+    source = source_of(client)
+    asked = asyncio.ensure_future(page(client, subscriber_id, InboxTab.INBOX, source, 0, PAGE_SIZE))
     try:
         await asyncio.wait([asked], timeout=FIRST_PAGE_WAIT)
     except asyncio.CancelledError:
@@ -61,22 +58,29 @@ async def subscriber(client: InboxClient, subscriber_id: str) -> Subscriber | No
 
 
 async def page(
-    client: InboxClient, subscriber_id: str, tab: InboxTab, v2: bool, number: int, limit: int
+    client: InboxClient,
+    subscriber_id: str,
+    tab: InboxTab,
+    source: InboxSource,
+    number: int,
+    limit: int,
 ) -> Loaded:
-    """Rows `number * limit` on of the tab's listing (ends.page)."""
-    return await ends.page(client, subscriber_id, _filters(tab), v2, number, limit)
+    """Rows `number * limit` on of the tab's listing (InboxSource.page)."""
+    return await source.page(client, subscriber_id, tab.query, number, limit)
 
 
 async def pages(
-    client: InboxClient, subscriber_id: str, numbers: list[int], tab: InboxTab, v2: bool
+    client: InboxClient, subscriber_id: str, numbers: list[int], tab: InboxTab, source: InboxSource
 ) -> list[Loaded]:
     """Those pages of the listing, asked for together."""
     if len(numbers) == 1:
         # Sent now, not from a task gather would start on a later turn of the loop,
         # behind the redraw the change of listing queued (a tab, a subscriber).
-        return [await page(client, subscriber_id, tab, v2, numbers[0], PAGE_SIZE)]
+        return [await page(client, subscriber_id, tab, source, numbers[0], PAGE_SIZE)]
     return list(
-        await asyncio.gather(*(page(client, subscriber_id, tab, v2, n, PAGE_SIZE) for n in numbers))
+        await asyncio.gather(
+            *(page(client, subscriber_id, tab, source, n, PAGE_SIZE) for n in numbers)
+        )
     )
 
 
@@ -85,7 +89,7 @@ async def locate(
     subscriber_id: str,
     message_id: str,
     tab: InboxTab,
-    v2: bool,
+    source: InboxSource,
     progress: Callable[[int, int | None], None] | None = None,
 ) -> int | None:
     """Where the message stands in the tab's own listing (its filters, its order), page
@@ -93,7 +97,7 @@ async def locate(
     walk = Walk(client.options.limits.max_pages, "the inbox")
     number = 0
     while True:
-        found = await page(client, subscriber_id, tab, v2, number, PAGE_SIZE)
+        found = await page(client, subscriber_id, tab, source, number, PAGE_SIZE)
         for index, item in enumerate(found.items):
             if item.id == message_id:
                 return number * PAGE_SIZE + index
@@ -106,21 +110,18 @@ async def locate(
 
 
 async def find_end(
-    client: InboxClient, subscriber_id: str, known: int, tab: InboxTab, v2: bool
+    client: InboxClient, subscriber_id: str, known: int, tab: InboxTab, source: InboxSource
 ) -> End:
-    """The tab's length, which neither endpoint gives (ends.find_end)."""
-    return await ends.find_end(client, subscriber_id, known, _filters(tab), v2)
+    """The tab's length, which neither source gives (ends.find_end)."""
+    return await ends.find_end(client, subscriber_id, known, tab.query, source)
 
 
-async def counts(client: InboxClient, subscriber_id: str, v2: bool) -> NotificationCounts:
+async def counts(
+    client: InboxClient, subscriber_id: str, source: InboxSource
+) -> NotificationCounts:
     """The header's unread and unseen: the Unread and Unseen tabs' counts, from the
     count endpoint (capped at 100, as production caps it)."""
-    if v2:
-        unread, unseen = await client.count_notifications(
-            subscriber_id, [InboxTab.UNREAD.query, InboxTab.UNSEEN.query]
-        )
-        return NotificationCounts(unread, unseen)
-    return await client.notification_counts(subscriber_id)
+    return await source.counts(client, subscriber_id)
 
 
 def capped(counts: NotificationCounts) -> bool:
@@ -131,8 +132,8 @@ async def exact_counts(
     client: InboxClient,
     subscriber_id: str,
     counts: NotificationCounts,
-    v2: bool,
+    source: InboxSource,
     hint: NotificationCounts | None = None,
 ) -> NotificationCounts:
     """The capped counts made exact by searching their tabs' ends (ends.exact_counts)."""
-    return await ends.exact_counts(client, subscriber_id, counts, v2, hint)
+    return await ends.exact_counts(client, subscriber_id, counts, source, hint)

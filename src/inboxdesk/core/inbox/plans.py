@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from inboxdesk.core.inbox.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.models import Count, MarkAs
@@ -20,8 +21,23 @@ from inboxdesk.writes.before import Unread
 from inboxdesk.writes.effects import Flags
 from inboxdesk.writes.model import UNDOABLE_MARK_ALL, Kind, Step, Write
 
+if TYPE_CHECKING:
+    from inboxdesk.client.source import Abilities
+
 # The actions of the v2 inbox's writes: an older service has none of them.
 INBOX_ACTIONS = {action.value for action in INBOX_WRITES}
+# What each of them (and the bulk archives) needs of the service's source.
+ARCHIVING = {"archive", "unarchive", "archive_all", "archive_all_read"}
+SNOOZING = {"snooze", "unsnooze"}
+
+
+def able(action: str, abilities: Abilities) -> bool:
+    """Whether a source with these abilities can do the action (a key's, or a write's)."""
+    if action in ARCHIVING:
+        return abilities.archive
+    if action in SNOOZING:
+        return abilities.snooze
+    return True
 
 
 @dataclass(frozen=True)

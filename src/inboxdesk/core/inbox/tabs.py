@@ -6,14 +6,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from inboxdesk.client.source import VISIBLE
 from inboxdesk.models.inbox import InboxNotification
 
 if TYPE_CHECKING:
+    from inboxdesk.client.source import Abilities
     from inboxdesk.models import Message
 
-# What the subscriber's own Inbox shows: neither archived nor snoozed.
-VISIBLE = {"archived": False, "snoozed": False}
-# The states a listing may ask for instead (`None`: the Inbox's).
+# What the subscriber's own Inbox shows (VISIBLE), or the states a listing may ask for
+# instead (`None`: the Inbox's).
 STATES: dict[str | None, dict[str, bool]] = {
     None: VISIBLE,
     "archived": {"archived": True},
@@ -78,11 +79,7 @@ class InboxTab(StrEnum):
             state = {"archived": False, "snoozed": False, "read": item.read, "seen": item.seen}
         return all(state[name] == wanted for name, wanted in self.query.items())
 
-    @property
-    def feed_query(self) -> dict[str, bool]:
-        """The v1 feed's read/seen parameters (an older service: no archive or snooze)."""
-        return {InboxTab.UNREAD: {"read": False}, InboxTab.UNSEEN: {"seen": False}}.get(self, {})
 
-
-# An older service has no archive or snooze: those tabs are hidden.
-V1_TABS = (InboxTab.INBOX, InboxTab.UNREAD, InboxTab.UNSEEN, InboxTab.ALL)
+def tabs_of(abilities: Abilities) -> tuple[InboxTab, ...]:
+    """The tabs a source can list (an older service's feed: no Archived or Snoozed)."""
+    return tuple(tab for tab in InboxTab if abilities.can_list(tab.query))

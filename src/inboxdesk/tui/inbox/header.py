@@ -40,7 +40,7 @@ class HeaderState:
     unseen: Count | None
     service: str = "online"  # online, reconnecting, offline: the service, not the person
     environment: str = ""
-    older: bool = False  # the service has no v2 inbox
+    note: str = ""  # what the source says of the service ("older service": no v2 inbox)
     read_only: bool = False  # no key writes: said right after the counts
     follow: str = ""  # "● live" or "⏸ paused" while following (the auto-refresh at 3 s)
 
@@ -73,8 +73,8 @@ def header_text(state: HeaderState, width: int) -> Text:
         service.append("service online", style="green")
     else:
         service.append(f"service {state.service}", style="bold red")
-    if state.older:
-        service.append(" (older service)", style="yellow")
+    if state.note:
+        service.append(f" ({state.note})", style="yellow")
     environment = Text(clip(state.environment, 24), style="dim") if state.environment else None
     right = counts.copy()
     if state.follow:

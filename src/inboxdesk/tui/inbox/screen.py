@@ -26,13 +26,14 @@ from textual.worker import Worker, WorkerState
 
 from inboxdesk.client import InboxdeskError, NotFoundError
 from inboxdesk.client.inbox import NoV2Inbox
+from inboxdesk.client.source import V1, V2, InboxSource
 from inboxdesk.core.delivery.follow_feed import FAST, Follow
 from inboxdesk.core.inbox import loading
 from inboxdesk.core.inbox.feed import Filtered, Row, apply_answer, targets
 from inboxdesk.core.inbox.listing import Listing, ListingState, pages_in_view
 from inboxdesk.core.inbox.placing import Anchor, Move, goto_tabs, place
-from inboxdesk.core.inbox.plans import INBOX_ACTIONS, InboxPlan, MarkAllPlan, MarkPlan
-from inboxdesk.core.inbox.tabs import V1_TABS, InboxTab
+from inboxdesk.core.inbox.plans import INBOX_ACTIONS, InboxPlan, MarkAllPlan, MarkPlan, able
+from inboxdesk.core.inbox.tabs import InboxTab, tabs_of
 from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.models.inbox import InboxNotification
@@ -61,7 +62,7 @@ from inboxdesk.writes.model import Kind
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from inboxdesk.core.inbox.ends import Loaded
+    from inboxdesk.client.source import Loaded
     from inboxdesk.core.inbox.feed import Feed, FeedEntry
     from inboxdesk.core.inbox.loading import FirstPage
     from inboxdesk.models import Message
@@ -75,8 +76,6 @@ if TYPE_CHECKING:
 FILTER_PLACEHOLDER = "filter as you type; Enter also searches pages not loaded; Esc clears"
 MARK_ACTIONS = {"mark_read", "mark_unread", "mark_seen", "mark_unseen"}
 ROW_ACTIONS = MARK_ACTIONS | INBOX_ACTIONS | {"toggle_select", "copy_id", "open_cta"}
-# The v2 inbox's bulk archives: an older service has none either.
-BULK_ACTIONS = {"archive_all", "archive_all_read"}
 NOT_ON_OLDER = (
     "This service has no v2 inbox (an older deployment): archive and snooze are not there."
 )
@@ -107,9 +106,9 @@ class InboxScreen(ServiceScreen):
     # Ids of this subscriber's writes queued in the outbox, marked in the list.
     pending: var[frozenset[str]] = var(frozenset(), init=False)
     offline: var[bool] = var(False, init=False)
-    # The service has no v2 inbox (its list answered 404): the v1 feed, no archive or
-    # snooze.
-    older: var[bool] = var(False, init=False, bindings=True)
+    # Where listings are read from, and what the service can do: the v2 inbox, or the
+    # v1 feed once its list answered 404 (no archive or snooze).
+    source: var[InboxSource] = var(V2, init=False, bindings=True)
     # Not `loading`: that is Widget.loading, which covers the screen with an indicator.
     fetching: var[bool] = var(False, init=False)
 
@@ -156,11 +155,6 @@ class InboxScreen(ServiceScreen):
         # then, it would only cost the first frame an input's styles and layout.
         yield StatusLine(id="status")
         yield AppFooter()
-
-    @property
-    def v2(self) -> bool:
-        """Whether listings read the v2 inbox (else an older service's v1 feed)."""
-        return not self.older
 
     @property
     def table(self) -> MessageTable:
@@ -241,14 +235,14 @@ class InboxScreen(ServiceScreen):
         self.show_status()
         self._show_header()
 
-    def watch_older(self, older: bool) -> None:
-        """An older service: its tabs are the v1 feed's, without Archived and Snoozed."""
+    def watch_source(self, source: InboxSource) -> None:
+        """The tabs the source can list (an older service's: no Archived or Snoozed)."""
         tabs = self.query_one(Tabs)
+        shown = tabs_of(source.abilities)
         for tab in InboxTab:
-            if tab not in V1_TABS:
-                found = tabs.query(f"#{tab.value}")
-                if found:
-                    found.first().display = not older
+            found = tabs.query(f"#{tab.value}")
+            if found:
+                found.first().display = tab in shown
         self._show_header()
 
     def _marks_changed(self) -> None:
@@ -266,7 +260,7 @@ class InboxScreen(ServiceScreen):
                 None if counts is None else counts.unseen,
                 "reconnecting" if self.offline else "online",
                 scope.own_name() if scope is not None else "",
-                self.older,
+                self.source.abilities.note,
                 self.context.read_only is not None,
                 ("⏸ paused" if self._follow_paused() else "● live") if self.following else "",
             )
@@ -379,7 +373,7 @@ class InboxScreen(ServiceScreen):
         """Show a subscriber's inbox, forgetting everything tied to the previous listing."""
         same = subscriber_id == self.subscriber_id
         tab = tab or (self.tab if same else InboxTab.INBOX)
-        if self.older and tab not in V1_TABS:
+        if tab not in tabs_of(self.source.abilities):
             tab = InboxTab.INBOX
         self._generation += 1
         self.state = ListingState(Listing(subscriber_id, self._generation), tab)
@@ -407,7 +401,7 @@ class InboxScreen(ServiceScreen):
 
     def _load_header(self, subscriber_id: str) -> None:
         self._load_subscriber(subscriber_id)
-        self._load_counts(subscriber_id, self.v2, self.counts)
+        self._load_counts(subscriber_id, self.source, self.counts)
 
     def _adopt(self, first: FirstPage) -> None:
         """The first page the App asked for: shown before the first frame if it came,
@@ -420,14 +414,14 @@ class InboxScreen(ServiceScreen):
             self.show_page(PageLoaded(self.listing, 0, loaded.items, loaded.has_more, loaded.total))
             self._say_left_out(loaded)
         else:
-            self._load_pages(self.listing, [0], self.tab, self.v2, first)
+            self._load_pages(self.listing, [0], self.tab, self.source, first)
 
     def fetch(self, pages: list[int], refresh: bool = False) -> None:
         """Ask for those pages of the listing shown (unless asked for already)."""
         wanted = self.state.wanted(pages, refresh)
         if wanted:
             self.fetching = True
-            self._load_pages(self.listing, wanted, self.tab, self.v2)
+            self._load_pages(self.listing, wanted, self.tab, self.source)
 
     def on_open_subscriber(self, event: OpenSubscriber) -> None:
         self.open(event.subscriber_id, InboxTab(event.tab) if event.tab else None)
@@ -449,7 +443,7 @@ class InboxScreen(ServiceScreen):
     def search_end(self, asked: bool = False) -> None:
         """Find the listing's true length when the service gives no total."""
         if self.state.search_end(asked):
-            self._find_end(self.listing, len(self.feed), self.tab, self.v2)
+            self._find_end(self.listing, len(self.feed), self.tab, self.source)
 
     def _say_left_out(self, loaded: Loaded) -> None:
         """What the client left out of a page (client/bounded.py), one notice each."""
@@ -465,17 +459,17 @@ class InboxScreen(ServiceScreen):
 
     @work(name="load_counts", group="counts", exclusive=True, exit_on_error=False)
     async def _load_counts(
-        self, subscriber_id: str, v2: bool, hint: NotificationCounts | None
+        self, subscriber_id: str, source: InboxSource, hint: NotificationCounts | None
     ) -> None:
         client = self.context.client
         try:
-            counts = await loading.counts(client, subscriber_id, v2)
+            counts = await loading.counts(client, subscriber_id, source)
             if not loading.capped(counts):
                 self.post_message(CountsLoaded(subscriber_id, counts))
                 return
             if hint is None or hint.unread.capped or hint.unseen.capped:
                 self.post_message(CountsLoaded(subscriber_id, counts))  # 99+ meanwhile
-            counts = await loading.exact_counts(client, subscriber_id, counts, v2, hint)
+            counts = await loading.exact_counts(client, subscriber_id, counts, source, hint)
         except NotFoundError:
             return  # the subscriber's load says so, once
         self.post_message(CountsLoaded(subscriber_id, counts))
@@ -487,7 +481,7 @@ class InboxScreen(ServiceScreen):
         listing: Listing,
         pages: list[int],
         tab: InboxTab,
-        v2: bool,
+        source: InboxSource,
         first: FirstPage | None = None,
     ) -> None:
         try:
@@ -495,7 +489,7 @@ class InboxScreen(ServiceScreen):
                 results = [await first]
             else:
                 results = await loading.pages(
-                    self.context.client, listing.subscriber_id, pages, tab, v2
+                    self.context.client, listing.subscriber_id, pages, tab, source
                 )
         except NoV2Inbox:
             self.post_message(OlderService(listing))
@@ -510,10 +504,14 @@ class InboxScreen(ServiceScreen):
             self._say_left_out(result)
 
     @work(name="find_end", group="end", exclusive=True, exit_on_error=False)
-    async def _find_end(self, listing: Listing, known: int, tab: InboxTab, v2: bool) -> None:
+    async def _find_end(
+        self, listing: Listing, known: int, tab: InboxTab, source: InboxSource
+    ) -> None:
         """The listing's length, which the service does not give (loading.find_end)."""
         try:
-            end = await loading.find_end(self.context.client, listing.subscriber_id, known, tab, v2)
+            end = await loading.find_end(
+                self.context.client, listing.subscriber_id, known, tab, source
+            )
         except InboxdeskError as exc:
             # Said only if `G` waits for it: nobody asked for this search.
             self.post_message(EndFound(listing, None, exc))
@@ -548,8 +546,8 @@ class InboxScreen(ServiceScreen):
         self._ask(found.question(), " ".join(found.details()), label, lambda: self._submit(write))
 
     @work(name="list_unread", group="write", exit_on_error=False)
-    async def _list_unread(self, subscriber_id: str, v2: bool) -> None:
-        unread = await loading.unread_before(self.context.client, subscriber_id, v2)
+    async def _list_unread(self, subscriber_id: str, source: InboxSource) -> None:
+        unread = await loading.unread_before(self.context.client, subscriber_id, source)
         self.post_message(UnreadListed(subscriber_id, unread))
 
     # -- handlers: the only places state changes ---------------------------------------
@@ -594,9 +592,9 @@ class InboxScreen(ServiceScreen):
 
     def on_older_service(self, event: OlderService) -> None:
         """An older service: the v1 feed from now on, said once."""
-        if event.listing != self.listing or self.older:
+        if event.listing != self.listing or self.source is V1:
             return
-        self.older = True
+        self.source = V1
         self.notify(
             "This service has no v2 inbox (an older deployment): showing the v1 feed, "
             "without the Archived and Snoozed tabs; archive and snooze are off.",
@@ -679,7 +677,7 @@ class InboxScreen(ServiceScreen):
                     # Known from the answer: the exact counts are searched for on refresh.
                     self.counts = applied.counts
                     return
-            self._load_counts(self.subscriber_id, self.v2, self.counts)
+            self._load_counts(self.subscriber_id, self.source, self.counts)
 
     def _say_inbox_write(self, event: Sent | Partial) -> None:
         """What an archive or snooze changed, against the rows as they were before it
@@ -753,8 +751,8 @@ class InboxScreen(ServiceScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.context.allows(action):
             return False  # read-only: not bound, so no footer, help or palette offers it
-        if (action in INBOX_ACTIONS or action in BULK_ACTIONS) and self.older:
-            return None  # greyed out: the older service has no archive or snooze
+        if not able(action, self.source.abilities):
+            return None  # greyed out: the service cannot (an older one: archive, snooze)
         if action in ROW_ACTIONS:
             return True if self.has_rows or self.selected else None
         if action == "clear_selection":
@@ -774,7 +772,7 @@ class InboxScreen(ServiceScreen):
         self._mark(MarkAs.UNSEEN)
 
     def action_mark_all_read(self) -> None:
-        self._list_unread(self.subscriber_id, self.v2)
+        self._list_unread(self.subscriber_id, self.source)
 
     def action_archive(self) -> None:
         self._inbox_write("archive")
@@ -824,7 +822,7 @@ class InboxScreen(ServiceScreen):
         self._confirm(MarkPlan(self.subscriber_id, mark_as.value, tuple(ids), self.feed.flags(ids)))
 
     def _inbox_targets(self, action: str) -> list[str]:
-        if self.older:
+        if not able(action, self.source.abilities):
             self.notify(NOT_ON_OLDER, severity="warning", markup=False)
             return []
         ids = self._targets()
@@ -866,11 +864,11 @@ class InboxScreen(ServiceScreen):
     def action_go_to(self) -> None:
         from inboxdesk.tui.screens.goto import GoToScreen
 
-        client, v2 = self.context.client, self.v2
+        client, source = self.context.client, self.source
 
         def locator(tab: InboxTab) -> Locate:
             return lambda owner, message_id, progress: loading.locate(
-                client, owner, message_id, tab, v2, progress
+                client, owner, message_id, tab, source, progress
             )
 
         tabs = [(tab.value, locator(tab)) for tab in goto_tabs(self.tab)]
@@ -930,10 +928,11 @@ class InboxScreen(ServiceScreen):
         if not self.text:
             self.notify("Type a text to look for first (/).", markup=False)
             return
-        client, subscriber_id, tab, v2 = self.context.client, self.subscriber_id, self.tab, self.v2
+        client, subscriber_id, tab = self.context.client, self.subscriber_id, self.tab
+        source = self.source
 
         async def fetch(number: int) -> tuple[list[Row], bool]:
-            (page,) = await loading.pages(client, subscriber_id, [number], tab, v2)
+            (page,) = await loading.pages(client, subscriber_id, [number], tab, source)
             return [Row.of(m) for m in page.items if m.id], page.has_more
 
         def chosen(match: tuple[int, Row] | None) -> None:
@@ -1017,7 +1016,7 @@ class InboxScreen(ServiceScreen):
         self.show_status()
 
     def action_next_filter(self) -> None:
-        order = list(V1_TABS if self.older else InboxTab)
+        order = list(tabs_of(self.source.abilities))
         following = order[(order.index(self.tab) + 1) % len(order)]
         self.show_tab(following.value)
 
