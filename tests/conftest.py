@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import settings
 
 from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.server.runner import ServiceThread
@@ -63,6 +64,17 @@ class Service:
 
 
 ServiceFactory = Callable[..., Service]
+
+# A fuzzed test of the service draws a share of examples sized to the suite's time
+# budget; they differ from run to run, and one that failed is replayed first the next
+# time. `pytest --hypothesis-profile=thorough` draws ten times as many of each.
+settings.register_profile("thorough", max_examples=1000)
+
+
+def fuzz_examples(share: int) -> int:
+    """`share` examples in an ordinary run, scaled by the profile a run loaded (the
+    default one draws 100)."""
+    return max(1, share * settings.default.max_examples // 100)
 
 OWN_SERVICE = "own_service"
 SLOW = "slow"
