@@ -33,6 +33,12 @@ class Templates:
         self, fixture: Mapping[str, Any], db_path: Path
     ) -> tuple[Store, list[LoadedEnvironment]]:
         """A fresh store at `db_path` holding `fixture`, and what loading it returned."""
+        loaded = self.copy(fixture, db_path)
+        return Store(db_path), loaded
+
+    def copy(self, fixture: Mapping[str, Any], db_path: Path) -> list[LoadedEnvironment]:
+        """A fresh database at `db_path` holding `fixture`, for a store of any class to
+        open; what loading it returned."""
         text = json.dumps(fixture, sort_keys=True, default=str)
         key = hashlib.sha256(text.encode()).hexdigest()[:32]
         template = self.folder / f"{key}.db"
@@ -53,4 +59,4 @@ class Templates:
         with contextlib.suppress(FileExistsError):
             os.close(os.open(db_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
         shutil.copyfile(template, db_path)
-        return Store(db_path), list(self._loaded[key])
+        return list(self._loaded[key])
