@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import count, islice
 from pathlib import Path
 from typing import Any
 
@@ -147,10 +147,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = ordered
 
 
+@pytest.fixture(scope="session")
+def spare_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("spare")
+
+
 @pytest.fixture(autouse=True)
-def private_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No test reads or writes the user's data directory (the outbox's queue lives there)."""
-    monkeypatch.setenv("INBOXDESK_DATA_DIR", str(tmp_path / "user-data"))
+def private_data_dir(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, spare_folder: Path
+) -> None:
+    """No test reads or writes the user's data directory (the outbox's queue lives there).
+
+    It is `user-data` in the test's tmp_path when the test has one; a test without one
+    gets a name of its own in a folder of the run, not made until used (a tmp_path made
+    for every test cost a millisecond each)."""
+    if "tmp_path" in request.fixturenames:
+        folder = request.getfixturevalue("tmp_path") / "user-data"
+    else:
+        folder = spare_folder / f"user-data-{next(_spare_names)}"
+    monkeypatch.setenv("INBOXDESK_DATA_DIR", str(folder))
+
+
+_spare_names = count()
 
 
 @pytest.fixture(scope="session")

@@ -165,6 +165,7 @@ def deep(make_service: ServiceFactory) -> Service:
     return service
 
 
+@pytest.mark.slow
 def test_deep_offsets_of_every_tab_follow_archives_snoozes_and_their_end(deep: Service) -> None:
     states = initial_state()
     assert_tabs(deep, states)  # every tab's checkpoints built
