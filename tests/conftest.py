@@ -98,6 +98,7 @@ def fuzz_examples(share: int) -> int:
     default one draws 100)."""
     return max(1, share * settings.default.max_examples // 100)
 
+
 OWN_SERVICE = "own_service"
 SLOW = "slow"
 
