@@ -5,12 +5,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import count, islice
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from hypothesis import settings
 
 from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.server.runner import ServiceThread
@@ -40,6 +41,26 @@ JOE_MESSAGES = [jane_message(100 + n) for n in range(3)]
 OTHER_ENV_MESSAGES = [jane_message(300 + n) for n in range(2)]
 
 
+class KeptConnections(httpx.BaseTransport):
+    """The process's pool of loopback connections, lent to every test's client: closing
+    a client leaves its connections for the next one (a new connection cost the service
+    and the client 2 ms, more than most requests). A connection idle for a second is not
+    lent again, well before the service's own keep-alive (5 s) ends it."""
+
+    pool = httpx.HTTPTransport(
+        verify=LOOPBACK_TLS,
+        limits=httpx.Limits(
+            max_connections=None, max_keepalive_connections=32, keepalive_expiry=1.0
+        ),
+    )
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return self.pool.handle_request(request)
+
+    def close(self) -> None:
+        pass  # the pool outlives each client
+
+
 @dataclass
 class Service:
     url: str
@@ -49,7 +70,9 @@ class Service:
 
     def http(self, key: str | None = STAGING_KEY) -> httpx.Client:
         headers = {"Authorization": f"ApiKey {key}"} if key else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=30, verify=LOOPBACK_TLS)
+        return httpx.Client(
+            base_url=self.url, headers=headers, timeout=30, transport=KeptConnections()
+        )
 
     def row(self, sql: str, *params: Any) -> Any:
         return self.store.read().execute(sql, params).fetchone()
@@ -63,6 +86,18 @@ class Service:
 
 
 ServiceFactory = Callable[..., Service]
+
+# A fuzzed test of the service draws a share of examples sized to the suite's time
+# budget; they differ from run to run, and one that failed is replayed first the next
+# time. `pytest --hypothesis-profile=thorough` draws ten times as many of each.
+settings.register_profile("thorough", max_examples=1000)
+
+
+def fuzz_examples(share: int) -> int:
+    """`share` examples in an ordinary run, scaled by the profile a run loaded (the
+    default one draws 100)."""
+    return max(1, share * settings.default.max_examples // 100)
+
 
 OWN_SERVICE = "own_service"
 SLOW = "slow"
@@ -113,12 +148,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = ordered
 
 
+@pytest.fixture(scope="session")
+def spare_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("spare")
+
+
 @pytest.fixture(autouse=True)
-def private_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def private_data_dir(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, spare_folder: Path
+) -> None:
     """No test reads or writes the user's data directory (the outbox's queue lives there)
-    or log directory (a crash's log)."""
-    monkeypatch.setenv("INBOXDESK_DATA_DIR", str(tmp_path / "user-data"))
-    monkeypatch.setenv("INBOXDESK_LOG_DIR", str(tmp_path / "user-log"))
+    or log directory (a crash's log).
+
+    It is `user-data` in the test's tmp_path when the test has one; a test without one
+    gets a name of its own in a folder of the run, not made until used (a tmp_path made
+    for every test cost a millisecond each)."""
+    if "tmp_path" in request.fixturenames:
+        folder = request.getfixturevalue("tmp_path") / "user-data"
+    else:
+        folder = spare_folder / f"user-data-{next(_spare_names)}"
+    monkeypatch.setenv("INBOXDESK_DATA_DIR", str(folder))
+    monkeypatch.setenv("INBOXDESK_LOG_DIR", str(folder.with_name(f"{folder.name}-log")))
+
+
+_spare_names = count()
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,6 @@ import inspect
 
 from textual.app import App
 from textual.widgets import Footer
-from textual_serve.server import Server
 
 from inboxdesk.private_apis import (
     app_crash,
@@ -62,6 +61,9 @@ def test_textual_app_keeps_its_crash_in_exception() -> None:
 
 
 async def test_textual_serve_builds_its_routes_in_make_app() -> None:
+    # Imported here: aiohttp costs 0.7 s, which every worker paid at collection.
+    from textual_serve.server import Server
+
     server = Server("true", host="127.0.0.1", port=0)
     application = await serve_routes(server)  # aiohttp's run_app takes the coroutine
     assert type(application).__module__.startswith("aiohttp"), "Server._make_app changed"

@@ -133,6 +133,8 @@ def test_no_string_of_the_program_says_a_lazy_plural() -> None:
     found = []
     for path in sorted((Path(__file__).parent.parent / "src").rglob("*.py")):
         source = path.read_text(encoding="utf-8")
+        if not lazy.search(source):
+            continue  # a token is a slice of its source: none of this file's can match
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
             if token.type in string_tokens and lazy.search(token.string):
                 found.append(f"{path.name}:{token.start[0]}: {token.string}")

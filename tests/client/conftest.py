@@ -12,13 +12,14 @@ import pytest
 from inboxdesk.cli import main
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.models import MarkAs
-from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Caller, Store
 from tests.client.faults import FaultTransport
 from tests.conftest import EXAMPLE, OWN_SERVICE, STAGING_KEY, Service, ServiceFactory, give_back
 from tests.shared_service import SharedService
+from tests.templates import Templates
 
 
 class CountingStore(Store):
@@ -47,11 +48,15 @@ class Counted:
     """A counting store, served by `shared` (swapped in) or by a thread of its own."""
 
     def __init__(
-        self, tmp_path: Path, shared: SharedService | None = None, **settings: Any
+        self,
+        tmp_path: Path,
+        templates: Templates,
+        shared: SharedService | None = None,
+        **settings: Any,
     ) -> None:
         self.db = tmp_path / "counted.db"
+        templates.copy(read_fixture(EXAMPLE), self.db)
         self.store = CountingStore(self.db)
-        load_fixture(self.store, read_fixture(EXAMPLE))
         wanted = ServerSettings(db_path=self.db, **settings)
         self.own = shared is None
         if shared is None:
@@ -73,10 +78,13 @@ class Counted:
 
 @pytest.fixture
 def counted(
-    tmp_path: Path, request: pytest.FixtureRequest, shared_thread: SharedService
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    shared_thread: SharedService,
+    templates: Templates,
 ) -> Iterator[Counted]:
     own = request.node.get_closest_marker(OWN_SERVICE) is not None
-    service = Counted(tmp_path, None if own else shared_thread)
+    service = Counted(tmp_path, templates, None if own else shared_thread)
     yield service
     if service.own:
         service.thread.stop()
@@ -85,14 +93,14 @@ def counted(
 
 
 @pytest.fixture
-def make_counted(tmp_path: Path) -> Iterator[Any]:
+def make_counted(tmp_path: Path, templates: Templates) -> Iterator[Any]:
     """Counted services with ServerSettings of their own, each on its own thread."""
     made: list[Counted] = []
 
     def make(**settings: Any) -> Counted:
         folder = tmp_path / str(len(made))
         folder.mkdir()
-        service = Counted(folder, **settings)
+        service = Counted(folder, templates, **settings)
         made.append(service)
         return service
 

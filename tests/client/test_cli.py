@@ -92,8 +92,12 @@ def test_mark_as_with_ids_from_stdin_and_a_partial_report(
 
 
 def test_mark_all(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
+    before = env.snapshot()
     code, out, err = run(capsys, "mark-all", "jane", "read")  # no terminal to ask, no --yes
-    assert code == 2 and out == "" and "pass --yes" in err
+    assert code == 2 and out == "" and "[y/N]" not in err
+    (line,) = err.splitlines()
+    assert "no terminal to ask" in line and "pass --yes" in line
+    assert env.snapshot() == before
     code, out, _ = run(capsys, "mark-all", "jane", "read", "--yes")
     assert code == 0 and out.strip() == "Marked 8 messages read."
 

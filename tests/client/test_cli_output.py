@@ -132,35 +132,22 @@ def _mark_all(stdin: int, *flags: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_mark_all_asks_on_a_real_terminal_and_a_script_needs_yes(env: Service) -> None:
+def test_mark_all_asks_on_a_real_terminal(env: Service) -> None:
     """Standard input a pseudo-terminal: it asks, and reads the answer typed there
-    (typed ahead: the terminal keeps it). Without a terminal there is no one to ask: a
-    script is refused without --yes (exit 2, one line naming it), as every write that
-    asks first (decision 113)."""
+    (typed ahead: the terminal keeps it). What each answer and --yes do on a terminal:
+    test_mark_all_confirms_on_a_terminal_unless_yes; a script without a terminal,
+    refused without --yes (decision 113): test_cli.py's test_mark_all (both in-process,
+    on the same rule, `prompts.go_ahead`)."""
     master, slave = pty.openpty()
     try:
-        before = env.snapshot()
-        os.write(master, b"n\n")
-        declined = _mark_all(slave)
-        assert declined.returncode == 1, declined.stderr
-        assert "(8 are not read now)? [y/N]" in declined.stderr
-        assert "Nothing changed." in declined.stderr and env.snapshot() == before
         os.write(master, b"y\n")
         accepted = _mark_all(slave)
-        assert accepted.returncode == 0 and accepted.stdout == "Marked 8 messages read.\n"
-        told = _mark_all(slave, "--yes")
-        assert told.returncode == 0 and "[y/N]" not in told.stderr
     finally:
         os.close(master)
         os.close(slave)
-    before = env.snapshot()
-    script = _mark_all(subprocess.DEVNULL)
-    assert script.returncode == 2 and "[y/N]" not in script.stderr
-    (line,) = script.stderr.splitlines()
-    assert "no terminal to ask" in line and "pass --yes" in line
-    assert env.snapshot() == before
-    script = _mark_all(subprocess.DEVNULL, "--yes")
-    assert script.returncode == 0 and script.stdout == "Marked 0 messages read.\n"
+    assert accepted.returncode == 0, accepted.stderr
+    assert "(8 are not read now)? [y/N]" in accepted.stderr
+    assert accepted.stdout == "Marked 8 messages read.\n"
 
 
 def test_ctrl_c_at_a_question_stops_at_once_without_waiting_for_enter(env: Service) -> None:

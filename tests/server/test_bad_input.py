@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Service, jane_message
+from tests.conftest import Service, fuzz_examples, jane_message
 
 MARK = "/v1/subscribers/jane/messages/mark-as"
 VALID_ID = jane_message(1)
@@ -163,16 +165,25 @@ bodies = (
 )
 
 
+@pytest.fixture
+def http(service: Service) -> Iterator[httpx.Client]:
+    """One client for all of a fuzzed test's examples: one kept-alive connection, in
+    place of a connection (and a client) made for each example."""
+    with service.http() as client:
+        yield client
+
+
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=fuzz_examples(50),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(body=bodies, subscriber=st.sampled_from(["jane", "nobody", "j%20ane", "jane%00"]))
 def test_fuzzed_mark_as_never_5xx_and_rejections_change_nothing(
-    service: Service, body: Any, subscriber: str
+    service: Service, http: httpx.Client, body: Any, subscriber: str
 ) -> None:
     before = service.snapshot()
-    with service.http() as http:
-        response = http.post(f"/v1/subscribers/{subscriber}/messages/mark-as", json=body)
+    response = http.post(f"/v1/subscribers/{subscriber}/messages/mark-as", json=body)
     assert response.status_code < 500, response.text
     assert response.headers["content-type"].startswith("application/json")
     if response.status_code >= 400:
@@ -181,7 +192,9 @@ def test_fuzzed_mark_as_never_5xx_and_rejections_change_nothing(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=fuzz_examples(30),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     integration=st.text(min_size=1, max_size=40).filter(
@@ -190,13 +203,14 @@ def test_fuzzed_mark_as_never_5xx_and_rejections_change_nothing(
     key=st.none()
     | st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=300),
 )
-def test_fuzzed_set_primary_never_5xx(service: Service, integration: str, key: str | None) -> None:
+def test_fuzzed_set_primary_never_5xx(
+    service: Service, http: httpx.Client, integration: str, key: str | None
+) -> None:
     before = service.snapshot()
     headers = {"Idempotency-Key": key} if key else {}
-    with service.http() as http:
-        response = http.post(
-            f"/v1/integrations/{quote(integration, safe='')}/set-primary", headers=headers
-        )
+    response = http.post(
+        f"/v1/integrations/{quote(integration, safe='')}/set-primary", headers=headers
+    )
     assert response.status_code in (400, 404, 422), response.text
     assert service.snapshot() == before
 

@@ -14,7 +14,7 @@ import copy
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from inboxdesk.server.checkpoints import STRIDE
-from inboxdesk.server.fixtures import load_fixture, read_fixture
+from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store, iso
@@ -165,6 +165,7 @@ def deep(make_service: ServiceFactory) -> Service:
     return service
 
 
+@pytest.mark.slow
 def test_deep_offsets_of_every_tab_follow_archives_snoozes_and_their_end(deep: Service) -> None:
     states = initial_state()
     assert_tabs(deep, states)  # every tab's checkpoints built
@@ -221,13 +222,13 @@ OLD_INDEXES = (
 )
 
 
-def old_database(path: Path) -> dict[str, str]:
-    """A database as the service made it before the flag columns: the fixture loaded,
-    then the columns and their indexes taken away (the columns are the table's last, so
-    what is left is the old table). Its documents, by message id."""
-    store = Store(path)
-    load_fixture(store, deep_fixture())
-    store.close()
+def old_database(path: Path, loaded: Service) -> dict[str, str]:
+    """A database as the service made it before the flag columns: a copy of `loaded`
+    (the fixture loaded, nothing done yet), then the columns and their indexes taken
+    away (the columns are the table's last, so what is left is the old table). Its
+    documents, by message id."""
+    with closing(sqlite3.connect(loaded.db_path)) as source, closing(sqlite3.connect(path)) as db:
+        source.backup(db)
     with sqlite3.connect(path) as db:
         for index in ("messages_by_flags", "messages_by_snooze"):
             db.execute(f"DROP INDEX {index}")
@@ -235,6 +236,7 @@ def old_database(path: Path) -> dict[str, str]:
             db.execute(f"ALTER TABLE messages DROP COLUMN {column}")
         for statement in OLD_INDEXES:
             db.execute(statement)
+        db.execute("PRAGMA user_version = 0")  # databases made then were never stamped
         docs = dict(db.execute("SELECT id, doc FROM messages").fetchall())
     db.close()
     return docs
@@ -278,7 +280,7 @@ def jane_inbox(service: Service, **tab: str) -> list[dict[str, Any]]:
 def test_a_database_made_before_the_flag_columns_is_brought_up_and_answers_the_same(
     tmp_path: Path, shared_thread: SharedService, deep: Service
 ) -> None:
-    docs = old_database(tmp_path / "old.db")
+    docs = old_database(tmp_path / "old.db", deep)
     migrated = Store(tmp_path / "old.db")
     migrated.clock = lambda: NOW
     db = migrated.read()

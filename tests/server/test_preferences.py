@@ -4,14 +4,12 @@ and per-workflow choices, critical workflows, and every refusal, over loopback H
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
 
-from inboxdesk.models.preference import Criticality, SubscriberPreferences
-from inboxdesk.server.demo import demo_fixture
+from inboxdesk.models.preference import SubscriberPreferences
 from inboxdesk.server.fixtures import FixtureError, load_fixture
 from inboxdesk.server.store import Store
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
@@ -191,21 +189,6 @@ def test_a_repeated_change_with_one_key_is_applied_once(prefs: Service) -> None:
         again = http.patch(ADA, json=body, headers={"Idempotency-Key": "pref-1"})
     assert first.status_code == again.status_code == 200
     assert again.headers.get("Idempotency-Replay") == "true"
-
-
-def test_the_demo_holds_adas_opt_outs_and_a_critical_security_alert(tmp_path: Any) -> None:
-    store = Store(tmp_path / "demo.db")
-    loaded = load_fixture(store, demo_fixture(datetime(2026, 11, 1, 12, tzinfo=UTC)))
-    for env in loaded:
-        caller = store.authenticate(env.api_key)
-        assert caller is not None
-        body = {"data": store.preferences(caller, "ada.lovelace")}
-        assert body["data"]["global"]["channels"]["sms"] is False
-        assert _workflow(body, "order-shipped")["channels"]["email"] is False
-        critical = store.preferences(caller, "ada.lovelace", Criticality.CRITICAL)
-        assert [w["workflow"]["name"] for w in critical["workflows"]] == ["Security alert"]
-        others = store.preferences(caller, "grace.hopper")
-        assert any(w["channels"].get("email") is False for w in others["workflows"])
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from inboxdesk.models.preference import Criticality
 from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
 from inboxdesk.server.store import Store
 from tests.conftest import EXAMPLE, ServiceFactory
@@ -181,7 +182,7 @@ def test_the_demo_agrees_with_ada_s_preferences_and_applies_them_to_a_later_step
         load_fixture(Store(tmp_path / "refused.db"), fixture)
     development["notifications"][-1]["jobs"] = [pending("sms")]
     store = Store(tmp_path / "demo.db")
-    load_fixture(store, fixture)
+    loaded = load_fixture(store, fixture)
     row = (
         store.read()
         .execute(
@@ -194,3 +195,18 @@ def test_the_demo_agrees_with_ada_s_preferences_and_applies_them_to_a_later_step
     )
     assert json.loads(row["job"])["status"] == "canceled"
     assert json.loads(row["detail"])["detail"] == GLOBAL_TEXT
+    # Her choices as the service answers them, in every environment of the demo (a
+    # critical security alert among its workflows), and Grace's email turned off.
+    for env in loaded:
+        caller = store.authenticate(env.api_key)
+        assert caller is not None
+        mine = store.preferences(caller, "ada.lovelace")
+        assert mine["global"]["channels"]["sms"] is False
+        (shipped,) = [
+            w for w in mine["workflows"] if w["workflow"]["identifier"] == "order-shipped"
+        ]
+        assert shipped["channels"]["email"] is False
+        critical = store.preferences(caller, "ada.lovelace", Criticality.CRITICAL)
+        assert [w["workflow"]["name"] for w in critical["workflows"]] == ["Security alert"]
+        others = store.preferences(caller, "grace.hopper")
+        assert any(w["channels"].get("email") is False for w in others["workflows"])

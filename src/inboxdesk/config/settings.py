@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field, PrivateAttr, ValidationError
@@ -152,6 +154,41 @@ def layers(
     ]
 
 
+@dataclass
+class _Run:
+    """What one `resolve` layers: read by `_Resolved` while it is built."""
+
+    environ: Mapping[str, str]
+    config: ConfigFile
+    profile: tuple[str | None, Source]
+    layers: list[Recorded] = field(default_factory=list)
+
+
+_RUN: ContextVar[_Run] = ContextVar("settings_run")
+
+
+class _Resolved(Settings):
+    """The settings `resolve` builds: pydantic-settings takes the sources from the class,
+    so these are the run's being resolved. One class for every run: a class made per run
+    cost pydantic its validators each time (most of a resolve's 5 ms)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        run = _RUN.get()
+        run.layers[:] = layers(settings_cls, init_settings, run.environ, run.config, run.profile)
+        return tuple(run.layers)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._provenance = provenance(_RUN.get().layers)
+
+
 def resolve(
     flags: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
@@ -165,28 +202,13 @@ def resolve(
     profile = chosen_profile(given.pop("profile", None), env, file)
     if profile[0] is not None:
         given["profile"] = profile[0]  # the init source's, with the Source that chose it
-    run: list[Recorded] = []
-
-    class Resolved(Settings):
-        # A class per run, as pydantic-settings takes the sources from the class.
-        @classmethod
-        def settings_customise_sources(
-            cls,
-            settings_cls: type[BaseSettings],
-            init_settings: PydanticBaseSettingsSource,
-            env_settings: PydanticBaseSettingsSource,
-            dotenv_settings: PydanticBaseSettingsSource,
-            file_secret_settings: PydanticBaseSettingsSource,
-        ) -> tuple[PydanticBaseSettingsSource, ...]:
-            run[:] = layers(settings_cls, init_settings, env, file, profile)
-            return tuple(run)
-
-        def model_post_init(self, context: Any, /) -> None:
-            self._provenance = provenance(run)
-
+    run = _Run(env, file, profile)
+    token = _RUN.set(run)
     try:
-        return Resolved(**given)
+        return _Resolved(**given)
     except ValidationError as exc:
-        field = str(exc.errors()[0]["loc"][0])
-        source = provenance(run).get(field, DEFAULT)
-        raise one_line(exc, lambda _: source.where(field)) from None
+        field_name = str(exc.errors()[0]["loc"][0])
+        source = provenance(run.layers).get(field_name, DEFAULT)
+        raise one_line(exc, lambda _: source.where(field_name)) from None
+    finally:
+        _RUN.reset(token)

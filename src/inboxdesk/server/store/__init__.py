@@ -8,6 +8,7 @@ its wire JSON in `doc`. Every read and write is scoped to the caller's environme
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import threading
 from pathlib import Path
@@ -54,8 +55,19 @@ from inboxdesk.server.store.topics import TOPICS_SCHEMA, TopicStore
 from inboxdesk.server.store.triggers import WORKER_SCHEMA, FoundWorkflow, TriggerStore
 from inboxdesk.server.worker import Worker
 
+# Everything that opening a database brings it up to.
+_SCHEMA = SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA + WORKER_SCHEMA + TOPICS_SCHEMA
+# Stamped in the file (SQLite's `PRAGMA user_version`) once a database is brought up to
+# this schema, so that the next open skips the work. A digest of the schema itself, not a
+# number to bump: any change to it (a column, an index) brings every database made
+# before up to date again. Never 0, which is what SQLite gives a file never stamped.
+SCHEMA_VERSION = 1 + int.from_bytes(
+    hashlib.sha256(repr((_SCHEMA, ADDED_COLUMNS, INDEXES)).encode()).digest()[:4], "big"
+) % (2**31 - 1)
+
 __all__ = [
     "MARK_EFFECTS",
+    "SCHEMA_VERSION",
     "SUBSCRIBER_COUNT_CAP",
     "SUBSCRIBER_ORDER",
     "ActivityQuery",
@@ -109,13 +121,14 @@ class Store(
             # gives its -wal and -shm files the database file's mode.
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
-        self._connection().executescript(
-            SCHEMA + ACTIVITY_SCHEMA + PREFERENCES_SCHEMA + WORKER_SCHEMA + TOPICS_SCHEMA
-        )
-        self._add_columns()
-        with self.transaction() as db:
-            # Requests that were running when the process died never finish.
-            db.execute("DELETE FROM idempotency WHERE state = 'pending'")
+        db = self._connection()
+        if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            db.executescript(_SCHEMA)
+            self._add_columns()
+        if db.execute("SELECT 1 FROM idempotency WHERE state = 'pending' LIMIT 1").fetchone():
+            with self.transaction() as writing:
+                # Requests that were running when the process died never finish.
+                writing.execute("DELETE FROM idempotency WHERE state = 'pending'")
         # The worker of this store: started by the first trigger, or now when work
         # queued before the last stop is waiting.
         self.worker = Worker(self)
@@ -128,7 +141,8 @@ class Store(
 
     def _add_columns(self) -> None:
         """Bring a database made by an older version up to the schema, in place: its
-        missing columns added and filled from what its rows hold, its indexes renewed."""
+        missing columns added and filled from what its rows hold, its indexes renewed,
+        and the schema's version stamped with them."""
         with self.transaction() as db:
             for table, column, kind, fill in ADDED_COLUMNS:
                 have = {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}
@@ -138,3 +152,4 @@ class Store(
                         db.execute(fill)
             for statement in INDEXES:
                 db.execute(statement)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
