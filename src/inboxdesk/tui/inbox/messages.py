@@ -53,10 +53,12 @@ class SubscriberLoaded(TextualMessage):
 
 
 class CountsLoaded(TextualMessage):
-    def __init__(self, subscriber_id: str, counts: NotificationCounts) -> None:
+    def __init__(self, subscriber_id: str, counts: NotificationCounts, asked: int = 0) -> None:
         super().__init__()
         self.subscriber_id = subscriber_id
         self.counts = counts
+        # Which ask this answers: one asked before a write's answer came is stale.
+        self.asked = asked
 
 
 class UnreadListed(TextualMessage):

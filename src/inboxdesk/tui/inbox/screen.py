@@ -131,6 +131,10 @@ class InboxScreen(ServiceScreen):
         self._refresh_timer: Timer | None = None
         self._top_id: object = None
         self._followed: str | None = None
+        # Counts asked so far, and the first ask answered after the last write's answer:
+        # an answer to an earlier ask may have been read before that write.
+        self._counts_asked = 0
+        self._counts_fresh = 0
 
     @property
     def feed(self) -> Feed:
@@ -401,7 +405,11 @@ class InboxScreen(ServiceScreen):
 
     def _load_header(self, subscriber_id: str) -> None:
         self._load_subscriber(subscriber_id)
-        self._load_counts(subscriber_id, self.source, self.counts)
+        self._ask_counts(subscriber_id)
+
+    def _ask_counts(self, subscriber_id: str) -> None:
+        self._counts_asked += 1
+        self._load_counts(subscriber_id, self.source, self.counts, self._counts_asked)
 
     def _adopt(self, first: FirstPage) -> None:
         """The first page the App asked for: shown before the first frame if it came,
@@ -459,20 +467,24 @@ class InboxScreen(ServiceScreen):
 
     @work(name="load_counts", group="counts", exclusive=True, exit_on_error=False)
     async def _load_counts(
-        self, subscriber_id: str, source: InboxSource, hint: NotificationCounts | None
+        self,
+        subscriber_id: str,
+        source: InboxSource,
+        hint: NotificationCounts | None,
+        asked: int,
     ) -> None:
         client = self.context.client
         try:
             counts = await loading.counts(client, subscriber_id, source)
             if not loading.capped(counts):
-                self.post_message(CountsLoaded(subscriber_id, counts))
+                self.post_message(CountsLoaded(subscriber_id, counts, asked))
                 return
             if hint is None or hint.unread.capped or hint.unseen.capped:
-                self.post_message(CountsLoaded(subscriber_id, counts))  # 99+ meanwhile
+                self.post_message(CountsLoaded(subscriber_id, counts, asked))  # 99+ meanwhile
             counts = await loading.exact_counts(client, subscriber_id, counts, source, hint)
         except NotFoundError:
             return  # the subscriber's load says so, once
-        self.post_message(CountsLoaded(subscriber_id, counts))
+        self.post_message(CountsLoaded(subscriber_id, counts, asked))
 
     # Not exclusive: pages of a newer listing simply make older answers stale.
     @work(name="load_pages", group="pages", exit_on_error=False)
@@ -635,7 +647,7 @@ class InboxScreen(ServiceScreen):
             self.call_later(self.run_action, "app.pick_subscriber")
 
     def on_counts_loaded(self, event: CountsLoaded) -> None:
-        if event.subscriber_id == self.subscriber_id:
+        if event.subscriber_id == self.subscriber_id and event.asked >= self._counts_fresh:
             self.counts = event.counts
 
     def on_unread_listed(self, event: UnreadListed) -> None:
@@ -662,6 +674,8 @@ class InboxScreen(ServiceScreen):
         if kind_of(write).subject != "subscriber" or write.target != self.subscriber_id:
             return
         if isinstance(event, Sent | Partial):
+            # Counts asked before this answer may have been read before the write.
+            self._counts_fresh = self._counts_asked + 1
             if event.result.refetch:
                 self.reload()  # mark-all answers a number: the rows in view again
             else:
@@ -671,13 +685,18 @@ class InboxScreen(ServiceScreen):
                 ]
                 applied = apply_answer(self.feed, self.tab, self.counts, items)
                 self._repaint(applied.changed)
-                if applied.reload:
-                    self.reload()  # one this tab lists is not among the rows (an undo)
-                elif applied.counts is not None:
+                if applied.reload or self.state.busy:
+                    # One this tab lists is not among the rows (an undo); or pages are on
+                    # their way that may have been read before this write (a refresh as
+                    # queued writes are sent): read again after it, not left stale.
+                    self.reload()
+                elif applied.counts is not None and applied.changed:
                     # Known from the answer: the exact counts are searched for on refresh.
+                    # (A row the answer left as it was was read after the write already:
+                    # counts read with it may be older, so they are asked again.)
                     self.counts = applied.counts
                     return
-            self._load_counts(self.subscriber_id, self.source, self.counts)
+            self._ask_counts(self.subscriber_id)
 
     def _say_inbox_write(self, event: Sent | Partial) -> None:
         """What an archive or snooze changed, against the rows as they were before it
