@@ -38,7 +38,7 @@ from inboxdesk.tui.environments import (
     explained,
     header_environment,
     reopen_on,
-    switch_views,
+    switch_target,
 )
 from inboxdesk.tui.error_titles import error_title
 from inboxdesk.tui.messages import (
@@ -451,7 +451,7 @@ class InboxdeskApp(App[None]):
         mode = self.current_mode
         back_to = mode if mode in ("integrations", "history") else None
         connected = self.views.built(INBOX) is not None
-        target = switch_views(self, keys, environment_id, queued, connected)
+        target = switch_target(self, keys, environment_id, queued, connected)
         if target is None:
             return
         shown = self.current_subscriber.value

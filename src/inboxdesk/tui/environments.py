@@ -119,7 +119,7 @@ def header_environment(held: HeldKey, scope: Scope | None) -> str:
     return f"{PRODUCTION_MARK}{where}" if held.production else where
 
 
-def switch_views(
+def switch_target(
     app: App[Any], keys: HeldKeys, environment_id: str | None, queued: int, connected: bool
 ) -> HeldKey | None:
     """The key to switch to (`environment_id`'s, else the next); None, said why, when

@@ -49,8 +49,8 @@ def _told(
     return built
 
 
-# The screens' modules are imported when first built: the first frame needs the inbox's
-# alone (app.py imports it).
+# Each screen's module is imported when the screen is first built: the first frame
+# imports the inbox's alone.
 
 
 def _inbox(context: ViewContext, ask: object) -> Screen[Any]:
