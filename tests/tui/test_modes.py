@@ -1,5 +1,6 @@
-"""Views as Textual modes (tui/modes.py): one list of them, each built once on first use,
-and the timeline's Esc back to the view it was opened from. That an environment switch
+"""Views as Textual modes (tui/modes.py): one list of them, each built once on first use
+(left and opened again, the same screen), and the timeline's Esc back to the view it
+was opened from. That an environment switch
 builds them again with the new key: tests/tui/test_environments.py (the inbox and
 Integrations of the other environment)."""
 
@@ -10,7 +11,6 @@ import pytest
 from inboxdesk.tui import view_keys
 from inboxdesk.tui.activity.screen import ActivityScreen
 from inboxdesk.tui.activity.timeline import TimelineScreen
-from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.modes import VIEWS, title_of
 from inboxdesk.tui.screens.help import HelpScreen
 from tests.conftest import Service, ServiceFactory
@@ -57,15 +57,7 @@ async def test_each_view_is_a_mode_built_once_and_esc_leaves_the_timeline_for_it
         await until(pilot, lambda: app.screen is timeline, what="the timeline again")
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is activity, what="back to Activity")
-        # Each view's screen is built once: left and opened again, it is the same one.
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="History")
-        history = app.screen
-        await pilot.press("1")
-        await until(pilot, lambda: app.screen is inbox, what="the inbox again")
-        await pilot.press("3")
-        await until(pilot, lambda: app.screen is history, what="History again")
-        # A question is pushed within the current mode, and leaves it as it was.
+        # A question is pushed within the current mode, over its view.
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
-        assert app.current_mode == "history" and app.screen_stack == [history, app.screen]
+        assert app.current_mode == "activity" and app.screen_stack == [activity, app.screen]
