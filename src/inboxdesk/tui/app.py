@@ -50,7 +50,7 @@ from inboxdesk.tui.messages import (
     ServiceAnswered,
     SubscribersListed,
 )
-from inboxdesk.tui.modes import CONNECTING, INBOX, Views, title_of
+from inboxdesk.tui.modes import INBOX, Views, title_of
 from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.writes.model import Where
 
@@ -78,9 +78,6 @@ class InboxdeskApp(App[None]):
     CSS_PATH = Path(__file__).parent / "inboxdesk.tcss"
     TITLE = "inboxdesk"
     COMMANDS = {_app_commands}  # the palette's one provider, loaded when first opened
-    # The App's own screen, "connecting to …": a mode of its own, so that an environment
-    # switch can show it while the views' modes are reset (tui/modes.py).
-    DEFAULT_MODE = CONNECTING
     BINDINGS = [
         Binding(
             "question_mark,f1", "help", "Help", id="app.help", tooltip="Every key that applies here"
@@ -118,7 +115,6 @@ class InboxdeskApp(App[None]):
         writes: WriteStore | None = None,
     ) -> None:
         super().__init__()
-        self.add_mode(CONNECTING, self.get_default_screen)
         # Every view is a mode, built from the view context on first use.
         self.views = Views(self, lambda: self.context)
         self.settings = settings

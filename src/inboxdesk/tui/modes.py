@@ -15,20 +15,24 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App
+from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.message import Message
 from textual.screen import Screen
+from textual.widgets import Static
 
+# The first frame's view, imported with the app (under the paused collector, entry.py).
+from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import SubscribersListed
 
 if TYPE_CHECKING:
     from inboxdesk.tui.context import ViewContext
 
-# The mode shown before the inbox opens (and during an environment switch): the App's
-# own screen, "connecting to …", with any start-up problem over it.
-CONNECTING = "connecting"
 INBOX = "inbox"
 TIMELINE = "timeline"
+# Shown while an environment switch resets the views' modes. Before the inbox opens the
+# App's own screen ("connecting to …", Textual's default mode) shows.
+SWITCHING = "switching"
 
 
 def _posted(screen: Screen[Any], ask: object) -> None:
@@ -49,13 +53,10 @@ def _told(
     return built
 
 
-# Each screen's module is imported when the screen is first built: the first frame
-# imports the inbox's alone.
+# Each other screen's module is imported when the screen is first built.
 
 
 def _inbox(context: ViewContext, ask: object) -> Screen[Any]:
-    from inboxdesk.tui.inbox.screen import InboxScreen
-
     assert isinstance(ask, SubscribersListed)  # the App opens it once connected
     return InboxScreen(ask.open or "", context, ask.first_page)
 
@@ -137,6 +138,14 @@ def title_of(name: str | None) -> str:
     return view.title if view is not None else "inboxdesk"
 
 
+class Switching(Screen[None]):
+    """What shows while the views' modes are reset: a mode added on the first switch,
+    so that start-up builds none (the first frame's mode is Textual's default)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("inboxdesk: switching environments…"), id="connecting")
+
+
 class Views:
     """The views' modes of one App: added once, built on first use, reset on a switch."""
 
@@ -144,6 +153,7 @@ class Views:
         self.app = app
         self._context_of = context_of
         self._asked: dict[str, object] = {}  # what the mode being built was opened for
+        self._switching = False  # whether the SWITCHING mode was added
         for view in VIEWS:
             app.add_mode(view.name, partial(self._build, view))
 
@@ -190,9 +200,12 @@ class Views:
         return screen
 
     async def reset(self) -> None:
-        """Every view's screen gone, built again on its next use: the connecting screen
-        shows meanwhile (an environment switch)."""
-        await self.app.switch_mode(CONNECTING)
+        """Every view's screen gone, built again on its next use (an environment
+        switch); a screen that says so shows meanwhile."""
+        if not self._switching:
+            self._switching = True
+            self.app.add_mode(SWITCHING, Switching)
+        await self.app.switch_mode(SWITCHING)
         for view in VIEWS:
             await self.app.remove_mode(view.name)
             self.app.add_mode(view.name, partial(self._build, view))
