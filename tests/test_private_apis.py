@@ -15,6 +15,7 @@ from inboxdesk.private_apis import (
     mark_footer_ready,
     serve_routes,
     start_key_as_footer,
+    styled_as_app,
 )
 
 
@@ -39,6 +40,18 @@ def test_textual_footer_keys_start_compact() -> None:
     start_key_as_footer(palette_key, Footer(compact=False))
     assert palette_key.compact is True, "the palette's key stays compact, as in Textual"
     assert "-command-palette" in inspect.getsource(Footer.compose), "palette key class changed"
+
+
+def test_textual_restyles_the_app_for_a_mode_screen_whose_css_count_differs() -> None:
+    from textual.screen import Screen
+
+    app: App[None] = App()
+    screen: Screen[None] = Screen()
+    source = inspect.getsource(App._init_mode)
+    assert "screen._css_update_count != self._css_update_count" in source, "_init_mode changed"
+    assert "self.refresh_css()" in source, "_init_mode no longer restyles the app"
+    styled_as_app(screen, app)
+    assert screen._css_update_count == app._css_update_count
 
 
 def test_textual_app_keeps_its_crash_in_exception() -> None:

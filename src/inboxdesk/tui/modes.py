@@ -21,6 +21,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from inboxdesk.private_apis import styled_as_app
+
 # The first frame's view, imported with the app (under the paused collector, entry.py).
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import SubscribersListed
@@ -158,7 +160,10 @@ class Views:
             app.add_mode(view.name, partial(self._build, view))
 
     def _build(self, view: View) -> Screen[Any]:
-        return view.build(self._context_of(), self._asked.pop(view.name, None))
+        screen = view.build(self._context_of(), self._asked.pop(view.name, None))
+        # Styled as it mounts, as a pushed screen is: no restyle of the whole app.
+        styled_as_app(screen, self.app)
+        return screen
 
     def built(self, name: str) -> Screen[Any] | None:
         """The view's screen, if its mode was entered since the last reset."""
