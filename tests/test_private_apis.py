@@ -15,6 +15,7 @@ from inboxdesk.private_apis import (
     serve_routes,
     set_footer_key_enabled,
     start_key_as_footer,
+    styled_as_app,
 )
 
 
@@ -52,6 +53,18 @@ def test_textual_footer_keys_keep_disabled_in_a_flag_and_a_class() -> None:
     assert key._disabled is True and key.has_class("-disabled")
     source = inspect.getsource(FooterKey)
     assert "if self._disabled:" in source and " -disabled" in source, "FooterKey changed"
+
+
+def test_textual_restyles_the_app_for_a_mode_screen_whose_css_count_differs() -> None:
+    from textual.screen import Screen
+
+    app: App[None] = App()
+    screen: Screen[None] = Screen()
+    source = inspect.getsource(App._init_mode)
+    assert "screen._css_update_count != self._css_update_count" in source, "_init_mode changed"
+    assert "self.refresh_css()" in source, "_init_mode no longer restyles the app"
+    styled_as_app(screen, app)
+    assert screen._css_update_count == app._css_update_count
 
 
 def test_textual_app_keeps_its_crash_in_exception() -> None:

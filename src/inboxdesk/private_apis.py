@@ -16,6 +16,12 @@ library changes one of them, so that an upgrade says where to look.
   progress, pygments) whenever those are installed, as ours are: 70 ms of every start
   for a tool inboxdesk never runs. An entry of None in `sys.modules` makes that import
   fail as if they were missing, and httpx leaves its `main` out (entry.py).
+- Textual reparses every stylesheet and restyles the whole app when a mode's first
+  screen is entered (`App._init_mode`: a new screen's `_css_update_count` differs from
+  the app's), which pushing a screen never does: a view's first opening cost that. A
+  view's screen is styled from the stylesheet as it stands when it mounts, so it is
+  counted as up to date when built (tui/modes.py); a later change of theme or CSS
+  still restyles it when its mode is entered again.
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -51,6 +57,10 @@ def set_footer_key_enabled(key: Any, enabled: bool) -> None:
     """A footer key on or off, as Textual's footer composes it (`disabled=not enabled`)."""
     key._disabled = not enabled
     key.set_class(not enabled, "-disabled")
+
+
+def styled_as_app(screen: Any, app: Any) -> None:
+    screen._css_update_count = app._css_update_count
 
 
 def app_crash(app: Any) -> BaseException | None:

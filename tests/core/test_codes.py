@@ -131,6 +131,8 @@ def test_nothing_to_read_is_no_code() -> None:
     assert provider_code("TWILIO", "") == ProviderCode("twilio", "")
     assert provider_code("twilio", "null").code == ""
     assert provider_code("fcm", "[1, 2]").code == ""
+    # Nested deeper than the JSON reader goes: read as text, as any other non-JSON.
+    assert provider_code("twilio", "[" * 100_000).code == ""
 
 
 @pytest.mark.parametrize(

@@ -38,10 +38,9 @@ from inboxdesk.tui.environments import (
     explained,
     header_environment,
     reopen_on,
-    switch_views,
+    switch_target,
 )
 from inboxdesk.tui.error_titles import error_title
-from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import (
     FirstRowsShown,
     OpenPreferences,
@@ -51,6 +50,7 @@ from inboxdesk.tui.messages import (
     ServiceAnswered,
     SubscribersListed,
 )
+from inboxdesk.tui.modes import INBOX, Views, title_of
 from inboxdesk.tui.screens.problem import ProblemScreen
 from inboxdesk.writes.model import Where
 
@@ -115,6 +115,8 @@ class InboxdeskApp(App[None]):
         writes: WriteStore | None = None,
     ) -> None:
         super().__init__()
+        # Every view is a mode, built from the view context on first use.
+        self.views = Views(self, lambda: self.context)
         self.settings = settings
         self._client = client
         self._held_keys: HeldKeys | None = None
@@ -212,6 +214,7 @@ class InboxdeskApp(App[None]):
                 offline=self.service_away,
                 scope=self.environments,
                 subscriber=self.current_subscriber,
+                open=self.views.open,
                 auto_refresh=self.settings.auto_refresh,
                 follow_grace=self.settings.follow_grace,
                 follow_limit=self.settings.follow_limit,
@@ -300,8 +303,8 @@ class InboxdeskApp(App[None]):
         self._problem_open = False
         while isinstance(self.screen, ProblemScreen):
             self.pop_screen()
-        if self.is_screen_installed("inbox"):
-            self.get_screen("inbox").post_message(Reload())  # it owns what it shows
+        if (inbox := self.views.built(INBOX)) is not None:
+            inbox.post_message(Reload())  # it owns what it shows
         else:
             self.connect()
 
@@ -324,10 +327,8 @@ class InboxdeskApp(App[None]):
             self.subscribers = event.subscribers
             if not event.subscribers:
                 self.notify("This environment has no subscribers yet.", severity="warning")
-        if event.open is not None and not self.is_screen_installed("inbox"):
-            inbox = InboxScreen(event.open, self.context, event.first_page)
-            self.install_screen(inbox, "inbox")
-            self.push_screen("inbox")
+        if event.open is not None and self.views.built(INBOX) is None:
+            self.views.start(event)
             # The picker's list is loaded once start-up is over (`settled`).
 
     def _startup_failed(self, error: InboxdeskError) -> None:
@@ -358,7 +359,7 @@ class InboxdeskApp(App[None]):
         if self.read_only != was:
             # A key given alone is now known to act in a read-only environment: its
             # views unbind the write keys, as for a read-only run.
-            for screen in self.screen_stack:
+            for screen in self.views.screens():
                 screen.refresh_bindings()
         self.show_environment(scope)
         self.outbox.move_to(self._where(scope))
@@ -405,7 +406,7 @@ class InboxdeskApp(App[None]):
     def on_key(self, event: events.Key) -> None:
         """In a read-only run the write keys are not bound: one pressed all the same is
         told why nothing happened, rather than doing nothing without a word."""
-        reason = self.context.read_only if self.is_screen_installed("inbox") else None
+        reason = self.context.read_only if self.views.built(INBOX) is not None else None
         if reason is None:
             return
         for binding in self.screen.BINDINGS:
@@ -441,13 +442,16 @@ class InboxdeskApp(App[None]):
             )
             return
         queued = len(self._outbox.queued()) if self._outbox is not None else 0
-        inbox = self.get_screen("inbox") if self.is_screen_installed("inbox") else None
         # Integrations and History come back in the new environment: a switch there is
         # made to see that view in it, not the inbox.
-        back_to = self.screen.id if self.screen.id in ("integrations", "history") else None
-        target = await switch_views(self, keys, environment_id, queued)
+        mode = self.current_mode
+        back_to = mode if mode in ("integrations", "history") else None
+        connected = self.views.built(INBOX) is not None
+        target = switch_target(self, keys, environment_id, queued, connected)
         if target is None:
             return
+        shown = self.current_subscriber.value
+        await self.views.reset()  # each view built again, with the new key, when opened
         keys.held, self._view_context, self.subscribers = target, None, []
         self.environments.set(None)  # the new key's environments, loaded again
         if self._outbox is not None:
@@ -460,7 +464,6 @@ class InboxdeskApp(App[None]):
                 self.client.key_fingerprint(outbox.store.secret),
             )
         self.show_environment()
-        shown = inbox.subscriber_id if isinstance(inbox, InboxScreen) else None
         self.reopen(shown or self.subscriber_id, back_to, then)
 
     @work(exclusive=True, group="connect", exit_on_error=False)
@@ -488,32 +491,17 @@ class InboxdeskApp(App[None]):
     # -- views -------------------------------------------------------------------------
 
     def action_show_integrations(self) -> None:
-        if not self.is_screen_installed("inbox"):
-            return  # not connected yet
-        if not self.is_screen_installed("integrations"):
-            from inboxdesk.tui.integrations.screen import IntegrationsScreen
-
-            self.install_screen(IntegrationsScreen(self.context), "integrations")
-        self.switch_screen("integrations")
+        self.views.open("integrations")  # nothing before the inbox is open
 
     def action_show_history(self) -> None:
-        if not self.is_screen_installed("inbox"):
-            return  # not connected yet
-        if not self.is_screen_installed("history"):
-            from inboxdesk.tui.history.screen import HistoryScreen
-
-            self.install_screen(HistoryScreen(self.context), "history")
-        self.switch_screen("history")
+        self.views.open("history")
 
     def action_show_inbox(self) -> None:
-        if self.is_screen_installed("inbox"):
-            self.switch_screen("inbox")
+        self.views.open(INBOX)
 
     def open_subscriber(self, subscriber_id: str | None) -> None:
-        if not subscriber_id:
-            return
-        self.action_show_inbox()
-        self.get_screen("inbox").post_message(OpenSubscriber(subscriber_id))
+        if subscriber_id:
+            self.views.open(INBOX, OpenSubscriber(subscriber_id))
 
     def action_command_line(self) -> None:
         """The `:` line (tui/command_line.py), where no text box has focus."""
@@ -544,9 +532,7 @@ class InboxdeskApp(App[None]):
         self.push_screen(SubscriberPicker(self.client, self.subscribers), self.open_subscriber)
 
     def show_integration(self, integration_id: str) -> None:
-        self.action_show_integrations()
-        if self.is_screen_installed("integrations"):
-            self.get_screen("integrations").post_message(SelectIntegration(integration_id))
+        self.views.open("integrations", SelectIntegration(integration_id))
 
     def on_open_preferences(self, event: OpenPreferences) -> None:
         from inboxdesk.tui.preferences.opening import open_preferences
@@ -565,11 +551,11 @@ class InboxdeskApp(App[None]):
         from inboxdesk.tui.commands import palette
         from inboxdesk.tui.integrations.screen import IntegrationsScreen
 
-        installed = self.is_screen_installed("integrations")
-        found = self.get_screen("integrations") if installed else None
+        found = self.views.built("integrations")
         items = list(found.items.values()) if isinstance(found, IntegrationsScreen) else []
         textuals = super().get_system_commands(screen)
-        others = self.held_keys.switchable() if self.is_screen_installed("inbox") else []
+        connected = self.views.built(INBOX) is not None
+        others = self.held_keys.switchable() if connected else []
         from inboxdesk.tui.command_line import view_commands
 
         listed = palette(self, screen, textuals, self.subscribers, items, others)
@@ -580,17 +566,7 @@ class InboxdeskApp(App[None]):
 
         if isinstance(self.screen, HelpScreen):
             return
-        titles = {
-            "inbox": "Inbox",
-            "integrations": "Integrations",
-            "history": "History",
-            "activity": "Activity",
-            "timeline": "Timeline",
-            "preferences": "Preferences",
-            "subscriber": "Subscriber",
-        }
-        title = titles.get(self.screen.id or "", "inboxdesk")
-        self.push_screen(HelpScreen(self.screen, title))
+        self.push_screen(HelpScreen(self.screen, title_of(self.screen.id)))
 
     # -- errors and recovery -----------------------------------------------------------
 

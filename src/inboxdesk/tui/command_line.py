@@ -66,15 +66,9 @@ class LineHost(Protocol):
 
     def open_subscriber(self, subscriber_id: str | None) -> None: ...
 
-    def action_show_inbox(self) -> None: ...
-
     async def action_switch_environment(
         self, environment_id: str | None = None, then: Callable[[], object] | None = None
     ) -> None: ...
-
-    def is_screen_installed(self, screen: Screen[Any] | str) -> bool: ...
-
-    def get_screen(self, screen: str) -> Screen[Any]: ...
 
     def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool: ...
 
@@ -190,13 +184,11 @@ def _show_activity(
     workflow: str | None,
     grouped: bool,
 ) -> None:
-    from inboxdesk.tui.activity.opening import ACTIVITY, show_activity
+    from inboxdesk.tui.activity.opening import ACTIVITY
     from inboxdesk.tui.activity.screen import ShowFilters
 
-    show_activity(_screen(app), app.context)
-    if app.is_screen_installed(ACTIVITY):
-        message = ShowFilters(subscriber, window, failed, channel, workflow, grouped)
-        app.get_screen(ACTIVITY).post_message(message)
+    filters = ShowFilters(subscriber, window, failed, channel, workflow, grouped)
+    app.context.open(ACTIVITY, filters)  # its mode, built the first time
 
 
 def _screen(app: LineHost) -> Screen[None]:
@@ -222,10 +214,8 @@ async def _open_view(app: LineHost, view: View) -> None:
 def _show_view(app: LineHost, view: View) -> None:
     """The view's screen with its filters, in the environment acted in."""
     if view.kind == "inbox":
-        if not app.is_screen_installed("inbox"):
-            return  # not connected (a problem screen says why)
-        app.action_show_inbox()
-        app.get_screen("inbox").post_message(OpenSubscriber(view.subscriber or "", view.tab))
+        # Nothing while not connected (a problem screen says why).
+        app.context.open("inbox", OpenSubscriber(view.subscriber or "", view.tab))
         return
     _show_activity(
         app,

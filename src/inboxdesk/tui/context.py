@@ -19,6 +19,7 @@ from inboxdesk.client import InboxClient, InboxdeskError
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
+    from textual.screen import Screen
 
     from inboxdesk.scope import Scope
     from inboxdesk.tui.environments import HeldKeys
@@ -96,6 +97,10 @@ class ViewContext:
     # The subscriber the agent is on (set by the inbox as it opens one): every view that
     # shows a subscriber's data starts from it.
     subscriber: Watched[str | None]
+    # Switch to a view (its mode, tui/modes.py) and have it show what is asked (its
+    # message, or the timeline's notification); its screen, or None before the inbox
+    # is open. Every opener of a view goes through it.
+    open: Callable[[str, object], Screen[Any] | None]
     auto_refresh: float = 0.0
     # Following a delivery: the seconds kept for a provider's report, and the most.
     follow_grace: float = 5.0

@@ -33,9 +33,6 @@ if TYPE_CHECKING:
     from inboxdesk.scope import Scope
     from inboxdesk.writes import Failed
 
-# The views that show one environment, built again with the key of the next.
-VIEWS = ("inbox", "integrations", "history", "activity", "timeline", "preferences")
-
 
 class HeldKeys:
     def __init__(
@@ -122,13 +119,14 @@ def header_environment(held: HeldKey, scope: Scope | None) -> str:
     return f"{PRODUCTION_MARK}{where}" if held.production else where
 
 
-async def switch_views(
-    app: App[Any], keys: HeldKeys, environment_id: str | None, queued: int
+def switch_target(
+    app: App[Any], keys: HeldKeys, environment_id: str | None, queued: int, connected: bool
 ) -> HeldKey | None:
-    """The key to switch to (`environment_id`'s, else the next), with the views of the
-    current one closed; None, said why, when there is none or writes wait to be sent."""
+    """The key to switch to (`environment_id`'s, else the next); None, said why, when
+    there is none, the app is not connected yet, or writes wait to be sent. The App then
+    resets the views' modes (tui/modes.py), built again with the new key."""
     target = keys.keyring.of(environment_id) or keys.after()
-    if target is None or not app.is_screen_installed("inbox"):
+    if target is None or not connected:
         app.notify(keys.keyring.no_other(keys.held.label), markup=False)
         return None
     if queued:
@@ -139,13 +137,6 @@ async def switch_views(
             markup=False,
         )
         return None
-    views = [app.get_screen(name) for name in VIEWS if app.is_screen_installed(name)]
-    while len(app.screen_stack) > 1:
-        await app.pop_screen()
-    for name in VIEWS:
-        app.uninstall_screen(name)
-    for view in views:
-        await view.remove()  # installed views stay mounted when popped: gone now
     return target
 
 

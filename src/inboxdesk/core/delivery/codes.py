@@ -71,7 +71,7 @@ def provider_code(provider_id: str | None, raw: str | None) -> ProviderCode:
         return ProviderCode(family)
     try:
         value: object = json.loads(raw)
-    except (ValueError, RecursionError):  # a provider's answer nested past Python's limit
+    except (ValueError, RecursionError):  # not JSON, or nested past the reader's depth
         value = raw
     event = _get(value, "event") if family == "sendgrid" else None
     return ProviderCode(

@@ -308,6 +308,8 @@ class TimelineScreen(Screen[None]):
         super().__init__(id=TIMELINE)
         self.context = context
         self.notification = notification
+        # The view it was opened from, whose mode Esc goes back to (show_timeline).
+        self.back_to = "inbox"
         # What a follow reads: a notification id, or the transactionId of a resend not
         # yet in the feed; and its subscriber.
         self._target: tuple[str, str | None] = (notification.id, None)
@@ -500,31 +502,28 @@ class TimelineScreen(Screen[None]):
             event.prevent_default()
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        self.app.switch_mode(self.back_to)
 
     def on_screen_suspend(self) -> None:
         # Left for another view (not for a question over it): a follow no one sees pauses.
-        if self.following == "live" and self not in self.app.screen_stack:
+        if self.following == "live" and self.app.current_mode != TIMELINE:
             self.stop_following(paused=True)
 
     def action_refresh(self) -> None:
         self.reload()
 
     async def action_view(self, action: str) -> None:
-        """Leave the timeline for a view: the view below does what the key does there
-        (a view with no such action, Activity's own `4`, is simply shown again)."""
-        stack = self.app.screen_stack
-        below = stack[-2] if len(stack) > 1 and stack[-1] is self else None
-        self.dismiss(None)
-        if below is not None:
-            await self.app.run_action(action, below)
+        """Leave the timeline for a view: back to the view it was opened from, which
+        does what the key does there (a view with no such action, Activity's own `4`,
+        is simply shown again)."""
+        self.app.switch_mode(self.back_to)
+        await self.app.run_action(action, self.app.screen)
 
     def action_preferences(self) -> None:
         """The notification's subscriber's Preferences; when a preference is the cause,
         the cursor on that workflow's (or the global) channel."""
         spot = preference_behind(self.notification)
         who = self.notification.subscriber
-        self.dismiss(None)
         self.app.post_message(
             OpenPreferences(
                 who.subscriber_id if who else None,
@@ -542,7 +541,6 @@ class TimelineScreen(Screen[None]):
 
         who = self.notification.subscriber
         field = field_behind(self.notification)
-        self.dismiss(None)
         self.app.post_message(OpenSubscriberView(who.subscriber_id if who else None, field))
 
     @work(exclusive=True, group="timeline", exit_on_error=False)
@@ -577,13 +575,9 @@ def open_delivery(
 def show_timeline(
     app: App[object], context: ViewContext, notification: ActivityNotification
 ) -> None:
-    """The timeline of `notification`, over the current view. The screen is built once
-    and kept (installed), so a later one shows without composing it again."""
-    if not app.is_screen_installed(TIMELINE):
-        app.install_screen(TimelineScreen(context, notification), TIMELINE)
-        app.push_screen(TIMELINE)
-        return
-    screen = app.get_screen(TIMELINE, TimelineScreen)
-    screen.show(notification)
-    if screen not in app.screen_stack:
-        app.push_screen(TIMELINE)
+    """The timeline of `notification`, in its own mode (built once and kept, so a later
+    one shows without composing it again); Esc goes back to the view it came from."""
+    back_to = app.current_mode
+    screen = context.open(TIMELINE, notification)
+    if isinstance(screen, TimelineScreen) and back_to != TIMELINE:
+        screen.back_to = back_to

@@ -24,26 +24,17 @@ def open_preferences(
     channel: str | None = None,
     context_keys: tuple[str, ...] = (),
 ) -> None:
-    """Switch to Preferences (built on first use), for `subscriber_id` or the current
+    """Switch to Preferences (its mode, built on first use), for `subscriber_id` or the current
     subscriber, with the cursor on `workflow` and `channel` when given, showing the
     records of the context `context_keys` (none: the no-context ones)."""
     # Loaded on first use: the first frame needs the `5` key only.
     from inboxdesk.tui.preferences.messages import ShowPreferences
-    from inboxdesk.tui.preferences.screen import PreferencesScreen
 
     subscriber = subscriber_id or context.subscriber.value
     if not subscriber:
         app.notify("Open a subscriber first: preferences are a subscriber's.", markup=False)
         return
-    if not app.is_screen_installed(SCREEN):
-        screen = PreferencesScreen(context, subscriber, workflow, channel, context_keys)
-        app.install_screen(screen, SCREEN)
-        app.switch_screen(SCREEN)
-        return
-    app.switch_screen(SCREEN)
-    app.get_screen(SCREEN).post_message(
-        ShowPreferences(subscriber, workflow, channel, context_keys)
-    )
+    context.open(SCREEN, ShowPreferences(subscriber, workflow, channel, context_keys))
 
 
 # `5` on each view (the App opens Preferences, as it does for Activity's and the

@@ -94,4 +94,4 @@ class ServiceScreen(Screen[None]):
         """Activity (`4`): the inbox's subscriber's notifications on every channel."""
         from inboxdesk.tui.activity.opening import show_activity
 
-        show_activity(self, self.context)  # every view holds its context
+        show_activity(self.context)  # every view holds its context

@@ -16,15 +16,10 @@ SCREEN = "subscriber"
 def open_subscriber_view(
     app: App[Any], context: ViewContext, subscriber_id: str | None, field: str | None = None
 ) -> None:
-    from inboxdesk.tui.subscriber.screen import ShowSubscriber, SubscriberScreen
+    from inboxdesk.tui.subscriber.screen import ShowSubscriber
 
     subscriber = subscriber_id or context.subscriber.value
     if not subscriber:
         app.notify("Open a subscriber first.", markup=False)
         return
-    if not app.is_screen_installed(SCREEN):
-        app.install_screen(SubscriberScreen(context, subscriber, field), SCREEN)
-        app.switch_screen(SCREEN)
-        return
-    app.switch_screen(SCREEN)
-    app.get_screen(SCREEN).post_message(ShowSubscriber(subscriber, field))
+    context.open(SCREEN, ShowSubscriber(subscriber, field))  # its mode, built on first use
