@@ -61,16 +61,13 @@ class Templates:
                 raise
             loading.close()
             checkpoint(template)
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        # Made first with the mode the service gives it (0600): the copy keeps it.
-        with contextlib.suppress(FileExistsError):
-            os.close(os.open(db_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
-        shutil.copyfile(template, db_path)
+        _copy(template, db_path)
         return list(self._loaded[key])
 
 
 def _copy(template: Path, db_path: Path) -> None:
-    """The template's rows in a new private file at `db_path`."""
+    """The template's rows in a new private file at `db_path`: made first with the mode
+    the service gives it (0600), which the copy keeps."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileExistsError):
         os.close(os.open(db_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))

@@ -109,7 +109,7 @@ async def test_a_write_adjusts_the_counts_from_its_answer_without_counting_again
     """Past the cap the counts cost an end search: after a mark or an archive they
     follow from the service's answer (apply_answer), and are searched for again only on
     refresh."""
-    from inboxdesk.core.inbox import loading
+    from inboxdesk.core.inbox import ends, loading
     from inboxdesk.core.inbox.feed import apply_answer
     from inboxdesk.core.inbox.plans import InboxPlan, MarkPlan
     from inboxdesk.core.inbox.tabs import InboxTab
@@ -122,7 +122,7 @@ async def test_a_write_adjusts_the_counts_from_its_answer_without_counting_again
         feed = await listed(client)
         capped = await loading.counts(client, "jane", V2)
         assert loading.capped(capped)
-        counts = await loading.exact_counts(client, "jane", capped, V2)
+        counts = await ends.exact_counts(client, "jane", capped, V2)
         unread, unseen = counts.unread.value, counts.unseen.value
         assert unread >= 100 and not counts.unread.capped, "past the service's cap"
         asked = len(client.requests.newest_first())
@@ -147,7 +147,7 @@ async def test_a_write_adjusts_the_counts_from_its_answer_without_counting_again
         ]
         assert not [u for u in since if "/count" in u or "limit=1&" in u], since
         # And they are what the service counts, searched for on refresh.
-        fresh = await loading.exact_counts(
+        fresh = await ends.exact_counts(
             client, "jane", await loading.counts(client, "jane", V2), V2
         )
         assert (fresh.unread.value, fresh.unseen.value) == (unread - 1, unseen - 1)

@@ -126,14 +126,3 @@ async def counts(
 
 def capped(counts: NotificationCounts) -> bool:
     return ends.capped(counts.unread) or ends.capped(counts.unseen)
-
-
-async def exact_counts(
-    client: InboxClient,
-    subscriber_id: str,
-    counts: NotificationCounts,
-    source: InboxSource,
-    hint: NotificationCounts | None = None,
-) -> NotificationCounts:
-    """The capped counts made exact by searching their tabs' ends (ends.exact_counts)."""
-    return await ends.exact_counts(client, subscriber_id, counts, source, hint)

@@ -28,7 +28,7 @@ from inboxdesk.client import InboxdeskError, NotFoundError
 from inboxdesk.client.inbox import NoV2Inbox
 from inboxdesk.client.source import V1, V2, InboxSource
 from inboxdesk.core.delivery.follow_feed import FAST, Follow
-from inboxdesk.core.inbox import loading
+from inboxdesk.core.inbox import ends, loading
 from inboxdesk.core.inbox.feed import Filtered, Row, apply_answer, targets
 from inboxdesk.core.inbox.listing import Listing, ListingState, pages_in_view
 from inboxdesk.core.inbox.placing import Anchor, Move, goto_tabs, place
@@ -481,7 +481,7 @@ class InboxScreen(ServiceScreen):
                 return
             if hint is None or hint.unread.capped or hint.unseen.capped:
                 self.post_message(CountsLoaded(subscriber_id, counts, asked))  # 99+ meanwhile
-            counts = await loading.exact_counts(client, subscriber_id, counts, source, hint)
+            counts = await ends.exact_counts(client, subscriber_id, counts, source, hint)
         except NotFoundError:
             return  # the subscriber's load says so, once
         self.post_message(CountsLoaded(subscriber_id, counts, asked))
