@@ -154,19 +154,18 @@ def _evaluations(raw: str | None) -> list[TopicPass]:
     for item in topics if isinstance(topics, list) else []:
         if not isinstance(item, dict) or not isinstance(item.get("topic"), str):
             continue
-        found = item.get("preferenceEvaluation")
-        if isinstance(found, dict) and isinstance(found.get("subscriptionIdentifier"), str):
-            out.append(
-                TopicPass(
-                    item["topic"],
-                    found["subscriptionIdentifier"],
-                    found.get("condition"),
-                    evaluated=True,
-                )
-            )
-        else:
-            out.append(TopicPass(item["topic"], evaluated=True))
+        out.append(_pass(item["topic"], item.get("preferenceEvaluation"), evaluated=True))
     return out
+
+
+def _pass(topic: str, evaluation: object, evaluated: bool) -> TopicPass:
+    """The topic, with the subscription its evaluation names (and that one's condition)
+    where it names one; `evaluated`: whether the topic was weighed at all."""
+    if isinstance(evaluation, dict) and isinstance(evaluation.get("subscriptionIdentifier"), str):
+        return TopicPass(
+            topic, evaluation["subscriptionIdentifier"], evaluation.get("condition"), True
+        )
+    return TopicPass(topic, evaluated=evaluated)
 
 
 def topic_passes(notification: ActivityNotification) -> list[TopicPass]:
@@ -185,22 +184,7 @@ def topic_passes(notification: ActivityNotification) -> list[TopicPass]:
     for item in notification.topics or []:
         if not isinstance(item, dict) or not isinstance(item.get("topicKey"), str):
             continue
-        evaluation = item.get("preferenceEvaluation")
-        if isinstance(evaluation, dict) and isinstance(
-            evaluation.get("subscriptionIdentifier"), str
-        ):
-            add(
-                [
-                    TopicPass(
-                        item["topicKey"],
-                        evaluation["subscriptionIdentifier"],
-                        evaluation.get("condition"),
-                        evaluated=True,
-                    )
-                ]
-            )
-        else:
-            add([TopicPass(item["topicKey"])])
+        add([_pass(item["topicKey"], item.get("preferenceEvaluation"), evaluated=False)])
     for job in notification.jobs:
         for detail in job.execution_details:
             if detail.detail.strip() == STEP_QUEUED and detail.raw:
