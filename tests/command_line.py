@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from inboxdesk.cli import main
+from inboxdesk.config.file import ConfigFile
 
 
 def run_with_key(
@@ -49,3 +50,18 @@ def as_from_a_terminal() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def real_profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, url: str, key: str) -> ConfigFile:
+    """A real profile `real` (the default) for `url`: the config file where the user's
+    own lives, under a temp HOME, with nothing in the environment choosing."""
+    for name in ("INBOXDESK_CONFIG_DIR", "INBOXDESK_CONFIG", "XDG_CONFIG_HOME", "NOVU_SECRET_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    for name in ("INBOXDESK_BASE_URL", "INBOXDESK_PROFILE", "INBOXDESK_ENVIRONMENT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    config = ConfigFile.load()
+    assert str(config.path).startswith(str(tmp_path / "home"))
+    config.add_profile("real", {"base_url": url, "api_key": key})
+    config.save()
+    return config

@@ -23,7 +23,7 @@ from inboxdesk.config.file import ConfigFile
 from inboxdesk.core.views import make_view
 from inboxdesk.server.store.activity import StagedNotification
 from tests.client.conftest import run
-from tests.command_line import as_from_a_terminal
+from tests.command_line import as_from_a_terminal, real_profile
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.feed_fixture import at, feed_fixture
 
@@ -32,15 +32,7 @@ from tests.feed_fixture import at, feed_fixture
 def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, make_service: ServiceFactory) -> Service:
     """A real profile: the config file where the user's own lives, under a temp HOME."""
     service = make_service(feed_fixture())
-    for name in ("INBOXDESK_CONFIG_DIR", "INBOXDESK_CONFIG", "XDG_CONFIG_HOME", "NOVU_SECRET_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("INBOXDESK_BASE_URL", "INBOXDESK_PROFILE", "INBOXDESK_ENVIRONMENT"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    config = ConfigFile.load()
-    assert str(config.path).startswith(str(tmp_path / "home"))
-    config.add_profile("real", {"base_url": service.url, "api_key": STAGING_KEY})
-    config.save()
+    real_profile(monkeypatch, tmp_path, service.url, STAGING_KEY)
     return service
 
 

@@ -21,6 +21,7 @@ from inboxdesk.tui.app import InboxdeskApp, make_app
 from inboxdesk.tui.command_line import CommandLine
 from inboxdesk.writes import WriteStore
 from tests.client.conftest import run
+from tests.command_line import real_profile
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.feed_fixture import feed_fixture
 from tests.tui.conftest import SIZE, Notices, until
@@ -59,15 +60,7 @@ def profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, make_service: Servi
     holding the profile `real` (the default) and an alias; nothing in the environment
     chooses."""
     service: Service = make_service(feed_fixture())  # times relative to now: the app's clock
-    for name in ("INBOXDESK_CONFIG_DIR", "INBOXDESK_CONFIG", "XDG_CONFIG_HOME", "NOVU_SECRET_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("INBOXDESK_BASE_URL", "INBOXDESK_PROFILE", "INBOXDESK_ENVIRONMENT"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    config = ConfigFile.load()
-    assert str(config.path).startswith(str(tmp_path / "home"))
-    config.add_profile("real", {"base_url": service.url, "api_key": STAGING_KEY})
-    config.save()
+    config = real_profile(monkeypatch, tmp_path, service.url, STAGING_KEY)
     with config.path.open("a") as file:
         file.write('[aliases]\nsmsfail = ":activity failed sms 1h by:cause"\n')
     return config.path
