@@ -1,84 +1,108 @@
-"""Only the page `--web` printed may use it: a real `inboxdesk demo --web`, asked over
-real HTTP and a real websocket client as a foreign page, another local user or a
-rebound name would ask. Each refusal is a 403 with no byte of the page or the screen,
-starts no app and writes nothing (the local service's messages stay unread).
+"""Only the page `--web` printed may use it: a real `inboxdesk tui --web` (run in this
+process, tests/web/in_process.py), asked over real HTTP and a real websocket client as a
+foreign page, another local user or a rebound name would ask. Each refusal is a 403 with
+no byte of the page or the screen, starts no app and writes nothing (the local service's
+messages stay unread).
 
-One demo serves the whole module: each test leaves it as it found it.
+Each test serves its own page (a start in this process costs a tenth of a CPU-second);
+`demo --web` serves through the same server and guard (cli/web.py serve_web).
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
-import json
 import logging
-import re
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import aiohttp
-import httpx
 import pytest
 
 from inboxdesk.cli.web_guard import REFUSED, allowed_hosts, guard_for, host_and_port
 from inboxdesk.server.fixtures import read_fixture
-from tests.conftest import EXAMPLE
-from tests.web.test_web_demo import KEY, TIMEOUT, Served, descendants
+from tests.conftest import EXAMPLE, STAGING_KEY, Service
+from tests.web.in_process import TIMEOUT, WebPage, apps, on_the_web
+
+KEY = STAGING_KEY
+# The subscriber whose messages the page must not change.
+SUBSCRIBER = read_fixture(EXAMPLE)["environments"][0]["subscribers"][0]["subscriberId"]
 
 
 @dataclass
 class WebDemo:
-    served: Served
-    base: str  # http://127.0.0.1:PORT
-    port: int
-    token: str
-    service: str
-    inbox: str  # the subscriber's notifications on the local service
+    page: WebPage
+    service: Service
     unread: int
 
     @property
+    def base(self) -> str:
+        return self.page.base
+
+    @property
+    def port(self) -> int:
+        return self.page.port
+
+    @property
+    def token(self) -> str:
+        return self.page.token
+
+    @property
     def cookie(self) -> str:
-        return f"inboxdesk-web-{self.port}"
+        return self.page.cookie
 
     def unread_now(self) -> int:
-        with httpx.Client(headers={"Authorization": f"ApiKey {KEY}"}, timeout=30) as http:
-            items = http.get(f"{self.service}{self.inbox}", params={"limit": 100}).json()
+        inbox = f"/v2/subscribers/{SUBSCRIBER}/notifications"
+        with self.service.http(KEY) as http:
+            items = http.get(inbox, params={"limit": 100}).json()
         return sum(not item["isRead"] for item in items["data"])
 
 
-@pytest.fixture(scope="module")
-def web_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDemo]:
-    scratch = tmp_path_factory.mktemp("web-guard")
-    # The example's inbox, not the demo's: what is guarded is the page, and the demo's
-    # data took the demo's process seconds to seed (tests/web/test_web_demo.py shows it).
-    fixture = read_fixture(EXAMPLE)
-    fixture["environments"][0]["apiKey"] = KEY
-    subscriber = fixture["environments"][0]["subscribers"][0]["subscriberId"]
-    path = scratch / "demo.json"
-    path.write_text(json.dumps(fixture), encoding="utf-8")
-    served = Served(["demo", "--load", str(path), "--subscriber", subscriber], scratch)
-    try:
-        service = served.line_with("local service on").split()[4]
-        page = served.line_with("in a browser:").split()[4]
-        match = re.fullmatch(r"(http://127\.0\.0\.1:(\d+))/\?token=([A-Za-z0-9_-]+)", page)
-        assert match, page
-        inbox = f"/v2/subscribers/{subscriber}/notifications"
-        demo = WebDemo(served, match[1], int(match[2]), match[3], service, inbox, 0)
-        demo.unread = demo.unread_now()
-        assert demo.unread > 0, "the demo inbox has unread messages to protect"
-        yield demo
-    finally:
-        served.stop()
-    assert KEY not in served.rest_of_output()
+Check = Callable[[WebDemo], Coroutine[Any, Any, None] | None]
 
 
-def test_the_printed_address_carries_a_strong_token(web_demo: WebDemo) -> None:
-    # token_urlsafe(32): 256 random bits in 43 characters.
-    assert len(web_demo.token) >= 43
-    assert KEY not in web_demo.token
+@pytest.fixture
+def page_of(
+    service: Service,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> Callable[[Check], None]:
+    """Runs `check` against the page of `tui --web` on the test's service, then stops it:
+    it must stop with 0 and print no key."""
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("NOVU_SECRET_KEY", KEY)
+
+    def served(check: Check) -> None:
+        def during(page: WebPage) -> None:
+            demo = WebDemo(page, service, 0)
+            demo.unread = demo.unread_now()
+            assert demo.unread > 0, "the inbox has unread messages to protect"
+            ran = check(demo)
+            if ran is not None:
+                asyncio.run(ran)
+
+        args = ["tui", "--base-url", service.url, "--subscriber", SUBSCRIBER]
+        code, out, err = on_the_web(capsys, args, during)
+        assert code == 0, err
+        assert KEY not in out + err
+
+    return served
 
 
-async def test_the_first_load_trades_the_token_for_a_cookie(web_demo: WebDemo) -> None:
+def test_the_printed_address_carries_a_strong_token(page_of: Callable[[Check], None]) -> None:
+    def strong(web_demo: WebDemo) -> None:
+        # token_urlsafe(32): 256 random bits in 43 characters.
+        assert len(web_demo.token) >= 43
+        assert KEY not in web_demo.token
+
+    page_of(strong)
+
+
+async def trades_the_token_for_a_cookie(web_demo: WebDemo) -> None:
     """The printed address sets the cookie and sends the browser on without the token."""
     async with aiohttp.ClientSession() as http:
         # Other parameters of the page's address are kept; the token goes.
@@ -103,7 +127,7 @@ async def test_the_first_load_trades_the_token_for_a_cookie(web_demo: WebDemo) -
             text = await page.text()
             assert f'data-session-websocket-url="ws://127.0.0.1:{web_demo.port}/ws"' in text
             assert KEY not in text and web_demo.token not in text
-            # A loopback demo asks no third-party host for anything (a font, once).
+            # A loopback page asks no third-party host for anything (a font, once).
             assert "googleapis" not in text and "https://" not in text
         async with http.get(f"{web_demo.base}/static/js/textual.js", headers=held) as script:
             assert script.status == 200
@@ -114,6 +138,10 @@ async def test_the_first_load_trades_the_token_for_a_cookie(web_demo: WebDemo) -
         local = {**held, "Host": f"localhost:{web_demo.port}"}
         async with http.get(f"{web_demo.base}/", headers=local) as page:
             assert f"ws://localhost:{web_demo.port}/ws" in await page.text()
+
+
+def test_the_first_load_trades_the_token_for_a_cookie(page_of: Callable[[Check], None]) -> None:
+    page_of(trades_the_token_for_a_cookie)
 
 
 def asking(demo: WebDemo, case: str) -> dict[str, str]:
@@ -155,7 +183,7 @@ PAGE_CASES = [
 SOCKET_CASES = [*PAGE_CASES, "another port's origin", "https origin"]
 
 
-async def test_the_page_and_its_files_refuse_strangers(web_demo: WebDemo) -> None:
+async def refuse_strangers(web_demo: WebDemo) -> None:
     async with aiohttp.ClientSession() as http:
         for case in PAGE_CASES:
             for path in ("/", "/static/js/textual.js", "/download/x"):
@@ -170,8 +198,12 @@ async def test_the_page_and_its_files_refuse_strangers(web_demo: WebDemo) -> Non
             assert "Set-Cookie" not in answer.headers
 
 
-async def test_the_websocket_refuses_strangers(web_demo: WebDemo) -> None:
-    apps = descendants(web_demo.served.process.pid)
+def test_the_page_and_its_files_refuse_strangers(page_of: Callable[[Check], None]) -> None:
+    page_of(refuse_strangers)
+
+
+async def socket_refuses_strangers(web_demo: WebDemo) -> None:
+    started = apps()
     async with aiohttp.ClientSession() as http:
         for case in [*SOCKET_CASES, "no origin"]:
             headers = (
@@ -188,14 +220,17 @@ async def test_the_websocket_refuses_strangers(web_demo: WebDemo) -> None:
                     pytest.fail(f"{case}: the websocket opened")
             assert refused.value.status == 403, case
     # No app was started for any of them, and nothing was written.
-    assert descendants(web_demo.served.process.pid) <= apps
+    assert apps() <= started
     assert web_demo.unread_now() == web_demo.unread
 
 
+def test_the_websocket_refuses_strangers(page_of: Callable[[Check], None]) -> None:
+    page_of(socket_refuses_strangers)
+
+
 # The page's own websocket, the token traded for the cookie and asked from the page's
-# origin, gets the app's screen: tests/web/test_web_demo.py proves it of `tui --web`
-# (the same server and guard, cli/web.py serve_web), and that the app ends with its
-# socket; this module's demo starts no app.
+# origin, gets the app's screen: tests/web/test_web_demo.py proves it of `tui --web`,
+# and that the app ends with its socket; this module's pages start no app.
 
 
 def test_the_names_a_page_answers_to() -> None:
@@ -246,15 +281,21 @@ MALFORMED = [
 
 
 def test_an_absolute_form_request_line_is_refused_even_with_the_token(
-    web_demo: WebDemo,
+    page_of: Callable[[Check], None],
 ) -> None:
     """The page would build its websocket's address from the request line's host."""
-    port, held = web_demo.port, f"{web_demo.cookie}={web_demo.token}"
-    for target in (f"http://evil.example:{port}/", f"http://127.0.0.1:{port}/"):
-        payload = f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {held}\r\n\r\n"
-        assert b" 403 " in raw_request(port, payload.encode()), target
-    for payload in MALFORMED:
-        assert b" 400 " in raw_request(port, payload)
+
+    def refused(web_demo: WebDemo) -> None:
+        port, held = web_demo.port, f"{web_demo.cookie}={web_demo.token}"
+        for target in (f"http://evil.example:{port}/", f"http://127.0.0.1:{port}/"):
+            payload = (
+                f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {held}\r\n\r\n"
+            )
+            assert b" 403 " in raw_request(port, payload.encode()), target
+        for payload in MALFORMED:
+            assert b" 400 " in raw_request(port, payload)
+
+    page_of(refused)
 
 
 def test_a_malformed_request_is_not_logged_and_an_error_is_one_line() -> None:
