@@ -16,8 +16,9 @@ from inboxdesk.cli import app_commands
 from inboxdesk.cli.demo_service import demo_service
 from inboxdesk.cli.web import demo_environment
 from inboxdesk.config import ConfigFile, Settings, resolve
-from inboxdesk.tui.app import InboxdeskApp, make_app
-from inboxdesk.writes import WriteStore
+from inboxdesk.core.views import make_view
+from inboxdesk.tui.app import InboxdeskApp
+from inboxdesk.tui.command_line import config_views
 from tests.conftest import EXAMPLE
 from tests.tui.conftest import SIZE, until
 from tests.tui.test_command_line import line
@@ -63,9 +64,12 @@ def test_the_terminal_demo_saves_views_in_its_scratch_folder(
     assert user.read_text() == USER_FILE, "the user's own file is untouched"
 
 
-async def test_the_browser_demo_s_sessions_share_views_in_its_scratch_file(
+def test_the_browser_demo_s_sessions_share_views_in_its_scratch_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A session's app saves a view where its environment's INBOXDESK_CONFIG names, as
+    the app's `:view save` does in the terminal demo above (config_views, the file the
+    : line reads and writes): here the scratch file the browser demo's sessions share."""
     user = tmp_path / "config.toml"
     user.write_text(USER_FILE)
     monkeypatch.setenv("INBOXDESK_CONFIG", str(user))
@@ -77,9 +81,14 @@ async def test_the_browser_demo_s_sessions_share_views_in_its_scratch_file(
                 monkeypatch.delenv(name, raising=False)
             else:
                 monkeypatch.setenv(name, value)
-        first = make_app(resolve({}), subscriber_id="jane", writes=WriteStore(None))
-        first.animation_level = "none"
-        await save_and_reopen(first, "demo-inbox")
+        first = resolve({})
+        _, _, config = config_views()
+        assert config.path == scratch
+        config.put_view(
+            "demo-inbox",
+            make_view("demo-inbox", "inbox", profile=first.profile, subscriber="jane").to_table(),
+        )
+        config.save()
         assert stat.S_IMODE(scratch.stat().st_mode) == 0o600
         assert ConfigFile.load().views()["demo-inbox"]["profile"] == "demo"
         # The next session starts on the same demo profile, every key intact, and lists
@@ -87,5 +96,5 @@ async def test_the_browser_demo_s_sessions_share_views_in_its_scratch_file(
         settings = resolve({})
         keys = {held.api_key for held, _ in demo.environments}
         assert {k.api_key for k in settings.environments.values()} == keys
-        assert settings.profile == "demo" and "demo-inbox" in ConfigFile.load().views()
+        assert settings.profile == "demo" and "demo-inbox" in config_views()[0]
     assert user.read_text() == USER_FILE
