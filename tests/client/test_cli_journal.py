@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import os
 import re
 import sqlite3
-import subprocess
 import sys
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from inboxdesk.cli import main
 from inboxdesk.paths import writes_path
 from inboxdesk.writes import Kind, Step, Where, Write, WriteStore
 from inboxdesk.writes.report import FORMULA_STARTS
@@ -133,17 +135,31 @@ def test_mark_as_makes_its_write_past_a_damaged_journal(
     assert (read, seen) == (1, 1)
 
 
-def test_a_closed_pipe_after_an_export_exits_141(offline: Where, tmp_path: Path) -> None:
-    hostile_entries(offline, count=150)  # far more than a pipe buffers
-    writer = subprocess.Popen(
-        [sys.executable, "-m", "inboxdesk", "history", "--export", "csv"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=dict(os.environ),
-    )
-    assert writer.stdout is not None
-    first = writer.stdout.readline()
-    writer.stdout.close()  # what `head -1` does after its line
-    _, err = writer.communicate(timeout=60)
-    assert first.startswith(b"id,") and b"Traceback" not in err
-    assert writer.returncode == 141
+def test_a_closed_pipe_after_an_export_exits_141(
+    offline: Where, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run in this process, its standard output a real pipe whose reader stops after the
+    first line, as `| head -1` does (that the interpreter then exits quietly, with no
+    final flush to the closed pipe, tests/cli/test_pipe.py proves of a process)."""
+    read, write = os.pipe()
+    fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)  # a page: the least a pipe holds
+    hostile_entries(offline, count=20)  # far more than the pipe and the writer buffer
+    first: list[bytes] = []
+
+    def head() -> None:
+        with os.fdopen(read, "rb") as reader:
+            first.append(reader.readline())  # then its end closes, as head's does
+
+    reader = threading.Thread(target=head, daemon=True)
+    reader.start()
+    saved = sys.stdout
+    with os.fdopen(write, "w", encoding="utf-8") as writer:
+        sys.stdout = writer
+        try:
+            code = main(["history", "--export", "csv"])
+        finally:
+            sys.stdout = saved
+    reader.join(timeout=60)
+    err = capsys.readouterr().err
+    assert first[0].startswith(b"id,") and "Traceback" not in err
+    assert code == 141
