@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -15,21 +16,6 @@ from inboxdesk.cli import main
 
 SECRET = "sk0123456789abcdefQZXJ"
 BAD = [SECRET + " ", SECRET + "\n", "sk01234\t56789abcdefQZXJ", SECRET + "é"]
-
-
-def run(
-    args: list[str], tmp_path: Path, stdin: str = "", **env: str
-) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items() if k != "NOVU_SECRET_KEY"}
-    environ |= {"INBOXDESK_CONFIG": str(tmp_path / "config.toml"), **env}
-    return subprocess.run(
-        [sys.executable, "-m", "inboxdesk", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=60,
-    )
 
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -106,13 +92,25 @@ def test_a_keymap_that_collides_in_a_view_is_refused_naming_both(tmp_path: Path,
     assert result.returncode == 0, result.stderr
 
 
-# A FIFO or a device would hang a reader, and deep nesting may end the interpreter: each
-# runs in a process of its own, which a test run outlives. A huge file is only large.
-@pytest.mark.parametrize("kind", ["fifo", "device", "deep", "huge"])
-def test_a_config_file_that_is_not_one_is_one_line_never_a_hang(
-    kind: str, tmp_path: Path, here: Run
-) -> None:
-    path = tmp_path / "config.toml"
+# A FIFO or a device would hang a reader, and deep nesting may end the interpreter: these
+# run in a process of their own, which a test run outlives (one process for the three:
+# `config show` on each file in turn). A huge file is only large: in this process.
+IN_A_PROCESS = """
+import contextlib, io, json, os, sys
+from inboxdesk.cli import main
+said = {}
+for kind, path in json.loads(sys.argv[1]).items():
+    os.environ["INBOXDESK_CONFIG"] = path
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["config", "show"])
+    said[kind] = [code, out.getvalue(), err.getvalue()]
+print(json.dumps(said))
+"""
+
+
+def not_a_config_file(kind: str, tmp_path: Path) -> Path:
+    path = tmp_path / f"{kind}.toml"
     if kind == "fifo":
         os.mkfifo(path)
     elif kind == "device":
@@ -121,9 +119,31 @@ def test_a_config_file_that_is_not_one_is_one_line_never_a_hang(
         path.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
     else:
         path.write_text("# " + "x" * (2 << 20) + "\n")
-    result = (here if kind == "huge" else run)(
-        ["config", "show"], tmp_path, INBOXDESK_CONFIG=str(path)
-    )
+    return path
+
+
+def one_line(result: subprocess.CompletedProcess[str], path: Path) -> None:
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and str(path) in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_config_file_that_is_not_one_is_one_line_never_a_hang(tmp_path: Path) -> None:
+    paths = {kind: not_a_config_file(kind, tmp_path) for kind in ("fifo", "device", "deep")}
+    environ = {k: v for k, v in os.environ.items() if k != "NOVU_SECRET_KEY"}
+    done = subprocess.run(
+        [sys.executable, "-c", IN_A_PROCESS, json.dumps({k: str(p) for k, p in paths.items()})],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    said = json.loads(done.stdout)
+    for kind, path in paths.items():
+        one_line(subprocess.CompletedProcess(kind, *said[kind]), path)
+
+
+def test_a_huge_config_file_is_one_line(tmp_path: Path, here: Run) -> None:
+    path = not_a_config_file("huge", tmp_path)
+    one_line(here(["config", "show"], tmp_path, INBOXDESK_CONFIG=str(path)), path)
