@@ -1,7 +1,7 @@
 """`inboxdesk serve`: bad arguments refused in one line, before touching anything; the
 banner, the keys it saves, the warnings. Each runs in this process (a start of the
-command costs more than half a CPU-second); tests/cli/test_serve_stop.py and
-tests/server/test_crash.py start it as a process, where the process is what they test."""
+command costs more than half a CPU-second), as tests/cli/test_serve_stop.py's stops do;
+tests/server/test_crash.py starts it as a process, where the process is what it tests."""
 
 from __future__ import annotations
 
@@ -51,36 +51,6 @@ def test_a_port_out_of_range_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
     assert not (tmp_path / "local.db").exists()
 
 
-def started(
-    *args: str, last: str, env: dict[str, str] | None = None
-) -> tuple[subprocess.Popen[str], str]:
-    """Start `serve` and read its banner up to the line holding `last`; it keeps running."""
-    service = subprocess.Popen(
-        [sys.executable, "-m", "inboxdesk", "serve", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert service.stdout is not None and service.stderr is not None
-    lines = []
-    try:
-        for line in service.stdout:
-            lines.append(line)
-            if last in line:
-                break
-    except BaseException:
-        stopped(service)
-        raise
-    return service, "".join(lines)
-
-
-def stopped(service: subprocess.Popen[str]) -> tuple[str, str]:
-    """Stop it; the rest of its output and its errors."""
-    service.terminate()
-    return service.communicate(timeout=30)
-
-
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -101,23 +71,25 @@ def serving(
     *args: str,
     port: int | None = None,
     during: Callable[[str, str], None] = lambda url, banner: None,
+    stop_with: signal.Signals = signal.SIGTERM,
 ) -> tuple[int, str, str]:
     """`inboxdesk serve ARGS --port PORT` in this process, as a user runs it: `during`
     is handed its loopback URL and what it printed once it answers, on another thread,
     and then it is
-    stopped as a service manager stops it (SIGTERM). Its exit status, standard output
-    and errors; what `during` raised is raised here.
+    stopped as a service manager stops it (SIGTERM), or with `stop_with` (SIGINT: as
+    Ctrl-C does). Its exit status, standard output and errors; what `during` raised is
+    raised here.
 
-    The command runs on the main thread, where it takes SIGTERM over before it serves:
-    the signal is sent only once it answers, so it never meets the test run's own
-    handling of SIGTERM."""
+    The command runs on the main thread, where it takes the signal over before it
+    serves: the signal is sent only once it answers, so it never meets the test run's
+    own handling of it."""
     port = port or free_port()
     url = f"http://127.0.0.1:{port}"
     ended = threading.Event()
     failed: list[BaseException] = []
     said: list[tuple[str, str]] = []
     # The handler the command replaces while it serves (the test run's own, maybe).
-    before = signal.getsignal(signal.SIGTERM)
+    before = signal.getsignal(stop_with)
 
     def watch() -> None:
         try:
@@ -128,8 +100,8 @@ def serving(
         except BaseException as exc:
             failed.append(exc)
         finally:
-            if not ended.is_set() and signal.getsignal(signal.SIGTERM) != before:
-                os.kill(os.getpid(), signal.SIGTERM)
+            if not ended.is_set() and signal.getsignal(stop_with) != before:
+                os.kill(os.getpid(), stop_with)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()

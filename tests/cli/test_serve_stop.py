@@ -2,10 +2,10 @@
 whole and private: the log merged into the file, the lock gone, every file mode 0600.
 
 It serves the example fixture (what `serve --demo` seeds, and that it keeps preferences
-per context, is tests/cli/test_serve.py's to prove). SIGTERM is sent to this process,
-where the command runs on the main thread and takes the signal over as it does in its
-own; Ctrl-C to a process of its own (a test run may ignore SIGINT, and then so would
-an in-process service)."""
+per context, is tests/cli/test_serve.py's to prove). Both signals are sent to this
+process, where the command runs on the main thread and takes the signal over as it does
+in its own; Ctrl-C as a terminal gives it (a test run started in the background ignores
+SIGINT: tests/command_line.py as_from_a_terminal)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.cli.test_serve import serving, started
+from tests.cli.test_serve import serving
+from tests.command_line import as_from_a_terminal
 from tests.conftest import EXAMPLE
 
 
@@ -72,16 +73,18 @@ def test_sigterm_merges_its_log_and_lets_go_of_its_lock(
     left_whole(db, tmp_path, written[0], err)
 
 
-def test_ctrl_c_merges_its_log_and_lets_go_of_its_lock(tmp_path: Path) -> None:
+def test_ctrl_c_merges_its_log_and_lets_go_of_its_lock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "local.db"
-    service, out = started(
-        "--db", str(db), "--load", str(EXAMPLE), "--port", "0", last="save a key"
-    )
-    url = out.split("local service on ", 1)[1].split()[0]
-    key = (tmp_path / "local-keys" / "staging.key").read_text().strip()
-    try:
-        subscriber = write_while_served(db, url, key)
-    finally:
-        service.send_signal(signal.SIGINT)
-        _, err = service.communicate(timeout=30)
-    left_whole(db, tmp_path, subscriber, err)
+    written: list[str] = []
+
+    def write(url: str, banner: str) -> None:
+        key = (tmp_path / "local-keys" / "staging.key").read_text().strip()
+        written.append(write_while_served(db, url, key))
+
+    args = ("--db", str(db), "--load", str(EXAMPLE))
+    with as_from_a_terminal():
+        code, _, err = serving(capsys, *args, during=write, stop_with=signal.SIGINT)
+    assert code == 130, err  # as a shell reports a command ended by Ctrl-C
+    left_whole(db, tmp_path, written[0], err)
