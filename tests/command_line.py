@@ -4,8 +4,11 @@ it: a config file of the test's own, no terminal on standard input."""
 from __future__ import annotations
 
 import io
+import os
 import signal
-from collections.abc import Iterator
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -65,3 +68,42 @@ def real_profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, url: str, key:
     config.add_profile("real", {"base_url": url, "api_key": key})
     config.save()
     return config
+
+
+def ctrl_c_when(
+    capsys: pytest.CaptureFixture[str],
+    args: Sequence[str],
+    ready: Callable[[list[str]], bool],
+) -> tuple[int, list[str], str]:
+    """`inboxdesk ARGS` in this process, its standard output a real pipe read line by line
+    on another thread (so what the command does not flush is not seen); once `ready`
+    holds of the lines read, Ctrl-C as a terminal gives it. The exit status, the lines
+    and standard error.
+
+    The signal goes to the main thread, where the command runs: a process-directed one
+    may land on the reading thread, and the command's loop would see it only when it
+    next wakes."""
+    read, write = os.pipe()
+    lines: list[str] = []
+
+    def head() -> None:
+        sent = False
+        with os.fdopen(read, encoding="utf-8") as pipe:
+            for line in pipe:
+                lines.append(line)
+                if not sent and ready(lines):
+                    sent = True
+                    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    reader = threading.Thread(target=head, daemon=True)
+    saved = sys.stdout
+    with as_from_a_terminal():
+        reader.start()
+        with os.fdopen(write, "w", encoding="utf-8") as out:
+            sys.stdout = out
+            try:
+                code = main(list(args))
+            finally:
+                sys.stdout = saved
+    reader.join(timeout=30)
+    return code, lines, capsys.readouterr().err

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import stat
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -23,7 +19,7 @@ from inboxdesk.config.file import ConfigFile
 from inboxdesk.core.views import make_view
 from inboxdesk.server.store.activity import StagedNotification
 from tests.client.conftest import run
-from tests.command_line import as_from_a_terminal, real_profile
+from tests.command_line import ctrl_c_when, real_profile
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.feed_fixture import at, feed_fixture
 
@@ -144,25 +140,20 @@ def test_follow_prints_what_arrives_meanwhile(
     assert waits == [3.0, 3.0, 3.0]
 
 
-def test_follow_ends_on_ctrl_c_with_exit_0(make_service: ServiceFactory, tmp_path: Path) -> None:
-    """A real process: the newest notifications as JSON lines, then Ctrl-C ends it, 0."""
+def test_follow_ends_on_ctrl_c_with_exit_0(
+    make_service: ServiceFactory,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The newest notifications as JSON lines, each flushed as it comes, then Ctrl-C ends
+    it, 0."""
     service = make_service(feed_fixture())
-    env = {
-        **os.environ,
-        "INBOXDESK_CONFIG_DIR": str(tmp_path / "config"),
-        "INBOXDESK_BASE_URL": service.url,
-        "NOVU_SECRET_KEY": STAGING_KEY,
-    }
-    command = [sys.executable, "-m", "inboxdesk", "activity", "--follow", "--json", "--limit", "2"]
-    with as_from_a_terminal():
-        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert process.stdout is not None
-        first = [json.loads(process.stdout.readline()) for _ in range(2)]
-        assert all(set(line) == {"data"} for line in first)
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=20) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)
+    args = ["activity", "--follow", "--json", "--limit", "2"]
+    code, lines, err = ctrl_c_when(capsys, args, lambda lines: len(lines) >= 2)
+    first = [json.loads(line) for line in lines[:2]]
+    assert all(set(line) == {"data"} for line in first)
+    assert code == 0, err

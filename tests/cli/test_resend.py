@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +19,7 @@ from inboxdesk.core.delivery import finding
 from inboxdesk.core.delivery.resend import RESENT_AT, RESENT_TRANSACTION, plan
 from inboxdesk.writes import Outbox, Sent, Where, WriteStore
 from tests.client.faults import LOOPBACK_TLS
-from tests.command_line import as_from_a_terminal, run_with_key
+from tests.command_line import ctrl_c_when, run_with_key
 from tests.conftest import Service, ServiceFactory
 from tests.loopback import loopback
 from tests.production_shaped import production_shaped
@@ -232,25 +228,18 @@ def test_follow_says_what_did_not_arrive_and_stops_at_its_time_limit(
     assert code == 4 and "not final yet" in err and "Step delayed" in out
 
 
-def test_ctrl_c_ends_a_follow_with_zero(service: Service, tmp_path: Path) -> None:
+def test_ctrl_c_ends_a_follow_with_zero(
+    service: Service,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     waiting = trigger(service, "delayed", "ada")
-    env = {
-        **os.environ,
-        "INBOXDESK_CONFIG": str(tmp_path / "config.toml"),
-        "INBOXDESK_BASE_URL": service.url,
-        "NOVU_SECRET_KEY": TRIGGER_KEY,
-    }
-    with as_from_a_terminal():
-        follow = subprocess.Popen(
-            [sys.executable, "-m", "inboxdesk", "delivery", waiting, "--follow"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-    assert follow.stdout is not None
-    assert "Step delayed" in follow.stdout.readline() + follow.stdout.readline()
-    follow.send_signal(signal.SIGINT)
-    _, err = follow.communicate(timeout=30)
-    assert follow.returncode == 0, err
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
+    monkeypatch.setenv("NOVU_SECRET_KEY", TRIGGER_KEY)
+    args = ["delivery", waiting, "--follow"]
+    code, lines, err = ctrl_c_when(capsys, args, lambda lines: len(lines) >= 2)
+    assert "Step delayed" in lines[0] + lines[1]
+    assert code == 0, err
     assert "stopped following" in err
