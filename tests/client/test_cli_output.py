@@ -7,15 +7,16 @@ import io
 import json
 import os
 import pty
-import selectors
 import signal
-import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
+from inboxdesk.cli import main
 from tests.client.conftest import run
+from tests.command_line import as_from_a_terminal
 from tests.conftest import STAGING_KEY, Service, jane_message
 
 
@@ -120,66 +121,75 @@ def test_mark_all_confirms_on_a_terminal_unless_yes(
     assert code == 0 and "[y/N]" not in err
 
 
-def _mark_all(stdin: int, *flags: str) -> subprocess.CompletedProcess[str]:
-    """`inboxdesk mark-all jane read` in a process of its own, standard input `stdin`."""
-    return subprocess.run(
-        [sys.executable, "-m", "inboxdesk", "mark-all", "jane", "read", *flags],
-        stdin=stdin,
-        capture_output=True,
-        text=True,
-        env=dict(os.environ),
-        timeout=60,  # a bound on a hang, not a speed target
-    )
-
-
-def test_mark_all_asks_on_a_real_terminal(env: Service) -> None:
+def test_mark_all_asks_on_a_real_terminal(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Standard input a pseudo-terminal: it asks, and reads the answer typed there
     (typed ahead: the terminal keeps it). What each answer and --yes do on a terminal:
     test_mark_all_confirms_on_a_terminal_unless_yes; a script without a terminal,
-    refused without --yes (decision 113): test_cli.py's test_mark_all (both in-process,
+    refused without --yes (decision 113): test_cli.py's test_mark_all (all in-process,
     on the same rule, `prompts.go_ahead`)."""
     master, slave = pty.openpty()
     try:
         os.write(master, b"y\n")
-        accepted = _mark_all(slave)
+        with open(slave, encoding="utf-8", closefd=False) as terminal:
+            monkeypatch.setattr("sys.stdin", terminal)
+            code, out, err = run(capsys, "mark-all", "jane", "read")
     finally:
         os.close(master)
         os.close(slave)
-    assert accepted.returncode == 0, accepted.stderr
-    assert "(8 are not read now)? [y/N]" in accepted.stderr
-    assert accepted.stdout == "Marked 8 messages read.\n"
+    assert code == 0, err
+    assert "(8 are not read now)? [y/N]" in err
+    assert out == "Marked 8 messages read.\n"
 
 
-def test_ctrl_c_at_a_question_stops_at_once_without_waiting_for_enter(env: Service) -> None:
+def test_ctrl_c_at_a_question_stops_at_once_without_waiting_for_enter(
+    env: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Asked inside the command's event loop, Ctrl-C used to wait for Enter (the
-    loop's own SIGINT handler), which it then swallowed."""
+    loop's own SIGINT handler), which it then swallowed. The question is asked on a
+    pseudo-terminal nobody types on; Ctrl-C comes to the command's thread once the
+    question is on standard error (a real pipe, read on another thread)."""
     master, slave = pty.openpty()
-    asking = subprocess.Popen(
-        [sys.executable, "-m", "inboxdesk", "mark-all", "jane", "read"],
-        stdin=slave,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=dict(os.environ),
-    )
+    read, write = os.pipe()
+    said: list[str] = []
+    ended = threading.Event()
+    entered: list[bool] = []
+
+    def watch() -> None:
+        with os.fdopen(read, encoding="utf-8") as errors:
+            asked = False
+            while chunk := errors.read(1):
+                said.append(chunk)
+                if not asked and "[y/N]" in "".join(said):
+                    asked = True
+                    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+                    if not ended.wait(30):  # a bound on a hang: Enter, which it waited for
+                        entered.append(True)
+                        os.write(master, b"\n")
+
+    watcher = threading.Thread(target=watch, daemon=True)
     try:
-        assert asking.stderr is not None
-        said = b""
-        # A selector, not select(): a long run's worker may hold descriptors past 1024.
-        with selectors.DefaultSelector() as watch:
-            watch.register(asking.stderr, selectors.EVENT_READ)
-            while b"[y/N]" not in said:
-                assert watch.select(60), said  # a bound on a hang
-                chunk = os.read(asking.stderr.fileno(), 4096)
-                assert chunk, said
-                said += chunk
-        asking.send_signal(signal.SIGINT)
-        assert asking.wait(timeout=30) == 130
-        assert asking.stderr.read().endswith(b"\n"), "the shell's prompt starts a line"
+        with (
+            as_from_a_terminal(),
+            open(slave, encoding="utf-8", closefd=False) as terminal,
+            os.fdopen(write, "w", encoding="utf-8") as errors,
+        ):
+            monkeypatch.setattr("sys.stdin", terminal)
+            saved, sys.stderr = sys.stderr, errors
+            try:
+                watcher.start()
+                code = main(["mark-all", "jane", "read"])
+            finally:
+                ended.set()
+                sys.stderr = saved
+        watcher.join(timeout=30)
     finally:
-        asking.kill()
-        asking.wait()
         os.close(master)
         os.close(slave)
+    assert not entered, "Ctrl-C waited for Enter"
+    assert code == 130
+    assert "".join(said).endswith("\n"), "the shell's prompt starts a line"
 
 
 def test_mark_all_unread_and_unseen_ask_with_the_number_they_change(
