@@ -70,40 +70,53 @@ def real_profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, url: str, key:
     return config
 
 
+def piped(
+    capsys: pytest.CaptureFixture[str],
+    args: Sequence[str],
+    each_line: Callable[[list[str]], None],
+) -> tuple[int, list[str], str]:
+    """`inboxdesk ARGS` in this process, its standard output a real pipe read line by line
+    on another thread (so what the command does not flush is not seen), `each_line`
+    handed the lines read so far after each. The exit status, the lines and standard
+    error."""
+    read, write = os.pipe()
+    lines: list[str] = []
+
+    def head() -> None:
+        with os.fdopen(read, encoding="utf-8") as pipe:
+            for line in pipe:
+                lines.append(line)
+                each_line(lines)
+
+    reader = threading.Thread(target=head, daemon=True)
+    saved = sys.stdout
+    reader.start()
+    with os.fdopen(write, "w", encoding="utf-8") as out:
+        sys.stdout = out
+        try:
+            code = main(list(args))
+        finally:
+            sys.stdout = saved
+    reader.join(timeout=30)
+    return code, lines, capsys.readouterr().err
+
+
 def ctrl_c_when(
     capsys: pytest.CaptureFixture[str],
     args: Sequence[str],
     ready: Callable[[list[str]], bool],
 ) -> tuple[int, list[str], str]:
-    """`inboxdesk ARGS` in this process, its standard output a real pipe read line by line
-    on another thread (so what the command does not flush is not seen); once `ready`
-    holds of the lines read, Ctrl-C as a terminal gives it. The exit status, the lines
-    and standard error.
+    """`piped`, and Ctrl-C as a terminal gives it once `ready` holds of the lines read.
 
     The signal goes to the main thread, where the command runs: a process-directed one
     may land on the reading thread, and the command's loop would see it only when it
     next wakes."""
-    read, write = os.pipe()
-    lines: list[str] = []
+    sent: list[bool] = []
 
-    def head() -> None:
-        sent = False
-        with os.fdopen(read, encoding="utf-8") as pipe:
-            for line in pipe:
-                lines.append(line)
-                if not sent and ready(lines):
-                    sent = True
-                    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+    def interrupt(lines: list[str]) -> None:
+        if not sent and ready(lines):
+            sent.append(True)
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
 
-    reader = threading.Thread(target=head, daemon=True)
-    saved = sys.stdout
     with as_from_a_terminal():
-        reader.start()
-        with os.fdopen(write, "w", encoding="utf-8") as out:
-            sys.stdout = out
-            try:
-                code = main(list(args))
-            finally:
-                sys.stdout = saved
-    reader.join(timeout=30)
-    return code, lines, capsys.readouterr().err
+        return piped(capsys, args, interrupt)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -16,6 +13,7 @@ from inboxdesk.core.inbox.lookup import scan
 from inboxdesk.writes.before import unread_before
 from tests.client.conftest import run
 from tests.client.hostile_server import HostileServer, held_after_first, looping
+from tests.command_line import piped
 
 KEY = "loop-key-0123456789abcdef"
 
@@ -67,31 +65,38 @@ async def test_the_scans_and_the_count_stop_on_a_loop() -> None:
         assert len(server.paths("/v2/subscribers/jane/notifications")) <= 13
 
 
-def test_ids_stream_as_pages_arrive(pointed: None) -> None:
-    release = threading.Event()
+class Release(threading.Event):
+    """An event that says whether a wait for it ended by it (not by its timeout)."""
+
+    released_a_wait = False
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.released_a_wait = super().wait(timeout)
+        return self.released_a_wait
+
+
+def test_ids_stream_as_pages_arrive(
+    pointed: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    release = Release()
+    first: list[str] = []
+
+    def two_lines(lines: list[str]) -> None:
+        if len(lines) == 2:
+            first.extend(lines)
+            release.set()
+
     with HostileServer(held_after_first("/notifications", release)) as server:
-        env = {**os.environ, "INBOXDESK_BASE_URL": server.url}
-        reader = subprocess.Popen(
-            [sys.executable, "-m", "inboxdesk", "messages", "jane", "--all", "--ids"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-        assert reader.stdout is not None
+        monkeypatch.setenv("INBOXDESK_BASE_URL", server.url)
         try:
             # The first page, whole, before the second is answered.
             # (Unstreamed, they come after the server gives up holding it, with the rest.)
-            first = b""
-            while not first.endswith(b"\n") or first.count(b"\n") < 2:
-                chunk = os.read(reader.stdout.fileno(), 100)
-                if not chunk:
-                    break
-                first += chunk
+            code, lines, err = piped(capsys, ["messages", "jane", "--all", "--ids"], two_lines)
         finally:
             release.set()
-        out, err = reader.communicate(timeout=60)
-    assert first == b"n00001\nn00002\n", err
-    assert out == b"n00003\n" and reader.returncode == 0
+    assert first == ["n00001\n", "n00002\n"], err
+    assert release.released_a_wait, "the first page came out before the second was answered"
+    assert lines[2:] == ["n00003\n"] and code == 0
 
 
 async def test_full_text_search_stops_on_a_loop() -> None:
