@@ -45,22 +45,26 @@ class CountingStore(Store):
 
 
 class Counted:
-    """A counting store, served by `shared` (swapped in) or by a thread of its own."""
+    """A counting store, served by `shared` (swapped in) or by a thread of its own; a
+    thread of its own serves the app `shared` built for these settings (building one
+    cost a quarter of a CPU-second)."""
 
     def __init__(
         self,
         tmp_path: Path,
         templates: Templates,
-        shared: SharedService | None = None,
+        shared: SharedService,
+        own: bool = False,
         **settings: Any,
     ) -> None:
         self.db = tmp_path / "counted.db"
         templates.copy(read_fixture(EXAMPLE), self.db)
         self.store = CountingStore(self.db)
         wanted = ServerSettings(db_path=self.db, **settings)
-        self.own = shared is None
-        if shared is None:
-            self.thread = ServiceThread(wanted, self.store).start()
+        self.own = own
+        if own:
+            app = shared.app_for(wanted, self.store)
+            self.thread = ServiceThread(wanted, self.store, app=app).start()
         else:
             self.thread = shared.replace(wanted, self.store)
         self.url = self.thread.url
@@ -84,7 +88,7 @@ def counted(
     templates: Templates,
 ) -> Iterator[Counted]:
     own = request.node.get_closest_marker(OWN_SERVICE) is not None
-    service = Counted(tmp_path, templates, None if own else shared_thread)
+    service = Counted(tmp_path, templates, shared_thread, own)
     yield service
     if service.own:
         service.thread.stop()
@@ -93,14 +97,16 @@ def counted(
 
 
 @pytest.fixture
-def make_counted(tmp_path: Path, templates: Templates) -> Iterator[Any]:
+def make_counted(
+    tmp_path: Path, templates: Templates, shared_thread: SharedService
+) -> Iterator[Any]:
     """Counted services with ServerSettings of their own, each on its own thread."""
     made: list[Counted] = []
 
     def make(**settings: Any) -> Counted:
         folder = tmp_path / str(len(made))
         folder.mkdir()
-        service = Counted(folder, templates, **settings)
+        service = Counted(folder, templates, shared_thread, own=True, **settings)
         made.append(service)
         return service
 
