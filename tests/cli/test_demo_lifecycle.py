@@ -1,7 +1,9 @@
-"""`inboxdesk demo` under a real terminal (a pty) cleans up on SIGHUP and SIGTERM.
+"""`inboxdesk demo` cleans up on SIGHUP and SIGTERM: under a real terminal (a pty) that
+nobody reads any more, a process of its own; SIGTERM, which takes the same handler
+(cli/app_commands.py END_SIGNALS), to the command in this process, its app headless.
 
 The demo there serves the example fixture (`--load`): the demo's own data takes seconds
-to seed in each process, and its temporary database, service and app end alike."""
+to seed, and its temporary database, service and app end alike."""
 
 from __future__ import annotations
 
@@ -13,15 +15,20 @@ import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests import waiting
 from tests.conftest import EXAMPLE, STAGING_KEY, Service, jane_message
+
+if TYPE_CHECKING:
+    from inboxdesk.tui.app import InboxdeskApp
 
 
 def wait_for(condition: Callable[[], object], what: str, timeout: float = 90.0) -> None:
@@ -31,10 +38,11 @@ def wait_for(condition: Callable[[], object], what: str, timeout: float = 90.0) 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("sig", "unread"),
-    # Both signals take one handler (cli/app_commands.py END_SIGNALS): each is sent
-    # once, SIGHUP as a terminal gone sends it, to an app whose terminal is not read.
-    [(signal.SIGTERM, False), (signal.SIGHUP, True)],
-    ids=["SIGTERM", "SIGHUP-terminal-unread"],
+    # Both signals take one handler (cli/app_commands.py END_SIGNALS): SIGHUP as a
+    # terminal gone sends it, to an app whose terminal is not read, here; SIGTERM to an
+    # app that ends as asked, in this process (the test below).
+    [(signal.SIGHUP, True)],
+    ids=["SIGHUP-terminal-unread"],
 )
 def test_demo_removes_its_database_on_a_signal(
     sig: signal.Signals, unread: bool, tmp_path: Path
@@ -100,6 +108,58 @@ def test_demo_removes_its_database_on_a_signal(
     assert code == 128 + sig, saved  # a crash's saved traceback, to say what went wrong
     assert list(scratch.iterdir()) == [], "the temporary database is gone"
     assert not (tmp_path / "logs").exists(), "no crash"
+
+
+def test_sigterm_ends_the_demo_s_app_and_its_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGTERM while the app runs: the app is asked to end from its own loop, as `q`
+    ends it, the command exits 128 + SIGTERM, and the temporary database is gone."""
+    from inboxdesk.cli import app_commands, main
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # the demo's scratch folder
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
+    run_app = app_commands.run_app
+    command = threading.main_thread().ident or 0
+    failed: list[BaseException] = []
+    before = signal.getsignal(signal.SIGTERM)
+
+    def headless(app: InboxdeskApp, headless: bool = False) -> int:
+        """The command's own run_app, its app headless; SIGTERM once its inbox has
+        counted its messages (as the process above waits for)."""
+        from inboxdesk.tui.inbox.status import StatusLine
+
+        def inbox_shown() -> bool:
+            try:
+                return app.is_running and app.screen.query_one(StatusLine).status.answered
+            except Exception:  # no inbox yet
+                return False
+
+        def terminate() -> None:
+            try:
+                waiting.wait_for("the app's inbox", inbox_shown, 60)
+                assert list(scratch.glob("inboxdesk-demo-*/demo.db")), "the demo database"
+                # Untaken, SIGTERM would end the test run itself.
+                handler = signal.getsignal(signal.SIGTERM)
+                assert handler not in (signal.SIG_DFL, before), "SIGTERM is not taken"
+            except BaseException as exc:
+                failed.append(exc)
+                app.call_from_thread(app.exit)
+                return
+            signal.pthread_kill(command, signal.SIGTERM)
+
+        threading.Thread(target=terminate, daemon=True).start()
+        return run_app(app, headless=True)
+
+    monkeypatch.setattr(app_commands, "run_app", headless)
+    code = main(["demo", "--load", str(EXAMPLE)])
+    if failed:
+        raise failed[0]
+    assert code == 128 + signal.SIGTERM, capsys.readouterr().err
+    assert list(scratch.iterdir()) == [], "the temporary database is gone"
+    assert not Path(os.environ["INBOXDESK_LOG_DIR"]).exists(), "no crash"
 
 
 def test_demo_takes_its_look_from_the_environment_and_the_config(
