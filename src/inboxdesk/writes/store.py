@@ -183,25 +183,39 @@ class WriteStore:
                 f"{path} was written by a newer inboxdesk (format {version}; this one reads "
                 f"up to {VERSION})"
             )
-        if version is None:
-            # Format 1 kept a row per outcome: its journal is dropped, its queue kept.
-            self._db.execute("DROP TABLE IF EXISTS journal")
-        self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(queue)")}
-        for column in ("fingerprint TEXT NOT NULL DEFAULT ''", "claimed TEXT", "claimed_at TEXT"):
-            if column.split()[0] not in columns:  # a queue of format 2
-                self._db.execute(f"ALTER TABLE queue ADD COLUMN {column}")
-        self._db.execute(
-            "INSERT OR REPLACE INTO meta (name, value) VALUES ('version', ?)", (str(VERSION),)
-        )
-        cutoff = datetime.now(UTC) - timedelta(days=retention_days)
-        self._db.execute("DELETE FROM journal WHERE made_at < ?", (cutoff.isoformat(),))
-        if most:
+        # One transaction for the whole opening: one commit (and one sync of the log)
+        # in place of one per statement, a tenth of the time on a new file.
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if version is None:
+                # Format 1 kept a row per outcome: its journal is dropped, its queue kept.
+                self._db.execute("DROP TABLE IF EXISTS journal")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(queue)")}
+            for column in (
+                "fingerprint TEXT NOT NULL DEFAULT ''",
+                "claimed TEXT",
+                "claimed_at TEXT",
+            ):
+                if column.split()[0] not in columns:  # a queue of format 2
+                    self._db.execute(f"ALTER TABLE queue ADD COLUMN {column}")
             self._db.execute(
-                "DELETE FROM journal WHERE seq NOT IN"
-                " (SELECT seq FROM journal ORDER BY made_at DESC, seq DESC LIMIT ?)",
-                (most,),
+                "INSERT OR REPLACE INTO meta (name, value) VALUES ('version', ?)", (str(VERSION),)
             )
+            cutoff = datetime.now(UTC) - timedelta(days=retention_days)
+            self._db.execute("DELETE FROM journal WHERE made_at < ?", (cutoff.isoformat(),))
+            if most:
+                self._db.execute(
+                    "DELETE FROM journal WHERE seq NOT IN"
+                    " (SELECT seq FROM journal ORDER BY made_at DESC, seq DESC LIMIT ?)",
+                    (most,),
+                )
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def close(self) -> None:
         self._db.close()
