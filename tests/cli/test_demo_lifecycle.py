@@ -133,7 +133,8 @@ def test_sigterm_ends_the_demo_s_app_and_its_database(
 
         def inbox_shown() -> bool:
             try:
-                return app.is_running and app.screen.query_one(StatusLine).status.answered
+                status = app.screen.query_one(StatusLine).status
+                return app.is_running and status.answered and not status.fetching
             except Exception:  # no inbox yet
                 return False
 
