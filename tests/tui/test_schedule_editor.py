@@ -1,6 +1,7 @@
 """Quiet hours in the Preferences view on the real service: shown off, changed with
 the editor (a mistake said in the dialog, nothing sent), shown in the subscriber's
-timezone, undone from History; and read-only binds no editor."""
+timezone, undone from History. Read-only binds no editor: the read-only walk of
+tests/tui/test_resend_follow.py."""
 
 from __future__ import annotations
 
@@ -81,16 +82,3 @@ async def test_ada_s_quiet_hours_set_in_the_editor_and_undone(
             lambda: (schedule_at(service) or {}).get("isEnabled") is False,
             what="undone: off again, as there was none",
         )
-
-
-async def test_read_only_binds_no_schedule_editor(make_service: ServiceFactory) -> None:
-    service = make_service(_fixture())
-    app = app_for(service, subscriber="ada.lovelace", read_only=True)
-    async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("5")
-        await until(pilot, lambda: "Quiet hours: off" in said(app), what="the schedule")
-        await pilot.press("Q")
-        await pilot.pause()
-        assert not isinstance(app.screen, ScheduleEditor)
-        assert schedule_at(service) is None

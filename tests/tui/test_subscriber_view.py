@@ -1,7 +1,8 @@
 """The Subscriber view (`i`, `6`) on the real service: Grace's missing phone fixed from
 the inbox (the form's refusals and warning), undone from History and
-fixed again; a token typed unseen, never shown; landing on a cause's field; read-only;
-and the service gone mid-change (the change waits in the queue)."""
+fixed again; a token typed unseen, never shown; landing on a cause's field; and the
+service gone mid-change (the change waits in the queue). Read-only: the read-only walk
+of tests/tui/test_resend_follow.py."""
 
 from __future__ import annotations
 
@@ -193,18 +194,6 @@ async def test_a_token_typed_unseen_lands_from_a_cause_and_is_never_shown(
         said = plain(app.screen.query_one("#history-entry", Static))
         said += " ".join(n.message for n in notices)
         assert SENTINEL not in said and "5b81" in said
-
-
-async def test_read_only_binds_no_change(make_service: ServiceFactory, notices: Notices) -> None:
-    service = make_service(subscriber_fixture())
-    app = app_for(service, subscriber="grace.hopper", read_only=True)
-    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("6")
-        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
-        await pilot.press("j", "j", "enter", "e")
-        await until(pilot, lambda: notices.saying("Read-only"), what="said")
-        assert not isinstance(app.screen, EditField)
 
 
 async def test_i_from_a_timeline_and_activity_lands_on_the_field_its_cause_names(
