@@ -1,19 +1,25 @@
 """Activity (`4`), the timeline (Enter) and `d` from an inbox message, through Pilot on
-the local service: causes in words, filters, hostile text made safe, 80x24."""
+the local service: causes in words, filters, hostile text made safe, 80x24; and Ada's
+preference stories in the demo, from a timeline or a row to Preferences (`5`)."""
 
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Static
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
 
 from inboxdesk.delivery import notification_cause
 from inboxdesk.text import cells
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
-from inboxdesk.tui.activity.timeline import JSON_LINE, TimelineScreen, TimelineView, plain
+from inboxdesk.tui.activity.timeline import JSON_LINE, TimelineScreen, TimelineView
+from inboxdesk.tui.activity.timeline import plain as line_text
+from inboxdesk.tui.preferences.confirm import PreferenceConfirm
 from tests.conftest import Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
-from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, until
+from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, plain, until
+from tests.tui.test_command_line import line
 from tests.tui.test_inbox import opened
+from tests.tui.test_subscriber_view import row_key, view
 
 
 @pytest.fixture
@@ -42,7 +48,8 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
     """One walk: `d` opens the highlighted message's delivery; ctrl+g opens a
     notification by its transactionId from the inbox and from Activity; Activity lists
     every cause in words, filters, and Enter opens the timeline, hostile text made safe
-    and secrets masked; the views start from the view context's current subscriber."""
+    and secrets masked; `i` opens the Subscriber view on the field a cause names; the
+    views start from the view context's current subscriber."""
     from inboxdesk.tui.preferences.screen import PreferencesScreen
 
     app = app_for(delivered)
@@ -99,13 +106,26 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         assert "Twilio 21610: the recipient replied STOP" in text
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="back")
-        await pilot.press("ctrl+g", *"txn-no-token", "enter")  # and from Activity
+        await pilot.press("ctrl+g", *"txn-no-email", "enter")  # and from Activity
         await until(
             pilot,
             lambda: (
-                isinstance(app.screen, TimelineScreen) and "no device token" in timeline_text(app)
+                isinstance(app.screen, TimelineScreen) and "no email address" in timeline_text(app)
             ),
             what="its timeline",
+        )
+        # `i` from the timeline lands on the field its cause names; from Activity, on the
+        # highlighted notification's subscriber.
+        await pilot.press("i")
+        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+        assert row_key(app) == "email"
+        await pilot.press("4")
+        await until(pilot, lambda: app.screen.id == "activity", what="activity")
+        await pilot.press("i")
+        await until(
+            pilot,
+            lambda: view(app) is not None and app.screen.sub_title == "Subscriber · jane",
+            what="jane's data from Activity",
         )
 
         # The app holds the current subscriber (the view context): the inbox sets it as
@@ -165,7 +185,7 @@ async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices
         assert view.region.width <= 80
 
         def drawn() -> list[str]:
-            return [plain(line) for line in view.shown if line and line[-1][1] != JSON_LINE]
+            return [line_text(shown) for shown in view.shown if shown and shown[-1][1] != JSON_LINE]
 
         def widest() -> int:
             return max(cells(line) for line in drawn())
@@ -177,67 +197,164 @@ async def test_activity_and_the_timeline_at_80_by_24(delivered: Service, notices
         assert not notices.saying("Bug")
 
 
-async def test_5_from_a_preference_story_opens_preferences_on_its_cell(
-    make_service: ServiceFactory,
-) -> None:
-    """Ada's canceled email: from its timeline, and from its Activity row, `5` opens
-    Preferences with the cursor on that workflow's email cell; the timeline's `1` leaves
-    it for the inbox; Help names the view it is for."""
-    from textual.widgets import Static
+DEMO_KEY = "activity-prefs-key-0123456789"
+CONTEXT = "tenant:acme-eu"
+COMMENT = "Comment on your post"
 
+
+def _stories() -> dict[str, str]:
+    """Ada's stories in the demo: what each is called, and its transactionId."""
+    development = demo_at_now()["environments"][0]
+    return {
+        n["payload"]["story"]: n["transactionId"]
+        for n in development["notifications"]
+        if n["subscriberId"] == "ada.lovelace" and "story" in n["payload"]
+    }
+
+
+async def _txn(pilot: Pilot[None], transaction: str, words: str) -> None:
+    """`:txn` to a notification's timeline, which says `words`."""
+    await line(pilot, f":txn {transaction}")
+    await until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, TimelineScreen) and words in timeline_text(pilot.app),
+        what=words,
+    )
+
+
+async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_cell(
+    make_service: ServiceFactory, notices: Notices
+) -> None:
+    """One walk of Ada's preference stories in the demo (context preferences on). Her
+    canceled email: from its Activity row, and from its timeline, `5` opens Preferences
+    with the cursor on that workflow's email cell; Help names the view it is for; the
+    timeline's `1` leaves it for the inbox. Her quiet hours: `:txn` opens each timeline,
+    which says the email was skipped outside her schedule, or held for her next open
+    window. Her tenant's comment: `5` opens Preferences on that context, beside the
+    no-context choice; a change there is asked as the context's and written to its
+    records alone; `c` switches to no context, refuses a key not type:id, and back."""
+    from inboxdesk.tui.preferences.context_picker import ContextPicker
+    from inboxdesk.tui.preferences.grid import PreferenceGrid
     from inboxdesk.tui.preferences.screen import PreferencesScreen
     from inboxdesk.tui.screens.help import HelpScreen
-    from tests.tui.conftest import plain
 
-    service = make_service(demo_at_now())
+    service = make_service(demo_at_now(), context_preferences=True)
     env = next(r for r in service.store.environments() if r["name"] == "Development")
-    key = "activity-prefs-key-0123456789"
-    service.store.add_api_key(env["id"], key)
-    app = app_for(service, key=key, subscriber="ada.lovelace")
+    service.store.add_api_key(env["id"], DEMO_KEY)
+    stories = _stories()
+    app = app_for(service, key=DEMO_KEY, subscriber="ada.lovelace")
+
+    def prefs() -> PreferencesScreen | None:
+        screen = app.screen
+        ok = isinstance(screen, PreferencesScreen) and screen.table is not None
+        return screen if ok else None
 
     def on_cell() -> str:
-        screen = app.screen
-        if not isinstance(screen, PreferencesScreen) or screen.table is None:
-            return ""
-        return plain(screen.query_one("#preference-cell", Static))
+        screen = prefs()
+        return "" if screen is None else plain(screen.query_one("#preference-cell", Static))
 
-    async with app.run_test(size=SIZE) as pilot:
+    def comment_email(context: tuple[str, ...] = ()) -> bool:
+        with service.http(DEMO_KEY) as http:
+            path = "/v2/subscribers/ada.lovelace/preferences"
+            body = http.get(path, params=[("contextKeys", k) for k in context]).json()["data"]
+        (found,) = [w for w in body["workflows"] if w["workflow"]["name"] == COMMENT]
+        return bool(found["channels"]["email"])
+
+    def comment_cell() -> str:
+        screen = prefs()
+        assert screen is not None
+        grid = screen.query_one(PreferenceGrid)
+        row = next(k.value for k in grid.rows if COMMENT in str(grid.get_cell(k, "workflow")))
+        return str(grid.get_cell(row, "email"))
+
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
         await pilot.press("4")
         await until(pilot, lambda: rows(app) > 0 and "turned email off" in " ".join(causes(app)))
         row = next(n for n, c in enumerate(causes(app)) if "turned email off for" in c)
         workflow = causes(app)[row].split("'")[1]
-        app.screen.query_one(ActivityTable).move_cursor(row=row)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        # Decision 126: when the workflow's choices last changed, against the notification.
-        await until(pilot, lambda: "last changed on" in timeline_text(app), what="when")
-        await pilot.press("5")
-        await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
-        assert "This workflow's choices last changed on" in on_cell()
+        table = app.screen.query_one(ActivityTable)
+        table.move_cursor(row=0 if row else 1)
+        await pilot.press("5")  # a row no preference decided: the cursor where it was
+        await until(pilot, lambda: prefs() is not None, what="Preferences")
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
         assert app.screen.title_text == "Preferences"  # type: ignore[attr-defined]
-        await pilot.press("escape")
-        await pilot.press("4")
-        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
-        table = app.screen.query_one(ActivityTable)
-        table.move_cursor(row=0)
-        await pilot.press("5")  # a row no preference decided: the cursor where it was
-        await until(pilot, lambda: isinstance(app.screen, PreferencesScreen))
-        await pilot.press("4")
+        await pilot.press("escape", "4")
         await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
         assert app.screen.title_text == "Activity"  # type: ignore[attr-defined]
         await pilot.press("escape")
         table.move_cursor(row=row)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        await pilot.press("1")
-        await until(pilot, lambda: app.screen.id == "inbox", what="the timeline's 1")
+        await pilot.press("5")  # from its Activity row
+        await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
         await pilot.press("4")
         await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
-        app.screen.query_one(ActivityTable).move_cursor(row=row)
+        table.move_cursor(row=row)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        # Decision 126: when the workflow's choices last changed, against the notification.
+        await until(pilot, lambda: "last changed on" in timeline_text(app), what="when")
+        await pilot.press("5")  # from its timeline
+        await until(pilot, lambda: "This workflow's choices last changed on" in on_cell())
+        assert on_cell().startswith(f"{workflow} · email: off")
+
+        # Her quiet hours, and her tenant's comment.
+        await _txn(
+            pilot,
+            stories["Email skipped outside Ada's quiet hours"],
+            "email: canceled, outside the subscriber's schedule",
+        )
+        await pilot.press("1")
+        await until(pilot, lambda: app.screen.id == "inbox", what="the timeline's 1")
+        await _txn(
+            pilot,
+            stories["Email held for Ada's next open hours"],
+            "waiting for the subscriber's schedule to open; it will arrive then (next open "
+            "window: 2026-11-23T09:00:00.000Z, Europe/London)",
+        )
+        await pilot.press("escape")
+        await _txn(
+            pilot,
+            stories["Comment email canceled by Ada's preference for tenant acme-eu"],
+            "decided by this context's preferences where your organization has context "
+            "preferences on, else by the no-context ones: 5 shows both",
+        )
+        assert f"     context  {CONTEXT}" in timeline_text(app)
         await pilot.press("5")
-        await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
+        await until(pilot, lambda: on_cell().startswith(f"{COMMENT} · email"), what="her cell")
+        screen = prefs()
+        assert screen is not None and screen.context_keys == (CONTEXT,)
+        assert f"ada.lovelace · context {CONTEXT}" in (screen.sub_title or "")
+        title = plain(screen.query_one("#preference-title", Static)).strip()
+        assert title == f"Preferences of ada.lovelace · context {CONTEXT}"
+        beside = plain(screen.query_one("#preference-context", Static))
+        assert "context records apply only where your organization has context" in beside
+        assert f"{COMMENT} · email: OFF here, on without a context" in beside
+        assert comment_cell() == "OFF *"
+        await pilot.press("space")  # the change goes to the context's records
+        await until(pilot, lambda: isinstance(app.screen, PreferenceConfirm), what="asks")
+        asked = plain(app.screen.query_one("#question", Static))
+        assert f"in context {CONTEXT}?" in asked
+        await pilot.press("y")
+        await until(pilot, lambda: comment_email((CONTEXT,)), what="written")
+        await until(pilot, lambda: prefs() is not None and comment_cell() == "on *")
+        assert comment_email(), "the no-context record as it was"
+
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ContextPicker), what="the picker")
+        await pilot.press("enter")  # the first choice: no context
+        await until(pilot, lambda: prefs() is not None and screen.context_keys == ())
+        assert "context" not in (screen.sub_title or "")
+        assert screen.query_one("#preference-context").has_class("-none")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ContextPicker), what="the picker")
+        await pilot.click("#context-input")
+        await pilot.press(*"acme", "enter")  # not type:id: said, nothing switched
+        error = app.screen.query_one("#context-error", Static)
+        await until(pilot, lambda: "is not a context key" in plain(error))
+        app.screen.query_one("#context-input", Input).value = CONTEXT
+        await pilot.press("enter")
+        await until(pilot, lambda: prefs() is not None and screen.context_keys == (CONTEXT,))
+        assert comment_cell() == "on *"

@@ -24,7 +24,7 @@ from tests.client.faults import LOOPBACK_TLS, FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, settled
-from tests.tui.test_schedule_editor import said as schedule_said
+from tests.tui.test_preferences import schedule_said
 from tests.tui.test_subscriber_view import view
 from tests.waiting import until
 
