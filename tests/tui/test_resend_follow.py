@@ -24,6 +24,7 @@ from tests.client.faults import LOOPBACK_TLS, FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, settled
+from tests.tui.test_activity import go_to
 from tests.tui.test_preferences import schedule_said
 from tests.tui.test_subscriber_view import view
 from tests.waiting import until
@@ -83,7 +84,7 @@ async def timeline_of(pilot: Pilot[None], transaction: str, message: bool) -> Ti
     (none yet) the timeline itself."""
     app = pilot.app
     await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
-    await pilot.press("ctrl+g", *transaction, "enter")
+    await go_to(pilot, transaction)
     if message:
         await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the message")
         await settled(pilot)
@@ -215,7 +216,8 @@ async def test_read_only_binds_no_change_in_the_timeline_the_subscriber_or_prefe
             body = http.get("/v2/subscribers/ada/preferences").json()["data"]
         assert body["global"].get("schedule") is None
 
-        await pilot.press("4", "ctrl+g", *email, "enter")  # from Activity
+        await pilot.press("4")
+        await go_to(pilot, email)  # from Activity
         await until(
             pilot,
             lambda: isinstance(app.screen, TimelineScreen) and UNTRACKED in text(app),
