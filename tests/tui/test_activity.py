@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import DataTable, Input, Static
 
+from inboxdesk.core.delivery.topics import NO_TRACE
 from inboxdesk.delivery import notification_cause
 from inboxdesk.text import cells, clip
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
@@ -255,11 +256,14 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
     which says the email was skipped outside her schedule, or held for her next open
     window. Her tenant's comment: `5` opens Preferences on that context, beside the
     no-context choice; a change there is asked as the context's and written to its
-    records alone; `c` switches to no context, refuses a key not type:id, and back."""
+    records alone; `c` switches to no context, refuses a key not type:id, and back. Her
+    topics: the deploy's timeline names the topic that let it through, and `i` lists her
+    subscriptions."""
     from inboxdesk.tui.preferences.context_picker import ContextPicker
     from inboxdesk.tui.preferences.grid import PreferenceGrid
     from inboxdesk.tui.preferences.screen import PreferencesScreen
     from inboxdesk.tui.screens.help import HelpScreen
+    from inboxdesk.tui.subscriber.screen import SubscriberScreen
 
     service = make_service(ada_s_demo(), context_preferences=True)
     env = next(r for r in service.store.environments() if r["name"] == "Development")
@@ -381,3 +385,28 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         await pilot.press("enter")
         await until(pilot, lambda: prefs() is not None and screen.context_keys == (CONTEXT,))
         assert comment_cell() == "on *"
+
+        # Her topics: the deploy's timeline names the topic and the subscription that let
+        # it through; `i` lists her subscriptions (their words: tests/tui/test_topics.py).
+        await _txn(
+            pilot,
+            stories["Deploy of Atlas, through the deploys topic"],
+            "came through topic deploys; subscription ada-deploys let it through",
+        )
+        await pilot.press("i")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SubscriberScreen) and app.screen.topics is not None,
+            what="the subscriber and the topics Ada follows",
+        )
+        table = app.screen.query_one("#subscriber-table", DataTable)
+        shown = {str(k.value): " ".join(map(str, table.get_row(k))) for k in table.rows}
+        assert (
+            "2 subscriptions · one that filtered a notification leaves no trace"
+            in (shown["topics"])
+        )
+        invoices = next(k for k, words in shown.items() if "ada-invoices-eu" in words)
+        assert "Invoice ready: passes only when payload.amount > 1000" in shown[invoices]
+        table.move_cursor(row=list(shown).index(invoices))
+        said = app.screen.query_one("#subscriber-row", Static)
+        await until(pilot, lambda: NO_TRACE in " ".join(plain(said).split()), what="the row")
