@@ -17,6 +17,7 @@ from inboxdesk.text import cells, clip
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
 from inboxdesk.tui.activity.timeline import JSON_LINE, TimelineScreen, TimelineView
 from inboxdesk.tui.activity.timeline import plain as line_text
+from inboxdesk.tui.modes import title_of
 from inboxdesk.tui.preferences.confirm import PreferenceConfirm
 from tests.conftest import Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
@@ -201,6 +202,21 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         assert not notices.saying("Bug")
 
 
+def test_help_is_titled_for_the_view_below() -> None:
+    """The App's Help titles itself by the id of the screen it opens over (`title_of`);
+    the walks check each view's screen id."""
+    views = ("activity", "preferences", "timeline", "subscriber", "inbox", "history")
+    assert [title_of(name) for name in views] == [
+        "Activity",
+        "Preferences",
+        "Timeline",
+        "Subscriber",
+        "Inbox",
+        "History",
+    ]
+    assert title_of(None) == title_of("no-such-view") == "inboxdesk"
+
+
 DEMO_KEY = "activity-prefs-key-0123456789"
 CONTEXT = "tenant:acme-eu"
 COMMENT = "Comment on your post"
@@ -251,8 +267,8 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
 ) -> None:
     """One walk of Ada's preference stories in the demo (context preferences on). Her
     canceled email: from its Activity row, and from its timeline, `5` opens Preferences
-    with the cursor on that workflow's email cell; Help names the view it is for; the
-    timeline's `1` leaves it for the inbox. Her quiet hours: `:txn` opens each timeline,
+    with the cursor on that workflow's email cell; the timeline's `1` leaves it for the
+    inbox. Her quiet hours: `:txn` opens each timeline,
     which says the email was skipped outside her schedule, or held for her next open
     window. Her tenant's comment: `5` opens Preferences on that context, beside the
     no-context choice; a change there is asked as the context's and written to its
@@ -262,7 +278,6 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
     from inboxdesk.tui.preferences.context_picker import ContextPicker
     from inboxdesk.tui.preferences.grid import PreferenceGrid
     from inboxdesk.tui.preferences.screen import PreferencesScreen
-    from inboxdesk.tui.screens.help import HelpScreen
     from inboxdesk.tui.subscriber.screen import SubscriberScreen
 
     service = make_service(ada_s_demo(), context_preferences=True)
@@ -304,15 +319,11 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         table.move_cursor(row=0 if row else 1)
         await pilot.press("5")  # a row no preference decided: the cursor where it was
         await until(pilot, lambda: prefs() is not None, what="Preferences")
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
-        assert app.screen.title_text == "Preferences"  # type: ignore[attr-defined]
-        await pilot.press("escape", "4")
+        # Help titles itself by the screen's id: test_help_is_titled_for_the_view_below.
+        assert app.screen.id == "preferences"
+        await pilot.press("4")
         await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
-        assert app.screen.title_text == "Activity"  # type: ignore[attr-defined]
-        await pilot.press("escape")
+        assert app.screen.id == "activity"
         table.move_cursor(row=row)
         await pilot.press("5")  # from its Activity row
         await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
