@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
 from inboxdesk.tui.app import InboxdeskApp
@@ -22,6 +23,7 @@ from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.subscriber_fixture import SENTINEL, subscriber_fixture
 from tests.tui.conftest import Notices, app_for, plain, until
+from tests.tui.test_command_line import line
 
 SMALL = (100, 30)
 # A token from the service that ends in an escape sequence: listed, masked, it reaches
@@ -68,10 +70,13 @@ def form_said(app: InboxdeskApp) -> str:
     return plain(app.screen.query_one("#field-said", Static))
 
 
-async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
+async def test_grace_s_phone_fixed_and_ada_s_token_typed_unseen(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
-    """Then, the service gone mid-change: the change waits in the queue."""
+    """One walk of the Subscriber view's changes: Grace's phone fixed with the checks,
+    undone and fixed again; then, the service gone mid-change, the change waits in the
+    queue. Then Ada's device tokens: one typed unseen, removed and restored, never
+    shown."""
     service = make_service(fixture())
     transport = FaultTransport()
     app = app_for(service, subscriber="grace.hopper", transport=transport)
@@ -146,6 +151,11 @@ async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
         await app.context.outbox.flush()
         await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
 
+        # Ada's device tokens.
+        await line(pilot, ":sub ada.lovelace")
+        await until(pilot, lambda: app.context.subscriber.value == "ada.lovelace", what="Ada")
+        await ada_s_token_typed_unseen_and_never_shown(pilot, service, notices)
+
 
 def away(request: httpx.Request) -> httpx.Response:
     """The service gone, for the change alone."""
@@ -154,60 +164,61 @@ def away(request: httpx.Request) -> httpx.Response:
     raise AssertionError("only the change is routed here")
 
 
-async def test_a_token_typed_unseen_lands_from_a_cause_and_is_never_shown(
-    make_service: ServiceFactory, notices: Notices
+async def ada_s_token_typed_unseen_and_never_shown(
+    pilot: Pilot[None], service: Service, notices: Notices
 ) -> None:
-    service = make_service(fixture())
-    app = app_for(service, subscriber="ada.lovelace")
-    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        # As a timeline whose cause is a push without tokens opens it.
-        open_subscriber_view(app, app.context, "ada.lovelace", "deviceTokens:fcm")
-        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
-        assert row_key(app).startswith("cred:fcm")
-        assert "tok-a1" not in shown_text(app) and "hooks.slack.test" not in shown_text(app)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, SecretField), what="the token form")
-        assert app.screen.query_one(Input).password
-        await pilot.press(*SENTINEL, "enter")
-        await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
+    """A token typed unseen from a cause's landing, removed and restored from History,
+    never shown; one ending in an escape listed safe."""
+    app = pilot.app
+    assert isinstance(app, InboxdeskApp)
+    # As a timeline whose cause is a push without tokens opens it.
+    open_subscriber_view(app, app.context, "ada.lovelace", "deviceTokens:fcm")
+    await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+    assert row_key(app).startswith("cred:fcm")
+    assert "tok-a1" not in shown_text(app) and "hooks.slack.test" not in shown_text(app)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, SecretField), what="the token form")
+    assert app.screen.query_one(Input).password
+    app.screen.query_one(Input).value = SENTINEL
+    await pilot.press("enter")
+    await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
 
-        def tokens() -> list[str]:
-            channels = field(service, "ada.lovelace", "channels")
-            fcm = next(c for c in channels if c["providerId"] == "fcm")
-            return list(fcm["credentials"]["deviceTokens"])
+    def tokens() -> list[str]:
+        channels = field(service, "ada.lovelace", "channels")
+        fcm = next(c for c in channels if c["providerId"] == "fcm")
+        return list(fcm["credentials"]["deviceTokens"])
 
-        assert tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL]
-        # One token removed (picked from the masked list; the others stay), and the
-        # removal undone from History.
-        await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, TokenPicker), what="the token list")
-        options = app.screen.query_one(OptionList)
-        prompts = [str(options.get_option_at_index(n).prompt) for n in range(3)]
-        assert SENTINEL not in prompts[2] and "5b81" in prompts[2], prompts
-        assert all("\x1b" not in p for p in prompts), "the token's end made safe"
-        await pilot.press("enter")
-        await until(pilot, lambda: tokens() == [HOSTILE_TOKEN, SENTINEL], what="tok-a1 removed")
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        await pilot.press("z")
-        await until(pilot, lambda: tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL], what="undone")
-        await pilot.press("6")
-        await until(pilot, lambda: view(app) is not None and "credentials fcm" in shown_text(app))
-        # The provider's credentials removed with `x`, that removal undone: named.
-        await pilot.press("x")
-        await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        await pilot.press("g", "z")  # the newest entry: the removal
-        await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
-        assert tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL]
-        await pilot.press("6")
-        await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
-        open_subscriber_view(app, app.context, "ada.lovelace", "phone")
-        await until(pilot, lambda: row_key(app) == "phone", what="on the phone")
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        said = plain(app.screen.query_one("#history-entry", Static))
-        said += " ".join(n.message for n in notices)
-        assert SENTINEL not in said and "5b81" in said
+    assert tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL]
+    # One token removed (picked from the masked list; the others stay), and the
+    # removal undone from History.
+    await pilot.press("d")
+    await until(pilot, lambda: isinstance(app.screen, TokenPicker), what="the token list")
+    options = app.screen.query_one(OptionList)
+    prompts = [str(options.get_option_at_index(n).prompt) for n in range(3)]
+    assert SENTINEL not in prompts[2] and "5b81" in prompts[2], prompts
+    assert all("\x1b" not in p for p in prompts), "the token's end made safe"
+    await pilot.press("enter")
+    await until(pilot, lambda: tokens() == [HOSTILE_TOKEN, SENTINEL], what="tok-a1 removed")
+    await pilot.press("3")
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+    await pilot.press("g", "z")  # the newest entry: the removal
+    await until(pilot, lambda: tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL], what="undone")
+    await pilot.press("6")
+    await until(pilot, lambda: view(app) is not None and "credentials fcm" in shown_text(app))
+    # The provider's credentials removed with `x`, that removal undone: named.
+    await pilot.press("x")
+    await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
+    await pilot.press("3")
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+    await pilot.press("g", "z")  # the newest entry: the removal
+    await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
+    assert tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL]
+    await pilot.press("6")
+    await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
+    open_subscriber_view(app, app.context, "ada.lovelace", "phone")
+    await until(pilot, lambda: row_key(app) == "phone", what="on the phone")
+    await pilot.press("3")
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+    said = plain(app.screen.query_one("#history-entry", Static))
+    said += " ".join(n.message for n in notices)
+    assert SENTINEL not in said and "5b81" in said
