@@ -265,16 +265,14 @@ async def _txn(pilot: Pilot[None], transaction: str, words: str) -> None:
 async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_cell(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
-    """One walk of Ada's preference stories in the demo (context preferences on). Her
-    canceled email: from its Activity row, and from its timeline, `5` opens Preferences
-    with the cursor on that workflow's email cell; the timeline's `1` leaves it for the
-    inbox. Her quiet hours: `:txn` opens each timeline,
-    which says the email was skipped outside her schedule, or held for her next open
-    window. Her tenant's comment: `5` opens Preferences on that context, beside the
-    no-context choice; a change there is asked as the context's and written to its
-    records alone; `c` switches to no context, refuses a key not type:id, and back. Her
-    topics: the deploy's timeline names the topic that let it through, and `i` lists her
-    subscriptions."""
+    """One walk of Ada's stories in the demo (context preferences on). Her canceled
+    email: from its Activity row, and from its timeline, `5` opens Preferences with the
+    cursor on that workflow's email cell. Her deploy: `:txn` opens its timeline, which
+    names the topic that let it through; the timeline's `1` leaves it for the inbox. Her
+    tenant's comment: `5` from its timeline opens Preferences on that context, beside
+    the no-context choice; a change there is asked as the context's and written to its
+    records alone; `c` switches to no context, refuses a key not type:id, and back. `6`
+    lists her topic subscriptions."""
     from inboxdesk.tui.preferences.context_picker import ContextPicker
     from inboxdesk.tui.preferences.grid import PreferenceGrid
     from inboxdesk.tui.preferences.screen import PreferencesScreen
@@ -338,21 +336,18 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         await until(pilot, lambda: "This workflow's choices last changed on" in on_cell())
         assert on_cell().startswith(f"{workflow} · email: off")
 
-        # Her quiet hours, and her tenant's comment.
+        # The deploy's timeline names the topic and the subscription that let it
+        # through; the timeline's `1` leaves it for the inbox.
         await _txn(
             pilot,
-            stories["Email skipped outside Ada's quiet hours"],
-            "email: canceled, outside the subscriber's schedule",
+            stories["Deploy of Atlas, through the deploys topic"],
+            "came through topic deploys; subscription ada-deploys let it through",
         )
         await pilot.press("1")
         await until(pilot, lambda: app.screen.id == "inbox", what="the timeline's 1")
-        await _txn(
-            pilot,
-            stories["Email held for Ada's next open hours"],
-            "waiting for the subscriber's schedule to open; it will arrive then (next open "
-            "window: 2026-11-23T09:00:00.000Z, Europe/London)",
-        )
-        await pilot.press("escape")
+
+        # Her tenant's comment. (Her quiet hours' stories, skipped and held, in words:
+        # tests/server/test_demo_quiet_hours.py; a timeline draws every job's cause.)
         await _txn(
             pilot,
             stories["Comment email canceled by Ada's preference for tenant acme-eu"],
@@ -397,14 +392,9 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         await until(pilot, lambda: prefs() is not None and screen.context_keys == (CONTEXT,))
         assert comment_cell() == "on *"
 
-        # Her topics: the deploy's timeline names the topic and the subscription that let
-        # it through; `i` lists her subscriptions (their words: tests/tui/test_topics.py).
-        await _txn(
-            pilot,
-            stories["Deploy of Atlas, through the deploys topic"],
-            "came through topic deploys; subscription ada-deploys let it through",
-        )
-        await pilot.press("i")
+        # Her topics listed in the Subscriber view (`6`; their words:
+        # tests/tui/test_topics.py).
+        await pilot.press("6")
         await until(
             pilot,
             lambda: isinstance(app.screen, SubscriberScreen) and app.screen.topics is not None,
