@@ -94,13 +94,34 @@ async def timeline_of(pilot: Pilot[None], transaction: str, message: bool) -> Ti
     return app.screen
 
 
-async def test_r_resends_after_naming_the_channels_and_follows_it_to_delivered(
+async def test_r_resends_follows_it_to_delivered_then_a_lost_answer_and_x_cancels(
     service: Service, clock: Clock, notices: Notices
 ) -> None:
+    """`R` resends after naming the channels, and follows the new one to its end. Then a
+    resend whose answer is lost: the service takes it, the app asks the feed before
+    trying again, finds it and follows it; the service holds it once. Then `X` cancels
+    it as it waits on its delay: asked, naming it, and its cause reads cancelled."""
     original = trigger(service, "delayed")
     clock.now += timedelta(minutes=5)
     service.store.worker.run_due()
-    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, follow_grace=0)
+    forward = httpx.Client(base_url=service.url, verify=LOOPBACK_TLS, timeout=30)
+    posts: list[str] = []
+
+    def lost(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        forward.post(
+            "/v1/events/trigger",
+            json=body,
+            headers={"authorization": request.headers["authorization"]},
+        )
+        posts.append(body["transactionId"])
+        service.store.worker.run_due()  # taken, and run
+        return httpx.Response(503, json={"message": "gone", "statusCode": 503}, request=request)
+
+    faults = FaultTransport()
+    app = app_for(
+        service, key=TRIGGER_KEY, subscriber="ada", clock=clock, follow_grace=0, transport=faults
+    )
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await timeline_of(pilot, original, message=True)
         assert screen.check_action("cancel_delayed", ()) is None, "nothing waits: greyed"
@@ -133,33 +154,8 @@ async def test_r_resends_after_naming_the_channels_and_follows_it_to_delivered(
         assert LIVE not in (screen.sub_title or "")
         assert "__resent_transaction_id" not in text(app)  # the payload is not the timeline's
 
-
-async def test_a_resend_whose_answer_is_lost_is_followed_not_sent_again(
-    service: Service, clock: Clock, notices: Notices
-) -> None:
-    """The service takes the resend, then its answer is lost: the app asks the feed
-    before trying again, finds it, and follows it; the service holds it once. Then `X`
-    cancels the resent one, which waits on its delay: asked, naming it, and its cause
-    reads cancelled."""
-    waiting = trigger(service, "delayed")
-    forward = httpx.Client(base_url=service.url, verify=LOOPBACK_TLS, timeout=30)
-    posts: list[str] = []
-
-    def lost(request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
-        forward.post(
-            "/v1/events/trigger",
-            json=body,
-            headers={"authorization": request.headers["authorization"]},
-        )
-        posts.append(body["transactionId"])
-        service.store.worker.run_due()  # taken, and run
-        return httpx.Response(503, json={"message": "gone", "statusCode": 503}, request=request)
-
-    faults = FaultTransport(route={"/v1/events/trigger": lost})
-    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, transport=faults)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await timeline_of(pilot, waiting, message=False)
+        # Resent again, the service's answer lost.
+        faults.route["/v1/events/trigger"] = lost
         await pilot.press("R")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
         await pilot.press("y")
@@ -174,7 +170,11 @@ async def test_a_resend_whose_answer_is_lost_is_followed_not_sent_again(
         # What waits is cancelled with `X` (the service's answers arrive again): asked,
         # naming it; greyed once nothing waits.
         del faults.route["/v1/events/trigger"]
-        assert screen.check_action("cancel_delayed", ()) is True
+        await until(
+            pilot,
+            lambda: screen.check_action("cancel_delayed", ()) is True,
+            what="cancel offered",
+        )
         await pilot.press("X")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
         assert isinstance(app.screen, ConfirmScreen)
