@@ -128,28 +128,20 @@ async def test_grace_s_phone_fixed_and_ada_s_token_typed_unseen(
         await until(pilot, lambda: field(service, "grace.hopper", "phone") is None)
         await pilot.press("6")
         await until(pilot, lambda: view(app) is not None and "sms has no phone" in shown_text(app))
+        # Fixed again, the service gone mid-change: the change waits in the queue until
+        # it is back.
         await pilot.press("g", "j", "j")
         assert row_key(app) == "phone"
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, EditField), what="the form again")
         app.screen.query_one(Input).value = "+14155550199"
-        await pilot.press("enter")
-        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550199")
-
-        # The service gone mid-change: the change waits in the queue until it is back.
-        await until(pilot, lambda: view(app) is not None and "+14155550199" in shown_text(app))
-        await pilot.press("g", "j", "j")
-        assert row_key(app) == "phone"
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form")
-        app.screen.query_one(Input).value = "+14155550100"
         transport.route["/v2/subscribers/grace.hopper"] = away
         await pilot.press("enter")
         await until(pilot, lambda: len(app.context.outbox.queued()) == 1, what="queued")
-        assert field(service, "grace.hopper", "phone") == "+14155550199"
+        assert field(service, "grace.hopper", "phone") is None
         del transport.route["/v2/subscribers/grace.hopper"]
         await app.context.outbox.flush()
-        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
+        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550199")
 
         # Ada's device tokens.
         await line(pilot, ":sub ada.lovelace")
@@ -213,12 +205,8 @@ async def ada_s_token_typed_unseen_and_never_shown(
     await pilot.press("g", "z")  # the newest entry: the removal
     await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
     assert tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL]
-    await pilot.press("6")
-    await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
-    open_subscriber_view(app, app.context, "ada.lovelace", "phone")
-    await until(pilot, lambda: row_key(app) == "phone", what="on the phone")
-    await pilot.press("3")
-    await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
     said = plain(app.screen.query_one("#history-entry", Static))
     said += " ".join(n.message for n in notices)
     assert SENTINEL not in said and "5b81" in said
+    await pilot.press("6")
+    await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
