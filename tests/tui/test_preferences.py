@@ -1,6 +1,9 @@
 """The Preferences view (`5`) at 80x24 on the real service: did Ada opt out of order
 emails, turning it back on (confirmed, then "don't ask again"), critical workflows
-locked, undo from History, and opening on a given workflow and channel."""
+locked (a hostile name shown as text), undo from History, her quiet hours with the
+editor, and opening on a given workflow and channel. A
+notification's context beside no context, and `c`: the demo's walk of Ada's preference
+stories (tests/tui/test_activity.py)."""
 
 from __future__ import annotations
 
@@ -12,15 +15,40 @@ from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.preferences.confirm import PreferenceConfirm
-from inboxdesk.tui.preferences.context_picker import ContextPicker
 from inboxdesk.tui.preferences.grid import PreferenceGrid
 from inboxdesk.tui.preferences.opening import open_preferences
+from inboxdesk.tui.preferences.schedule_editor import ScheduleEditor
 from inboxdesk.tui.preferences.screen import PreferencesScreen
 from tests.conftest import Service, ServiceFactory
 from tests.preference_fixture import preference_fixture
 from tests.tui.conftest import Notices, app_for, plain, until
 
 SMALL = (80, 24)
+# A critical workflow's name from the service: markup and an escape, shown as text.
+HOSTILE = "[b]Alert[/b] \x1b[31malert"
+
+
+def ada_s_fixture() -> dict[str, Any]:
+    """The preference tests' data, Ada in London, the critical workflow named hostilely
+    (its identifier stays security-alert)."""
+    fixture = preference_fixture()
+    environment = fixture["environments"][0]
+    environment["subscribers"][0]["timezone"] = "Europe/London"
+    environment["workflows"][2]["name"] = HOSTILE
+    return fixture
+
+
+def schedule_at(service: Service) -> Any:
+    with service.http() as http:
+        body = http.get("/v2/subscribers/ada.lovelace/preferences").json()["data"]
+    return body["global"].get("schedule")
+
+
+def schedule_said(app: InboxdeskApp) -> str:
+    screen = app.screen
+    if not isinstance(screen, PreferencesScreen) or screen.table is None:
+        return ""
+    return plain(screen.query_one("#preference-schedule", Static))
 
 
 def order_email(service: Service, context: tuple[str, ...] = ()) -> bool:
@@ -61,7 +89,7 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
     workflow does not send says so (nothing written); order emails turned back on,
     asked once, off again unasked, undone from History; another view opens the grid on
     a workflow and channel, and on another subscriber."""
-    service = make_service(preference_fixture())
+    service = make_service(ada_s_fixture())
     app = app_for(service, subscriber="ada.lovelace")
     async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
         await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
@@ -74,15 +102,19 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         assert cell(app, "order-shipped", "email") == "OFF *"
         assert cell(app, "(global)", "sms") == "OFF *"
         assert cell(app, "weekly-digest", "email") == "OFF"  # the workflow's default
-        assert "[critical]" in str(grid.get_cell("security-alert", "workflow"))
+        critical = str(grid.get_cell("security-alert", "workflow"))
+        assert "[critical]" in critical
+        assert "[b]Alert[/b]" in critical and "\x1b" not in critical, "plain text"
         # Every column in view at 80 columns.
         assert grid.virtual_size.width <= grid.size.width
 
         start = grid.cursor_coordinate
         await pilot.press("G", "right", "right")  # Security alert · email
         assert "always sent" in said(app)
+        assert "[b]Alert[/b]" in said(app) and "\x1b" not in said(app)
         await pilot.press("space")
         await until(pilot, lambda: notices.saying("is critical"), what="refused")
+        assert "\x1b" not in notices.saying("is critical")[0].message
         await pilot.press("k", "right")  # Weekly digest · sms: none
         assert "Weekly digest sends no sms" in said(app)
         await pilot.press("space")
@@ -124,6 +156,44 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         await pilot.press("5")
         await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "on *")
 
+        # Her quiet hours, set with the editor (a mistake said in it, nothing sent), shown
+        # in her timezone, and undone from History.
+        assert "Quiet hours: off" in schedule_said(app)
+        await pilot.press("Q")
+        await until(pilot, lambda: isinstance(app.screen, ScheduleEditor), what="the editor")
+        box = app.screen.query_one(Input)
+        assert box.value == "off"
+        box.value = "mon-fri 9am-5pm"
+        await pilot.press("enter")
+        problem = app.screen.query_one("#schedule-problem", Static)
+        await until(pilot, lambda: "is not a time" in plain(problem), what="the mistake")
+        assert box.value == "mon-fri 9am-5pm" and schedule_at(service) is None
+        box.value = "mon-fri 09:05-17:30; sat 10:00-12:00"
+        await pilot.press("enter")
+        await until(pilot, lambda: schedule_at(service) is not None, what="sent")
+        stored = schedule_at(service)
+        assert stored["weeklySchedule"]["monday"]["hours"] == [
+            {"start": "09:05 AM", "end": "05:30 PM"}
+        ]
+        await until(pilot, lambda: "Europe/London" in schedule_said(app), what="redrawn")
+        assert "mon  09:05-17:30" in schedule_said(app) and "sun  closed" in schedule_said(app)
+        await pilot.press("3")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, HistoryScreen)
+                and app.screen.query_one(HistoryTable).row_count == 4
+            ),
+            what="the schedule's write in History",
+        )
+        await pilot.press("g", "z")  # the newest entry: the schedule
+        await until(
+            pilot,
+            lambda: (schedule_at(service) or {}).get("isEnabled") is False,
+            what="undone: off again, as there was none",
+        )
+        assert order_email(service), "the other writes as they were"
+
         # Another view opens it on a workflow and channel; built already, it moves to
         # the cell asked for, and to another subscriber.
         await pilot.press("1")
@@ -137,79 +207,3 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         await until(pilot, lambda: shown(app) and "Order shipped · sms: on" in said(app))
         moved: Any = prefs(app)
         assert moved.subscriber_id == "grace.hopper"
-
-
-async def test_a_hostile_workflow_name_stays_plain_text(
-    make_service: ServiceFactory,
-) -> None:
-    fixture = preference_fixture()
-    hostile = "[b]Order[/b] \x1b[31mshipped"
-    fixture["environments"][0]["workflows"][0]["name"] = hostile
-    fixture["environments"][0]["preferences"][0]["workflow"] = hostile
-    service = make_service(fixture)
-    app = app_for(service, subscriber="ada.lovelace")
-    async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("5")
-        await until(pilot, lambda: shown(app), what="the preferences")
-        grid = app.screen.query_one(PreferenceGrid)
-        name = str(grid.get_cell("order-shipped", "workflow"))
-        assert "[b]Order[/b]" in name and "\x1b" not in name
-        await pilot.press("j", "right", "right")
-        assert "\x1b" not in said(app) and "[b]Order[/b]" in said(app)
-
-
-async def test_a_notifications_context_shows_beside_no_context_and_c_switches(
-    make_service: ServiceFactory, notices: Notices
-) -> None:
-    service = make_service(preference_fixture(), context_preferences=True)
-    with service.http() as http:
-        done = http.patch(
-            "/v2/subscribers/ada.lovelace/preferences",
-            json={
-                "channels": {"email": True},
-                "workflowId": "order-shipped",
-                "context": {"tenant": "acme"},
-            },
-        )
-        assert done.status_code == 200, done.text
-    app = app_for(service, subscriber="ada.lovelace")
-    async with app.run_test(size=(100, 30), message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        # As the timeline's `5` opens it on a notification of tenant:acme.
-        open_preferences(
-            app, app.context, "ada.lovelace", "order-shipped", "email", ("tenant:acme",)
-        )
-        await until(pilot, lambda: shown(app), what="the context's preferences")
-        screen: Any = prefs(app)
-        assert "ada.lovelace · context tenant:acme" in screen.sub_title
-        beside = plain(screen.query_one("#preference-context", Static))
-        assert "context records apply only where your organization has context" in beside
-        assert "Order shipped · email: on here, OFF without a context" in beside
-        assert cell(app, "order-shipped", "email") == "on *"
-        await pilot.press("space")  # the change goes to tenant:acme's records
-        await until(pilot, lambda: isinstance(app.screen, PreferenceConfirm), what="asks")
-        asked = plain(app.screen.query_one("#question", Static))
-        assert "in context tenant:acme?" in asked
-        await pilot.press("y")
-        await until(pilot, lambda: not order_email(service, ("tenant:acme",)), what="written")
-        await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "OFF *")
-        assert not order_email(service), "the no-context record as it was"
-
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, ContextPicker), what="the picker")
-        await pilot.press("enter")  # the first choice: no context
-        await until(pilot, lambda: shown(app) and cell(app, "order-shipped", "email") == "OFF *")
-        assert "context" not in screen.sub_title
-        assert screen.query_one("#preference-context").has_class("-none")
-
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, ContextPicker), what="the picker")
-        await pilot.click("#context-input")
-        await pilot.press(*"acme", "enter")  # not type:id: said, nothing switched
-        error = app.screen.query_one("#context-error", Static)
-        await until(pilot, lambda: "is not a context key" in plain(error))
-        app.screen.query_one("#context-input", Input).value = "tenant:acme"
-        await pilot.press("enter")
-        await until(pilot, lambda: shown(app) and screen.context_keys == ("tenant:acme",))
-        assert cell(app, "order-shipped", "email") == "OFF *"

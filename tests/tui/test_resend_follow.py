@@ -1,24 +1,32 @@
 """Resend, follow and cancel in the timeline, through Pilot on the local service. The
 app and the service share one clock moved by hand: the follow reads again as it moves,
-and a delay ends when it says so."""
+and a delay ends when it says so. And one read-only walk through the views that change
+things (the timeline, the Subscriber view, Preferences): none binds a change."""
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
 from textual.pilot import Pilot
 
+from inboxdesk.core.delivery.tracking import UNTRACKED
 from inboxdesk.tui.activity.timeline import LIVE, PAUSED, TimelineScreen, TimelineView
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.preferences.schedule_editor import ScheduleEditor
 from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.subscriber.edit import EditField
 from tests.client.faults import LOOPBACK_TLS, FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, settled
+from tests.tui.test_activity import go_to
+from tests.tui.test_preferences import schedule_said
+from tests.tui.test_subscriber_view import view
 from tests.waiting import until
 
 START = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
@@ -42,9 +50,18 @@ def clock() -> Clock:
     return Clock()
 
 
+def untracked_fixture() -> dict[str, Any]:
+    """The trigger tests' data with no integration configured to track delivery (one
+    template for every test here; tracking changes nothing of an in-app step)."""
+    fixture = trigger_fixture()
+    for item in fixture["environments"][0]["integrations"]:
+        item.pop("configurations", None)
+    return fixture
+
+
 @pytest.fixture
 def service(make_service: ServiceFactory, clock: Clock) -> Service:
-    made = make_service(trigger_fixture())
+    made = make_service(untracked_fixture())
     made.store.clock = clock
     return made
 
@@ -52,6 +69,7 @@ def service(make_service: ServiceFactory, clock: Clock) -> Service:
 def trigger(service: Service, name: str) -> str:
     with service.http(TRIGGER_KEY) as http:
         answer = http.post("/v1/events/trigger", json={"name": name, "to": "ada"})
+        assert answer.status_code == 201, answer.text
     service.store.worker.run_due()
     transaction: str = answer.json()["data"]["transactionId"]
     return transaction
@@ -66,7 +84,7 @@ async def timeline_of(pilot: Pilot[None], transaction: str, message: bool) -> Ti
     (none yet) the timeline itself."""
     app = pilot.app
     await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
-    await pilot.press("ctrl+g", *transaction, "enter")
+    await go_to(pilot, transaction)
     if message:
         await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the message")
         await settled(pilot)
@@ -76,13 +94,34 @@ async def timeline_of(pilot: Pilot[None], transaction: str, message: bool) -> Ti
     return app.screen
 
 
-async def test_r_resends_after_naming_the_channels_and_follows_it_to_delivered(
+async def test_r_resends_follows_it_to_delivered_then_a_lost_answer_and_x_cancels(
     service: Service, clock: Clock, notices: Notices
 ) -> None:
+    """`R` resends after naming the channels, and follows the new one to its end. Then a
+    resend whose answer is lost: the service takes it, the app asks the feed before
+    trying again, finds it and follows it; the service holds it once. Then `X` cancels
+    it as it waits on its delay: asked, naming it, and its cause reads cancelled."""
     original = trigger(service, "delayed")
     clock.now += timedelta(minutes=5)
     service.store.worker.run_due()
-    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, follow_grace=0)
+    forward = httpx.Client(base_url=service.url, verify=LOOPBACK_TLS, timeout=30)
+    posts: list[str] = []
+
+    def lost(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        forward.post(
+            "/v1/events/trigger",
+            json=body,
+            headers={"authorization": request.headers["authorization"]},
+        )
+        posts.append(body["transactionId"])
+        service.store.worker.run_due()  # taken, and run
+        return httpx.Response(503, json={"message": "gone", "statusCode": 503}, request=request)
+
+    faults = FaultTransport()
+    app = app_for(
+        service, key=TRIGGER_KEY, subscriber="ada", clock=clock, follow_grace=0, transport=faults
+    )
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await timeline_of(pilot, original, message=True)
         assert screen.check_action("cancel_delayed", ()) is None, "nothing waits: greyed"
@@ -115,15 +154,27 @@ async def test_r_resends_after_naming_the_channels_and_follows_it_to_delivered(
         assert LIVE not in (screen.sub_title or "")
         assert "__resent_transaction_id" not in text(app)  # the payload is not the timeline's
 
+        # Resent again, the service's answer lost.
+        faults.route["/v1/events/trigger"] = lost
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("y")
+        await until(pilot, lambda: LIVE in (screen.sub_title or ""), what="followed")
+        assert notices.saying("an earlier try had arrived, so it was not sent again")
+        await until(
+            pilot,
+            lambda: clock.tick() or screen.notification.transaction_id == posts[0],
+            what="the resent one shown",
+        )
 
-async def test_x_cancels_what_waits_and_the_cause_reads_cancelled(
-    service: Service, clock: Clock, notices: Notices
-) -> None:
-    waiting = trigger(service, "delayed")
-    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await timeline_of(pilot, waiting, message=False)
-        assert screen.check_action("cancel_delayed", ()) is True
+        # What waits is cancelled with `X` (the service's answers arrive again): asked,
+        # naming it; greyed once nothing waits.
+        del faults.route["/v1/events/trigger"]
+        await until(
+            pilot,
+            lambda: screen.check_action("cancel_delayed", ()) is True,
+            what="cancel offered",
+        )
         await pilot.press("X")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
         assert isinstance(app.screen, ConfirmScreen)
@@ -132,51 +183,48 @@ async def test_x_cancels_what_waits_and_the_cause_reads_cancelled(
         await until(pilot, lambda: "Cause: in-app: cancelled" in text(app), what="cancelled")
         assert notices.saying("Cancelled")
         assert screen.check_action("cancel_delayed", ()) is None, "greyed once nothing waits"
-
-
-async def test_read_only_binds_neither_resend_nor_cancel(service: Service, clock: Clock) -> None:
-    waiting = trigger(service, "delayed")
-    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, read_only=True)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await timeline_of(pilot, waiting, message=False)
-        assert screen.check_action("resend", ()) is False
-        assert screen.check_action("cancel_delayed", ()) is False
-        await pilot.press("R", "X")
-        await settled(pilot)
-        assert isinstance(app.screen, TimelineScreen)
-
-
-async def test_a_resend_whose_answer_is_lost_is_followed_not_sent_again(
-    service: Service, clock: Clock, notices: Notices
-) -> None:
-    """The service takes the resend, then its answer is lost: the app asks the feed
-    before trying again, finds it, and follows it; the service holds it once."""
-    waiting = trigger(service, "delayed")
-    forward = httpx.Client(base_url=service.url, verify=LOOPBACK_TLS, timeout=30)
-    posts: list[str] = []
-
-    def lost(request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
-        forward.post(
-            "/v1/events/trigger",
-            json=body,
-            headers={"authorization": request.headers["authorization"]},
-        )
-        posts.append(body["transactionId"])
-        service.store.worker.run_due()  # taken, and run
-        return httpx.Response(503, json={"message": "gone", "statusCode": 503}, request=request)
-
-    faults = FaultTransport(route={"/v1/events/trigger": lost})
-    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, transport=faults)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await timeline_of(pilot, waiting, message=False)
-        await pilot.press("R")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
-        await pilot.press("y")
-        await until(pilot, lambda: LIVE in (screen.sub_title or ""), what="followed")
-        assert notices.saying("an earlier try had arrived, so it was not sent again")
     forward.close()
     assert len(posts) == 1
     with service.http(TRIGGER_KEY) as http:
         found = http.get("/v1/notifications", params={"transactionId": posts[0]}).json()
     assert len(found["data"]) == 1
+
+
+async def test_read_only_binds_no_change_in_the_timeline_the_subscriber_or_preferences(
+    service: Service, clock: Clock, notices: Notices
+) -> None:
+    """Read-only: a waiting notification's timeline binds neither resend nor cancel;
+    Preferences (`5`) opens no schedule editor; an email's timeline says its integration
+    tracks no delivery (decision 127); the Subscriber view (`6`) opens no form."""
+    email = trigger(service, "email")
+    waiting = trigger(service, "delayed")
+    app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, read_only=True)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        screen = await timeline_of(pilot, waiting, message=False)
+        assert screen.check_action("resend", ()) is False
+        assert screen.check_action("cancel_delayed", ()) is False
+        await pilot.press("R", "X")
+        await settled(pilot)
+        assert app.screen is screen
+
+        await pilot.press("5")
+        await until(pilot, lambda: "Quiet hours: off" in schedule_said(app), what="the schedule")
+        await pilot.press("Q")
+        await settled(pilot)
+        assert not isinstance(app.screen, ScheduleEditor)
+        with service.http(TRIGGER_KEY) as http:
+            body = http.get("/v2/subscribers/ada/preferences").json()["data"]
+        assert body["global"].get("schedule") is None
+
+        await pilot.press("4")
+        await go_to(pilot, email)  # from Activity
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, TimelineScreen) and UNTRACKED in text(app),
+            what="the email's timeline and its note on tracking",
+        )
+        await pilot.press("6")
+        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+        await pilot.press("j", "j", "enter", "e")
+        await until(pilot, lambda: notices.saying("nothing can be changed"), what="said")
+        assert not isinstance(app.screen, EditField)

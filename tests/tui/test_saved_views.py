@@ -1,6 +1,7 @@
 """Saved views through Pilot (decision 121): a view of another environment opens there
-with its key, or names the key that is missing and changes nothing. A view saved in one
-run that reopens in the next: tests/tui/test_command_line.py."""
+with its key, or names the key that is missing and changes nothing. A view saved, then
+reopened from the config file (and by the command line):
+tests/tui/test_command_line.py."""
 
 from __future__ import annotations
 

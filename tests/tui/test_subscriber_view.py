@@ -1,16 +1,18 @@
 """The Subscriber view (`i`, `6`) on the real service: Grace's missing phone fixed from
-the inbox (the form's refusals and warning), undone from History and
-fixed again; a token typed unseen, never shown; landing on a cause's field; read-only;
-and the service gone mid-change (the change waits in the queue)."""
+the inbox (the form's refusals and warning), undone from History and fixed again; a
+token typed unseen, never shown, and one ending in an escape listed safe; and the
+service gone mid-change (the change waits in the queue). Landing on a cause's field:
+the Activity walk (tests/tui/test_activity.py). Read-only: the read-only walk of
+tests/tui/test_resend_follow.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import httpx
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
-from inboxdesk.tui.activity.timeline import TimelineScreen
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.history.table import HistoryTable
@@ -21,8 +23,23 @@ from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.subscriber_fixture import SENTINEL, subscriber_fixture
 from tests.tui.conftest import Notices, app_for, plain, until
+from tests.tui.test_command_line import line
 
 SMALL = (100, 30)
+# A token from the service that ends in an escape sequence: listed, masked, it reaches
+# no terminal.
+HOSTILE_TOKEN = "tok-hostile-\x1b[2J"
+
+
+def fixture() -> dict[str, Any]:
+    """The subscriber tests' data, Ada's second device token hostile."""
+    data = subscriber_fixture()
+    for subscriber in data["environments"][0]["subscribers"]:
+        for channel in subscriber.get("channels", []):
+            tokens = channel.get("credentials", {}).get("deviceTokens")
+            if subscriber["subscriberId"] == "ada.lovelace" and tokens:
+                tokens[-1] = HOSTILE_TOKEN
+    return data
 
 
 def field(service: Service, who: str, name: str) -> Any:
@@ -53,11 +70,14 @@ def form_said(app: InboxdeskApp) -> str:
     return plain(app.screen.query_one("#field-said", Static))
 
 
-async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
+async def test_grace_s_phone_fixed_and_ada_s_token_typed_unseen(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
-    """Then, the service gone mid-change: the change waits in the queue."""
-    service = make_service(subscriber_fixture())
+    """One walk of the Subscriber view's changes: Grace's phone fixed with the checks,
+    undone and fixed again; then, the service gone mid-change, the change waits in the
+    queue. Then Ada's device tokens: one typed unseen, removed and restored, never
+    shown."""
+    service = make_service(fixture())
     transport = FaultTransport()
     app = app_for(service, subscriber="grace.hopper", transport=transport)
     async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
@@ -108,28 +128,25 @@ async def test_grace_s_phone_fixed_with_the_checks_undone_and_fixed_again(
         await until(pilot, lambda: field(service, "grace.hopper", "phone") is None)
         await pilot.press("6")
         await until(pilot, lambda: view(app) is not None and "sms has no phone" in shown_text(app))
+        # Fixed again, the service gone mid-change: the change waits in the queue until
+        # it is back.
         await pilot.press("g", "j", "j")
         assert row_key(app) == "phone"
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, EditField), what="the form again")
         app.screen.query_one(Input).value = "+14155550199"
-        await pilot.press("enter")
-        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550199")
-
-        # The service gone mid-change: the change waits in the queue until it is back.
-        await until(pilot, lambda: view(app) is not None and "+14155550199" in shown_text(app))
-        await pilot.press("g", "j", "j")
-        assert row_key(app) == "phone"
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form")
-        app.screen.query_one(Input).value = "+14155550100"
         transport.route["/v2/subscribers/grace.hopper"] = away
         await pilot.press("enter")
         await until(pilot, lambda: len(app.context.outbox.queued()) == 1, what="queued")
-        assert field(service, "grace.hopper", "phone") == "+14155550199"
+        assert field(service, "grace.hopper", "phone") is None
         del transport.route["/v2/subscribers/grace.hopper"]
         await app.context.outbox.flush()
-        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550100")
+        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550199")
+
+        # Ada's device tokens.
+        await line(pilot, ":sub ada.lovelace")
+        await until(pilot, lambda: app.context.subscriber.value == "ada.lovelace", what="Ada")
+        await ada_s_token_typed_unseen_and_never_shown(pilot, service, notices)
 
 
 def away(request: httpx.Request) -> httpx.Response:
@@ -139,94 +156,57 @@ def away(request: httpx.Request) -> httpx.Response:
     raise AssertionError("only the change is routed here")
 
 
-async def test_a_token_typed_unseen_lands_from_a_cause_and_is_never_shown(
-    make_service: ServiceFactory, notices: Notices
+async def ada_s_token_typed_unseen_and_never_shown(
+    pilot: Pilot[None], service: Service, notices: Notices
 ) -> None:
-    service = make_service(subscriber_fixture())
-    app = app_for(service, subscriber="ada.lovelace")
-    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        # As a timeline whose cause is a push without tokens opens it.
-        open_subscriber_view(app, app.context, "ada.lovelace", "deviceTokens:fcm")
-        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
-        assert row_key(app).startswith("cred:fcm")
-        assert "tok-a1" not in shown_text(app) and "hooks.slack.test" not in shown_text(app)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, SecretField), what="the token form")
-        assert app.screen.query_one(Input).password
-        await pilot.press(*SENTINEL, "enter")
-        await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
+    """A token typed unseen from a cause's landing, removed and restored from History,
+    never shown; one ending in an escape listed safe."""
+    app = pilot.app
+    assert isinstance(app, InboxdeskApp)
+    # As a timeline whose cause is a push without tokens opens it.
+    open_subscriber_view(app, app.context, "ada.lovelace", "deviceTokens:fcm")
+    await until(pilot, lambda: view(app) is not None, what="the subscriber view")
+    assert row_key(app).startswith("cred:fcm")
+    assert "tok-a1" not in shown_text(app) and "hooks.slack.test" not in shown_text(app)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, SecretField), what="the token form")
+    assert app.screen.query_one(Input).password
+    app.screen.query_one(Input).value = SENTINEL
+    await pilot.press("enter")
+    await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
 
-        def tokens() -> list[str]:
-            channels = field(service, "ada.lovelace", "channels")
-            fcm = next(c for c in channels if c["providerId"] == "fcm")
-            return list(fcm["credentials"]["deviceTokens"])
+    def tokens() -> list[str]:
+        channels = field(service, "ada.lovelace", "channels")
+        fcm = next(c for c in channels if c["providerId"] == "fcm")
+        return list(fcm["credentials"]["deviceTokens"])
 
-        assert tokens() == ["tok-a1", "tok-a2", SENTINEL]
-        # One token removed (picked from the masked list; the others stay), and the
-        # removal undone from History.
-        await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, TokenPicker), what="the token list")
-        assert SENTINEL not in str(app.screen.query_one(OptionList).get_option_at_index(2).prompt)
-        await pilot.press("enter")
-        await until(pilot, lambda: tokens() == ["tok-a2", SENTINEL], what="tok-a1 removed")
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        await pilot.press("z")
-        await until(pilot, lambda: tokens() == ["tok-a1", "tok-a2", SENTINEL], what="undone")
-        await pilot.press("6")
-        await until(pilot, lambda: view(app) is not None and "credentials fcm" in shown_text(app))
-        # The provider's credentials removed with `x`, that removal undone: named.
-        await pilot.press("x")
-        await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        await pilot.press("g", "z")  # the newest entry: the removal
-        await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
-        assert tokens() == ["tok-a1", "tok-a2", SENTINEL]
-        await pilot.press("6")
-        await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
-        open_subscriber_view(app, app.context, "ada.lovelace", "phone")
-        await until(pilot, lambda: row_key(app) == "phone", what="on the phone")
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        said = plain(app.screen.query_one("#history-entry", Static))
-        said += " ".join(n.message for n in notices)
-        assert SENTINEL not in said and "5b81" in said
-
-
-async def test_read_only_binds_no_change(make_service: ServiceFactory, notices: Notices) -> None:
-    service = make_service(subscriber_fixture())
-    app = app_for(service, subscriber="grace.hopper", read_only=True)
-    async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("6")
-        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
-        await pilot.press("j", "j", "enter", "e")
-        await until(pilot, lambda: notices.saying("Read-only"), what="said")
-        assert not isinstance(app.screen, EditField)
-
-
-async def test_i_from_a_timeline_and_activity_lands_on_the_field_its_cause_names(
-    make_service: ServiceFactory,
-) -> None:
-    from tests.delivery_fixture import delivery_fixture
-
-    service = make_service(delivery_fixture())
-    app = app_for(service)
-    async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
-        await pilot.press("ctrl+g", *"txn-no-email", "enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        await pilot.press("i")
-        await until(pilot, lambda: view(app) is not None, what="the subscriber view")
-        assert row_key(app) == "email"
-        # From Activity: the highlighted notification's subscriber.
-        await pilot.press("4")
-        await until(pilot, lambda: app.screen.id == "activity", what="activity")
-        await pilot.press("i")
-        await until(
-            pilot,
-            lambda: view(app) is not None and app.screen.sub_title == "Subscriber · jane",
-            what="jane's data from Activity",
-        )
+    assert tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL]
+    # One token removed (picked from the masked list; the others stay), and the
+    # removal undone from History.
+    await pilot.press("d")
+    await until(pilot, lambda: isinstance(app.screen, TokenPicker), what="the token list")
+    options = app.screen.query_one(OptionList)
+    prompts = [str(options.get_option_at_index(n).prompt) for n in range(3)]
+    assert SENTINEL not in prompts[2] and "5b81" in prompts[2], prompts
+    assert all("\x1b" not in p for p in prompts), "the token's end made safe"
+    await pilot.press("enter")
+    await until(pilot, lambda: tokens() == [HOSTILE_TOKEN, SENTINEL], what="tok-a1 removed")
+    await pilot.press("3")
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+    await pilot.press("g", "z")  # the newest entry: the removal
+    await until(pilot, lambda: tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL], what="undone")
+    await pilot.press("6")
+    await until(pilot, lambda: view(app) is not None and "credentials fcm" in shown_text(app))
+    # The provider's credentials removed with `x`, that removal undone: named.
+    await pilot.press("x")
+    await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
+    await pilot.press("3")
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+    await pilot.press("g", "z")  # the newest entry: the removal
+    await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
+    assert tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL]
+    said = plain(app.screen.query_one("#history-entry", Static))
+    said += " ".join(n.message for n in notices)
+    assert SENTINEL not in said and "5b81" in said
+    await pilot.press("6")
+    await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
