@@ -7,7 +7,6 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
-from inboxdesk.tui.integrations.detail import IntegrationDetail
 from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
@@ -170,56 +169,6 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
 def set_primary_key(screen: IntegrationsScreen) -> Widget:
     """The footer's key for set primary (greyed out with the class -disabled)."""
     return next(k for k in screen.query("FooterKey") if "Set primary" in str(k.description))  # type: ignore[attr-defined]
-
-
-@pytest.mark.slow
-async def test_layout_from_80_to_200_columns(service: Service) -> None:
-    """Narrow: the pane goes below the list, `v` hides it; marker, name, ? and q always
-    show. One app, resized from 80 to 200 columns: the snapshots
-    (tests/tui/test_snapshots.py, test_integrations) draw the view as first laid out at
-    each of these sizes."""
-    app = app_for(service)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await integrations(pilot)
-        table = screen.query_one(IntegrationTable)
-        pane = screen.query_one(IntegrationDetail)
-        for size, narrow in (
-            ((80, 24), True),
-            ((100, 30), True),
-            ((140, 42), False),
-            ((200, 50), False),
-        ):
-            await pilot.resize_terminal(*size)
-            await until(
-                pilot,
-                lambda s=size, n=narrow: (
-                    screen.outer_size == s
-                    and screen.has_class("-narrow") is n
-                    and (
-                        pane.region.y >= table.region.bottom
-                        if n
-                        else pane.region.x >= table.region.right
-                    )
-                    and table.size.width > 0
-                ),
-                what=f"laid out at {size}",
-            )
-            await pilot.pause()
-            shown = [str(c.label) for c in table.columns.values()]
-            # The environment shows at every width: production lists every one's.
-            assert shown[:2] == ["Environment", "★"] and "Name" in shown
-            cells = [str(table.get_cell(key, "environment")) for key in table.rows]
-            assert set(cells) == {"Staging", "Other"} and cells[0] == "Staging"
-            assert (
-                sum(c.get_render_width(table) for c in table.columns.values()) <= table.size.width
-            ), size
-            keys = list(screen.query("FooterKey"))
-            assert [getattr(k, "key", "") for k in keys[:2]] == ["question_mark", "q"]
-            assert all(k.region.right <= size[0] for k in keys[:2]), "? and q fit"
-            await pilot.press("v")
-            await until(pilot, lambda: not pane.display, what="pane hidden")
-            await pilot.press("v")
-            await until(pilot, lambda: pane.display, what="pane shown")
 
 
 async def test_another_environments_switch_asks_for_its_name(service: Service) -> None:
