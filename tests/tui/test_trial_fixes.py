@@ -1,32 +1,29 @@
 """Fixes from a new user's trial of the app: what archive and snooze say they changed,
-and the journal's detail of them."""
+the journal's detail of them, and where a refresh leaves the cursor."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
-from textual.coordinate import Coordinate
-from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from inboxdesk.tui.history.screen import HistoryScreen
-from inboxdesk.tui.history.table import HistoryTable
-from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.snooze import SnoozeScreen
-from tests.conftest import MAILGUN, SENDGRID, Service, jane_message
+from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
 from tests.tui.test_inbox_v2 import archive, header, real_now, state
-from tests.tui.test_integrations import go_to, integrations, primary_cell
 
 
-async def test_archive_says_what_it_changed_and_history_shows_the_state(
+async def test_archive_says_what_it_changed_and_a_refresh_keeps_the_cursor_on_its_message(
     service: Service, notices: Notices
 ) -> None:
+    """Archive says what it changed (one already archived is named apart) and History
+    shows the state; a refresh drops what was archived above the cursor, by this app
+    or by someone else, and keeps the cursor on its message; `z` brings a row back."""
     app = app_for(service)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
+        screen = await opened(pilot)
+        table = screen.table
         await pilot.press("e")  # message 11
         await until(pilot, lambda: state(service, jane_message(11))[0], what="archived")
         await until(pilot, lambda: notices.saying("Archived 1 message."), what="the notice")
@@ -42,76 +39,27 @@ async def test_archive_says_what_it_changed_and_history_shows_the_state(
         detail = plain(app.screen.query_one("#history-entry", Static))
         assert "archived, not snoozed" in detail and "read, seen →" not in detail
 
-
-async def switch_then_undo_from_history(pilot: Pilot[None], service: Service) -> Any:
-    """Make Mailgun primary in the integrations view, then undo it from History (`3`,
-    `z`); gives the integrations screen."""
-    app = pilot.app
-    screen = await integrations(pilot)
-    await go_to(pilot, screen, MAILGUN)
-    await pilot.press("p")
-    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-    await pilot.press("y")
-    await until(pilot, lambda: "★" in primary_cell(screen, MAILGUN), what="switched")
-    await settled(pilot)
-    await pilot.press("3")
-    await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
-    await pilot.press("z")
-    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
-    await pilot.press("y")
-    await until(pilot, lambda: primary(service, SENDGRID), what="undone")
-    return screen
-
-
-async def test_a_primary_undone_from_history_keeps_its_outcome_column_and_shows_in_integrations(
-    org_wide_service: Service,
-) -> None:
-    """At 120 columns History's table keeps its outcome column (What is clipped with
-    an ellipsis); Integrations, shown again, has the primary the undo restored."""
-    service = org_wide_service
-    app = app_for(service)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await switch_then_undo_from_history(pilot, service)
-        table = app.screen.query_one(HistoryTable)
-        await until(pilot, lambda: table.row_count == 2, what="the undo listed")
-        await pilot.pause()
-        widths = sum(c.get_render_width(table) for c in table.columns.values())
-        assert widths <= table.scrollable_content_region.width
-        what = str(table.get_cell_at(Coordinate(0, 3)))  # after Environment
-        assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 1))) == "sent"
-        await pilot.press("2")
-        await until(
-            pilot,
-            lambda: "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN),
-            what="the integrations reloaded",
-        )
-
-
-def primary(service: Service, integration_id: str) -> bool:
-    return bool(service.row("SELECT is_primary FROM integrations WHERE id = ?", integration_id)[0])
-
-
-async def test_a_refresh_keeps_the_cursor_on_its_message_and_undo_brings_rows_back(
-    service: Service,
-) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
-        table = screen.table
-        await pilot.press("j")  # message 10
-        archive(service, jane_message(11))  # above it, by someone else
+        await pilot.press("1")
+        await until(pilot, lambda: app.screen is screen, what="the inbox again")
+        await pilot.press("escape")  # the selection emptied: `e` acts on the cursor's row
+        await until(pilot, lambda: not screen.selected, what="no selection")
+        await pilot.press("j")  # message 7, below the archived rows kept in place
+        assert table.cursor_key == jane_message(7)
+        archive(service, jane_message(8))  # above it, by someone else
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: jane_message(11) not in shown_ids(table), what="refreshed")
-        assert table.cursor_key == jane_message(10)
-        await pilot.press("e")  # 10
-        await until(pilot, lambda: state(service, jane_message(10))[0], what="archived")
+        await until(pilot, lambda: jane_message(8) not in shown_ids(table), what="refreshed")
+        assert not {jane_message(n) for n in (11, 10, 9)} & set(shown_ids(table))
+        assert table.cursor_key == jane_message(7)
+        await pilot.press("e")  # 7
+        await until(pilot, lambda: state(service, jane_message(7))[0], what="archived")
+        await until(pilot, lambda: len(notices.saying("Archived 1 message.")) == 2)
         await settled(pilot)
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: jane_message(10) not in shown_ids(table), what="refreshed")
+        await until(pilot, lambda: jane_message(7) not in shown_ids(table), what="refreshed")
         await settled(pilot)
         await pilot.press("z")
-        await until(pilot, lambda: not state(service, jane_message(10))[0], what="undone")
-        await until(pilot, lambda: jane_message(10) in shown_ids(table), what="listed again")
+        await until(pilot, lambda: not state(service, jane_message(7))[0], what="undone")
+        await until(pilot, lambda: jane_message(7) in shown_ids(table), what="listed again")
 
 
 async def test_a_snoozed_messages_state_line_is_clipped_with_an_ellipsis_at_120_columns(
