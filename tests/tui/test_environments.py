@@ -100,6 +100,10 @@ async def test_ctrl_e_switches_the_environment_and_the_views_follow(
         await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
         assert notices.saying("Subscriber 'joe' was not found in this environment. Pick one.")
         await until(pilot, lambda: isinstance(app.screen.focused, Input), what="picker focus")
+        # What showed meanwhile: its line styled by the app's stylesheet.
+        switching = app.get_screen_stack("switching")[0].query_one("#connecting", Static)
+        assert "switching environments" in plain(switching)
+        assert switching.styles.padding == (1, 2, 1, 2)
         await pilot.press(*"jane", "enter")
         # Jane lives in Other too, with her own two messages there.
         await inbox_of(pilot, "jane", 2)
