@@ -62,8 +62,12 @@ async def test_no_key_shows_how_to_set_one() -> None:
 
 
 async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_port() -> None:
+    """Quit before any rows came: the exit code says the service, and the app's end
+    gives the collector back (paused until the first rows, or the deadline)."""
+    assert gc.isenabled()
     app = make_app(Settings(base_url="http://127.0.0.1:9", api_key="k" * 32))
     app.probe_seconds = 0.2
+    app.settle_seconds = 60  # only the app's end can end the pause here
     async with app.run_test(size=SIZE) as pilot:
         await until(
             pilot,
@@ -73,8 +77,10 @@ async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_po
             what="the problem",
         )
         assert "inboxdesk serve --demo --port 9" in plain(app.screen.query_one("#problem-hint"))
+        assert not gc.isenabled(), "no collection before the first rows"
         await pilot.press("q")
     assert app.return_code == 1
+    assert gc.isenabled(), "the app's end gives the collector back"
 
 
 @pytest.mark.slow
@@ -168,15 +174,3 @@ async def test_a_slow_first_page_opens_the_inbox_loading_with_no_collection_unti
         await settled(pilot)
         assert len(first_pages(transport)) == 1, "the page asked for was awaited, not asked again"
     assert gc.isenabled()
-
-
-async def test_an_app_that_ends_before_its_first_rows_leaves_collection_on(
-    service: Service,
-) -> None:
-    app = app_for(service, transport=Held())
-    app.settle_seconds = 60
-    async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
-        await until(pilot, lambda: "loading" in plain(app.screen.query_one("#status", Static)))
-        assert not gc.isenabled()
-    assert gc.isenabled(), "the app's end gives the collector back"
