@@ -3,8 +3,8 @@
 At each of `SIZES`, from a small terminal (the detail pane below the list) to a wide
 one, one app is started at that size and drawn three times as a user walks it: the
 inbox as first laid out, the integrations view as first opened there, and the
-set-primary confirmation over it. Help and a message's detail with a selection are
-drawn in one app at the usual size. Update after a deliberate change of looks:
+set-primary confirmation over it; at 140 columns, then help over the inbox and a
+message's detail with a selection. Update after a deliberate change of looks:
 pytest tests/tui/test_snapshots.py --snapshot-update
 """
 
@@ -23,11 +23,12 @@ from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.help import HelpScreen
 from tests.conftest import MAILGUN, Service
-from tests.tui.conftest import SIZE, app_for, until
+from tests.tui.conftest import app_for, until
 from tests.tui.test_inbox import opened as opened_rows
 from tests.tui.test_inbox_v2 import header
 
 SIZES = [(80, 24), (100, 30), (140, 42), (200, 50)]
+HELP_SIZE = (140, 42)  # where help and a message's detail are drawn too
 sizes = pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 
 Draw = Callable[[str], Awaitable[None]]
@@ -79,7 +80,7 @@ async def test_inbox_integrations_and_set_primary(
     snapshot: SnapshotAssertion, org_wide_service: Service, size: tuple[int, int]
 ) -> None:
     """The inbox first laid out at `size`; the integrations view first opened at it,
-    on Mailgun; `p`'s confirmation over it."""
+    on Mailgun; `p`'s confirmation over it (at HELP_SIZE, help and a detail next)."""
 
     async def walk(pilot: Pilot[None], draw: Draw) -> None:
         await opened(pilot)
@@ -100,21 +101,24 @@ async def test_inbox_integrations_and_set_primary(
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
         await draw("set_primary")
+        if size == HELP_SIZE:
+            await help_then_a_message_with_blocks_and_a_selection(pilot, draw)
 
     await walked(app_for(org_wide_service), snapshot, size, walk)
 
 
-async def test_help_then_a_message_with_blocks_and_a_selection(
-    snapshot: SnapshotAssertion, service: Service
-) -> None:
-    async def walk(pilot: Pilot[None], draw: Draw) -> None:
-        await opened(pilot)
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), what="help")
-        await draw("help")
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(pilot.app.screen, HelpScreen), what="closed")
-        await pilot.press("space", "j", "j", "j", "j", "j", "j")  # select 11, land on 4
-        await draw("detail")
-
-    await walked(app_for(service), snapshot, SIZE, walk)
+async def help_then_a_message_with_blocks_and_a_selection(pilot: Pilot[None], draw: Draw) -> None:
+    """Back in the inbox (the question declined): help over it, then a message's
+    blocks with a selection."""
+    app = pilot.app
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen), what="declined")
+    await pilot.press("1")
+    await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+    await draw("help")
+    await pilot.press("escape")
+    await until(pilot, lambda: app.screen.id == "inbox", what="help closed")
+    await pilot.press("space", "j", "j", "j", "j", "j", "j")  # select 11, land on 4
+    await draw("detail")
