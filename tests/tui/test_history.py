@@ -147,36 +147,43 @@ async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_af
 
 
 async def test_an_undo_works_across_a_restart_and_damaged_rows_are_said_once(
-    service: Service, tmp_path: Path
+    service: Service,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A write of an earlier session is listed and undone; a damaged row of the journal
-    costs that row alone: History lists the rest and says, once each, which rows it
-    passed over, as the command line does."""
+    """A write of an earlier run (the command line's, in the profile's journal) is
+    listed and undone; a damaged row of the journal costs that row alone: History lists
+    the rest and says, once each, which rows it passed over, as the command line does."""
+    import asyncio
+
     import httpx
 
+    from inboxdesk.cli import main
+    from inboxdesk.paths import writes_path
+    from tests.client.conftest import point_at
     from tests.client.test_cli_journal import BROKEN, damage
 
-    path = tmp_path / "writes.db"
-    app = app_for(service, writes=WriteStore(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("r")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+    point_at(monkeypatch, tmp_path, service)
+    # Its own thread: the command line runs its own event loop.
+    code = await asyncio.to_thread(main, ["mark-as", "jane", "read", jane_message(11)])
+    assert code == 0, capsys.readouterr()
+    assert stored(service, jane_message(11)) == (True, True)
     url = httpx.URL(service.url)
-    damage(path, f"{url.host}:{url.port}")
+    damage(writes_path(), f"{url.host}:{url.port}")
     notices = Notices()
-    again = app_for(service, writes=WriteStore(path))
-    async with again.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+    app = app_for(service, writes=WriteStore(writes_path()))
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await opened(pilot)
         await pilot.press("3")
-        await until(pilot, lambda: history_rows(again) == 1, what="the earlier session's write")
+        await until(pilot, lambda: history_rows(app) == 1, what="the earlier run's write")
         await until(pilot, lambda: len(notices.saying("skipped")) >= len(BROKEN), what="said")
         for name in BROKEN:
             assert len(notices.saying(f"journal entry {name}")) == 1, name
         await pilot.press("z")
         await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
         await pilot.press("ctrl+r")  # read again: nothing said twice
-        await until(pilot, lambda: history_rows(again) == 2, what="the undo listed")
+        await until(pilot, lambda: history_rows(app) == 2, what="the undo listed")
         await pilot.pause()
         assert all(len(notices.saying(f"journal entry {n}")) == 1 for n in BROKEN)
 
