@@ -3,13 +3,15 @@ the journal's detail of them, and where a refresh leaves the cursor."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.conftest import Service, jane_message
-from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
+from tests.tui.conftest import Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
 from tests.tui.test_inbox_v2 import archive, header, real_now, state
 
@@ -17,13 +19,18 @@ from tests.tui.test_inbox_v2 import archive, header, real_now, state
 async def test_archive_says_what_it_changed_and_a_refresh_keeps_the_cursor_on_its_message(
     service: Service, notices: Notices
 ) -> None:
-    """Archive says what it changed (one already archived is named apart) and History
-    shows the state; a refresh drops what was archived above the cursor, by this app
-    or by someone else, and keeps the cursor on its message; `z` brings a row back."""
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+    """At 120 columns: the header names the environment once loaded, without a write
+    first; archive says what it changed (one already archived is named apart) and
+    History shows the state; a refresh drops what was archived above the cursor, by
+    this app or by someone else, and keeps the cursor on its message; `z` brings a row
+    back; a snooze says its end as a date people read."""
+    now = real_now()  # the service checks a snooze's end against its own clock
+    app = app_for(service, clock=lambda: now)
+    async with app.run_test(size=(120, 40), message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
         table = screen.table
+        await until(pilot, lambda: app.scope is not None, what="the environments")
+        await until(pilot, lambda: "Staging" in header(screen), what="the header's environment")
         await pilot.press("e")  # message 11
         await until(pilot, lambda: state(service, jane_message(11))[0], what="archived")
         await until(pilot, lambda: notices.saying("Archived 1 message."), what="the notice")
@@ -61,36 +68,36 @@ async def test_archive_says_what_it_changed_and_a_refresh_keeps_the_cursor_on_it
         await until(pilot, lambda: not state(service, jane_message(7))[0], what="undone")
         await until(pilot, lambda: jane_message(7) in shown_ids(table), what="listed again")
 
+        await snooze_says_a_date_people_read(pilot, service, notices, now)
 
-async def test_a_snoozed_messages_state_line_is_clipped_with_an_ellipsis_at_120_columns(
-    service: Service, notices: Notices
+
+async def snooze_says_a_date_people_read(
+    pilot: Pilot[None], service: Service, notices: Notices, now: datetime
 ) -> None:
-    """At 120 columns: the header names the environment once loaded, without a write
-    first; the snooze dialog's ISO example is tomorrow and its hints agree; a snoozed
-    message's state line is clipped with an ellipsis."""
-    now = real_now()  # the service checks a snooze's end against its own clock
-    app = app_for(service, clock=lambda: now)
-    async with app.run_test(size=(120, 40), message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        await until(pilot, lambda: app.scope is not None, what="the environments")
-        await until(pilot, lambda: "Staging" in header(screen), what="the header's environment")
-        await pilot.press("b")
-        await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
-        hint = plain(app.screen.query_one("#hint", Static))
-        tomorrow, after = (
-            (now.astimezone() + timedelta(days=days)).strftime("%Y-%m-%dT09:00") for days in (1, 2)
-        )
-        assert f"ISO 8601 ({tomorrow})" in hint and after not in hint
-        placeholder = str(app.screen.query_one(Input).placeholder)
-        for example in placeholder.removeprefix("or type a time: ").split(", ")[:-1]:
-            assert example in hint
-        await pilot.press("down", "down", "enter")  # tomorrow 09:00
-        await until(pilot, lambda: state(service, jane_message(11))[1] is not None)
-        line = screen.query_one("#message-state", Static)
-        await until(pilot, lambda: "snoozed" in plain(line), what="the state line")
-        await pilot.pause()
-        drawn = line.render_line(0).text.rstrip()
-        assert "in_app" in drawn or drawn.endswith("…"), drawn
-        assert "until" in drawn and "T09:00" not in drawn, "a date people read"
-        said = notices.saying("Snoozed 1 message until ")
-        assert said and "09:00" in said[0].message and "T09" not in said[0].message
+    """The snooze dialog's ISO example is tomorrow and its hints agree; at 120 columns
+    the snoozed message's state line is clipped with an ellipsis."""
+    app = pilot.app
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    target = screen.table.cursor_key
+    assert target is not None
+    await pilot.press("b")
+    await until(pilot, lambda: isinstance(app.screen, SnoozeScreen), what="the modal")
+    hint = plain(app.screen.query_one("#hint", Static))
+    tomorrow, after = (
+        (now.astimezone() + timedelta(days=days)).strftime("%Y-%m-%dT09:00") for days in (1, 2)
+    )
+    assert f"ISO 8601 ({tomorrow})" in hint and after not in hint
+    placeholder = str(app.screen.query_one(Input).placeholder)
+    for example in placeholder.removeprefix("or type a time: ").split(", ")[:-1]:
+        assert example in hint
+    await pilot.press("down", "down", "enter")  # tomorrow 09:00
+    await until(pilot, lambda: state(service, target)[1] is not None, what="snoozed")
+    line = screen.query_one("#message-state", Static)
+    await until(pilot, lambda: "snoozed" in plain(line), what="the state line")
+    await pilot.pause()
+    drawn = line.render_line(0).text.rstrip()
+    assert "in_app" in drawn or drawn.endswith("…"), drawn
+    assert "until" in drawn and "T09:00" not in drawn, "a date people read"
+    said = notices.saying("Snoozed 1 message until ")
+    assert said and "09:00" in said[0].message and "T09" not in said[0].message
