@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 import httpx
+import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -83,6 +84,7 @@ async def palette(pilot: Pilot[None], query: str) -> list[str]:
     return [str(getattr(p, "plain", p)).split("\n")[0] for p in prompts]
 
 
+@pytest.mark.slow
 async def test_the_app_opens_as_the_settings_say_and_help_footer_and_palette_follow(
     make_service: ServiceFactory, transport: FaultTransport, notices: Notices
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -16,6 +17,7 @@ from tests.tui.test_inbox import opened, shown_ids
 from tests.tui.test_inbox_v2 import archive, header, real_now, state
 
 
+@pytest.mark.slow
 async def test_archive_says_what_it_changed_and_a_refresh_keeps_the_cursor_on_its_message(
     service: Service, notices: Notices
 ) -> None:
