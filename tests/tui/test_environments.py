@@ -86,39 +86,15 @@ def header(app: InboxdeskApp) -> str:
 async def test_ctrl_e_switches_the_environment_and_the_views_follow(
     scoped: str, service: Service, notices: Notices
 ) -> None:
-    """The inbox follows a switch, on the same subscriber where it exists there; one
-    absent there is said and the picker opens. Integrations merges both keys'
-    listings, switches a primary with its environment's key, and stays Integrations
-    across a switch."""
+    """Integrations merges both keys' listings, switches a primary with its
+    environment's key, and stays Integrations across a switch; a subscriber absent
+    there is said and the picker opens; the inbox follows a switch back, on the same
+    subscriber where she exists there."""
     app = app_on(scoped, *BOTH, subscriber="joe")
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await inbox_of(pilot, "joe", 3)
         await until(pilot, lambda: header(app) == "inboxdesk · work · Staging", what="the header")
         assert "⚠" not in header(app)
-        await pilot.press("ctrl+e")
-        # Joe has no inbox in Other: said, and the picker opens there.
-        await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
-        assert notices.saying("Subscriber 'joe' was not found in this environment. Pick one.")
-        await until(pilot, lambda: isinstance(app.screen.focused, Input), what="picker focus")
-        # What showed meanwhile: its line styled by the app's stylesheet.
-        switching = app.get_screen_stack("switching")[0].query_one("#connecting", Static)
-        assert "switching environments" in plain(switching)
-        assert switching.styles.padding == (1, 2, 1, 2)
-        await pilot.press(*"jane", "enter")
-        # Jane lives in Other too, with her own two messages there.
-        await inbox_of(pilot, "jane", 2)
-        await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other named")
-        title = app.screen.query_one(AppHeader).format_title()
-        warned = [s for s in title.spans if "warning" in str(s.style)]
-        assert warned and title.plain[warned[0].start : warned[0].end] == "⚠ Other"
-        # Back through the palette's entry for the other environment.
-        titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Switch environment: Staging" in titles
-        assert "Switch environment: Other" not in titles
-        await app.run_action(f"switch_environment({STAGING!r})")
-        # Jane exists in Staging: the inbox follows her there.
-        await inbox_of(pilot, "jane", 12)
-        await until(pilot, lambda: header(app).endswith("· Staging"), what="Staging again")
         # Integrations merges both keys' listings; a switch of a primary in Other goes
         # with Other's key (the server refuses Staging's there).
         await pilot.press("2")
@@ -148,12 +124,33 @@ async def test_ctrl_e_switches_the_environment_and_the_views_follow(
         await until(pilot, lambda: primary(OTHER_SMTP), what="the switch")
         assert not primary(POSTMARK)
         await until(pilot, lambda: app.screen is screen, what="back in Integrations")
-        # From Integrations, a switch stays in Integrations, now of the other environment.
+        # From Integrations, a switch stays in Integrations, now of the other environment;
+        # Joe has no inbox there: said, and the picker opens over it.
         await pilot.press("ctrl+e")
-        await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other again")
-        await until(
-            pilot, lambda: isinstance(app.screen, IntegrationsScreen), what="still Integrations"
-        )
+        await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
+        assert notices.saying("Subscriber 'joe' was not found in this environment. Pick one.")
+        assert header(app).endswith("· ⚠ Other")
+        under = app.screen_stack[0]
+        assert isinstance(under, IntegrationsScreen) and under is not screen
+        # What showed meanwhile: its line styled by the app's stylesheet.
+        switching = app.get_screen_stack("switching")[0].query_one("#connecting", Static)
+        assert "switching environments" in plain(switching)
+        assert switching.styles.padding == (1, 2, 1, 2)
+        await until(pilot, lambda: isinstance(app.screen.focused, Input), what="picker focus")
+        await pilot.press(*"jane", "enter")
+        # Jane lives in Other too, with her own two messages there.
+        await inbox_of(pilot, "jane", 2)
+        title = app.screen.query_one(AppHeader).format_title()
+        warned = [s for s in title.spans if "warning" in str(s.style)]
+        assert warned and title.plain[warned[0].start : warned[0].end] == "⚠ Other"
+        # Back through the palette's entry for the other environment.
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Switch environment: Staging" in titles
+        assert "Switch environment: Other" not in titles
+        await app.run_action(f"switch_environment({STAGING!r})")
+        # Jane exists in Staging: the inbox follows her there.
+        await inbox_of(pilot, "jane", 12)
+        await until(pilot, lambda: header(app).endswith("· Staging"), what="Staging again")
 
 
 async def test_one_key_lists_its_own_and_names_the_others_with_the_command(
