@@ -1,9 +1,10 @@
 """Finding things: help, footer and palette follow the keymap; values read as JSON.
 
-Through Pilot against the real service: a key moved by the keymap shows where it is
-now, help groups the app's keys apart from Textual's and says how to close it, the
-palette lists each command once and finds it by its words, and the detail panes spell
-values as JSON (`true`, not `True`).
+Through Pilot against the real service: the app opens as the settings say (theme,
+keymap); a key moved by the keymap shows where it is now, help groups the app's keys
+apart from Textual's and says how to close it, the palette lists each command once and
+finds it by its words, and the detail panes spell values as JSON (`true`, not `True`).
+The footer at each width: tests/tui/test_layout.py.
 """
 
 from __future__ import annotations
