@@ -8,23 +8,20 @@ from dataclasses import dataclass, field
 
 import httpx
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from inboxdesk.config import Settings
-from inboxdesk.core.inbox.feed import PAGE_SIZE
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.tui.app import make_app
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.keymap import app_bindings, binding_ids
-from inboxdesk.tui.screens.help import HelpScreen
-from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.screens.problem import ProblemScreen
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
-from tests.tui.test_help_and_palette import footer_keys
-from tests.tui.test_inbox import mark_posts, opened, stored
+from tests.tui.test_help_and_palette import first_pages, footer_keys
+from tests.tui.test_inbox import opened, stored
 
 
 async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
@@ -65,8 +62,12 @@ async def test_no_key_shows_how_to_set_one() -> None:
 
 
 async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_port() -> None:
+    """Quit before any rows came: the exit code says the service, and the app's end
+    gives the collector back (paused until the first rows, or the deadline)."""
+    assert gc.isenabled()
     app = make_app(Settings(base_url="http://127.0.0.1:9", api_key="k" * 32))
     app.probe_seconds = 0.2
+    app.settle_seconds = 60  # only the app's end can end the pause here
     async with app.run_test(size=SIZE) as pilot:
         await until(
             pilot,
@@ -76,16 +77,24 @@ async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_po
             what="the problem",
         )
         assert "inboxdesk serve --demo --port 9" in plain(app.screen.query_one("#problem-hint"))
+        assert not gc.isenabled(), "no collection before the first rows"
         await pilot.press("q")
     assert app.return_code == 1
+    assert gc.isenabled(), "the app's end gives the collector back"
 
 
+@pytest.mark.slow
 @pytest.mark.own_service
-async def test_unreachable_at_start_then_retry_connects(service: Service) -> None:
+async def test_unreachable_at_start_then_retry_connects_and_a_death_mid_session_recovers(
+    service: Service, notices: Notices
+) -> None:
+    """The service away at start: the problem screen, and `r` connects once it is back.
+    Then it dies mid-session: said once, a mark waits, and once it is back the rows
+    come again and the queued mark goes out by itself."""
     port = service.thread.port
     service.thread.stop()
     app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await until(
             pilot,
             lambda: (
@@ -96,21 +105,11 @@ async def test_unreachable_at_start_then_retry_connects(service: Service) -> Non
         restarted = ServiceThread(service.thread.settings, service.store, port=port).start()
         try:
             await pilot.press("r")
-            await opened(pilot)
+            screen = await opened(pilot)
         finally:
             restarted.stop()
 
-
-@pytest.mark.slow
-@pytest.mark.own_service
-async def test_service_dies_mid_session_and_the_app_recovers(
-    service: Service, notices: Notices
-) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        port = service.thread.port
-        service.thread.stop()
+        del notices[:]
         await pilot.press("r")
         await until(pilot, lambda: app.offline, what="offline")
         assert [n.title for n in notices].count("Service unreachable") == 1
@@ -126,55 +125,6 @@ async def test_service_dies_mid_session_and_the_app_recovers(
             restarted.stop()
 
 
-async def test_the_inbox_opens_as_the_settings_say_with_help_keymap_and_picker(
-    service: Service, transport: FaultTransport, notices: Notices
-) -> None:
-    """One walk: the inbox opens with the first page the app asked for (asked once), in
-    the settings' theme; help lists every key with its binding id; the config's keymap
-    remaps keys (an unknown binding id is said); the picker opens another inbox by a
-    typed id."""
-    app = app_for(
-        service,
-        transport=transport,
-        theme="nord",
-        keymap={"inbox.mark_read": "x", "no.such.binding": "y"},
-    )
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        await settled(pilot)
-        assert len(first_pages(transport)) == 1, "asked for once, before the inbox opened"
-        assert app.theme == "nord"
-        assert notices.saying("no.such.binding")
-
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-        text = " ".join(plain(w) for w in app.screen.query(Static))
-        for binding_id in ("inbox.mark_read", "inbox.mark_unseen", "inbox.undo", "app.help"):
-            assert binding_id in text
-        assert "(not available now)" in text, "undo is listed as unavailable"
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, InboxScreen))
-
-        # Keys are handled in order: once x's mark is done, r's would have been sent.
-        await pilot.press("r", "x")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-        await until(pilot, lambda: notices.saying("Marked 1 message read."))
-        assert len(mark_posts(transport)) == 1, "r no longer marks read"
-
-        await pilot.press("p")
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, SubscriberPicker) and bool(app.screen.query(Input)),
-            what="picker",
-        )
-        await until(pilot, lambda: isinstance(app.screen.focused, Input), what="picker focus")
-        await pilot.press(*"joe", "enter")
-        await until(
-            pilot,
-            lambda: screen.subscriber_id == "joe" and screen.query_one(MessageTable).row_count == 3,
-        )
-
-
 def test_every_binding_has_an_id_and_ids_are_unique() -> None:
     from inboxdesk.tui.inbox.screen import InboxScreen as Inbox
     from inboxdesk.tui.inbox.table import MessageTable as List
@@ -185,17 +135,6 @@ def test_every_binding_has_an_id_and_ids_are_unique() -> None:
     assert len({b.id for b in bindings}) == len(bindings) == len(binding_ids())
     found = {id(b) for b in bindings}
     assert all(id(b) in found for b in [*LIST_BINDINGS, *Inbox.BINDINGS, *List.BINDINGS])
-
-
-def first_pages(transport: FaultTransport) -> list[httpx.Request]:
-    """The requests for the first page of the v2 inbox's list."""
-    return [
-        r
-        for r in transport.seen
-        if r.url.path == "/v2/subscribers/jane/notifications"
-        and r.url.params.get("offset", "0") == "0"
-        and r.url.params.get("limit") == str(PAGE_SIZE)
-    ]
 
 
 @dataclass
@@ -235,15 +174,3 @@ async def test_a_slow_first_page_opens_the_inbox_loading_with_no_collection_unti
         await settled(pilot)
         assert len(first_pages(transport)) == 1, "the page asked for was awaited, not asked again"
     assert gc.isenabled()
-
-
-async def test_an_app_that_ends_before_its_first_rows_leaves_collection_on(
-    service: Service,
-) -> None:
-    app = app_for(service, transport=Held())
-    app.settle_seconds = 60
-    async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
-        await until(pilot, lambda: "loading" in plain(app.screen.query_one("#status", Static)))
-        assert not gc.isenabled()
-    assert gc.isenabled(), "the app's end gives the collector back"

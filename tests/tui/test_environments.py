@@ -24,7 +24,16 @@ from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.widgets.app_header import AppHeader
 from inboxdesk.writes import WriteStore
-from tests.conftest import EXAMPLE, OTHER_KEY, OTHER_SMTP, POSTMARK, STAGING_KEY, Service
+from tests.conftest import (
+    EXAMPLE,
+    OTHER_ENV_MESSAGES,
+    OTHER_KEY,
+    OTHER_SMTP,
+    POSTMARK,
+    STAGING_KEY,
+    Service,
+    jane_message,
+)
 from tests.production_shaped import production_shaped
 from tests.tui.conftest import SIZE, Notices, plain, until
 
@@ -75,29 +84,17 @@ def header(app: InboxdeskApp) -> str:
 
 @pytest.mark.slow
 async def test_ctrl_e_switches_the_environment_and_the_views_follow(
-    scoped: str, service: Service
+    scoped: str, service: Service, notices: Notices
 ) -> None:
-    """The inbox follows a switch; Integrations merges both keys' listings, switches a
-    primary with its environment's key, and stays Integrations across a switch."""
-    app = app_on(scoped, *BOTH)
-    async with app.run_test(size=SIZE) as pilot:
-        await inbox_of(pilot, "jane", 12)
-        await until(pilot, lambda: header(app).endswith("· Staging"), what="the header")
+    """Integrations merges both keys' listings, switches a primary with its
+    environment's key, and stays Integrations across a switch; a subscriber absent
+    there is said and the picker opens; the inbox follows a switch back, on the same
+    subscriber where she exists there."""
+    app = app_on(scoped, *BOTH, subscriber="joe")
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await inbox_of(pilot, "joe", 3)
+        await until(pilot, lambda: header(app) == "inboxdesk · work · Staging", what="the header")
         assert "⚠" not in header(app)
-        await pilot.press("ctrl+e")
-        # Jane lives in Other too, with her own two messages there.
-        await inbox_of(pilot, "jane", 2)
-        await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other named")
-        title = app.screen.query_one(AppHeader).format_title()
-        warned = [s for s in title.spans if "warning" in str(s.style)]
-        assert warned and title.plain[warned[0].start : warned[0].end] == "⚠ Other"
-        # Back through the palette's entry for the other environment.
-        titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Switch environment: Staging" in titles
-        assert "Switch environment: Other" not in titles
-        await app.run_action(f"switch_environment({STAGING!r})")
-        await inbox_of(pilot, "jane", 12)
-        await until(pilot, lambda: header(app).endswith("· Staging"), what="Staging again")
         # Integrations merges both keys' listings; a switch of a primary in Other goes
         # with Other's key (the server refuses Staging's there).
         await pilot.press("2")
@@ -127,23 +124,33 @@ async def test_ctrl_e_switches_the_environment_and_the_views_follow(
         await until(pilot, lambda: primary(OTHER_SMTP), what="the switch")
         assert not primary(POSTMARK)
         await until(pilot, lambda: app.screen is screen, what="back in Integrations")
-        # From Integrations, a switch stays in Integrations, now of the other environment.
-        await pilot.press("ctrl+e")
-        await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other again")
-        await until(
-            pilot, lambda: isinstance(app.screen, IntegrationsScreen), what="still Integrations"
-        )
-
-
-async def test_a_subscriber_absent_there_is_said_and_the_picker_opens(
-    scoped: str, notices: Notices
-) -> None:
-    app = app_on(scoped, *BOTH, subscriber="joe")
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await inbox_of(pilot, "joe", 3)
+        # From Integrations, a switch stays in Integrations, now of the other environment;
+        # Joe has no inbox there: said, and the picker opens over it.
         await pilot.press("ctrl+e")
         await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
         assert notices.saying("Subscriber 'joe' was not found in this environment. Pick one.")
+        assert header(app).endswith("· ⚠ Other")
+        under = app.screen_stack[0]
+        assert isinstance(under, IntegrationsScreen) and under is not screen
+        # What showed meanwhile: its line styled by the app's stylesheet.
+        switching = app.get_screen_stack("switching")[0].query_one("#connecting", Static)
+        assert "switching environments" in plain(switching)
+        assert switching.styles.padding == (1, 2, 1, 2)
+        await until(pilot, lambda: isinstance(app.screen.focused, Input), what="picker focus")
+        await pilot.press(*"jane", "enter")
+        # Jane lives in Other too, with her own two messages there.
+        await inbox_of(pilot, "jane", 2)
+        title = app.screen.query_one(AppHeader).format_title()
+        warned = [s for s in title.spans if "warning" in str(s.style)]
+        assert warned and title.plain[warned[0].start : warned[0].end] == "⚠ Other"
+        # Back through the palette's entry for the other environment.
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Switch environment: Staging" in titles
+        assert "Switch environment: Other" not in titles
+        await app.run_action(f"switch_environment({STAGING!r})")
+        # Jane exists in Staging: the inbox follows her there.
+        await inbox_of(pilot, "jane", 12)
+        await until(pilot, lambda: header(app).endswith("· Staging"), what="Staging again")
 
 
 async def test_one_key_lists_its_own_and_names_the_others_with_the_command(
@@ -207,8 +214,12 @@ async def test_a_403_names_both_environments_never_the_key(
 async def test_the_demo_holds_every_environments_key_in_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The demo's profile holds each environment's key, in memory only, the first the
+    one the app opens on; each key reads its own environment. That the app switches
+    among the keys a profile holds, named in its header, is the ctrl+e walk above."""
     from inboxdesk.cli.app_commands import demo_settings
     from inboxdesk.cli.demo_service import demo_service
+    from inboxdesk.client import InboxClient
 
     config = tmp_path / "config.toml"
     monkeypatch.setenv("INBOXDESK_CONFIG", str(config))
@@ -216,13 +227,14 @@ async def test_the_demo_holds_every_environments_key_in_memory(
     with demo_service(None, [EXAMPLE]) as demo:
         settings = demo_settings(Settings(), demo)
         assert settings.profile == "demo" and settings.api_key is None
-        assert [k.name for k in settings.environments.values()] == ["Staging", "Other"]
-        app = make_app(settings, subscriber_id="jane", writes=WriteStore(None))
-        app.animation_level = "none"
-        async with app.run_test(size=SIZE) as pilot:
-            await inbox_of(pilot, "jane", 12)
-            await until(pilot, lambda: header(app) == "inboxdesk · demo · Staging")
-            await pilot.press("ctrl+e")
-            await until(pilot, lambda: header(app) == "inboxdesk · demo · Other")
-            await inbox_of(pilot, "jane", 2)
+        held = list(settings.environments.values())
+        assert [k.name for k in held] == ["Staging", "Other"]
+        assert settings.environment is None, "the app opens on the first"
+        read = []
+        for key in held:
+            assert key.api_key is not None
+            async with InboxClient(settings.base_url, key.api_key) as client:
+                listed = await client.list_messages(limit=100, subscriber_id="jane")
+            read.append({m.id for m in listed.data})
+        assert jane_message(11) in read[0] and read[1] == set(OTHER_ENV_MESSAGES)
     assert not config.exists(), "the demo's profile is never written"

@@ -1,9 +1,10 @@
 """Finding things: help, footer and palette follow the keymap; values read as JSON.
 
-Through Pilot against the real service: a key moved by the keymap shows where it is
-now, help groups the app's keys apart from Textual's and says how to close it, the
-palette lists each command once and finds it by its words, and the detail panes spell
-values as JSON (`true`, not `True`).
+Through Pilot against the real service: the app opens as the settings say (theme,
+keymap); a key moved by the keymap shows where it is now, help groups the app's keys
+apart from Textual's and says how to close it, the palette lists each command once and
+finds it by its words, and the detail panes spell values as JSON (`true`, not `True`).
+The footer at each width: tests/tui/test_layout.py.
 """
 
 from __future__ import annotations
@@ -15,24 +16,34 @@ from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
+import httpx
 import pytest
-from rich.cells import cell_len
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from inboxdesk.client import InboxClient
+from inboxdesk.core.inbox.feed import PAGE_SIZE
 from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.tui.inbox.detail import render_message
 from inboxdesk.tui.inbox.screen import InboxScreen
+from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.screens.help import GENERIC, HelpScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
-from inboxdesk.tui.widgets.app_footer import AppFooter, key_width
-from tests.conftest import EXAMPLE, MAILGUN, SENDGRID, STAGING_KEY, ServiceFactory
-from tests.tui.conftest import ORG_WIDE, SIZE, app_for, plain, settled, until
-from tests.tui.test_inbox import opened
+from inboxdesk.tui.widgets.app_footer import AppFooter
+from tests.client.faults import FaultTransport
+from tests.conftest import (
+    EXAMPLE,
+    MAILGUN,
+    SENDGRID,
+    STAGING_KEY,
+    ServiceFactory,
+    jane_message,
+)
+from tests.tui.conftest import ORG_WIDE, SIZE, Notices, app_for, plain, settled, until
+from tests.tui.test_inbox import mark_posts, opened, stored
 from tests.tui.test_integrations import go_to, integrations
 
 APP_ID = re.compile(r"\b(inbox|integrations|list|view|app|help)\.[a-z_]+")
@@ -47,10 +58,13 @@ def footer_keys(screen: Widget) -> list[tuple[str, str]]:
     return [(str(k.key), str(k.description)) for k in screen.query("FooterKey")]
 
 
-async def help_of(pilot: Pilot[None]) -> list[str]:
+async def help_of(pilot: Pilot[None], everything: list[str] | None = None) -> list[str]:
+    """Help's lines of keys; `everything` gets the text of all its parts."""
     await pilot.press("question_mark")
     await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), what="help")
     keys = lines(pilot.app.screen.query_one("#help-keys", Static))
+    if everything is not None:
+        everything += [plain(w) for w in pilot.app.screen.query(Static)]
     title = plain(pilot.app.screen.query_one("#help-title", Static))
     assert "Esc" in title and "closes" in title
     await pilot.press("escape")
@@ -58,24 +72,70 @@ async def help_of(pilot: Pilot[None]) -> list[str]:
     return keys
 
 
-async def test_help_and_footer_follow_the_keymap_per_view_and_panes_spell_json(
-    make_service: ServiceFactory,
+async def palette(pilot: Pilot[None], query: str) -> list[str]:
+    """The first line of every entry the palette shows for `query`."""
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: bool(pilot.app.screen.query("CommandList")), what="palette")
+    options = pilot.app.screen.query_one("CommandList", OptionList)
+    if query:
+        await pilot.press(*query)
+    await until(pilot, lambda: options.option_count > 0, what=f"palette entries for {query!r}")
+    await settled(pilot)  # the palette gathers hits in a worker; let it finish
+    prompts = [options.get_option_at_index(n).prompt for n in range(options.option_count)]
+    return [str(getattr(p, "plain", p)).split("\n")[0] for p in prompts]
+
+
+@pytest.mark.slow
+async def test_the_app_opens_as_the_settings_say_and_help_footer_and_palette_follow(
+    make_service: ServiceFactory, transport: FaultTransport, notices: Notices
 ) -> None:
-    """One walk, inbox then integrations, with two keys remapped: help and footer show
-    each key where the keymap put it; help groups the app's keys apart from Textual's
-    and names them per view; the detail panes spell values as JSON."""
+    """One walk, inbox then integrations, in the settings' theme with keys remapped by
+    the config's keymap (an unknown binding id is said): the inbox opens with the first
+    page the app asked for (asked once); help lists every key with its binding id, each
+    where the keymap put it, and groups the app's keys apart from Textual's, per view;
+    keys are handled in order; the palette lists each command once and finds it by its
+    words; the footer shows the remapped key; the detail panes spell values as JSON;
+    the picker opens another inbox by a typed id."""
     # Credentials as an older deployment sends them (production omits them for API keys).
     service = make_service(fixture=_with_json_values(), send_credentials=True, **ORG_WIDE)
-    keymap = {"inbox.mark_read": "x", "integrations.set_primary": "m"}
-    app = app_for(service, keymap=keymap)
-    async with app.run_test(size=SIZE) as pilot:
+    keymap = {"inbox.mark_read": "x", "integrations.set_primary": "m", "no.such.binding": "y"}
+    app = app_for(service, transport=transport, theme="nord", keymap=keymap)
+    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
+        await settled(pilot)
+        assert len(first_pages(transport)) == 1, "asked for once, before the inbox opened"
+        assert app.theme == "nord"
+        assert notices.saying("no.such.binding")
         # A feed item carries only the workflow's id and tags, as production's feed
         # does; a full Message (from /v1/messages or mark-as) carries its steps.
         assert "Collect (digest)" not in plain(screen.query_one("#message-body"))
-        inbox = await help_of(pilot)
+        everything: list[str] = []
+        inbox = await help_of(pilot, everything)
         assert any(line.startswith("x Read inbox.mark_read") for line in inbox), inbox
         assert not any(line.startswith("r Read") for line in inbox)
+        text = " ".join(everything)
+        for binding_id in ("inbox.mark_read", "inbox.mark_unseen", "inbox.undo", "app.help"):
+            assert binding_id in text
+        assert "(not available now)" in text, "undo is listed as unavailable"
+
+        # Keys are handled in order: once x's mark is done, r's would have been sent.
+        await pilot.press("r", "x")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        await until(pilot, lambda: notices.saying("Marked 1 message read."))
+        assert len(mark_posts(transport)) == 1, "r no longer marks read"
+
+        commands = await palette(pilot, "")
+        assert len(commands) == len(set(commands)), commands
+        assert {"Read", "Integrations view", "Theme", "Quit"} <= set(commands)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="the palette closed")
+        found = await palette(pilot, "subscr")
+        assert found and "ubscriber" in found[0], found
+        assert any(name.startswith("Open inbox: ") for name in found), "by the help's words too"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="the picker closed")
 
         shown = await integrations(pilot)
         integration = await help_of(pilot)
@@ -90,6 +150,21 @@ async def test_help_and_footer_follow_the_keymap_per_view_and_panes_spell_json(
         assert "inboundWebhookEnabled true" in pane and "secure false" in pane
         assert "True" not in pane and "False" not in pane
         assert isinstance(app.screen, IntegrationsScreen)
+
+        await pilot.press("1")
+        await until(pilot, lambda: app.screen is screen, what="the inbox again")
+        await pilot.press("p")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SubscriberPicker) and bool(app.screen.query(Input)),
+            what="picker",
+        )
+        await until(pilot, lambda: isinstance(app.screen.focused, Input), what="picker focus")
+        await pilot.press(*"joe", "enter")
+        await until(
+            pilot,
+            lambda: screen.subscriber_id == "joe" and screen.query_one(MessageTable).row_count == 3,
+        )
     for keys, view, key, action in (
         (inbox, "Inbox", "p", "inbox.pick_subscriber"),
         (integration, "Integrations", "m", "integrations.set_primary"),
@@ -111,36 +186,15 @@ async def test_help_and_footer_follow_the_keymap_per_view_and_panes_spell_json(
     assert "Wait (delay)" in message
 
 
-async def palette(pilot: Pilot[None], query: str) -> list[str]:
-    """The first line of every entry the palette shows for `query`."""
-    await pilot.press("ctrl+p")
-    await until(pilot, lambda: bool(pilot.app.screen.query("CommandList")), what="palette")
-    options = pilot.app.screen.query_one("CommandList", OptionList)
-    if query:
-        await pilot.press(*query)
-    await until(pilot, lambda: options.option_count > 0, what=f"palette entries for {query!r}")
-    await settled(pilot)  # the palette gathers hits in a worker; let it finish
-    prompts = [options.get_option_at_index(n).prompt for n in range(options.option_count)]
-    return [str(getattr(p, "plain", p)).split("\n")[0] for p in prompts]
-
-
-async def test_palette_lists_each_command_once_and_finds_it_by_its_words(
-    make_service: ServiceFactory,
-) -> None:
-    app = app_for(make_service())
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        everything = await palette(pilot, "")
-        assert len(everything) == len(set(everything)), everything
-        assert {"Read", "Integrations view", "Theme", "Quit"} <= set(everything)
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, InboxScreen))
-
-        found = await palette(pilot, "subscr")
-        assert found and "ubscriber" in found[0], found
-        assert any(name.startswith("Open inbox: ") for name in found), "by the help's words too"
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
+def first_pages(transport: FaultTransport) -> list[httpx.Request]:
+    """The requests for the first page of the v2 inbox's list."""
+    return [
+        r
+        for r in transport.seen
+        if r.url.path == "/v2/subscribers/jane/notifications"
+        and r.url.params.get("offset", "0") == "0"
+        and r.url.params.get("limit") == str(PAGE_SIZE)
+    ]
 
 
 def _with_json_values() -> dict[str, Any]:
@@ -201,63 +255,9 @@ def footer_fits_whole(screen: Widget, width: int) -> bool:
     )
 
 
-@pytest.mark.slow
-async def test_the_footer_fits_by_rank_with_every_key_whole_and_help_has_the_rest(
-    make_service: ServiceFactory,
-) -> None:
-    """One app, first laid out at 80 by 24 (help shows every binding id whole there),
-    then resized to 100, 120 and 140 columns: at each width help and quit come first and
-    fit, and up to 120 the footer is whole, by rank and full, with help listing the rest.
-    The snapshots (tests/tui/test_snapshots.py, test_inbox) draw the footer as first
-    laid out at 80, 100, 140 and 200 columns."""
-    app = app_for(make_service())
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await opened(pilot)
-        await settled(pilot)
-        await help_at_80_columns(pilot, screen)
-        for width, height in ((80, 24), (100, 30), (120, 30), (140, 42)):
-            await pilot.resize_terminal(width, height)
-            await until(
-                pilot,
-                lambda w=width: footer_fits_whole(screen, w),
-                what=f"the footer whole at {width}",
-            )
-            await settled(pilot)
-            shown = shown_in_footer(screen)
-            assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")], width
-            assert all(k.region.right <= width for k in shown[:2]), f"? and q fit at {width}"
-            if width > 120:
-                continue
-            assert footer_fits_whole(screen, width), width
-            footer = screen.query_one(AppFooter)
-            palette = next(k for k in screen.query("FooterKey") if k.has_class("-command-palette"))
-            labels = [str(k.key) for k in shown]  # type: ignore[attr-defined]
-            # By rank: help and quit, the marks, the filter, go to and undo come first.
-            assert labels[:7] == ["question_mark", "q", "r", "u", "slash", "ctrl+g", "z"], labels
-            if width >= 100:
-                assert "space" in labels, labels
-            if width >= 120:
-                assert "p" in labels and "2" in labels, labels
-            # Each key's cells as the footer reckons them (it makes only those that fit,
-            # that wide) are the cells Textual draws it in; the palette's key, not given
-            # a width, is laid out in its reckoned cells too.
-            assert all(key_width(k) == cell_len(k.render().plain) for k in shown), width  # type: ignore[union-attr]
-            assert all(key_width(k) == k.outer_size.width for k in [*shown, palette])
-            descriptions = [str(k.description) for k in shown]  # type: ignore[attr-defined]
-            offered = [b for _, b, _, _ in screen.active_bindings.values() if b.show]
-            left_out = [b for b in offered if b.description not in descriptions]
-            hidden = [b.description for b in left_out]
-            assert hidden, f"the inbox has more keys than {width} columns"
-            # Full: none of the keys left out would have fit in the room left.
-            room = palette.region.x - footer.region.x - sum(k.outer_size.width for k in shown)
-            cells = [len(app.get_key_display(b)) + len(b.description) + 3 for b in left_out]
-            assert all(c > room for c in cells), (room, hidden)
-            keys = await help_of(pilot)
-            assert all(any(f" {d} inbox." in f" {line}" for line in keys) for d in hidden), hidden
-
-
-async def help_at_80_columns(pilot: Pilot[None], screen: InboxScreen) -> None:
-    """Help at 80 columns shows every binding id whole and explains the markers."""
+async def help_at_80_columns(pilot: Pilot[None], screen: InboxScreen) -> list[str]:
+    """Help at 80 columns shows every binding id whole and explains the markers; gives
+    its lines of keys."""
     app = pilot.app
     ids = {a.binding.id for a in screen.active_bindings.values() if a.binding.id}
     await pilot.press("question_mark")
@@ -281,5 +281,7 @@ async def help_at_80_columns(pilot: Pilot[None], screen: InboxScreen) -> None:
         and "History (3) undoes any write" in notes
     )
     assert "⧗ a write of this row is waiting to be sent" in legend
+    keys = lines(table)
     await pilot.press("escape")
     await until(pilot, lambda: app.screen is screen, what="help closed")
+    return keys

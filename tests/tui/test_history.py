@@ -22,21 +22,42 @@ def history_rows(app: object) -> int:
     return screen.query_one(HistoryTable).row_count if isinstance(screen, HistoryScreen) else -1
 
 
+def in_view(table: object, labels: tuple[str, ...]) -> bool:
+    """Whether those columns of a DataTable are drawn whole within its width."""
+    from textual.widgets import DataTable
+
+    assert isinstance(table, DataTable)
+    right = 0
+    for column in table.ordered_columns:
+        right += column.get_render_width(table)
+        if str(column.label) in labels and right > table.scrollable_content_region.width:
+            return False
+    return True
+
+
 @pytest.mark.slow
-async def test_history_lists_filters_copies_and_undoes_an_older_write_after_asking(
+async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_after_asking(
     service: Service, notices: Notices
 ) -> None:
-    """One walk over two writes: History lists them newest first with their before and
-    after; the filter narrows as typed, by field or anywhere; the request log copies a
-    request as curl without the key; `z` on the older asks first, then undoes it."""
+    """One walk over two writes at 80 columns, then 120: History lists them newest first
+    with their before and after, its outcome and environment in view (the environment
+    drawn again when the scope comes after the rows); the filter narrows as typed, by
+    field or anywhere; `e` exports them to a private file; the request log keeps its
+    status in view and copies a request as curl without the key; `z` on the older asks
+    first, then undoes it."""
+    import csv
+    import io
+    import stat
+
+    from inboxdesk.paths import data_dir
     from inboxdesk.tui.history.requests import RequestLogScreen
     from tests.conftest import STAGING_KEY
 
     app = app_for(service)
     copied: list[str] = []
     app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
+    async with app.run_test(size=(80, 24), message_hook=notices.hook) as pilot:
+        await opened(pilot, rows=6)
         await pilot.press("r")  # jane 11: unread, unseen -> read
         await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
         await pilot.press("S")  # and unseen again
@@ -44,6 +65,22 @@ async def test_history_lists_filters_copies_and_undoes_an_older_write_after_aski
         await pilot.press("3")
         await until(pilot, lambda: history_rows(app) == 2, what="two entries")
         screen = app.screen
+        table = screen.query_one(HistoryTable)
+        await pilot.pause()
+        shown = ("Made", "Outcome", "Environment")
+        assert in_view(table, shown), [c.label for c in table.ordered_columns]
+        # The environment's name comes with the scope, which may arrive after the rows:
+        # the table is drawn again when it does.
+        await until(
+            pilot, lambda: str(table.get_row_at(0)[2]) == "Staging", what="the environment whole"
+        )
+        scope = app.context.scope.value
+        app.context.scope.set(None)  # as before the scope was read: rows drawn without it
+        await until(pilot, lambda: str(table.get_row_at(0)[2]) != "Staging", what="redrawn")
+        app.context.scope.set(scope)  # the scope arrives after the rows: drawn again
+        await until(pilot, lambda: str(table.get_row_at(0)[2]) == "Staging", what="its name")
+        assert in_view(table, shown)
+        assert "sent" in str(table.get_row_at(0)[1])
         detail = plain(screen.query_one("#history-entry", Static))
         assert "mark 1 message unseen" in detail and "read, seen → read, unseen" in detail
         assert "1 message, before → after" in detail, "a real plural, not message(s)"
@@ -65,10 +102,21 @@ async def test_history_lists_filters_copies_and_undoes_an_older_write_after_aski
         await pilot.press("escape")
         await until(pilot, lambda: history_rows(app) == 2, what="the filter cleared")
 
+        await pilot.press("e")
+        await until(pilot, lambda: bool(notices.saying("Exported 2 writes")), what="export")
+        (export,) = (data_dir() / "exports").iterdir()
+        assert stat.S_IMODE(export.stat().st_mode) == 0o600
+        rows = list(csv.DictReader(io.StringIO(export.read_text())))
+        assert [r["target"] for r in rows] == ["jane", "jane"]
+
         await pilot.press("l")
         await until(pilot, lambda: isinstance(app.screen, RequestLogScreen), what="the log")
         log = app.screen
         assert isinstance(log, RequestLogScreen) and len(log.requests) >= 4
+        await pilot.pause()
+        requests = log.query_one("#requests")
+        status = ("At", "Status", "ms")
+        assert in_view(requests, status), [c.label for c in requests.ordered_columns]  # type: ignore[attr-defined]
         mark = next(n for n, r in enumerate(log.requests) if r.method == "POST")
         await pilot.press(*["j"] * mark, "c")
         await until(pilot, lambda: bool(copied), what="a copy")
@@ -76,10 +124,18 @@ async def test_history_lists_filters_copies_and_undoes_an_older_write_after_aski
         assert curl.startswith("curl -X POST ") and "/messages/mark-as" in curl
         assert '"Authorization: ApiKey $NOVU_SECRET_KEY"' in curl and STAGING_KEY not in curl
         assert jane_message(11) in curl and "Idempotency-Key" in curl
+        # Wider, yet narrow still: the columns stay in view as laid out again.
+        await pilot.resize_terminal(120, 40)
+        await until(pilot, lambda: log.outer_size == (120, 40), what="the log at 120")
+        await pilot.pause()
+        assert in_view(requests, status), [c.label for c in requests.ordered_columns]  # type: ignore[attr-defined]
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, what="History again")
+        await until(pilot, lambda: screen.outer_size == (120, 40), what="History at 120")
+        await pilot.pause()
+        assert in_view(table, shown), [c.label for c in table.ordered_columns]
 
-        screen.query_one(HistoryTable).move_cursor(row=0)
+        table.move_cursor(row=0)
         await pilot.press("j", "z")  # the older one: the read
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
         assert "1 later write touched the same messages" in plain(
@@ -90,105 +146,44 @@ async def test_history_lists_filters_copies_and_undoes_an_older_write_after_aski
         await until(pilot, lambda: history_rows(app) == 3, what="the undo listed")
 
 
-async def test_an_undo_works_across_a_restart(service: Service, tmp_path: Path) -> None:
-    path = tmp_path / "writes.db"
-    app = app_for(service, writes=WriteStore(path))
-    async with app.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("r")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-    again = app_for(service, writes=WriteStore(path))
-    async with again.run_test(size=SIZE) as pilot:
-        await opened(pilot)
-        await pilot.press("3")
-        await until(pilot, lambda: history_rows(again) == 1, what="the earlier session's write")
-        await pilot.press("z")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
-
-
-def in_view(table: object, labels: tuple[str, ...]) -> bool:
-    """Whether those columns of a DataTable are drawn whole within its width."""
-    from textual.widgets import DataTable
-
-    assert isinstance(table, DataTable)
-    right = 0
-    for column in table.ordered_columns:
-        right += column.get_render_width(table)
-        if str(column.label) in labels and right > table.scrollable_content_region.width:
-            return False
-    return True
-
-
-@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
-async def test_history_keeps_the_outcome_and_the_request_log_its_status_in_view(
-    service: Service, notices: Notices, size: tuple[int, int]
+async def test_an_undo_works_across_a_restart_and_damaged_rows_are_said_once(
+    service: Service,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import csv
-    import io
-    import stat
+    """A write of an earlier run (the command line's, in the profile's journal) is
+    listed and undone; a damaged row of the journal costs that row alone: History lists
+    the rest and says, once each, which rows it passed over, as the command line does."""
+    import asyncio
 
-    from inboxdesk.paths import data_dir
-    from inboxdesk.tui.history.requests import RequestLogScreen
-
-    app = app_for(service)
-    async with app.run_test(size=size, message_hook=notices.hook) as pilot:
-        await opened(pilot, rows=6)
-        await pilot.press("r")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-        await pilot.press("3")
-        await until(pilot, lambda: history_rows(app) == 1, what="the write")
-        table = app.screen.query_one(HistoryTable)
-        await pilot.pause()
-        shown = ("Made", "Outcome", "Environment")
-        assert in_view(table, shown), [c.label for c in table.ordered_columns]
-        # The environment's name comes with the scope, which may arrive after the rows:
-        # the table is drawn again when it does.
-        await until(
-            pilot, lambda: str(table.get_row_at(0)[2]) == "Staging", what="the environment whole"
-        )
-        scope = app.context.scope.value
-        app.context.scope.set(None)  # as before the scope was read: rows drawn without it
-        await until(pilot, lambda: str(table.get_row_at(0)[2]) != "Staging", what="redrawn")
-        app.context.scope.set(scope)  # the scope arrives after the rows: drawn again
-        await until(pilot, lambda: str(table.get_row_at(0)[2]) == "Staging", what="its name")
-        assert in_view(table, shown)
-        assert "sent" in str(table.get_row_at(0)[1])
-        await pilot.press("e")
-        await until(pilot, lambda: bool(notices.saying("Exported 1 writes")), what="export")
-        (export,) = (data_dir() / "exports").iterdir()
-        assert stat.S_IMODE(export.stat().st_mode) == 0o600
-        rows = list(csv.DictReader(io.StringIO(export.read_text())))
-        assert [r["target"] for r in rows] == ["jane"]
-        await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, RequestLogScreen), what="the log")
-        await pilot.pause()
-        log = app.screen.query_one("#requests")
-        assert in_view(log, ("At", "Status", "ms")), [c.label for c in log.ordered_columns]  # type: ignore[attr-defined]
-
-
-async def test_damaged_journal_rows_are_said_once_and_history_still_opens(
-    service: Service, tmp_path: Path
-) -> None:
-    """A damaged row costs that row alone: History lists the rest and says, once each,
-    which rows it passed over, as the command line does."""
     import httpx
 
+    from inboxdesk.cli import main
+    from inboxdesk.paths import writes_path
+    from tests.client.conftest import point_at
     from tests.client.test_cli_journal import BROKEN, damage
 
-    path = tmp_path / "writes.db"
-    WriteStore(path).close()
+    point_at(monkeypatch, tmp_path, service)
+    # Its own thread: the command line runs its own event loop.
+    code = await asyncio.to_thread(main, ["mark-as", "jane", "read", jane_message(11)])
+    assert code == 0, capsys.readouterr()
+    assert stored(service, jane_message(11)) == (True, True)
     url = httpx.URL(service.url)
-    damage(path, f"{url.host}:{url.port}")
+    damage(writes_path(), f"{url.host}:{url.port}")
     notices = Notices()
-    app = app_for(service, writes=WriteStore(path))
+    app = app_for(service, writes=WriteStore(writes_path()))
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await opened(pilot)
         await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
+        await until(pilot, lambda: history_rows(app) == 1, what="the earlier run's write")
         await until(pilot, lambda: len(notices.saying("skipped")) >= len(BROKEN), what="said")
         for name in BROKEN:
             assert len(notices.saying(f"journal entry {name}")) == 1, name
+        await pilot.press("z")
+        await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
         await pilot.press("ctrl+r")  # read again: nothing said twice
+        await until(pilot, lambda: history_rows(app) == 2, what="the undo listed")
         await pilot.pause()
         assert all(len(notices.saying(f"journal entry {n}")) == 1 for n in BROKEN)
 

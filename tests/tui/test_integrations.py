@@ -1,27 +1,32 @@
-"""The integrations view through Pilot: set primary, confirmed, and where it does not apply."""
+"""The integrations view through Pilot: set primary, confirmed, and where it does not apply;
+in another environment, typed; undone from History."""
 
 from __future__ import annotations
 
 import pytest
+from textual.coordinate import Coordinate
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
-from inboxdesk.tui.integrations.detail import IntegrationDetail
+from inboxdesk.tui.history.screen import HistoryScreen
+from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.integrations.table import IntegrationTable
-from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
 from tests.client.faults import FaultTransport, connection_refused
-from tests.conftest import INBOX, MAILGUN, SENDGRID, SLACK, Service, ServiceFactory
-from tests.tui.conftest import ORG_WIDE, SIZE, Notices, app_for, plain, settled, until
+from tests.conftest import (
+    INBOX,
+    MAILGUN,
+    OTHER_SMTP,
+    POSTMARK,
+    SENDGRID,
+    SLACK,
+    Service,
+    ServiceFactory,
+)
+from tests.tui.conftest import ORG_WIDE, Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import opened
-
-
-@pytest.fixture
-def service(org_wide_service: Service) -> Service:
-    """The view lists every environment's integrations, as an older deployment's key
-    reads them."""
-    return org_wide_service
 
 
 async def integrations(pilot: Pilot[None]) -> IntegrationsScreen:
@@ -58,14 +63,18 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
     """One walk of the view in the key's own environment: where `p` does not apply it is
     greyed out and sends nothing; credentials are masked; the plain confirmation, `n`
     changing nothing, `y` showing the demotion; a change made elsewhere and one made
-    here both change cells, never rebuild rows; a switch while the service is away
-    fails, said each time, never queued."""
+    here both change cells, never rebuild rows; a switch in another environment,
+    confirmed by typing its name, and its undo from History; a switch while the
+    service is away fails, said each time, never queued. At 120 columns, where
+    History's table keeps its outcome column."""
     # Credentials as an older deployment sends them (production omits them for API keys).
     service = make_service(send_credentials=True, **ORG_WIDE)
     transport = FaultTransport()
     app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+    async with app.run_test(size=(120, 40), message_hook=notices.hook) as pilot:
         screen = await integrations(pilot)
+        await until(pilot, lambda: "Staging" in str(app.title), what="header names the env")
+        assert str(app.title).startswith("inboxdesk · ")
         table = screen.query_one(IntegrationTable)
         rows = dict(table.rows)
         assert "★" in primary_cell(screen, SENDGRID) and not primary_cell(screen, MAILGUN)
@@ -148,6 +157,8 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
         )
         assert all(table.rows[key] is row for key, row in rows.items()), "rows rebuilt"
 
+        await another_environments_switch_and_its_undo_from_history(pilot, service, screen)
+
         # The service away: each try is said to have failed, and nothing is queued.
         await go_to(pilot, screen, MAILGUN)
         transport.before = [connection_refused() for _ in range(200)]
@@ -172,126 +183,76 @@ def set_primary_key(screen: IntegrationsScreen) -> Widget:
     return next(k for k in screen.query("FooterKey") if "Set primary" in str(k.description))  # type: ignore[attr-defined]
 
 
-@pytest.mark.slow
-async def test_layout_from_80_to_200_columns(service: Service) -> None:
-    """Narrow: the pane goes below the list, `v` hides it; marker, name, ? and q always
-    show. One app, resized from 80 to 200 columns: the snapshots
-    (tests/tui/test_snapshots.py, test_integrations) draw the view as first laid out at
-    each of these sizes."""
-    app = app_for(service)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await integrations(pilot)
-        table = screen.query_one(IntegrationTable)
-        pane = screen.query_one(IntegrationDetail)
-        for size, narrow in (
-            ((80, 24), True),
-            ((100, 30), True),
-            ((140, 42), False),
-            ((200, 50), False),
-        ):
-            await pilot.resize_terminal(*size)
-            await until(
-                pilot,
-                lambda s=size, n=narrow: (
-                    screen.outer_size == s
-                    and screen.has_class("-narrow") is n
-                    and (
-                        pane.region.y >= table.region.bottom
-                        if n
-                        else pane.region.x >= table.region.right
-                    )
-                    and table.size.width > 0
-                ),
-                what=f"laid out at {size}",
-            )
-            await pilot.pause()
-            shown = [str(c.label) for c in table.columns.values()]
-            # The environment shows at every width: production lists every one's.
-            assert shown[:2] == ["Environment", "★"] and "Name" in shown
-            cells = [str(table.get_cell(key, "environment")) for key in table.rows]
-            assert set(cells) == {"Staging", "Other"} and cells[0] == "Staging"
-            assert (
-                sum(c.get_render_width(table) for c in table.columns.values()) <= table.size.width
-            ), size
-            keys = list(screen.query("FooterKey"))
-            assert [getattr(k, "key", "") for k in keys[:2]] == ["question_mark", "q"]
-            assert all(k.region.right <= size[0] for k in keys[:2]), "? and q fit"
-            await pilot.press("v")
-            await until(pilot, lambda: not pane.display, what="pane hidden")
-            await pilot.press("v")
-            await until(pilot, lambda: pane.display, what="pane shown")
+def is_primary(service: Service, integration_id: str) -> bool:
+    return bool(service.row("SELECT is_primary FROM integrations WHERE id = ?", integration_id)[0])
 
 
-async def test_another_environments_switch_asks_for_its_name(service: Service) -> None:
-    """A switch outside the key's environment is confirmed by typing
-    that environment's name; a wrong name changes nothing."""
-    from textual.widgets import Input
+async def another_environments_switch_and_its_undo_from_history(
+    pilot: Pilot[None], service: Service, screen: IntegrationsScreen
+) -> None:
+    """A switch outside the key's environment is confirmed by typing that environment's
+    name; a wrong name changes nothing. History files it under the environment it acted
+    in, keeps its outcome column in view (What is clipped with an ellipsis), and its undo
+    (a switch back there) asks for that environment's name too; Integrations, shown
+    again, has the primary the undo restored."""
+    app = pilot.app
+    await go_to(pilot, screen, OTHER_SMTP)
+    detail = plain(screen.query_one("#integration-body", Static))
+    assert "in Other (not the API key's environment)" in detail
+    before = service.snapshot()
+    await pilot.press("p")
+    await until(pilot, lambda: isinstance(app.screen, TypedConfirmScreen), what="typed")
+    dialog = app.screen
+    assert "of Other?" in plain(dialog.query_one("#question", Static))
+    assert "It replaces Postmark (postmark)" in plain(dialog.query_one("#detail", Static))
+    dialog.query_one(Input).value = "Staging"
+    await pilot.press("enter")
+    await until(pilot, lambda: "not the environment" in plain(dialog.query_one("#mismatch")))
+    assert service.snapshot() == before and app.screen is dialog
+    dialog.query_one(Input).value = "OTHER"
+    await pilot.press("enter")
+    await until(pilot, lambda: is_primary(service, OTHER_SMTP), what="Other's switch")
+    assert not is_primary(service, POSTMARK) and is_primary(service, SENDGRID)
+    await until(
+        pilot,
+        lambda: "★" in primary_cell(screen, OTHER_SMTP) and not primary_cell(screen, POSTMARK),
+        what="rows updated",
+    )
+    await settled(pilot)
 
-    from inboxdesk.tui.screens.confirm import TypedConfirmScreen
-    from tests.conftest import OTHER_SMTP, POSTMARK
-
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await integrations(pilot)
-        await until(pilot, lambda: "Staging" in str(app.title), what="header names the env")
-        assert str(app.title).startswith("inboxdesk · ")
-        await go_to(pilot, screen, OTHER_SMTP)
-        detail = plain(screen.query_one("#integration-body", Static))
-        assert "in Other (not the API key's environment)" in detail
-        before = service.snapshot()
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, TypedConfirmScreen), what="typed")
-        dialog = app.screen
-        assert "of Other?" in plain(dialog.query_one("#question", Static))
-        assert "It replaces Postmark (postmark)" in plain(dialog.query_one("#detail", Static))
-        dialog.query_one(Input).value = "Staging"
-        await pilot.press("enter")
-        await until(pilot, lambda: "not the environment" in plain(dialog.query_one("#mismatch")))
-        assert service.snapshot() == before and app.screen is dialog
-        dialog.query_one(Input).value = "OTHER"
-        await pilot.press("enter")
-        await until(
-            pilot,
-            lambda: (
-                service.row("SELECT is_primary FROM integrations WHERE id = ?", OTHER_SMTP)[0] == 1
-            ),
+    await pilot.press("3")
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
+    history = app.screen
+    assert isinstance(history, HistoryScreen)
+    table = history.query_one(HistoryTable)
+    await until(pilot, lambda: table.row_count == 2, what="both switches listed")
+    with service.http() as http:
+        other = next(
+            e["_id"] for e in http.get("/v1/environments").json()["data"] if e["name"] == "Other"
         )
-        assert service.row("SELECT is_primary FROM integrations WHERE id = ?", POSTMARK)[0] == 0
-        assert service.row("SELECT is_primary FROM integrations WHERE id = ?", SENDGRID)[0] == 1
-        await until(
-            pilot,
-            lambda: "★" in primary_cell(screen, OTHER_SMTP) and not primary_cell(screen, POSTMARK),
-            what="rows updated",
-        )
-        # History files the switch under the environment it acted in, and its undo (a
-        # switch back there) asks for that environment's name too.
-        from inboxdesk.tui.history.screen import HistoryScreen
-        from inboxdesk.tui.history.table import HistoryTable
-
-        await pilot.press("3")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), what="history")
-        history = app.screen
-        await until(pilot, lambda: history.query_one(HistoryTable).row_count == 1)
-        entry = next(iter(history.entries.values()))  # type: ignore[attr-defined]
-        with service.http() as http:
-            other = next(
-                e["_id"]
-                for e in http.get("/v1/environments").json()["data"]
-                if e["name"] == "Other"
-            )
-        assert entry.where.environment == other
-        await pilot.press("z")
-        await until(pilot, lambda: isinstance(app.screen, TypedConfirmScreen), what="typed")
-        undo = app.screen
-        assert "Other is not the API key's own environment" in plain(
-            undo.query_one("#detail", Static)
-        )
-        undo.query_one(Input).value = "other"
-        await pilot.press("enter")
-        await until(
-            pilot,
-            lambda: (
-                service.row("SELECT is_primary FROM integrations WHERE id = ?", POSTMARK)[0] == 1
-            ),
-            what="Postmark primary again",
-        )
+    newest = table.coordinate_to_cell_key(Coordinate(0, 0)).row_key.value
+    assert newest is not None and history.entries[newest].where.environment == other
+    table.move_cursor(row=0)
+    await pilot.press("z")
+    await until(pilot, lambda: isinstance(app.screen, TypedConfirmScreen), what="typed")
+    undo = app.screen
+    assert "Other is not the API key's own environment" in plain(undo.query_one("#detail", Static))
+    undo.query_one(Input).value = "other"
+    await pilot.press("enter")
+    await until(pilot, lambda: is_primary(service, POSTMARK), what="Postmark primary again")
+    await until(pilot, lambda: table.row_count == 3, what="the undo listed")
+    await pilot.pause()
+    widths = sum(c.get_render_width(table) for c in table.columns.values())
+    assert widths <= table.scrollable_content_region.width
+    what = str(table.get_cell_at(Coordinate(0, 3)))  # after Environment
+    assert what.endswith("…") and str(table.get_cell_at(Coordinate(0, 1))) == "sent"
+    await pilot.press("2")
+    await until(
+        pilot,
+        lambda: (
+            app.screen is screen
+            and "★" in primary_cell(screen, POSTMARK)
+            and not primary_cell(screen, OTHER_SMTP)
+        ),
+        what="the integrations with the undo's primary",
+    )

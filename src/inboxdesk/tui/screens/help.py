@@ -7,10 +7,11 @@ their id; the keys Textual's widgets bring (arrows, copy) follow in a group of t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -106,12 +107,39 @@ def key_lines(screen: Screen[object]) -> list[Line | str]:
 @dataclass(frozen=True)
 class KeyTable:
     """The help's table, laid out for the width it is drawn at: four columns when wide,
-    else the note under what the key does; binding ids are never wrapped or cut."""
+    else the note under what the key does; binding ids are never wrapped or cut.
+
+    Drawn once for each set of options: Textual renders a Static's content to measure
+    its height and again to draw it, and laying out this many rows took most of the
+    time help took to open."""
 
     lines: list[Line | str]
+    _drawn: dict[tuple[object, ...], list[Segment]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        wide = options.max_width >= WIDE
+        # A table's lines do not depend on the height asked for: measuring and drawing
+        # share one rendering.
+        key = (
+            options.min_width,
+            options.max_width,
+            options.justify,
+            options.overflow,
+            options.no_wrap,
+            options.highlight,
+            options.markup,
+            options.is_terminal,
+            options.legacy_windows,
+            options.encoding,
+        )
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            drawn = list(console.render(self._table(options.max_width >= WIDE), options))
+            self._drawn[key] = drawn
+        yield from drawn
+
+    def _table(self, wide: bool) -> Table:
         ids = max(
             (len(line.binding_id) for line in self.lines if isinstance(line, Line)), default=0
         )
@@ -131,7 +159,7 @@ class KeyTable:
                 does.append(f"\n{line.note}", style="dim")
             cells = [Text(line.keys), does, Text(line.binding_id)]
             table.add_row(*cells, *([Text(line.note)] if wide else []))
-        yield table
+        return table
 
 
 def key_table(screen: Screen[object]) -> KeyTable:
