@@ -19,7 +19,7 @@ from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
 from tests.client.faults import LOOPBACK_TLS
 from tests.shared_service import SharedService
-from tests.templates import Templates
+from tests.templates import Templates, run_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "inbox.json"
@@ -192,8 +192,10 @@ def give_back(shared: SharedService) -> None:
 
 @pytest.fixture(scope="session")
 def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
-    """Each fixture loaded once per process; every service gets a copy of its own."""
-    return Templates(tmp_path_factory.mktemp("templates"))
+    """Each fixture loaded once per run; every service gets a copy of its own."""
+    folder = run_folder(tmp_path_factory) / "templates"
+    folder.mkdir(exist_ok=True)
+    return Templates(folder)
 
 
 @pytest.fixture
