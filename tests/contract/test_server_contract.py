@@ -28,6 +28,7 @@ from jsonschema import Draft7Validator
 
 from tests.conftest import CONTRACT, STAGING_KEY, Service, ServiceFactory, jane_message
 from tests.contract.overlay import loosened
+from tests.shared_service import SharedService
 from tests.templates import demo_store
 
 SPEC: dict[str, Any] = json.loads(CONTRACT.read_text())
@@ -180,14 +181,19 @@ def check(response: httpx.Response) -> Any:
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, list[str]]]:
-    """One service on the demo data for the module, with a key per environment."""
+def demo(
+    tmp_path_factory: pytest.TempPathFactory, shared_thread: SharedService
+) -> Iterator[tuple[Service, list[str]]]:
+    """One service on the demo data for the module, with a key per environment, served
+    on a thread of its own by the run's built app."""
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.settings import ServerSettings
 
     db = tmp_path_factory.mktemp("demo") / "demo.db"
     store, loaded = demo_store(tmp_path_factory, db)
-    thread = ServiceThread(ServerSettings(db_path=db), store).start()
+    settings = ServerSettings(db_path=db)
+    app = shared_thread.app_for(settings, store)
+    thread = ServiceThread(settings, store, app=app).start()
     yield Service(thread.url, store, thread, db), [env.api_key for env in loaded]
     thread.stop()
     store.close()
