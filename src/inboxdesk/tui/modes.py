@@ -165,13 +165,6 @@ class Views:
         styled_as_app(screen, self.app)
         return screen
 
-    def _switching_screen(self) -> Screen[Any]:
-        screen = Switching()
-        # Its one line is styled by the app's stylesheet: as a view's screen, styled as
-        # it mounts, so that a switch does not reparse every stylesheet twice.
-        styled_as_app(screen, self.app)
-        return screen
-
     def built(self, name: str) -> Screen[Any] | None:
         """The view's screen, if its mode was entered since the last reset."""
         try:
@@ -216,7 +209,7 @@ class Views:
         switch); a screen that says so shows meanwhile."""
         if not self._switching:
             self._switching = True
-            self.app.add_mode(SWITCHING, self._switching_screen)
+            self.app.add_mode(SWITCHING, Switching)
         await self.app.switch_mode(SWITCHING)
         for view in VIEWS:
             await self.app.remove_mode(view.name)
