@@ -29,7 +29,7 @@ from jsonschema import Draft7Validator
 from tests.conftest import CONTRACT, STAGING_KEY, Service, ServiceFactory, jane_message
 from tests.contract.overlay import loosened
 from tests.shared_service import SharedService
-from tests.templates import demo_store
+from tests.templates import DEMO_NOW, Templates, demo_at
 
 SPEC: dict[str, Any] = json.loads(CONTRACT.read_text())
 SCHEMAS: dict[str, Any] = loosened(SPEC["components"]["schemas"])
@@ -182,15 +182,16 @@ def check(response: httpx.Response) -> Any:
 
 @pytest.fixture(scope="module")
 def demo(
-    tmp_path_factory: pytest.TempPathFactory, shared_thread: SharedService
+    tmp_path_factory: pytest.TempPathFactory, shared_thread: SharedService, templates: Templates
 ) -> Iterator[tuple[Service, list[str]]]:
     """One service on the demo data for the module, with a key per environment, served
-    on a thread of its own by the run's built app."""
+    on a thread of its own by the run's built app: the run's one demo at DEMO_NOW, whose
+    template the demo's stories share (a load of its own cost two CPU-seconds)."""
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.settings import ServerSettings
 
     db = tmp_path_factory.mktemp("demo") / "demo.db"
-    store, loaded = demo_store(tmp_path_factory, db)
+    store, loaded = templates.store(demo_at(DEMO_NOW), db)
     settings = ServerSettings(db_path=db)
     app = shared_thread.app_for(settings, store)
     thread = ServiceThread(settings, store, app=app).start()
