@@ -130,7 +130,19 @@ def _definitions_checked() -> None:
 
 def validator(operation: dict[str, Any], status: int) -> tuple[Validator, bool]:
     """The validator for a status of an operation, and whether its body is a page (not
-    wrapped in `{"data"}`)."""
+    wrapped in `{"data"}`): found once for each (converting the schema and naming it
+    cost more than validating most bodies)."""
+    key = (id(operation), status)
+    if key not in FOUND:
+        FOUND[key] = _validator(operation, status)
+    return FOUND[key]
+
+
+# By the operation (an object of SPEC, kept for the run) and the status.
+FOUND: dict[tuple[int, int], tuple[Validator, bool]] = {}
+
+
+def _validator(operation: dict[str, Any], status: int) -> tuple[Validator, bool]:
     response = operation["responses"][str(status)]
     # One error response documents no body; production sends its ErrorDto there too.
     content = response.get("content", {"application/json": {"schema": ERROR}})
