@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
 from tests.client.faults import LOOPBACK_TLS
 from tests.shared_service import SharedService
-from tests.templates import Templates
+from tests.templates import Templates, run_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "inbox.json"
@@ -192,22 +193,32 @@ def give_back(shared: SharedService) -> None:
 
 @pytest.fixture(scope="session")
 def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
-    """Each fixture loaded once per process; every service gets a copy of its own."""
-    return Templates(tmp_path_factory.mktemp("templates"))
+    """Each fixture loaded once per run; every service gets a copy of its own."""
+    folder = run_folder(tmp_path_factory) / "templates"
+    folder.mkdir(exist_ok=True)
+    return Templates(folder)
+
+
+@functools.cache
+def example_fixture() -> dict[str, Any]:
+    """examples/inbox.json, read once a process: the same object each time, so its
+    template's key is hashed once. Shared: nothing changes it."""
+    return read_fixture(EXAMPLE)
 
 
 @pytest.fixture
 def make_service(
-    tmp_path: Path,
     request: pytest.FixtureRequest,
+    spare_folder: Path,
     shared_thread: SharedService,
     templates: Templates,
 ) -> Iterator[ServiceFactory]:
     """A service on the example fixture (or `fixture`), with any ServerSettings overrides.
 
-    Each call gets a fresh store. With default settings it is served by the shared
-    thread, unless the test is marked `own_service` (it stops its service); other
-    settings get a thread of their own.
+    Each call gets a fresh store, in a file of its own in the run's spare folder (a
+    tmp_path made for each test cost more than most of their requests). With default
+    settings it is served by the shared thread, unless the test is marked `own_service`
+    (it stops its service); other settings get a thread of their own.
     """
     own = request.node.get_closest_marker(OWN_SERVICE) is not None
     started: list[ServiceThread] = []
@@ -216,8 +227,8 @@ def make_service(
 
     def make(fixture: dict[str, Any] | None = None, **settings: Any) -> Service:
         nonlocal shared_used
-        db_path = tmp_path / f"service{len(started) + shared_used}.db"
-        store, _ = templates.store(fixture or read_fixture(EXAMPLE), db_path)
+        db_path = spare_folder / f"service-{next(_spare_names)}.db"
+        store, _ = templates.store(fixture or example_fixture(), db_path)
         stores.append(store)
         wanted = ServerSettings(db_path=db_path, **settings)
         if own or shared_used or wanted != ServerSettings(db_path=db_path):

@@ -1,5 +1,5 @@
-"""Each fixture is loaded once per test process, into a template database; a test's
-store is a copy of it (test scaffolding, kept out of src/).
+"""Each fixture is loaded once per test run, into a template database that every worker
+shares; a test's store is a copy of it (test scaffolding, kept out of src/).
 
 Loading the demo's fixture takes seconds and a dozen tests start from it; a copy of the
 loaded file takes milliseconds and holds the same rows, so each test still owns a fresh
@@ -17,7 +17,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,9 +32,17 @@ from inboxdesk.server.store import Store
 
 
 class Templates:
+    """Templates shared by every worker of the run: the first worker that needs a
+    fixture loads it under a file lock, and every use, in any worker, is a copy (the
+    demo took each of three workers two to three CPU-seconds to load)."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._loaded: dict[str, list[LoadedEnvironment]] = {}
+        # A fixture object's key, computed once: dumping the demo to hash it cost 0.14
+        # CPU-s at each use. Kept with the object, so its id is not reused meanwhile; a
+        # fixture handed to a store is not changed after (demo_at's are shared).
+        self._keys: dict[int, tuple[Mapping[str, Any], str]] = {}
 
     def store(
         self, fixture: Mapping[str, Any], db_path: Path
@@ -46,23 +54,43 @@ class Templates:
     def copy(self, fixture: Mapping[str, Any], db_path: Path) -> list[LoadedEnvironment]:
         """A fresh database at `db_path` holding `fixture`, for a store of any class to
         open; what loading it returned."""
-        text = json.dumps(fixture, sort_keys=True, default=str)
-        key = hashlib.sha256(text.encode()).hexdigest()[:32]
+        key = self._key(fixture)
         template = self.folder / f"{key}.db"
         if key not in self._loaded:
+            self._loaded[key] = _template(template, lambda: fixture)
+        _copy(template, db_path)
+        return list(self._loaded[key])
+
+    def _key(self, fixture: Mapping[str, Any]) -> str:
+        known = self._keys.get(id(fixture))
+        if known is not None and known[0] is fixture:
+            return known[1]
+        text = json.dumps(fixture, sort_keys=True, default=str)
+        key = hashlib.sha256(text.encode()).hexdigest()[:32]
+        self._keys[id(fixture)] = (fixture, key)
+        return key
+
+
+def _template(template: Path, fixture: Callable[[], Mapping[str, Any]]) -> list[LoadedEnvironment]:
+    """What loading `fixture` into `template` returned, loading it there first unless a
+    worker of the run already has: under a file lock, its environments saved beside it."""
+    environments = template.with_suffix(".json")
+    with FileLock(f"{template}.lock"):
+        if not environments.exists():
             loading = Store(template)
             try:
-                self._loaded[key] = load_fixture(loading, fixture)
+                loaded = load_fixture(loading, fixture())
             except BaseException:
                 loading.close()
                 # A fixture that fails to load fails each time, as loading it would.
                 for leftover in template.parent.glob(f"{template.name}*"):
-                    leftover.unlink()
+                    if leftover.suffix != ".lock":
+                        leftover.unlink()
                 raise
             loading.close()
             checkpoint(template)
-        _copy(template, db_path)
-        return list(self._loaded[key])
+            environments.write_text(json.dumps([dataclasses.asdict(env) for env in loaded]))
+    return [LoadedEnvironment(**env) for env in json.loads(environments.read_text())]
 
 
 def _copy(template: Path, db_path: Path) -> None:
@@ -108,17 +136,8 @@ def demo_store(
     folder.mkdir(exist_ok=True)
     name = "present" if now is None else f"{now:%Y%m%dT%H%M%S}"
     template = folder / f"demo-{name}.db"
-    keys = template.with_suffix(".json")
-    with FileLock(f"{template}.lock"):
-        if not keys.exists():
-            store = Store(template)
-            try:
-                fixture = demo_fixture(datetime.now(UTC)) if now is None else demo_at(now)
-                loaded = load_fixture(store, fixture)
-            finally:
-                store.close()
-            checkpoint(template)
-            keys.write_text(json.dumps([dataclasses.asdict(env) for env in loaded]))
+    environments = _template(
+        template, lambda: demo_fixture(datetime.now(UTC)) if now is None else demo_at(now)
+    )
     _copy(template, db_path)
-    environments = [LoadedEnvironment(**env) for env in json.loads(keys.read_text())]
     return Store(db_path), environments

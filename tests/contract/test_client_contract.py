@@ -29,7 +29,7 @@ from inboxdesk.cli.api_commands import PARTIAL
 from inboxdesk.cli.items import FIELDS
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.models import mask_secret
-from tests.conftest import CONTRACT
+from tests.conftest import CONTRACT, fuzz_examples
 from tests.contract.overlay import loosened
 from tests.contract.schema_strategy import from_schema
 from tests.loopback import Loopback
@@ -43,10 +43,11 @@ SUBSCRIBER_ID = "ada"
 MESSAGE_ID = "65f000000000000000000001"
 INTEGRATION_ID = "65e000000000000000000001"
 # Sized to the suite's budget (issue 41: 70 s on two cores): 25 bodies an operation (12
-# a command, each printed three ways) took 11.6 CPU-s; 12 (6) take half. The bodies
-# come from the same strategies, which reach every field of every schema (each example
-# draws its optional fields and its nulls afresh).
-EXAMPLES = 12
+# a command, each printed three ways) took 11.6 CPU-s, 12 (6) took 8; 8 (4) take 5. The
+# bodies come from the same strategies, which reach every field of every schema (each
+# example draws its optional fields and its nulls afresh, differently in each run);
+# `--hypothesis-profile=thorough` draws ten times as many.
+EXAMPLES = fuzz_examples(8)
 MASK = mask_secret("x")[:4]
 
 # Operations the client does not call yet, or whose answer has no body to read.

@@ -13,13 +13,13 @@ from typing import Any
 import httpx
 import pytest
 
-from inboxdesk.server.fixtures import load_fixture
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
-from inboxdesk.server.store import Store
 from tests.conftest import JOE_MESSAGES, STAGING_KEY, jane_message
 from tests.contract.production_table import ROWS, Row
 from tests.delivery_fixture import delivery_fixture
+from tests.shared_service import SharedService
+from tests.templates import Templates
 
 GHOST_ID = "65f0000000000000000fffff"
 
@@ -50,14 +50,15 @@ def table_fixture() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def table_service(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, templates: Templates, shared_thread: SharedService
 ) -> Iterator[tuple[httpx.Client, dict[str, str]]]:
     """One service (and one connection to it) for every row, and the values of the
-    table's placeholders."""
+    table's placeholders: a copy of the fixture's template, on a thread of its own served
+    by the run's built app."""
     db: Path = tmp_path_factory.mktemp("table") / "table.db"
-    store = Store(db)
-    load_fixture(store, table_fixture())
-    thread = ServiceThread(ServerSettings(db_path=db), store).start()
+    store, _ = templates.store(table_fixture(), db)
+    settings = ServerSettings(db_path=db)
+    thread = ServiceThread(settings, store, app=shared_thread.app_for(settings, store)).start()
     notes = dict(store.read().execute("SELECT transaction_id, id FROM notifications").fetchall())
     now = datetime.now(UTC)
     values = {

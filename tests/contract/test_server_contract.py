@@ -28,7 +28,8 @@ from jsonschema import Draft7Validator
 
 from tests.conftest import CONTRACT, STAGING_KEY, Service, ServiceFactory, jane_message
 from tests.contract.overlay import loosened
-from tests.templates import demo_store
+from tests.shared_service import SharedService
+from tests.templates import DEMO_NOW, Templates, demo_at
 
 SPEC: dict[str, Any] = json.loads(CONTRACT.read_text())
 SCHEMAS: dict[str, Any] = loosened(SPEC["components"]["schemas"])
@@ -129,7 +130,19 @@ def _definitions_checked() -> None:
 
 def validator(operation: dict[str, Any], status: int) -> tuple[Validator, bool]:
     """The validator for a status of an operation, and whether its body is a page (not
-    wrapped in `{"data"}`)."""
+    wrapped in `{"data"}`): found once for each (converting the schema and naming it
+    cost more than validating most bodies)."""
+    key = (id(operation), status)
+    if key not in FOUND:
+        FOUND[key] = _validator(operation, status)
+    return FOUND[key]
+
+
+# By the operation (an object of SPEC, kept for the run) and the status.
+FOUND: dict[tuple[int, int], tuple[Validator, bool]] = {}
+
+
+def _validator(operation: dict[str, Any], status: int) -> tuple[Validator, bool]:
     response = operation["responses"][str(status)]
     # One error response documents no body; production sends its ErrorDto there too.
     content = response.get("content", {"application/json": {"schema": ERROR}})
@@ -180,14 +193,20 @@ def check(response: httpx.Response) -> Any:
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, list[str]]]:
-    """One service on the demo data for the module, with a key per environment."""
+def demo(
+    tmp_path_factory: pytest.TempPathFactory, shared_thread: SharedService, templates: Templates
+) -> Iterator[tuple[Service, list[str]]]:
+    """One service on the demo data for the module, with a key per environment, served
+    on a thread of its own by the run's built app: the run's one demo at DEMO_NOW, whose
+    template the demo's stories share (a load of its own cost two CPU-seconds)."""
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.settings import ServerSettings
 
     db = tmp_path_factory.mktemp("demo") / "demo.db"
-    store, loaded = demo_store(tmp_path_factory, db)
-    thread = ServiceThread(ServerSettings(db_path=db), store).start()
+    store, loaded = templates.store(demo_at(DEMO_NOW), db)
+    settings = ServerSettings(db_path=db)
+    app = shared_thread.app_for(settings, store)
+    thread = ServiceThread(settings, store, app=app).start()
     yield Service(thread.url, store, thread, db), [env.api_key for env in loaded]
     thread.stop()
     store.close()

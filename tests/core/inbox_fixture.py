@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 import httpx
 
@@ -19,6 +18,7 @@ from inboxdesk.core.inbox.tabs import InboxTab
 from inboxdesk.writes import Outbox, Where
 from tests.client.faults import FaultTransport
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
+from tests.templates import DEMO_NOW, demo_at
 
 HERE = Where("work", "127.0.0.1", "env-1")
 PAGING_KEY = "paging-key-0123456789abcdef"
@@ -68,10 +68,9 @@ def mark_posts(transport: FaultTransport) -> list[dict[str, object]]:
 
 
 def demo_service(make_service: ServiceFactory, **settings: object) -> Service:
-    """The demo's data, with a key of its Development environment (PAGING_KEY)."""
-    from inboxdesk.server.demo import demo_fixture
-
-    service = make_service(fixture=demo_fixture(datetime(2026, 11, 22, tzinfo=UTC)), **settings)
+    """The demo's data, with a key of its Development environment (PAGING_KEY): the
+    run's one demo at DEMO_NOW, whose template the demo's other tests share."""
+    service = make_service(fixture=demo_at(DEMO_NOW), **settings)
     env = next(r for r in service.store.environments() if r["name"] == "Development")
     service.store.add_api_key(env["id"], PAGING_KEY)
     return service

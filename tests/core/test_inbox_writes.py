@@ -28,6 +28,7 @@ from tests.core.inbox_fixture import (
     outbox_for,
     stored,
 )
+from tests.templates import DEMO_NOW, demo_at
 
 READ_SEEN = {
     "read": (True, True),
@@ -187,10 +188,10 @@ def test_mark_all_says_more_than_what_it_could_not_count() -> None:
 async def test_mark_all_over_a_thousand_says_it_cannot_be_undone(
     make_service: ServiceFactory,
 ) -> None:
-    from inboxdesk.server.demo import BIG_INBOX, demo_fixture
+    from inboxdesk.server.demo import BIG_INBOX
 
     service = demo_service(make_service)
-    fixture = demo_fixture(datetime(2026, 11, 22, tzinfo=UTC))
+    fixture = demo_at(DEMO_NOW)  # what demo_service serves
     unread = sum(
         m["subscriberId"] == BIG_INBOX and m["channel"] == "in_app" and not m["read"]
         for m in fixture["environments"][0]["messages"]

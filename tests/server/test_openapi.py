@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from tests.conftest import Service
+from inboxdesk.client import InboxClient
+from inboxdesk.models import MarkAllRequest, MarkAs, MarkAsRequest
+from tests.client.faults import FaultTransport
+from tests.conftest import STAGING_KEY, Service, jane_message
+
+# The tests that read /openapi.json are kept in this module, so that they run in one
+# worker: the first request for it costs the worker's service a CPU-second to build.
 
 
 def test_openapi_describes_envelopes_and_errors(service: Service) -> None:
@@ -55,3 +63,21 @@ def test_real_step_metadata_satisfies_the_schema(service: Service, metadata: obj
         "components": spec["components"],
     }
     Draft202012Validator(schema).validate(metadata)
+
+
+async def test_the_service_and_the_client_share_one_request_model(service: Service) -> None:
+    """The service validates MarkAsRequest / MarkAllRequest; the client sends their wire form."""
+    with service.http() as http:
+        paths = http.get("/openapi.json").json()["paths"]
+    for path, model in (("mark-as", MarkAsRequest), ("mark-all", MarkAllRequest)):
+        body = paths[f"/v1/subscribers/{{subscriberId}}/messages/{path}"]["post"]["requestBody"]
+        assert body["content"]["application/json"]["schema"]["$ref"].endswith(model.__name__)
+    transport = FaultTransport()
+    async with InboxClient(service.url, STAGING_KEY, transport=transport) as client:
+        await client.mark_as("jane", [jane_message(1)], "read")
+        await client.mark_all("jane", "seen")
+    sent = [json.loads(r.content) for r in transport.seen if r.method == "POST"]
+    assert sent == [
+        MarkAsRequest(message_id=[jane_message(1)], mark_as=MarkAs.READ).to_wire(),
+        MarkAllRequest(mark_as=MarkAs.SEEN).to_wire(),
+    ]

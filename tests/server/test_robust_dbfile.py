@@ -39,7 +39,7 @@ def test_writes_fail_once_the_database_is_deleted(
 def test_writes_fail_once_the_database_is_replaced(
     service: Service, caplog: pytest.LogCaptureFixture
 ) -> None:
-    copy = service.db_path.with_name("copy.db")
+    copy = service.db_path.with_name(f"{service.db_path.stem}-copy.db")
     shutil.copyfile(service.db_path, copy)
     copy.replace(service.db_path)
     _refused(service, caplog)

@@ -14,14 +14,24 @@ from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
 from tests.conftest import Service, ServiceFactory, jane_message
+from tests.shared_service import SharedService
 
 MARK = "/v1/subscribers/jane/messages/mark-as"
 
 
+def thread_of(store: Store, shared: SharedService) -> ServiceThread:
+    """A service thread of its own over `store`, with its lock, served by the run's
+    built app (building another costs a third of a second and proves nothing here)."""
+    settings = ServerSettings(db_path=Path(store.path))
+    return ServiceThread(settings, store, app=shared.app_for(settings, store))
+
+
 # The shared test server does not lock each test's database: a service of its own.
 @pytest.mark.own_service
-def test_a_second_service_on_the_same_database_is_refused(service: Service) -> None:
-    second = ServiceThread(ServerSettings(db_path=service.db_path), Store(service.db_path))
+def test_a_second_service_on_the_same_database_is_refused(
+    service: Service, shared_thread: SharedService
+) -> None:
+    second = thread_of(Store(service.db_path), shared_thread)
     with pytest.raises(DatabaseInUse, match="in use by another inboxdesk service") as refused:
         second.start()
     assert "\n" not in str(refused.value)
@@ -31,10 +41,12 @@ def test_a_second_service_on_the_same_database_is_refused(service: Service) -> N
     assert response.status_code == 201
 
 
-def test_the_database_is_free_again_once_its_service_stops(make_service: ServiceFactory) -> None:
+def test_the_database_is_free_again_once_its_service_stops(
+    make_service: ServiceFactory, shared_thread: SharedService
+) -> None:
     first = make_service()
     first.thread.stop()
-    with ServiceThread(ServerSettings(db_path=first.db_path), first.store) as again:
+    with thread_of(first.store, shared_thread) as again:
         with first.http() as http:
             response = http.get(f"{again.url}/v1/integrations")
         assert response.status_code == 200
@@ -114,11 +126,13 @@ def test_a_refused_demo_touches_nothing_of_the_running_service(service: Service)
     assert service.row("SELECT state FROM idempotency WHERE key = 'in-flight'")[0] == "pending"
 
 
-def test_a_clean_release_removes_the_lock_file_but_only_its_own(tmp_path: Path) -> None:
+def test_a_clean_release_removes_the_lock_file_but_only_its_own(
+    tmp_path: Path, shared_thread: SharedService
+) -> None:
     from inboxdesk.server.dblock import DatabaseLock
 
     served = tmp_path / "served.db"
-    with ServiceThread(ServerSettings(db_path=served), Store(served)):
+    with thread_of(Store(served), shared_thread):
         assert Path(f"{served}.lock").exists()
     assert not Path(f"{served}.lock").exists()
     # A file left by a holder that died (flock went with it) is no obstacle.

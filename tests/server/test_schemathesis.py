@@ -106,6 +106,8 @@ def test_every_operation_survives_hostile_values(service: Service) -> None:
     with service.http(None) as http:
         raw = http.get("/openapi.json").json()
     failures: list[str] = []
+    # An operation without parameters gets the same request for every value: sent once.
+    sent: set[tuple[str, str, bytes]] = set()
     with service.http() as http:
         for path, methods in raw["paths"].items():
             for method, spec in methods.items():
@@ -123,6 +125,9 @@ def test_every_operation_survives_hostile_values(service: Service) -> None:
                     target = f"{url}?{query}" if query else url
                     bodies = HOSTILE_BODIES if method == "post" else [b""]
                     for body in bodies[:1] if value != HOSTILE_VALUES[0] else bodies:
+                        if (method, target, body) in sent:
+                            continue
+                        sent.add((method, target, body))
                         answer = http.request(
                             method.upper(),
                             target,
