@@ -1,6 +1,6 @@
-"""Copies and credential names from a hostile service: the clipboard
-gets the cleaned form and the notice says so; a credential's name is text, never a
-terminal sequence."""
+"""Copies from a hostile service: the clipboard gets the cleaned form and the notice says
+so. (A credential's name is text, never a terminal sequence: the hostile walk in
+tests/tui/test_hostile.py.)"""
 
 from __future__ import annotations
 
@@ -12,11 +12,8 @@ import pytest
 
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
-from inboxdesk.tui.integrations.table import IntegrationTable
 from tests.conftest import EXAMPLE, ServiceFactory
-from tests.hostile import HOSTILE_KEY, hostile_fixture
-from tests.tui.conftest import SIZE, Notices, app_for, plain, until
-from tests.tui.test_hostile import leaks, recording
+from tests.tui.conftest import SIZE, Notices, app_for, until
 
 # What a pasted value must never carry: the end of a bracketed paste and a new line.
 PASTE_ATTACK = "\x1b[201~\nrm -rf ~\n"
@@ -74,32 +71,3 @@ async def test_each_copy_key_copies_the_cleaned_form(
         assert "cleaned" in notices[-1].message and "no browser" in notices[-1].message
         for text in (app.clipboard, *(n.message for n in notices)):
             assert "\x1b" not in text and "\n" not in text
-
-
-async def test_credential_names_reach_the_terminal_as_text(make_service: ServiceFactory) -> None:
-    """Older deployments send credentials; their names are wire text like their values."""
-    data = hostile_fixture()
-    for env in data["environments"]:
-        for integration in env.get("integrations", []):
-            # Only the name is hostile: whatever of it shows must come from the name.
-            integration["credentials"] = {"name-\x1b]52;c;ZXZpbA==\x07": "plain", "from": "x"}
-    service = make_service(data, send_credentials=True)
-    app = app_for(service, key=HOSTILE_KEY, subscriber=None)
-    written = recording(app)
-    async with app.run_test(size=(200, 60)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
-        await pilot.press("2")
-        await until(
-            pilot,
-            lambda: (
-                bool(app.screen.query(IntegrationTable))
-                and app.screen.query_one(IntegrationTable).row_count > 0
-            ),
-            what="integrations",
-        )
-        await pilot.pause()
-        body = plain(app.screen.query_one("#integration-body"))
-        shown = body[body.index("Credentials") :]
-        assert "name-" in shown and "␛]52;" in shown, "the name is shown, made visible"
-        assert "\x1b" not in body
-    assert leaks(written) == []

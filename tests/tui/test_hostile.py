@@ -12,6 +12,7 @@ not headless, so the app renders exactly as for a real terminal, into a list.
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from collections.abc import AsyncIterator
@@ -23,7 +24,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.inbox.screen import InboxScreen
@@ -140,6 +141,26 @@ async def click_every_line(pilot: Pilot[None], pane: Widget, column: int = 15) -
             await pilot.click(pane, offset=(column, y))
 
 
+SAMPLED_MESSAGES = 4
+
+
+def clicked_row(lines: list[str]) -> int:
+    """The row of the message whose link is the action that marked every message read."""
+    return next(n for n, line in enumerate(lines) if "click_screen: " in line)
+
+
+def sampled_rows(lines: list[str]) -> list[int]:
+    """The rows whose detail the walk opens: the clicked link's and the longest title's,
+    and a fixed, seeded sample of the others, top to bottom."""
+    always = {
+        clicked_row(lines),
+        next(n for n, line in enumerate(lines) if "long: WWWW" in line),
+    }
+    others = sorted(set(range(len(lines))) - always)
+    sample = random.Random("hostile messages").sample(others, SAMPLED_MESSAGES - len(always))
+    return sorted(always | set(sample))
+
+
 def body_of(screen: InboxScreen) -> Static:
     return screen.query_one("#message-body", Static)
 
@@ -178,9 +199,12 @@ async def hostile_app(
 async def test_messages_detail_picker_integrations_and_palette_stay_inert_text(
     make_service: ServiceFactory,
 ) -> None:
-    """One walk over the hostile fixture: every message and its detail, then the
-    picker, the integrations and their confirmation, a problem screen and the palette."""
-    service = make_service(fixture=hostile_fixture())
+    """One walk over the hostile fixture: every row of the list, a seeded sample of
+    messages' details, then the picker, the integrations (their credentials' names
+    included) and their confirmation, a problem screen and the palette."""
+    # An older deployment's integrations carry their credentials: their names are wire
+    # text too.
+    service = make_service(fixture=hostile_fixture(), send_credentials=True)
     app = app_for(service, key=HOSTILE_KEY, subscriber=SUBSCRIBER)
     written = recording(app)
     notices = Notices()
@@ -188,13 +212,25 @@ async def test_messages_detail_picker_integrations_and_palette_stay_inert_text(
         headless=False, size=SIZE, notifications=True, message_hook=notices.hook
     ) as pilot:
         app, screen, before = await hostile_app(pilot, service)
-        shown: set[str] = set()
+        # The list: every row drawn as plain visible text, no markup run.
+        table = screen.table
+        lines = [table.row_text(i) for i in range(table.row_count)]
+        assert any("[@click=app.quit]" in line or "[bold red]" in line for line in lines)
+        drawn = "".join(
+            segment.text for y in range(table.size.height) for segment in table.render_line(y)
+        )
+        assert "\x1b" not in drawn and "\x9b" not in drawn and "\u202e" not in drawn
+        assert not actions_in(table)
+        # The detail pane of a fixed, seeded sample of messages (decision 35): always the
+        # one whose link once marked every message read, and the 10,000-character word.
+        # Every message's detail, as the pane builds it, is checked without the app in
+        # test_every_message_detail_is_built_inert.
         pane = screen.query_one("#detail")
-        for n in range(MESSAGES):
-            if n:
+        shown: set[str] = set()
+        for n in sampled_rows(lines):
+            if n != table.cursor_row:
                 previous = body_of(screen).content
-                screen.table.focus()
-                await pilot.press("j")
+                table.move_to(n)
                 await until(
                     pilot,
                     lambda: body_of(screen).content is not previous,  # noqa: B023
@@ -206,11 +242,11 @@ async def test_messages_detail_picker_integrations_and_palette_stay_inert_text(
             assert "<U+200B>" in body and "\u200b" not in body, "zero-width shown, not hidden"
             for part in detail_parts(screen):
                 assert not actions_in(part), f"message {n}: {actions_in(part)}"
-            if body.startswith("title click_screen"):
+            if n == clicked_row(lines):
                 # The CTA URL that marked every message read when clicked.
                 await click_every_line(pilot, pane)
             assert_untouched(app, service, before)
-        assert len(shown) == MESSAGES
+        assert len(shown) == SAMPLED_MESSAGES
         assert isinstance(app.screen, InboxScreen), "a click ran an action"
         assert not [n for n in notices if n.startswith(("Marked", "Unexpected error"))]
 
@@ -242,17 +278,26 @@ async def test_messages_detail_picker_integrations_and_palette_stay_inert_text(
         screen = app.screen
         assert isinstance(screen, IntegrationsScreen)
         table = screen.query_one(IntegrationTable)
+        credentials = 0
         for n in range(3):
             if n:
                 table.focus()
                 await pilot.press("j")
             await pilot.pause()
             body = plain(screen.query_one("#integration-body"))
-            assert "[@click=app.quit]quit[/]" in body
-            pane = screen.query_one("#integration-detail")
+            assert "[@click=app.quit]quit[/]" in body and "\x1b" not in body
+            held = body[body.index("Credentials") :]
             assert not actions_in(screen.query_one("#integration-body"))
             assert not actions_in(table)
-            await click_every_line(pilot, pane)
+            if "none shown" not in held:
+                # A credential's name, made visible: "cred-title" is in that name alone.
+                assert "␛]0;cred-title\\x07name" in held, held
+                credentials += 1
+                # The longest detail (credentials, configurations) is clicked: a seeded
+                # sample of its lines, as the message's; every line of all three is
+                # proved inert by actions_in.
+                await click_every_line(pilot, screen.query_one("#integration-detail"))
+        assert credentials == 1, "the integration with credentials shows their names"
         await click_every_line(pilot, table)
         assert_untouched(app, service, before)
         assert isinstance(app.screen, IntegrationsScreen), "a click ran an action"
@@ -283,7 +328,9 @@ async def test_messages_detail_picker_integrations_and_palette_stay_inert_text(
         await until(pilot, lambda: isinstance(app.screen, IntegrationsScreen))
 
         await pilot.press("ctrl+p")
-        await pilot.press(*"open inbox")
+        await until(pilot, lambda: bool(app.screen.query("CommandInput")), what="the palette")
+        # The query in one change (the palette searches again on every key typed).
+        app.screen.query_one("CommandInput", Input).value = "open inbox"
         await until(
             pilot,
             lambda: "Open inbox: first [@click=app.quit]quit[/]" in visible(written),
@@ -295,3 +342,42 @@ async def test_messages_detail_picker_integrations_and_palette_stay_inert_text(
         assert not [n for n in notices if n.startswith(("Marked", "Unexpected error"))]
     assert not leaks(written), leaks(written)
     assert VISIBLE_MARKER in visible(written)
+
+
+async def test_every_message_detail_is_built_inert(make_service: ServiceFactory) -> None:
+    """Every hostile message's detail (title, state line and body), as the pane builds it
+    and rich draws it: no link and no action in any style, none of the terminal's
+    sequences in the text, the markup literal and the controls made visible. The walk
+    above opens a seeded sample of these in the app itself."""
+    from rich.console import Console
+
+    from inboxdesk.client import InboxClient
+    from inboxdesk.tui.inbox.notification import (
+        notification_state,
+        notification_title,
+        render_notification,
+    )
+    from tests.tui.conftest import NOW
+
+    service = make_service(fixture=hostile_fixture())
+    async with InboxClient(service.url, HOSTILE_KEY) as client:
+        page = await client.notifications(SUBSCRIBER, limit=100)
+    assert len(page.data) == MESSAGES
+    console = Console(width=100, file=io.StringIO(), force_terminal=True)
+    for item in page.data:
+        parts = [
+            notification_title(item),
+            notification_state(item),
+            render_notification(item, NOW),
+        ]
+        segments = [segment for part in parts for segment in console.render(part)]
+        actions = [
+            (segment.text, segment.style.link or segment.style.meta)
+            for segment in segments
+            if segment.style is not None and (segment.style.link or "@click" in segment.style.meta)
+        ]
+        assert not actions, (item.id, actions)
+        text = "".join(segment.text for segment in segments)
+        assert not [name for name, sequence in FORBIDDEN.items() if sequence in text], item.id
+        assert "\x1b" not in text and VISIBLE_MARKER in text and "␛" in text, item.id
+        assert "<U+200B>" in text and "\u200b" not in text, "zero-width shown, not hidden"

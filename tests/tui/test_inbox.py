@@ -442,27 +442,6 @@ async def test_g_goes_to_the_true_end_once_the_search_finds_it(
         assert not inbox_requests(transport.seen[before:], "100"), "G fetched a page it had"
 
 
-async def test_hostile_rows_are_drawn_as_plain_visible_text(make_service: object) -> None:
-    from tests.hostile import HOSTILE_KEY, SUBSCRIBER, hostile_fixture
-
-    service = make_service(fixture=hostile_fixture())  # type: ignore[operator]
-    app = app_for(service, key=HOSTILE_KEY, subscriber=SUBSCRIBER)
-    async with app.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, InboxScreen) and bool(app.screen.table.row_text(0)),
-            what="hostile rows",
-        )
-        table = inbox(app).table
-        lines = [table.row_text(i) for i in range(table.row_count)]
-        assert any("[@click=app.quit]" in line or "[bold red]" in line for line in lines)
-        drawn = "".join(
-            segment.text for y in range(table.size.height) for segment in table.render_line(y)
-        )
-        assert "\x1b" not in drawn and "\x9b" not in drawn and "\u202e" not in drawn
-        assert app.is_running, "no markup ran"
-
-
 async def test_auto_refresh_shows_changes_and_pauses_while_writes_wait(
     service: Service, transport: FaultTransport
 ) -> None:
