@@ -15,7 +15,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, Tab, Tabs
 
+from inboxdesk.models import Message
 from inboxdesk.tui.app import PROBE_SECONDS, InboxdeskApp
+from inboxdesk.tui.inbox.header import SubscriberHeader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, MessageTable, column_widths
 from tests.client.faults import FaultTransport, connection_refused
@@ -74,6 +76,22 @@ async def opened(pilot: Pilot[None], rows: int = 12) -> InboxScreen:
     return screen
 
 
+NEW_ID = "6c" + "0" * 22
+
+
+def send_meanwhile(service: Service) -> None:
+    """A copy of jane's newest message with a new id, newer than any."""
+    row = (
+        service.store.read()
+        .execute("SELECT doc FROM messages ORDER BY created_at DESC LIMIT 1")
+        .fetchone()
+    )
+    doc = json.loads(row[0])
+    stamp = (NOW + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    doc |= {"_id": NEW_ID, "createdAt": stamp, "transactionId": "txn-follow", "read": False}
+    service.store.insert_messages([Message.model_validate(doc)])
+
+
 def mark_posts(transport: FaultTransport) -> list[dict[str, object]]:
     return [
         json.loads(r.content)
@@ -90,7 +108,8 @@ async def test_reading_the_inbox(
     service: Service, notices: Notices, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Opened: newest first, the header's counts, the markers, the detail, the columns by
-    priority, the clock's times, a link without a browser, and 80 columns."""
+    priority, the clock's times, a link without a browser, and 80 columns; then following
+    it live."""
     import webbrowser
 
     def no_browser() -> None:  # no browser can run here
@@ -134,6 +153,28 @@ async def test_reading_the_inbox(
         line = header(screen)
         assert "8 unread · 6 unseen · service online" in line, line
         assert len(line.rstrip("\n")) <= 80
+        await pilot.resize_terminal(*SIZE)
+        await until(pilot, lambda: screen.size == SIZE, what="the full size again")
+
+        # Following (decisions 108, 109): `L` makes the one auto-refresh timer run at the
+        # follow pace, with `● live` in the header; a message sent meanwhile shows without
+        # a key press, the highlighted message stays highlighted; off the top row it pauses.
+        monkeypatch.setattr(InboxScreen, "follow_fast", 0.2)
+        await pilot.press("g")
+        first = table.cursor_key
+        await pilot.press("L")
+        live = screen.query_one(SubscriberHeader)
+        await until(pilot, lambda: "● live" in plain(live), what="live")
+        send_meanwhile(service)
+        await until(pilot, lambda: screen.feed.index_of(NEW_ID) == 0, what="the new one on top")
+        assert table.cursor_key == first, "the cursor stays on its message"
+        assert table.cursor_row == 1 and "● live" in plain(live), "still live"
+        await pilot.press("j")  # the agent moves away: following pauses
+        await until(pilot, lambda: "⏸ paused" in plain(live), what="paused")
+        await pilot.press("g")  # back on top: live again
+        await until(pilot, lambda: "● live" in plain(live), what="live again")
+        await pilot.press("L")
+        await until(pilot, lambda: "live" not in plain(live), what="following off")
 
 
 @pytest.mark.slow
