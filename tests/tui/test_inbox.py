@@ -262,9 +262,23 @@ async def test_marking_selecting_and_undoing(
         assert set(shown_ids(table)) == set(JOE_MESSAGES)
 
 
+def jane_count(service: Service, where: str) -> int:
+    """How many of jane's messages the service stores `where` (an SQL condition)."""
+    subscriber = service.row(
+        "SELECT id FROM subscribers WHERE json_extract(doc, '$.subscriberId') = 'jane'"
+    )[0]
+    return int(
+        service.row(
+            f"SELECT COUNT(*) FROM messages WHERE subscriber_pk = ? AND ({where})", subscriber
+        )[0]
+    )
+
+
 async def test_mark_all_asks_with_the_count_and_can_be_undone(
     service: Service, notices: Notices
 ) -> None:
+    """Mark all read (`A`): asked with the count, no changes if refused, undone by z;
+    then archive all read (`X`) and archive all (`x`), asked with the number."""
     from inboxdesk.tui.screens.confirm import ConfirmScreen
 
     app = app_for(service)
@@ -302,6 +316,31 @@ async def test_mark_all_asks_with_the_count_and_can_be_undone(
         )
         await pilot.press("z")
         await until(pilot, lambda: notices.saying("Nothing to undo."))
+
+        # Archive all read (`X`), then all that are left (`x`): asked with the number and
+        # what the bulk operation does differently, then the list read again.
+        for key, which in (("X", "read = 1"), ("x", "archived = 0")):
+            shown = jane_count(service, f"channel = 'in_app' AND archived = 0 AND ({which})")
+            assert shown > 0, key
+            await pilot.press(key)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
+            question = plain(app.screen.query_one("#question", Static))
+            detail = plain(app.screen.query_one("#detail", Static))
+            assert f"Archive all {shown} " in question and "in-app messages of jane" in question
+            assert "every channel" in detail and "first 100" in detail
+            assert "cannot be undone" in detail
+            await pilot.press("y")
+            await until(pilot, lambda w=which: jane_count(service, f"archived = 0 AND ({w})") == 0)
+            await settled(pilot)
+            # The Inbox tab lists what is not archived: read again from the service.
+            await until(
+                pilot,
+                lambda: (
+                    screen.table.row_count
+                    == jane_count(service, "channel = 'in_app' AND archived = 0")
+                ),
+                what="the list read again",
+            )
 
 
 @pytest.mark.slow
