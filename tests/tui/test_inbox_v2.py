@@ -19,7 +19,7 @@ from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 from tests.tui.test_inbox import marker, opened, stored
-from tests.tui.test_without_v1_subscribers import MARK, refused, rows
+from tests.tui.test_queue_faults import MARK, refused, rows
 
 
 def state(service: Service, message_id: str) -> tuple[bool, str | None]:
