@@ -74,6 +74,18 @@ async def test_queued_writes_are_kept_and_offered_at_the_next_start(
             await until(pilot, lambda a=again: a.outbox.queued() == [], what="queue empty")
 
 
+def queued_earlier(service: Service, path: Path) -> None:
+    """A mark of jane's newest message, queued in `path` as an earlier session files one
+    (with the key's fingerprint and the environment)."""
+    store = WriteStore(path)
+    caller = service.store.authenticate(STAGING_KEY)
+    assert caller is not None
+    mark = Write(Kind.MARK, "jane", (Step("read", (jane_message(11),)),))
+    made_with = app_for(service).client.key_fingerprint(store.secret)
+    store.enqueue(Where.of(None, service.url, caller.environment_id), mark, made_with)
+    store.close()
+
+
 def offered(app: InboxdeskApp) -> bool:
     return isinstance(app.screen, QueuedWritesScreen) and bool(app.screen.query("#queued-list"))
 
@@ -82,13 +94,7 @@ async def test_an_offer_dropped_sends_nothing(service: Service, tmp_path: Path) 
     """A write an earlier session queued (filed here as it files one) is offered; d drops
     it, and nothing is sent."""
     path = tmp_path / "writes.db"
-    store = WriteStore(path)
-    caller = service.store.authenticate(STAGING_KEY)
-    assert caller is not None
-    mark = Write(Kind.MARK, "jane", (Step("read", (jane_message(11),)),))
-    made_with = app_for(service).client.key_fingerprint(store.secret)
-    store.enqueue(Where.of(None, service.url, caller.environment_id), mark, made_with)
-    store.close()
+    queued_earlier(service, path)
     again = app_for(service, writes=WriteStore(path))
     async with again.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: offered(again), what="offer")
