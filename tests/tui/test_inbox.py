@@ -1,12 +1,12 @@
 """The inbox through Pilot: keys press, the service changes, the screen tells the truth.
 
-One walk per story a user goes through; the rules each walk relies on (what each write
+One walk per story a user goes through (a long inbox's true end, `G`, is walked with the
+search of every page in tests/tui/test_find.py); the rules each walk relies on (what each write
 changes and says, each tab's listing, the true end's search) are checked fast in
 tests/core/test_inbox_writes.py and test_inbox_listing.py."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import timedelta
 
@@ -22,7 +22,6 @@ from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, MessageTable, column_widths
 from tests.client.faults import FaultTransport, connection_refused
 from tests.conftest import JOE_MESSAGES, Service, jane_message
-from tests.core.inbox_fixture import CappingTransport, inbox_requests
 from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, settled, until
 
 
@@ -477,49 +476,6 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
         assert len(keys) >= 2 and len(set(keys)) == 1, "resent with the key it was queued with"
         patches = {r.headers["Idempotency-Key"] for r in transport.seen if r.method == "PATCH"}
         assert len(patches) == 1, "the archive resent with the key it was queued with"
-
-
-@pytest.mark.slow
-async def test_g_goes_to_the_true_end_once_the_search_finds_it(
-    make_service: object, transport: FaultTransport, notices: Notices
-) -> None:
-    """The v2 inbox gives no total: the search for the end starts by itself with the first
-    page; a failed probe is quiet; `G` then searches again, waits for it (the list says
-    `100+` meanwhile), goes to the end, and fetched only the pages shown."""
-    from tests.tui.test_find import MANY, long_inbox
-
-    # Ada's MANY messages: the local service gives the v2 inbox's no total either.
-    size = MANY
-    capping = CappingTransport(transport.inner, lambda body: body)
-    transport.inner = capping
-    capping.fail = 1
-    service = make_service(fixture=long_inbox())  # type: ignore[operator]
-    app = app_for(service, subscriber="ada", transport=transport)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot, rows=50)
-        table = screen.table
-        status = screen.query_one("#status", Static)
-        await until(pilot, lambda: capping.fail == 0, what="the failed probe")
-        await settled(pilot)
-        assert not screen.feed.exact and not notices, notices
-        assert "100+ messages" in plain(status)
-        capping.hold = asyncio.Event()
-        await pilot.press("G")
-        await until(pilot, lambda: table.cursor_row == 100, what="the last row known")
-        capping.hold.set()
-        await until(pilot, lambda: table.cursor_row == size - 1)
-        await until(pilot, lambda: table.cursor_key is not None, what="last page")
-        assert f"{size:,} messages" in plain(status)
-        offsets = [r.url.params["offset"] for r in inbox_requests(transport.seen, "100")]
-        # The first page, the one row 100 (where `G` waited) is on, and the last one.
-        last_page = str((size - 1) // 100 * 100)
-        assert sorted(offsets, key=int) == ["0", "100", last_page], "only the pages shown"
-        await settled(pilot)
-        before = len(transport.seen)
-        await pilot.press("g", "G")
-        await until(pilot, lambda: table.cursor_row == size - 1)
-        await settled(pilot)
-        assert not inbox_requests(transport.seen[before:], "100"), "G fetched a page it had"
 
 
 async def test_auto_refresh_shows_changes_and_pauses_while_writes_wait(
