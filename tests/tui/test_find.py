@@ -75,46 +75,13 @@ async def go_to(pilot: Pilot[None], key: str) -> GoToScreen:
 
 
 @pytest.mark.slow
-async def test_go_to_a_message_by_any_id_it_has(service: Service, notices: Notices) -> None:
-    """A miss is said and kept to correct; a message no list holds is shown alone; a
-    transactionId opens the tab that lists it; another subscriber's id, their inbox."""
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        table = screen.query_one(MessageTable)
-        prompt = await go_to(pilot, "no-such-[b]thing")
-        await until(
-            pilot,
-            lambda: "No message or notification has" in said(prompt, "#goto-said"),
-            what="miss",
-        )
-        assert "no-such-[b]thing" in said(prompt, "#goto-said")  # not read as markup
-        assert prompt.query_one(Input).value == "no-such-[b]thing"  # kept, to correct
-        await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen, what="the inbox again")
-        await go_to(pilot, EMAIL)
-        await until(pilot, lambda: app.screen is screen, what="the prompt to close")
-        await until(pilot, lambda: EMAIL in detail_text(screen), what="the email alone")
-        assert screen.subscriber_id == "jane" and notices.saying("detail pane")
-        await pilot.press("f")  # Unread: txn-3 is read, so it opens on All
-        await until(pilot, lambda: table.row_count == 8 and screen.feed.exact)
-        await go_to(pilot, "txn-3")
-        await until(pilot, lambda: table.cursor_key == jane_message(3), what="the anchor")
-        assert screen.query_one(Tabs).active == "all" and table.cursor_row == 8
-        assert "Order #1003" in detail_text(screen)
-        # An id of joe's: his inbox opens, at the message.
-        await go_to(pilot, JOE_MESSAGES[1])
-        await until(
-            pilot,
-            lambda: screen.subscriber_id == "joe" and table.cursor_key == JOE_MESSAGES[1],
-            what="joe's message",
-        )
-        assert table.cursor_row == 1
-
-
-async def test_range_select_the_filter_as_you_type_and_an_unknown_subscriber(
+async def test_range_select_the_filter_as_you_type_an_unknown_subscriber_and_go_to(
     service: Service, notices: Notices
 ) -> None:
+    """Range select (J/K); the filter as you type, every key kept; the picker's unknown
+    subscriberId. Then go to a message by any id it has: a miss is said and kept to
+    correct; a message no list holds is shown alone; a transactionId opens the tab that
+    lists it; another subscriber's id, their inbox."""
     app = app_for(service)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
@@ -175,6 +142,36 @@ async def test_range_select_the_filter_as_you_type_and_an_unknown_subscriber(
         await settled(pilot)
         assert screen.subscriber_id == "jane" and screen.table.row_count == 12
         assert "loading" not in said(screen, "#status") and not notices.saying("said no")
+
+        # Go to a message (ctrl+g) by any id it has.
+        prompt = await go_to(pilot, "no-such-[b]thing")
+        await until(
+            pilot,
+            lambda: "No message or notification has" in said(prompt, "#goto-said"),
+            what="miss",
+        )
+        assert "no-such-[b]thing" in said(prompt, "#goto-said")  # not read as markup
+        assert prompt.query_one(Input).value == "no-such-[b]thing"  # kept, to correct
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="the inbox again")
+        await go_to(pilot, EMAIL)
+        await until(pilot, lambda: app.screen is screen, what="the prompt to close")
+        await until(pilot, lambda: EMAIL in detail_text(screen), what="the email alone")
+        assert screen.subscriber_id == "jane" and notices.saying("detail pane")
+        await pilot.press("f")  # Unread: txn-3 is read, so it opens on All
+        await until(pilot, lambda: table.row_count == 8 and screen.feed.exact)
+        await go_to(pilot, "txn-3")
+        await until(pilot, lambda: table.cursor_key == jane_message(3), what="the anchor")
+        assert screen.query_one(Tabs).active == "all" and table.cursor_row == 8
+        assert "Order #1003" in detail_text(screen)
+        # An id of joe's: his inbox opens, at the message.
+        await go_to(pilot, JOE_MESSAGES[1])
+        await until(
+            pilot,
+            lambda: screen.subscriber_id == "joe" and table.cursor_key == JOE_MESSAGES[1],
+            what="joe's message",
+        )
+        assert table.cursor_row == 1
 
 
 @dataclass
