@@ -1,20 +1,16 @@
 """The app's queue under faults: a "not now" answer keeps a write queued, with its key
 and the reason said (on a service without the v1 subscriber endpoints, which the app
-never needs); a write another key made is never offered, and the app says why."""
+never needs). (A write another key made is never offered:
+tests/tui/test_queued_writes.py.)"""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import httpx
 
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
-from inboxdesk.tui.screens.queued import QueuedWritesScreen
-from inboxdesk.writes import WriteStore
-from inboxdesk.writes.model import Kind, Step, Where, Write
 from tests.client.faults import FaultTransport, status
-from tests.conftest import OTHER_KEY, Service, ServiceFactory, jane_message
+from tests.conftest import ServiceFactory, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, until
 from tests.tui.test_inbox import opened, stored
 
@@ -71,21 +67,3 @@ async def test_a_503_keeps_a_mark_queued_with_its_key_and_the_reason(
     assert keys == {write.key}
     listed = [r.url.path for r in busy.seen if r.url.path.startswith("/v1/subscribers")]
     assert all(p.endswith(("/feed", "/unseen", "/mark-as", "/mark-all")) for p in listed)
-
-
-async def test_a_write_another_key_queued_is_never_offered(
-    service: Service, tmp_path: Path, notices: Notices
-) -> None:
-    path = tmp_path / "writes.db"
-    store = WriteStore(path)
-    other = app_for(service, key=OTHER_KEY).client.key_fingerprint(store.secret)
-    mark = Write(Kind.MARK, "jane", (Step("read", (jane_message(11),)),))
-    store.enqueue(Where.of(None, service.url), mark, other)  # its environment unknown
-    store.close()
-    app = app_for(service, writes=WriteStore(path))
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
-        await until(pilot, lambda: notices.saying("made with another API key"), what="said")
-        assert not isinstance(app.screen, QueuedWritesScreen)
-        assert app.outbox.queued() == [] and app.outbox.held() == 1
-    assert stored(service, jane_message(11)) == (False, False)
