@@ -22,11 +22,34 @@ WRITE_WORDS = {"Read", "Unread", "Seen", "Unseen", "All read", "Archive", "Snooz
 
 
 async def test_no_write_key_is_bound_and_the_header_says_read_only(
-    service: Service, notices: Notices
+    service: Service, notices: Notices, tmp_path: Path
 ) -> None:
-    app = app_for(service, read_only=True)
+    """A read-only run: a write an earlier session queued is listed, never sent; no write
+    key is bound anywhere, the header says so, and a write key pressed says why."""
+    path = tmp_path / "writes.db"
+    queued_earlier(service, path)
+    app = app_for(service, writes=WriteStore(path), read_only=True)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, QueuedWritesScreen)
+                and bool(app.screen.query("#queued-list"))
+            ),
+            what="the list",
+        )
+        offer = app.screen
+        listed = plain(offer.query_one("#queued-list", Static))
+        assert "mark 1 message read of jane" in listed
+        assert "never sent" in plain(offer.query_one("#detail", Static))
+        assert not offer.query("#send") and not offer.query("#drop")
+        await pilot.press("s", "d")
+        await settled(pilot)
+        assert app.outbox.queued(), "neither sent nor dropped"
+        await pilot.press("l")
+        await until(pilot, lambda: not isinstance(app.screen, QueuedWritesScreen))
         screen = await opened(pilot)
+        assert len(app.outbox.queued()) == 1
         await until(pilot, lambda: "read-only" in app.title, what="the title")
         assert "read-only" in plain(screen.query_one("#subscriber", Static))
         active = {a.binding.action for a in screen.active_bindings.values()}
@@ -65,33 +88,5 @@ async def test_no_write_key_is_bound_and_the_header_says_read_only(
         await until(pilot, lambda: app.screen.id == "preferences", what="preferences")
         legend = plain(app.screen.query_one("#preference-legend", Static))
         assert "Space: turn" not in legend and "Read-only" in legend
-
-
-async def test_queued_writes_of_an_earlier_session_are_listed_never_sent(
-    service: Service, tmp_path: Path
-) -> None:
-    path = tmp_path / "writes.db"
-    queued_earlier(service, path)
-    again = app_for(service, writes=WriteStore(path), read_only=True)
-    async with again.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(again.screen, QueuedWritesScreen)
-                and bool(again.screen.query("#queued-list"))
-            ),
-            what="the list",
-        )
-        offer = again.screen
-        listed = plain(offer.query_one("#queued-list", Static))
-        assert "mark 1 message read of jane" in listed
-        assert "never sent" in plain(offer.query_one("#detail", Static))
-        assert not offer.query("#send") and not offer.query("#drop")
-        await pilot.press("s", "d")
-        await settled(pilot)
-        assert again.outbox.queued(), "neither sent nor dropped"
-        await pilot.press("l")
-        await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
-        await settled(pilot)
-        assert len(again.outbox.queued()) == 1
+        assert len(app.outbox.queued()) == 1, "the earlier session's write stays queued"
     assert stored(service, jane_message(11)) == (False, False)
