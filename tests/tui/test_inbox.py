@@ -7,6 +7,7 @@ tests/core/test_inbox_writes.py and test_inbox_listing.py."""
 
 from __future__ import annotations
 
+import copy as deep
 import json
 from datetime import timedelta
 
@@ -21,7 +22,7 @@ from inboxdesk.tui.inbox.header import SubscriberHeader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, MessageTable, column_widths
 from tests.client.faults import FaultTransport, connection_refused
-from tests.conftest import JOE_MESSAGES, Service, jane_message
+from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
 from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, settled, until
 
 
@@ -75,16 +76,34 @@ async def opened(pilot: Pilot[None], rows: int = 12) -> InboxScreen:
     return screen
 
 
+# What a pasted value must never carry: the end of a bracketed paste and a new line.
+PASTE_ATTACK = "\x1b[201~\nrm -rf ~\n"
+PASTE_SUBSCRIBER = f"jane{PASTE_ATTACK}"
+URL = f"https://shop.example.test/{PASTE_ATTACK}"
+
+
+def with_paste_attack() -> dict[str, object]:
+    """The example, and a subscriber (with one message) whose id and link paste badly."""
+    data = json.loads(EXAMPLE.read_text())
+    env = data["environments"][0]
+    env["subscribers"].append({"subscriberId": PASTE_SUBSCRIBER, "firstName": "Mallory"})
+    message = deep.deepcopy(env["messages"][0])
+    message.update(
+        _id="65f0000000000000000aaaaa",
+        subscriberId=PASTE_SUBSCRIBER,
+        transactionId="txn-paste",
+        cta={"type": "redirect", "data": {"url": URL}},
+    )
+    env["messages"].append(message)
+    return data
+
+
 NEW_ID = "6c" + "0" * 22
 
 
 def send_meanwhile(service: Service) -> None:
     """A copy of jane's newest message with a new id, newer than any."""
-    row = (
-        service.store.read()
-        .execute("SELECT doc FROM messages ORDER BY created_at DESC LIMIT 1")
-        .fetchone()
-    )
+    row = service.row("SELECT doc FROM messages WHERE id = ?", jane_message(11))
     doc = json.loads(row[0])
     stamp = (NOW + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     doc |= {"_id": NEW_ID, "createdAt": stamp, "transactionId": "txn-follow", "read": False}
@@ -104,12 +123,15 @@ def header(screen: InboxScreen) -> str:
 
 
 async def test_reading_the_inbox(
-    service: Service, notices: Notices, monkeypatch: pytest.MonkeyPatch
+    make_service: ServiceFactory, notices: Notices, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Opened: newest first, the header's counts, the markers, the detail, the columns by
     priority, the clock's times, a link without a browser, and 80 columns; then following
-    it live."""
+    it live; then each copy key (c, C, o) over a subscriber whose id and link would end a
+    bracketed paste."""
     import webbrowser
+
+    service = make_service(with_paste_attack())
 
     def no_browser() -> None:  # no browser can run here
         raise webbrowser.Error("no browser")
@@ -174,6 +196,32 @@ async def test_reading_the_inbox(
         await until(pilot, lambda: "● live" in plain(live), what="live again")
         await pilot.press("L")
         await until(pilot, lambda: "live" not in plain(live), what="following off")
+
+        # Copies: the clipboard gets the cleaned form, and the notice says so.
+        app.open_subscriber(PASTE_SUBSCRIBER)
+        await until(
+            pilot,
+            lambda: screen.subscriber_id == PASTE_SUBSCRIBER and table.row_count == 1,
+            what="the inbox of the pasting subscriber",
+        )
+        await until(pilot, lambda: table.cursor_key is not None, what="its message")
+        said = len(notices)
+        await pilot.press("c")
+        await until(pilot, lambda: len(notices) > said, what="copy notice")
+        assert app.clipboard == "65f0000000000000000aaaaa"
+        assert (
+            "cleaned" not in notices[-1].message and "terminal's clipboard" in notices[-1].message
+        )
+        await pilot.press("C")
+        await until(pilot, lambda: app.clipboard.startswith("jane"), what="subscriberId")
+        assert app.clipboard == "jane[201~rm -rf ~"
+        assert "cleaned" in notices[-1].message
+        await pilot.press("o")
+        await until(pilot, lambda: app.clipboard.startswith("https"), what="the link")
+        assert app.clipboard == "https://shop.example.test/[201~rm -rf ~"
+        assert "cleaned" in notices[-1].message and "no browser" in notices[-1].message
+        for text in (app.clipboard, *(n.message for n in notices[said:])):
+            assert "\x1b" not in text and "\n" not in text
 
 
 @pytest.mark.slow
