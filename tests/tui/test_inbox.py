@@ -21,7 +21,7 @@ from inboxdesk.tui.app import PROBE_SECONDS, InboxdeskApp
 from inboxdesk.tui.inbox.header import SubscriberHeader
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, MessageTable, column_widths
-from tests.client.faults import FaultTransport, connection_refused
+from tests.client.faults import FaultTransport, connection_refused, status
 from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
 from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, settled, until
 
@@ -473,16 +473,29 @@ async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
 
 @pytest.mark.own_service
 async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
-    service: Service, transport: FaultTransport, notices: Notices
+    make_service: ServiceFactory, transport: FaultTransport, notices: Notices
 ) -> None:
     """Marks and an archive made while the service is away wait in the queue, marked in
-    the list, and are sent when it is back, each with the key it was queued with."""
+    the list, and are sent when it is back, each with the key it was queued with; a mark
+    the service answers "not now" (503) stays queued, says why, and goes with its key
+    once the service takes it. All on a service without the hidden v1 subscriber
+    endpoints (production may drop them), which the app never needs."""
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.tui.screens.confirm import ConfirmScreen
 
-    app = app_for(service, transport=transport)
+    service = make_service(v1_subscribers=False)
+    with service.http() as http:
+        assert http.get("/v1/subscribers").status_code == 404
+    app = app_for(service, subscriber=None, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        # No --subscriber: the first subscriber of the v2 listing is opened.
+        await until(pilot, lambda: bool(app.subscribers), what="the v2 listing's subscribers")
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="an inbox")
+        if inbox(app).subscriber_id != "jane":
+            app.open_subscriber("jane")
         screen = await opened(pilot)
+        await until(pilot, lambda: screen.subscriber_id == "jane", what="jane's inbox")
+        assert screen.table.cursor_key == jane_message(11)
         port = service.thread.port
         service.thread.stop()
         await pilot.press("r")
@@ -517,6 +530,25 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
                 return index is None or table.row_text(index)[3] == ARCHIVED_MARK
 
             await until(pilot, archived_or_gone)
+
+            # "Not now": every try of a mark, and the probes after it, answer 503 for a while.
+            await until(pilot, lambda: not app.offline and not app.outbox.queued(), what="back")
+            unread = screen.feed.index_of(jane_message(10))
+            assert unread is not None and stored(service, jane_message(10)) == (False, True)
+            screen.table.move_to(unread)
+            await until(pilot, lambda: screen.table.cursor_key == jane_message(10))
+            transport.before = [status(503, {"Retry-After": "0"}) for _ in range(6)]
+            earlier = len(notices)
+            await pilot.press("r")
+            await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued, not failed")
+            [write] = app.outbox.queued()
+            said = [n for n in notices[earlier:] if "Not applied yet" in n.message]
+            assert said and write.key in said[0].message and "503" in said[0].message
+            assert stored(service, jane_message(10)) == (False, True)
+            # The service takes it again: the probe (v2 only) finds it, and the write goes.
+            await until(pilot, lambda: not app.outbox.queued(), 15, "sent once back")
+            await until(pilot, lambda: stored(service, jane_message(10)) == (True, True))
+            await until(pilot, lambda: not app.offline, what="back")
         finally:
             restarted.stop()
         keys = [
@@ -527,6 +559,16 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
         assert len(keys) >= 2 and len(set(keys)) == 1, "resent with the key it was queued with"
         patches = {r.headers["Idempotency-Key"] for r in transport.seen if r.method == "PATCH"}
         assert len(patches) == 1, "the archive resent with the key it was queued with"
+
+    marked = [
+        r.headers.get("idempotency-key")
+        for r in transport.seen
+        if r.method == "POST"
+        and json.loads(r.content) == {"messageId": [jane_message(10)], "markAs": "read"}
+    ]
+    assert set(marked) == {write.key}, "the 503'd mark sent with the key it was queued with"
+    listed = [r.url.path for r in transport.seen if r.url.path.startswith("/v1/subscribers")]
+    assert all(p.endswith(("/feed", "/unseen", "/mark-as", "/mark-all")) for p in listed)
 
 
 async def test_auto_refresh_shows_changes_and_pauses_while_writes_wait(

@@ -8,18 +8,31 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 from textual.widgets import Input, OptionList, Static, Tab, Tabs
 
 from inboxdesk.client.source import V1
 from inboxdesk.tui.inbox.screen import InboxScreen
-from inboxdesk.tui.inbox.table import ARCHIVED_MARK, SNOOZED_MARK
+from inboxdesk.tui.inbox.table import ARCHIVED_MARK, SNOOZED_MARK, MessageTable
 from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 from tests.tui.test_inbox import marker, opened, stored
-from tests.tui.test_queue_faults import MARK, refused, rows
+
+MARK = "/v1/subscribers/jane/messages/mark-as"
+
+
+def rows(app: object) -> int:
+    """The inbox's rows, 0 until the inbox shows."""
+    screen = app.screen  # type: ignore[attr-defined]
+    tables = list(screen.query(MessageTable)) if isinstance(screen, InboxScreen) else []
+    return tables[0].row_count if tables else 0
+
+
+def refused(request: httpx.Request) -> httpx.Response:
+    raise httpx.ConnectError("connection refused", request=request)
 
 
 def state(service: Service, message_id: str) -> tuple[bool, str | None]:
