@@ -4,17 +4,22 @@ A feed item (the feed's NotificationFeedItemDto) carries a subset of the subscri
 (`_id`, names, avatar, subscriberId) and of the workflow (`_id`, tags): the pane must
 show what is there and nothing it would have to invent. The subset objects here stand
 in for the client's feed models; the pane reads fields by name, so any model with those
-fields shows the same.
+fields shows the same. What the pane shows is built by `render_message` alone (the pane
+puts it in its body): checked here without the app; the older service's walk
+(tests/tui/test_inbox_v2.py) shows feed items in the pane itself.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import io
 
-from inboxdesk.tui.inbox.detail import MessageDetail
-from tests.conftest import Service
-from tests.tui.conftest import NOW, SIZE, app_for, plain, until
-from tests.tui.test_inbox import opened
+from pydantic import BaseModel, ConfigDict, Field
+from rich.console import Console, RenderableType
+
+from inboxdesk.client import InboxClient
+from inboxdesk.tui.inbox.detail import render_message
+from tests.conftest import STAGING_KEY, Service
+from tests.tui.conftest import NOW
 
 
 class FeedSubscriber(BaseModel):
@@ -32,30 +37,29 @@ class FeedTemplate(BaseModel):
     tags: list[str] = []
 
 
-async def test_full_message_then_feed_item_subset(service: Service) -> None:
-    app = app_for(service)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
-        await until(pilot, lambda: bool(screen.query("#message-body")), what="detail pane")
-        pane = screen.query_one(MessageDetail)
-        # A full Message of the same subscriber, as /v1/messages gives it.
-        page = await app.client.list_messages(limit=1, channel="in_app", subscriber_id="jane")
-        shown = page.data[0]
-        pane.show(shown, NOW)
-        await pilot.pause()
-        full = " ".join(plain(screen.query_one("#message-body")).split())
-        assert "email jane@example.test" in full and "Workflow: Order shipped" in full
-        assert "• Wait" in full
+def drawn(body: RenderableType) -> str:
+    """The body as the pane draws it, as plain text on one line."""
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(body)
+    return " ".join(console.export_text().split())
 
-        subset = shown.model_copy(
-            update={
-                "subscriber": FeedSubscriber(_id="s1", firstName="Jane", subscriberId="jane"),
-                "template": FeedTemplate(_id="w1", tags=["commerce"]),
-            }
-        )
-        pane.show(subset, NOW)
-        await pilot.pause()
-        feed = " ".join(plain(screen.query_one("#message-body")).split())
-        assert "name Jane subscriberId jane" in feed
-        assert "jane@example.test" not in feed.split("Subscriber")[1], "no invented email"
-        assert "Workflow id w1 tags commerce" in feed and "• Wait" not in feed
+
+async def test_full_message_then_feed_item_subset(service: Service) -> None:
+    # A full Message of jane, as /v1/messages gives it.
+    async with InboxClient(service.url, STAGING_KEY) as client:
+        page = await client.list_messages(limit=1, channel="in_app", subscriber_id="jane")
+    shown = page.data[0]
+    full = drawn(render_message(shown, NOW))
+    assert "email jane@example.test" in full and "Workflow: Order shipped" in full
+    assert "• Wait" in full
+
+    subset = shown.model_copy(
+        update={
+            "subscriber": FeedSubscriber(_id="s1", firstName="Jane", subscriberId="jane"),
+            "template": FeedTemplate(_id="w1", tags=["commerce"]),
+        }
+    )
+    feed = drawn(render_message(subset, NOW))
+    assert "name Jane subscriberId jane" in feed
+    assert "jane@example.test" not in feed.split("Subscriber")[1], "no invented email"
+    assert "Workflow id w1 tags commerce" in feed and "• Wait" not in feed

@@ -1,5 +1,6 @@
 """The app against a failing or endless service: a failure is shown and retried, never a
-spinner that never ends; the search for the feed's end gives up at `max_pages`."""
+spinner that never ends; the search for the feed's end gives up at `max_pages`; a lone
+surrogate from the wire is shown as a stand-in."""
 
 from __future__ import annotations
 
@@ -74,7 +75,8 @@ async def test_a_startup_5xx_listing_subscribers_is_retried_too(
 
 
 async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:
-    """A service that always says "more": `G` says so instead of searching forever."""
+    """A service that always says "more": `G` says so instead of searching forever. Its
+    first message's title holds a lone surrogate: shown as a stand-in, list and detail."""
 
     def always_more(seen: Seen) -> Reply:
         assert len(server.seen) <= 200, "the end search did not stop"
@@ -87,6 +89,8 @@ async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:
         query = parse_qs(seen.query)
         page, limit = int(query["page"][0]), int(query["limit"][0])
         items = [item(page * limit + n) for n in range(limit)]
+        if page == 0:
+            items[0] = item(0, title="hi \ud800 there")
         return json_reply({"data": items, "page": page, "pageSize": limit, "hasMore": True})
 
     with HostileServer(always_more) as server:
@@ -97,34 +101,14 @@ async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:
         settings = Settings(base_url=server.url, api_key=KEY)
         app = make_app(settings, client=client, subscriber_id="jane", clock=lambda: NOW)
         async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-            await opened(pilot, rows=100)
+            screen = await opened(pilot, rows=100)
+            assert "hi <U+D800> there" in screen.table.row_text(0)
+            assert "hi <U+D800> there" in detail_text(screen)
             await pilot.press("G")
             await until(pilot, lambda: notices.saying("after 20 pages"), what="the limit")
     assert notices.saying("after 20 pages")[0].title == "Stopped at a limit"
     probes = [s for s in server.seen if s.query.endswith("limit=1")]
     assert 0 < len(probes) <= 20
-
-
-async def test_a_lone_surrogate_in_a_title_is_shown_as_a_stand_in() -> None:
-    def answer(seen: Seen) -> Reply:
-        if seen.path.endswith("/count"):
-            return json_reply(COUNTS)
-        if seen.path.endswith("/notifications"):
-            return json_reply(NO_ROUTE, 404)  # an older service: the v1 feed
-        if seen.path.startswith("/v2/subscribers/"):
-            return json_reply({"data": JANE})
-        titled = item(1, title="hi \ud800 there")
-        return json_reply({"data": [titled], "page": 0, "pageSize": 100, "hasMore": False})
-
-    with HostileServer(answer) as server:
-        options = ClientOptions(timeout=5, retry=RetryPolicy(attempts=1))
-        client = InboxClient(server.url, KEY, options)
-        settings = Settings(base_url=server.url, api_key=KEY)
-        app = make_app(settings, client=client, subscriber_id="jane", clock=lambda: NOW)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await opened(pilot, rows=1)
-            assert "hi <U+D800> there" in screen.table.row_text(0)
-            assert "hi <U+D800> there" in detail_text(screen)
 
 
 NO_ROUTE = {"statusCode": 404, "message": "Cannot GET", "error": "Not Found"}

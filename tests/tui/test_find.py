@@ -1,7 +1,7 @@
-"""Finding in the app: go to a message (ctrl+g), the filter as you type and the search of
-every page, the picker's unknown subscriberId, and range select (J/K). Where a found
-message lands, and the go-to's search of a tab's listing, are checked fast in
-tests/core/test_inbox_listing.py."""
+"""Finding in the app: go to a message (ctrl+g), the filter as you type, the true end of
+a long inbox (G) and the search of every page, the picker's unknown subscriberId, and
+range select (J/K). Where a found message lands, and the go-to's search of a tab's
+listing, are checked fast in tests/core/test_inbox_listing.py."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from inboxdesk.tui.screens.goto import GoToScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from tests.client.faults import FaultTransport
 from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
+from tests.core.inbox_fixture import CappingTransport, inbox_requests
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 from tests.tui.test_inbox import opened, shown_ids
 
@@ -74,46 +75,13 @@ async def go_to(pilot: Pilot[None], key: str) -> GoToScreen:
 
 
 @pytest.mark.slow
-async def test_go_to_a_message_by_any_id_it_has(service: Service, notices: Notices) -> None:
-    """A miss is said and kept to correct; a message no list holds is shown alone; a
-    transactionId opens the tab that lists it; another subscriber's id, their inbox."""
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        table = screen.query_one(MessageTable)
-        prompt = await go_to(pilot, "no-such-[b]thing")
-        await until(
-            pilot,
-            lambda: "No message or notification has" in said(prompt, "#goto-said"),
-            what="miss",
-        )
-        assert "no-such-[b]thing" in said(prompt, "#goto-said")  # not read as markup
-        assert prompt.query_one(Input).value == "no-such-[b]thing"  # kept, to correct
-        await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen, what="the inbox again")
-        await go_to(pilot, EMAIL)
-        await until(pilot, lambda: app.screen is screen, what="the prompt to close")
-        await until(pilot, lambda: EMAIL in detail_text(screen), what="the email alone")
-        assert screen.subscriber_id == "jane" and notices.saying("detail pane")
-        await pilot.press("f")  # Unread: txn-3 is read, so it opens on All
-        await until(pilot, lambda: table.row_count == 8 and screen.feed.exact)
-        await go_to(pilot, "txn-3")
-        await until(pilot, lambda: table.cursor_key == jane_message(3), what="the anchor")
-        assert screen.query_one(Tabs).active == "all" and table.cursor_row == 8
-        assert "Order #1003" in detail_text(screen)
-        # An id of joe's: his inbox opens, at the message.
-        await go_to(pilot, JOE_MESSAGES[1])
-        await until(
-            pilot,
-            lambda: screen.subscriber_id == "joe" and table.cursor_key == JOE_MESSAGES[1],
-            what="joe's message",
-        )
-        assert table.cursor_row == 1
-
-
-async def test_range_select_the_filter_as_you_type_and_an_unknown_subscriber(
+async def test_range_select_the_filter_as_you_type_an_unknown_subscriber_and_go_to(
     service: Service, notices: Notices
 ) -> None:
+    """Range select (J/K); the filter as you type, every key kept; the picker's unknown
+    subscriberId. Then go to a message by any id it has: a miss is said and kept to
+    correct; a message no list holds is shown alone; a transactionId opens the tab that
+    lists it; another subscriber's id, their inbox."""
     app = app_for(service)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
@@ -175,6 +143,36 @@ async def test_range_select_the_filter_as_you_type_and_an_unknown_subscriber(
         assert screen.subscriber_id == "jane" and screen.table.row_count == 12
         assert "loading" not in said(screen, "#status") and not notices.saying("said no")
 
+        # Go to a message (ctrl+g) by any id it has.
+        prompt = await go_to(pilot, "no-such-[b]thing")
+        await until(
+            pilot,
+            lambda: "No message or notification has" in said(prompt, "#goto-said"),
+            what="miss",
+        )
+        assert "no-such-[b]thing" in said(prompt, "#goto-said")  # not read as markup
+        assert prompt.query_one(Input).value == "no-such-[b]thing"  # kept, to correct
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="the inbox again")
+        await go_to(pilot, EMAIL)
+        await until(pilot, lambda: app.screen is screen, what="the prompt to close")
+        await until(pilot, lambda: EMAIL in detail_text(screen), what="the email alone")
+        assert screen.subscriber_id == "jane" and notices.saying("detail pane")
+        await pilot.press("f")  # Unread: txn-3 is read, so it opens on All
+        await until(pilot, lambda: table.row_count == 8 and screen.feed.exact)
+        await go_to(pilot, "txn-3")
+        await until(pilot, lambda: table.cursor_key == jane_message(3), what="the anchor")
+        assert screen.query_one(Tabs).active == "all" and table.cursor_row == 8
+        assert "Order #1003" in detail_text(screen)
+        # An id of joe's: his inbox opens, at the message.
+        await go_to(pilot, JOE_MESSAGES[1])
+        await until(
+            pilot,
+            lambda: screen.subscriber_id == "joe" and table.cursor_key == JOE_MESSAGES[1],
+            what="joe's message",
+        )
+        assert table.cursor_row == 1
+
 
 @dataclass
 class PageHeld(FaultTransport):
@@ -190,22 +188,58 @@ class PageHeld(FaultTransport):
 
 
 @pytest.mark.slow
-async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
+async def test_a_long_inbox_g_goes_to_the_true_end_and_enter_searches_every_page(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
-    """The search of every page finds what the loaded rows lack; the match opens at its
-    row, never said to be in no list while its page is on the way (another page coming
-    first); the box always says the filter applied."""
+    """Ada's MANY messages: the v2 inbox gives no total (the local service neither).
+
+    The search for the end starts by itself with the first page; a failed probe is
+    quiet; `G` then searches again, waits for it (the list says `100+` meanwhile), goes
+    to the end, and fetched only the pages shown. Then the search of every page finds
+    what the loaded rows lack; the match opens at its row, never said to be in no list
+    while its page is on the way (another page coming first); the box always says the
+    filter applied."""
     transport = PageHeld()
+    capping = CappingTransport(transport.inner, lambda body: body)
+    transport.inner = capping
+    capping.fail = 1
+    size = MANY
     app = app_for(make_service(fixture=long_inbox()), subscriber="ada", transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot, rows=100)
+        screen = await opened(pilot, rows=50)
         table = screen.query_one(MessageTable)
+        status = screen.query_one("#status", Static)
+        await until(pilot, lambda: capping.fail == 0, what="the failed probe")
+        await settled(pilot)
+        assert not screen.feed.exact and not notices, notices
+        assert "100+ messages" in plain(status)
+        capping.hold = asyncio.Event()
+        await pilot.press("G")
+        await until(pilot, lambda: table.cursor_row == 100, what="the last row known")
+        capping.hold.set()
+        await until(pilot, lambda: table.cursor_row == size - 1)
+        await until(pilot, lambda: table.cursor_key is not None, what="last page")
+        assert f"{size:,} messages" in plain(status)
+        offsets = [r.url.params["offset"] for r in inbox_requests(transport.seen, "100")]
+        # The first page, the one row 100 (where `G` waited) is on, and the last one.
+        last_page = str((size - 1) // 100 * 100)
+        assert sorted(offsets, key=int) == ["0", "100", last_page], "only the pages shown"
+        await settled(pilot)
+        before = len(transport.seen)
+        await pilot.press("g", "G")
+        await until(pilot, lambda: table.cursor_row == size - 1)
+        await settled(pilot)
+        assert not inbox_requests(transport.seen[before:], "100"), "G fetched a page it had"
+
+        # Enter in the text filter: the search of every page.
         assert not screen.query("#text-filter"), "the box is made by the first /"
-        await until(pilot, lambda: screen.feed.exact, what="the end found")
-        await pilot.press("slash", *"needle")
-        await until(pilot, lambda: table.row_count == 1, what="the loaded match")
+        assert screen.feed.exact and screen.feed.missing(250, 251) == [2], "page 2 unread"
+        # The focused box takes the text at once (typed key by key: the walk above).
+        await pilot.press("slash")
         box = screen.query_one("#text-filter", Input)
+        await until(pilot, lambda: box.has_focus, what="the box's focus")
+        box.value = "needle"
+        await until(pilot, lambda: table.row_count == 1, what="the loaded match")
         await pilot.press("enter")  # Enter: every page, not all loaded
         await until(pilot, lambda: isinstance(app.screen, SearchScreen), what="the search")
         search = app.screen
@@ -232,12 +266,16 @@ async def test_enter_searches_every_page_and_opens_a_match_beyond_those_loaded(
         await settled(pilot)
         # Shown in its list: never said to be in none while its page was on the way.
         assert not notices.saying("no list here shows it")
-        await pilot.press("slash", *"needle")
+        await pilot.press("slash")
+        await until(pilot, lambda: box.has_focus, what="the box's focus")
+        box.value = "needle"
         await until(pilot, lambda: screen.text == "needle", what="filtered")
         await pilot.press("escape")
         await until(pilot, lambda: not screen.text, what="cleared")
         assert box.value == ""
-        await pilot.press("slash", *"needle")
+        await pilot.press("slash")
+        await until(pilot, lambda: box.has_focus, what="the box's focus")
+        box.value = "needle"
         await until(pilot, lambda: screen.text == "needle", what="filtered")
         screen.post_message(OpenSubscriber("jane"))  # as the picker does
         await until(pilot, lambda: screen.subscriber_id == "jane", what="another subscriber")

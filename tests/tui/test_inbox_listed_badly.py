@@ -12,7 +12,7 @@ from inboxdesk.writes import WriteStore
 from tests.conftest import STAGING_KEY, ServiceFactory, jane_message
 from tests.hostile import inbox_listed_badly
 from tests.production_shaped import production_shaped
-from tests.tui.conftest import SIZE, Notices, until
+from tests.tui.conftest import SIZE, Notices, detail_text, until
 
 UNREADABLE, DEEP = jane_message(7), jane_message(9)
 
@@ -36,11 +36,11 @@ async def test_a_bad_inbox_page_costs_its_bad_message_only(
             assert screen.feed.message(DEEP) is not None
             table = screen.table
             await until(pilot, lambda: table.row_count > 0, what="the rows")
-            keys = {table.cursor_key}
-            while table.cursor_key != DEEP and len(keys) < 15:
-                await pilot.press("j")
-                keys.add(table.cursor_key)
+            deep = screen.feed.index_of(DEEP)
+            assert deep is not None
+            table.move_to(deep)
             await until(pilot, lambda: table.cursor_key == DEEP, what="the deep message")
+            await until(pilot, lambda: DEEP in detail_text(screen), what="its detail")
             await pilot.press("enter")
             await pilot.press("G")
             await until(pilot, lambda: table.cursor_key == jane_message(0), what="the last")

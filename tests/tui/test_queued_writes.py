@@ -1,6 +1,6 @@
 """Writes queued while the service is away outlive the session and are offered at the
-next start. (An undo while away is queued, not lost: tests/tui/test_inbox.py's marking
-walk.)"""
+next start; a write another key made is never offered. (An undo while away is queued,
+not lost: tests/tui/test_inbox.py's marking walk.)"""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from inboxdesk.tui.screens.queued import QueuedWritesScreen
 from inboxdesk.writes import WriteStore
 from inboxdesk.writes.model import Kind, Step, Where, Write
 from tests.client.faults import FaultTransport, connection_refused
-from tests.conftest import STAGING_KEY, Service, jane_message
+from tests.conftest import OTHER_KEY, STAGING_KEY, Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, until
 from tests.tui.test_app import Held
 from tests.tui.test_inbox import opened, stored
@@ -74,14 +74,9 @@ async def test_queued_writes_are_kept_and_offered_at_the_next_start(
             await until(pilot, lambda a=again: a.outbox.queued() == [], what="queue empty")
 
 
-def offered(app: InboxdeskApp) -> bool:
-    return isinstance(app.screen, QueuedWritesScreen) and bool(app.screen.query("#queued-list"))
-
-
-async def test_an_offer_dropped_sends_nothing(service: Service, tmp_path: Path) -> None:
-    """A write an earlier session queued (filed here as it files one) is offered; d drops
-    it, and nothing is sent."""
-    path = tmp_path / "writes.db"
+def queued_earlier(service: Service, path: Path) -> None:
+    """A mark of jane's newest message, queued in `path` as an earlier session files one
+    (with the key's fingerprint and the environment)."""
     store = WriteStore(path)
     caller = service.store.authenticate(STAGING_KEY)
     assert caller is not None
@@ -89,13 +84,36 @@ async def test_an_offer_dropped_sends_nothing(service: Service, tmp_path: Path) 
     made_with = app_for(service).client.key_fingerprint(store.secret)
     store.enqueue(Where.of(None, service.url, caller.environment_id), mark, made_with)
     store.close()
+
+
+def offered(app: InboxdeskApp) -> bool:
+    return isinstance(app.screen, QueuedWritesScreen) and bool(app.screen.query("#queued-list"))
+
+
+async def test_an_offer_dropped_sends_nothing_and_another_keys_write_is_never_offered(
+    service: Service, tmp_path: Path, notices: Notices
+) -> None:
+    """A write an earlier session queued (filed here as it files one) is offered; d drops
+    it, and nothing is sent. A write another key queued is never offered, and the app
+    says why: it is kept for that key."""
+    path = tmp_path / "writes.db"
+    queued_earlier(service, path)
+    store = WriteStore(path)
+    other = app_for(service, key=OTHER_KEY).client.key_fingerprint(store.secret)
+    mark = Write(Kind.MARK, "jane", (Step("read", (jane_message(10),)),))
+    store.enqueue(Where.of(None, service.url), mark, other)  # its environment unknown
+    store.close()
     again = app_for(service, writes=WriteStore(path))
-    async with again.run_test(size=SIZE) as pilot:
+    async with again.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await until(pilot, lambda: offered(again), what="offer")
+        listed = plain(again.screen.query_one("#queued-list", Static))
+        assert listed.count("mark 1 message read") == 1, "the other key's write not offered"
+        await until(pilot, lambda: notices.saying("made with another API key"), what="said")
         await pilot.press("d")
         await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
-        assert again.outbox.queued() == []
+        assert again.outbox.queued() == [] and again.outbox.held() == 1
     assert stored(service, jane_message(11)) == (False, False)
+    assert stored(service, jane_message(10)) == (False, True), "as the example has it"
 
 
 async def test_quitting_before_the_environment_is_known_still_asks_about_earlier_writes(

@@ -1,6 +1,7 @@
 """A read-only run of the app: no write key is bound (footer, help and palette offer
 none), the header says read-only, a write key does nothing, and writes queued by an
-earlier session are listed, never sent. Reading, History and copying still work."""
+earlier session are listed, never sent. Reading, History and copying still work. (An
+environment a profile marks read-only: tests/tui/test_read_only_follows.py.)"""
 
 from __future__ import annotations
 
@@ -15,17 +16,40 @@ from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
 from tests.tui.test_help_and_palette import footer_keys, help_of, palette
 from tests.tui.test_inbox import opened, stored
-from tests.tui.test_queued_writes import mark_read_while_away
+from tests.tui.test_queued_writes import queued_earlier
 
 WRITE_WORDS = {"Read", "Unread", "Seen", "Unseen", "All read", "Archive", "Snooze", "Undo"}
 
 
 async def test_no_write_key_is_bound_and_the_header_says_read_only(
-    service: Service, notices: Notices
+    service: Service, notices: Notices, tmp_path: Path
 ) -> None:
-    app = app_for(service, read_only=True)
+    """A read-only run: a write an earlier session queued is listed, never sent; no write
+    key is bound anywhere, the header says so, and a write key pressed says why."""
+    path = tmp_path / "writes.db"
+    queued_earlier(service, path)
+    app = app_for(service, writes=WriteStore(path), read_only=True)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, QueuedWritesScreen)
+                and bool(app.screen.query("#queued-list"))
+            ),
+            what="the list",
+        )
+        offer = app.screen
+        listed = plain(offer.query_one("#queued-list", Static))
+        assert "mark 1 message read of jane" in listed
+        assert "never sent" in plain(offer.query_one("#detail", Static))
+        assert not offer.query("#send") and not offer.query("#drop")
+        await pilot.press("s", "d")
+        await settled(pilot)
+        assert app.outbox.queued(), "neither sent nor dropped"
+        await pilot.press("l")
+        await until(pilot, lambda: not isinstance(app.screen, QueuedWritesScreen))
         screen = await opened(pilot)
+        assert len(app.outbox.queued()) == 1
         await until(pilot, lambda: "read-only" in app.title, what="the title")
         assert "read-only" in plain(screen.query_one("#subscriber", Static))
         active = {a.binding.action for a in screen.active_bindings.values()}
@@ -64,63 +88,5 @@ async def test_no_write_key_is_bound_and_the_header_says_read_only(
         await until(pilot, lambda: app.screen.id == "preferences", what="preferences")
         legend = plain(app.screen.query_one("#preference-legend", Static))
         assert "Space: turn" not in legend and "Read-only" in legend
-
-
-async def test_queued_writes_of_an_earlier_session_are_listed_never_sent(
-    service: Service, tmp_path: Path
-) -> None:
-    path = tmp_path / "writes.db"
-    async with mark_read_while_away(service, path) as (app, _):
-        app.exit()
-    again = app_for(service, writes=WriteStore(path), read_only=True)
-    async with again.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(again.screen, QueuedWritesScreen)
-                and bool(again.screen.query("#queued-list"))
-            ),
-            what="the list",
-        )
-        offer = again.screen
-        listed = plain(offer.query_one("#queued-list", Static))
-        assert "mark 1 message read of jane" in listed
-        assert "never sent" in plain(offer.query_one("#detail", Static))
-        assert not offer.query("#send") and not offer.query("#drop")
-        await pilot.press("s", "d")
-        await settled(pilot)
-        assert again.outbox.queued(), "neither sent nor dropped"
-        await pilot.press("l")
-        await until(pilot, lambda: not isinstance(again.screen, QueuedWritesScreen))
-        await settled(pilot)
-        assert len(again.outbox.queued()) == 1
+        assert len(app.outbox.queued()) == 1, "the earlier session's write stays queued"
     assert stored(service, jane_message(11)) == (False, False)
-
-
-async def test_an_environment_that_says_so_binds_no_write_key_there(service: Service) -> None:
-    """A profile's environment marked read_only: the app acting in it binds no write key
-    and says read-only, as the whole-run setting does."""
-    from inboxdesk.config import Settings
-    from inboxdesk.config.models import EnvironmentKey
-    from inboxdesk.tui.app import make_app
-    from tests.conftest import STAGING_KEY
-    from tests.tui.conftest import NOW
-
-    caller = service.store.authenticate(STAGING_KEY)
-    assert caller is not None
-    own = service.store.own_environment(caller)
-    held = {own["_id"]: EnvironmentKey(name=own["name"], api_key=STAGING_KEY, read_only=True)}
-    config = Settings(base_url=service.url, profile="look", environments=held)
-    app = make_app(config, subscriber_id="jane", clock=lambda: NOW, writes=WriteStore(None))
-    app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot)
-        await until(pilot, lambda: "read-only" in app.title, what="the title")
-        active = {a.binding.action for a in screen.active_bindings.values()}
-        assert not active & WRITE_ACTIONS
-        first = screen.table.cursor_key
-        assert first is not None
-        before = stored(service, first)
-        await pilot.press("r")
-        await settled(pilot)
-        assert stored(service, first) == before

@@ -49,9 +49,19 @@ async def test_read_only_follows_ctrl_e_both_ways(scoped: str, service: Service)
         await pilot.press("ctrl+e")
         screen = await inbox_of(pilot, "jane", 2)
         await until(pilot, lambda: app.title.endswith("Other · read-only"), what="read-only")
+        # An environment the profile marks read_only binds no write key there, and a
+        # write key pressed does nothing, as the whole-run setting does.
+        await until(
+            pilot,
+            lambda: not {a.binding.action for a in screen.active_bindings.values()} & WRITE_ACTIONS,
+            what="no write key bound",
+        )
         other = screen.table.cursor_key
         assert other is not None
         before = stored(service, other)
+        await pilot.press("r")
+        await settled(pilot)
+        assert stored(service, other) == before, "r changed nothing"
         event = await outbox.submit(mark_read(other))
         assert isinstance(event, Failed) and "Read-only" in str(event.error)
         assert stored(service, other) == before, "nothing reached Other"
