@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 from dataclasses import dataclass, field
 
 import httpx
 import pytest
+from textual.app import ScreenStackError
 from textual.widgets import Static
 
 from inboxdesk.config import Settings
@@ -174,3 +176,38 @@ async def test_a_slow_first_page_opens_the_inbox_loading_with_no_collection_unti
         await settled(pilot)
         assert len(first_pages(transport)) == 1, "the page asked for was awaited, not asked again"
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize(
+    "ended_at",
+    [
+        "the subscribers listed, before the inbox's screen is made",
+        "the inbox's screen composing",
+    ],
+)
+async def test_an_app_ended_while_the_inbox_opens_ends_without_a_crash(
+    service: Service, ended_at: str
+) -> None:
+    """`q`, SIGTERM or SIGHUP in the first instants: ending prunes every screen's
+    widgets, and a screen made or still mounting then would mount on none of them."""
+    from textual.events import Compose
+
+    from inboxdesk.tui.messages import SubscribersListed
+
+    app = app_for(service)
+    asked: list[str] = []
+
+    def end_there(message: object) -> None:
+        first = isinstance(message, SubscribersListed)
+        composing = False
+        if isinstance(message, Compose):
+            with contextlib.suppress(ScreenStackError):  # no screen yet
+                composing = isinstance(app.screen, InboxScreen) and not app.screen.is_mounted
+        if not asked and (first if ended_at.startswith("the subscribers") else composing):
+            asked.append(ended_at)
+            app.exit()
+
+    async with app.run_test(size=SIZE, message_hook=end_there) as pilot:
+        await until(pilot, lambda: app.return_code is not None, what="the app's end")
+    assert asked == [ended_at]
+    assert app.return_code == 0, "a crash ends the app with 1"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -9,9 +11,10 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events, on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
 from textual.content import Content
@@ -65,6 +68,9 @@ if TYPE_CHECKING:
 # The app answers a person: fail within seconds rather than retry for half a minute.
 APP_RETRY = RetryPolicy(attempts=3, base=0.2, cap=1.0, deadline=6.0)
 PROBE_SECONDS = 2.0
+# An end asked while a screen mounts waits for it, this often, this long at most.
+EXIT_STEP = 0.01
+EXIT_WAIT = 2.0
 
 
 def _app_commands() -> type[Provider]:
@@ -371,8 +377,35 @@ class InboxdeskApp(App[None]):
         acted in), as one would write it; None if writes are allowed."""
         return read_only_reason(self.settings, self.held_keys.held)
 
+    def exit(
+        self,
+        result: None = None,
+        return_code: int = 0,
+        message: RenderableType | None = None,
+        *,
+        waited: float = 0.0,
+    ) -> None:
+        """End the app, once the screen it shows has mounted: ending prunes every
+        screen's widgets, and a screen still mounting (`q`, SIGTERM or SIGHUP in the
+        first instants) would run its on_mount on none of them and crash."""
+        try:
+            mounting = self.is_running and not self.screen.is_mounted
+        except ScreenStackError:  # before the first screen
+            mounting = False
+        if not mounting or waited >= EXIT_WAIT:
+            super().exit(result, return_code, message)
+            return
+        # Asked again a moment later, on the loop itself: a message or a timer of the
+        # app would wait behind the mount.
+        asyncio.get_running_loop().call_later(
+            EXIT_STEP,
+            functools.partial(self.exit, result, return_code, message, waited=waited + EXIT_STEP),
+        )
+
     def show_environment(self, scope: Scope | None = None) -> None:
         """The header: the profile and the environment acted in (after the first frame)."""
+        if self.return_code is not None:
+            return  # ending: the header's parts may be gone already
         where = header_environment(self.held_keys.held, scope)
         mark = " · read-only" if self.read_only is not None else ""
         profile = clip(self.settings.profile or "no profile", 20)

@@ -195,7 +195,10 @@ class Views:
 
     def open(self, name: str, ask: object = None) -> Screen[Any] | None:
         """Switch to the view's mode, and have its screen show `ask` (None: as it is).
-        None, and nothing done, while the inbox is not open (not connected yet)."""
+        None, and nothing done, while the inbox is not open (not connected yet), or once
+        the app is ending (a screen composed while it prunes them would crash)."""
+        if self.app.return_code is not None:
+            return None
         if self.built(INBOX) is None and not (name == INBOX and isinstance(ask, SubscribersListed)):
             return None
         screen = self.built(name)
