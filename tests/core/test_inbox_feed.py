@@ -9,6 +9,7 @@ from inboxdesk.core.inbox.feed import (
     PAGE_SIZE,
     Feed,
     Filtered,
+    no_longer_listed,
     targets,
 )
 from inboxdesk.models import FeedItem
@@ -151,3 +152,21 @@ async def test_a_write_adjusts_the_counts_from_its_answer_without_counting_again
             client, "jane", await loading.counts(client, "jane", V2), V2
         )
         assert (fresh.unread.value, fresh.unseen.value) == (unread - 1, unseen - 1)
+
+
+def test_a_selected_row_a_page_no_longer_lists_is_named_unless_it_moved_to_a_loaded_page(
+    tmp_path: object,
+) -> None:
+    """What a refresh takes out of the selection: the rows its page dropped, not those
+    that only moved to another page still loaded, nor rows that were never selected."""
+    messages = jane_messages(tmp_path)
+    ids = [m.id or "" for m in messages]
+    feed = Feed()
+    feed.add_page(0, messages[:8], has_more=True, total=None)
+    feed.add_page(1, messages[8:], has_more=False, total=None)
+    before = feed.pages[0]
+    # 1 and 2 archived, 3 pushed down to page 1 (loaded), 4 gone but never selected.
+    feed.add_page(0, [m for n, m in enumerate(messages[:8]) if n not in (1, 2, 3, 4)], True, None)
+    feed.add_page(1, [messages[3], *messages[8:]], False, None)
+    assert no_longer_listed({ids[0], ids[1], ids[2], ids[3]}, before, feed) == {ids[1], ids[2]}
+    assert no_longer_listed(set(), before, feed) == frozenset()

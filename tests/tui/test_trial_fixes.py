@@ -50,8 +50,7 @@ async def test_archive_says_what_it_changed_and_a_refresh_keeps_the_cursor_on_it
 
         await pilot.press("1")
         await until(pilot, lambda: app.screen is screen, what="the inbox again")
-        await pilot.press("escape")  # the selection emptied: `e` acts on the cursor's row
-        await until(pilot, lambda: not screen.selected, what="no selection")
+        assert screen.selected == {jane_message(n) for n in (11, 10, 9)}
         await pilot.press("j")  # message 7, below the archived rows kept in place
         assert table.cursor_key == jane_message(7)
         archive(service, jane_message(8))  # above it, by someone else
@@ -59,6 +58,10 @@ async def test_archive_says_what_it_changed_and_a_refresh_keeps_the_cursor_on_it
         await until(pilot, lambda: jane_message(8) not in shown_ids(table), what="refreshed")
         assert not {jane_message(n) for n in (11, 10, 9)} & set(shown_ids(table))
         assert table.cursor_key == jane_message(7)
+        # The archived three are listed no more: unselected, so `e` acts on the cursor's
+        # row alone, never on messages out of sight.
+        assert not screen.selected
+        assert notices.saying("3 selected messages are no longer listed here: unselected.")
         await pilot.press("e")  # 7
         await until(pilot, lambda: state(service, jane_message(7))[0], what="archived")
         await until(pilot, lambda: len(notices.saying("Archived 1 message.")) == 2)

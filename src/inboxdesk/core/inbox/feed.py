@@ -336,6 +336,15 @@ class Filtered:
         return next((n for n, r in enumerate(self.found) if r.id == message_id), None)
 
 
+def no_longer_listed(selected: Iterable[str], before: Iterable[Row], feed: Feed) -> frozenset[str]:
+    """The selected rows of a page before its new answer that the listing no longer
+    holds (archived, snoozed or deleted since, here or elsewhere): not the user's to act
+    on any more, though they stay selected in no view. A row only moved to another loaded
+    page is still listed."""
+    chosen = frozenset(selected)
+    return frozenset(row.id for row in before if row.id in chosen and feed.index_of(row.id) is None)
+
+
 def targets(selected: Iterable[str], cursor_id: str | None, feed: Feed) -> list[str]:
     """The ids an action applies to: the selection in feed order (ids no longer loaded
     last), else the highlighted message."""

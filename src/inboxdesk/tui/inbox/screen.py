@@ -29,7 +29,7 @@ from inboxdesk.client.inbox import NoV2Inbox
 from inboxdesk.client.source import V1, V2, InboxSource
 from inboxdesk.core.delivery.follow_feed import FAST, Follow
 from inboxdesk.core.inbox import ends, loading
-from inboxdesk.core.inbox.feed import Filtered, Row, apply_answer, targets
+from inboxdesk.core.inbox.feed import Filtered, Row, apply_answer, no_longer_listed, targets
 from inboxdesk.core.inbox.listing import Listing, ListingState, pages_in_view
 from inboxdesk.core.inbox.placing import Anchor, Move, goto_tabs, place
 from inboxdesk.core.inbox.plans import INBOX_ACTIONS, InboxPlan, MarkAllPlan, MarkPlan, able
@@ -578,7 +578,9 @@ class InboxScreen(ServiceScreen):
         if self.following and event.page == 0 and event.items and event.items[0].id != self._top_id:
             self._top_id = event.items[0].id
             self._follow.changed_at = self.context.clock().timestamp()
+        before = self.feed.pages.get(event.page, [])
         changed = self.feed.add_page(event.page, event.items, event.has_more, event.total)
+        self._unselect_gone(no_longer_listed(self.selected, before, self.feed))
         self.feed.drop_far(self.table.cursor_row, round(self.table.scroll_y))
         self.has_rows = len(self.feed) > 0
         if self.text:
@@ -601,6 +603,15 @@ class InboxScreen(ServiceScreen):
             self.call_after_refresh(self._search_end_of, self.listing)
         self.show_status()
         self._go()  # a go-to waiting for this listing's rows
+
+    def _unselect_gone(self, gone: frozenset[str]) -> None:
+        """A write never reaches a message the listing no longer shows: one gone since
+        it was selected leaves the selection, and the user is told."""
+        if not gone:
+            return
+        self.selected = self.selected - gone
+        many = f"{len(gone)} selected messages are" if len(gone) > 1 else "A selected message is"
+        self.notify(f"{many} no longer listed here: unselected.", timeout=5, markup=False)
 
     def on_older_service(self, event: OlderService) -> None:
         """An older service: the v1 feed from now on, said once."""
