@@ -23,6 +23,7 @@ from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import ARCHIVED_MARK, MessageTable, column_widths
 from tests.client.faults import FaultTransport, connection_refused, status
 from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
+from tests.server.test_inbox_bulk import jane as jane_count
 from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, settled, until
 
 
@@ -307,18 +308,6 @@ async def test_marking_selecting_and_undoing(
         assert not screen.selected and app.outbox.last("joe") is None
         await until(pilot, lambda: table.row_count == 3 and screen.counts is not None)
         assert set(shown_ids(table)) == set(JOE_MESSAGES)
-
-
-def jane_count(service: Service, where: str) -> int:
-    """How many of jane's messages the service stores `where` (an SQL condition)."""
-    subscriber = service.row(
-        "SELECT id FROM subscribers WHERE json_extract(doc, '$.subscriberId') = 'jane'"
-    )[0]
-    return int(
-        service.row(
-            f"SELECT COUNT(*) FROM messages WHERE subscriber_pk = ? AND ({where})", subscriber
-        )[0]
-    )
 
 
 async def test_mark_all_asks_with_the_count_and_can_be_undone(
