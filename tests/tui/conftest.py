@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import DataTable
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.config import Settings
@@ -56,6 +58,30 @@ def app_for(
     app.animation_level = "none"  # scrolling jumps, so Pilot need not wait for animations
     app.probe_seconds = 0.2  # a service that is back is found without a 2 s wait
     return app
+
+
+S = TypeVar("S", bound=Screen[Any])
+
+
+async def view_listing(
+    pilot: Pilot[None],
+    key: str,
+    screen: type[S],
+    table: type[DataTable[Any]],
+    rows: int,
+    what: str,
+) -> S:
+    """Press a view's key and wait for its screen with `rows` rows in its table."""
+    app = pilot.app
+    await pilot.press(key)
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, screen) and app.screen.query_one(table).row_count == rows,
+        what=what,
+    )
+    shown = app.screen
+    assert isinstance(shown, screen)
+    return shown
 
 
 async def settled(pilot: Pilot[None], timeout: float = 8.0) -> None:

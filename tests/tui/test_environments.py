@@ -35,7 +35,7 @@ from tests.conftest import (
     jane_message,
 )
 from tests.production_shaped import production_shaped
-from tests.tui.conftest import SIZE, Notices, plain, until
+from tests.tui.conftest import SIZE, Notices, plain, until, view_listing
 
 STAGING, OTHER = "65d000000000000000000002", "65d000000000000000000003"
 SENTINEL = "sk_test_SENTINEL0123456789abcdefZQXW"
@@ -97,16 +97,7 @@ async def test_ctrl_e_switches_the_environment_and_the_views_follow(
         assert "⚠" not in header(app)
         # Integrations merges both keys' listings; a switch of a primary in Other goes
         # with Other's key (the server refuses Staging's there).
-        await pilot.press("2")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, IntegrationsScreen)
-                and app.screen.query_one(IntegrationTable).row_count == 10
-            ),
-            what="view 2",
-        )
-        screen = app.screen
+        screen = await view_listing(pilot, "2", IntegrationsScreen, IntegrationTable, 10, "view 2")
         table = screen.query_one(IntegrationTable)
         table.move_cursor(row=table.get_row_index(OTHER_SMTP))
         await pilot.pause()
@@ -189,13 +180,8 @@ async def test_a_403_names_both_environments_never_the_key(
         app = app_on(url, BOTH[0])
         async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
             await inbox_of(pilot, "jane", 12)
-            await pilot.press("2")
-            await until(
-                pilot,
-                lambda: (
-                    isinstance(app.screen, IntegrationsScreen)
-                    and app.screen.query_one(IntegrationTable).row_count == 10
-                ),
+            await view_listing(
+                pilot, "2", IntegrationsScreen, IntegrationTable, 10, "the integrations"
             )
             table = app.screen.query_one(IntegrationTable)
             table.move_cursor(row=table.get_row_index(OTHER_SMTP))

@@ -58,7 +58,15 @@ from tests.hostile import (
     listed_twice,
 )
 from tests.production_shaped import production_shaped
-from tests.tui.conftest import DETAIL_PARTS, Notices, app_for, detail_text, plain, until
+from tests.tui.conftest import (
+    DETAIL_PARTS,
+    Notices,
+    app_for,
+    detail_text,
+    plain,
+    until,
+    view_listing,
+)
 
 MESSAGES = len(ATTACKS) + 2  # one per attack, the 10,000-character title, the blocks
 SIZE = (220, 50)  # wide: the detail pane at its widest, so fewer lines to click
@@ -295,17 +303,9 @@ async def hostile_walk(
     await pilot.press("escape")
     await until(pilot, lambda: isinstance(app.screen, InboxScreen))
 
-    await pilot.press("2")
-    await until(
-        pilot,
-        lambda: (
-            isinstance(app.screen, IntegrationsScreen)
-            and app.screen.query_one(IntegrationTable).row_count == 3
-        ),
-        what="the hostile integrations",
+    screen = await view_listing(
+        pilot, "2", IntegrationsScreen, IntegrationTable, 3, "the hostile integrations"
     )
-    screen = app.screen
-    assert isinstance(screen, IntegrationsScreen)
     table = screen.query_one(IntegrationTable)
     credentials = 0
     for n in range(3):

@@ -25,24 +25,13 @@ from tests.conftest import (
     Service,
     ServiceFactory,
 )
-from tests.tui.conftest import ORG_WIDE, Notices, app_for, plain, settled, until
+from tests.tui.conftest import ORG_WIDE, Notices, app_for, plain, settled, until, view_listing
 from tests.tui.test_inbox import opened
 
 
 async def integrations(pilot: Pilot[None]) -> IntegrationsScreen:
-    app = pilot.app
     await opened(pilot)
-    await pilot.press("2")
-    await until(
-        pilot,
-        lambda: (
-            isinstance(app.screen, IntegrationsScreen)
-            and app.screen.query_one(IntegrationTable).row_count == 10
-        ),
-        what="integrations",
-    )
-    assert isinstance(app.screen, IntegrationsScreen)
-    return app.screen
+    return await view_listing(pilot, "2", IntegrationsScreen, IntegrationTable, 10, "integrations")
 
 
 async def go_to(pilot: Pilot[None], screen: IntegrationsScreen, integration_id: str) -> None:

@@ -21,7 +21,7 @@ from inboxdesk.tui.preferences.schedule_editor import ScheduleEditor
 from inboxdesk.tui.preferences.screen import PreferencesScreen
 from tests.conftest import Service, ServiceFactory
 from tests.preference_fixture import preference_fixture
-from tests.tui.conftest import Notices, app_for, plain, until
+from tests.tui.conftest import Notices, app_for, plain, until, view_listing
 
 SMALL = (80, 24)
 # A critical workflow's name from the service: markup and an escape, shown as text.
@@ -138,15 +138,7 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         await until(pilot, lambda: not order_email(service), what="email off again")
         assert not isinstance(app.screen, PreferenceConfirm)
 
-        await pilot.press("3")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, HistoryScreen)
-                and app.screen.query_one(HistoryTable).row_count == 2
-            ),
-            what="both writes in History",
-        )
+        await view_listing(pilot, "3", HistoryScreen, HistoryTable, 2, "both writes in History")
         detail = plain(app.screen.query_one("#history-entry", Static))
         assert "email off for Order shipped" in detail
         assert "on (the subscriber's choice) → off (the subscriber's choice)" in detail
@@ -177,14 +169,8 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         ]
         await until(pilot, lambda: "Europe/London" in schedule_said(app), what="redrawn")
         assert "mon  09:05-17:30" in schedule_said(app) and "sun  closed" in schedule_said(app)
-        await pilot.press("3")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, HistoryScreen)
-                and app.screen.query_one(HistoryTable).row_count == 4
-            ),
-            what="the schedule's write in History",
+        await view_listing(
+            pilot, "3", HistoryScreen, HistoryTable, 4, "the schedule's write in History"
         )
         await pilot.press("g", "z")  # the newest entry: the schedule
         await until(

@@ -23,7 +23,7 @@ from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.screens.help import HelpScreen
 from tests.conftest import MAILGUN, Service
-from tests.tui.conftest import app_for, until
+from tests.tui.conftest import app_for, until, view_listing
 from tests.tui.test_inbox import opened as opened_rows
 from tests.tui.test_inbox_v2 import header
 
@@ -85,16 +85,8 @@ async def test_inbox_integrations_and_set_primary(
     async def walk(pilot: Pilot[None], draw: Draw) -> None:
         await opened(pilot)
         await draw("inbox")
-        await pilot.press("2")
         app = pilot.app
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, IntegrationsScreen)
-                and app.screen.query_one(IntegrationTable).row_count == 10
-            ),
-            what="the integrations",
-        )
+        await view_listing(pilot, "2", IntegrationsScreen, IntegrationTable, 10, "the integrations")
         table = app.screen.query_one(IntegrationTable)
         table.move_cursor(row=table.get_row_index(MAILGUN))
         await draw("integrations")

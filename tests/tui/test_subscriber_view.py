@@ -22,7 +22,7 @@ from inboxdesk.tui.subscriber.screen import SubscriberScreen
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.subscriber_fixture import SENTINEL, subscriber_fixture
-from tests.tui.conftest import Notices, app_for, plain, until
+from tests.tui.conftest import Notices, app_for, plain, until, view_listing
 from tests.tui.test_command_line import line
 
 SMALL = (100, 30)
@@ -113,15 +113,7 @@ async def test_grace_s_phone_fixed_and_ada_s_token_typed_unseen(
         await until(pilot, lambda: "+14155550100" in shown_text(app), what="redrawn")
         assert "sms has no phone number" not in shown_text(app)
 
-        await pilot.press("3")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, HistoryScreen)
-                and app.screen.query_one(HistoryTable).row_count == 1
-            ),
-            what="the change in History",
-        )
+        await view_listing(pilot, "3", HistoryScreen, HistoryTable, 1, "the change in History")
         detail = plain(app.screen.query_one("#history-entry", Static))
         assert '"phone": null' in detail and '"phone": "+14155550100"' in detail
         await pilot.press("z")
