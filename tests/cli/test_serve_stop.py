@@ -9,6 +9,7 @@ SIGINT: tests/command_line.py as_from_a_terminal)."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import signal
 import sqlite3
@@ -58,8 +59,16 @@ def left_whole(db: Path, tmp_path: Path, subscriber: str, err: str) -> None:
     assert unread == 0
 
 
-def test_sigterm_merges_its_log_and_lets_go_of_its_lock(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("stop_with", "exit_code"),
+    [(signal.SIGTERM, 0), (signal.SIGINT, 130)],  # 130: as a shell reports Ctrl-C
+    ids=["sigterm", "ctrl-c"],
+)
+def test_a_stop_merges_its_log_and_lets_go_of_its_lock(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    stop_with: signal.Signals,
+    exit_code: int,
 ) -> None:
     db = tmp_path / "local.db"
     written: list[str] = []
@@ -68,23 +77,11 @@ def test_sigterm_merges_its_log_and_lets_go_of_its_lock(
         key = (tmp_path / "local-keys" / "staging.key").read_text().strip()
         written.append(write_while_served(db, url, key))
 
-    code, _, err = serving(capsys, "--db", str(db), "--load", str(EXAMPLE), during=write)
-    assert code == 0, err
-    left_whole(db, tmp_path, written[0], err)
-
-
-def test_ctrl_c_merges_its_log_and_lets_go_of_its_lock(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db = tmp_path / "local.db"
-    written: list[str] = []
-
-    def write(url: str, banner: str) -> None:
-        key = (tmp_path / "local-keys" / "staging.key").read_text().strip()
-        written.append(write_while_served(db, url, key))
-
-    args = ("--db", str(db), "--load", str(EXAMPLE))
-    with as_from_a_terminal():
-        code, _, err = serving(capsys, *args, during=write, stop_with=signal.SIGINT)
-    assert code == 130, err  # as a shell reports a command ended by Ctrl-C
+    # Ctrl-C comes from a terminal, to the command's own thread.
+    sent_by = as_from_a_terminal() if stop_with == signal.SIGINT else contextlib.nullcontext()
+    with sent_by:
+        code, _, err = serving(
+            capsys, "--db", str(db), "--load", str(EXAMPLE), during=write, stop_with=stop_with
+        )
+    assert code == exit_code, err
     left_whole(db, tmp_path, written[0], err)
