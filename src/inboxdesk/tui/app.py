@@ -404,8 +404,6 @@ class InboxdeskApp(App[None]):
 
     def show_environment(self, scope: Scope | None = None) -> None:
         """The header: the profile and the environment acted in (after the first frame)."""
-        if self.return_code is not None:
-            return  # ending: the header's parts may be gone already
         where = header_environment(self.held_keys.held, scope)
         mark = " · read-only" if self.read_only is not None else ""
         profile = clip(self.settings.profile or "no profile", 20)
