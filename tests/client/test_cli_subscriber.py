@@ -146,6 +146,9 @@ def test_read_only_and_the_service_gone(
     assert sys.stdin.read() == SENTINEL
     monkeypatch.delenv("INBOXDESK_READ_ONLY")
     monkeypatch.setenv("INBOXDESK_BASE_URL", "http://127.0.0.1:9")
+    # Nothing listens there: a deadline of its own ends the retries' waits (about 3 s
+    # by default), as a user may set it; what it proves is the failure, not the waits.
+    monkeypatch.setenv("INBOXDESK_DEADLINE", "0.3")
     code, _, err = run(capsys, "set-subscriber", "grace.hopper", "--phone", "+14155550100")
     assert code == 1 and "127.0.0.1:9" in err
 
@@ -160,7 +163,10 @@ def test_the_service_gone_between_the_read_and_the_change(
 
     def gone_for_writes(request: httpx.Request) -> httpx.Response:
         if request.method != "GET":
-            return httpx.Response(503, json={"statusCode": 503, "message": "Service Unavailable"})
+            # Retry-After: 0, so that the client's retries of a 503 go at once (the
+            # schedule is tests/client/test_faults.py's to prove).
+            body = {"statusCode": 503, "message": "Service Unavailable"}
+            return httpx.Response(503, json=body, headers={"Retry-After": "0"})
         answer = forward.get(request.url.raw_path.decode(), headers=request.headers)
         return httpx.Response(answer.status_code, content=answer.content, headers=answer.headers)
 

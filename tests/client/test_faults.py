@@ -54,8 +54,12 @@ async def test_connection_dropped_then_back_applies_once(counted: Counted) -> No
     assert counted.store.applied["set_primary"] == 1
 
 
+# The slow service's delay: one for the three tests, so that one app serves them.
+SLOW = 0.6
+
+
 async def test_slow_server_times_out_then_replays_with_the_same_key(make_counted: Any) -> None:
-    service = make_counted(operation_delay=0.6)
+    service = make_counted(operation_delay=SLOW)
     transport = FaultTransport()
     retry = RetryPolicy(attempts=10, base=0.05, cap=0.2, deadline=15)
     async with service.client(transport=transport, timeout=0.3, retry=retry) as client:
@@ -67,7 +71,7 @@ async def test_slow_server_times_out_then_replays_with_the_same_key(make_counted
 
 
 async def test_slow_server_past_the_deadline_is_a_timeout(make_counted: Any) -> None:
-    service = make_counted(operation_delay=1.0)
+    service = make_counted(operation_delay=SLOW)
     async with service.client(timeout=0.2, retry=RetryPolicy(attempts=1)) as client:
         with pytest.raises(TimedOut) as failure:
             await client.set_primary(MAILGUN)
@@ -77,7 +81,7 @@ async def test_slow_server_past_the_deadline_is_a_timeout(make_counted: Any) -> 
 async def test_retry_that_finds_its_first_try_running_says_so(make_counted: Any) -> None:
     from inboxdesk.client import ConflictError
 
-    service = make_counted(operation_delay=1.0)
+    service = make_counted(operation_delay=SLOW)
     retry = RetryPolicy(attempts=2, base=0.01, deadline=0.5)
     async with service.client(timeout=0.2, retry=retry) as client:
         with pytest.raises(ConflictError) as failure:
