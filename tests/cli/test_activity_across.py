@@ -16,7 +16,7 @@ from inboxdesk.client.feed import FeedFilter, scan_feed
 from inboxdesk.core.delivery.grouping import group
 from tests.client.conftest import run
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
-from tests.feed_fixture import FILLER, STORIES, feed_fixture
+from tests.feed_fixture import FILLER, STORIES, recent_feed_fixture
 from tests.production_shaped import production_shaped
 
 
@@ -24,7 +24,7 @@ from tests.production_shaped import production_shaped
 def everyone(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, make_service: ServiceFactory
 ) -> Service:
-    service = make_service(feed_fixture())
+    service = make_service(recent_feed_fixture())
     monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
     monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)

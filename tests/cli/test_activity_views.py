@@ -21,13 +21,13 @@ from inboxdesk.server.store.activity import StagedNotification
 from tests.client.conftest import run
 from tests.command_line import ctrl_c_when, real_profile
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
-from tests.feed_fixture import at, feed_fixture
+from tests.feed_fixture import at, recent_feed_fixture
 
 
 @pytest.fixture
 def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, make_service: ServiceFactory) -> Service:
     """A real profile: the config file where the user's own lives, under a temp HOME."""
-    service = make_service(feed_fixture())
+    service = make_service(recent_feed_fixture())
     real_profile(monkeypatch, tmp_path, service.url, STAGING_KEY)
     return service
 
@@ -117,7 +117,7 @@ def _stage_newer(service: Service) -> str:
 def test_follow_prints_what_arrives_meanwhile(
     make_service: ServiceFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    service = make_service(feed_fixture())
+    service = make_service(recent_feed_fixture())
     waits: list[float] = []
 
     async def sleep(seconds: float) -> None:
@@ -148,7 +148,7 @@ def test_follow_ends_on_ctrl_c_with_exit_0(
 ) -> None:
     """The newest notifications as JSON lines, each flushed as it comes, then Ctrl-C ends
     it, 0."""
-    service = make_service(feed_fixture())
+    service = make_service(recent_feed_fixture())
     monkeypatch.setenv("INBOXDESK_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("INBOXDESK_BASE_URL", service.url)
     monkeypatch.setenv("NOVU_SECRET_KEY", STAGING_KEY)

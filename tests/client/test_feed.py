@@ -17,13 +17,13 @@ from inboxdesk.client.feed import BeyondRetention, FeedFilter, FeedScan, feed_fi
 from inboxdesk.core.delivery.grouping import Grouping
 from inboxdesk.models.delivery import ActivityNotification
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
-from tests.feed_fixture import FAILED_LAST_HOUR, FILLER, STORIES, feed_fixture
+from tests.feed_fixture import FAILED_LAST_HOUR, FILLER, STORIES, recent_feed_fixture
 from tests.production_shaped import production_shaped
 
 
 @pytest.fixture
 def everyone(make_service: ServiceFactory) -> Service:
-    return make_service(feed_fixture())
+    return make_service(recent_feed_fixture())
 
 
 def _ago(hours: float) -> str:
