@@ -197,27 +197,36 @@ def test_the_demo_on_a_fresh_machine_keeps_its_keys_private_and_its_profile_comm
     assert f"127.0.0.1:{port}" in capsys.readouterr().out
 
 
-def test_a_host_beyond_loopback_is_warned_about(
+def test_a_service_for_others_warns_prints_names_safe_and_answers_org_wide(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """One start of the command (each builds the service's app) for what its flags and
+    fixtures change: a host beyond loopback is warned about and the banner's commands
+    still name loopback; a fixture's names are printed safe; --org-wide-integrations
+    answers as an older deployment; a database that holds keys is its owner's alone."""
+    hostile = {"environments": [{"name": "Stag\x1b]0;pwned\x07ing"}]}
+    names = tmp_path / "f.json"
+    names.write_text(json.dumps(hostile))
+
+    def listed(url: str, banner: str) -> None:
+        answer = httpx.get(
+            f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {STAGING_KEY}"}
+        )
+        assert answer.status_code == 200
+        assert len({i["_environmentId"] for i in answer.json()["data"]}) == 2
+
     db = tmp_path / "local.db"
-    args = ("--db", str(db), "--load", str(EXAMPLE), "--host", "0.0.0.0")
-    code, out, err = serving(capsys, *args)
+    args = ("--db", str(db), "--load", str(EXAMPLE), "--load", str(names))
+    flags = ("--host", "0.0.0.0", "--org-wide-integrations")
+    code, out, err = serving(capsys, *args, *flags, during=listed)
     assert code == 0, err
     assert "warning: --host 0.0.0.0 is not loopback" in err
     key = (tmp_path / "local-keys" / "other.key").read_text().strip()
     assert key not in out and f"Other API key ••••{key[-4:]}" in out
     assert "--base-url http://127.0.0.1:" in out
-
-
-def test_fixture_names_are_printed_safe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    fixture = {"environments": [{"name": "Stag\x1b]0;pwned\x07ing"}]}
-    path = tmp_path / "f.json"
-    path.write_text(json.dumps(fixture))
-    code, out, err = serving(capsys, "--db", str(tmp_path / "local.db"), "--load", str(path))
-    assert code == 0, err
-    assert "API key" in out
     assert "\x1b" not in out and "\x07" not in out and "Stag␛]0;pwned" in out
+    # It holds keys: the database is its owner's alone.
+    assert db.stat().st_mode & 0o077 == 0
 
 
 def test_an_empty_keyless_database_offers_the_demo(
@@ -230,21 +239,3 @@ def test_an_empty_keyless_database_offers_the_demo(
     assert "local service on" in out
     assert f"run `inboxdesk serve --demo --db {db}` for demo data" in err
     assert "API key ••••" not in out, "nothing seeded without asking"
-
-
-def test_org_wide_integrations_answers_as_an_older_deployment(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    def listed(url: str, banner: str) -> None:
-        answer = httpx.get(
-            f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {STAGING_KEY}"}
-        )
-        assert answer.status_code == 200
-        assert len({i["_environmentId"] for i in answer.json()["data"]}) == 2
-
-    db = tmp_path / "local.db"
-    args = ("--db", str(db), "--load", str(EXAMPLE), "--org-wide-integrations")
-    code, _, err = serving(capsys, *args, during=listed)
-    assert code == 0, err
-    # It holds keys: the database is its owner's alone.
-    assert db.stat().st_mode & 0o077 == 0
