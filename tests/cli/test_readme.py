@@ -33,6 +33,7 @@ import pytest
 from inboxdesk.cli import main
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
+from tests.shared_service import SharedService
 from tests.templates import demo_store
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -89,10 +90,14 @@ sys.exit(answer["code"])
 
 
 @pytest.fixture
-def demo(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def demo(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, shared_thread: SharedService
+) -> Iterator[str]:
     """The demo's service as `inboxdesk serve --demo --db demo.db` leaves it, in the
     folder the README's commands run in: seeded now, each environment's key in
-    demo-keys/, per-context preferences on. Its URL."""
+    demo-keys/, per-context preferences on. Its URL. It serves the app the run built for
+    these settings (the context-preference tests' too): building one costs a quarter of a
+    CPU-second."""
     db = tmp_path / "demo.db"
     store, loaded = demo_store(tmp_path_factory, db)
     keys = tmp_path / "demo-keys"
@@ -103,7 +108,8 @@ def demo(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
         target.chmod(0o600)
     settings = ServerSettings(db_path=db, context_preferences=True)
     try:
-        with ServiceThread(settings, store) as service:
+        app = shared_thread.app_for(settings, store)
+        with ServiceThread(settings, store, app=app) as service:
             yield service.url
     finally:
         store.close()

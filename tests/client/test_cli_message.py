@@ -4,6 +4,7 @@ miss, against the local service; and the lookup under it."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,8 +26,11 @@ MANY = 2_345  # three pages of /v1/messages; ada's odd-numbered messages are unr
 START = datetime(2025, 1, 1, tzinfo=UTC)
 
 
+@functools.cache
 def crowded() -> dict[str, Any]:
-    """The example, with MANY older in-app messages for ada, some sharing a transaction."""
+    """The example, with MANY older in-app messages for ada, some sharing a transaction.
+    Made once a process: the same object each time, so its template's key is hashed once
+    (nothing changes it)."""
     fixture = copy.deepcopy(read_fixture(EXAMPLE))
     staging = fixture["environments"][0]
     staging["subscribers"].append({"subscriberId": "ada", "firstName": "Ada"})
