@@ -118,10 +118,10 @@ def test_a_slow_drip_past_the_deadline_is_one_line(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("INBOXDESK_DEADLINE", "0.5")
+    monkeypatch.setenv("INBOXDESK_DEADLINE", "0.25")
     serve(feed_answers(Reply(body=repeated(b" ", 500), drip=0.02)))
     code, _, err = run(capsys, "messages", "jane")
-    one_error(code, err, "within 0.5 s")
+    one_error(code, err, "within 0.25 s")
 
 
 def test_all_stops_at_max_pages(

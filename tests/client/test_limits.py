@@ -88,24 +88,24 @@ async def test_a_slow_drip_body_ends_at_the_deadline() -> None:
     # A byte every 20 ms never trips the 10 s read timeout: only the deadline ends it.
     drip = Reply(body=repeated(b" ", 500), drip=0.02)
     with HostileServer(lambda _: drip) as server:
-        async with client(server, deadline=0.5) as api:
+        async with client(server, deadline=0.25) as api:
             started = time.monotonic()
             with pytest.raises(DeadlineExceeded) as failure:
                 await api.feed("jane")
     assert time.monotonic() - started < 5, "ended near the deadline, not the timeout"
-    assert "within 0.5 s" in failure.value.message
+    assert "within 0.25 s" in failure.value.message
     assert "INBOXDESK_DEADLINE" in failure.value.hint
 
 
 async def test_retries_stop_at_the_deadline() -> None:
-    busy = Reply(503, b"{}", {"Retry-After": "0.2"})
+    busy = Reply(503, b"{}", {"Retry-After": "0.1"})
     with HostileServer(lambda _: busy) as server:
         retry = RetryPolicy(attempts=50, deadline=30)
-        options = ClientOptions(retry=retry, limits=Limits(deadline=1.0))
+        options = ClientOptions(retry=retry, limits=Limits(deadline=0.5))
         async with InboxClient(server.url, KEY, options) as api:
             with pytest.raises((ServerError, DeadlineExceeded)):
                 await api.list_integrations()
-    # 0.2 s apart within 1 s: about 5 tries, where the retry policy alone allows 50.
+    # 0.1 s apart within 0.5 s: about 5 tries, where the retry policy alone allows 50.
     assert 2 <= len(server.seen) <= 7
 
 
