@@ -154,7 +154,7 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         await pilot.press("down")
         await until(pilot, lambda: whole not in str(strip.content), what="follows the cursor")
 
-        # (`f`, failed only: the everyone walk of tests/tui/test_activity_across.py.)
+        # (`f`, failed only: the everyone walk of tests/tui/test_command_line.py.)
         await pilot.press("c")  # the in-app channel
         await until(pilot, lambda: rows(app) == 2, what="in-app ones")
         await pilot.press("escape")
