@@ -80,16 +80,16 @@ def text(app: InboxdeskApp) -> str:
     return app.screen.query_one(TimelineView).text
 
 
-async def timeline_of(pilot: Pilot[None], transaction: str, message: bool) -> TimelineScreen:
-    """`ctrl+g` to the transaction: its in-app message, whose `d` opens the timeline, or
-    (none yet) the timeline itself."""
+async def timeline_of(pilot: Pilot[None], transaction: str, by: str) -> TimelineScreen:
+    """The transaction's timeline, from the inbox: by `ctrl+g` (a notification with no
+    in-app message yet: the timeline itself; to a message: tests/tui/test_find.py, and
+    its `d`: the Activity walk), or by the `:txn` line."""
     app = pilot.app
     await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
-    await go_to(pilot, transaction)
-    if message:
-        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the message")
-        await settled(pilot)
-        await pilot.press("d")
+    if by == "ctrl+g":
+        await go_to(pilot, transaction)
+    else:
+        await line(pilot, f":txn {transaction}")
     await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="the timeline")
     assert isinstance(app.screen, TimelineScreen)
     return app.screen
@@ -124,7 +124,7 @@ async def test_r_resends_follows_it_to_delivered_then_a_lost_answer_and_x_cancel
         service, key=TRIGGER_KEY, subscriber="ada", clock=clock, follow_grace=0, transport=faults
     )
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await timeline_of(pilot, original, message=True)
+        screen = await timeline_of(pilot, original, by=":txn")
         assert screen.check_action("cancel_delayed", ()) is None, "nothing waits: greyed"
         await pilot.press("R")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
@@ -201,7 +201,7 @@ async def test_read_only_binds_no_change_in_the_timeline_the_subscriber_or_prefe
     waiting = trigger(service, "delayed")
     app = app_for(service, key=TRIGGER_KEY, subscriber="ada", clock=clock, read_only=True)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await timeline_of(pilot, waiting, message=False)
+        screen = await timeline_of(pilot, waiting, by="ctrl+g")
         assert screen.check_action("resend", ()) is False
         assert screen.check_action("cancel_delayed", ()) is False
         await pilot.press("R", "X")
