@@ -1,9 +1,9 @@
 """The Subscriber view (`i`, `6`) on the real service: Grace's missing phone fixed from
 the inbox (the form's refusals and warning), undone from History and fixed again; a
 token typed unseen, never shown, and one ending in an escape listed safe; and the
-service gone mid-change (the change waits in the queue). Landing on a cause's field:
-the Activity walk (tests/tui/test_activity.py). Read-only: the read-only walk of
-tests/tui/test_resend_follow.py."""
+service gone mid-change (the change waits in the queue); the topics Ada follows. Landing
+on a cause's field: the Activity walk (tests/tui/test_activity.py). Read-only: the
+read-only walk of tests/tui/test_resend_follow.py."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import httpx
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
+from inboxdesk.core.delivery.topics import NO_TRACE
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.history.table import HistoryTable
@@ -32,8 +33,34 @@ HOSTILE_TOKEN = "tok-hostile-\x1b[2J"
 
 
 def fixture() -> dict[str, Any]:
-    """The subscriber tests' data, Ada's second device token hostile."""
+    """The subscriber tests' data, Ada's second device token hostile; Ada follows a topic
+    whose subscription passes only some notifications of a workflow."""
     data = subscriber_fixture()
+    environment = data["environments"][0]
+    environment["workflows"] = [
+        {
+            "name": "Invoice ready",
+            "triggers": [{"type": "event", "identifier": "invoice", "variables": []}],
+        }
+    ]
+    environment["topics"] = [
+        {
+            "key": "invoices-eu",
+            "name": "EU invoices",
+            "subscriptions": [
+                {
+                    "subscriberId": "ada.lovelace",
+                    "identifier": "ada-invoices-eu",
+                    "preferences": [
+                        {
+                            "workflow": "Invoice ready",
+                            "condition": {">": [{"var": "payload.amount"}, 1000]},
+                        }
+                    ],
+                }
+            ],
+        }
+    ]
     for subscriber in data["environments"][0]["subscribers"]:
         for channel in subscriber.get("channels", []):
             tokens = channel.get("credentials", {}).get("deviceTokens")
@@ -199,3 +226,17 @@ async def ada_s_token_typed_unseen_and_never_shown(
     await pilot.press("x")
     await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
     assert SENTINEL not in " ".join(n.message for n in notices)
+
+    # The topic she follows, its condition in words; highlighted, the sentence on a
+    # subscription that filtered. (Every kind of subscription in words:
+    # tests/tui/test_topics.py.)
+    screen = view(app)
+    assert screen is not None and screen.topics is not None
+    table = screen.query_one("#subscriber-table", DataTable)
+    shown = {str(k.value): " ".join(map(str, table.get_row(k))) for k in table.rows}
+    assert "1 subscription · one that filtered a notification leaves no trace" in shown["topics"]
+    invoices = next(k for k, words in shown.items() if "ada-invoices-eu" in words)
+    assert "Invoice ready: passes only when payload.amount > 1000" in shown[invoices]
+    table.move_cursor(row=list(shown).index(invoices))
+    said = screen.query_one("#subscriber-row", Static)
+    await until(pilot, lambda: NO_TRACE in " ".join(plain(said).split()), what="the row")
