@@ -25,7 +25,7 @@ from inboxdesk.tui.modes import title_of
 from inboxdesk.tui.preferences.confirm import PreferenceConfirm
 from inboxdesk.tui.subscriber.topics import read_subscriptions
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
-from tests.delivery_fixture import STORIES, delivery_fixture
+from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, plain, until
 from tests.tui.test_command_line import line
 from tests.tui.test_inbox import opened
@@ -154,8 +154,9 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         await pilot.press("down")
         await until(pilot, lambda: whole not in str(strip.content), what="follows the cursor")
 
-        # (`f`, failed only: the everyone walk of tests/tui/test_command_line.py.)
-        await pilot.press("c")  # the in-app channel
+        await pilot.press("f")  # a subscriber's failed ones: read by a scan of its own
+        await until(pilot, lambda: rows(app) == len(FAILED), what="failed only")
+        await pilot.press("f", "c")  # all again, then the in-app channel
         await until(pilot, lambda: rows(app) == 2, what="in-app ones")
         await pilot.press("escape")
         await until(pilot, lambda: rows(app) == len(STORIES), what="filters cleared")
