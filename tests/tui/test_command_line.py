@@ -66,7 +66,7 @@ def _groups(app: object) -> list[tuple[str, str, str]]:
     ]
 
 
-def _table(app: object, kind: type[ActivityTable] | type[GroupTable]) -> int:
+def table_rows(app: object, kind: type[ActivityTable] | type[GroupTable]) -> int:
     screen = app.screen  # type: ignore[attr-defined]
     if not isinstance(screen, ActivityScreen):
         return -1
@@ -79,7 +79,7 @@ def _cells(app: object, column: str) -> list[str]:
     return [str(table.get_cell(key, column)) for key in table.rows]
 
 
-def _state(app: object) -> str:
+def state_line(app: object) -> str:
     return str(app.screen.query_one("#activity-state").render())  # type: ignore[attr-defined]
 
 
@@ -144,30 +144,30 @@ async def test_everyone_s_failures_by_cause_by_keys_and_by_one_line_saved_and_re
 
         await pilot.press("4")
         # jane's own: her newest in-app one and her refused SMS (the filler is not hers).
-        await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's activity")
+        await until(pilot, lambda: table_rows(app, ActivityTable) == 2, what="jane's activity")
         await pilot.press("a")
-        await until(pilot, lambda: _table(app, ActivityTable) == 11, what="everyone, 24 h")
-        assert "every subscriber · last 24 h" in _state(app)
-        assert "scanned 11 (all)" in _state(app)
+        await until(pilot, lambda: table_rows(app, ActivityTable) == 11, what="everyone, 24 h")
+        assert "every subscriber · last 24 h" in state_line(app)
+        assert "scanned 11 (all)" in state_line(app)
         await pilot.press("f", "b")
-        await until(pilot, lambda: _table(app, GroupTable) == 4, what="four groups")
+        await until(pilot, lambda: table_rows(app, GroupTable) == 4, what="four groups")
         assert _cells(app, "count") == ["4", "2", "2", "1"]
         assert _cells(app, "code")[0] == "21610" and "550 5.1.1" in _cells(app, "code")
         assert _cells(app, "examples")[0] == "ann, bob, cy"
-        assert "4 groups of 9 notifications" in _state(app)
+        assert "4 groups of 9 notifications" in state_line(app)
         await pilot.press("enter")
-        await until(pilot, lambda: _table(app, ActivityTable) == 4, what="the group's four")
-        assert "group provider error · sms · twilio 21610: 4 notifications" in _state(app)
+        await until(pilot, lambda: table_rows(app, ActivityTable) == 4, what="the group's four")
+        assert "group provider error · sms · twilio 21610: 4 notifications" in state_line(app)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
         assert "21610" in app.screen.query_one(TimelineView).text
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="back")
         await pilot.press("escape")  # from the group back to the groups
-        await until(pilot, lambda: _table(app, GroupTable) == 4, what="the groups again")
+        await until(pilot, lambda: table_rows(app, GroupTable) == 4, what="the groups again")
         await pilot.press("b", "f", "a")  # flat, every status, jane alone again
-        await until(pilot, lambda: _table(app, ActivityTable) == 2, what="jane's again")
-        assert "jane" in _state(app)
+        await until(pilot, lambda: table_rows(app, ActivityTable) == 2, what="jane's again")
+        assert "jane" in state_line(app)
         await follow_through_a_503_to_a_staged_notification(pilot, everyone, transport, notices)
 
         # The same by one line (the staged one is in-app: no SMS group counts it).
@@ -242,7 +242,7 @@ async def follow_through_a_503_to_a_staged_notification(
     meanwhile, paused by moving off the top, live again back on it, then stopped."""
     app = pilot.app
     await pilot.press("L")
-    assert _state(app).startswith("● live · jane")
+    assert state_line(app).startswith("● live · jane")
     # The service unavailable a while: said once, and the follow goes on asking.
     feed = [r for r in transport.seen if r.url.path == "/v1/notifications"]
     errors = len([n for n in notices if n.severity == "error"])
@@ -254,16 +254,16 @@ async def follow_through_a_503_to_a_staged_notification(
         ),
         what="three polls refused",
     )
-    assert _state(app).startswith("● live · jane")
+    assert state_line(app).startswith("● live · jane")
     assert len([n for n in notices if n.severity == "error"]) == errors + 1
     del transport.route["/v1/notifications"]
     staged = _stage_newer(everyone.service, "jane", everyone.now)
-    await until(pilot, lambda: _table(app, ActivityTable) == 3, what="the staged one")
+    await until(pilot, lambda: table_rows(app, ActivityTable) == 3, what="the staged one")
     table = app.screen.query_one(ActivityTable)
     assert next(iter(table.rows)).value == staged and table.cursor_row == 0
     await pilot.press("j")
-    await until(pilot, lambda: _state(app).startswith("⏸ paused"), what="paused")
+    await until(pilot, lambda: state_line(app).startswith("⏸ paused"), what="paused")
     await pilot.press("k")
-    await until(pilot, lambda: _state(app).startswith("● live"), what="live again")
+    await until(pilot, lambda: state_line(app).startswith("● live"), what="live again")
     await pilot.press("L")
-    await until(pilot, lambda: _state(app).startswith("jane"), what="stopped")
+    await until(pilot, lambda: state_line(app).startswith("jane"), what="stopped")
