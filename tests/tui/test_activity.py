@@ -1,6 +1,7 @@
 """Activity (`4`), the timeline (Enter) and `d` from an inbox message, through Pilot on
-the local service: causes in words, filters, hostile text made safe, 80x24; and Ada's
-preference stories in the demo, from a timeline or a row to Preferences (`5`)."""
+the local service: causes in words, filters, hostile text made safe, 80x24, each view a
+mode built once; and Ada's preference stories in the demo, from a timeline or a row to
+Preferences (`5`)."""
 
 from __future__ import annotations
 
