@@ -1,6 +1,7 @@
 """Activity (`4`), the timeline (Enter) and `d` from an inbox message, through Pilot on
-the local service: causes in words, filters, hostile text made safe, 80x24; and Ada's
-preference stories in the demo, from a timeline or a row to Preferences (`5`)."""
+the local service: causes in words, filters, hostile text made safe, 80x24, each view a
+mode built once; and Ada's preference stories in the demo, from a timeline or a row to
+Preferences (`5`)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,20 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from inboxdesk.client import InboxClient
 from inboxdesk.client.activity import ActivityFilter
 from inboxdesk.core.delivery.topics import NO_TRACE
-from inboxdesk.delivery import notification_cause
+from inboxdesk.delivery import PreferenceSpot, notification_cause, preference_behind
+from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.text import cells, clip
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable
 from inboxdesk.tui.activity.timeline import JSON_LINE, TimelineScreen, TimelineView, lines
 from inboxdesk.tui.activity.timeline import plain as line_text
 from inboxdesk.tui.modes import title_of
 from inboxdesk.tui.preferences.confirm import PreferenceConfirm
+from inboxdesk.tui.subscriber.topics import read_subscriptions
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, plain, until
@@ -63,17 +66,23 @@ def timeline_text(app: object) -> str:
 def test_each_timeline_says_its_story_made_safe_and_masked(delivered: Service) -> None:
     """The timeline's lines of each of jane's notifications, read from the service:
     hostile text made safe and markup kept as text, a provider's secret masked, the
-    code's meaning beside the provider's words (decision 94)."""
+    code's meaning beside the provider's words (decision 94). And the cell that `5`
+    opens Preferences on, from a timeline or an Activity row: the one behind a
+    preference's story alone; on any other, Preferences opens where its cursor was."""
 
-    async def read() -> dict[str, str]:
+    async def read() -> list[ActivityNotification]:
         async with InboxClient(delivered.url, STAGING_KEY) as client:
             page = await client.activity(ActivityFilter(subscriber_ids=["jane"]), limit=50)
-        return {
-            n.transaction_id or "": "\n".join(line_text(line) for line in lines(n))
-            for n in page.data
-        }
+        return page.data
 
-    said = asyncio.run(read())
+    read_back = asyncio.run(read())
+    said = {
+        n.transaction_id or "": "\n".join(line_text(line) for line in lines(n)) for n in read_back
+    }
+    behind = {n.transaction_id: preference_behind(n) for n in read_back}
+    assert behind.pop("txn-pref-workflow") == PreferenceSpot("order-shipped", "email")
+    assert behind.pop("txn-pref-global") == PreferenceSpot(None, "sms")
+    assert set(behind.values()) == {None}, "no other story has a preference behind it"
     assert set(said) == set(STORIES)
     every = "\n".join(said.values())
     assert "\x1b" not in every and "\u202e" not in every and "\x07" not in every, "made safe"
@@ -90,33 +99,38 @@ def test_each_timeline_says_its_story_made_safe_and_masked(delivered: Service) -
 async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
     delivered: Service, notices: Notices
 ) -> None:
-    """One walk: `d` opens the highlighted message's delivery; ctrl+g opens a
-    notification by its transactionId from the inbox and from Activity; Activity lists
-    every cause in words, filters, and Enter opens the timeline (what each timeline
-    says: test_each_timeline_says_its_story_made_safe_and_masked); at 80x24, the row
-    fits, the strip under it shows the whole cause, and the timeline wraps it, never
-    cut; `i` opens the Subscriber view on the field a cause names; the views start
-    from the view context's current subscriber."""
-    from inboxdesk.tui.preferences.screen import PreferencesScreen
+    """One walk: `d` opens the highlighted message's delivery; Activity lists every
+    cause in words, filters, and Enter opens the timeline (what each timeline says:
+    test_each_timeline_says_its_story_made_safe_and_masked); at 80x24, the row fits,
+    the strip under it shows the whole cause, and the timeline wraps it, never cut;
+    ctrl+g opens a notification by its transactionId from Activity (from the inbox:
+    tests/tui/test_resend_follow.py); `i` opens the Subscriber view on the field a
+    cause names; the views start from the view context's current subscriber. Views
+    are Textual modes (tui/modes.py), each built once on first use (left and opened
+    again, the same screen); the timeline's Esc goes back to the view it was opened
+    from, its `1` to the inbox. (A question pushed within the current mode, over its
+    view: the demo's walk of Ada's stories below.)"""
 
     app = app_for(delivered)
     async with app.run_test(size=(80, 24), message_hook=notices.hook) as pilot:
-        await opened(pilot, rows=5)  # jane's newest message is txn-11's
+        inbox = await opened(pilot, rows=5)  # jane's newest message is txn-11's
+        assert app.current_mode == "inbox" and app.screen is inbox
         assert app.context.subscriber.value == "jane"
         await pilot.press("d")
         await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="its timeline")
+        timeline = app.screen
+        assert app.current_mode == "timeline", "the timeline's own mode"
         text = timeline_text(app)
         assert "txn-11" in text and "Message bounced" in text
         assert "sent is not delivered" in text
         assert "550 mailbox unavailable" in text, "the provider's raw answer"
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await until(pilot, lambda: app.screen is inbox, what="back to the inbox")
 
-        await go_to(pilot, "txn-provider")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
-        assert "Attempt to send to unsubscribed recipient" in timeline_text(app)
-        await pilot.press("escape", "4")
+        await pilot.press("4")
         await until(pilot, lambda: rows(app) == len(STORIES), what="every notification")
+        activity = app.screen
+        assert app.current_mode == "activity"
         table = app.screen.query_one(ActivityTable)
         width = sum(c.get_render_width(table) for c in table.columns.values())
         assert width <= 80, "the row fits"
@@ -141,7 +155,7 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         await pilot.press("down")
         await until(pilot, lambda: whole not in str(strip.content), what="follows the cursor")
 
-        await pilot.press("f")
+        await pilot.press("f")  # a subscriber's failed ones: read by a scan of its own
         await until(pilot, lambda: rows(app) == len(FAILED), what="failed only")
         await pilot.press("f", "c")  # all again, then the in-app channel
         await until(pilot, lambda: rows(app) == 2, what="in-app ones")
@@ -153,7 +167,7 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         assert len(whole) > 80
         table.move_cursor(row=list(table.rows).index(bounce))
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        await until(pilot, lambda: app.screen is timeline, what="the same timeline again")
         shown = app.screen.query_one(TimelineView)
         assert shown.region.width <= 80
 
@@ -168,8 +182,8 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         assert len(shown.shown) > len(shown.lines), "some line was wrapped"
         assert whole in " ".join(" ".join(drawn()).split()), "never cut"
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="back")
-        await go_to(pilot, "txn-no-email")  # and from Activity
+        await until(pilot, lambda: app.screen is activity, what="back to Activity")
+        await go_to(pilot, "txn-no-email")  # from Activity
         await until(
             pilot,
             lambda: (
@@ -183,7 +197,7 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         await until(pilot, lambda: view(app) is not None, what="the subscriber view")
         assert row_key(app) == "email"
         await pilot.press("4")
-        await until(pilot, lambda: app.screen.id == "activity", what="activity")
+        await until(pilot, lambda: app.screen is activity, what="activity")
         await pilot.press("i")
         await until(
             pilot,
@@ -192,14 +206,12 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         )
 
         # The app holds the current subscriber (the view context): the inbox sets it as
-        # it opens one, and Activity, Preferences and the timeline start from it.
+        # it opens one, and Activity, built already, and the timeline follow it. (`5`
+        # reads it as it is pressed: tests/tui/test_preferences.py opens Ada's.)
         await pilot.press("1")
-        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await until(pilot, lambda: app.screen is inbox, what="the inbox")
         app.open_subscriber("joe")
         await until(pilot, lambda: app.context.subscriber.value == "joe", what="joe current")
-        await pilot.press("5")
-        await until(pilot, lambda: isinstance(app.screen, PreferencesScreen), what="prefs")
-        assert app.screen.subscriber_id == "joe"
         await pilot.press("4")
         await until(
             pilot,
@@ -208,10 +220,12 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
             ),
             what="joe's activity",
         )
-        assert rows(app) < len(STORIES)
+        assert app.screen is activity and rows(app) < len(STORIES)
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="timeline")
+        await until(pilot, lambda: app.screen is timeline, what="joe's timeline")
         assert app.screen.context is app.context, "the timeline is handed the view context"
+        await pilot.press("1")  # the timeline's `1` leaves it for the inbox
+        await until(pilot, lambda: app.screen is inbox, what="the timeline's 1")
         assert not notices.saying("Bug")
 
 
@@ -265,6 +279,15 @@ def _stories() -> dict[str, str]:
     }
 
 
+async def timeline_of(service: Service, transaction: str) -> str:
+    """The lines of the timeline of Ada's notification `transaction`, read from the
+    service as the timeline reads them."""
+    async with InboxClient(service.url, DEMO_KEY) as client:
+        found = ActivityFilter(subscriber_ids=["ada.lovelace"], transaction_ids=[transaction])
+        (notification,) = (await client.activity(found, limit=50)).data
+    return "\n".join(line_text(line) for line in lines(notification))
+
+
 async def _txn(pilot: Pilot[None], transaction: str, words: str) -> None:
     """`:txn` to a notification's timeline, which says `words`."""
     await line(pilot, f":txn {transaction}")
@@ -280,16 +303,15 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
 ) -> None:
     """One walk of Ada's stories in the demo (context preferences on). Her canceled
     email: from its Activity row, and from its timeline, `5` opens Preferences with the
-    cursor on that workflow's email cell. Her deploy: `:txn` opens its timeline, which
-    names the topic that let it through; the timeline's `1` leaves it for the inbox. Her
-    tenant's comment: `5` from its timeline opens Preferences on that context, beside
-    the no-context choice; a change there is asked as the context's and written to its
-    records alone; `c` switches to no context, refuses a key not type:id, and back. `6`
-    lists her topic subscriptions."""
+    cursor on that workflow's email cell. Her deploy's timeline names the topic that let
+    it through. Her tenant's comment: `:txn` opens its timeline, whose `5` opens
+    Preferences on that context, beside the no-context choice; a change there is asked
+    (pushed within the mode) as the context's and written to its records alone; `c`
+    switches to no context, refuses a key not type:id, and back. Her topic subscriptions
+    read as the Subscriber view reads them."""
     from inboxdesk.tui.preferences.context_picker import ContextPicker
     from inboxdesk.tui.preferences.grid import PreferenceGrid
     from inboxdesk.tui.preferences.screen import PreferencesScreen
-    from inboxdesk.tui.subscriber.screen import SubscriberScreen
 
     service = make_service(ada_s_demo(), context_preferences=True)
     env = next(r for r in service.store.environments() if r["name"] == "Development")
@@ -326,18 +348,15 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         await until(pilot, lambda: rows(app) > 0 and "turned email off" in " ".join(causes(app)))
         row = next(n for n, c in enumerate(causes(app)) if "turned email off for" in c)
         workflow = causes(app)[row].split("'")[1]
-        table = app.screen.query_one(ActivityTable)
-        table.move_cursor(row=0 if row else 1)
-        await pilot.press("5")  # a row no preference decided: the cursor where it was
-        await until(pilot, lambda: prefs() is not None, what="Preferences")
         # Help titles itself by the screen's id: test_help_is_titled_for_the_view_below.
-        assert app.screen.id == "preferences"
-        await pilot.press("4")
-        await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
         assert app.screen.id == "activity"
+        # (A row no preference decided has no cell to open on:
+        # test_each_timeline_says_its_story_made_safe_and_masked.)
+        table = app.screen.query_one(ActivityTable)
         table.move_cursor(row=row)
         await pilot.press("5")  # from its Activity row
         await until(pilot, lambda: on_cell().startswith(f"{workflow} · email: off"))
+        assert app.screen.id == "preferences"
         await pilot.press("4")
         await until(pilot, lambda: isinstance(app.screen, ActivityScreen), what="Activity")
         table.move_cursor(row=row)
@@ -350,14 +369,9 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         assert on_cell().startswith(f"{workflow} · email: off")
 
         # The deploy's timeline names the topic and the subscription that let it
-        # through; the timeline's `1` leaves it for the inbox.
-        await _txn(
-            pilot,
-            stories["Deploy of Atlas, through the deploys topic"],
-            "came through topic deploys; subscription ada-deploys let it through",
-        )
-        await pilot.press("1")
-        await until(pilot, lambda: app.screen.id == "inbox", what="the timeline's 1")
+        # through (as its lines read from the service; a timeline's lines drawn: above).
+        deploy = await timeline_of(service, stories["Deploy of Atlas, through the deploys topic"])
+        assert "came through topic deploys; subscription ada-deploys let it through" in deploy
 
         # Her tenant's comment. (Her quiet hours' stories, skipped and held, in words:
         # tests/server/test_demo_quiet_hours.py; a timeline draws every job's cause.)
@@ -381,6 +395,8 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         assert comment_cell() == "OFF *"
         await pilot.press("space")  # the change goes to the context's records
         await until(pilot, lambda: isinstance(app.screen, PreferenceConfirm), what="asks")
+        # A question is pushed within the current mode, over its view.
+        assert app.current_mode == "preferences" and app.screen_stack == [screen, app.screen]
         asked = plain(app.screen.query_one("#question", Static))
         assert f"in context {CONTEXT}?" in asked
         await pilot.press("y")
@@ -405,22 +421,15 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         await until(pilot, lambda: prefs() is not None and screen.context_keys == (CONTEXT,))
         assert comment_cell() == "on *"
 
-        # Her topics listed in the Subscriber view (`6`; their words:
-        # tests/tui/test_topics.py).
-        await pilot.press("6")
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, SubscriberScreen) and app.screen.topics is not None,
-            what="the subscriber and the topics Ada follows",
-        )
-        table = app.screen.query_one("#subscriber-table", DataTable)
-        shown = {str(k.value): " ".join(map(str, table.get_row(k))) for k in table.rows}
+        # Her topic subscriptions, as the Subscriber view reads them (their words:
+        # tests/tui/test_topics.py; the view lists them: tests/tui/test_subscriber_view.py).
+        async with InboxClient(service.url, DEMO_KEY) as client:
+            topics = await read_subscriptions(client, "ada.lovelace")
+        shown = {key: f"{label} {words}" for key, label, words in topics.rows()}
         assert (
             "2 subscriptions · one that filtered a notification leaves no trace"
             in (shown["topics"])
         )
         invoices = next(k for k, words in shown.items() if "ada-invoices-eu" in words)
         assert "Invoice ready: passes only when payload.amount > 1000" in shown[invoices]
-        table.move_cursor(row=list(shown).index(invoices))
-        said = app.screen.query_one("#subscriber-row", Static)
-        await until(pilot, lambda: NO_TRACE in " ".join(plain(said).split()), what="the row")
+        assert NO_TRACE in " ".join(topics.said(invoices).split())

@@ -1,25 +1,24 @@
 """The Subscriber view (`i`, `6`) on the real service: Grace's missing phone fixed from
-the inbox (the form's refusals and warning), undone from History and fixed again; a
-token typed unseen, never shown, and one ending in an escape listed safe; and the
-service gone mid-change (the change waits in the queue). Landing on a cause's field:
-the Activity walk (tests/tui/test_activity.py). Read-only: the read-only walk of
-tests/tui/test_resend_follow.py."""
+the inbox (the form's refusals and warning) and undone from History; a token typed
+unseen, never shown, and one ending in an escape listed safe; the topics Ada follows.
+Landing on a cause's field: the Activity walk (tests/tui/test_activity.py). Read-only:
+the read-only walk of tests/tui/test_resend_follow.py. A change made while the service
+is away waits in the queue: tests/writes/test_subscriber_writes.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static
 
+from inboxdesk.core.delivery.topics import NO_TRACE
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.history.screen import HistoryScreen
 from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.subscriber.edit import EditField, SecretField, TokenPicker
 from inboxdesk.tui.subscriber.opening import open_subscriber_view
 from inboxdesk.tui.subscriber.screen import SubscriberScreen
-from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory
 from tests.subscriber_fixture import SENTINEL, subscriber_fixture
 from tests.tui.conftest import Notices, app_for, plain, until, view_listing
@@ -32,8 +31,34 @@ HOSTILE_TOKEN = "tok-hostile-\x1b[2J"
 
 
 def fixture() -> dict[str, Any]:
-    """The subscriber tests' data, Ada's second device token hostile."""
+    """The subscriber tests' data, Ada's second device token hostile; Ada follows a topic
+    whose subscription passes only some notifications of a workflow."""
     data = subscriber_fixture()
+    environment = data["environments"][0]
+    environment["workflows"] = [
+        {
+            "name": "Invoice ready",
+            "triggers": [{"type": "event", "identifier": "invoice", "variables": []}],
+        }
+    ]
+    environment["topics"] = [
+        {
+            "key": "invoices-eu",
+            "name": "EU invoices",
+            "subscriptions": [
+                {
+                    "subscriberId": "ada.lovelace",
+                    "identifier": "ada-invoices-eu",
+                    "preferences": [
+                        {
+                            "workflow": "Invoice ready",
+                            "condition": {">": [{"var": "payload.amount"}, 1000]},
+                        }
+                    ],
+                }
+            ],
+        }
+    ]
     for subscriber in data["environments"][0]["subscribers"]:
         for channel in subscriber.get("channels", []):
             tokens = channel.get("credentials", {}).get("deviceTokens")
@@ -74,12 +99,10 @@ async def test_grace_s_phone_fixed_and_ada_s_token_typed_unseen(
     make_service: ServiceFactory, notices: Notices
 ) -> None:
     """One walk of the Subscriber view's changes: Grace's phone fixed with the checks,
-    undone and fixed again; then, the service gone mid-change, the change waits in the
-    queue. Then Ada's device tokens: one typed unseen, removed and restored, never
-    shown."""
+    and undone from History. Then Ada's device tokens: one typed unseen, one removed,
+    never shown; her provider's credentials removed; the topic she follows."""
     service = make_service(fixture())
-    transport = FaultTransport()
-    app = app_for(service, subscriber="grace.hopper", transport=transport)
+    app = app_for(service, subscriber="grace.hopper")
     async with app.run_test(size=SMALL, message_hook=notices.hook) as pilot:
         await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
         await pilot.press("i")
@@ -120,20 +143,9 @@ async def test_grace_s_phone_fixed_and_ada_s_token_typed_unseen(
         await until(pilot, lambda: field(service, "grace.hopper", "phone") is None)
         await pilot.press("6")
         await until(pilot, lambda: view(app) is not None and "sms has no phone" in shown_text(app))
-        # Fixed again, the service gone mid-change: the change waits in the queue until
-        # it is back.
-        await pilot.press("g", "j", "j")
-        assert row_key(app) == "phone"
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, EditField), what="the form again")
-        app.screen.query_one(Input).value = "+14155550199"
-        transport.route["/v2/subscribers/grace.hopper"] = away
-        await pilot.press("enter")
-        await until(pilot, lambda: len(app.context.outbox.queued()) == 1, what="queued")
-        assert field(service, "grace.hopper", "phone") is None
-        del transport.route["/v2/subscribers/grace.hopper"]
-        await app.context.outbox.flush()
-        await until(pilot, lambda: field(service, "grace.hopper", "phone") == "+14155550199")
+        # (Fixed again with the service gone mid-change, the change waits in the queue
+        # until it is back: tests/writes/test_subscriber_writes.py, the outbox every form
+        # hands its change to.)
 
         # Ada's device tokens.
         await line(pilot, ":sub ada.lovelace")
@@ -141,18 +153,11 @@ async def test_grace_s_phone_fixed_and_ada_s_token_typed_unseen(
         await ada_s_token_typed_unseen_and_never_shown(pilot, service, notices)
 
 
-def away(request: httpx.Request) -> httpx.Response:
-    """The service gone, for the change alone."""
-    if request.method == "PATCH":
-        raise httpx.ConnectError("connection refused", request=request)
-    raise AssertionError("only the change is routed here")
-
-
 async def ada_s_token_typed_unseen_and_never_shown(
     pilot: Pilot[None], service: Service, notices: Notices
 ) -> None:
-    """A token typed unseen from a cause's landing, removed and restored from History,
-    never shown; one ending in an escape listed safe."""
+    """A token typed unseen from a cause's landing, removed, never shown (nor in
+    History); one ending in an escape listed safe."""
     app = pilot.app
     assert isinstance(app, InboxdeskApp)
     # As a timeline whose cause is a push without tokens opens it.
@@ -183,22 +188,34 @@ async def ada_s_token_typed_unseen_and_never_shown(
     assert all("\x1b" not in p for p in prompts), "the token's end made safe"
     await pilot.press("enter")
     await until(pilot, lambda: tokens() == [HOSTILE_TOKEN, SENTINEL], what="tok-a1 removed")
+    # In History, the removal's entry never shows the token whole. (Its undo, restored
+    # under the newest integration: tests/writes/test_subscriber_writes.py; History's `z`:
+    # Grace's phone above.)
     await pilot.press("3")
     await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-    await pilot.press("g", "z")  # the newest entry: the removal
-    await until(pilot, lambda: tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL], what="undone")
-    await pilot.press("6")
-    await until(pilot, lambda: view(app) is not None and "credentials fcm" in shown_text(app))
-    # The provider's credentials removed with `x`, that removal undone: named.
-    await pilot.press("x")
-    await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
-    await pilot.press("3")
-    await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-    await pilot.press("g", "z")  # the newest entry: the removal
-    await until(pilot, lambda: notices.saying("Restored under the integration FCM main"))
-    assert tokens() == ["tok-a1", HOSTILE_TOKEN, SENTINEL]
-    said = plain(app.screen.query_one("#history-entry", Static))
-    said += " ".join(n.message for n in notices)
-    assert SENTINEL not in said and "5b81" in said
+    await pilot.press("g")  # the newest entry: the removal
+    entry = app.screen.query_one("#history-entry", Static)
+    await until(pilot, lambda: "5b81" in plain(entry), what="the removal's entry")
+    assert SENTINEL not in plain(entry)
     await pilot.press("6")
     await until(pilot, lambda: view(app) is not None and "••••5b81" in shown_text(app))
+    assert "credentials fcm" in shown_text(app)
+    # The provider's credentials removed with `x`. (That removal undone, restored under
+    # its integration and named: tests/client/test_cli_subscriber.py, the same undo.)
+    await pilot.press("x")
+    await until(pilot, lambda: "credentials fcm" not in shown_text(app), what="removed")
+    assert SENTINEL not in " ".join(n.message for n in notices)
+
+    # The topic she follows, its condition in words; highlighted, the sentence on a
+    # subscription that filtered. (Every kind of subscription in words:
+    # tests/tui/test_topics.py.)
+    screen = view(app)
+    assert screen is not None and screen.topics is not None
+    table = screen.query_one("#subscriber-table", DataTable)
+    shown = {str(k.value): " ".join(map(str, table.get_row(k))) for k in table.rows}
+    assert "1 subscription · one that filtered a notification leaves no trace" in shown["topics"]
+    invoices = next(k for k, words in shown.items() if "ada-invoices-eu" in words)
+    assert "Invoice ready: passes only when payload.amount > 1000" in shown[invoices]
+    table.move_cursor(row=list(shown).index(invoices))
+    said = screen.query_one("#subscriber-row", Static)
+    await until(pilot, lambda: NO_TRACE in " ".join(plain(said).split()), what="the row")

@@ -2,8 +2,9 @@
 the Subscriber view lists of Ada's subscriptions (their conditions in words, a
 subscription that filtered leaves no trace), and what the timeline of the deploy that
 came through a topic says (the topic, the subscription and its condition). That the
-views show these, in a walk: the demo's walk of Ada's stories
-(tests/tui/test_activity.py)."""
+Subscriber view lists a topic: its walk (tests/tui/test_subscriber_view.py); that the
+demo holds these stories: the demo's walk of Ada's stories (tests/tui/test_activity.py),
+whose timelines draw their lines."""
 
 from __future__ import annotations
 
