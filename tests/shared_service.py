@@ -64,8 +64,8 @@ class SharedService:
     """One running server; `replace` serves other settings and another store from it,
     on the same port and thread. Requests in flight finish on the app they started on.
 
-    Building the FastAPI app costs a quarter of a second (pydantic builds a validator
-    for every parameter of every route), more than most tests take: so the app of each
+    Building the FastAPI app costs 0.05 to 0.1 CPU-s (pydantic builds a validator for
+    every parameter of every route), more than most tests take: so the app of each
     settings (the database path aside) is built once, over a `CurrentStore`, and only
     the database guard, which holds the file's identity, is made per store.
     """

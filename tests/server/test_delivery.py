@@ -212,9 +212,9 @@ def test_a_fixture_s_bad_job_is_refused_naming_it(
 
 
 def test_the_demo_has_ada_s_stories_and_every_message_its_notification(tmp_path: Any) -> None:
-    from inboxdesk.server.demo import demo_fixture
+    from tests.templates import demo_at
 
-    fixture = demo_fixture()
+    fixture = demo_at()  # the process's one demo (built apart, a third of a second)
     development = fixture["environments"][0]
     by_txn = {n["transactionId"]: n for n in development["notifications"]}
     assert all(m["transactionId"] in by_txn for m in development["messages"])

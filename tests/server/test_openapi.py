@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +82,19 @@ async def test_the_service_and_the_client_share_one_request_model(service: Servi
         MarkAsRequest(message_id=[jane_message(1)], mark_as=MarkAs.READ).to_wire(),
         MarkAllRequest(mark_as=MarkAs.SEEN).to_wire(),
     ]
+
+
+def test_each_route_is_built_once_and_served_as_built(tmp_path: Path) -> None:
+    """The routers' routes are moved into the app (server/app.py `mount`), not included:
+    FastAPI builds an included route's validators again, which had tripled the cost of
+    starting the service. An included router shows as a route that is not a `Route`."""
+    from starlette.routing import Route
+
+    from inboxdesk.server.app import create_app
+    from inboxdesk.server.settings import ServerSettings
+    from inboxdesk.server.store import Store
+
+    app = create_app(ServerSettings(db_path=tmp_path / "x.db"), Store(":memory:"))
+    assert [r for r in app.routes if not isinstance(r, Route)] == []
+    paths = {r.path for r in app.routes if isinstance(r, Route)}
+    assert {"/v1/events/trigger", "/v2/subscribers/{subscriberId}/notifications"} <= paths

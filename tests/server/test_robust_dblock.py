@@ -21,7 +21,7 @@ MARK = "/v1/subscribers/jane/messages/mark-as"
 
 def thread_of(store: Store, shared: SharedService) -> ServiceThread:
     """A service thread of its own over `store`, with its lock, served by the run's
-    built app (building another costs a third of a second and proves nothing here)."""
+    built app (building another costs a tenth of a second and proves nothing here)."""
     settings = ServerSettings(db_path=Path(store.path))
     return ServiceThread(settings, store, app=shared.app_for(settings, store))
 

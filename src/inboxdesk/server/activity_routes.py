@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError, PaymentRequired
-from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop
+from inboxdesk.server.route_helpers import api_router, enveloped, off_loop
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import ActivityQuery, NotAllowed, Store, iso
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -70,7 +70,7 @@ def _date(name: str, text: str | None) -> datetime | None:
 
 
 def build_activity_router(store: Store, settings: ServerSettings) -> APIRouter:
-    router = APIRouter(prefix="/v1/notifications", responses=ERRORS, tags=["activity"])
+    router = api_router(prefix="/v1/notifications", tags=["activity"])
     command = "GetActivityFeedCommand"
 
     @router.get("", summary="List all events (the activity feed), newest first")

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
 from inboxdesk.server.inbox_routes import _json, json_data, tag_groups
-from inboxdesk.server.route_helpers import ERRORS, off_loop
+from inboxdesk.server.route_helpers import api_router, off_loop
 from inboxdesk.server.store import BulkOperation, Narrowing, Store
 
 
@@ -27,7 +27,7 @@ class BulkBody(BaseModel):
 
 
 def build_bulk_router(store: Store) -> APIRouter:
-    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/notifications", responses=ERRORS)
+    router = api_router(prefix="/v2/subscribers/{subscriberId}/notifications")
 
     def bulk_route(operation: BulkOperation) -> None:
         @router.post(

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop, require_id
+from inboxdesk.server.route_helpers import api_router, enveloped, off_loop, require_id
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import InboxAction, Narrowing, NotAllowed, SnoozeTooSoon, Store
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -51,7 +51,7 @@ class SeenBody(BaseModel):
 
 
 def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
-    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/notifications", responses=ERRORS)
+    router = api_router(prefix="/v2/subscribers/{subscriberId}/notifications")
 
     @router.get("", summary="A subscriber's in-app notifications, newest first", tags=["inbox"])
     async def list_notifications(

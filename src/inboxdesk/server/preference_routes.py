@@ -13,7 +13,7 @@ from inboxdesk.models.preference import MAX_BULK_PREFERENCES, Criticality
 from inboxdesk.server.activity_routes import CommandValidationError
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError, error_response
-from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop
+from inboxdesk.server.route_helpers import api_router, enveloped, off_loop
 from inboxdesk.server.store import Store
 from inboxdesk.server.store.preferences import (
     NO_CONTEXT,
@@ -142,7 +142,7 @@ def _refusal(request: Request, exc: Exception, command: str) -> JSONResponse:
 
 
 def build_preference_router(store: Store, contexts: bool = False) -> APIRouter:
-    router = APIRouter(prefix="/v2/subscribers/{subscriberId}/preferences", responses=ERRORS)
+    router = api_router(prefix="/v2/subscribers/{subscriberId}/preferences")
 
     @router.get("", summary="A subscriber's preferences", tags=["preferences"])
     async def get_preferences(

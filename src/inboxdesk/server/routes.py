@@ -31,10 +31,10 @@ from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
 from inboxdesk.server.inbox_routes import BAD_DATA, build_inbox_router, json_data, severities
 from inboxdesk.server.route_helpers import (
-    ERRORS,
     Limit100,
     PageNumber,
     Whole,
+    api_router,
     enveloped,
     off_loop,
     require_id,
@@ -91,11 +91,11 @@ def add_get_subscriber(router: APIRouter, store: Store) -> None:
     )
 
 
-def build_router(store: Store, settings: ServerSettings) -> APIRouter:
-    """The routes. Every store call runs in a worker thread (`off_loop`), so a slow
-    statement or a write waiting for SQLite's lock never stalls the event loop; the
-    store lets one transaction write at a time."""
-    router = APIRouter(prefix="/v1", responses=ERRORS)
+def build_routers(store: Store, settings: ServerSettings) -> list[APIRouter]:
+    """The routes, by router, in the order they are matched. Every store call runs in a
+    worker thread (`off_loop`), so a slow statement or a write waiting for SQLite's lock
+    never stalls the event loop; the store lets one transaction write at a time."""
+    router = api_router(prefix="/v1")
 
     org_wide = settings.org_wide_integrations
 
@@ -326,35 +326,28 @@ def build_router(store: Store, settings: ServerSettings) -> APIRouter:
         )
         return _page(data, page, limit, total)
 
-    root = APIRouter()
+    from inboxdesk.server.activity_routes import build_activity_router
+    from inboxdesk.server.preference_routes import build_preference_router
+    from inboxdesk.server.subscriber_routes import build_subscriber_router
     from inboxdesk.server.trigger_routes import build_trigger_router
 
     # First: routes are matched in order, and a backend's triggers are the busiest path
     # (after the others, each trigger walked some thirty routes; no other path overlaps).
-    root.include_router(build_trigger_router(store))
-    root.include_router(router)
-    from inboxdesk.server.activity_routes import build_activity_router
-
-    root.include_router(build_activity_router(store, settings))
+    routers = [build_trigger_router(store), router, build_activity_router(store, settings)]
     if settings.v2_inbox:
-        root.include_router(build_inbox_router(store, settings))
+        routers.append(build_inbox_router(store, settings))
     if settings.v2_subscribers:
-        root.include_router(build_v2_router(store, settings))
         from inboxdesk.server.topic_routes import build_topic_router
 
-        root.include_router(build_topic_router(store))
-    from inboxdesk.server.preference_routes import build_preference_router
-
-    root.include_router(build_preference_router(store, settings.context_preferences))
-    from inboxdesk.server.subscriber_routes import build_subscriber_router
-
-    root.include_router(build_subscriber_router(store, settings.v2_subscribers))
-    return root
+        routers += [build_v2_router(store, settings), build_topic_router(store)]
+    routers.append(build_preference_router(store, settings.context_preferences))
+    routers.append(build_subscriber_router(store, settings.v2_subscribers))
+    return routers
 
 
 def build_v2_router(store: Store, settings: ServerSettings) -> APIRouter:
     """The v2 subscriber endpoints production documents."""
-    router = APIRouter(prefix="/v2", responses=ERRORS)
+    router = api_router(prefix="/v2")
 
     @router.get(
         "/subscribers",

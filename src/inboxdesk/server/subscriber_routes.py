@@ -17,7 +17,7 @@ from inboxdesk.models.subscriber_edit import (
 )
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import GENERAL, NO_VALUE, ApiValidationError, error_response
-from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop
+from inboxdesk.server.route_helpers import api_router, enveloped, off_loop
 from inboxdesk.server.store import Store
 from inboxdesk.server.store.base import utc_now
 from inboxdesk.server.store.subscribers import TooManyTokens
@@ -74,7 +74,7 @@ def _bad(name: str) -> str:
 
 def build_subscriber_router(store: Store, v2: bool = True) -> APIRouter:
     """The routes; `v2` False: no PATCH, as a service without the v2 subscribers."""
-    router = APIRouter(responses=ERRORS)
+    router = api_router()
 
     async def patch_subscriber(request: Request, subscriberId: str) -> JSONResponse:
         body = await _body(request)

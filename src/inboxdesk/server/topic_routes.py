@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from inboxdesk.models.subscription import SubscriptionPage
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.route_helpers import ERRORS, off_loop
+from inboxdesk.server.route_helpers import api_router, off_loop
 from inboxdesk.server.store import Store
 from inboxdesk.server.store.topics import SubscriptionQuery
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -67,7 +67,7 @@ def _context_keys(values: list[str]) -> tuple[str, ...] | None:
 
 
 def build_topic_router(store: Store) -> APIRouter:
-    router = APIRouter(prefix="/v2", responses=ERRORS)
+    router = api_router(prefix="/v2")
 
     @router.get(
         "/subscribers/{subscriberId}/subscriptions",

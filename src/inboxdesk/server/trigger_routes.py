@@ -21,7 +21,7 @@ from fastapi import APIRouter, Request
 
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import GENERAL, NO_VALUE, ApiValidationError, error_response
-from inboxdesk.server.route_helpers import ERRORS, enveloped, off_loop
+from inboxdesk.server.route_helpers import api_router, enveloped, off_loop
 from inboxdesk.server.store import FoundWorkflow, NotAllowed, Store, iso
 from inboxdesk.server.store.triggers import TriggerRequest
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -231,7 +231,7 @@ class Admission:
 
 
 def build_trigger_router(store: Store) -> APIRouter:
-    router = APIRouter(prefix="/v1/events", responses=ERRORS, tags=["events"])
+    router = api_router(prefix="/v1/events", tags=["events"])
     admission = Admission(store)
 
     @router.post(
