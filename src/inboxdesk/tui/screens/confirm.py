@@ -12,9 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from inboxdesk.text import safe
+from inboxdesk.tui.screens.kept_styles import KeptStyles
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(KeptStyles, ModalScreen[bool]):
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes", tooltip="Confirm"),
         Binding("n,escape", "answer(False)", "No", id="confirm.no", tooltip="Cancel"),
@@ -45,7 +46,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class TypedConfirmScreen(ModalScreen[bool]):
+class TypedConfirmScreen(KeptStyles, ModalScreen[bool]):
     """A question answered by typing a name, e.g. the environment a switch acts in when
     it is not the API key's own. Escape cancels."""
 
