@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.events import ScreenResume
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from inboxdesk.tui.screens.kept_styles import KeptStyles
@@ -20,20 +21,25 @@ from tests.waiting import until
 
 
 class Recording(Screen[None]):
-    """Records each resume as Screen's own handler, after KeptStyles's, reads it."""
+    """Keeps each resume; read once handled, it says whether the screen was restyled
+    (KeptStyles's handler, after this one, may have turned that off)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.resumes: list[bool] = []  # whether each resume was to restyle
+        self.events: list[ScreenResume] = []
+
+    @property
+    def resumes(self) -> list[bool]:
+        return [event.refresh_styles for event in self.events]
 
     def compose(self) -> ComposeResult:
         yield Static("text")
 
     def on_screen_resume(self, event: ScreenResume) -> None:
-        self.resumes.append(event.refresh_styles)
+        self.events.append(event)
 
 
-class Shown(KeptStyles, Recording):
+class Shown(Recording, KeptStyles):
     pass
 
 
@@ -82,3 +88,17 @@ async def test_a_view_resumed_unchanged_is_not_restyled_and_a_changed_app_restyl
         assert isinstance(two, Shown)
         assert one.resumes[-1] is False and two.resumes[-2:] == [True, False], two.resumes
         assert colour(one) == colour(two) == (255, 0, 0)
+
+
+def test_listed_before_another_screen_class_it_is_refused_as_it_would_hide_its_css() -> None:
+    with pytest.raises(TypeError, match="after ModalScreen"):
+
+        class Hiding(KeptStyles, ModalScreen[None]):
+            pass
+
+    class Question(ModalScreen[None], KeptStyles):
+        pass
+
+    # Textual's CSS chain follows the first base: ModalScreen's CSS (its see-through
+    # background) is Question's.
+    assert "ModalScreen" in Question._css_type_names

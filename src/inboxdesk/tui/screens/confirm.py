@@ -12,10 +12,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from inboxdesk.text import safe
-from inboxdesk.tui.screens.kept_styles import KeptStyles
 
 
-class ConfirmScreen(KeptStyles, ModalScreen[bool]):
+class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes", tooltip="Confirm"),
         Binding("n,escape", "answer(False)", "No", id="confirm.no", tooltip="Cancel"),
@@ -46,7 +45,7 @@ class ConfirmScreen(KeptStyles, ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class TypedConfirmScreen(KeptStyles, ModalScreen[bool]):
+class TypedConfirmScreen(ModalScreen[bool]):
     """A question answered by typing a name, e.g. the environment a switch acts in when
     it is not the API key's own. Escape cancels."""
 

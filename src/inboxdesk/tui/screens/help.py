@@ -20,7 +20,6 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from inboxdesk.tui.screens.kept_styles import KeptStyles
 from inboxdesk.tui.widgets.app_footer import declared_order
 
 LEGEND = (
@@ -181,7 +180,7 @@ def notes(screen: Screen[object]) -> list[str]:
     return out
 
 
-class HelpScreen(KeptStyles, ModalScreen[None]):
+class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close", id="help.close")]
 
     def __init__(self, of: Screen[object], title: str) -> None:

@@ -25,7 +25,21 @@ def app_styles(app: App[Any]) -> tuple[object, ...]:
 
 
 class KeptStyles(Screen[Any]):
-    """Put first among a screen's bases: its resume restyles it only when needed."""
+    """A base of a screen: its resume restyles it only when needed.
+
+    Textual inherits CSS along each class's first base alone: listed before another
+    Screen subclass (`ModalScreen`), this would hide that one's CSS, so it is refused
+    there; after it, or before `Screen` itself, it changes no style.
+    """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        bases = cls.__bases__
+        if KeptStyles in bases:
+            later = bases[bases.index(KeptStyles) + 1 :]
+            hidden = [b for b in later if issubclass(b, Screen) and b is not Screen]
+            if hidden:
+                raise TypeError(f"{cls.__name__}: list KeptStyles after {hidden[0].__name__}")
 
     # The app's styles as of the screen's last styling; None until its first resume,
     # which comes just after it mounts, styled.

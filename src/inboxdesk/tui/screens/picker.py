@@ -15,12 +15,11 @@ from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip, safe
-from inboxdesk.tui.screens.kept_styles import KeptStyles
 
 MAX_PAGES = 20
 
 
-class SubscriberPicker(KeptStyles, ModalScreen[str | None]):
+class SubscriberPicker(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="picker.cancel"),
         Binding("down", "focus_list", "List", show=False, id="picker.list"),

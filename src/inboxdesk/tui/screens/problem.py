@@ -10,11 +10,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from inboxdesk.text import safe
-from inboxdesk.tui.screens.kept_styles import KeptStyles
 from inboxdesk.tui.widgets.app_footer import AppFooter
 
 
-class ProblemScreen(KeptStyles, Screen[None]):
+class ProblemScreen(Screen[None]):
     BINDINGS = [
         Binding("r", "app.connect", "Retry", id="problem.retry", tooltip="Try to connect again"),
         Binding("q", "quit", "Quit", id="problem.quit"),

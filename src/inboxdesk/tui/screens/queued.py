@@ -16,7 +16,6 @@ from textual.widgets import Button, Static
 
 from inboxdesk.text import clip
 from inboxdesk.tui.screens.confirm import ConfirmScreen
-from inboxdesk.tui.screens.kept_styles import KeptStyles
 from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Outbox, Write, describe, kind_of
 
 SHOWN = 12
@@ -31,7 +30,7 @@ def age(made: datetime, now: datetime) -> str:
     return f"{minutes // (24 * 60)} days ago"
 
 
-class QueuedWritesScreen(KeptStyles, ModalScreen[str]):
+class QueuedWritesScreen(ModalScreen[str]):
     """Answers "send", "drop" or "later"."""
 
     BINDINGS = [
