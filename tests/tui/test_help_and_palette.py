@@ -4,7 +4,7 @@ Through Pilot against the real service: the app opens as the settings say (theme
 keymap); a key moved by the keymap shows where it is now, help groups the app's keys
 apart from Textual's and says how to close it, the palette lists each command once and
 finds it by its words, and the detail panes spell values as JSON (`true`, not `True`).
-The footer at each width: tests/tui/test_layout.py.
+The footer at each width: tests/tui/test_layout.py (its rule) and test_snapshots.py (laid out).
 """
 
 from __future__ import annotations
