@@ -5,12 +5,13 @@ Through Pilot, one app resized across the sizes of tests/tui/test_snapshots.py c
 the rule on real layouts: each key drawn in the cells `key_width` gives it, the inbox's
 footer whole, by rank and full, at 80, 100, 120, 140 and 200 columns, and every view
 laid out again on each resize, within a breakpoint or across it, both ways, the width
-alone, the height alone, and back and forth at once."""
+alone, the height alone, and back and forth at once, ending just below the breakpoint."""
 
 from __future__ import annotations
 
 from textual.widget import Widget
 
+from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.widgets.app_footer import fitting, key_width
 
 # A footer's keys in rank order as (cells, the palette's key?): help and quit, the marks,
@@ -72,3 +73,18 @@ def test_a_keys_cells_are_its_key_and_description_padded_the_palettes_its_border
     palette = "-command-palette"
     assert key_width(Key("^p", "", palette)) == 2 + 2  # its border and a space
     assert key_width(Key("^p", "palette", palette)) == 2 + 7 + 3
+
+
+def test_a_view_is_narrow_below_120_columns_and_wide_from_120() -> None:
+    """The class a view's screen is born with; Textual's breakpoints set the same on a
+    resize (checked laid out at 80, 100, 119, 120, 140 and 200 columns)."""
+    screen = ServiceScreen()  # made outside an app: no class yet
+    assert [screen.breakpoint(w) for w in (0, 80, 119, 120, 121, 200)] == [
+        "-narrow",
+        "-narrow",
+        "-narrow",
+        "-wide",
+        "-wide",
+        "-wide",
+    ]
+    assert not screen.has_class("-narrow", "-wide")
