@@ -15,11 +15,12 @@ from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip, safe
+from inboxdesk.tui.screens.shown_again import ShownAgain
 
 MAX_PAGES = 20
 
 
-class SubscriberPicker(ModalScreen[str | None]):
+class SubscriberPicker(ModalScreen[str | None], ShownAgain):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="picker.cancel"),
         Binding("down", "focus_list", "List", show=False, id="picker.list"),
