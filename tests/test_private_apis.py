@@ -11,6 +11,7 @@ from textual.widgets import Footer
 from inboxdesk.private_apis import (
     app_crash,
     footer_ready,
+    lays_out_when_needed,
     mark_footer_ready,
     serve_routes,
     set_footer_key_enabled,
@@ -65,6 +66,18 @@ def test_textual_restyles_the_app_for_a_mode_screen_whose_css_count_differs() ->
     assert "self.refresh_css()" in source, "_init_mode no longer restyles the app"
     styled_as_app(screen, app)
     assert screen._css_update_count == app._css_update_count
+
+
+def test_textual_lays_a_mode_screen_out_on_every_switch_through_screen_resized() -> None:
+    from textual.screen import Screen
+
+    assert "self.screen._screen_resized(self.size)" in inspect.getsource(App.switch_mode)
+    resized = inspect.getsource(Screen._screen_resized)
+    assert "self._refresh_layout(size)" in resized, "_screen_resized changed"
+    timer = inspect.getsource(Screen._on_timer_update)
+    assert "if self._layout_required:" in timer, "a pending layout is no longer made by frame"
+    screen: Screen[None] = lays_out_when_needed(type("Shown", (Screen,), {}))()
+    assert screen._size == (0, 0) and screen._layout_required is False
 
 
 def test_textual_app_keeps_its_crash_in_exception() -> None:

@@ -22,6 +22,11 @@ library changes one of them, so that an upgrade says where to look.
   view's screen is styled from the stylesheet as it stands when it mounts, so it is
   counted as up to date when built (tui/modes.py); a later change of theme or CSS
   still restyles it when its mode is entered again.
+- Textual lays a mode's screen out again whenever the mode is switched to
+  (`Screen._screen_resized`, called by `App.switch_mode`), even at the size it was last
+  laid out at with no layout asked since. A view's screen is laid out then only when
+  its size changed or a layout is pending (`_size`, `_layout_required`); a pending one
+  is otherwise made at the next frame, as for a shown screen (tui/screens/shown_again.py).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -29,7 +34,9 @@ library changes one of them, so that an upgrade says where to look.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TypeVar
+
+C = TypeVar("C", bound=type)
 
 
 def skip_httpx_command_line() -> None:
@@ -61,6 +68,20 @@ def set_footer_key_enabled(key: Any, enabled: bool) -> None:
 
 def styled_as_app(screen: Any, app: Any) -> None:
     screen._css_update_count = app._css_update_count
+
+
+def lays_out_when_needed(screen_class: C) -> C:
+    """The screen class, laid out when shown again only if its size changed or a layout
+    is pending."""
+    resized = screen_class._screen_resized  # type: ignore[attr-defined]
+
+    def _screen_resized(screen: Any, size: Any) -> None:
+        if screen._size == size and not screen._layout_required:
+            return
+        resized(screen, size)
+
+    screen_class._screen_resized = _screen_resized  # type: ignore[attr-defined]
+    return screen_class
 
 
 def app_crash(app: Any) -> BaseException | None:

@@ -4,7 +4,7 @@ Through Pilot against the real service: the app opens as the settings say (theme
 keymap); a key moved by the keymap shows where it is now, help groups the app's keys
 apart from Textual's and says how to close it, the palette lists each command once and
 finds it by its words, and the detail panes spell values as JSON (`true`, not `True`).
-The footer at each width: tests/tui/test_layout.py.
+The footer at each width: tests/tui/test_layout.py (its rule) and test_snapshots.py (laid out).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from inboxdesk.tui.inbox.detail import render_message
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.integrations.screen import IntegrationsScreen
+from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.help import GENERIC, HelpScreen
 from inboxdesk.tui.screens.picker import SubscriberPicker
 from inboxdesk.tui.widgets.app_footer import AppFooter
@@ -42,9 +43,18 @@ from tests.conftest import (
     ServiceFactory,
     jane_message,
 )
-from tests.tui.conftest import ORG_WIDE, SIZE, Notices, app_for, plain, settled, until
+from tests.tui.conftest import (
+    ORG_WIDE,
+    SIZE,
+    Notices,
+    app_for,
+    plain,
+    settled,
+    until,
+    view_listing,
+)
 from tests.tui.test_inbox import mark_posts, opened, stored
-from tests.tui.test_integrations import go_to, integrations
+from tests.tui.test_integrations import go_to
 
 APP_ID = re.compile(r"\b(inbox|integrations|list|view|app|help)\.[a-z_]+")
 
@@ -72,10 +82,12 @@ async def help_of(pilot: Pilot[None], everything: list[str] | None = None) -> li
     return keys
 
 
-async def palette(pilot: Pilot[None], query: str) -> list[str]:
-    """The first line of every entry the palette shows for `query`."""
-    await pilot.press("ctrl+p")
-    await until(pilot, lambda: bool(pilot.app.screen.query("CommandList")), what="palette")
+async def palette(pilot: Pilot[None], query: str, opened: bool = False) -> list[str]:
+    """The first line of every entry the palette shows for `query`, typed into it as it
+    opens or (`opened`) into the palette already open."""
+    if not opened:
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: bool(pilot.app.screen.query("CommandList")), what="palette")
     options = pilot.app.screen.query_one("CommandList", OptionList)
     if query:
         await pilot.press(*query)
@@ -94,8 +106,9 @@ async def test_the_app_opens_as_the_settings_say_and_help_footer_and_palette_fol
     page the app asked for (asked once); help lists every key with its binding id, each
     where the keymap put it, and groups the app's keys apart from Textual's, per view;
     keys are handled in order; the palette lists each command once and finds it by its
-    words; the footer shows the remapped key; the detail panes spell values as JSON;
-    the picker opens another inbox by a typed id."""
+    words, and its subscriber entry opens the picker, which opens another inbox by a
+    typed id; the footer shows the remapped key; the detail panes spell values as
+    JSON."""
     # Credentials as an older deployment sends them (production omits them for API keys).
     service = make_service(fixture=_with_json_values(), send_credentials=True, **ORG_WIDE)
     keymap = {"inbox.mark_read": "x", "integrations.set_primary": "m", "no.such.binding": "y"}
@@ -127,17 +140,25 @@ async def test_the_app_opens_as_the_settings_say_and_help_footer_and_palette_fol
         commands = await palette(pilot, "")
         assert len(commands) == len(set(commands)), commands
         assert {"Read", "Integrations view", "Theme", "Quit"} <= set(commands)
-        await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen, what="the palette closed")
-        found = await palette(pilot, "subscr")
+        found = await palette(pilot, "subscr", opened=True)
         assert found and "ubscriber" in found[0], found
         assert any(name.startswith("Open inbox: ") for name in found), "by the help's words too"
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
-        await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen, what="the picker closed")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SubscriberPicker) and bool(app.screen.query(Input)),
+            what="the picker",
+        )
+        await until(pilot, lambda: isinstance(app.screen.focused, Input), what="picker focus")
+        await pilot.press(*"joe", "enter")
+        await until(
+            pilot,
+            lambda: screen.subscriber_id == "joe" and screen.query_one(MessageTable).row_count == 3,
+        )
 
-        shown = await integrations(pilot)
+        shown = await view_listing(
+            pilot, "2", IntegrationsScreen, IntegrationTable, 10, "the integrations"
+        )
         integration = await help_of(pilot)
         await go_to(pilot, shown, MAILGUN)
         keys = footer_keys(shown)
@@ -150,21 +171,6 @@ async def test_the_app_opens_as_the_settings_say_and_help_footer_and_palette_fol
         assert "inboundWebhookEnabled true" in pane and "secure false" in pane
         assert "True" not in pane and "False" not in pane
         assert isinstance(app.screen, IntegrationsScreen)
-
-        await pilot.press("1")
-        await until(pilot, lambda: app.screen is screen, what="the inbox again")
-        await pilot.press("p")
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, SubscriberPicker) and bool(app.screen.query(Input)),
-            what="picker",
-        )
-        await until(pilot, lambda: isinstance(app.screen.focused, Input), what="picker focus")
-        await pilot.press(*"joe", "enter")
-        await until(
-            pilot,
-            lambda: screen.subscriber_id == "joe" and screen.query_one(MessageTable).row_count == 3,
-        )
     for keys, view, key, action in (
         (inbox, "Inbox", "p", "inbox.pick_subscriber"),
         (integration, "Integrations", "m", "integrations.set_primary"),

@@ -26,6 +26,7 @@ from inboxdesk.private_apis import styled_as_app
 # The first frame's view, imported with the app (under the paused collector, entry.py).
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.messages import SubscribersListed
+from inboxdesk.tui.screens.shown_again import ShownAgain
 
 if TYPE_CHECKING:
     from inboxdesk.tui.context import ViewContext
@@ -140,7 +141,7 @@ def title_of(name: str | None) -> str:
     return view.title if view is not None else "inboxdesk"
 
 
-class Switching(Screen[None]):
+class Switching(ShownAgain, Screen[None]):
     """What shows while the views' modes are reset: a mode added on the first switch,
     so that start-up builds none (the first frame's mode is Textual's default)."""
 

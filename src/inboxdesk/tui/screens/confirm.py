@@ -12,9 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from inboxdesk.text import safe
+from inboxdesk.tui.screens.shown_again import ShownAgain
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(ModalScreen[bool], ShownAgain):
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes", tooltip="Confirm"),
         Binding("n,escape", "answer(False)", "No", id="confirm.no", tooltip="Cancel"),
@@ -45,7 +46,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class TypedConfirmScreen(ModalScreen[bool]):
+class TypedConfirmScreen(ModalScreen[bool], ShownAgain):
     """A question answered by typing a name, e.g. the environment a switch acts in when
     it is not the API key's own. Escape cancels."""
 

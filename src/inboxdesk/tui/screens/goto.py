@@ -22,6 +22,7 @@ from inboxdesk.core.inbox.lookup import find
 from inboxdesk.models import Message
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.context import ViewContext
+from inboxdesk.tui.screens.shown_again import ShownAgain
 
 # Where a message stands in one tab's listing (None: not shown there), told of progress.
 Locate = Callable[[str, str, Callable[[int, int | None], None]], Awaitable[int | None]]
@@ -38,7 +39,7 @@ class GoTo:
     index: int | None
 
 
-class GoToScreen(ModalScreen[GoTo | None]):
+class GoToScreen(ModalScreen[GoTo | None], ShownAgain):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="goto.cancel", tooltip="Stop, or close"),
     ]

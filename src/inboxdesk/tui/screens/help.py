@@ -20,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from inboxdesk.tui.screens.shown_again import ShownAgain
 from inboxdesk.tui.widgets.app_footer import declared_order
 
 LEGEND = (
@@ -180,7 +181,7 @@ def notes(screen: Screen[object]) -> list[str]:
     return out
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ModalScreen[None], ShownAgain):
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close", id="help.close")]
 
     def __init__(self, of: Screen[object], title: str) -> None:

@@ -15,11 +15,12 @@ from inboxdesk.client import InboxClient, InboxdeskError, NotFoundError
 from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.models import Subscriber
 from inboxdesk.text import clip, safe
+from inboxdesk.tui.screens.shown_again import ShownAgain
 
 MAX_PAGES = 20
 
 
-class SubscriberPicker(ModalScreen[str | None]):
+class SubscriberPicker(ModalScreen[str | None], ShownAgain):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="picker.cancel"),
         Binding("down", "focus_list", "List", show=False, id="picker.list"),
@@ -65,11 +66,17 @@ class SubscriberPicker(ModalScreen[str | None]):
 
     def _show(self, needle: str) -> None:
         options = self.query_one(OptionList)
-        options.clear_options()
         needle = needle.casefold().strip()
-        for s in self.subscribers:
-            text = f"{s.display_name}  {s.email or ''}  ({s.subscriber_id})"
-            if needle in text.casefold():
+        matching = [
+            s
+            for s in self.subscribers
+            if needle in f"{s.display_name}  {s.email or ''}  ({s.subscriber_id})".casefold()
+        ]
+        listed = [options.get_option_at_index(n) for n in range(options.option_count)]
+        if [s.subscriber_id for s in matching] != [o.id for o in listed]:
+            # Listed again only when a key changes what matches: each list is laid out.
+            options.clear_options()
+            for s in matching:
                 # A Text, not a str: OptionList parses markup in a str prompt.
                 shown = Text(f"{clip(s.display_name, 40)}  {clip(s.email or '', 32)}  ")
                 shown.append(f"({clip(s.subscriber_id, 40)})", style="dim")
@@ -84,6 +91,8 @@ class SubscriberPicker(ModalScreen[str | None]):
 
     def _say(self, text: str) -> None:
         said = self.query_one("#picker-said", Static)
+        if not text and not said.display:
+            return  # nothing said, nothing to clear: no layout for each key typed
         said.update(Text(text))  # a Text: the id typed is shown, never parsed as markup
         said.display = bool(text)
 

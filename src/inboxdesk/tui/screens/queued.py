@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 from inboxdesk.text import clip
 from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.shown_again import ShownAgain
 from inboxdesk.writes import IDEMPOTENCY_WINDOW_HOURS, Outbox, Write, describe, kind_of
 
 SHOWN = 12
@@ -30,7 +31,7 @@ def age(made: datetime, now: datetime) -> str:
     return f"{minutes // (24 * 60)} days ago"
 
 
-class QueuedWritesScreen(ModalScreen[str]):
+class QueuedWritesScreen(ModalScreen[str], ShownAgain):
     """Answers "send", "drop" or "later"."""
 
     BINDINGS = [

@@ -15,6 +15,7 @@ from textual.events import Resize
 from textual.screen import Screen
 
 from inboxdesk.text import clip
+from inboxdesk.tui.screens.shown_again import ShownAgain
 
 if TYPE_CHECKING:
     from inboxdesk.tui.context import ViewContext
@@ -24,7 +25,7 @@ TITLE_CELLS = 60
 NARROW_BELOW = 120
 
 
-class ServiceScreen(Screen[None]):
+class ServiceScreen(ShownAgain, Screen[None]):
     """What every view shares; each view is one screen that holds its own parts."""
 
     context: ViewContext  # what every view is handed when it is built

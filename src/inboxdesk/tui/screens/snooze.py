@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from inboxdesk.core.inbox.snooze import shown, snooze_end
 from inboxdesk.text import safe
 from inboxdesk.timeinput import TimeInputError, parse_when
+from inboxdesk.tui.screens.shown_again import ShownAgain
 
 PRESETS = ("1h", "3h", "tomorrow 09:00", "monday 09:00")
 NAMES = {"1h": "in 1 hour", "3h": "in 3 hours"}
@@ -33,7 +34,7 @@ def hint(now: datetime) -> str:
     return f"ISO 8601 ({tomorrow.strftime('%Y-%m-%dT%H:%M')}), {', '.join(EXAMPLES)}"
 
 
-class SnoozeScreen(ModalScreen[datetime | None]):
+class SnoozeScreen(ModalScreen[datetime | None], ShownAgain):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="snooze.cancel", tooltip="Do not snooze"),
     ]

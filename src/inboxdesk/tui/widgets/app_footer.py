@@ -125,7 +125,7 @@ class AppFooter(Footer):
 def key_width(key: Widget) -> int:
     """The cells one of Textual's footer keys takes, as its CSS pads it: ` k ` then
     `description `; the palette's key (compact, docked right) has a border and a space
-    instead. tests/tui/test_layout.py checks it against laid-out keys."""
+    instead. tests/tui/test_snapshots.py checks it against laid-out keys."""
     display = cell_len(str(getattr(key, "key_display", "")))
     description = cell_len(str(getattr(key, "description", "")))
     palette = key.has_class("-command-palette")
