@@ -46,6 +46,7 @@ from inboxdesk.text import clip, plural, safe
 from inboxdesk.tui.activity.timeline import GLYPH_STYLE, open_delivery, show_timeline
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
+from inboxdesk.tui.screens.shown_again import ShownAgain
 from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
@@ -229,7 +230,7 @@ class GroupTable(KeyedTable):
             self.move_cursor(row=min(max(at, 0), len(groups) - 1))
 
 
-class ActivityScreen(Screen[None]):
+class ActivityScreen(ShownAgain, Screen[None]):
     AUTO_FOCUS = "#activity-table"
     # The notification under the cursor, whose cause the strip below the table shows.
     highlighted: reactive[str | None] = reactive(None, init=False)

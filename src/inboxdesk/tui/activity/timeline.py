@@ -51,6 +51,7 @@ from inboxdesk.text import cells, clip, safe
 from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.messages import OpenPreferences
 from inboxdesk.tui.screens.confirm import ConfirmScreen
+from inboxdesk.tui.screens.shown_again import ShownAgain
 from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
@@ -262,7 +263,7 @@ LIVE = "● live"
 PAUSED = "⏸ paused"
 
 
-class TimelineScreen(Screen[None]):
+class TimelineScreen(ShownAgain, Screen[None]):
     """One notification's delivery, shown at once from what was just read (the list's
     page, or the lookup); `ctrl+r` reads it again (its jobs may have moved on)."""
 
