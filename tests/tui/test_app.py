@@ -49,20 +49,6 @@ async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
         await until(pilot, gc.isenabled, what="collection back at the deadline")
 
 
-async def test_no_key_shows_how_to_set_one() -> None:
-    app = make_app(Settings(base_url="http://127.0.0.1:9"))
-    async with app.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
-            ),
-        )
-        assert "inboxdesk config init" in plain(app.screen.query_one("#problem-message", Static))
-        await pilot.press("q")
-    assert app.return_code == 2, "quitting without a key is a settings problem"
-
-
 async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_port() -> None:
     """Quit before any rows came: the exit code says the service, and the app's end
     gives the collector back (paused until the first rows, or the deadline)."""

@@ -229,15 +229,52 @@ async def test_reading_the_inbox(
 async def test_marking_selecting_and_undoing(
     service: Service, transport: FaultTransport, notices: Notices
 ) -> None:
-    """A key on one row, a selection marked in one request, undo (queued while the
+    """Mark all read (`A`): asked with the count, no changes if refused, undone by z.
+    Then a key on one row, a selection marked in one request, undo (queued while the
     service is away), a mark's notice, an id the service ignores, select all; another
-    subscriber then starts afresh."""
+    subscriber then starts afresh. (Archive all: the tabs walk below.)"""
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
         table = screen.query_one(MessageTable)
+        unread = {n for n in range(12) if not stored(service, jane_message(n))[0]}
+        before = service.snapshot()
+        await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is screen)
+        await settled(pilot)
+        assert service.snapshot() == before, "answered no: nothing changed"
+        await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        question = plain(app.screen.query_one("#question", Static))
+        assert (
+            f"Mark all {len(unread)} unread messages read (archived and snoozed included)?"
+            in question
+        )
+        assert "z undoes it" in plain(app.screen.query_one("#detail", Static))
+        assert all(not stored(service, jane_message(n))[0] for n in unread), "asked first"
+        await pilot.press("y")
+        await until(pilot, lambda: all(stored(service, jane_message(n))[0] for n in range(12)))
+        # Drawn from the service's rows, fetched again (mark-all answers a number only):
+        # no unread dot left; a read but unseen message keeps its ring, as stored.
+        await until(pilot, lambda: all(marker(app, jane_message(n))[1] == " " for n in range(12)))
+        assert marker(app, jane_message(3))[2] != " " and not stored(service, jane_message(3))[1]
+        await until(pilot, lambda: "0 unread" in header(screen))
+        await pilot.press("z")
+        await until(
+            pilot,
+            lambda: {n for n in range(12) if not stored(service, jane_message(n))[0]} == unread,
+            what="mark-all undone",
+        )
+        await pilot.press("z")
+        await until(pilot, lambda: notices.saying("Nothing to undo."))
+        # The header counts from the undo's answer (once counted twice: 12 unread).
+        await until(pilot, lambda: f"{len(unread)} unread" in header(screen), what="counts")
         # Message 10 starts unread and seen; one message: no question.
-        await pilot.press("j")
+        await pilot.press("g", "j")
         assert table.cursor_key == jane_message(10)
         for key, expected in (("r", (True, True)), ("u", (False, True))):
             await pilot.press(key)
@@ -310,79 +347,13 @@ async def test_marking_selecting_and_undoing(
         assert set(shown_ids(table)) == set(JOE_MESSAGES)
 
 
-async def test_mark_all_asks_with_the_count_and_can_be_undone(
-    service: Service, notices: Notices
-) -> None:
-    """Mark all read (`A`): asked with the count, no changes if refused, undone by z;
-    then archive all read (`X`) and archive all (`x`), asked with the number."""
-    from inboxdesk.tui.screens.confirm import ConfirmScreen
-
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        screen = await opened(pilot)
-        unread = {n for n in range(12) if not stored(service, jane_message(n))[0]}
-        before = service.snapshot()
-        await pilot.press("A")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        await pilot.press("n")
-        await until(pilot, lambda: app.screen is screen)
-        await settled(pilot)
-        assert service.snapshot() == before, "answered no: nothing changed"
-        await pilot.press("A")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        question = plain(app.screen.query_one("#question", Static))
-        assert (
-            f"Mark all {len(unread)} unread messages read (archived and snoozed included)?"
-            in question
-        )
-        assert "z undoes it" in plain(app.screen.query_one("#detail", Static))
-        assert all(not stored(service, jane_message(n))[0] for n in unread), "asked first"
-        await pilot.press("y")
-        await until(pilot, lambda: all(stored(service, jane_message(n))[0] for n in range(12)))
-        # Drawn from the service's rows, fetched again (mark-all answers a number only):
-        # no unread dot left; a read but unseen message keeps its ring, as stored.
-        await until(pilot, lambda: all(marker(app, jane_message(n))[1] == " " for n in range(12)))
-        assert marker(app, jane_message(3))[2] != " " and not stored(service, jane_message(3))[1]
-        await until(pilot, lambda: "0 unread" in header(screen))
-        await pilot.press("z")
-        await until(
-            pilot,
-            lambda: {n for n in range(12) if not stored(service, jane_message(n))[0]} == unread,
-            what="mark-all undone",
-        )
-        await pilot.press("z")
-        await until(pilot, lambda: notices.saying("Nothing to undo."))
-
-        # Archive all read (`X`), then all that are left (`x`): asked with the number and
-        # what the bulk operation does differently, then the list read again.
-        for key, which in (("X", "read = 1"), ("x", "archived = 0")):
-            shown = jane_count(service, f"channel = 'in_app' AND archived = 0 AND ({which})")
-            assert shown > 0, key
-            await pilot.press(key)
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
-            question = plain(app.screen.query_one("#question", Static))
-            detail = plain(app.screen.query_one("#detail", Static))
-            assert f"Archive all {shown} " in question and "in-app messages of jane" in question
-            assert "every channel" in detail and "first 100" in detail
-            assert "cannot be undone" in detail
-            await pilot.press("y")
-            await until(pilot, lambda w=which: jane_count(service, f"archived = 0 AND ({w})") == 0)
-            await settled(pilot)
-            # The Inbox tab lists what is not archived: read again from the service.
-            await until(
-                pilot,
-                lambda: (
-                    screen.table.row_count
-                    == jane_count(service, "channel = 'in_app' AND archived = 0")
-                ),
-                what="the list read again",
-            )
-
-
 @pytest.mark.slow
 async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
     """The tabs as the subscriber sees them (one message archived), the status line
-    following a mark and a refresh, the text filter, and a refresh merged in place."""
+    following a mark and a refresh, the text filter, a refresh merged in place; then
+    archive all read (`X`) and archive all (`x`), asked with the number."""
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+
     with service.http() as http:  # 11, unread and unseen, archived
         path = f"/v2/subscribers/jane/notifications/{jane_message(11)}/archive"
         assert http.patch(path).status_code == 200
@@ -458,6 +429,34 @@ async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
         await until(pilot, lambda: marker(app, changed)[1] == " ", what="merged row")
         assert table.cursor_key == highlighted, "the cursor stays on its message"
         assert screen.feed.get(jane_message(5)) is kept, "unchanged rows are kept, not rebuilt"
+
+        # Archive all read (`X`), then all that are left (`x`), from the Inbox tab: asked
+        # with the number and what the bulk operation does differently, then the list
+        # read again.
+        await pilot.press("f")
+        assert tabs.active == "inbox"
+        for key, which in (("X", "read = 1"), ("x", "archived = 0")):
+            shown = jane_count(service, f"channel = 'in_app' AND archived = 0 AND ({which})")
+            assert shown > 0, key
+            await pilot.press(key)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
+            question = plain(app.screen.query_one("#question", Static))
+            detail = plain(app.screen.query_one("#detail", Static))
+            assert f"Archive all {shown} " in question and "in-app messages of jane" in question
+            assert "every channel" in detail and "first 100" in detail
+            assert "cannot be undone" in detail
+            await pilot.press("y")
+            await until(pilot, lambda w=which: jane_count(service, f"archived = 0 AND ({w})") == 0)
+            await settled(pilot)
+            # The Inbox tab lists what is not archived: read again from the service.
+            await until(
+                pilot,
+                lambda: (
+                    screen.table.row_count
+                    == jane_count(service, "channel = 'in_app' AND archived = 0")
+                ),
+                what="the list read again",
+            )
 
 
 @pytest.mark.own_service
