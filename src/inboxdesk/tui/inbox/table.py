@@ -131,7 +131,9 @@ class MessageTable(ScrollView, can_focus=True):
     }
     """
 
-    cursor_row: reactive[int] = reactive(0, init=False, always_update=True)
+    # The watcher repaints the two rows a move changes: a repaint of every row in view
+    # (the reactive's default) made each cursor move draw the whole list again.
+    cursor_row: reactive[int] = reactive(0, init=False, always_update=True, repaint=False)
 
     class Highlighted(Message):
         """The cursor moved to another row (its id is None until that row is loaded)."""
