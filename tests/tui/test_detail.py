@@ -105,3 +105,15 @@ async def test_a_body_is_drawn_once_and_as_textual_draws_it(service: Service) ->
         ours = static.visual.render_strips(width, None, style, None)  # type: ignore[arg-type]
         textual = RichVisual(static, body.inner).render_strips(width, None, style, None)  # type: ignore[arg-type]
         assert ours == textual and len(ours) == static.size.height
+
+
+def test_a_v2_notification_carrying_data_nested_190_deep_is_drawn() -> None:
+    """The v2 pane draws data nested as deep as a service may send it (the older
+    service's walk opens such a message in the app: tests/tui/test_inbox_v2.py)."""
+    from inboxdesk.models.inbox import InboxNotification
+    from inboxdesk.tui.inbox.notification import render_notification
+    from tests.hostile import DEEP_DATA
+
+    item = InboxNotification.model_validate({"id": "n1", "data": DEEP_DATA})
+    shown = drawn(render_notification(item, NOW))
+    assert '"next"' in shown and "more characters not shown" in shown  # cut, said

@@ -7,6 +7,7 @@ tests/core."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -20,6 +21,8 @@ from inboxdesk.tui.inbox.table import ARCHIVED_MARK, SNOOZED_MARK, MessageTable
 from inboxdesk.tui.screens.snooze import SnoozeScreen
 from tests.client.faults import FaultTransport
 from tests.conftest import Service, ServiceFactory, jane_message
+from tests.hostile import inbox_listed_badly
+from tests.production_shaped import production_shaped
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
 from tests.tui.test_inbox import marker, opened, shown_ids, stored
 
@@ -231,53 +234,83 @@ async def test_an_older_service_gets_the_v1_feed_without_archive_or_snooze(
     """The v1 feed's fallback does all the app's day: open with no subscriber given, say
     so once, offer only what the source can do, filter, queue a mark while the service is
     away and send it when back. What each source can do is checked fast in
-    tests/client/test_source.py."""
+    tests/client/test_source.py.
+
+    Its pages go wrong (tests/hostile.py's inbox_listed_badly): the app lists each
+    readable message once, leaves out the one it cannot read and says so, opens the
+    message carrying data nested 190 deep, and `G` still reaches the true last message.
+    How each source bounds its pages: tests/client/test_bounded_inbox.py."""
     service = make_service(v2_inbox=False)
     with service.http() as http:
         assert http.get("/v2/subscribers/jane/notifications").status_code == 404
     transport = FaultTransport()
-    app = app_for(service, subscriber=None, transport=transport)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: rows(app) > 0, what="an inbox")
-        screen = app.screen
-        assert isinstance(screen, InboxScreen)
-        if screen.subscriber_id != "jane":
-            app.open_subscriber("jane")
-        await until(pilot, lambda: screen.subscriber_id == "jane" and rows(app) == 12)
-        await until(pilot, lambda: screen.source is V1 and "older service" in header(screen))
-        assert notices.saying("no v2 inbox")
-        shown = [t.id for t in screen.query_one(Tabs).query(Tab) if t.display]
-        assert shown == ["inbox", "unread", "unseen", "all"]
-        for action in ("archive", "unarchive", "snooze", "unsnooze"):
-            assert screen.check_action(action, ()) is None, action  # greyed out
-        assert screen.check_action("mark_read", ())
-        await pilot.press("e", "b")
-        await settled(pilot)
-        assert not isinstance(app.screen, SnoozeScreen)
-        assert not state(service, jane_message(11))[0]
-        await pilot.press("slash")
-        # The focused box takes the text at once (typed key by key: tests/tui/test_find.py).
-        box = screen.query_one("#text-filter", Input)
-        await until(pilot, lambda: box.has_focus, what="the box's focus")
-        box.value = "#1005"
-        await until(pilot, lambda: rows(app) == 1, what="the filter")
-        await pilot.press("escape")
-        await until(pilot, lambda: rows(app) == 12, what="the filter cleared")
-        transport.route[MARK] = refused
-        await pilot.press("g", "r")  # the newest: jane 11
-        await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
-        assert app.outbox.queued()[0].ids == (jane_message(11),)
-        del transport.route[MARK]
-        await until(pilot, lambda: stored(service, jane_message(11)) == (True, True), 15, "sent")
-        await until(pilot, lambda: not app.offline and not app.outbox.queued(), what="back")
-        await until(pilot, lambda: marker(app, jane_message(11)) == "   ")
-        await until(pilot, lambda: "7 unread" in header(screen))
-        await pilot.press("f", "f", "f")
-        assert screen.query_one(Tabs).active == "all"
-        await pilot.press("f")
-        assert screen.query_one(Tabs).active == "inbox"
+    with production_shaped(service.url, rewrite=inbox_listed_badly(UNREADABLE, DEEP)) as url:
+        app = app_for(replace(service, url=url), subscriber=None, transport=transport)
+        async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+            await older_service_walk(pilot, service, transport, notices)
     feed = [r.url.path for r in transport.seen if r.url.path.endswith("/notifications/feed")]
     assert feed, "the listing came from the v1 feed"
+
+
+UNREADABLE, DEEP = jane_message(7), jane_message(9)
+LISTED = 11  # jane's 12, less the one that cannot be read
+
+
+async def older_service_walk(
+    pilot: Pilot[None], service: Service, transport: FaultTransport, notices: Notices
+) -> None:
+    app = pilot.app
+    await until(pilot, lambda: rows(app) > 0, what="an inbox")
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    if screen.subscriber_id != "jane":
+        app.open_subscriber("jane")
+    await until(pilot, lambda: screen.subscriber_id == "jane" and rows(app) == LISTED)
+    await until(pilot, lambda: screen.source is V1 and "older service" in header(screen))
+    assert notices.saying("no v2 inbox")
+    # The page that went wrong costs its bad message only, and says so.
+    await until(pilot, lambda: notices.saying("could not be read"), what="said")
+    assert notices.saying("twice on one page")
+    assert screen.feed.get(UNREADABLE) is None and screen.feed.message(DEEP) is not None
+    shown = [t.id for t in screen.query_one(Tabs).query(Tab) if t.display]
+    assert shown == ["inbox", "unread", "unseen", "all"]
+    for action in ("archive", "unarchive", "snooze", "unsnooze"):
+        assert screen.check_action(action, ()) is None, action  # greyed out
+    assert screen.check_action("mark_read", ())
+    await pilot.press("e", "b")
+    await settled(pilot)
+    assert not isinstance(app.screen, SnoozeScreen)
+    assert not state(service, jane_message(11))[0]
+    await pilot.press("slash")
+    # The focused box takes the text at once (typed key by key: tests/tui/test_find.py).
+    box = screen.query_one("#text-filter", Input)
+    await until(pilot, lambda: box.has_focus, what="the box's focus")
+    box.value = "#1005"
+    await until(pilot, lambda: rows(app) == 1, what="the filter")
+    await pilot.press("escape")
+    await until(pilot, lambda: rows(app) == LISTED, what="the filter cleared")
+    transport.route[MARK] = refused
+    await pilot.press("g", "r")  # the newest: jane 11
+    await until(pilot, lambda: len(app.outbox.queued()) == 1, what="queued")
+    assert app.outbox.queued()[0].ids == (jane_message(11),)
+    del transport.route[MARK]
+    await until(pilot, lambda: stored(service, jane_message(11)) == (True, True), 15, "sent")
+    await until(pilot, lambda: not app.offline and not app.outbox.queued(), what="back")
+    await until(pilot, lambda: marker(app, jane_message(11)) == "   ")
+    await until(pilot, lambda: "7 unread" in header(screen))
+    # The message nested deep opens in the pane; `G` reaches the true last message.
+    table = screen.table
+    deep = screen.feed.index_of(DEEP)
+    assert deep is not None
+    table.move_to(deep)
+    await until(pilot, lambda: table.cursor_key == DEEP, what="the deep message")
+    await until(pilot, lambda: DEEP in detail_text(screen), what="its detail")
+    await pilot.press("enter", "G")
+    await until(pilot, lambda: table.cursor_key == jane_message(0), what="the last")
+    await pilot.press("f", "f", "f")
+    assert screen.query_one(Tabs).active == "all"
+    await pilot.press("f")
+    assert screen.query_one(Tabs).active == "inbox"
 
 
 def test_a_v2_rows_status_is_its_severity_or_its_state_in_words() -> None:
