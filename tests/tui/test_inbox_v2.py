@@ -68,16 +68,16 @@ def real_now() -> datetime:
 async def test_snooze_asks_until_when_archive_marks_in_place_and_undo(
     service: Service, notices: Notices
 ) -> None:
-    """Snooze asks until when (a bad time said in the modal, what was typed kept), a
-    preset; archive marks in place, undone by z; B ends a snooze. Then, at 120 columns
-    (fixes from a new user's trial): the header names the environment once loaded,
-    without a write first; archive says what it changed (one already archived is named
-    apart) and History shows the state; a refresh drops what was archived above the
-    cursor, by this app or by someone else, and keeps the cursor on its message; `z`
-    brings a row back; a snooze says its end as a date people read."""
+    """All at 120 columns. Snooze asks until when (a bad time said in the modal, what was
+    typed kept), a preset; archive marks in place, undone by z; B ends a snooze. Then the
+    fixes from a new user's trial: the header names the environment once loaded, without
+    a write first; archive says what it changed (one already archived is named apart)
+    and History shows the state; a refresh drops what was archived above the cursor, by
+    this app or by someone else, and keeps the cursor on its message; `z` brings a row
+    back; a snooze says its end as a date people read."""
     now = real_now()  # the service checks a snooze's end against its own clock
     app = app_for(service, clock=lambda: now)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
+    async with app.run_test(size=(120, 40), message_hook=notices.hook) as pilot:
         screen = await opened(pilot)
         await until(pilot, lambda: app.scope is not None, what="the environments")
         await until(pilot, lambda: "Staging" in header(screen), what="the header's environment")
@@ -149,8 +149,6 @@ async def test_snooze_asks_until_when_archive_marks_in_place_and_undo(
         # The trial's fixes, on the same messages, as they are now again.
         assert not any(state(service, jane_message(n))[0] for n in range(12)), "none archived"
         del notices[:]
-        await pilot.resize_terminal(120, 40)
-        await until(pilot, lambda: screen.size.width == 120, what="120 columns")
         await pilot.press("g")
         assert table.cursor_key == jane_message(11)
         await pilot.press("e")  # message 11
