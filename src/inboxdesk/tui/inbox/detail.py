@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.css.styles import RulesMap
 from textual.strip import Strip
 from textual.style import Style
-from textual.visual import RenderOptions, RichVisual, Visual
+from textual.visual import RenderOptions, RichVisual, Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -321,10 +321,21 @@ class MessageDetail(VerticalScroll):
         if message is None:
             title.update(Text("No message selected.", style="dim"))
             body.update(Text())
-        elif isinstance(message, InboxNotification):
-            title.update(notification_title(message))
-            body.update(DrawnOnce(body, render_notification(message, now)))
         else:
-            title.update(render_title(message))
-            body.update(DrawnOnce(body, render_message(message, now)))
+            if isinstance(message, InboxNotification):
+                heading, shown = notification_title(message), render_notification(message, now)
+            else:
+                heading, shown = render_title(message), render_message(message, now)
+            titled, drawn = visualize(title, heading), DrawnOnce(body, shown)
+            # As tall as the message before (a list's messages often are): redrawn in
+            # place, without laying the whole screen out again.
+            layout = not (_fits(title, titled) and _fits(body, drawn))
+            title.update(titled, layout=layout)
+            body.update(drawn, layout=layout)
         self.scroll_home(animate=False)
+
+
+def _fits(widget: Widget, visual: Visual) -> bool:
+    """Whether `visual` is as tall as what `widget` shows now, at its width."""
+    width, height = widget.content_size
+    return width > 0 and visual.get_height(widget.styles, width) == height  # type: ignore[arg-type]
