@@ -30,12 +30,12 @@ def failing(request: httpx.Request) -> httpx.Response:
 async def test_a_startup_5xx_is_shown_and_r_retries_then_a_later_page_fails_and_is_retried(
     service: Service, transport: FaultTransport, notices: Notices
 ) -> None:
-    """A 5xx at start (no subscriber given: listing the subscribers fails): the problem
-    screen, and `r` retries; then a first page that fails later (another subscriber's)
-    says so, and refresh retries it. (A first page that fails at start, `r` retrying it:
-    tests/tui/test_app.py's unreachable service.)"""
+    """A 5xx at start (the first page fails): the problem screen, and `r` retries; then a
+    first page that fails later (another subscriber's) says so, and refresh retries it.
+    (Listing the subscribers failing at start, `r` retrying it: the outage walk of
+    tests/tui/test_inbox.py.)"""
     transport.route["/v"] = failing
-    app = app_for(service, subscriber=None, transport=transport)
+    app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await until(
             pilot,
@@ -46,12 +46,11 @@ async def test_a_startup_5xx_is_shown_and_r_retries_then_a_later_page_fails_and_
         assert "boom" in plain(app.screen.query_one("#problem-message"))
         transport.route.clear()
         await pilot.press("r")
-        screen = await opened(pilot, rows=1)
+        screen = await opened(pilot)
 
         said = len(notices.saying("boom"))  # the start-up's problem is not this one
-        other, rows = ("joe", 3) if screen.subscriber_id != "joe" else ("jane", 12)
-        transport.route[f"/v2/subscribers/{other}/notifications"] = failing
-        app.open_subscriber(other)
+        transport.route["/v2/subscribers/joe/notifications"] = failing
+        app.open_subscriber("joe")
         status = screen.query_one("#status", Static)
         await until(
             pilot,
@@ -61,7 +60,7 @@ async def test_a_startup_5xx_is_shown_and_r_retries_then_a_later_page_fails_and_
         assert "^r retries" in plain(status), "the refresh key, as the keymap has it"
         transport.route.clear()
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: screen.table.row_count == rows, what="its rows")
+        await until(pilot, lambda: screen.table.row_count == 3, what="joe's rows")
         assert "not loaded" not in plain(status)
 
 

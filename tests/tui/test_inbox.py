@@ -462,32 +462,53 @@ async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
 async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
     make_service: ServiceFactory, transport: FaultTransport, notices: Notices
 ) -> None:
-    """Marks and an archive made while the service is away wait in the queue, marked in
-    the list, and are sent when it is back, each with the key it was queued with; a mark
-    the service answers "not now" (503) stays queued, says why, and goes with its key
-    once the service takes it. All on a service without the hidden v1 subscriber
-    endpoints (production may drop them), which the app never needs."""
+    """The service away at start: the problem screen, and `r` connects once it is back.
+    Then it dies mid-session (said once): marks and an archive made while it is away wait
+    in the queue, marked in the list, and are sent when it is back, each with the key it
+    was queued with; a mark the service answers "not now" (503) stays queued, says why,
+    and goes with its key once the service takes it. All on a service without the hidden
+    v1 subscriber endpoints (production may drop them), which the app never needs."""
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.tui.screens.confirm import ConfirmScreen
+    from inboxdesk.tui.screens.problem import ProblemScreen
 
     service = make_service(v1_subscribers=False)
     with service.http() as http:
         assert http.get("/v1/subscribers").status_code == 404
+    port = service.thread.port
+    service.thread.stop()
     app = app_for(service, subscriber=None, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        # No --subscriber: the first subscriber of the v2 listing is opened.
-        await until(pilot, lambda: bool(app.subscribers), what="the v2 listing's subscribers")
-        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="an inbox")
-        if inbox(app).subscriber_id != "jane":
-            app.open_subscriber("jane")
-        screen = await opened(pilot)
-        await until(pilot, lambda: screen.subscriber_id == "jane", what="jane's inbox")
-        assert screen.table.cursor_key == jane_message(11)
-        port = service.thread.port
-        service.thread.stop()
+        # Away at start: the problem screen, and `r` connects once it is back.
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
+            ),
+            what="the problem screen",
+        )
+        assert "unreachable" in plain(app.screen.query_one("#problem-title", Static))
+        back = ServiceThread(service.thread.settings, service.store, port=port).start()
+        try:
+            await pilot.press("r")
+            # No --subscriber: the first subscriber of the v2 listing is opened.
+            await until(pilot, lambda: bool(app.subscribers), what="the v2 listing's subscribers")
+            await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="an inbox")
+            if inbox(app).subscriber_id != "jane":
+                app.open_subscriber("jane")
+            screen = await opened(pilot)
+            await until(pilot, lambda: screen.subscriber_id == "jane", what="jane's inbox")
+            assert screen.table.cursor_key == jane_message(11)
+        finally:
+            back.stop()  # and away again, mid-session: said once, the marks wait
+        del notices[:]
         await pilot.press("r")
         await until(pilot, lambda: notices.saying("Queued"), what="queued notice")
         await until(pilot, lambda: marker(app, jane_message(11))[1] == "⧗", what="pending row")
+        await until(pilot, lambda: app.offline, what="offline")
+        assert [n.title for n in notices].count("Service unreachable") == 1
+        await until(pilot, lambda: "unreachable" in plain(screen.query_one("#status", Static)))
+        assert stored(service, jane_message(11)) == (False, False), "nothing applied"
         await pilot.press("j", "s")
         await until(pilot, lambda: len([n for n in notices if n.title == "Queued"]) == 2)
         await pilot.press("j", "e")  # message 9 archived
