@@ -458,6 +458,7 @@ async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
             )
 
 
+@pytest.mark.slow
 @pytest.mark.own_service
 async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
     make_service: ServiceFactory, transport: FaultTransport, notices: Notices
