@@ -1,4 +1,5 @@
-"""Start-up problems, a service that goes away and comes back, help, keymap, palette, theme."""
+"""Start-up problems, a slow first page, ending while the inbox opens, the keymap's ids.
+(A service away at start and mid-session: the outage walk of tests/tui/test_inbox.py.)"""
 
 from __future__ import annotations
 
@@ -13,17 +14,15 @@ from textual.app import ScreenStackError
 from textual.widgets import Static
 
 from inboxdesk.config import Settings
-from inboxdesk.server.runner import ServiceThread
 from inboxdesk.tui.app import make_app
 from inboxdesk.tui.inbox.screen import InboxScreen
-from inboxdesk.tui.inbox.table import MessageTable
 from inboxdesk.tui.keymap import app_bindings, binding_ids
 from inboxdesk.tui.screens.problem import ProblemScreen
 from tests.client.faults import FaultTransport
-from tests.conftest import Service, jane_message
-from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
+from tests.conftest import Service
+from tests.tui.conftest import SIZE, app_for, plain, settled, until
 from tests.tui.test_help_and_palette import first_pages, footer_keys
-from tests.tui.test_inbox import opened, stored
+from tests.tui.test_inbox import opened
 
 
 async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
@@ -49,20 +48,6 @@ async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
         await until(pilot, gc.isenabled, what="collection back at the deadline")
 
 
-async def test_no_key_shows_how_to_set_one() -> None:
-    app = make_app(Settings(base_url="http://127.0.0.1:9"))
-    async with app.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
-            ),
-        )
-        assert "inboxdesk config init" in plain(app.screen.query_one("#problem-message", Static))
-        await pilot.press("q")
-    assert app.return_code == 2, "quitting without a key is a settings problem"
-
-
 async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_port() -> None:
     """Quit before any rows came: the exit code says the service, and the app's end
     gives the collector back (paused until the first rows, or the deadline)."""
@@ -83,48 +68,6 @@ async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_po
         await pilot.press("q")
     assert app.return_code == 1
     assert gc.isenabled(), "the app's end gives the collector back"
-
-
-@pytest.mark.slow
-@pytest.mark.own_service
-async def test_unreachable_at_start_then_retry_connects_and_a_death_mid_session_recovers(
-    service: Service, notices: Notices
-) -> None:
-    """The service away at start: the problem screen, and `r` connects once it is back.
-    Then it dies mid-session: said once, a mark waits, and once it is back the rows
-    come again and the queued mark goes out by itself."""
-    port = service.thread.port
-    service.thread.stop()
-    app = app_for(service)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
-            ),
-        )
-        assert "unreachable" in plain(app.screen.query_one("#problem-title", Static))
-        restarted = ServiceThread(service.thread.settings, service.store, port=port).start()
-        try:
-            await pilot.press("r")
-            screen = await opened(pilot)
-        finally:
-            restarted.stop()
-
-        del notices[:]
-        await pilot.press("r")
-        await until(pilot, lambda: app.offline, what="offline")
-        assert [n.title for n in notices].count("Service unreachable") == 1
-        await until(pilot, lambda: "unreachable" in plain(screen.query_one("#status", Static)))
-        assert stored(service, jane_message(11)) == (False, False), "nothing applied"
-        restarted = ServiceThread(service.thread.settings, service.store, port=port).start()
-        try:
-            await until(pilot, lambda: not app.offline, timeout=10, what="back online")
-            await until(pilot, lambda: screen.query_one(MessageTable).row_count == 12)
-            # The queued mark went out by itself once the service was back.
-            await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
-        finally:
-            restarted.stop()
 
 
 def test_every_binding_has_an_id_and_ids_are_unique() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 
 from pydantic import BaseModel, ConfigDict, Field
-from rich.console import Console, RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 
 from inboxdesk.client import InboxClient
 from inboxdesk.tui.inbox.detail import render_message
@@ -63,3 +63,57 @@ async def test_full_message_then_feed_item_subset(service: Service) -> None:
     assert "name Jane subscriberId jane" in feed
     assert "jane@example.test" not in feed.split("Subscriber")[1], "no invented email"
     assert "Workflow id w1 tags commerce" in feed and "• Wait" not in feed
+
+
+class Counted:
+    """A renderable that counts how often it is drawn."""
+
+    def __init__(self, inner: RenderableType) -> None:
+        self.inner = inner
+        self.drawn = 0
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        self.drawn += 1
+        yield self.inner
+
+
+async def test_a_body_is_drawn_once_and_as_textual_draws_it(service: Service) -> None:
+    """The pane's body is drawn once per message shown (Textual draws a Rich renderable
+    once for its height and again to show it: each cursor move paid twice), and its
+    lines are those Textual's own drawing makes."""
+    from textual.app import App, ComposeResult
+    from textual.visual import RichVisual
+    from textual.widgets import Static
+
+    from inboxdesk.tui.inbox.detail import DrawnOnce
+
+    async with InboxClient(service.url, STAGING_KEY) as client:
+        page = await client.list_messages(limit=1, channel="in_app", subscriber_id="jane")
+    body = Counted(render_message(page.data[0], NOW))
+
+    class Pane(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static(id="body")
+
+    app = Pane()
+    async with app.run_test(size=(60, 40)) as pilot:
+        static = app.query_one("#body", Static)
+        static.update(DrawnOnce(static, body))
+        await pilot.pause()
+        assert static.size.height > 20 and body.drawn == 1, "measured and shown from one draw"
+        width, style = static.size.width, static.visual_style
+        ours = static.visual.render_strips(width, None, style, None)  # type: ignore[arg-type]
+        textual = RichVisual(static, body.inner).render_strips(width, None, style, None)  # type: ignore[arg-type]
+        assert ours == textual and len(ours) == static.size.height
+
+
+def test_a_v2_notification_carrying_data_nested_190_deep_is_drawn() -> None:
+    """The v2 pane draws data nested as deep as a service may send it (the older
+    service's walk opens such a message in the app: tests/tui/test_inbox_v2.py)."""
+    from inboxdesk.models.inbox import InboxNotification
+    from inboxdesk.tui.inbox.notification import render_notification
+    from tests.hostile import DEEP_DATA
+
+    item = InboxNotification.model_validate({"id": "n1", "data": DEEP_DATA})
+    shown = drawn(render_notification(item, NOW))
+    assert '"next"' in shown and "more characters not shown" in shown  # cut, said

@@ -30,8 +30,10 @@ def failing(request: httpx.Request) -> httpx.Response:
 async def test_a_startup_5xx_is_shown_and_r_retries_then_a_later_page_fails_and_is_retried(
     service: Service, transport: FaultTransport, notices: Notices
 ) -> None:
-    """A 5xx at start: the problem screen, and `r` retries; then a first page that fails
-    later (another subscriber's) says so, and refresh retries it."""
+    """A 5xx at start (the first page fails): the problem screen, and `r` retries; then a
+    first page that fails later (another subscriber's) says so, and refresh retries it.
+    (Listing the subscribers failing at start, `r` retrying it: the outage walk of
+    tests/tui/test_inbox.py.)"""
     transport.route["/v"] = failing
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
@@ -60,18 +62,6 @@ async def test_a_startup_5xx_is_shown_and_r_retries_then_a_later_page_fails_and_
         await pilot.press("ctrl+r")
         await until(pilot, lambda: screen.table.row_count == 3, what="joe's rows")
         assert "not loaded" not in plain(status)
-
-
-async def test_a_startup_5xx_listing_subscribers_is_retried_too(
-    service: Service, transport: FaultTransport
-) -> None:
-    transport.route["/v"] = failing
-    app = app_for(service, subscriber=None, transport=transport)
-    async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="problem")
-        transport.route.clear()
-        await pilot.press("r")
-        await opened(pilot, rows=1)
 
 
 async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:

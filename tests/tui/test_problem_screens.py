@@ -1,15 +1,17 @@
-"""ctrl+e on a start-up problem screen (no API key; settings naming an environment with
-no key) says there is nothing to switch to, and the app keeps running."""
+"""A start-up problem screen (no API key; settings naming an environment with no key)
+says what to do; ctrl+e there says there is nothing to switch to, the app keeps running,
+and quitting exits 2: a settings problem."""
 
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Static
 
 from inboxdesk.config import Settings
 from inboxdesk.config.models import EnvironmentKey
 from inboxdesk.tui.app import make_app
 from inboxdesk.tui.screens.problem import ProblemScreen
-from tests.tui.conftest import SIZE, Notices, until
+from tests.tui.conftest import SIZE, Notices, plain, until
 
 NO_KEY = Settings(base_url="http://127.0.0.1:9")
 NO_SUCH_ENVIRONMENT = Settings(
@@ -20,11 +22,24 @@ NO_SUCH_ENVIRONMENT = Settings(
 )
 
 
-@pytest.mark.parametrize("settings", [NO_KEY, NO_SUCH_ENVIRONMENT], ids=["no key", "settings"])
-async def test_ctrl_e_on_a_problem_screen_says_so(settings: Settings, notices: Notices) -> None:
+@pytest.mark.parametrize(
+    ("settings", "what_to_do"),
+    [(NO_KEY, "inboxdesk config init"), (NO_SUCH_ENVIRONMENT, "Nowhere")],
+    ids=["no key", "settings"],
+)
+async def test_ctrl_e_on_a_problem_screen_says_so(
+    settings: Settings, what_to_do: str, notices: Notices
+) -> None:
     app = make_app(settings)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ProblemScreen), what="the problem")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-message"))
+            ),
+            what="the problem",
+        )
+        assert what_to_do in plain(app.screen.query_one("#problem-message", Static))
         await pilot.press("ctrl+e")
         await until(pilot, lambda: notices.saying("No environment to switch to"), what="said")
         assert app.is_running and isinstance(app.screen, ProblemScreen)

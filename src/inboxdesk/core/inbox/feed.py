@@ -368,7 +368,10 @@ def adjusted_counts(
     if counts is None or counts.unread.capped or counts.unseen.capped:
         return None
     unread, unseen = counts.unread.value, counts.unseen.value
-    for item in items:
+    # An answer of several steps (an undo's restoring marks: unread, then unseen) names
+    # a message once per step: its last state is the one it ends in, counted once.
+    last = {item.id or "": item for item in items}
+    for item in last.values():
         row = feed.get(item.id or "")
         if row is None:
             return None

@@ -10,10 +10,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, RichVisual, Visual, visualize
+from textual.widget import Widget
 from textual.widgets import Static
 
 from inboxdesk.models.inbox import InboxNotification
@@ -231,6 +236,47 @@ def _block(block: EmailBlock) -> Text:
     return plain(block.content)
 
 
+class DrawnOnce(Visual):
+    """A message's body, drawn once per width and style.
+
+    Textual draws a Rich renderable once to learn its height and again to show it; a
+    body (tables, highlighted JSON) costs milliseconds a draw, and every cursor move
+    shows another. The lines of the first draw serve both.
+    """
+
+    def __init__(self, widget: Widget, renderable: RenderableType) -> None:
+        self.renderable = renderable
+        self._widget = widget
+        self._rich = RichVisual(widget, renderable)
+        self._drawn: tuple[int, Style, list[Strip]] | None = None
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.renderable  # printable as the body it holds
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self._rich.get_optimal_width(rules, container_width)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        style = self._widget.visual_style  # what the draw that follows is handed
+        return len(self._lines(width, style, RenderOptions(lambda _: style, rules)))
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        lines = self._lines(width, style, options)
+        return lines[:height] if height is not None else list(lines)
+
+    def _lines(self, width: int, style: Style, options: RenderOptions) -> list[Strip]:
+        drawn = self._drawn
+        if drawn is None or drawn[0] != width or drawn[1] != style:
+            drawn = self._drawn = (
+                width,
+                style,
+                self._rich.render_strips(width, None, style, options),
+            )
+        return drawn[2]
+
+
 class MessageDetail(VerticalScroll):
     """The detail pane; shows the highlighted message.
 
@@ -275,10 +321,21 @@ class MessageDetail(VerticalScroll):
         if message is None:
             title.update(Text("No message selected.", style="dim"))
             body.update(Text())
-        elif isinstance(message, InboxNotification):
-            title.update(notification_title(message))
-            body.update(render_notification(message, now))
         else:
-            title.update(render_title(message))
-            body.update(render_message(message, now))
+            if isinstance(message, InboxNotification):
+                heading, shown = notification_title(message), render_notification(message, now)
+            else:
+                heading, shown = render_title(message), render_message(message, now)
+            titled, drawn = visualize(title, heading), DrawnOnce(body, shown)
+            # As tall as the message before (a list's messages often are): redrawn in
+            # place, without laying the whole screen out again.
+            layout = not (_fits(title, titled) and _fits(body, drawn))
+            title.update(titled, layout=layout)
+            body.update(drawn, layout=layout)
         self.scroll_home(animate=False)
+
+
+def _fits(widget: Widget, visual: Visual) -> bool:
+    """Whether `visual` is as tall as what `widget` shows now, at its width."""
+    width, height = widget.content_size
+    return width > 0 and visual.get_height(widget.styles, width) == height  # type: ignore[arg-type]

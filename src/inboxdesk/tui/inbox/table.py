@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -131,7 +131,9 @@ class MessageTable(ScrollView, can_focus=True):
     }
     """
 
-    cursor_row: reactive[int] = reactive(0, init=False, always_update=True)
+    # The watcher repaints the two rows a move changes: a repaint of every row in view
+    # (the reactive's default) made each cursor move draw the whole list again.
+    cursor_row: reactive[int] = reactive(0, init=False, always_update=True, repaint=False)
 
     class Highlighted(Message):
         """The cursor moved to another row (its id is None until that row is loaded)."""
@@ -176,6 +178,8 @@ class MessageTable(ScrollView, can_focus=True):
         self.source: RowSource = _Empty()
         self.selected: frozenset[str] = frozenset()
         self.pending: frozenset[str] = frozenset()
+        # The styles of one frame's lines, read once per frame (None between frames).
+        self._frame_styles: dict[str, Style] | None = None
 
     # -- what the screen calls ---------------------------------------------------------
 
@@ -254,23 +258,43 @@ class MessageTable(ScrollView, can_focus=True):
         self._resize()
         self._want_visible()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines of one frame. Their styles cannot change within it, and reading them
+        walks every ancestor's styles: read once per frame, not once per line (two
+        thirds of drawing a row)."""
+        self._frame_styles = {}
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame_styles = None
+
+    def _style(self, component: str = "") -> Style:
+        """The list's style (`component` empty) or a component's, as this frame has it."""
+        styles = self._frame_styles
+        if styles is not None and component in styles:
+            return styles[component]
+        style = self.get_component_rich_style(component) if component else self.rich_style
+        if styles is not None:
+            styles[component] = style
+        return style
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         widths = column_widths(width)
         if y == 0:
-            style = self.get_component_rich_style("message-table--header")
+            style = self._style("message-table--header")
             return self._strip(self._header(widths), width, style)
         index = round(self.scroll_y) + y - 1
         if index >= len(self.source):
-            return Strip.blank(width, self.rich_style)
-        base = self.rich_style
+            return Strip.blank(width, self._style())
+        base = self._style()
         if index % 2:
-            base += self.get_component_rich_style("message-table--even-row")
+            base += self._style("message-table--even-row")
         if index == self.cursor_row:
-            base += self.get_component_rich_style("message-table--cursor")
+            base += self._style("message-table--cursor")
         row = self.source.row(index)
         if row is None:
-            placeholder = self.get_component_rich_style("message-table--placeholder")
+            placeholder = self._style("message-table--placeholder")
             return self._strip(Text(pad("", MARKERS + 1) + "…", style=placeholder), width, base)
         cells = self._cells(row, widths)
         segments = [Segment(text, base + style if style else base) for text, style in cells]
