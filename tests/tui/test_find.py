@@ -54,6 +54,13 @@ def long_inbox() -> dict[str, Any]:
     return fixture
 
 
+def listed(picker: SubscriberPicker) -> str:
+    options = picker.query_one(OptionList)
+    return "\n".join(
+        str(options.get_option_at_index(n).prompt) for n in range(options.option_count)
+    )
+
+
 def said(screen: object, selector: str) -> str:
     from textual.screen import Screen
 
@@ -123,11 +130,21 @@ async def test_range_select_the_filter_as_you_type_an_unknown_subscriber_and_go_
         assert shown_ids(table) == [jane_message(5)]
         await pilot.press("escape")
         await until(pilot, lambda: not screen.text and table.row_count == 12)
-        # The picker says an unknown subscriberId, and the inbox stays as it was.
+        # The picker lists the names it loads, not the app's older ones: jane renamed
+        # since the app read its subscribers. Then it says an unknown subscriberId, and
+        # the inbox stays as it was.
+        with service.http() as http:
+            renamed = http.patch("/v2/subscribers/jane", json={"firstName": "Janet"})
+            assert renamed.status_code == 200, renamed.text
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, SubscriberPicker), what="the picker")
         picker = app.screen
         await until(pilot, lambda: isinstance(picker.focused, Input), what="picker focus")
+        await until(
+            pilot,
+            lambda: "Janet" in listed(picker) and "Jane " not in listed(picker),
+            what="the picker to list jane's new name",
+        )
         await pilot.press(*"ghost", "enter")
         await until(
             pilot,

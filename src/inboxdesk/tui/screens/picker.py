@@ -30,6 +30,8 @@ class SubscriberPicker(ModalScreen[str | None], ShownAgain):
         super().__init__()
         self.client = client
         self.subscribers = list(known)
+        # The subscribers the list shows, in its order.
+        self._listed: list[Subscriber] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
@@ -72,9 +74,10 @@ class SubscriberPicker(ModalScreen[str | None], ShownAgain):
             for s in self.subscribers
             if needle in f"{s.display_name}  {s.email or ''}  ({s.subscriber_id})".casefold()
         ]
-        listed = [options.get_option_at_index(n) for n in range(options.option_count)]
-        if [s.subscriber_id for s in matching] != [o.id for o in listed]:
-            # Listed again only when a key changes what matches: each list is laid out.
+        if matching != self._listed:
+            # Listed again only when what matches changed (a key typed, or the load's
+            # fresher names and emails): each list is laid out.
+            self._listed = matching
             options.clear_options()
             for s in matching:
                 # A Text, not a str: OptionList parses markup in a str prompt.
