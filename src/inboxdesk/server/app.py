@@ -72,5 +72,6 @@ def create_app(settings: ServerSettings, store: Store | None = None) -> FastAPI:
 
 def mount(app: FastAPI, router: APIRouter) -> None:
     """`router`'s routes served by `app` as they were built (`api_router`): not through
-    `include_router`, which builds each route's validators over again."""
+    `include_router`, which builds each route's validators over again. Built on their
+    own router, they do not see `app.dependency_overrides` (nothing here uses them)."""
     app.router.routes.extend(router.routes)
