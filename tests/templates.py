@@ -34,7 +34,7 @@ from inboxdesk.server.store import Store
 class Templates:
     """Templates shared by every worker of the run: the first worker that needs a
     fixture loads it under a file lock, and every use, in any worker, is a copy (the
-    demo took each of three workers two to three CPU-seconds to load)."""
+    demo took each worker two to three CPU-seconds to load)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
