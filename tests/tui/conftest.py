@@ -84,6 +84,22 @@ async def view_listing(
     return shown
 
 
+async def answered_no(pilot: Pilot[None], key: str, service: Service) -> None:
+    """Press `key`, answer its question `n`: back on the same screen, nothing stored
+    changed."""
+    from inboxdesk.tui.screens.confirm import ConfirmScreen
+
+    app = pilot.app
+    screen = app.screen
+    before = service.snapshot()
+    await pilot.press(key)
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+    await pilot.press("n")
+    await until(pilot, lambda: app.screen is screen, what="the question gone")
+    await settled(pilot)
+    assert service.snapshot() == before, "answered no: nothing changed"
+
+
 async def settled(pilot: Pilot[None], timeout: float = 8.0) -> None:
     """Let the app finish what it started: every worker done and its messages handled.
 

@@ -24,7 +24,17 @@ from inboxdesk.tui.inbox.table import ARCHIVED_MARK, MessageTable, column_widths
 from tests.client.faults import FaultTransport, connection_refused, status
 from tests.conftest import EXAMPLE, JOE_MESSAGES, Service, ServiceFactory, jane_message
 from tests.server.test_inbox_bulk import jane as jane_count
-from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, settled, until
+from tests.tui.conftest import (
+    NOW,
+    SIZE,
+    Notices,
+    answered_no,
+    app_for,
+    detail_text,
+    plain,
+    settled,
+    until,
+)
 
 
 def inbox(app: InboxdeskApp) -> InboxScreen:
@@ -239,13 +249,7 @@ async def test_marking_selecting_and_undoing(
         screen = await opened(pilot)
         table = screen.query_one(MessageTable)
         unread = {n for n in range(12) if not stored(service, jane_message(n))[0]}
-        before = service.snapshot()
-        await pilot.press("A")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        await pilot.press("n")
-        await until(pilot, lambda: app.screen is screen)
-        await settled(pilot)
-        assert service.snapshot() == before, "answered no: nothing changed"
+        await answered_no(pilot, "A", service)
         await pilot.press("A")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         question = plain(app.screen.query_one("#question", Static))

@@ -25,7 +25,16 @@ from tests.conftest import (
     Service,
     ServiceFactory,
 )
-from tests.tui.conftest import ORG_WIDE, Notices, app_for, plain, settled, until, view_listing
+from tests.tui.conftest import (
+    ORG_WIDE,
+    Notices,
+    answered_no,
+    app_for,
+    plain,
+    settled,
+    until,
+    view_listing,
+)
 from tests.tui.test_inbox import opened
 
 
@@ -102,13 +111,7 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
         )
 
         # `n` changes nothing.
-        before = service.snapshot()
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
-        await pilot.press("n")
-        await until(pilot, lambda: app.screen is screen)
-        await settled(pilot)
-        assert service.snapshot() == before
+        await answered_no(pilot, "p", service)
 
         # `y`: the question names the demotion; both rows redrawn from the answer.
         await pilot.press("p")
