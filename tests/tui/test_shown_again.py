@@ -80,15 +80,42 @@ async def test_a_view_resumed_unchanged_is_not_restyled_and_a_changed_app_restyl
         await until(pilot, lambda: colour(one) == (255, 0, 0), what="restyled on resuming")
         assert one.resumes[-1] is True
 
-        # Unchanged since: the second is restyled once (styled before the change), then
-        # neither again, and both stay right.
+        # Unchanged since: neither is restyled again (the second was shown when the app
+        # changed, so it left styled for it), and both stay right.
         await app.switch_mode("two")
         await app.switch_mode("one")
         await app.switch_mode("two")
         await until(pilot, lambda: len(one.resumes) >= 3, what="the switches")
         assert isinstance(two, Shown)
-        assert one.resumes[-1] is False and two.resumes[-2:] == [True, False], two.resumes
+        assert one.resumes[-1] is False and two.resumes[-2:] == [False, False], two.resumes
         assert colour(one) == colour(two) == (255, 0, 0)
+
+
+async def test_a_change_of_the_app_undone_while_a_view_is_hidden_restyles_it() -> None:
+    """Styled for a marked app while shown, then the mark removed while hidden: the view
+    is restyled on resuming, though the app is as it was at the view's last resume."""
+    app = TwoModes()
+    async with app.run_test() as pilot:
+        await until(pilot, lambda: isinstance(app.screen, Shown), what="the first mode")
+        one = app.screen
+        for mode in ("two", "one"):
+            await app.switch_mode(mode)
+            await settled_frames(pilot)
+        app.add_class("-marked")  # while the first mode is shown
+        await until(pilot, lambda: colour(one) == (255, 0, 0), what="the shown one restyled")
+        await app.switch_mode("two")
+        await settled_frames(pilot)
+        app.remove_class("-marked")  # while it is hidden
+        await settled_frames(pilot)
+        await app.switch_mode("one")
+        await until(pilot, lambda: colour(one) == (0, 0, 255), what="restyled on resuming")
+        assert one.resumes[-1] is True
+
+
+async def settled_frames(pilot: Pilot[None]) -> None:
+    """A few frames' pauses: the app handles all it was asked before going on."""
+    for _ in range(4):
+        await pilot.pause()
 
 
 def test_listed_before_another_screen_class_it_is_refused_as_it_would_hide_its_css() -> None:

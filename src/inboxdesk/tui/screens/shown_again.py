@@ -11,7 +11,8 @@ pushed question. The screen was styled as it mounted, and a change of a widget's
 classes or state restyles that widget at once, shown or not; what a suspended screen
 can miss is a change of the app's own classes, pseudo-classes (focus, dark, ansi…)
 or theme, which Textual restyles on the screens shown at the time only. A screen with
-this base is restyled on resuming when one of those changed since it was last styled.
+this base is restyled on resuming when one of those changed since it was last styled,
+which is when it was last resumed or, shown since, when the app stopped showing it.
 """
 
 from __future__ import annotations
@@ -51,6 +52,23 @@ class ShownAgain(Screen[Any]):
     # The app's styles as of the screen's last styling; None until its first resume,
     # which comes just after it mounts, styled.
     _styled_for: tuple[object, ...] | None = None
+    # Whether the app shows this screen, as the app last said of its screens.
+    _app_shows_it = False
+
+    @on(events.Mount)
+    def _follow_the_app(self) -> None:
+        # At once, not posted: the app may change its styles before this screen handles
+        # its next message.
+        self.app.screen_change_signal.subscribe(self, self._app_screen_changed, immediate=True)
+        self._app_shows_it = self.app.screen is self
+
+    def _app_screen_changed(self, screen: Screen[Any]) -> None:
+        # Called as the app changes screens, before it handles anything else. Shown,
+        # this screen followed every change of the app's styles (Textual restyles the
+        # screen shown): it leaves styled for the app as it is at this moment.
+        if self._app_shows_it and screen is not self:
+            self._styled_for = app_styles(self.app)
+        self._app_shows_it = screen is self
 
     @on(events.ScreenResume)
     def _styles_kept(self, event: events.ScreenResume) -> None:
