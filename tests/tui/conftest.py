@@ -100,6 +100,21 @@ async def answered_no(pilot: Pilot[None], key: str, service: Service) -> None:
     assert service.snapshot() == before, "answered no: nothing changed"
 
 
+async def problem_shown(pilot: Pilot[None]) -> Screen[Any]:
+    """Wait for a problem screen, composed (its title, message and hint come together)."""
+    from inboxdesk.tui.screens.problem import ProblemScreen
+
+    app = pilot.app
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-message"))
+        ),
+        what="the problem screen",
+    )
+    return app.screen
+
+
 async def settled(pilot: Pilot[None], timeout: float = 8.0) -> None:
     """Let the app finish what it started: every worker done and its messages handled.
 

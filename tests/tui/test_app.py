@@ -17,10 +17,9 @@ from inboxdesk.config import Settings
 from inboxdesk.tui.app import make_app
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.keymap import app_bindings, binding_ids
-from inboxdesk.tui.screens.problem import ProblemScreen
 from tests.client.faults import FaultTransport
 from tests.conftest import Service
-from tests.tui.conftest import SIZE, app_for, plain, settled, until
+from tests.tui.conftest import SIZE, app_for, plain, problem_shown, settled, until
 from tests.tui.test_help_and_palette import first_pages, footer_keys
 from tests.tui.test_inbox import opened
 
@@ -31,13 +30,7 @@ async def test_invalid_key_at_start_shows_what_to_do(service: Service) -> None:
     app = app_for(service, key="wrong-key-0123456789abcdef")
     app.settle_seconds = 0.3
     async with app.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
-            ),
-            what="problem screen",
-        )
+        await problem_shown(pilot)
         title = plain(app.screen.query_one("#problem-title", Static))
         hint = plain(app.screen.query_one("#problem-hint", Static))
         assert "rejected the API key" in title and "NOVU_SECRET_KEY" in hint
@@ -56,13 +49,7 @@ async def test_quitting_an_unreachable_service_exits_1_and_the_hint_names_the_po
     app.probe_seconds = 0.2
     app.settle_seconds = 60  # only the app's end can end the pause here
     async with app.run_test(size=SIZE) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-hint"))
-            ),
-            what="the problem",
-        )
+        await problem_shown(pilot)
         assert "inboxdesk serve --demo --port 9" in plain(app.screen.query_one("#problem-hint"))
         assert not gc.isenabled(), "no collection before the first rows"
         await pilot.press("q")

@@ -12,13 +12,12 @@ from textual.widgets import Static
 from inboxdesk.client import ClientOptions, InboxClient, Limits, RetryPolicy
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import make_app
-from inboxdesk.tui.screens.problem import ProblemScreen
 from tests.client.faults import FaultTransport
 from tests.client.hostile_server import HostileServer, Reply, Seen, json_reply
 from tests.client.test_cli_limits import COUNTS
 from tests.client.test_limits import KEY, item
 from tests.conftest import Service
-from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, until
+from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, problem_shown, until
 from tests.tui.test_inbox import opened
 
 
@@ -37,11 +36,7 @@ async def test_a_startup_5xx_is_shown_and_r_retries_then_a_later_page_fails_and_
     transport.route["/v"] = failing
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, ProblemScreen) and app.screen.query("#problem-title"),
-            what="the problem screen",
-        )
+        await problem_shown(pilot)
         assert "answered with an error" in plain(app.screen.query_one("#problem-title"))
         assert "boom" in plain(app.screen.query_one("#problem-message"))
         transport.route.clear()

@@ -64,6 +64,7 @@ from tests.tui.conftest import (
     app_for,
     detail_text,
     plain,
+    problem_shown,
     until,
     view_listing,
 )
@@ -345,13 +346,7 @@ async def hostile_walk(
 
     # A problem screen quoting the service (an error message or hint).
     app.push_screen(ProblemScreen("The service answered with an error", ALL, ALL))
-    await until(
-        pilot,
-        lambda: (
-            isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-message"))
-        ),
-        what="problem screen",
-    )
+    await problem_shown(pilot)
     message = plain(app.screen.query_one("#problem-message", Static))
     assert VISIBLE_MARKER in message and "␛" in message
     app.pop_screen()

@@ -32,6 +32,7 @@ from tests.tui.conftest import (
     app_for,
     detail_text,
     plain,
+    problem_shown,
     settled,
     until,
 )
@@ -475,7 +476,6 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
     v1 subscriber endpoints (production may drop them), which the app never needs."""
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.tui.screens.confirm import ConfirmScreen
-    from inboxdesk.tui.screens.problem import ProblemScreen
 
     service = make_service(v1_subscribers=False)
     with service.http() as http:
@@ -485,13 +485,7 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
     app = app_for(service, subscriber=None, transport=transport)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         # Away at start: the problem screen, and `r` connects once it is back.
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-title"))
-            ),
-            what="the problem screen",
-        )
+        await problem_shown(pilot)
         assert "unreachable" in plain(app.screen.query_one("#problem-title", Static))
         back = ServiceThread(service.thread.settings, service.store, port=port).start()
         try:

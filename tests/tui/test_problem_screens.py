@@ -11,7 +11,7 @@ from inboxdesk.config import Settings
 from inboxdesk.config.models import EnvironmentKey
 from inboxdesk.tui.app import make_app
 from inboxdesk.tui.screens.problem import ProblemScreen
-from tests.tui.conftest import SIZE, Notices, plain, until
+from tests.tui.conftest import SIZE, Notices, plain, problem_shown, until
 
 NO_KEY = Settings(base_url="http://127.0.0.1:9")
 NO_SUCH_ENVIRONMENT = Settings(
@@ -32,13 +32,7 @@ async def test_ctrl_e_on_a_problem_screen_says_so(
 ) -> None:
     app = make_app(settings)
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, ProblemScreen) and bool(app.screen.query("#problem-message"))
-            ),
-            what="the problem",
-        )
+        await problem_shown(pilot)
         assert what_to_do in plain(app.screen.query_one("#problem-message", Static))
         await pilot.press("ctrl+e")
         await until(pilot, lambda: notices.saying("No environment to switch to"), what="said")
