@@ -161,15 +161,11 @@ class Views:
             app.add_mode(view.name, partial(self._build, view))
 
     def _build(self, view: View) -> Screen[Any]:
-        screen = view.build(self._context_of(), self._asked.pop(view.name, None))
-        # Styled as it mounts, as a pushed screen is: no restyle of the whole app.
-        styled_as_app(screen, self.app)
-        return screen
+        return self._styled(view.build(self._context_of(), self._asked.pop(view.name, None)))
 
-    def _switching_screen(self) -> Screen[Any]:
-        screen = Switching()
-        # Its one line is styled by the app's stylesheet: as a view's screen, styled as
-        # it mounts, so that a switch does not reparse every stylesheet twice.
+    def _styled(self, screen: Screen[Any]) -> Screen[Any]:
+        """A mode's screen styled as it mounts, as a pushed screen is: entering the mode
+        neither restyles the whole app nor reparses every stylesheet twice."""
         styled_as_app(screen, self.app)
         return screen
 
@@ -220,7 +216,7 @@ class Views:
         switch); a screen that says so shows meanwhile."""
         if not self._switching:
             self._switching = True
-            self.app.add_mode(SWITCHING, self._switching_screen)
+            self.app.add_mode(SWITCHING, lambda: self._styled(Switching()))
         await self.app.switch_mode(SWITCHING)
         for view in VIEWS:
             await self.app.remove_mode(view.name)

@@ -186,7 +186,7 @@ class WriteStore:
         # One transaction for the whole opening: one commit (and one sync of the log)
         # in place of one per statement, a tenth of the time on a new file.
         self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._db:  # commits, or rolls back on an error
             if version is None:
                 # Format 1 kept a row per outcome: its journal is dropped, its queue kept.
                 self._db.execute("DROP TABLE IF EXISTS journal")
@@ -212,10 +212,6 @@ class WriteStore:
                     " (SELECT seq FROM journal ORDER BY made_at DESC, seq DESC LIMIT ?)",
                     (most,),
                 )
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
 
     def close(self) -> None:
         self._db.close()
