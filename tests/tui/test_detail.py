@@ -85,7 +85,7 @@ async def test_a_body_is_drawn_once_and_as_textual_draws_it(service: Service) ->
     from textual.visual import RichVisual
     from textual.widgets import Static
 
-    from inboxdesk.tui.inbox.detail import DrawnOnce
+    from inboxdesk.tui.widgets.drawn_once import DrawnOnce
 
     async with InboxClient(service.url, STAGING_KEY) as client:
         page = await client.list_messages(limit=1, channel="in_app", subscriber_id="jane")

@@ -1,4 +1,5 @@
-"""Help's table of keys, drawn without an app: once per width, as a fresh one draws it."""
+"""Help's table of keys, drawn without an app: at each width as a fresh one draws it
+(help shows it through `DrawnOnce`, drawn once per width: tests/tui/test_detail.py)."""
 
 from __future__ import annotations
 

@@ -10,18 +10,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
-from textual.css.styles import RulesMap
-from textual.strip import Strip
-from textual.style import Style
-from textual.visual import RenderOptions, RichVisual, Visual, visualize
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
 from inboxdesk.models.inbox import InboxNotification
+from inboxdesk.tui.widgets.drawn_once import DrawnOnce
 from inboxdesk.tui.widgets.fields import add, add_when, grid, heading, json_block, json_value, plain
 
 if TYPE_CHECKING:
@@ -234,47 +232,6 @@ def _block(block: EmailBlock) -> Text:
             text.append_text(plain(block.url, style="underline"))
         return text
     return plain(block.content)
-
-
-class DrawnOnce(Visual):
-    """A message's body, drawn once per width and style.
-
-    Textual draws a Rich renderable once to learn its height and again to show it; a
-    body (tables, highlighted JSON) costs milliseconds a draw, and every cursor move
-    shows another. The lines of the first draw serve both.
-    """
-
-    def __init__(self, widget: Widget, renderable: RenderableType) -> None:
-        self.renderable = renderable
-        self._widget = widget
-        self._rich = RichVisual(widget, renderable)
-        self._drawn: tuple[int, Style, list[Strip]] | None = None
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.renderable  # printable as the body it holds
-
-    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
-        return self._rich.get_optimal_width(rules, container_width)
-
-    def get_height(self, rules: RulesMap, width: int) -> int:
-        style = self._widget.visual_style  # what the draw that follows is handed
-        return len(self._lines(width, style, RenderOptions(lambda _: style, rules)))
-
-    def render_strips(
-        self, width: int, height: int | None, style: Style, options: RenderOptions
-    ) -> list[Strip]:
-        lines = self._lines(width, style, options)
-        return lines[:height] if height is not None else list(lines)
-
-    def _lines(self, width: int, style: Style, options: RenderOptions) -> list[Strip]:
-        drawn = self._drawn
-        if drawn is None or drawn[0] != width or drawn[1] != style:
-            drawn = self._drawn = (
-                width,
-                style,
-                self._rich.render_strips(width, None, style, options),
-            )
-        return drawn[2]
 
 
 class MessageDetail(VerticalScroll):

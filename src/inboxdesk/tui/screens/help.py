@@ -7,11 +7,10 @@ their id; the keys Textual's widgets bring (arrows, copy) follow in a group of t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import groupby
 
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,6 +21,7 @@ from textual.widgets import Static
 
 from inboxdesk.tui.screens.shown_again import ShownAgain
 from inboxdesk.tui.widgets.app_footer import declared_order
+from inboxdesk.tui.widgets.drawn_once import DrawnOnce
 
 LEGEND = (
     "Markers: ✔ selected   ● unread   ◌ unseen   ▣ archived   ☾ snoozed   "
@@ -108,37 +108,14 @@ def key_lines(screen: Screen[object]) -> list[Line | str]:
 @dataclass(frozen=True)
 class KeyTable:
     """The help's table, laid out for the width it is drawn at: four columns when wide,
-    else the note under what the key does; binding ids are never wrapped or cut.
-
-    Drawn once for each set of options: Textual renders a Static's content to measure
-    its height and again to draw it, and laying out this many rows took most of the
-    time help took to open."""
+    else the note under what the key does; binding ids are never wrapped or cut. Help
+    shows it drawn once per width (`DrawnOnce`): laying out this many rows to measure
+    and again to draw took most of the time help took to open."""
 
     lines: list[Line | str]
-    _drawn: dict[tuple[object, ...], list[Segment]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        # A table's lines do not depend on the height asked for: measuring and drawing
-        # share one rendering.
-        key = (
-            options.min_width,
-            options.max_width,
-            options.justify,
-            options.overflow,
-            options.no_wrap,
-            options.highlight,
-            options.markup,
-            options.is_terminal,
-            options.legacy_windows,
-            options.encoding,
-        )
-        drawn = self._drawn.get(key)
-        if drawn is None:
-            drawn = list(console.render(self._table(options.max_width >= WIDE), options))
-            self._drawn[key] = drawn
-        yield from drawn
+        yield self._table(options.max_width >= WIDE)
 
     def _table(self, wide: bool) -> Table:
         ids = max(
@@ -194,7 +171,9 @@ class HelpScreen(ModalScreen[None], ShownAgain):
             heading = Text(f"{self.title_text} — keys", style="bold")
             heading.append(f"    {CLOSE}", style="italic")
             yield Static(heading, id="help-title")
-            yield Static(key_table(self.of), id="help-keys")
+            keys = Static(id="help-keys")
+            keys.update(DrawnOnce(keys, key_table(self.of)))
+            yield keys
             if explained := notes(self.of):
                 yield Static(Text("\n" + "\n".join(explained)), id="help-notes")
             yield Static(
