@@ -11,12 +11,15 @@ and transactionId are a notification's belongs to it. The README documents the f
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import re
 import secrets
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,14 +27,16 @@ from pydantic import ValidationError
 
 from inboxdesk.models import Channel, Integration, Message, Subscriber, Workflow
 from inboxdesk.models.enums import EnvironmentType
-from inboxdesk.models.ids import new_object_id
+from inboxdesk.models.ids import is_object_id, new_object_id
 from inboxdesk.server.activity_fixtures import (
     ActivityFixtureError,
     apply_preferences,
+    new_ids,
     stage_notifications,
     stage_preferences,
 )
 from inboxdesk.server.store import Store, utc_now
+from inboxdesk.server.store.base import iso
 from inboxdesk.server.topic_fixtures import TopicFixtureError, stage_topics
 from inboxdesk.text import safe
 
@@ -99,54 +104,70 @@ def _service_form(doc: dict[str, Any], spot: str) -> dict[str, Any]:
     here: every `_id` and `_…Id` a MongoDB id (stored lower-case, as the service
     reads them), every time ISO 8601 with its offset (stored as the service writes
     times, in UTC)."""
-    from datetime import datetime
-
-    from inboxdesk.server.store.base import iso
-
     doc = dict(doc)
     for name, value in doc.items():
         checked = name.startswith("_") and (name == "_id" or name.endswith("Id"))
         if checked and name not in _OWNED and value is not None:
             doc[name] = _object_id(value, f"{spot}.{name}")
-
-    def time(value: Any, field: str) -> str:
-        try:
-            when = datetime.fromisoformat(value) if isinstance(value, str) else None
-        except ValueError:
-            when = None
-        if when is None or when.tzinfo is None:
-            raise FixtureError(
-                f"{spot}.{field}: must be an ISO 8601 time with its offset, such as "
-                "2026-11-20T10:00:00Z"
-            )
-        try:
-            return iso(when)
-        except OverflowError:  # in UTC it falls before year 1 or after 9999
-            raise FixtureError(
-                f"{spot}.{field}: {value} is outside the years 1 to 9999 in UTC"
-            ) from None
-
     for name in _TIMES:
         if doc.get(name) is not None:
-            doc[name] = time(doc[name], name)
+            doc[name] = _time(doc[name], f"{spot}.{name}")
     if isinstance(doc.get("deliveredAt"), list):
-        doc["deliveredAt"] = [time(v, "deliveredAt") for v in doc["deliveredAt"]]
+        doc["deliveredAt"] = [_time(v, f"{spot}.deliveredAt") for v in doc["deliveredAt"]]
     return doc
 
 
-def _object_id(value: Any, spot: str) -> str:
-    from inboxdesk.models.ids import is_object_id
+# A time already as the service writes it (UTC, milliseconds, `Z`) is kept as it is,
+# once it reads as a real time: formatting each again was a tenth of the demo's load.
+_SERVICE_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
+
+def _time(value: Any, spot: str) -> str:
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise FixtureError(
+            f"{spot}: must be an ISO 8601 time with its offset, such as 2026-11-20T10:00:00Z"
+        )
+    if _SERVICE_TIME.fullmatch(value):
+        return str(value)
+    try:
+        return iso(when)
+    except OverflowError:  # in UTC it falls before year 1 or after 9999
+        raise FixtureError(f"{spot}: {value} is outside the years 1 to 9999 in UTC") from None
+
+
+def _object_id(value: Any, spot: str) -> str:
     if not isinstance(value, str) or not is_object_id(value.lower()):
         raise FixtureError(f"{spot}: must be a MongoDB id (24 hex digits)")
     return value.lower()
 
 
-def _items(env: Mapping[str, Any], name: str, where: str) -> list[dict[str, Any]]:
+def _items(
+    env: Mapping[str, Any], name: str, where: str, checked: bool = True
+) -> list[dict[str, Any]]:
     items = env.get(name, [])
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
         raise FixtureError(f"{where}.{name}: expected a list of objects")
+    if not checked:
+        return items
     return [_service_form(item, f"{where}.{name}[{i}]") for i, item in enumerate(items)]
+
+
+@functools.cache
+def _message_fields() -> tuple[str, ...]:
+    return tuple(field.alias or name for name, field in Message.model_fields.items())
+
+
+def _in_wire_order(doc: dict[str, Any]) -> dict[str, Any]:
+    """A message's document as `Message.to_wire()` orders it: its fields in the
+    model's order, then the rest as given."""
+    fields = _message_fields()
+    ordered = {name: doc[name] for name in fields if name in doc}
+    ordered.update((name, value) for name, value in doc.items() if name not in ordered)
+    return ordered
 
 
 def _storable(value: Any, where: str = "fixture") -> None:
@@ -209,10 +230,22 @@ def _utf8(text: str) -> bool:
 
 
 def load_fixture(
-    store: Store, fixture: Mapping[str, Any], organization: str | None = None
+    store: Store,
+    fixture: Mapping[str, Any],
+    organization: str | None = None,
+    *,
+    checked: bool = True,
 ) -> list[LoadedEnvironment]:
-    """Validate the whole fixture first, then store it; returns each environment's key."""
-    _storable(fixture)
+    """Validate the whole fixture first, then store it; returns each environment's key.
+
+    `checked=False` is for a fixture this program makes (the demo): its values are not
+    walked for what JSON cannot carry, its ids and times are stored as given, and its
+    messages and notifications are not read back through the models, which was half of
+    the demo's load at every start. tests/test_demo_seeding.py proves that the demo
+    stores the same rows either way.
+    """
+    if checked:
+        _storable(fixture)
     envs = fixture.get("environments")
     if not isinstance(envs, list) or not envs:
         raise FixtureError("fixture: 'environments' must be a non-empty list")
@@ -251,7 +284,7 @@ def load_fixture(
             _validate(
                 Integration,
                 {
-                    "_id": new_object_id(),
+                    **new_ids(doc, "_id"),
                     "active": True,
                     "deleted": False,
                     "primary": False,
@@ -267,7 +300,7 @@ def load_fixture(
             _validate(
                 Workflow,
                 {
-                    "_id": new_object_id(),
+                    "_id": ids["_id"],
                     "description": "",
                     "active": True,
                     "draft": False,
@@ -276,8 +309,8 @@ def load_fixture(
                     "tags": [],
                     "steps": [],
                     "triggers": [],
-                    "_creatorId": new_object_id(),
-                    "_notificationGroupId": new_object_id(),
+                    "_creatorId": ids["_creatorId"],
+                    "_notificationGroupId": ids["_notificationGroupId"],
                     "deleted": False,
                     "deletedAt": "",
                     "deletedBy": "",
@@ -287,12 +320,13 @@ def load_fixture(
                 f"{where}.workflows[{i}]",
             )
             for i, doc in enumerate(_items(env, "workflows", where))
+            for ids in [new_ids(doc, "_id", "_creatorId", "_notificationGroupId")]
         ]
         subscribers = [
             _validate(
                 Subscriber,
                 {
-                    "_id": new_object_id(),
+                    **new_ids(doc, "_id"),
                     "deleted": False,
                     "createdAt": now,
                     "updatedAt": now,
@@ -307,7 +341,7 @@ def load_fixture(
         by_workflow = {w.name: w for w in workflows}
         try:
             notifications = stage_notifications(
-                env, where, owners, by_subscriber_id, by_workflow, now
+                env, where, owners, by_subscriber_id, by_workflow, now, checked=checked
             )
             preferences = stage_preferences(env, where, by_subscriber_id, by_workflow, now)
             by_id = {str(w.id): w for w in workflows}
@@ -320,7 +354,7 @@ def load_fixture(
             (n.doc["_subscriberId"], n.doc["transactionId"]): n.doc["_id"] for n in notifications
         }
         messages = []
-        for i, raw in enumerate(_items(env, "messages", where)):
+        for i, raw in enumerate(_items(env, "messages", where, checked)):
             doc = dict(raw)
             spot = f"{where}.messages[{i}]"
             owner = by_subscriber_id.get(str(doc.pop("subscriberId", "")))
@@ -331,14 +365,15 @@ def load_fixture(
             if workflow is None:
                 raise FixtureError(f"{spot}.workflow: names no workflow of this environment")
             doc.setdefault("_templateId", workflow.id)
-            doc.setdefault("templateIdentifier", _slug(workflow.name))
+            if "templateIdentifier" not in doc:
+                doc["templateIdentifier"] = _slug(workflow.name)
             parent = belongs.get((owner.id, doc.get("transactionId")))
             if parent is not None:
                 doc["_notificationId"] = parent
+            if "transactionId" not in doc:
+                doc["transactionId"] = secrets.token_hex(8)
             defaults = {
-                "_id": new_object_id(),
-                "_notificationId": new_object_id(),
-                "transactionId": secrets.token_hex(8),
+                **new_ids(doc, "_id", "_notificationId"),
                 "createdAt": now,
                 "channel": "in_app",
                 "read": False,
@@ -346,12 +381,9 @@ def load_fixture(
                 "cta": {},
                 "status": "sent",
             }
+            full = {**defaults, **doc, **owners, "_subscriberId": owner.id}
             messages.append(
-                _validate(
-                    Message,
-                    {**defaults, **doc, **owners, "_subscriberId": owner.id},
-                    spot,
-                )
+                _validate(Message, full, spot).to_wire() if checked else _in_wire_order(full)
             )
         staged.append(
             (
@@ -414,7 +446,7 @@ def _store(
         store.insert_integrations(integrations)
         store.insert_workflows(workflows)
         store.insert_subscribers(subscribers)
-        store.insert_messages(messages)
+        store.insert_message_docs(messages)
         store.insert_notifications(activity[0])
         store.insert_preferences(activity[1])
         store.insert_topics(env_id, activity[2])
@@ -422,5 +454,6 @@ def _store(
     return loaded
 
 
+@functools.lru_cache(maxsize=256)
 def _slug(name: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())

@@ -151,7 +151,7 @@ def message(
                 ],
             }
             if done:
-                cta["action"]["result"] = {"type": "primary", "payload": {"approvedBy": sid}}
+                cta["action"]["result"] = {"payload": {"approvedBy": sid}, "type": "primary"}
         message["cta"] = cta
     roll = rng.random()
     if roll < 0.06:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from inboxdesk.models import Integration, Message, Subscriber, Workflow
 from inboxdesk.server.checkpoints import FeedCheckpoints
@@ -60,29 +61,33 @@ class SeedingStore(Database):
 
     def insert_messages(self, items: Sequence[Message]) -> None:
         """Store messages; their subscriber and template are stored once, elsewhere."""
+        self.insert_message_docs([m.to_wire() for m in items])
+
+    def insert_message_docs(self, docs: Sequence[dict[str, Any]]) -> None:
+        """Store messages given as `Message.to_wire()` documents, which it takes over:
+        a fixture's, read through the model or made by this program (the demo)."""
         rows = []
-        for m in items:
-            doc = m.to_wire()
+        for doc in docs:
             for joined in ("subscriber", "template"):
                 doc.pop(joined, None)
             # Production's feed items carry the job that sent them and the archive state.
             # The job id follows from the message's, so a fixture loads the same each time.
-            job = hashlib.sha256(f"job:{m.id}".encode()).hexdigest()[:24]
+            job = hashlib.sha256(f"job:{doc.get('_id')}".encode()).hexdigest()[:24]
             doc.setdefault("_jobId", job)
             doc.setdefault("archived", False)
             rows.append(
                 (
-                    m.id,
-                    m.environment_id,
-                    m.subscriber_internal_id,
-                    m.template_id,
-                    str(m.channel),
-                    m.transaction_id,
-                    m.created_at,
-                    int(m.read),
-                    int(m.seen),
-                    m.last_read_date,
-                    m.last_seen_date,
+                    doc["_id"],
+                    doc["_environmentId"],
+                    doc["_subscriberId"],
+                    doc.get("_templateId"),
+                    doc["channel"],
+                    doc["transactionId"],
+                    doc["createdAt"],
+                    int(doc["read"]),
+                    int(doc["seen"]),
+                    doc.get("lastReadDate"),
+                    doc.get("lastSeenDate"),
                     json.dumps(doc),
                     *message_flags(doc),
                 )
