@@ -71,15 +71,18 @@ class Templates:
         return key
 
 
-def _template(template: Path, fixture: Callable[[], Mapping[str, Any]]) -> list[LoadedEnvironment]:
+def _template(
+    template: Path, fixture: Callable[[], Mapping[str, Any]], checked: bool = True
+) -> list[LoadedEnvironment]:
     """What loading `fixture` into `template` returned, loading it there first unless a
-    worker of the run already has: under a file lock, its environments saved beside it."""
+    worker of the run already has: under a file lock, its environments saved beside it.
+    `checked=False`: seeded as `serve --demo` seeds the demo (load_fixture)."""
     environments = template.with_suffix(".json")
     with FileLock(f"{template}.lock"):
         if not environments.exists():
             loading = Store(template)
             try:
-                loaded = load_fixture(loading, fixture())
+                loaded = load_fixture(loading, fixture(), checked=checked)
             except BaseException:
                 loading.close()
                 # A fixture that fails to load fails each time, as loading it would.
@@ -130,14 +133,17 @@ def demo_store(
     by default at the run's present, as `serve --demo` seeds it at its start (times
     relative to the clock, as `--since 24h`, find its stories): one load for the run.
 
-    Loading the demo takes two to three CPU-seconds; the first worker that needs it loads
-    it into a template under a file lock, and every use, in any worker, is a copy."""
+    Loading the demo takes a CPU-second (as `serve --demo` seeds it: unchecked, which
+    tests/test_demo_seeding.py proves the same); the first worker that needs it loads it
+    into a template under a file lock, and every use, in any worker, is a copy."""
     folder = run_folder(tmp_path_factory) / "demo-templates"
     folder.mkdir(exist_ok=True)
     name = "present" if now is None else f"{now:%Y%m%dT%H%M%S}"
     template = folder / f"demo-{name}.db"
     environments = _template(
-        template, lambda: demo_fixture(datetime.now(UTC)) if now is None else demo_at(now)
+        template,
+        lambda: demo_fixture(datetime.now(UTC)) if now is None else demo_at(now),
+        checked=False,
     )
     _copy(template, db_path)
     return Store(db_path), environments

@@ -77,7 +77,9 @@ def test_opening_the_app_imports_no_other_command_and_with_the_collector_paused(
     """A fresh process (this one has imported every command already), stopped as the app
     starts to run: no other command's module was imported, and the command's module and
     the app, which build objects that live on, were imported with the collector paused:
-    passes over them while they are imported are wasted start-up (entry.py)."""
+    passes over them while they are imported are wasted start-up (entry.py). Its first
+    frame's modules (the inbox screen's too) import the model of a write (its marks'
+    keys need it), never the outbox, its events or its store (writes/__init__.py)."""
     code = (
         "import gc, os, sys\n"
         "from importlib.machinery import PathFinder\n"
@@ -88,6 +90,9 @@ def test_opening_the_app_imports_no_other_command_and_with_the_collector_paused(
         "def stop_at_run(*args, **kwargs):\n"
         "    print(*counts, flush=True)\n"
         "    print(' '.join(m for m in sys.modules if m.startswith('inboxdesk.cli.')))\n"
+        "    import inboxdesk.tui.inbox.screen\n"
+        "    print(*sorted(m for m in sys.modules\n"
+        "                  if m.startswith('inboxdesk.writes.') or m == 'sqlite3'))\n"
         "    sys.stdout.flush()\n"
         "    os._exit(0)\n"
         # textual.app's App.run replaced as the module is first imported: a profile
@@ -119,7 +124,7 @@ def test_opening_the_app_imports_no_other_command_and_with_the_collector_paused(
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
     )
-    counts, modules = done.stdout.splitlines()[-2:]
+    counts, modules, writes = done.stdout.splitlines()[-3:]
     passes = sum(map(int, counts.split()))
     # Paused: one or two (what click and the settings build). Unpaused, the command's
     # and the app's imports made 40 to 130 passes, more where no bytecode is cached.
@@ -127,6 +132,11 @@ def test_opening_the_app_imports_no_other_command_and_with_the_collector_paused(
     loaded = set(modules.split())
     assert "inboxdesk.cli.app_commands" in loaded
     assert not loaded & OTHER_COMMANDS
+    assert writes.split() == [
+        "inboxdesk.writes.before",
+        "inboxdesk.writes.effects",
+        "inboxdesk.writes.model",
+    ], done.stdout
 
 
 def test_the_version_imports_neither_the_client_nor_the_settings() -> None:
