@@ -27,6 +27,7 @@ from tests.conftest import (
     jane_message,
 )
 from tests.loopback import loopback
+from tests.production_shaped import production_shaped
 
 
 def test_integrations_table_and_json(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
@@ -62,6 +63,21 @@ def test_set_primary(env: Service, capsys: pytest.CaptureFixture[str]) -> None:
     assert env.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 1
     code, _, err = run(capsys, "set-primary", "65e000000000000000000001", "--yes")
     assert code == 1 and "Channel in_app does not support primary" in err
+
+
+def test_set_primary_lists_the_integrations_once_with_one_key(
+    env: Service, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key that found the integration is the one that switches it: what it listed
+    is the listing the switch plans from, not asked for again."""
+    seen: list[str] = []
+    with production_shaped(env.url, seen=seen) as url:
+        monkeypatch.setenv("INBOXDESK_BASE_URL", url)
+        code, out, err = run(capsys, "set-primary", MAILGUN, "--yes")
+    assert code == 0, err
+    assert "is now the primary email integration of Staging" in out
+    assert [p for p in seen if p.split("?")[0] == "/v1/integrations"] == ["/v1/integrations"]
+    assert seen[-1] == f"/v1/integrations/{MAILGUN}/set-primary"
 
 
 def test_subscribers_and_messages(env: Service, capsys: pytest.CaptureFixture[str]) -> None:

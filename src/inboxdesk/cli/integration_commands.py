@@ -256,7 +256,8 @@ def set_primary(flags: Flags, integration_id: str, yes: bool, as_json: bool) -> 
             else found.key
         )
         listing = found.listed
-        if sending is not found.key:
+        # Listed again only with another key: the same key lists what it just listed.
+        if sending.client is not found.key.client:
             listing = await sending.client.list_integrations()
         try:
             named = await sending.client.list_environments()
