@@ -62,7 +62,7 @@ class Templates:
         return list(self._loaded[key])
 
     def _key(self, fixture: Mapping[str, Any]) -> str:
-        known = self._keys.get(id(fixture))
+        known = self._keys.get(id(fixture)) or _NAMED.get(id(fixture))
         if known is not None and known[0] is fixture:
             return known[1]
         text = json.dumps(fixture, sort_keys=True, default=str)
@@ -112,11 +112,19 @@ def _copy(template: Path, db_path: Path) -> None:
 DEMO_NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
+# Fixtures named by what made them, not hashed: the demo at one moment is one fixture
+# within a run, whose templates' folder is its own (hashing the demo's 4.7 MB cost each
+# worker 0.14 CPU-s for each moment). Kept with the object, as Templates keeps its keys.
+_NAMED: dict[int, tuple[Mapping[str, Any], str]] = {}
+
+
 @functools.cache
 def demo_at(now: datetime = DEMO_NOW) -> dict[str, Any]:
-    """The demo fixture at `now`, built once per process (half a second each time).
-    Shared: a caller that changes it works on a copy."""
-    return demo_fixture(now)
+    """The demo fixture at `now`, built once per process (a quarter of a second each
+    time). Shared: a caller that changes it works on a copy."""
+    fixture = demo_fixture(now)
+    _NAMED[id(fixture)] = (fixture, f"demo-{now.astimezone(UTC):%Y%m%dT%H%M%S.%f}")
+    return fixture
 
 
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
