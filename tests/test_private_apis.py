@@ -11,6 +11,7 @@ from textual.widgets import Footer
 from inboxdesk.private_apis import (
     app_crash,
     footer_ready,
+    header_parts_title_in_place,
     lays_out_when_needed,
     mark_footer_ready,
     serve_routes,
@@ -112,3 +113,14 @@ def test_httpx_imports_its_command_line_in_a_try() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "httpx", "httpx no longer guards its `_main` import"
+
+
+def test_textual_header_composes_a_header_title_and_sets_it_with_update() -> None:
+    from textual.widgets import Header
+    from textual.widgets._header import HeaderTitle
+
+    assert "yield HeaderTitle()" in inspect.getsource(Header.compose), "Header's title moved"
+    assert "query_one(HeaderTitle).update(" in inspect.getsource(Header), "title set otherwise"
+    other = object()
+    title, kept = header_parts_title_in_place([HeaderTitle(), other])
+    assert isinstance(title, HeaderTitle) and type(title) is not HeaderTitle and kept is other

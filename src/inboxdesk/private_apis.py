@@ -27,13 +27,20 @@ library changes one of them, so that an upgrade says where to look.
   laid out at with no layout asked since. A view's screen is laid out then only when
   its size changed or a layout is pending (`_size`, `_layout_required`); a pending one
   is otherwise made at the next frame, as for a shown screen (tui/screens/shown_again.py).
+- Textual's header (`textual.widgets._header`) sets its title with `Static.update`,
+  which lays the whole screen out again each time the app's or the screen's title or
+  sub-title changes, though the title is one line, never wrapped, as wide as the
+  header. The app's header composes its title as a `HeaderTitle` redrawn in place
+  (tui/widgets/app_header.py).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
 C = TypeVar("C", bound=type)
@@ -82,6 +89,28 @@ def lays_out_when_needed(screen_class: C) -> C:
 
     screen_class._screen_resized = _screen_resized  # type: ignore[attr-defined]
     return screen_class
+
+
+def header_parts_title_in_place(parts: Iterable[Any]) -> Iterator[Any]:
+    """A header's composed parts, its `HeaderTitle` replaced by one that is redrawn in
+    place once laid out: one line high, whatever the title."""
+    from textual.widgets._header import HeaderTitle
+
+    for part in parts:
+        yield _title_in_place()() if type(part) is HeaderTitle else part
+
+
+@functools.cache
+def _title_in_place() -> type[Any]:
+    from textual.widgets._header import HeaderTitle
+
+    class TitleInPlace(HeaderTitle):
+        def update(self, content: Any = "", *, layout: bool = True) -> None:
+            # Laid out with its first title; after that it is one line high whatever
+            # the title says (text-wrap: nowrap), so a new title is only redrawn.
+            super().update(content, layout=layout and self.size.height != 1)
+
+    return TitleInPlace
 
 
 def app_crash(app: Any) -> BaseException | None:

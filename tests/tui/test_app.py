@@ -141,3 +141,34 @@ async def test_an_app_ended_while_the_inbox_opens_ends_without_a_crash(
         await until(pilot, lambda: app.return_code is not None, what="the app's end")
     assert asked == [ended_at]
     assert app.return_code == 0, "a crash ends the app with 1"
+
+
+async def test_a_new_title_is_redrawn_in_place_without_a_layout() -> None:
+    """The header's title is one line whatever it says: a new title or sub-title (a
+    subscriber's name loaded, the environment known, another view) is drawn where the
+    old one was, without laying the whole screen out again (a frame of every widget)."""
+    from textual.app import App, ComposeResult
+    from textual.screen import Screen
+
+    from inboxdesk.tui.widgets.app_header import AppHeader
+
+    class Titled(App[None]):
+        def compose(self) -> ComposeResult:
+            yield AppHeader()
+
+    app = Titled()
+    async with app.run_test(size=(80, 3)) as pilot:
+        title = app.screen.query_one("HeaderTitle", Static)
+
+        def drawn() -> str:
+            return "".join(segment.text for segment in title.render_line(0))
+
+        await until(pilot, lambda: "Titled" in drawn(), what="the first title")
+        layouts: list[Screen[object]] = []
+        app.screen.screen_layout_refresh_signal.subscribe(app.screen, layouts.append)
+        app.title = "inboxdesk · a title longer than the first"
+        app.sub_title = "Jane Doe"
+        await until(pilot, lambda: "longer than the first — Jane Doe" in drawn(), what="drawn")
+        await pilot.pause()
+        assert layouts == [], "a new title laid the screen out again"
+        assert title.size.height == 1

@@ -8,9 +8,11 @@ the other common monospace fonts, and says what a click on it does: open the men
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.content import Content
 from textual.widgets import Header
 
+from inboxdesk.private_apis import header_parts_title_in_place
 from inboxdesk.text import safe
 
 ICON = "≡"
@@ -21,6 +23,11 @@ PRODUCTION_MARK = "⚠ "
 class AppHeader(Header):
     def __init__(self) -> None:
         super().__init__(icon=ICON)
+
+    def compose(self) -> ComposeResult:
+        # A new title or sub-title (a subscriber's name loaded, another view, the
+        # environment known) is redrawn in place, not laid out with the whole screen.
+        yield from header_parts_title_in_place(super().compose())
 
     def format_title(self) -> Content:
         """The title, a production-type environment's name in the warning colour."""
