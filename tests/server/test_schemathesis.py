@@ -7,6 +7,7 @@ pass schemathesis's checks.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -119,7 +120,8 @@ def test_every_operation_survives_hostile_values(service: Service) -> None:
     failures: list[str] = []
     # An operation without parameters gets the same request for every value: sent once.
     sent: set[tuple[str, str, bytes]] = set()
-    with service.http() as http:
+    long_targets = RawClient(service.url, STAGING_KEY)
+    with service.http() as http, contextlib.closing(long_targets):
         for path, methods in raw["paths"].items():
             for method, spec in methods.items():
                 params = spec.get("parameters", [])
@@ -139,17 +141,49 @@ def test_every_operation_survives_hostile_values(service: Service) -> None:
                         if (method, target, body) in sent:
                             continue
                         sent.add((method, target, body))
-                        answer = http.request(
-                            method.upper(),
-                            target,
-                            content=body,
-                            headers={"content-type": "application/json"},
-                        )
-                        if answer.status_code >= 500 or "json" not in answer.headers.get(
-                            "content-type", ""
-                        ):
+                        if len(target) > LONG:
+                            status, kind, text = long_targets.send(method.upper(), target, body)
+                        else:
+                            answer = http.request(
+                                method.upper(),
+                                target,
+                                content=body,
+                                headers={"content-type": "application/json"},
+                            )
+                            status = answer.status_code
+                            kind = answer.headers.get("content-type", "")
+                            text = answer.text
+                        if status >= 500 or "json" not in kind:
                             failures.append(
                                 f"{method.upper()} {target[:120]} body {body[:40]!r}: "
-                                f"{answer.status_code} {answer.text[:200]}"
+                                f"{status} {text[:200]}"
                             )
     assert not failures, "\n".join(failures[:20])
+
+
+# Past this length a target goes out on http.client: httpx parses a URL character by
+# character (6 ms for one of 12 kB, more than the service's answer). The long values
+# hold no dot segment and nothing httpx would encode, so both send the same bytes.
+LONG = 1000
+
+
+class RawClient:
+    """Requests sent as written, on one kept connection."""
+
+    def __init__(self, url: str, key: str) -> None:
+        from http.client import HTTPConnection
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        self.connection = HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+        self.headers = {"authorization": f"ApiKey {key}", "content-type": "application/json"}
+
+    def send(self, method: str, target: str, body: bytes) -> tuple[int, str, str]:
+        assert "/./" not in target and "/../" not in target, "sent as written"
+        self.connection.request(method, target, body=body, headers=self.headers)
+        answer = self.connection.getresponse()
+        text = answer.read().decode("utf-8", "replace")
+        return answer.status, answer.getheader("content-type") or "", text
+
+    def close(self) -> None:
+        self.connection.close()
