@@ -4,8 +4,8 @@ The server percent-decodes the path before routing: a subscriberId sent as `a%2F
 arrives as two segments and matches no route. `RawPathMiddleware` rebuilds the path
 from `raw_path` with each segment decoded except `%` and `/`, which stay encoded (so
 `.` and `..` are plain segments too); `RawPathRoute`, the class of every route, then
-decodes the path parameters it matched, once, so a route gets `a/b`, `..` or `100%`:
-the one id the client sent (decision 24).
+decodes the path parameters of the route chosen, once, so a route gets `a/b`, `..` or
+`100%`: the one id the client sent (decision 24).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from urllib.parse import unquote, unquote_to_bytes
 
 from fastapi.routing import APIRoute
-from starlette.routing import Match
 
 from inboxdesk.server.asgi import ASGIApp, Receive, Scope, Send
 
@@ -41,18 +40,16 @@ class RawPathMiddleware:
 
 
 class RawPathRoute(APIRoute):
-    """A route whose path parameters are decoded as it matches them: what the middleware
+    """A route whose path parameters are decoded once it is chosen: what the middleware
     left encoded for routing. Decoded here, not in a dependency of every route, which
-    FastAPI solved on every request (a tenth of the service's own time per request)."""
+    FastAPI solved on every request, nor as each route is tried (a dozen a request)."""
 
-    def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        match, child = super().matches(scope)
-        if match is not Match.NONE:
-            params = child.get("path_params")
-            if params:
-                # Only the ones this match read from the path: decoded once.
-                for name in self.param_convertors:
-                    value = params.get(name)
-                    if isinstance(value, str):
-                        params[name] = unquote(value)
-        return match, child
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        params = scope.get("path_params")
+        if params:
+            # Only the ones this route read from the path.
+            for name in self.param_convertors:
+                value = params.get(name)
+                if isinstance(value, str):
+                    params[name] = unquote(value)
+        await super().handle(scope, receive, send)
