@@ -83,12 +83,6 @@ def serve(
 ) -> int:
     """Run the local service (SQLite over HTTP)."""
     from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
-    from inboxdesk.server.demo import demo_fixture
-    from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
-    from inboxdesk.server.ratelimit import RateLimit
-    from inboxdesk.server.runner import base_url, bind, serve_forever
-    from inboxdesk.server.settings import ServerSettings
-    from inboxdesk.server.store import Store
 
     db_path: Path = db or default_db_path()
     if db is not None and not db_path.parent.is_dir():
@@ -124,6 +118,14 @@ def serve(
     except DatabaseInUse as exc:
         print(f"inboxdesk: {exc}", file=sys.stderr)
         return 2
+    # The service's modules once the database is ours: a refusal imports none of them.
+    from inboxdesk.server.demo import demo_fixture
+    from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
+    from inboxdesk.server.ratelimit import RateLimit
+    from inboxdesk.server.runner import base_url, bind, serve_forever
+    from inboxdesk.server.settings import ServerSettings
+    from inboxdesk.server.store import Store
+
     try:
         store = Store(db_path)
     except Exception as exc:  # sqlite3 raises several kinds for a bad path or file

@@ -1,8 +1,6 @@
-"""The local service: the API over real HTTP on SQLite."""
+"""The local service: the API over real HTTP on SQLite.
 
-from __future__ import annotations
-
-from inboxdesk.server.app import create_app
-from inboxdesk.server.settings import ServerSettings
-
-__all__ = ["ServerSettings", "create_app"]
+Its modules are imported by name (`inboxdesk.server.app`, `.runner`, `.dblock`): the
+package imports none of them, so that `serve` on a database in use is refused before
+FastAPI and the routes are imported.
+"""

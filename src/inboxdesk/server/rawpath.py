@@ -3,16 +3,16 @@
 The server percent-decodes the path before routing: a subscriberId sent as `a%2Fb`
 arrives as two segments and matches no route. `RawPathMiddleware` rebuilds the path
 from `raw_path` with each segment decoded except `%` and `/`, which stay encoded (so
-`.` and `..` are plain segments too); `decoded_path_params`, a dependency of every
-route, then decodes the path parameters once, so a route gets `a/b`, `..` or `100%`:
-the one id the client sent (decision 24).
+`.` and `..` are plain segments too); `RawPathRoute`, the class of every route, then
+decodes the path parameters of the route chosen, once, so a route gets `a/b`, `..` or
+`100%`: the one id the client sent (decision 24).
 """
 
 from __future__ import annotations
 
 from urllib.parse import unquote, unquote_to_bytes
 
-from starlette.requests import Request
+from fastapi.routing import APIRoute
 
 from inboxdesk.server.asgi import ASGIApp, Receive, Scope, Send
 
@@ -39,13 +39,17 @@ class RawPathMiddleware:
         await self.app(scope, receive, send)
 
 
-async def decoded_path_params(request: Request) -> None:
-    """The path parameters as sent: decodes what the middleware left encoded for routing.
+class RawPathRoute(APIRoute):
+    """A route whose path parameters are decoded once it is chosen: what the middleware
+    left encoded for routing. Decoded here, not in a dependency of every route, which
+    FastAPI solved on every request, nor as each route is tried (a dozen a request)."""
 
-    Run before the endpoint reads them: FastAPI solves a route's dependencies first.
-    """
-    params = request.scope.get("path_params")
-    if params:
-        for name, value in params.items():
-            if isinstance(value, str):
-                params[name] = unquote(value)
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        params = scope.get("path_params")
+        if params:
+            # Only the ones this route read from the path.
+            for name in self.param_convertors:
+                value = params.get(name)
+                if isinstance(value, str):
+                    params[name] = unquote(value)
+        await super().handle(scope, receive, send)

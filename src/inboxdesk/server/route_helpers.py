@@ -9,13 +9,13 @@ from functools import partial
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 from anyio import to_thread
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from pydantic import BeforeValidator
 
 from inboxdesk.models import ErrorBody
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.rawpath import decoded_path_params
+from inboxdesk.server.rawpath import RawPathRoute
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
 P = ParamSpec("P")
@@ -73,7 +73,7 @@ def api_router(prefix: str = "", tags: list[str] | None = None) -> APIRouter:
         responses=ERRORS,
         tags=list(tags or []),
         # Ids are routed as sent (server/rawpath.py): `a/b` or `..` is one path segment.
-        dependencies=[Depends(decoded_path_params)],
+        route_class=RawPathRoute,
     )
 
 

@@ -315,7 +315,8 @@ class InboxStore(MessageStore):
             start, anchors, offset = self._checkpoints.start(db, listing, where, args, offset)
         rows = listing_page(db, where + start, [*args, *anchors], limit, offset)
         person = json.loads(subscriber["doc"])
-        flows = {r["workflow_id"]: workflow_of(db, r["workflow_id"]) for r in rows[:limit]}
+        # Each workflow read once a page, not once a row (a page of 100 read 100).
+        flows = {wid: workflow_of(db, wid) for wid in {r["workflow_id"] for r in rows[:limit]}}
         items = [notification(r, person, flows[r["workflow_id"]]) for r in rows[:limit]]
         return items, len(rows) > limit
 
