@@ -124,6 +124,7 @@ def test_opening_the_app_imports_no_other_command_and_with_the_collector_paused(
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
     )
+    assert done.returncode == 0, done.stderr
     counts, modules, writes = done.stdout.splitlines()[-3:]
     passes = sum(map(int, counts.split()))
     # Paused: one or two (what click and the settings build). Unpaused, the command's

@@ -118,7 +118,8 @@ def _service_form(doc: dict[str, Any], spot: str) -> dict[str, Any]:
 
 
 # A time already as the service writes it (UTC, milliseconds, `Z`) is kept as it is,
-# once it reads as a real time: formatting each again was a tenth of the demo's load.
+# once it reads as a real time: formatting each again was a tenth of a checked load of
+# the demo (a user's fixture, the tests' checked template).
 _SERVICE_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
 
@@ -163,7 +164,9 @@ def _message_fields() -> tuple[str, ...]:
 
 def _in_wire_order(doc: dict[str, Any]) -> dict[str, Any]:
     """A message's document as `Message.to_wire()` orders it: its fields in the
-    model's order, then the rest as given."""
+    model's order, then the rest as given. Only the top level is ordered: a nested
+    object is stored as given, so the demo builds its nested objects in the model's
+    order (tests/test_demo_seeding.py fails otherwise)."""
     fields = _message_fields()
     ordered = {name: doc[name] for name in fields if name in doc}
     ordered.update((name, value) for name, value in doc.items() if name not in ordered)
@@ -239,10 +242,11 @@ def load_fixture(
     """Validate the whole fixture first, then store it; returns each environment's key.
 
     `checked=False` is for a fixture this program makes (the demo): its values are not
-    walked for what JSON cannot carry, its ids and times are stored as given, and its
+    walked for what JSON cannot carry, its messages' ids and times are stored as given
+    (integrations, workflows and subscribers still take the service's form), and its
     messages and notifications are not read back through the models, which was half of
     the demo's load at every start. tests/test_demo_seeding.py proves that the demo
-    stores the same rows either way.
+    stores the rows a checked load of it stores.
     """
     if checked:
         _storable(fixture)

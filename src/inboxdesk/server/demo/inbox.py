@@ -151,6 +151,7 @@ def message(
                 ],
             }
             if done:
+                # In the model's order (payload, type): the demo is stored as built.
                 cta["action"]["result"] = {"payload": {"approvedBy": sid}, "type": "primary"}
         message["cta"] = cta
     roll = rng.random()
