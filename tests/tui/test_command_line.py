@@ -7,15 +7,19 @@ line says what it expected and changes nothing; every failed SMS in the last hou
 line, whose groups name each cause with counts; `:view save` writes the view to the
 config file, the palette and the line's completion offer it, an alias runs its line; the
 view reopens with `:NAME`, read from the file as every line reads it, and in the next
-process on the command line with `activity --view NAME`."""
+process on the command line with `activity --view NAME`. Served by a production-shaped
+server: its feed without `subscriberIds`, in pages of 50 (`hasMore`, no total) read on
+`m`, and its 402 for a window older than the plan keeps."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import stat
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
@@ -35,6 +39,7 @@ from tests.client.faults import FaultTransport
 from tests.command_line import real_profile
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.feed_fixture import at, feed_fixture
+from tests.production_shaped import production_shaped
 from tests.tui.conftest import SIZE, Notices, until
 from tests.tui.test_inbox import opened
 
@@ -84,28 +89,33 @@ def state_line(app: object) -> str:
 
 
 class Everyone:
-    """The service of many subscribers' notifications, made as of `now`, and the config
-    file of a real profile on it."""
+    """The service of many subscribers' notifications, made as of `now`, the config
+    file of a real profile on it, and the path and query of each request production's
+    shape saw (`seen`)."""
 
-    def __init__(self, service: Service, now: datetime, path: Path) -> None:
+    def __init__(self, service: Service, now: datetime, path: Path, seen: list[str]) -> None:
         self.service = service
         self.now = now
         self.path = path
+        self.seen = seen
 
 
 @pytest.fixture
 def everyone(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, make_service: ServiceFactory
-) -> Everyone:
+) -> Iterator[Everyone]:
     """A real profile: the config file where the user's own lives, under a temp HOME,
     holding the profile `real` (the default) and an alias; nothing in the environment
-    chooses. Its notifications' times are relative to now: the app's clock."""
+    chooses. Its notifications' times are relative to now: the app's clock. The profile
+    reaches the service through a production-shaped server whose plan keeps 6 days."""
     now = datetime.now(UTC)
     service: Service = make_service(feed_fixture(now))
-    config = real_profile(monkeypatch, tmp_path, service.url, STAGING_KEY)
-    with config.path.open("a") as file:
-        file.write('[aliases]\nsmsfail = ":activity failed sms 1h by:cause"\n')
-    return Everyone(service, now, config.path)
+    seen: list[str] = []
+    with production_shaped(service.url, retention_hours=6 * 24, seen=seen) as url:
+        config = real_profile(monkeypatch, tmp_path, url, STAGING_KEY)
+        with config.path.open("a") as file:
+            file.write('[aliases]\nsmsfail = ":activity failed sms 1h by:cause"\n')
+        yield Everyone(service, now, config.path, seen)
 
 
 def started(transport: FaultTransport) -> InboxdeskApp:
@@ -131,7 +141,8 @@ async def test_everyone_s_failures_by_cause_by_keys_and_by_one_line_saved_and_re
     to jane's, then followed: a service unavailable a while is said once and the follow
     goes on asking; a notification staged meanwhile shows, first. Then every failed SMS
     in the last hour by one line, saved as a view, reopened in the app and by the
-    command line."""
+    command line. Last, everyone over 5 days in production's pages of 50, and its 402
+    for a window older than the plan keeps."""
     monkeypatch.setattr(ActivityScreen, "follow_fast", 0.05)
     first = started(transport)
     async with first.run_test(size=SIZE, message_hook=notices.hook) as pilot:
@@ -202,6 +213,7 @@ async def test_everyone_s_failures_by_cause_by_keys_and_by_one_line_saved_and_re
         await line(pilot, ":sms-hour")
         await until(pilot, lambda: _groups(first) == SMS_GROUPS, what="the view again")
         assert "last 1 h" in str(first.screen.query_one("#activity-state").render())
+        await pages_of_50_and_a_402(pilot, everyone, notices)
     profile = everyone.path
     assert stat.S_IMODE(profile.stat().st_mode) == 0o600
     saved = ConfigFile.load().views()["sms-hour"]
@@ -267,3 +279,33 @@ async def follow_through_a_503_to_a_staged_notification(
     await until(pilot, lambda: state_line(app).startswith("● live"), what="live again")
     await pilot.press("L")
     await until(pilot, lambda: state_line(app).startswith("jane"), what="stopped")
+
+
+async def pages_of_50_and_a_402(pilot: Pilot[None], everyone: Everyone, notices: Notices) -> None:
+    """Everyone over 5 days by the line: production's feed without `subscriberIds`, in
+    pages of 50 (`hasMore`, no total) read on `m`, the count scanned said across them;
+    and its 402 for a window older than the plan keeps, said in words where "loading…"
+    was."""
+    app = pilot.app
+    before = len(everyone.seen)
+    await line(pilot, ":activity 5d")
+    await until(pilot, lambda: table_rows(app, ActivityTable) == 50, what="a page")
+    assert "last 5 d" in state_line(app) and "scanned 50 of more" in state_line(app)
+    assert state_line(app).endswith("m for more")
+    await pilot.press("m")
+    await until(pilot, lambda: "scanned 100 of more" in state_line(app), what="two pages")
+    await pilot.press("m")
+    # The fixture's 122 and the one staged while following.
+    await until(pilot, lambda: "scanned 123 (all)" in state_line(app), what="every page")
+    assert table_rows(app, ActivityTable) == 123 and "m for more" not in state_line(app)
+    feed = [
+        parse_qs(urlsplit(p).query) for p in everyone.seen[before:] if p.startswith("/v1/notif")
+    ]
+    assert [q["page"] for q in feed] == [["0"], ["1"], ["2"]]
+    assert all(q["limit"] == ["50"] and "subscriberIds" not in q for q in feed)
+
+    await line(pilot, ":activity 7d")
+    await until(pilot, lambda: "not read: The plan does not keep" in state_line(app))
+    said = notices.saying("The plan does not keep the activity feed back to")
+    assert said and "Narrow the window" in said[0].message
+    assert "loading" not in state_line(app)

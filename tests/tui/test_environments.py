@@ -1,9 +1,10 @@
 """The app with a key per environment, through Pilot: the header names the environment
 acted in, ctrl+e and the palette switch among those with a key (the inbox follows,
 on the same subscriber where it exists), the Integrations view merges every key's
-listing, and a switch of a primary goes with the integration's environment's key.
-Served by a production-shaped server whose keys see and switch their own environment
-only."""
+listing, a switch of a primary goes with the integration's environment's key, and a
+saved view of another environment opens there with its key, or names the key that is
+missing and changes nothing (decision 121). Served by a production-shaped server whose
+keys see and switch their own environment only."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from tests.conftest import (
 )
 from tests.production_shaped import production_shaped
 from tests.tui.conftest import SIZE, Notices, plain, until, view_listing
+from tests.tui.test_command_line import line
 
 STAGING, OTHER = "65d000000000000000000002", "65d000000000000000000003"
 SENTINEL = "sk_test_SENTINEL0123456789abcdefZQXW"
@@ -82,14 +84,35 @@ def header(app: InboxdeskApp) -> str:
     return app.title
 
 
+def saved_views(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The config file holds a view of each of Other and Production (no key held)."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[views.other-inbox]\nkind = "inbox"\nprofile = "work"\nenvironment_id = "{OTHER}"\n'
+        'environment = "Other"\nsubscriber = "jane"\n'
+        '[views.prod-failed]\nkind = "activity"\nprofile = "work"\n'
+        'environment_id = "env-prod"\nenvironment = "Production"\neveryone = true\n'
+        "failed = true\n"
+    )
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(config))
+
+
 @pytest.mark.slow
 async def test_ctrl_e_switches_the_environment_and_the_views_follow(
-    scoped: str, service: Service, notices: Notices
+    scoped: str,
+    service: Service,
+    notices: Notices,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     """Integrations merges both keys' listings, switches a primary with its
     environment's key, and stays Integrations across a switch; a subscriber absent
     there is said and the picker opens; the inbox follows a switch back, on the same
-    subscriber where she exists there."""
+    subscriber where she exists there. Then saved views (decision 121): one of an
+    environment without a key names it and changes nothing; one of Other opens there,
+    with Other's key. (A view saved, then reopened from the config file and by the
+    command line: tests/tui/test_command_line.py.)"""
+    saved_views(monkeypatch, tmp_path)
     app = app_on(scoped, *BOTH, subscriber="joe")
     async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
         await inbox_of(pilot, "joe", 3)
@@ -142,6 +165,26 @@ async def test_ctrl_e_switches_the_environment_and_the_views_follow(
         # Jane exists in Staging: the inbox follows her there.
         await inbox_of(pilot, "jane", 12)
         await until(pilot, lambda: header(app).endswith("· Staging"), what="Staging again")
+
+        # A saved view of an environment without a key: said, naming it, and nothing
+        # changes.
+        await line(pilot, ":prod-failed")
+        said = notices.saying("view 'prod-failed' is of the environment Production")
+        assert said and "(env-prod)" in said[0].message and "add-key" in said[0].message
+        assert header(app).endswith("· Staging") and app.screen.id == "inbox"
+
+        # Other's view opens in Other, with Other's key: jane's two messages there.
+        await line(pilot, ":other-inbox")
+        await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other")
+        await inbox_of(pilot, "jane", 2)
+
+        # `:env` with an environment without a key names it and changes nothing. (With
+        # a key, `:env` switches as the view above did, by the same switch; the key
+        # found by its name: tests/cli/test_keys_per_environment.py.)
+        await line(pilot, ":env Production")
+        assert notices.saying("no key for an environment 'Production'; expected one of:")
+        assert header(app).endswith("· ⚠ Other")
+    assert SENTINEL not in " ".join(n.message for n in notices)
 
 
 async def test_one_key_lists_its_own_and_names_the_others_with_the_command(

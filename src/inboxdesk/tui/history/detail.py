@@ -70,10 +70,17 @@ def entry_text(entry: Entry, scope: Scope, undo_key: str) -> Text:
 
 
 class HistoryDetail(VerticalScroll):
+    # What the pane shows now: the same again (a write of another entry, a cursor that
+    # did not move) is not drawn and laid out again.
+    _shown: tuple[Entry | None, Scope, str] | None = None
+
     def compose(self) -> ComposeResult:
         yield Static(id="history-entry")
 
     def show(self, entry: Entry | None, scope: Scope, undo_key: str) -> None:
+        if (entry, scope, undo_key) == self._shown:
+            return
+        self._shown = entry, scope, undo_key
         body = self.query_one("#history-entry", Static)
         if entry is None:
             body.update(Text("No write recorded yet.", style="italic"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -73,6 +73,8 @@ class HistoryScreen(ServiceScreen):
         self.filter_query = Query(())
         # The damaged journal rows already said: each is said once, as the command line does.
         self._said: set[str] = set()
+        # A write's outcome came while another screen showed: listed again when shown.
+        self._stale = False
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -115,7 +117,16 @@ class HistoryScreen(ServiceScreen):
         self._show_detail()
 
     def _write_done(self, event: Event) -> None:
-        self.reload()
+        if self.is_current:
+            self.reload()
+        else:
+            self._stale = True  # read once, when shown again, not at every write meanwhile
+
+    @on(events.ScreenResume)
+    def _shown_again(self) -> None:
+        if self._stale:
+            self._stale = False
+            self.reload()
 
     def _show_detail(self) -> None:
         key = self.table.cursor_key

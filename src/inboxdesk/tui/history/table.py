@@ -48,6 +48,8 @@ class HistoryTable(KeyedTable):
     def show(self, entries: Iterable[Entry], scope: Scope, now: datetime) -> None:
         listed = list(entries)
         self._shown = listed, scope, now
+        if not self.size.width:
+            return  # not laid out yet: its first resize lists them once, at their width
         keep = self.cursor_key
         self.clear()
         rows = []

@@ -104,6 +104,12 @@ def render_integration(
 
 
 class IntegrationDetail(VerticalScroll):
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        # What the pane shows now: the same again (a refresh that changed nothing of
+        # it, a cursor that did not move) is not drawn and laid out again.
+        self._shown: tuple[object, ...] | None = None
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("No integration selected.", style="dim"), id="integration-body")
 
@@ -114,6 +120,10 @@ class IntegrationDetail(VerticalScroll):
         scope: Scope | None = None,
         read_only: str | None = None,
     ) -> None:
+        shown = (item, key, scope, read_only)
+        if shown == self._shown:
+            return
+        self._shown = shown
         body = self.query_one("#integration-body", Static)
         body.update(
             render_integration(item, key, scope, read_only)

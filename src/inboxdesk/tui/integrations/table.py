@@ -97,10 +97,12 @@ class IntegrationTable(KeyedTable):
         self.items: list[Integration] = []
         self.layout_columns: list[Column] = []
         self.scope = Scope()
+        # The row to keep the cursor on, for a listing that came before the first layout.
+        self._keep: str | None = None
 
     def on_resize(self, event: events.Resize) -> None:
         if columns_for(event.size.width) != self.layout_columns:
-            self.show(self.items, self.cursor_key)
+            self.show(self.items, self._keep or self.cursor_key)
 
     def show(
         self, items: list[Integration], keep: str | None = None, scope: Scope | None = None
@@ -112,6 +114,12 @@ class IntegrationTable(KeyedTable):
         """
         self.items = list(items)
         self.scope = scope or self.scope
+        if not self.size.width:
+            # Not laid out yet (a listing quicker than the first frame): its first resize
+            # builds the rows once, at the width they are shown at.
+            self._keep = keep
+            return
+        self._keep = None
         ordered = grouped(items, self.scope)
         columns = columns_for(self.size.width)
         if columns == self.layout_columns and [i.id for i in ordered] == [

@@ -193,6 +193,12 @@ class SubscriberScreen(ServiceScreen):
         self.subscriber = event.subscriber
         self.push_provider = event.push_provider
         self.topics = event.topics
+        if not self.table.size.width:
+            # Covered while loading, the table is laid out as it is uncovered, and a
+            # DataTable draws every cell again on its resize: the rows are drawn after it.
+            self.table.loading = False
+            self.table.call_after_refresh(self._draw)
+            return
         self._draw()
 
     def _draw(self) -> None:
