@@ -8,19 +8,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import count, islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from hypothesis import settings
 
-from inboxdesk.server.fixtures import read_fixture
-from inboxdesk.server.runner import ServiceThread
-from inboxdesk.server.settings import ServerSettings
-from inboxdesk.server.store import Store
-from tests.client.faults import LOOPBACK_TLS
-from tests.shared_service import SharedService
-from tests.templates import Templates, run_folder
+# The xdist controller loads this file too but runs no test: what the fixtures serve is
+# imported by the fixtures (the service's modules cost the controller 0.9 CPU-s; each
+# worker imports them anyway, for its tests).
+if TYPE_CHECKING:
+    from inboxdesk.server.runner import ServiceThread
+    from inboxdesk.server.store import Store
+    from tests.shared_service import SharedService
+    from tests.templates import Templates
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "inbox.json"
@@ -48,18 +48,23 @@ class KeptConnections(httpx.BaseTransport):
     and the client 2 ms, more than most requests). A connection idle for a second is not
     lent again, well before the service's own keep-alive (5 s) ends it."""
 
-    pool = httpx.HTTPTransport(
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return _kept_pool().handle_request(request)
+
+    def close(self) -> None:
+        pass  # the pool outlives each client
+
+
+@functools.cache
+def _kept_pool() -> httpx.HTTPTransport:
+    from tests.client.faults import LOOPBACK_TLS
+
+    return httpx.HTTPTransport(
         verify=LOOPBACK_TLS,
         limits=httpx.Limits(
             max_connections=None, max_keepalive_connections=32, keepalive_expiry=1.0
         ),
     )
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        return self.pool.handle_request(request)
-
-    def close(self) -> None:
-        pass  # the pool outlives each client
 
 
 @dataclass
@@ -90,13 +95,16 @@ ServiceFactory = Callable[..., Service]
 
 # A fuzzed test of the service draws a share of examples sized to the suite's time
 # budget; they differ from run to run, and one that failed is replayed first the next
-# time. `pytest --hypothesis-profile=thorough` draws ten times as many of each.
-settings.register_profile("thorough", max_examples=1000)
+# time. `pytest --hypothesis-profile=thorough` draws ten times as many of each (the
+# profile is registered in pytest_configure, before hypothesis's plugin loads it).
+THOROUGH = "thorough"
 
 
 def fuzz_examples(share: int) -> int:
     """`share` examples in an ordinary run, scaled by the profile a run loaded (the
     default one draws 100)."""
+    from hypothesis import settings
+
     return max(1, share * settings.default.max_examples // 100)
 
 
@@ -104,6 +112,7 @@ OWN_SERVICE = "own_service"
 SLOW = "slow"
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     """The collector tuned for a test run, as the app tunes it for its own (tui/app.py).
 
@@ -111,8 +120,15 @@ def pytest_configure(config: pytest.Config) -> None:
     the young generations were collected thousands of times outside the app's own regime
     (tui/collector.py), a tenth of the TUI tests' time. An app restores the thresholds
     it found when it ends, so these stay.
+
+    First of the plugins' hooks: a run that names a hypothesis profile finds `thorough`
+    registered (hypothesis is imported here only then; the tests import it anyway).
     """
     gc.set_threshold(20_000, 10, 10)
+    if config.getoption("--hypothesis-profile", None):
+        from hypothesis import settings
+
+        settings.register_profile(THOROUGH, max_examples=1000)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -178,6 +194,10 @@ _spare_names = count()
 @pytest.fixture(scope="session")
 def shared_thread(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedService]:
     """The one service thread of the run; each test swaps its own store into it."""
+    from inboxdesk.server.settings import ServerSettings
+    from inboxdesk.server.store import Store
+    from tests.shared_service import SharedService
+
     db_path = tmp_path_factory.mktemp("shared") / "idle.db"
     shared = SharedService(ServerSettings(db_path=db_path), Store(db_path)).start()
     yield shared
@@ -194,6 +214,8 @@ def give_back(shared: SharedService) -> None:
 @pytest.fixture(scope="session")
 def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
     """Each fixture loaded once per run; every service gets a copy of its own."""
+    from tests.templates import Templates, run_folder
+
     folder = run_folder(tmp_path_factory) / "templates"
     folder.mkdir(exist_ok=True)
     return Templates(folder)
@@ -203,6 +225,8 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
 def example_fixture() -> dict[str, Any]:
     """examples/inbox.json, read once a process: the same object each time, so its
     template's key is hashed once. Shared: nothing changes it."""
+    from inboxdesk.server.fixtures import read_fixture
+
     return read_fixture(EXAMPLE)
 
 
@@ -221,6 +245,9 @@ def make_service(
     of wall time to start and stop), unless the test is marked `own_service` (it stops
     its service); a second service of the same test gets a thread of its own.
     """
+    from inboxdesk.server.runner import ServiceThread
+    from inboxdesk.server.settings import ServerSettings
+
     own = request.node.get_closest_marker(OWN_SERVICE) is not None
     started: list[ServiceThread] = []
     stores: list[Store] = []
