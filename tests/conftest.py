@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import count, islice
@@ -125,10 +126,36 @@ def pytest_configure(config: pytest.Config) -> None:
     registered (hypothesis is imported here only then; the tests import it anyway).
     """
     gc.set_threshold(20_000, 10, 10)
+    memory = in_memory_folder()
+    if memory is not None:
+        os.environ.setdefault(TEMP_ROOT, memory)
     if config.getoption("--hypothesis-profile", None):
         from hypothesis import settings
 
         settings.register_profile(THOROUGH, max_examples=1000)
+
+
+# Where pytest makes the run's temporary folders (its documented variable): each test's
+# database, its write-ahead log and its files. On a disk, creating, copying and syncing
+# them cost the kernel two of the four milliseconds of a store's start; in memory they
+# cost a fifth of that.
+TEMP_ROOT = "PYTEST_DEBUG_TEMPROOT"
+SHARED_MEMORY = "/dev/shm"
+# A run keeps its stores until it ends (and a failed test's folder after): a smaller
+# tmpfs (a container's is 64 MB) is left alone.
+ROOM = 4 << 30
+
+
+def in_memory_folder() -> str | None:
+    """The machine's shared memory, when it is a place to write, run and hold a run's
+    files (a test runs a script it wrote); else None: the system's temporary folder."""
+    try:
+        found = os.statvfs(SHARED_MEMORY)
+    except OSError:
+        return None
+    if found.f_flag & (os.ST_RDONLY | os.ST_NOEXEC) or found.f_bavail * found.f_frsize < ROOM:
+        return None
+    return SHARED_MEMORY if os.access(SHARED_MEMORY, os.W_OK | os.X_OK) else None
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -274,6 +301,10 @@ def make_service(
         thread.stop()
     for made in stores:
         made.worker.stop()  # a store's worker ends with its test
+        # Its files too: a run makes a thousand stores, which filled half a gigabyte (of
+        # memory, on a tmpfs). A connection still open keeps reading what it had.
+        for suffix in ("", "-wal", "-shm"):
+            Path(made.path + suffix).unlink(missing_ok=True)
     if shared_used:
         give_back(shared_thread)
 
