@@ -122,8 +122,10 @@ def pytest_configure(config: pytest.Config) -> None:
     (tui/collector.py), a tenth of the TUI tests' time. An app restores the thresholds
     it found when it ends, so these stay.
 
-    First of the plugins' hooks: a run that names a hypothesis profile finds `thorough`
-    registered (hypothesis is imported here only then; the tests import it anyway).
+    The run's temporary folders go in memory where they can (`in_memory_folder`), before
+    pytest makes the first. First of the plugins' hooks: a run that names a hypothesis
+    profile finds `thorough` registered (hypothesis is imported here only then; the
+    tests import it anyway).
     """
     gc.set_threshold(20_000, 10, 10)
     memory = in_memory_folder()
