@@ -143,8 +143,8 @@ def pytest_configure(config: pytest.Config) -> None:
 # cost a fifth of that.
 TEMP_ROOT = "PYTEST_DEBUG_TEMPROOT"
 SHARED_MEMORY = "/dev/shm"
-# A run keeps its stores until it ends (and a failed test's folder after): a smaller
-# tmpfs (a container's is 64 MB) is left alone.
+# A run holds its templates and its running tests' files, and a failed run's stay: a
+# small tmpfs (a container's is 64 MB) is left alone.
 ROOM = 4 << 30
 
 
