@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import count, islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from hypothesis import settings
 
-from inboxdesk.server.fixtures import read_fixture
-from inboxdesk.server.runner import ServiceThread
-from inboxdesk.server.settings import ServerSettings
-from inboxdesk.server.store import Store
-from tests.client.faults import LOOPBACK_TLS
-from tests.shared_service import SharedService
-from tests.templates import Templates, run_folder
+# The xdist controller loads this file too but runs no test: what the fixtures serve is
+# imported by the fixtures (the service's modules cost the controller 0.9 CPU-s; each
+# worker imports them anyway, for its tests).
+if TYPE_CHECKING:
+    from inboxdesk.server.runner import ServiceThread
+    from inboxdesk.server.store import Store
+    from tests.shared_service import SharedService
+    from tests.templates import Templates
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "inbox.json"
@@ -48,18 +49,23 @@ class KeptConnections(httpx.BaseTransport):
     and the client 2 ms, more than most requests). A connection idle for a second is not
     lent again, well before the service's own keep-alive (5 s) ends it."""
 
-    pool = httpx.HTTPTransport(
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return _kept_pool().handle_request(request)
+
+    def close(self) -> None:
+        pass  # the pool outlives each client
+
+
+@functools.cache
+def _kept_pool() -> httpx.HTTPTransport:
+    from tests.client.faults import LOOPBACK_TLS
+
+    return httpx.HTTPTransport(
         verify=LOOPBACK_TLS,
         limits=httpx.Limits(
             max_connections=None, max_keepalive_connections=32, keepalive_expiry=1.0
         ),
     )
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        return self.pool.handle_request(request)
-
-    def close(self) -> None:
-        pass  # the pool outlives each client
 
 
 @dataclass
@@ -90,13 +96,16 @@ ServiceFactory = Callable[..., Service]
 
 # A fuzzed test of the service draws a share of examples sized to the suite's time
 # budget; they differ from run to run, and one that failed is replayed first the next
-# time. `pytest --hypothesis-profile=thorough` draws ten times as many of each.
-settings.register_profile("thorough", max_examples=1000)
+# time. `pytest --hypothesis-profile=thorough` draws ten times as many of each (the
+# profile is registered in pytest_configure, before hypothesis's plugin loads it).
+THOROUGH = "thorough"
 
 
 def fuzz_examples(share: int) -> int:
     """`share` examples in an ordinary run, scaled by the profile a run loaded (the
     default one draws 100)."""
+    from hypothesis import settings
+
     return max(1, share * settings.default.max_examples // 100)
 
 
@@ -104,6 +113,7 @@ OWN_SERVICE = "own_service"
 SLOW = "slow"
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     """The collector tuned for a test run, as the app tunes it for its own (tui/app.py).
 
@@ -111,8 +121,43 @@ def pytest_configure(config: pytest.Config) -> None:
     the young generations were collected thousands of times outside the app's own regime
     (tui/collector.py), a tenth of the TUI tests' time. An app restores the thresholds
     it found when it ends, so these stay.
+
+    The run's temporary folders go in memory where they can (`in_memory_folder`), before
+    pytest makes the first. First of the plugins' hooks: a run that names a hypothesis
+    profile finds `thorough` registered (hypothesis is imported here only then; the
+    tests import it anyway).
     """
     gc.set_threshold(20_000, 10, 10)
+    memory = in_memory_folder()
+    if memory is not None:
+        os.environ.setdefault(TEMP_ROOT, memory)
+    if config.getoption("--hypothesis-profile", None):
+        from hypothesis import settings
+
+        settings.register_profile(THOROUGH, max_examples=1000)
+
+
+# Where pytest makes the run's temporary folders (its documented variable): each test's
+# database, its write-ahead log and its files. On a disk, creating, copying and syncing
+# them cost the kernel two of the four milliseconds of a store's start; in memory they
+# cost a fifth of that.
+TEMP_ROOT = "PYTEST_DEBUG_TEMPROOT"
+SHARED_MEMORY = "/dev/shm"
+# A run holds its templates and its running tests' files, and a failed run's stay: a
+# small tmpfs (a container's is 64 MB) is left alone.
+ROOM = 4 << 30
+
+
+def in_memory_folder() -> str | None:
+    """The machine's shared memory, when it is a place to write, run and hold a run's
+    files (a test runs a script it wrote); else None: the system's temporary folder."""
+    try:
+        found = os.statvfs(SHARED_MEMORY)
+    except OSError:
+        return None
+    if found.f_flag & (os.ST_RDONLY | os.ST_NOEXEC) or found.f_bavail * found.f_frsize < ROOM:
+        return None
+    return SHARED_MEMORY if os.access(SHARED_MEMORY, os.W_OK | os.X_OK) else None
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -178,6 +223,10 @@ _spare_names = count()
 @pytest.fixture(scope="session")
 def shared_thread(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedService]:
     """The one service thread of the run; each test swaps its own store into it."""
+    from inboxdesk.server.settings import ServerSettings
+    from inboxdesk.server.store import Store
+    from tests.shared_service import SharedService
+
     db_path = tmp_path_factory.mktemp("shared") / "idle.db"
     shared = SharedService(ServerSettings(db_path=db_path), Store(db_path)).start()
     yield shared
@@ -194,6 +243,8 @@ def give_back(shared: SharedService) -> None:
 @pytest.fixture(scope="session")
 def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
     """Each fixture loaded once per run; every service gets a copy of its own."""
+    from tests.templates import Templates, run_folder
+
     folder = run_folder(tmp_path_factory) / "templates"
     folder.mkdir(exist_ok=True)
     return Templates(folder)
@@ -203,6 +254,8 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
 def example_fixture() -> dict[str, Any]:
     """examples/inbox.json, read once a process: the same object each time, so its
     template's key is hashed once. Shared: nothing changes it."""
+    from inboxdesk.server.fixtures import read_fixture
+
     return read_fixture(EXAMPLE)
 
 
@@ -221,6 +274,9 @@ def make_service(
     of wall time to start and stop), unless the test is marked `own_service` (it stops
     its service); a second service of the same test gets a thread of its own.
     """
+    from inboxdesk.server.runner import ServiceThread
+    from inboxdesk.server.settings import ServerSettings
+
     own = request.node.get_closest_marker(OWN_SERVICE) is not None
     started: list[ServiceThread] = []
     stores: list[Store] = []
@@ -247,6 +303,10 @@ def make_service(
         thread.stop()
     for made in stores:
         made.worker.stop()  # a store's worker ends with its test
+        # Its files too: a run makes a thousand stores, which filled half a gigabyte (of
+        # memory, on a tmpfs). A connection still open keeps reading what it had.
+        for suffix in ("", "-wal", "-shm"):
+            Path(made.path + suffix).unlink(missing_ok=True)
     if shared_used:
         give_back(shared_thread)
 

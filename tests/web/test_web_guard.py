@@ -6,6 +6,9 @@ messages stay unread).
 
 Each test serves its own page (a start in this process costs a tenth of a CPU-second);
 `demo --web` serves through the same server and guard (cli/web.py serve_web).
+
+aiohttp (and the guard, built on it) is imported by the tests that use it: each worker
+of the run collects this module, and only one serves its pages.
 """
 
 from __future__ import annotations
@@ -19,10 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 
-from inboxdesk.cli.web_guard import REFUSED, allowed_hosts, guard_for, host_and_port
 from inboxdesk.server.fixtures import read_fixture
 from tests.conftest import EXAMPLE, STAGING_KEY, Service
 from tests.web.in_process import TIMEOUT, WebPage, apps, on_the_web
@@ -104,6 +105,10 @@ def test_the_printed_address_carries_a_strong_token(page_of: Callable[[Check], N
 
 async def trades_the_token_for_a_cookie(web_demo: WebDemo) -> None:
     """The printed address sets the cookie and sends the browser on without the token."""
+    import aiohttp
+
+    from inboxdesk.cli.web_guard import REFUSED
+
     async with aiohttp.ClientSession() as http:
         # Other parameters of the page's address are kept; the token goes.
         first = f"{web_demo.base}/?token={web_demo.token}&fontsize=18"
@@ -184,6 +189,10 @@ SOCKET_CASES = [*PAGE_CASES, "another port's origin", "https origin"]
 
 
 async def refuse_strangers(web_demo: WebDemo) -> None:
+    import aiohttp
+
+    from inboxdesk.cli.web_guard import REFUSED
+
     async with aiohttp.ClientSession() as http:
         for case in PAGE_CASES:
             for path in ("/", "/static/js/textual.js", "/download/x"):
@@ -203,6 +212,8 @@ def test_the_page_and_its_files_refuse_strangers(page_of: Callable[[Check], None
 
 
 async def socket_refuses_strangers(web_demo: WebDemo) -> None:
+    import aiohttp
+
     started = apps()
     async with aiohttp.ClientSession() as http:
         for case in [*SOCKET_CASES, "no origin"]:
@@ -234,6 +245,8 @@ def test_the_websocket_refuses_strangers(page_of: Callable[[Check], None]) -> No
 
 
 def test_the_names_a_page_answers_to() -> None:
+    from inboxdesk.cli.web_guard import allowed_hosts, guard_for, host_and_port
+
     assert allowed_hosts("127.0.0.1") == {"127.0.0.1", "localhost"}
     assert allowed_hosts("::1") == {"::1", "127.0.0.1", "localhost"}
     # --host adds its own name, compared in lower case; IPv6 in its short form.
