@@ -23,6 +23,7 @@ from tests.conftest import (
     SENDGRID,
     STAGING_KEY,
     Service,
+    ServiceFactory,
 )
 from tests.production_shaped import production_shaped
 
@@ -301,3 +302,31 @@ def test_a_403_names_both_environments_and_never_blames_the_key(
     assert "check the key" not in err.lower() and "rejected the api key" not in err.lower()
     assert service.snapshot() == before
     assert SENDGRID  # Staging's primary untouched, as the snapshot shows
+
+
+def test_set_primary_found_with_one_key_plans_from_what_the_sending_key_lists(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    make_service: ServiceFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An older deployment lists Other's integrations to Staging's key too: the switch
+    goes with Other's key, held, and plans from what that key lists, asked for once more
+    (the listing of the key that found it may not be what the sending key sees)."""
+    older = make_service(org_wide_integrations=True)
+    for name in ("NOVU_SECRET_KEY", "INBOXDESK_PROFILE", "INBOXDESK_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("INBOXDESK_CONFIG", str(tmp_path / "config.toml"))
+    older.store.add_api_key(OTHER, SENTINEL)
+    seen: list[str] = []
+    with production_shaped(older.url, seen=seen) as url:
+        both_keys(capsys, url)
+        seen.clear()
+        code, out, err = run(capsys, "set-primary", "--yes", OTHER_SMTP)
+    assert code == 0, err
+    assert out.splitlines()[0] == "SMTP (nodemailer) is now the primary email integration of Other."
+    listings = [p for p in seen if p.split("?")[0] == "/v1/integrations"]
+    assert len(listings) == 2, seen  # Staging's key found it; Other's key listed again
+    assert seen[-1] == f"/v1/integrations/{OTHER_SMTP}/set-primary"
+    row = older.row("SELECT is_primary FROM integrations WHERE id = ?", POSTMARK)
+    assert not row[0]
