@@ -30,6 +30,11 @@ from inboxdesk.server.fixtures import LoadedEnvironment, load_fixture
 from inboxdesk.server.runner import checkpoint
 from inboxdesk.server.store import Store
 
+# A fixture object's template key, computed once: dumping the demo to hash it cost 0.14
+# CPU-s at each use. Kept with the object, so its id is not reused meanwhile; a fixture
+# handed to a store is not changed after (demo_at's are shared).
+_KEYS: dict[int, tuple[Mapping[str, Any], str]] = {}
+
 
 class Templates:
     """Templates shared by every worker of the run: the first worker that needs a
@@ -39,10 +44,6 @@ class Templates:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._loaded: dict[str, list[LoadedEnvironment]] = {}
-        # A fixture object's key, computed once: dumping the demo to hash it cost 0.14
-        # CPU-s at each use. Kept with the object, so its id is not reused meanwhile; a
-        # fixture handed to a store is not changed after (demo_at's are shared).
-        self._keys: dict[int, tuple[Mapping[str, Any], str]] = {}
 
     def store(
         self, fixture: Mapping[str, Any], db_path: Path
@@ -62,12 +63,12 @@ class Templates:
         return list(self._loaded[key])
 
     def _key(self, fixture: Mapping[str, Any]) -> str:
-        known = self._keys.get(id(fixture)) or _NAMED.get(id(fixture))
+        known = _KEYS.get(id(fixture))
         if known is not None and known[0] is fixture:
             return known[1]
         text = json.dumps(fixture, sort_keys=True, default=str)
         key = hashlib.sha256(text.encode()).hexdigest()[:32]
-        self._keys[id(fixture)] = (fixture, key)
+        _KEYS[id(fixture)] = (fixture, key)
         return key
 
 
@@ -112,18 +113,14 @@ def _copy(template: Path, db_path: Path) -> None:
 DEMO_NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 
 
-# Fixtures named by what made them, not hashed: the demo at one moment is one fixture
-# within a run, whose templates' folder is its own (hashing the demo's 4.7 MB cost each
-# worker 0.14 CPU-s for each moment). Kept with the object, as Templates keeps its keys.
-_NAMED: dict[int, tuple[Mapping[str, Any], str]] = {}
-
-
 @functools.cache
 def demo_at(now: datetime = DEMO_NOW) -> dict[str, Any]:
     """The demo fixture at `now`, built once per process (a quarter of a second each
     time). Shared: a caller that changes it works on a copy."""
     fixture = demo_fixture(now)
-    _NAMED[id(fixture)] = (fixture, f"demo-{now.astimezone(UTC):%Y%m%dT%H%M%S.%f}")
+    # Named by what made it, not hashed: the demo at one moment is one fixture within a
+    # run, whose templates' folder is its own.
+    _KEYS[id(fixture)] = (fixture, f"demo-{now.astimezone(UTC):%Y%m%dT%H%M%S.%f}")
     return fixture
 
 
