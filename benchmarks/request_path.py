@@ -17,10 +17,10 @@ import json
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common import percentile
 from inboxdesk.server.app import create_app
 from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.settings import ServerSettings
@@ -33,7 +33,7 @@ ADA_MESSAGE = "65f000000000000000000001"
 Request = tuple[str, str, bytes]
 
 
-def requests(serial: int) -> list[Request]:
+def requests() -> list[Request]:
     mark = json.dumps({"messageId": [ADA_MESSAGE], "markAs": "read"}).encode()
     return [
         ("GET", "/v1/subscribers/jane/notifications/feed?page=0&limit=10", b""),
@@ -88,22 +88,23 @@ async def call(app: Any, method: str, target: str, body: bytes, serial: int) -> 
     return status
 
 
-async def measure(app: Any, rounds: int, check: Callable[[str, int], None]) -> dict[str, float]:
+async def measure(app: Any, rounds: int) -> dict[str, float]:
     """Each request's CPU, its lower quartile over `rounds` (the machine may be shared:
     a request another process disturbed counts for more, not for less)."""
     samples: dict[str, list[float]] = {}
     serial = 0
     for warm in (True, False):
         for _ in range(3 if warm else rounds):
-            for method, target, body in requests(serial):
+            for method, target, body in requests():
                 serial += 1
                 started = time.process_time()
                 status = await call(app, method, target, body, serial)
                 spent = time.process_time() - started
-                check(target, status)
+                if status >= 300:
+                    raise SystemExit(f"{target} answered {status}")
                 if not warm:
                     samples.setdefault(f"{method} {target.partition('?')[0]}", []).append(spent)
-    return {name: sorted(taken)[len(taken) // 4] for name, taken in samples.items()}
+    return {name: percentile(taken, 25) for name, taken in samples.items()}
 
 
 def main() -> None:
@@ -114,11 +115,7 @@ def main() -> None:
         load_fixture(store, read_fixture(ROOT / "examples" / "inbox.json"))
         app = create_app(ServerSettings(db_path=db), store)
 
-        def check(target: str, status: int) -> None:
-            if status >= 300:
-                raise SystemExit(f"{target} answered {status}")
-
-        per = asyncio.run(measure(app, rounds, check))
+        per = asyncio.run(measure(app, rounds))
         store.worker.stop()
     for name, spent in per.items():
         print(f"{spent * 1000:6.3f} ms  {name}")
