@@ -24,7 +24,7 @@ from tests.conftest import Service, ServiceFactory, jane_message
 from tests.hostile import inbox_listed_badly
 from tests.production_shaped import production_shaped
 from tests.tui.conftest import SIZE, Notices, app_for, detail_text, plain, settled, until
-from tests.tui.test_inbox import marker, opened, shown_ids, stored
+from tests.tui.test_inbox import header, marker, opened, shown_ids, stored
 
 MARK = "/v1/subscribers/jane/messages/mark-as"
 
@@ -50,13 +50,6 @@ def archive(service: Service, message_id: str) -> None:
     with service.http() as http:
         path = f"/v2/subscribers/jane/notifications/{message_id}/archive"
         assert http.patch(path).status_code == 200
-
-
-def header(screen: object) -> str:
-    from textual.widget import Widget
-
-    assert isinstance(screen, Widget)
-    return plain(screen.query_one("#subscriber", Static))
 
 
 def real_now() -> datetime:

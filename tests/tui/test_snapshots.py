@@ -41,8 +41,8 @@ from tests.tui.test_help_and_palette import (
     help_at_80_columns,
     shown_in_footer,
 )
+from tests.tui.test_inbox import header
 from tests.tui.test_inbox import opened as opened_rows
-from tests.tui.test_inbox_v2 import header
 
 # Walked in this order, each reached by a resize from the one before: within the narrow
 # breakpoint wider and taller, across it, then narrower within the wide one.
