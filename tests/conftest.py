@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
+from inboxdesk.private_apis import draw_headless_frames_when_looked_at
+
 # The xdist controller loads this file too but runs no test: what the fixtures serve is
 # imported by the fixtures (the service's modules cost the controller 0.9 CPU-s; each
 # worker imports them anyway, for its tests).
@@ -192,6 +194,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ordered += list(rest)
     assert sorted(map(id, ordered)) == sorted(map(id, items))
     items[:] = ordered
+
+
+@pytest.fixture(scope="session", autouse=True)
+def frames_when_looked_at() -> None:
+    """A headless app draws its screen when a test waits for it (`until`), not at every
+    refresh: the frames nobody looked at were a sixth of the app tests' time. (Set by
+    the workers, which run the apps, not by the xdist controller.)"""
+    draw_headless_frames_when_looked_at()
 
 
 @pytest.fixture(scope="session")

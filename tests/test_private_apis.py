@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import inspect
 
-from textual.app import App
+from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.widgets import Footer
 
 from inboxdesk.private_apis import (
     app_crash,
+    draw_frame,
     footer_ready,
     header_parts_title_in_place,
     lays_out_when_needed,
@@ -124,3 +126,41 @@ def test_textual_header_composes_a_header_title_and_sets_it_with_update() -> Non
     other = object()
     title, kept = header_parts_title_in_place([HeaderTitle(), other])
     assert isinstance(title, HeaderTitle) and type(title) is not HeaderTitle and kept is other
+
+
+async def test_textual_draws_each_frame_through_compositor_render_update() -> None:
+    """The tests' headless apps (tests/conftest.py) draw a change at `draw_frame`, not
+    at their next frame; a screenshot still draws the whole screen."""
+    from textual._compositor import Compositor
+    from textual.screen import Screen
+    from textual.strip import Strip
+    from textual.widgets import Static
+
+    refresh = inspect.getsource(Screen._compositor_refresh)
+    assert "self._compositor.render_update(" in refresh, "a frame is drawn otherwise"
+    assert "screen_stack=app._background_screens" in refresh, "frames drawn otherwise"
+    assert "full: bool = False" in inspect.getsource(Compositor.render_update)
+
+    class Counted(Static):
+        drawn = 0
+
+        def render_lines(self, crop: Region) -> list[Strip]:
+            Counted.drawn += 1
+            return super().render_lines(crop)
+
+    class Drawn(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Counted("before")
+
+    app = Drawn()
+    async with app.run_test(size=(20, 3)) as pilot:
+        await pilot.pause()
+        draw_frame(app)
+        before = Counted.drawn
+        app.query_one(Counted).update("after")
+        await pilot.pause()
+        await pilot.pause()
+        assert Counted.drawn == before, "a headless frame was drawn though no test looked"
+        draw_frame(app)
+        assert Counted.drawn > before, "draw_frame drew nothing"
+        assert "after" in app.export_screenshot()

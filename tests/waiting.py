@@ -11,6 +11,8 @@ from typing import TypeVar
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
 
+from inboxdesk.private_apis import draw_frame
+
 T = TypeVar("T")
 
 
@@ -28,7 +30,8 @@ async def until(
     waited on the service. Between flushes the app runs on its own (its timers refresh
     the screen), so a condition is seen within a few milliseconds of holding.
     A condition that queries a widget not mounted yet (a screen still composing) does
-    not hold yet.
+    not hold yet. The state it waited for is drawn (`draw_frame`): in a test run a
+    headless app draws only then (tests/conftest.py).
     """
     deadline = time.monotonic() + timeout
     await pilot.pause()
@@ -42,6 +45,7 @@ async def until(
             flushed = time.monotonic()
         else:
             await asyncio.sleep(0.005)
+    draw_frame(pilot.app)
 
 
 # How often `until` flushes the app while it waits (seconds).

@@ -32,6 +32,10 @@ library changes one of them, so that an upgrade says where to look.
   sub-title changes, though the title is one line, never wrapped, as wide as the
   header. The app's header composes its title as a `HeaderTitle` redrawn in place
   (tui/widgets/app_header.py).
+- Textual draws a frame of the top screen (`Compositor.render_update`) at every
+  refresh, headless or not; a headless app shows it to no one. The tests' headless
+  apps draw only what changed since they last looked, when a test looks
+  (`draw_headless_frames_when_looked_at`, `draw_frame`; tests/waiting.py).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -120,3 +124,38 @@ def app_crash(app: Any) -> BaseException | None:
 
 def serve_routes(server: Any) -> Any:
     return server._make_app()
+
+
+def draw_headless_frames_when_looked_at() -> None:
+    """From now on a headless app of this process draws its screen only at `draw_frame`:
+    what changed meanwhile is drawn then, in one frame. An app on a terminal, and a
+    screenshot (a full frame), draw as Textual does."""
+    from textual._compositor import Compositor
+    from textual._context import active_app
+
+    if _textual_render_update:
+        return
+    render_update = Compositor.render_update
+    _textual_render_update.append(render_update)
+
+    def when_looked_at(
+        compositor: Any, full: bool = False, screen_stack: Any = None, simplify: bool = False
+    ) -> Any:
+        app = active_app.get(None)
+        if full or app is None or not app.is_headless:
+            return render_update(compositor, full, screen_stack, simplify)
+        return None  # what changed stays marked, for `draw_frame`
+
+    Compositor.render_update = when_looked_at  # type: ignore[method-assign,assignment]
+
+
+def draw_frame(app: Any) -> None:
+    """A headless app's screen drawn where it changed since its last frame, as its next
+    frame would have drawn it (nothing to do unless frames are drawn when looked at)."""
+    if _textual_render_update and app.is_running and app.is_headless and not app._batch_count:
+        screen = app.screen
+        _textual_render_update[0](screen._compositor, screen_stack=app._background_screens)
+
+
+# Textual's own `Compositor.render_update`, once replaced.
+_textual_render_update: list[Any] = []
