@@ -15,12 +15,16 @@ from typing import Any
 import pytest
 
 from inboxdesk.models import Message
-from inboxdesk.server.checkpoints import STRIDE
 from inboxdesk.server.fixtures import read_fixture
 from tests.conftest import EXAMPLE, Service, ServiceFactory
 
 SUBSCRIBER = "deep"
-COUNT = 2 * STRIDE + 345
+# The deep service's checkpoints are every STRIDE rows (the service's own stride is
+# checkpoints.STRIDE, 1000): the same boundaries, crossed in a feed a twentieth of the
+# size. A page is a tenth of STRIDE; the last page of 7 starts at the end.
+STRIDE = 50
+PAGE = STRIDE // 10
+COUNT = 2 * STRIDE + 19
 FEED = f"/v1/subscribers/{SUBSCRIBER}/notifications/feed"
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -75,9 +79,9 @@ def page(service: Service, number: int, limit: int, **query: str) -> tuple[list[
 
 
 def assert_pages(service: Service, expected: list[str], **query: str) -> None:
-    """Pages of 100 around every checkpoint, single rows at and past the end."""
+    """Pages of PAGE around every checkpoint, single rows at and past the end."""
     for limit, numbers in (
-        (100, [0, 9, 10, 11, 19, 20, 23, 24]),
+        (PAGE, [0, 9, 10, 11, 19, 20, 23, 24]),
         (1, [STRIDE - 1, STRIDE, STRIDE + 1, 2 * STRIDE, len(expected) - 1, len(expected)]),
         (7, [STRIDE // 7, 2 * STRIDE // 7, len(expected) // 7]),
     ):
@@ -92,7 +96,9 @@ def assert_pages(service: Service, expected: list[str], **query: str) -> None:
 
 @pytest.fixture
 def deep(make_service: ServiceFactory) -> Service:
-    return make_service(fixture=deep_fixture())
+    service = make_service(fixture=deep_fixture())
+    service.store.checkpoint_stride = STRIDE
+    return service
 
 
 def test_deep_pages_hold_what_a_walk_from_the_top_holds(deep: Service) -> None:
@@ -107,7 +113,7 @@ def test_deep_pages_hold_what_a_walk_from_the_top_holds(deep: Service) -> None:
 def test_deep_pages_follow_marks_and_new_messages(deep: Service) -> None:
     unread = [n for n in range(COUNT) if n % 3 != 0]
     assert_pages(deep, newest_first(unread), read="false")  # checkpoints built
-    newest = newest_first(unread)[:150]
+    newest = newest_first(unread)[: 3 * STRIDE // 20]
     with deep.http() as http:
         marked = http.post(
             f"/v1/subscribers/{SUBSCRIBER}/messages/mark-as",

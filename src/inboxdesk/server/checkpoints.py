@@ -35,7 +35,10 @@ SortKey = tuple[str, str]  # (created_at, id) of a row
 class FeedCheckpoints:
     """Sort keys of every STRIDE-th row per listing, valid until the next write to it."""
 
-    def __init__(self) -> None:
+    def __init__(self, stride: int = STRIDE) -> None:
+        # Rows between two checkpoints: a page walks fewer than this many from the one
+        # before it. Fixed for the object's life: its kept checkpoints were taken at it.
+        self.stride = stride
         self._lock = threading.Lock()
         self._kept: OrderedDict[Key, tuple[tuple[int, int], list[SortKey]]] = OrderedDict()
         # Moved around each write (`writing`): a listing built before it is not used after.
@@ -78,9 +81,10 @@ class FeedCheckpoints:
         """Extra condition, its parameters, and the offset left to walk after it.
 
         `where` and `params` select the listing's rows; its order is created_at DESC,
-        id DESC. Offsets within the first STRIDE rows walk from the top as before.
+        id DESC. Offsets within the first `stride` rows walk from the top as before.
         """
-        if offset < STRIDE:
+        stride = self.stride
+        if offset < stride:
             return "", [], offset
         with self._lock:
             version = self._version(key)
@@ -90,28 +94,31 @@ class FeedCheckpoints:
         if kept is None or kept[0] != version:
             # Built outside the lock (a walk of the whole listing); a write committed
             # meanwhile bumps the version, so these keys are not used after it.
-            kept = (version, _walk(db, where, params))
+            kept = (version, _walk(db, where, params, stride))
             with self._lock:
                 self._kept[key] = kept
                 while len(self._kept) > KEPT:
                     self._kept.popitem(last=False)
         marks = kept[1]
-        steps = min(offset // STRIDE, len(marks))
+        steps = min(offset // stride, len(marks))
         if steps == 0:
             return "", [], offset
         created_at, message_id = marks[steps - 1]
-        return " AND (created_at, id) <= (?, ?)", [created_at, message_id], offset - steps * STRIDE
+        return " AND (created_at, id) <= (?, ?)", [created_at, message_id], offset - steps * stride
 
 
-def _walk(db: sqlite3.Connection, where: str, params: Sequence[Any]) -> list[SortKey]:
-    """The sort key of rows STRIDE, 2·STRIDE, … of the listing, hop by hop in its index."""
+def _walk(
+    db: sqlite3.Connection, where: str, params: Sequence[Any], stride: int
+) -> list[SortKey]:
+    """The sort key of rows `stride`, 2·`stride`, … of the listing, hop by hop in its
+    index."""
     marks: list[SortKey] = []
     condition, anchor = "", list[str]()
     while True:
         row = db.execute(
             f"SELECT created_at, id FROM messages WHERE {where}{condition} "
             "ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?",
-            [*params, *anchor, STRIDE],
+            [*params, *anchor, stride],
         ).fetchone()
         if row is None:
             return marks

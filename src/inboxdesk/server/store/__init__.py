@@ -134,6 +134,16 @@ class Store(
         self.worker = Worker(self)
         self.worker.start_if_queued()
 
+    @property
+    def checkpoint_stride(self) -> int:
+        """Rows between two checkpoints of a deep listing (server/checkpoints.py)."""
+        return self._checkpoints.stride
+
+    @checkpoint_stride.setter
+    def checkpoint_stride(self, rows: int) -> None:
+        # Checkpoints anew: those kept were taken at the stride before.
+        self._checkpoints = FeedCheckpoints(rows)
+
     def close(self) -> None:
         """Stop the worker (what it has queued stays), then this thread's connection."""
         self.worker.stop()
