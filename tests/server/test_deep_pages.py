@@ -21,7 +21,7 @@ from tests.conftest import EXAMPLE, Service, ServiceFactory
 SUBSCRIBER = "deep"
 # The deep service's checkpoints are every STRIDE rows (the service's own stride is
 # checkpoints.STRIDE, 1000): the same boundaries, crossed in a feed a twentieth of the
-# size. A page is a tenth of STRIDE; the last page of 7 starts at the end.
+# size. A page is a tenth of STRIDE; the whole feed's last page of 7 starts at its end.
 STRIDE = 50
 PAGE = STRIDE // 10
 COUNT = 2 * STRIDE + 19

@@ -295,6 +295,7 @@ def test_a_database_made_before_the_flag_columns_is_brought_up_and_answers_the_s
     docs = old_database(tmp_path / "old.db", deep)
     migrated = Store(tmp_path / "old.db")
     migrated.clock = lambda: NOW
+    migrated.checkpoint_stride = STRIDE
     db = migrated.read()
     columns = {row["name"] for row in db.execute("PRAGMA table_info(messages)")}
     assert {"archived", "snoozed_until"} <= columns
