@@ -107,9 +107,7 @@ class FeedCheckpoints:
         return " AND (created_at, id) <= (?, ?)", [created_at, message_id], offset - steps * stride
 
 
-def _walk(
-    db: sqlite3.Connection, where: str, params: Sequence[Any], stride: int
-) -> list[SortKey]:
+def _walk(db: sqlite3.Connection, where: str, params: Sequence[Any], stride: int) -> list[SortKey]:
     """The sort key of rows `stride`, 2·`stride`, … of the listing, hop by hop in its
     index."""
     marks: list[SortKey] = []
