@@ -61,8 +61,7 @@ async def test_no_write_key_is_bound_and_the_header_says_read_only(
         # one provider's entries): help and the palette opened, their keys and entries
         # drawn, are test_help_and_palette.py's walk.
         helped = " ".join(
-            line if isinstance(line, str) else " ".join(astuple(line))
-            for line in key_lines(screen)
+            line if isinstance(line, str) else " ".join(astuple(line)) for line in key_lines(screen)
         )
         assert "Mark the highlighted" not in helped and "Filter" in helped
         offered = {command.title for command in app.get_system_commands(screen)}
