@@ -5,18 +5,16 @@ environment a profile marks read-only: tests/tui/test_read_only_follows.py.)"""
 
 from __future__ import annotations
 
-from dataclasses import astuple
 from pathlib import Path
 
 from textual.widgets import Static
 
 from inboxdesk.tui.context import WRITE_ACTIONS
-from inboxdesk.tui.screens.help import key_lines
 from inboxdesk.tui.screens.queued import QueuedWritesScreen
 from inboxdesk.writes import WriteStore
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, plain, settled, until
-from tests.tui.test_help_and_palette import footer_keys
+from tests.tui.test_help_and_palette import footer_keys, help_lines
 from tests.tui.test_inbox import opened, stored
 from tests.tui.test_queued_writes import queued_earlier
 
@@ -60,9 +58,7 @@ async def test_no_write_key_is_bound_and_the_header_says_read_only(
         # What help lists (its lines, as it draws them) and what the palette offers (its
         # one provider's entries): help and the palette opened, their keys and entries
         # drawn, are test_help_and_palette.py's walk.
-        helped = " ".join(
-            line if isinstance(line, str) else " ".join(astuple(line)) for line in key_lines(screen)
-        )
+        helped = " ".join(help_lines(screen))
         assert "Mark the highlighted" not in helped and "Filter" in helped
         offered = {command.title for command in app.get_system_commands(screen)}
         assert not offered & WRITE_WORDS and "Filter" in offered
