@@ -28,7 +28,7 @@ from inboxdesk.tui.subscriber.topics import read_subscriptions
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, plain, until
-from tests.tui.test_command_line import line
+from tests.tui.test_command_line import ran
 from tests.tui.test_inbox import opened
 from tests.tui.test_subscriber_view import row_key, view
 
@@ -290,7 +290,7 @@ async def timeline_of(service: Service, transaction: str) -> str:
 
 async def _txn(pilot: Pilot[None], transaction: str, words: str) -> None:
     """`:txn` to a notification's timeline, which says `words`."""
-    await line(pilot, f":txn {transaction}")
+    await ran(pilot, f":txn {transaction}")
     await until(
         pilot,
         lambda: isinstance(pilot.app.screen, TimelineScreen) and words in timeline_text(pilot.app),

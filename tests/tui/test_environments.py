@@ -37,7 +37,7 @@ from tests.conftest import (
 )
 from tests.production_shaped import production_shaped
 from tests.tui.conftest import SIZE, Notices, plain, until, view_listing
-from tests.tui.test_command_line import line
+from tests.tui.test_command_line import ran
 
 STAGING, OTHER = "65d000000000000000000002", "65d000000000000000000003"
 SENTINEL = "sk_test_SENTINEL0123456789abcdefZQXW"
@@ -168,20 +168,20 @@ async def test_ctrl_e_switches_the_environment_and_the_views_follow(
 
         # A saved view of an environment without a key: said, naming it, and nothing
         # changes.
-        await line(pilot, ":prod-failed")
+        await ran(pilot, ":prod-failed")
         said = notices.saying("view 'prod-failed' is of the environment Production")
         assert said and "(env-prod)" in said[0].message and "add-key" in said[0].message
         assert header(app).endswith("· Staging") and app.screen.id == "inbox"
 
         # Other's view opens in Other, with Other's key: jane's two messages there.
-        await line(pilot, ":other-inbox")
+        await ran(pilot, ":other-inbox")
         await until(pilot, lambda: header(app).endswith("· ⚠ Other"), what="Other")
         await inbox_of(pilot, "jane", 2)
 
         # `:env` with an environment without a key names it and changes nothing. (With
         # a key, `:env` switches as the view above did, by the same switch; the key
         # found by its name: tests/cli/test_keys_per_environment.py.)
-        await line(pilot, ":env Production")
+        await ran(pilot, ":env Production")
         assert notices.saying("no key for an environment 'Production'; expected one of:")
         assert header(app).endswith("· ⚠ Other")
     assert SENTINEL not in " ".join(n.message for n in notices)

@@ -13,7 +13,7 @@ from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.writes import WriteStore
 from tests.conftest import Service, jane_message
-from tests.tui.conftest import SIZE, Notices, app_for, plain, until
+from tests.tui.conftest import Notices, app_for, plain, until
 from tests.tui.test_inbox import opened, stored
 
 
@@ -37,23 +37,43 @@ def in_view(table: object, labels: tuple[str, ...]) -> bool:
 
 @pytest.mark.slow
 async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_after_asking(
-    service: Service, notices: Notices
+    service: Service,
+    notices: Notices,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """One walk over two writes at 80 columns, then 120: History lists them newest first
-    with their before and after, its outcome and environment in view (the environment
-    drawn again when the scope comes after the rows); the filter narrows as typed, by
-    field or anywhere; `e` exports them to a private file; the request log keeps its
-    status in view and copies a request as curl without the key; `z` on the older asks
-    first, then undoes it."""
+    """One walk over two writes at 80 columns, then 120, after a write of an earlier
+    run (the command line's, in the profile's journal, beside damaged rows): History
+    lists them newest first with their before and after, its outcome and environment in
+    view (the environment drawn again when the scope comes after the rows); a damaged
+    row of the journal costs that row alone, said once each, as the command line does;
+    the filter narrows as typed, by field or anywhere; `e` exports them to a private
+    file; the request log keeps its status in view and copies a request as curl without
+    the key; `z` on the older asks first, then undoes it; the earlier run's write is
+    undone across the restart, and nothing is said twice when History reads again."""
+    import asyncio
     import csv
     import io
     import stat
 
-    from inboxdesk.paths import data_dir
+    import httpx
+
+    from inboxdesk.cli import main
+    from inboxdesk.paths import data_dir, writes_path
     from inboxdesk.tui.history.requests import RequestLogScreen
+    from tests.client.conftest import point_at
+    from tests.client.test_cli_journal import BROKEN, damage
     from tests.conftest import STAGING_KEY
 
-    app = app_for(service)
+    point_at(monkeypatch, tmp_path, service)
+    # Its own thread: the command line runs its own event loop.
+    code = await asyncio.to_thread(main, ["mark-as", "jane", "read", EARLIER])
+    assert code == 0, capsys.readouterr()
+    assert stored(service, EARLIER) == (True, True)
+    url = httpx.URL(service.url)
+    damage(writes_path(), f"{url.host}:{url.port}")
+    app = app_for(service, writes=WriteStore(writes_path()))
     copied: list[str] = []
     app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24), message_hook=notices.hook) as pilot:
@@ -63,7 +83,10 @@ async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_af
         await pilot.press("S")  # and unseen again
         await until(pilot, lambda: stored(service, jane_message(11)) == (True, False))
         await pilot.press("3")
-        await until(pilot, lambda: history_rows(app) == 2, what="two entries")
+        await until(pilot, lambda: history_rows(app) == 3, what="the three entries")
+        await until(pilot, lambda: len(notices.saying("skipped")) >= len(BROKEN), what="said")
+        for name in BROKEN:
+            assert len(notices.saying(f"journal entry {name}")) == 1, name
         screen = app.screen
         table = screen.query_one(HistoryTable)
         await pilot.pause()
@@ -81,7 +104,12 @@ async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_af
         await until(pilot, lambda: str(table.get_row_at(0)[2]) == "Staging", what="its name")
         assert in_view(table, shown)
         assert "sent" in str(table.get_row_at(0)[1])
-        detail = plain(screen.query_one("#history-entry", Static))
+        # The earlier run's write is the newest (made by the clock of the day, the app's
+        # at its test clock's): this run's unseen mark comes next.
+        table.move_cursor(row=1)
+        entry = screen.query_one("#history-entry", Static)
+        await until(pilot, lambda: "mark 1 message unseen" in plain(entry), what="its entry")
+        detail = plain(entry)
         assert "mark 1 message unseen" in detail and "read, seen → read, unseen" in detail
         assert "1 message, before → after" in detail, "a real plural, not message(s)"
 
@@ -94,20 +122,20 @@ async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_af
         await until(pilot, lambda: history_rows(app) == 0, what="nothing")
         field.value = "outcome:sent jane"
         await pilot.press("enter")
-        await until(pilot, lambda: history_rows(app) == 2, what="both, sent to jane")
+        await until(pilot, lambda: history_rows(app) == 3, what="all three, sent to jane")
         await pilot.press("slash")
         field.value = "colour:red"
         await pilot.press("enter")
         await until(pilot, lambda: bool(notices.saying("No field colour:")))
         await pilot.press("escape")
-        await until(pilot, lambda: history_rows(app) == 2, what="the filter cleared")
+        await until(pilot, lambda: history_rows(app) == 3, what="the filter cleared")
 
         await pilot.press("e")
-        await until(pilot, lambda: bool(notices.saying("Exported 2 writes")), what="export")
+        await until(pilot, lambda: bool(notices.saying("Exported 3 writes")), what="export")
         (export,) = (data_dir() / "exports").iterdir()
         assert stat.S_IMODE(export.stat().st_mode) == 0o600
         rows = list(csv.DictReader(io.StringIO(export.read_text())))
-        assert [r["target"] for r in rows] == ["jane", "jane"]
+        assert [r["target"] for r in rows] == ["jane", "jane", "jane"]
 
         await pilot.press("l")
         await until(pilot, lambda: isinstance(app.screen, RequestLogScreen), what="the log")
@@ -135,57 +163,30 @@ async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_af
         await pilot.pause()
         assert in_view(table, shown), [c.label for c in table.ordered_columns]
 
-        table.move_cursor(row=0)
-        await pilot.press("j", "z")  # the older one: the read
+        table.move_cursor(row=1)
+        await pilot.press("j", "z")  # the older one of this run: the read
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks")
         assert "1 later write touched the same messages" in plain(
             app.screen.query_one("#detail", Static)
         )
         await pilot.press("y")
         await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
-        await until(pilot, lambda: history_rows(app) == 3, what="the undo listed")
+        await until(pilot, lambda: history_rows(app) == 4, what="the undo listed")
 
-
-async def test_an_undo_works_across_a_restart_and_damaged_rows_are_said_once(
-    service: Service,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """A write of an earlier run (the command line's, in the profile's journal) is
-    listed and undone; a damaged row of the journal costs that row alone: History lists
-    the rest and says, once each, which rows it passed over, as the command line does."""
-    import asyncio
-
-    import httpx
-
-    from inboxdesk.cli import main
-    from inboxdesk.paths import writes_path
-    from tests.client.conftest import point_at
-    from tests.client.test_cli_journal import BROKEN, damage
-
-    point_at(monkeypatch, tmp_path, service)
-    # Its own thread: the command line runs its own event loop.
-    code = await asyncio.to_thread(main, ["mark-as", "jane", "read", jane_message(11)])
-    assert code == 0, capsys.readouterr()
-    assert stored(service, jane_message(11)) == (True, True)
-    url = httpx.URL(service.url)
-    damage(writes_path(), f"{url.host}:{url.port}")
-    notices = Notices()
-    app = app_for(service, writes=WriteStore(writes_path()))
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await opened(pilot)
-        await pilot.press("3")
-        await until(pilot, lambda: history_rows(app) == 1, what="the earlier run's write")
-        await until(pilot, lambda: len(notices.saying("skipped")) >= len(BROKEN), what="said")
-        for name in BROKEN:
-            assert len(notices.saying(f"journal entry {name}")) == 1, name
+        # The earlier run's write undone across the restart.
+        table.move_cursor(row=0)
+        await until(pilot, lambda: EARLIER in plain(entry), what="the earlier run's entry")
         await pilot.press("z")
-        await until(pilot, lambda: stored(service, jane_message(11)) == (False, False))
+        await until(pilot, lambda: stored(service, EARLIER) == (False, False), what="undone")
         await pilot.press("ctrl+r")  # read again: nothing said twice
-        await until(pilot, lambda: history_rows(app) == 2, what="the undo listed")
+        await until(pilot, lambda: history_rows(app) == 5, what="its undo listed")
         await pilot.pause()
         assert all(len(notices.saying(f"journal entry {n}")) == 1 for n in BROKEN)
+
+
+# The message an earlier run (the command line) marks read: unread and unseen in the
+# example, and none of the walk's own writes touches it.
+EARLIER = jane_message(7)
 
 
 def test_an_older_write_keeps_its_day() -> None:

@@ -173,13 +173,9 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         # (Its undo, off again as there was none before, is History's `z` above on the
         # schedule's kind: tests/client/test_cli_schedule.py, whose undo is the app's.)
 
-        # Another view opens it on a workflow and channel; built already, it moves to
-        # the cell asked for, and to another subscriber.
-        await pilot.press("1")
-        await until(pilot, lambda: app.screen.id == "inbox")
-        open_preferences(app, app.context, "ada.lovelace", "weekly-digest", "tool")
-        await until(pilot, lambda: shown(app), what="the preferences")
-        await until(pilot, lambda: "Weekly digest · tool: on" in said(app), what="on the cell")
+        # Another view opens it, built already, on another subscriber's workflow and
+        # channel. (On a cell of the same subscriber's, from an Activity row and from a
+        # timeline: tests/tui/test_activity.py, Ada's stories in the demo.)
         await pilot.press("1")
         await until(pilot, lambda: app.screen.id == "inbox")
         open_preferences(app, app.context, "grace.hopper", "order-shipped", "sms")

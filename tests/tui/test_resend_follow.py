@@ -22,7 +22,7 @@ from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
 from tests.tui.conftest import SIZE, Notices, app_for, settled
 from tests.tui.test_activity import go_to
-from tests.tui.test_command_line import line
+from tests.tui.test_command_line import ran
 from tests.tui.test_preferences import schedule_said
 from tests.tui.test_subscriber_view import view
 from tests.waiting import until
@@ -86,7 +86,7 @@ async def timeline_of(pilot: Pilot[None], transaction: str, by: str) -> Timeline
     if by == "ctrl+g":
         await go_to(pilot, transaction)
     else:
-        await line(pilot, f":txn {transaction}")
+        await ran(pilot, f":txn {transaction}")
     await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="the timeline")
     assert isinstance(app.screen, TimelineScreen)
     return app.screen
@@ -174,7 +174,7 @@ async def test_read_only_binds_no_change_in_the_timeline_the_subscriber_or_prefe
             body = http.get("/v2/subscribers/ada/preferences").json()["data"]
         assert body["global"].get("schedule") is None
 
-        await line(pilot, f":txn {email}")  # (ctrl+g from Activity: the Activity walk)
+        await ran(pilot, f":txn {email}")  # (ctrl+g from Activity: the Activity walk)
         await until(
             pilot,
             lambda: isinstance(app.screen, TimelineScreen) and UNTRACKED in text(app),

@@ -22,7 +22,7 @@ from inboxdesk.tui.subscriber.screen import SubscriberScreen
 from tests.conftest import Service, ServiceFactory
 from tests.subscriber_fixture import SENTINEL, subscriber_fixture
 from tests.tui.conftest import Notices, app_for, plain, until, view_listing
-from tests.tui.test_command_line import line
+from tests.tui.test_command_line import ran
 
 SMALL = (100, 30)
 # A token from the service that ends in an escape sequence: listed, masked, it reaches
@@ -148,7 +148,7 @@ async def test_grace_s_phone_fixed_and_ada_s_token_typed_unseen(
         # hands its change to.)
 
         # Ada's device tokens.
-        await line(pilot, ":sub ada.lovelace")
+        await ran(pilot, ":sub ada.lovelace")
         await until(pilot, lambda: app.context.subscriber.value == "ada.lovelace", what="Ada")
         await ada_s_token_typed_unseen_and_never_shown(pilot, service, notices)
 
