@@ -18,6 +18,7 @@ from inboxdesk.private_apis import (
     mark_footer_ready,
     serve_routes,
     set_footer_key_enabled,
+    share_parsed_css,
     start_key_as_footer,
     styled_as_app,
 )
@@ -164,3 +165,38 @@ async def test_textual_draws_each_frame_through_compositor_render_update() -> No
         draw_frame(app)
         assert Counted.drawn > before, "draw_frame drew nothing"
         assert "after" in app.export_screenshot()
+
+
+async def test_textual_parses_each_stylesheet_source_through_parse_rules() -> None:
+    """The tests' apps (tests/conftest.py) share the rules parsed from the same source
+    under the same variables: a second app parses nothing again and styles alike, and
+    another theme's variables are parsed anew."""
+    from textual.css.stylesheet import Stylesheet
+    from textual.widgets import Static
+
+    assert "self._parse_rules(" in inspect.getsource(Stylesheet.parse), "parsed otherwise"
+    share_parsed_css()  # once per process: installed already by tests/conftest.py
+    textual_own = inspect.getsource(Stylesheet).split("def _parse_rules(")[1].split(")")[0]
+    parameters = [p.split(":")[0].strip() for p in textual_own.split(",") if p.strip()]
+    assert parameters == ["self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]
+
+    class Styled(App[None]):
+        CSS = "Static { color: $primary; width: 17; }"
+
+        def compose(self) -> ComposeResult:
+            yield Static("x")
+
+    async def rules_and_style(theme: str) -> tuple[list[object], object, int]:
+        app = Styled()
+        app.theme = theme
+        async with app.run_test(size=(20, 3)):
+            shown = app.query_one(Static)
+            return list(app.stylesheet.rules), shown.styles.color, shown.size.width
+
+    first, color, width = await rules_and_style("textual-dark")
+    second, color_again, width_again = await rules_and_style("textual-dark")
+    assert all(a is b for a, b in zip(first, second, strict=True)), "parsed again"
+    assert (color_again, width_again) == (color, width) == (color, 17), "styled otherwise"
+    other, other_color, _ = await rules_and_style("textual-light")
+    assert not any(a is b for a, b in zip(first, other, strict=False)), "variables ignored"
+    assert other_color != color, "another theme's primary colour"

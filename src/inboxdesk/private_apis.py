@@ -36,6 +36,11 @@ library changes one of them, so that an upgrade says where to look.
   refresh, headless or not; a headless app shows it to no one. The tests' headless
   apps draw only what changed since they last looked, when a test looks
   (`draw_headless_frames_when_looked_at`, `draw_frame`; tests/waiting.py).
+- Textual parses every stylesheet anew for each app (`Stylesheet._parse_rules`, cached
+  per stylesheet): a test run's apps parsed the same CSS again each, some 30 ms of an
+  inbox's 400 ms start. The tests' apps share what was parsed from the same CSS
+  with the same variables (`share_parsed_css`); an app of the command line starts
+  once per process and parses as Textual does.
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -156,6 +161,41 @@ def draw_frame(app: Any) -> None:
         screen = app.screen
         _textual_render_update[0](screen._compositor, screen_stack=app._background_screens)
 
+
+def share_parsed_css() -> None:
+    """From now on the apps of this process share the rules parsed from one stylesheet
+    source (its text, place, scope and rank) under the same CSS variables (the theme):
+    parsed once, by Textual, and reused by every app after. Parsed rules are read, never
+    changed, by the apps that apply them (Textual shares them between its own parses)."""
+    from textual.css.stylesheet import Stylesheet
+
+    if _textual_parse_rules:
+        return
+    parse_rules = Stylesheet._parse_rules
+    _textual_parse_rules.append(parse_rules)
+    parsed: dict[tuple[object, ...], Any] = {}
+
+    def shared(
+        stylesheet: Any,
+        css: str,
+        read_from: Any,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> Any:
+        variables = tuple(stylesheet._variables.items())
+        key = (css, read_from, is_default_rules, tie_breaker, scope, variables)
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parse_rules(stylesheet, css, read_from, is_default_rules, tie_breaker, scope)
+            parsed[key] = rules
+        return rules
+
+    Stylesheet._parse_rules = shared  # type: ignore[method-assign,assignment]
+
+
+# Textual's own `Stylesheet._parse_rules`, once replaced.
+_textual_parse_rules: list[Any] = []
 
 # Textual's own `Compositor.render_update`, once replaced.
 _textual_render_update: list[Any] = []
