@@ -26,14 +26,15 @@ library changes one of them, so that an upgrade says where to look.
   (`Screen._screen_resized`, called by `App.switch_mode`), even at the size it was last
   laid out at with no layout asked since. A view's screen is laid out then only when
   its size changed or a layout is pending (`_size`, `_layout_required`); a pending one
-  is otherwise made at the next frame, as for a shown screen (tui/screens/shown_again.py).
+  is otherwise made at the next frame, as for a shown screen (tui/screens/shown_again.py;
+  the App's own screen too, tui/app.py).
 - Textual lays a screen out a second time after every layout that sized a widget anew
   (`Screen._refresh_layout` sets each widget's `virtual_size`, a reactive that asks
   for a layout), and after the layout of a screen first shown (`_on_screen_resume`
   leaves `_layout_required` set): the second finds the sizes the first gave, unless a
   scrollbar came or went, which changes the room inside. A screen made with
   `lays_out_once` skips that echo, and is laid out again only for a scrollbar or for
-  what asked for a layout before or after it (tui/inbox/screen.py).
+  what asked for a layout after it began (tui/inbox/screen.py, tui/app.py).
 - Textual's header (`textual.widgets._header`) sets its title with `Static.update`,
   which lays the whole screen out again each time the app's or the screen's title or
   sub-title changes, though the title is one line, never wrapped, as wide as the

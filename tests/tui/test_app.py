@@ -205,3 +205,30 @@ async def test_an_inbox_is_laid_out_once_for_its_rows_and_once_for_its_detail(
         await settled(pilot)
         assert len(layouts) == 1, "the list's new width laid the screen out again"
         assert screen.table.row_text(0), "its rows drawn at the new width"
+
+
+async def test_the_connecting_screen_is_laid_out_again_only_when_its_size_changes(
+    service: Service,
+) -> None:
+    """The App's own screen, shown until the inbox opens, is not laid out again at the
+    size it was laid out at (the first frame's size comes twice more as Resize events)."""
+    from textual.events import Resize
+    from textual.screen import Screen
+
+    transport = Held(held="/v2/subscribers")  # no subscriber given: it is searched for
+    app = app_for(service, subscriber=None, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: "connecting" in plain(screen.query_one("#connecting", Static)))
+        laid: list[Screen[object]] = []
+        screen.screen_layout_refresh_signal.subscribe(app, laid.append, immediate=True)
+        screen.post_message(Resize(screen.outer_size, screen.virtual_size, screen.size))
+        await pilot.pause()
+        await pilot.pause()
+        assert laid == [], "laid out again at the size it has"
+        screen.post_message(
+            Resize(screen.outer_size.with_width(SIZE[0] - 1), screen.size, screen.size)
+        )
+        await until(pilot, lambda: bool(laid), what="a new size laid out")
+        transport.go.set()
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")
