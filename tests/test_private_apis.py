@@ -14,10 +14,12 @@ from inboxdesk.private_apis import (
     draw_frame,
     footer_ready,
     header_parts_title_in_place,
+    lays_out_once,
     lays_out_when_needed,
     mark_footer_ready,
     serve_routes,
     set_footer_key_enabled,
+    share_parsed_css,
     start_key_as_footer,
     styled_as_app,
 )
@@ -164,3 +166,89 @@ async def test_textual_draws_each_frame_through_compositor_render_update() -> No
         draw_frame(app)
         assert Counted.drawn > before, "draw_frame drew nothing"
         assert "after" in app.export_screenshot()
+
+
+async def test_textual_parses_each_stylesheet_source_through_parse_rules() -> None:
+    """The tests' apps (tests/conftest.py) share the rules parsed from the same source
+    under the same variables: a second app parses nothing again and styles alike, and
+    another theme's variables are parsed anew."""
+    from textual.css.stylesheet import Stylesheet
+    from textual.widgets import Static
+
+    assert "self._parse_rules(" in inspect.getsource(Stylesheet.parse), "parsed otherwise"
+    share_parsed_css()  # once per process: installed already by tests/conftest.py
+    textual_own = inspect.getsource(Stylesheet).split("def _parse_rules(")[1].split(")")[0]
+    parameters = [p.split(":")[0].strip() for p in textual_own.split(",") if p.strip()]
+    assert parameters == ["self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]
+
+    class Styled(App[None]):
+        CSS = "Static { color: $primary; width: 17; }"
+
+        def compose(self) -> ComposeResult:
+            yield Static("x")
+
+    async def rules_and_style(theme: str) -> tuple[list[object], object, int]:
+        app = Styled()
+        app.theme = theme
+        async with app.run_test(size=(20, 3)):
+            shown = app.query_one(Static)
+            return list(app.stylesheet.rules), shown.styles.color, shown.size.width
+
+    first, color, width = await rules_and_style("textual-dark")
+    second, color_again, width_again = await rules_and_style("textual-dark")
+    assert all(a is b for a, b in zip(first, second, strict=True)), "parsed again"
+    assert (color_again, width_again) == (color, width) == (color, 17), "styled otherwise"
+    other, other_color, _ = await rules_and_style("textual-light")
+    assert not any(a is b for a, b in zip(first, other, strict=False)), "variables ignored"
+    assert other_color != color, "another theme's primary colour"
+
+
+async def test_textual_lays_a_screen_out_again_after_sizing_its_widgets() -> None:
+    """What `lays_out_once` relies on: a layout that sizes widgets asks for a second
+    one (Textual's screen; the inbox's skips it), and a scrollbar that comes changes
+    the room inside, which is laid out again on either screen."""
+    from textual._time import get_time
+    from textual.containers import VerticalScroll
+    from textual.message import Message
+    from textual.screen import Screen
+    from textual.widget import Widget
+    from textual.widgets import Static
+
+    from tests.waiting import until
+
+    assert "ancestor._clear_arrangement_cache()" in inspect.getsource(Widget._check_refresh)
+    assert "ancestor._layout_updates += 1" in inspect.getsource(Widget._check_refresh)
+    assert "self._layout_widgets.clear()" in inspect.getsource(Screen._refresh_layout)
+    assert list(inspect.signature(Screen._refresh_layout).parameters) == [
+        "self",
+        "size",
+        "scroll",
+    ]
+    assert Message().time <= get_time()
+
+    class Plain(Screen[None]):
+        def compose(self) -> ComposeResult:
+            with VerticalScroll():
+                yield Static("one line", id="text")
+
+    @lays_out_once
+    class Once(Plain):
+        pass
+
+    async def layouts_of(screen: Screen[None], lines: int) -> tuple[int, bool]:
+        app = App[None]()
+        async with app.run_test(size=(30, 6)) as pilot:
+            await app.push_screen(screen)
+            await pilot.pause()
+            laid: list[object] = []
+            screen.screen_layout_refresh_signal.subscribe(app, laid.append, immediate=True)
+            text = screen.query_one("#text", Static)
+            text.update("\n".join(["line"] * lines))
+            await until(pilot, lambda: text.size.height == lines, what="the text resized")
+            await pilot.pause()
+            await pilot.pause()
+            return len(laid), screen.query_one(VerticalScroll).show_vertical_scrollbar
+
+    assert await layouts_of(Plain(), 3) == (2, False), "Textual no longer lays out twice"
+    assert await layouts_of(Once(), 3) == (1, False), "laid out again for nothing"
+    assert await layouts_of(Once(), 9) == (2, True), "a scrollbar came: laid out again"

@@ -26,7 +26,15 @@ library changes one of them, so that an upgrade says where to look.
   (`Screen._screen_resized`, called by `App.switch_mode`), even at the size it was last
   laid out at with no layout asked since. A view's screen is laid out then only when
   its size changed or a layout is pending (`_size`, `_layout_required`); a pending one
-  is otherwise made at the next frame, as for a shown screen (tui/screens/shown_again.py).
+  is otherwise made at the next frame, as for a shown screen (tui/screens/shown_again.py;
+  the App's own screen too, tui/app.py).
+- Textual lays a screen out a second time after every layout that sized a widget anew
+  (`Screen._refresh_layout` sets each widget's `virtual_size`, a reactive that asks
+  for a layout), and after the layout of a screen first shown (`_on_screen_resume`
+  leaves `_layout_required` set): the second finds the sizes the first gave, unless a
+  scrollbar came or went, which changes the room inside. A screen made with
+  `lays_out_once` skips that echo, and is laid out again only for a scrollbar or for
+  what asked for a layout after it began (tui/inbox/screen.py, tui/app.py).
 - Textual's header (`textual.widgets._header`) sets its title with `Static.update`,
   which lays the whole screen out again each time the app's or the screen's title or
   sub-title changes, though the title is one line, never wrapped, as wide as the
@@ -36,6 +44,11 @@ library changes one of them, so that an upgrade says where to look.
   refresh, headless or not; a headless app shows it to no one. The tests' headless
   apps draw only what changed since they last looked, when a test looks
   (`draw_headless_frames_when_looked_at`, `draw_frame`; tests/waiting.py).
+- Textual parses every stylesheet anew for each app (`Stylesheet._parse_rules`, cached
+  per stylesheet): a test run's apps parsed the same CSS again each, some 30 ms of an
+  inbox's 400 ms start. The tests' apps share what was parsed from the same CSS
+  with the same variables (`share_parsed_css`); an app of the command line starts
+  once per process and parses as Textual does.
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -93,6 +106,72 @@ def lays_out_when_needed(screen_class: C) -> C:
 
     screen_class._screen_resized = _screen_resized  # type: ignore[attr-defined]
     return screen_class
+
+
+def lays_out_once(screen_class: C) -> C:
+    """The screen class, whose layout is not followed by a second one that would find
+    every size the same: the layout requests its own sizing made are dropped, unless
+    a widget's scrollbar came or went."""
+    from textual._time import get_time
+
+    refresh_layout = screen_class._refresh_layout  # type: ignore[attr-defined]
+
+    def _refresh_layout(screen: Any, size: Any = None, scroll: bool = False) -> None:
+        if scroll and not screen._layout_widgets:
+            refresh_layout(screen, size, scroll)  # a scroll: nothing is sized
+            return
+        screen._laid_out_at = get_time()
+        widgets = _placed(screen)
+        for widget in widgets:
+            if widget._layout_required:
+                _arrange_anew(widget)  # laid out by this layout, not by one after it
+        bars = [_scrollbars(widget) for widget in widgets]
+        refresh_layout(screen, size, scroll)
+        if [_scrollbars(widget) for widget in widgets] != bars:
+            return  # the room inside a widget changed: laid out again, as Textual does
+        for widget in _placed(screen):
+            widget._layout_required = False
+        screen._layout_required = False
+
+    on_layout = screen_class._on_layout  # type: ignore[attr-defined]
+
+    async def _on_layout(screen: Any, message: Any) -> None:
+        if message.time < getattr(screen, "_laid_out_at", float("-inf")):
+            # Asked before the last layout began, which placed that widget as it is now.
+            message.stop()
+            message.prevent_default()
+            return
+        await on_layout(screen, message)
+
+    screen_class._refresh_layout = _refresh_layout  # type: ignore[attr-defined]
+    screen_class._on_layout = _on_layout  # type: ignore[attr-defined]
+    return screen_class
+
+
+def _placed(screen: Any) -> list[Any]:
+    """The screen's widgets, their scrollbars included (not children in the DOM)."""
+    from textual.widget import Widget
+
+    widgets = [widget for widget in screen.walk_children(Widget) if widget._is_mounted]
+    return widgets + [bar for widget in widgets for bar in widget._get_virtual_dom()]
+
+
+def _arrange_anew(widget: Any) -> None:
+    """What Textual does as a widget that asked for a layout asks the screen for it:
+    its containers arrange their children anew (`Widget._check_refresh`)."""
+    from textual.widget import Widget
+
+    for ancestor in widget.ancestors:
+        if not isinstance(ancestor, Widget):
+            break
+        ancestor._clear_arrangement_cache()
+        ancestor._layout_updates += 1
+        if not ancestor.styles.auto_dimensions:
+            break
+
+
+def _scrollbars(widget: Any) -> tuple[bool, bool]:
+    return widget.show_vertical_scrollbar, widget.show_horizontal_scrollbar
 
 
 def header_parts_title_in_place(parts: Iterable[Any]) -> Iterator[Any]:
@@ -156,6 +235,41 @@ def draw_frame(app: Any) -> None:
         screen = app.screen
         _textual_render_update[0](screen._compositor, screen_stack=app._background_screens)
 
+
+def share_parsed_css() -> None:
+    """From now on the apps of this process share the rules parsed from one stylesheet
+    source (its text, place, scope and rank) under the same CSS variables (the theme):
+    parsed once, by Textual, and reused by every app after. Parsed rules are read, never
+    changed, by the apps that apply them (Textual shares them between its own parses)."""
+    from textual.css.stylesheet import Stylesheet
+
+    if _textual_parse_rules:
+        return
+    parse_rules = Stylesheet._parse_rules
+    _textual_parse_rules.append(parse_rules)
+    parsed: dict[tuple[object, ...], Any] = {}
+
+    def shared(
+        stylesheet: Any,
+        css: str,
+        read_from: Any,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> Any:
+        variables = tuple(stylesheet._variables.items())
+        key = (css, read_from, is_default_rules, tie_breaker, scope, variables)
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parse_rules(stylesheet, css, read_from, is_default_rules, tie_breaker, scope)
+            parsed[key] = rules
+        return rules
+
+    Stylesheet._parse_rules = shared  # type: ignore[method-assign,assignment]
+
+
+# Textual's own `Stylesheet._parse_rules`, once replaced.
+_textual_parse_rules: list[Any] = []
 
 # Textual's own `Compositor.render_update`, once replaced.
 _textual_render_update: list[Any] = []

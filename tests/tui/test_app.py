@@ -172,3 +172,63 @@ async def test_a_new_title_is_redrawn_in_place_without_a_layout() -> None:
         await pilot.pause()
         assert layouts == [], "a new title laid the screen out again"
         assert title.size.height == 1
+
+
+async def test_an_inbox_is_laid_out_once_for_its_rows_and_once_for_its_detail(
+    service: Service,
+) -> None:
+    """A boot to an opened inbox lays the inbox out twice: the first rows, then the
+    detail pane, composed with the message it shows. No layout repeats one whose sizes
+    it would find unchanged, the row keys are offered from the footer's first keys, and
+    the detail pane shown or hidden (`v`) lays the screen out once."""
+    from textual.screen import Screen
+
+    app = app_for(service)
+    layouts: list[Screen[object]] = []
+    offered: list[bool | None] = []
+
+    def installed(screen: Screen[object]) -> None:
+        if isinstance(screen, InboxScreen) and not screen.is_mounted:
+            screen.screen_layout_refresh_signal.subscribe(app, layouts.append, immediate=True)
+            offered.append(screen.check_action("mark_read", ()))
+
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen_change_signal.subscribe(app, installed, immediate=True)
+        screen = await opened(pilot)
+        await settled(pilot)
+        assert offered == [True], "the row keys waited for a restyle after the first rows"
+        assert len(layouts) == 2, f"{len(layouts)} layouts to the first rows and detail"
+        layouts.clear()
+        table, wide = screen.table, screen.table.size.width
+        await pilot.press("v")
+        await until(pilot, lambda: table.size.width > wide, what="the list across the pane")
+        await settled(pilot)
+        assert len(layouts) == 1, "the list's new width laid the screen out again"
+        assert screen.table.row_text(0), "its rows drawn at the new width"
+
+
+async def test_the_connecting_screen_is_laid_out_again_only_when_its_size_changes(
+    service: Service,
+) -> None:
+    """The App's own screen, shown until the inbox opens, is not laid out again at the
+    size it was laid out at (the first frame's size comes twice more as Resize events)."""
+    from textual.events import Resize
+    from textual.screen import Screen
+
+    transport = Held(held="/v2/subscribers")  # no subscriber given: it is searched for
+    app = app_for(service, subscriber=None, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: "connecting" in plain(screen.query_one("#connecting", Static)))
+        laid: list[Screen[object]] = []
+        screen.screen_layout_refresh_signal.subscribe(app, laid.append, immediate=True)
+        screen.post_message(Resize(screen.outer_size, screen.virtual_size, screen.size))
+        await pilot.pause()
+        await pilot.pause()
+        assert laid == [], "laid out again at the size it has"
+        screen.post_message(
+            Resize(screen.outer_size.with_width(SIZE[0] - 1), screen.size, screen.size)
+        )
+        await until(pilot, lambda: bool(laid), what="a new size laid out")
+        transport.go.set()
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen), what="the inbox")

@@ -32,6 +32,7 @@ from inboxdesk.config.connect import plain_http_warning
 from inboxdesk.config.keys import read_only_reason
 from inboxdesk.core.inbox import loading as loader
 from inboxdesk.models import Subscriber
+from inboxdesk.private_apis import lays_out_once, lays_out_when_needed
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
@@ -71,6 +72,14 @@ PROBE_SECONDS = 2.0
 # An end asked while a screen mounts waits for it, this often, this long at most.
 EXIT_STEP = 0.01
 EXIT_WAIT = 2.0
+
+
+@lays_out_once
+@lays_out_when_needed
+class Connecting(Screen[None]):
+    """The App's own screen ("connecting to …", a start-up problem's background): laid
+    out as it is first shown, and again only when its size or its content asks (the
+    first frame's size comes twice more as Resize events, each a layout in Textual)."""
 
 
 def _app_commands() -> type[Provider]:
@@ -271,6 +280,9 @@ class InboxdeskApp(App[None]):
             timeout=timeout,
             markup=markup,
         )
+
+    def get_default_screen(self) -> Screen[None]:
+        return Connecting(id="_default")
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"inboxdesk: connecting to {self.settings.base_url}…"), id="connecting")

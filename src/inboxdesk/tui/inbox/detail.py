@@ -247,29 +247,37 @@ class MessageDetail(VerticalScroll):
     MessageDetail > #message-state { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    def __init__(self, **kwargs: str | None) -> None:
+    def __init__(
+        self,
+        message: Message | FeedItem | InboxNotification | None = None,
+        now: datetime | None = None,
+        **kwargs: str | None,
+    ) -> None:
+        """Composed showing `message` (at `now`): mounted with it, the pane is laid out
+        once, where showing it after the mount laid the screen out a second time."""
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._shown: Message | FeedItem | InboxNotification | None = None
+        self._first = (message, now) if message is not None and now is not None else None
 
     def compose(self):  # type: ignore[no-untyped-def]
-        yield Static(Text("No message selected.", style="dim"), id="message-title")
-        yield Static(id="message-state")
-        yield Static(id="message-body")
+        title = Static(Text("No message selected.", style="dim"), id="message-title")
+        state = Static(id="message-state")
+        body = Static(id="message-body")
+        if self._first is not None:
+            message, now = self._first
+            self._first = None
+            self._shown = message
+            state.update(_state(message))
+            heading, drawn = _visuals(message, now, title, body)
+            title.update(heading)
+            body.update(drawn)
+        yield title
+        yield state
+        yield body
 
     def show(self, message: Message | FeedItem | InboxNotification | None, now: datetime) -> None:
-        from inboxdesk.tui.inbox.notification import (
-            notification_state,
-            notification_title,
-            render_notification,
-        )
-
         state = self.query_one("#message-state", Static)
-        if message is None:
-            state.update(Text(), layout=False)
-        elif isinstance(message, InboxNotification):
-            state.update(notification_state(message), layout=False)
-        else:
-            state.update(render_state(message), layout=False)
+        state.update(Text() if message is None else _state(message), layout=False)
         if message is self._shown and message is not None:
             return
         self._shown = message
@@ -279,17 +287,34 @@ class MessageDetail(VerticalScroll):
             title.update(Text("No message selected.", style="dim"))
             body.update(Text())
         else:
-            if isinstance(message, InboxNotification):
-                heading, shown = notification_title(message), render_notification(message, now)
-            else:
-                heading, shown = render_title(message), render_message(message, now)
-            titled, drawn = visualize(title, heading), DrawnOnce(body, shown)
+            titled, drawn = _visuals(message, now, title, body)
             # As tall as the message before (a list's messages often are): redrawn in
             # place, without laying the whole screen out again.
             layout = not (_fits(title, titled) and _fits(body, drawn))
             title.update(titled, layout=layout)
             body.update(drawn, layout=layout)
         self.scroll_home(animate=False)
+
+
+def _state(message: Message | FeedItem | InboxNotification) -> Text:
+    from inboxdesk.tui.inbox.notification import notification_state
+
+    if isinstance(message, InboxNotification):
+        return notification_state(message)
+    return render_state(message)
+
+
+def _visuals(
+    message: Message | FeedItem | InboxNotification, now: datetime, title: Widget, body: Widget
+) -> tuple[Visual, DrawnOnce]:
+    """The title's and the body's visuals of `message`, for those two widgets."""
+    from inboxdesk.tui.inbox.notification import notification_title, render_notification
+
+    if isinstance(message, InboxNotification):
+        heading, shown = notification_title(message), render_notification(message, now)
+    else:
+        heading, shown = render_title(message), render_message(message, now)
+    return visualize(title, heading), DrawnOnce(body, shown)
 
 
 def _fits(widget: Widget, visual: Visual) -> bool:

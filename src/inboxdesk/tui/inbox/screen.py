@@ -37,6 +37,7 @@ from inboxdesk.core.inbox.tabs import InboxTab, tabs_of
 from inboxdesk.core.inbox.unknown import unknown_subscriber
 from inboxdesk.models import MarkAs, NotificationCounts, Subscriber
 from inboxdesk.models.inbox import InboxNotification
+from inboxdesk.private_apis import lays_out_once
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.clipboard import copy
 from inboxdesk.tui.context import ViewContext
@@ -82,6 +83,14 @@ NOT_ON_OLDER = (
 Plan = MarkPlan | InboxPlan | MarkAllPlan
 
 
+def _has_rows(first: FirstPage | None) -> bool:
+    """Whether the first page came already, with messages."""
+    if first is None or not first.done() or first.cancelled() or first.exception() is not None:
+        return False
+    return bool(first.result().items)
+
+
+@lays_out_once
 class InboxScreen(ServiceScreen):
     # Seconds between refreshes while following and messages keep coming (tests shorten it).
     follow_fast = FAST
@@ -120,6 +129,10 @@ class InboxScreen(ServiceScreen):
         self._first_subscriber = subscriber_id
         # The first page of the first subscriber's Inbox tab, asked for by the App already.
         self._first_page = first_page
+        if _has_rows(first_page):
+            # Shown as the screen mounts (`_adopt`): the footer's first keys are those of a
+            # list with rows, not turned on one by one (a restyle each) just after.
+            self.set_reactive(InboxScreen.has_rows, True)
         # The listing shown: replaced whole by each open; answers of an older one dropped.
         self._generation = 0
         self.state = ListingState(Listing(subscriber_id, 0))
@@ -296,17 +309,22 @@ class InboxScreen(ServiceScreen):
             panes = next(iter(self.query("#panes").results(Horizontal)), None)
             if panes is None or not panes.is_attached:
                 return  # the app is closing (q, SIGHUP) before the first frame was built on
-            await panes.mount(MessageDetail(id="detail"))
+            # Composed with the message highlighted: one layout shows the pane.
+            await panes.mount(
+                MessageDetail(self._highlighted_message(), self.context.clock(), id="detail")
+            )
             self.post_message(FirstRowsShown())
         self.show_detail()
+
+    def _highlighted_message(self) -> FeedEntry | None:
+        message_id = self.table.cursor_key
+        return self.feed.message(message_id) if message_id else None
 
     def show_detail(self) -> None:
         details: list[MessageDetail] = list(self.query("#detail").results())  # type: ignore[arg-type]
         if not details or not details[0].children:
             return  # not built yet, or being torn down with the app
-        message_id = self.table.cursor_key
-        message = self.feed.message(message_id) if message_id else None
-        details[0].show(message, self.context.clock())
+        details[0].show(self._highlighted_message(), self.context.clock())
 
     def _repaint(self, indices: list[int]) -> None:
         if self.text:

@@ -252,7 +252,10 @@ class MessageTable(ScrollView, can_focus=True):
         return max(0, len(self.source) - 1)
 
     def _resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self.source) + 1)
+        # As tall as the rows and the heading; no wider than the list, whatever its width
+        # (it never scrolls sideways): a new width (the detail pane shown or hidden, the
+        # terminal resized) is then no new virtual size, which lays the screen out again.
+        self.virtual_size = Size(0, len(self.source) + 1)
 
     def on_resize(self) -> None:
         self._resize()
