@@ -41,6 +41,31 @@ CHROMIUM = os.environ.get("INBOXDESK_CHROMIUM", "/usr/bin/chromium")
 # process, no spare renderer, no process per site (the link's page and the app's still
 # get one each): three processes fewer, 0.6 of Chromium's 4.5 CPU-s. The cookie's
 # SameSite rule is the network stack's, whatever the processes.
+# Chromium reads the last --disable-features alone, so this one repeats Playwright's own
+# list (its driver's chromiumSwitches), which it would otherwise replace. The omnibox's
+# two popups are pages of their own that a headless browser preloads in a renderer of
+# their own: 1.2 CPU-s that nothing here looks at.
+DISABLED_FEATURES = [
+    "site-per-process",
+    "IsolateOrigins",
+    "SpareRendererForSitePerProcess",
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
+    # Playwright's:
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+]
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -53,7 +78,7 @@ CHROMIUM_ARGS = [
     "--in-process-gpu",
     "--renderer-process-limit=1",
     "--disable-site-isolation-trials",
-    "--disable-features=site-per-process,IsolateOrigins,SpareRendererForSitePerProcess",
+    f"--disable-features={','.join(DISABLED_FEATURES)}",
 ]
 TIMEOUT = 60.0
 # xterm.js draws on a canvas; this catches the page's Terminal as it is assigned, so
