@@ -25,6 +25,7 @@ import pytest
 from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.fixtures import read_fixture
 from tests import waiting
+from tests.client.faults import LOOPBACK_TLS
 from tests.conftest import EXAMPLE, STAGING_KEY, Service
 from tests.web.in_process import WebPage, apps, descendants, on_the_web
 
@@ -282,7 +283,10 @@ def test_demo_in_a_browser(
         inbox_path = f"/v2/subscribers/{subscriber}/notifications"
         shown = {"limit": 30, "archived": "false", "snoozed": "false"}
         http = httpx.Client(
-            base_url=service_url, headers={"Authorization": f"ApiKey {KEY}"}, timeout=30
+            base_url=service_url,
+            headers={"Authorization": f"ApiKey {KEY}"},
+            timeout=30,
+            verify=LOOPBACK_TLS,
         )
         items: list[dict[str, Any]] = http.get(inbox_path, params=shown).json()["data"]
         index = next(i for i, item in enumerate(items) if not item["isRead"])
@@ -392,7 +396,7 @@ def test_off_loopback_is_warned_about(
         name, port, token = match[1], match[2], match[3]
         assert int(port) == page.port
         loopback = f"{page.base}/?token={token}"
-        with httpx.Client(timeout=30) as http:
+        with httpx.Client(timeout=30, verify=LOOPBACK_TLS) as http:
             for host in (name, "localhost", "127.0.0.1", "0.0.0.0"):
                 answer = http.get(loopback, headers={"Host": f"{host}:{port}"})
                 assert answer.cookies.get(page.cookie) == token, host

@@ -17,6 +17,7 @@ from inboxdesk.cli.web import demo_environment
 from inboxdesk.config import Settings
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
+from tests.client.faults import LOOPBACK_TLS
 from tests.shared_service import SharedService
 from tests.templates import demo_store
 
@@ -105,12 +106,15 @@ def test_the_demo_opens_on_ada_whose_stories_it_holds(demo: DemoService) -> None
     assert demo.subscriber is not None
     key = demo.environments[0][0].api_key
     headers = {"Authorization": f"ApiKey {key}"}
-    one = httpx.get(f"{demo.url}/v2/subscribers/{demo.subscriber}", headers=headers)
+    one = httpx.get(
+        f"{demo.url}/v2/subscribers/{demo.subscriber}", headers=headers, verify=LOOPBACK_TLS
+    )
     assert one.status_code == 200 and one.json()["data"]["firstName"] == "Ada"
     feed = httpx.get(
         f"{demo.url}/v1/notifications",
         params={"subscriberIds": demo.subscriber, "limit": 50},
         headers=headers,
+        verify=LOOPBACK_TLS,
     )
     assert feed.status_code == 200
     channels = {job["type"] for n in feed.json()["data"] for job in n["jobs"]}
