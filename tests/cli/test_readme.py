@@ -5,19 +5,19 @@ the comment line above it, is left out: the app, a service that runs until Ctrl-
 (started here instead), installing.
 
 Each line runs in bash as written (pipes, `$(...)`, redirections). Its `inboxdesk` is a
-stand-in on PATH that hands its arguments, standard input and environment to this
-process, where the command line's `main()` runs them and hands back what it printed
-and its exit status: a start of the command line costs more than half a CPU-second,
-and a dozen lines here start it twenty times. That the console script starts as
+stand-in on PATH that hands its process to this one, where the command line's `main()`
+runs its arguments, standard input and environment and writes what it printed to the
+stand-in's own outputs: a start of the command line costs more than half a CPU-second,
+and a dozen lines here start it twenty times. The stand-in is a bash script (a Python
+one cost 40 ms of CPU at each start, a script 3). That the console script starts as
 `inboxdesk` is tests/cli/test_commands.py's to prove; `serve --demo`'s seeding, banner
 and key files, tests/cli/test_serve.py's.
 """
 
 from __future__ import annotations
 
-import base64
+import errno
 import io
-import json
 import os
 import re
 import socket
@@ -26,7 +26,6 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -70,22 +69,17 @@ def test_the_readme_names_the_demo_s_real_ids() -> None:
     assert not re.search(r"\.\.\.|8f3c", commands), "no placeholder ids"
 
 
-# The stand-in `inboxdesk`: stdlib only (`-IS`: no site, so a start costs milliseconds).
+# The stand-in `inboxdesk`: its input read whole first (so the later command of a pipe
+# asks only once the earlier one is done), then its process id handed to the runner,
+# which reads its arguments and environment from /proc, writes what the command printed
+# to the stand-in's own outputs and answers its exit status.
 STAND_IN = """\
-import base64, json, os, socket, sys
-request = {
-    "argv": sys.argv[1:],
-    "stdin": base64.b64encode(sys.stdin.buffer.read()).decode(),
-    "env": dict(os.environ),
-}
-with socket.socket(socket.AF_UNIX) as conn:
-    conn.connect(os.environ["INBOXDESK_README_RUNNER"])
-    conn.sendall(json.dumps(request).encode())
-    conn.shutdown(socket.SHUT_WR)
-    answer = json.loads(conn.makefile("rb").read())
-sys.stdout.buffer.write(base64.b64decode(answer["out"]))
-sys.stderr.buffer.write(base64.b64decode(answer["err"]))
-sys.exit(answer["code"])
+#!/bin/bash
+cat > "$INBOXDESK_README_RUNNER_DIR/stdin.$$"
+exec 3<>"/dev/tcp/127.0.0.1/$INBOXDESK_README_RUNNER_PORT"
+printf '%s\\n' "$$" >&3
+read -r code <&3
+exit "$code"
 """
 
 
@@ -122,17 +116,17 @@ class Runner:
 
     def __init__(self, folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
         self.capsys = capsys
-        self.path = folder / "runner.sock"
-        self.listener = socket.socket(socket.AF_UNIX)
-        self.listener.bind(str(self.path))
-        self.listener.listen()
+        self.folder = folder / "runner"
+        self.folder.mkdir()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
         self.listener.settimeout(60)  # a bound on a hang, not a speed target
         self.served = 0  # the commands the last line ran
         self.bin = folder / "bin"
         self.bin.mkdir()
-        stand_in = self.bin / "inboxdesk"
-        stand_in.write_text(f"#!{sys.executable} -IS\n{STAND_IN}")
-        stand_in.chmod(0o700)
+        self.stand_in = self.bin / "inboxdesk"
+        self.stand_in.write_text(STAND_IN)
+        self.stand_in.chmod(0o700)
 
     def run(self, line: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
         """`line` in bash, its `inboxdesk` served here."""
@@ -143,7 +137,11 @@ class Runner:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env={**env, "INBOXDESK_README_RUNNER": str(self.path)},
+            env={
+                **env,
+                "INBOXDESK_README_RUNNER_DIR": str(self.folder),
+                "INBOXDESK_README_RUNNER_PORT": str(self.port),
+            },
         )
         self.served = 0
         said: list[str] = []
@@ -152,8 +150,7 @@ class Runner:
             said.extend(shell.communicate())
             # The line has ended: an empty request wakes the loop below (polling for the
             # end cost up to 50 ms a line).
-            with socket.socket(socket.AF_UNIX) as wake:
-                wake.connect(str(self.path))
+            socket.create_connection(("127.0.0.1", self.port)).close()
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
@@ -161,34 +158,59 @@ class Runner:
             conn, _ = self.listener.accept()
             with conn:
                 conn.settimeout(None)
-                asked = conn.makefile("rb").read()
+                asked = conn.makefile("rb").readline().strip()
                 if not asked:
                     break
-                self._serve(conn, asked)
+                conn.sendall(b"%d\n" % self._serve(int(asked)))
             self.served += 1
         reader.join()
         return subprocess.CompletedProcess(line, shell.wait(), *said)
 
-    def _serve(self, conn: socket.socket, asked: bytes) -> None:
-        request: dict[str, Any] = json.loads(asked)
+    def _serve(self, pid: int) -> int:
+        """The stand-in `pid`'s command run here, what it printed written to its
+        outputs; its exit status."""
+        proc = Path(f"/proc/{pid}")
+        words = [os.fsdecode(w) for w in (proc / "cmdline").read_bytes().split(b"\0")[:-1]]
+        assert Path(words[1]) == self.stand_in, words
+        environ = (proc / "environ").read_bytes().split(b"\0")
+        request = dict(os.fsdecode(v).split("=", 1) for v in environ if b"=" in v)
+        given = self.folder / f"stdin.{pid}"
+        stdin_bytes = given.read_bytes()
+        given.unlink()
         saved = dict(os.environ)
         stdin = sys.stdin
         os.environ.clear()
-        os.environ.update(request["env"])
-        sys.stdin = io.TextIOWrapper(io.BytesIO(base64.b64decode(request["stdin"])))
+        os.environ.update(request)
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin_bytes))
         try:
-            code = main(request["argv"])
+            code = main(words[2:])
         finally:
             sys.stdin = stdin
             os.environ.clear()
             os.environ.update(saved)
         out, err = self.capsys.readouterr()
-        answer = {
-            "out": base64.b64encode(out.encode()).decode(),
-            "err": base64.b64encode(err.encode()).decode(),
-            "code": code,
-        }
-        conn.sendall(json.dumps(answer).encode())
+        try:
+            for fd, text in ((1, out), (2, err)):
+                _write(proc / "fd" / str(fd), text.encode())
+        except (BrokenPipeError, OSError) as exc:
+            if isinstance(exc, BrokenPipeError) or exc.errno == errno.ENXIO:
+                return 141  # its reader went away: a writer killed by SIGPIPE
+            raise
+        return code
+
+
+def _write(path: Path, data: bytes) -> None:
+    """`data` appended to what a process's descriptor `path` (/proc/PID/fd/N) names: a
+    pipe, a file, /dev/null. Opened without waiting: a pipe nobody reads any more
+    refuses (ENXIO) instead of waiting for a reader."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 @pytest.mark.slow

@@ -22,6 +22,7 @@ import pytest
 
 from inboxdesk.cli import main
 from tests import waiting
+from tests.client.faults import LOOPBACK_TLS
 from tests.conftest import EXAMPLE, STAGING_KEY
 
 
@@ -60,7 +61,7 @@ def free_port() -> int:
 
 def _answers(url: str) -> bool:
     try:
-        httpx.get(f"{url}/v1/integrations", timeout=5)
+        httpx.get(f"{url}/v1/integrations", timeout=5, verify=LOOPBACK_TLS)
     except httpx.TransportError:
         return False
     return True
@@ -150,7 +151,7 @@ def test_the_demo_on_a_fresh_machine_keeps_its_keys_private_and_its_profile_comm
             # per context, as `inboxdesk demo` does: Ada's tenant turned comment emails
             # off there only.
             headers = {"Authorization": f"ApiKey {key.strip()}"}
-            with httpx.Client(base_url=url, headers=headers) as http:
+            with httpx.Client(base_url=url, headers=headers, verify=LOOPBACK_TLS) as http:
                 assert http.get("/v1/integrations").status_code == 200
                 path = "/v2/subscribers/ada.lovelace/preferences"
                 tenant = http.get(path, params={"contextKeys": "tenant:acme-eu"}).json()
@@ -210,7 +211,9 @@ def test_a_service_for_others_warns_prints_names_safe_and_answers_org_wide(
 
     def listed(url: str, banner: str) -> None:
         answer = httpx.get(
-            f"{url}/v1/integrations", headers={"Authorization": f"ApiKey {STAGING_KEY}"}
+            f"{url}/v1/integrations",
+            headers={"Authorization": f"ApiKey {STAGING_KEY}"},
+            verify=LOOPBACK_TLS,
         )
         assert answer.status_code == 200
         assert len({i["_environmentId"] for i in answer.json()["data"]}) == 2

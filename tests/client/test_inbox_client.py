@@ -11,6 +11,7 @@ import pytest
 from inboxdesk.client import NotFoundError, NoV2Inbox, SubscriberNotFound
 from inboxdesk.models.inbox import InboxAction
 from tests.client.conftest import Counted
+from tests.client.faults import LOOPBACK_TLS
 from tests.conftest import STAGING_KEY, ServiceFactory, jane_message
 
 
@@ -33,7 +34,7 @@ async def test_pages_by_cursor_and_each_action(counted: Counted) -> None:
         read = await client.notification_action("jane", jane_message(1), InboxAction.READ)
         assert read.flags == (True, True)
     # The bulk seen, which only production's own inbox calls: its route on our service.
-    async with httpx.AsyncClient(base_url=counted.url) as http:
+    async with httpx.AsyncClient(base_url=counted.url, verify=LOOPBACK_TLS) as http:
         answer = await http.post(
             "/v2/subscribers/jane/notifications/seen",
             json={"notificationIds": [jane_message(5)]},

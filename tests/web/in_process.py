@@ -23,6 +23,7 @@ import pytest
 
 from inboxdesk.cli import main
 from tests import waiting
+from tests.client.faults import LOOPBACK_TLS
 
 TIMEOUT = 60.0
 
@@ -51,7 +52,7 @@ def free_port() -> int:
 
 def _answers(base: str) -> bool:
     try:
-        httpx.get(f"{base}/", timeout=5)  # a 403 without the token: an answer
+        httpx.get(f"{base}/", timeout=5, verify=LOOPBACK_TLS)  # a 403 without the token: an answer
     except httpx.TransportError:
         return False
     return True

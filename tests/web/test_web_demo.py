@@ -25,6 +25,7 @@ import pytest
 from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.fixtures import read_fixture
 from tests import waiting
+from tests.client.faults import LOOPBACK_TLS
 from tests.conftest import EXAMPLE, STAGING_KEY, Service
 from tests.web.in_process import WebPage, apps, descendants, on_the_web
 
@@ -41,6 +42,31 @@ CHROMIUM = os.environ.get("INBOXDESK_CHROMIUM", "/usr/bin/chromium")
 # process, no spare renderer, no process per site (the link's page and the app's still
 # get one each): three processes fewer, 0.6 of Chromium's 4.5 CPU-s. The cookie's
 # SameSite rule is the network stack's, whatever the processes.
+# Chromium reads the last --disable-features alone, so this one repeats Playwright's own
+# list (its driver's chromiumSwitches), which it would otherwise replace. The omnibox's
+# two popups are pages of their own that a headless browser preloads in a renderer of
+# their own: 1.2 CPU-s that nothing here looks at.
+DISABLED_FEATURES = [
+    "site-per-process",
+    "IsolateOrigins",
+    "SpareRendererForSitePerProcess",
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
+    # Playwright's:
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+]
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -53,7 +79,11 @@ CHROMIUM_ARGS = [
     "--in-process-gpu",
     "--renderer-process-limit=1",
     "--disable-site-isolation-trials",
-    "--disable-features=site-per-process,IsolateOrigins,SpareRendererForSitePerProcess",
+    # textual-serve's page loads xterm's canvas renderer after its WebGL one: without
+    # WebGL (SwiftShader's, in software: 0.6 of the page renderer's 2 CPU-s) the page
+    # still draws, as the screen read and the screenshot below show.
+    "--disable-webgl",
+    f"--disable-features={','.join(DISABLED_FEATURES)}",
 ]
 TIMEOUT = 60.0
 # xterm.js draws on a canvas; this catches the page's Terminal as it is assigned, so
@@ -257,7 +287,10 @@ def test_demo_in_a_browser(
         inbox_path = f"/v2/subscribers/{subscriber}/notifications"
         shown = {"limit": 30, "archived": "false", "snoozed": "false"}
         http = httpx.Client(
-            base_url=service_url, headers={"Authorization": f"ApiKey {KEY}"}, timeout=30
+            base_url=service_url,
+            headers={"Authorization": f"ApiKey {KEY}"},
+            timeout=30,
+            verify=LOOPBACK_TLS,
         )
         items: list[dict[str, Any]] = http.get(inbox_path, params=shown).json()["data"]
         index = next(i for i, item in enumerate(items) if not item["isRead"])
@@ -367,7 +400,7 @@ def test_off_loopback_is_warned_about(
         name, port, token = match[1], match[2], match[3]
         assert int(port) == page.port
         loopback = f"{page.base}/?token={token}"
-        with httpx.Client(timeout=30) as http:
+        with httpx.Client(timeout=30, verify=LOOPBACK_TLS) as http:
             for host in (name, "localhost", "127.0.0.1", "0.0.0.0"):
                 answer = http.get(loopback, headers={"Host": f"{host}:{port}"})
                 assert answer.cookies.get(page.cookie) == token, host
