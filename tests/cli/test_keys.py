@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
-import select
-import signal
 import subprocess
 import sys
-import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -99,49 +94,19 @@ def test_a_keymap_that_collides_in_a_view_is_refused_naming_both(tmp_path: Path,
 
 # A FIFO or a device would hang a reader, and deep nesting may end the interpreter: these
 # run in a process of their own, which a test run outlives (one process for the three:
-# `config show` on each file in turn). It is a fork of this one: a fresh interpreter
-# spent half a CPU-second importing the command line again. A huge file is only large:
-# in this process.
-def config_show_in_a_fork(paths: dict[str, Path]) -> dict[str, list[Any]]:
-    """Each file's `config show` (exit status, output, errors), in a child process
-    without NOVU_SECRET_KEY; a child that hangs is killed after a minute."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never back into the test run
-        status = 1
-        try:
-            os.close(read)
-            os.environ.pop("NOVU_SECRET_KEY", None)
-            said = {}
-            for kind, path in paths.items():
-                os.environ["INBOXDESK_CONFIG"] = str(path)
-                out, err = io.StringIO(), io.StringIO()
-                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                    code = main(["config", "show"])
-                said[kind] = [code, out.getvalue(), err.getvalue()]
-            with os.fdopen(write, "w") as answer:
-                json.dump(said, answer)
-            status = 0
-        except BaseException:
-            traceback.print_exc(file=sys.__stderr__)
-        finally:
-            os._exit(status)
-    os.close(write)
-    reaped = False
-    try:
-        with os.fdopen(read) as answer:
-            ready, _, _ = select.select([answer], [], [], 60)
-            assert ready, "config show hung"
-            text = answer.read()
-        status = os.waitpid(pid, 0)[1]
-        reaped = True
-    finally:
-        if not reaped:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0, "the child failed: its traceback is above"
-    said: dict[str, list[Any]] = json.loads(text)
-    return said
+# `config show` on each file in turn). A huge file is only large: in this process.
+IN_A_PROCESS = """
+import contextlib, io, json, os, sys
+from inboxdesk.cli import main
+said = {}
+for kind, path in json.loads(sys.argv[1]).items():
+    os.environ["INBOXDESK_CONFIG"] = path
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["config", "show"])
+    said[kind] = [code, out.getvalue(), err.getvalue()]
+print(json.dumps(said))
+"""
 
 
 def not_a_config_file(kind: str, tmp_path: Path) -> Path:
@@ -165,7 +130,16 @@ def one_line(result: subprocess.CompletedProcess[str], path: Path) -> None:
 
 def test_a_config_file_that_is_not_one_is_one_line_never_a_hang(tmp_path: Path) -> None:
     paths = {kind: not_a_config_file(kind, tmp_path) for kind in ("fifo", "device", "deep")}
-    said = config_show_in_a_fork(paths)
+    environ = {k: v for k, v in os.environ.items() if k != "NOVU_SECRET_KEY"}
+    done = subprocess.run(
+        [sys.executable, "-c", IN_A_PROCESS, json.dumps({k: str(p) for k, p in paths.items()})],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    said = json.loads(done.stdout)
     for kind, path in paths.items():
         one_line(subprocess.CompletedProcess(kind, *said[kind]), path)
 
