@@ -57,7 +57,7 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
     from inboxdesk.server.store import Store
 
     try:
-        fixtures = [read_fixture(path) for path in load] or [demo_fixture()]
+        fixtures = [read_fixture(path) for path in load]
     except FixtureError as exc:
         raise DemoRefused(str(exc)) from None
     sweep_stale_scratch(Path(tempfile.gettempdir()))
@@ -81,6 +81,9 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
                     f"{db_path} already holds data and its keys are stored hashed; "
                     "use a new --db path for a demo."
                 )
+            # Built once the database is known to be free and empty: a refused demo
+            # answers without the 0.4 CPU-s of making the demo's data.
+            fixtures = fixtures or [demo_fixture()]
             try:
                 # The demo is this program's own: its shape is proven by the tests.
                 loaded = [load_fixture(store, fixture, checked=bool(load)) for fixture in fixtures]
