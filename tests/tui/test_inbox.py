@@ -130,6 +130,11 @@ def mark_posts(transport: FaultTransport) -> list[dict[str, object]]:
     ]
 
 
+def failing(request: httpx.Request) -> httpx.Response:
+    body = {"statusCode": 500, "message": "boom"}
+    return httpx.Response(500, json=body, request=request)
+
+
 def header(screen: InboxScreen) -> str:
     return plain(screen.query_one("#subscriber", Static))
 
@@ -468,12 +473,14 @@ async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
 async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
     make_service: ServiceFactory, transport: FaultTransport, notices: Notices
 ) -> None:
-    """The service away at start: the problem screen, and `r` connects once it is back.
-    Then it dies mid-session (said once): marks and an archive made while it is away wait
-    in the queue, marked in the list, and are sent when it is back, each with the key it
-    was queued with; a mark the service answers "not now" (503) stays queued, says why,
-    and goes with its key once the service takes it. All on a service without the hidden
-    v1 subscriber endpoints (production may drop them), which the app never needs."""
+    """The service away at start: the problem screen; back but answering 5xx, `r` shows
+    its error, and `r` connects once it answers. Then it dies mid-session (said once):
+    marks and an archive made while it is away wait in the queue, marked in the list, and
+    are sent when it is back, each with the key it was queued with; a mark the service
+    answers "not now" (503) stays queued, says why, and goes with its key once the
+    service takes it. A first page that fails later (another subscriber's) says so, and
+    refresh retries it. All on a service without the hidden v1 subscriber endpoints
+    (production may drop them), which the app never needs."""
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.tui.screens.confirm import ConfirmScreen
 
@@ -489,6 +496,16 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
         assert "unreachable" in plain(app.screen.query_one("#problem-title", Static))
         back = ServiceThread(service.thread.settings, service.store, port=port).start()
         try:
+            # Back, but answering 5xx: `r` retries and shows the service's error.
+            transport.route["/v"] = failing
+            await pilot.press("r")
+            await until(
+                pilot,
+                lambda: "answered with an error" in plain(app.screen.query_one("#problem-title")),
+                what="the 5xx's problem",
+            )
+            assert "boom" in plain(app.screen.query_one("#problem-message"))
+            transport.route.clear()
             await pilot.press("r")
             # No --subscriber: the first subscriber of the v2 listing is opened.
             await until(pilot, lambda: bool(app.subscribers), what="the v2 listing's subscribers")
@@ -556,6 +573,22 @@ async def test_a_mark_during_an_outage_is_queued_and_sent_with_its_key(
             await until(pilot, lambda: not app.outbox.queued(), 15, "sent once back")
             await until(pilot, lambda: stored(service, jane_message(10)) == (True, True))
             await until(pilot, lambda: not app.offline, what="back")
+
+            # A first page that fails later (another subscriber's): said, retried by refresh.
+            said = len(notices.saying("boom"))  # the start's problem is not this one
+            transport.route["/v2/subscribers/joe/notifications"] = failing
+            app.open_subscriber("joe")
+            status_line = screen.query_one("#status", Static)
+            await until(
+                pilot,
+                lambda: "not loaded" in plain(status_line) and len(notices.saying("boom")) > said,
+                what="the failure shown, and said",
+            )
+            assert "^r retries" in plain(status_line), "the refresh key, as the keymap has it"
+            transport.route.clear()
+            await pilot.press("ctrl+r")
+            await until(pilot, lambda: screen.table.row_count == 3, what="joe's rows")
+            assert "not loaded" not in plain(status_line)
         finally:
             restarted.stop()
         keys = [
