@@ -47,6 +47,9 @@ async def test_each_tab_lists_and_counts_what_the_subscriber_sees(service: Servi
         }
         unread = await listed(client, tab=InboxTab.UNREAD)
         assert all(not r.read for r in unread.rows()) and unread.exact
+        unseen = await listed(client, tab=InboxTab.UNSEEN)
+        assert all(not r.seen for r in unseen.rows()) and unseen.exact
+        assert (await listed(client, tab=InboxTab.SNOOZED)).exact
         await outbox_for(client).submit(InboxPlan("jane", "archive", (eleven,)).write())
         inbox = await listed(client)
         assert eleven not in [r.id for r in inbox.rows()] and len(inbox) == 11

@@ -1,62 +1,20 @@
-"""The app against a failing or endless service: a failure is shown and retried, never a
-spinner that never ends; the search for the feed's end gives up at `max_pages`; a lone
-surrogate from the wire is shown as a stand-in."""
+"""The app against an endless service: the search for the feed's end gives up at
+`max_pages`; a lone surrogate from the wire is shown as a stand-in. (A failing service,
+a 5xx at start and a first page failing later, each shown and retried, never a spinner
+that never ends: the outage walk of tests/tui/test_inbox.py.)"""
 
 from __future__ import annotations
 
 from urllib.parse import parse_qs
 
-import httpx
-from textual.widgets import Static
-
 from inboxdesk.client import ClientOptions, InboxClient, Limits, RetryPolicy
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import make_app
-from tests.client.faults import FaultTransport
 from tests.client.hostile_server import HostileServer, Reply, Seen, json_reply
 from tests.client.test_cli_limits import COUNTS
 from tests.client.test_limits import KEY, item
-from tests.conftest import Service
-from tests.tui.conftest import NOW, SIZE, Notices, app_for, detail_text, plain, problem_shown, until
+from tests.tui.conftest import NOW, SIZE, Notices, detail_text, until
 from tests.tui.test_inbox import opened
-
-
-def failing(request: httpx.Request) -> httpx.Response:
-    body = {"statusCode": 500, "message": "boom"}
-    return httpx.Response(500, json=body, request=request)
-
-
-async def test_a_startup_5xx_is_shown_and_r_retries_then_a_later_page_fails_and_is_retried(
-    service: Service, transport: FaultTransport, notices: Notices
-) -> None:
-    """A 5xx at start (the first page fails): the problem screen, and `r` retries; then a
-    first page that fails later (another subscriber's) says so, and refresh retries it.
-    (Listing the subscribers failing at start, `r` retrying it: the outage walk of
-    tests/tui/test_inbox.py.)"""
-    transport.route["/v"] = failing
-    app = app_for(service, transport=transport)
-    async with app.run_test(size=SIZE, message_hook=notices.hook) as pilot:
-        await problem_shown(pilot)
-        assert "answered with an error" in plain(app.screen.query_one("#problem-title"))
-        assert "boom" in plain(app.screen.query_one("#problem-message"))
-        transport.route.clear()
-        await pilot.press("r")
-        screen = await opened(pilot)
-
-        said = len(notices.saying("boom"))  # the start-up's problem is not this one
-        transport.route["/v2/subscribers/joe/notifications"] = failing
-        app.open_subscriber("joe")
-        status = screen.query_one("#status", Static)
-        await until(
-            pilot,
-            lambda: "not loaded" in plain(status) and len(notices.saying("boom")) > said,
-            what="the failure shown, and said",
-        )
-        assert "^r retries" in plain(status), "the refresh key, as the keymap has it"
-        transport.route.clear()
-        await pilot.press("ctrl+r")
-        await until(pilot, lambda: screen.table.row_count == 3, what="joe's rows")
-        assert "not loaded" not in plain(status)
 
 
 async def test_the_end_search_stops_at_max_pages(notices: Notices) -> None:
