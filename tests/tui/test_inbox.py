@@ -357,17 +357,24 @@ async def test_marking_selecting_and_undoing(
 
 
 @pytest.mark.slow
-async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
+async def test_tabs_the_text_filter_and_refresh(
+    service: Service, transport: FaultTransport
+) -> None:
     """The tabs as the subscriber sees them (one message archived), `f` to the next and
-    a click to any (`f` wraps from the last to the first), the status line following a
-    mark and a refresh, the text filter, a refresh merged in place; then archive all
-    read (`X`) and archive all (`x`), asked with the number."""
+    a click to any (`f` wraps from the last to the first; the subscriber not asked for
+    again), the status line following a mark and a refresh, the text filter, a refresh
+    merged in place; then archive all read (`X`) and archive all (`x`), asked with the
+    number."""
     from inboxdesk.tui.screens.confirm import ConfirmScreen
 
     with service.http() as http:  # 11, unread and unseen, archived
         path = f"/v2/subscribers/jane/notifications/{jane_message(11)}/archive"
         assert http.patch(path).status_code == 200
-    app = app_for(service)
+    app = app_for(service, transport=transport)
+
+    def subscriber_asked() -> int:
+        return sum(r.url.path == "/v2/subscribers/jane" for r in transport.seen)
+
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot, rows=11)
         table = screen.table
@@ -381,11 +388,14 @@ async def test_tabs_the_text_filter_and_refresh(service: Service) -> None:
         # The header counts what the Unread and Unseen tabs show: no archived message.
         await until(pilot, lambda: "7 unread · 5 unseen" in header(screen))
         assert "Inbox: 11 messages" in plain(status)
+        await settled(pilot)
+        asked = subscriber_asked()
         await pilot.press("f")
         assert tabs.active == "unread"
         await until(pilot, lambda: table.row_count == 7 and screen.feed.exact)
         assert all(not r.read for r in screen.feed.rows())
         await until(pilot, lambda: "Unread: 7 messages" in plain(status))
+        assert subscriber_asked() == asked, "another tab asked for the same subscriber"
         await pilot.press("r")
         await until(pilot, lambda: "6 unread" in header(screen))
         await settled(pilot)
