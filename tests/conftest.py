@@ -198,8 +198,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session", autouse=True)
 def frames_when_looked_at() -> None:
-    """A headless app draws its screen when a test waits for it (`until`), not at every
-    refresh: the frames nobody looked at were a sixth of the app tests' time. (Set by
+    """A headless app draws its screen when a test waits for it (`until`) and as it shuts
+    down (a render error of the last state is raised), not at every refresh: the frames
+    nobody looked at were a sixth of the app tests' time. (Set by
     the workers, which run the apps, not by the xdist controller.) The apps share the
     CSS parsed once: parsing it anew cost each app's start some 30 ms of its 400."""
     draw_headless_frames_when_looked_at()

@@ -168,6 +168,49 @@ async def test_textual_draws_each_frame_through_compositor_render_update() -> No
         assert "after" in app.export_screenshot()
 
 
+async def test_a_render_error_in_a_tests_last_state_is_raised_as_textual_raises_it() -> None:
+    """A state no test waited on (`until`) is drawn as the app shuts down: a widget that
+    fails to draw it ends the app with its error, which `run_test` raises, as Textual's
+    own frame would have; the frames drawn when looked at hid it."""
+    from textual.geometry import Size
+    from textual.scroll_view import ScrollView
+    from textual.strip import Strip
+
+    assert "await app._shutdown()" in inspect.getsource(App.run_test), "shut down otherwise"
+    assert "raise self._exception" in inspect.getsource(App.run_test), "errors raised otherwise"
+
+    class Failing(ScrollView):
+        fails = False
+
+        def on_mount(self) -> None:
+            self.virtual_size = Size(0, 3)
+
+        def render_line(self, y: int) -> Strip:
+            if self.fails:
+                raise RuntimeError("could not draw")
+            return Strip.blank(self.size.width)
+
+    class Drawn(App[None]):
+        BINDINGS = [("b", "fail", "")]
+
+        def compose(self) -> ComposeResult:
+            yield Failing()
+
+        def action_fail(self) -> None:
+            self.query_one(Failing).fails = True
+            self.query_one(Failing).refresh()
+
+    app = Drawn()
+    try:
+        async with app.run_test(size=(20, 5)) as pilot:
+            await pilot.press("b")
+            await pilot.pause()
+    except RuntimeError as error:
+        assert str(error) == "could not draw"
+    else:
+        raise AssertionError("the last state's render error was hidden")
+
+
 async def test_textual_parses_each_stylesheet_source_through_parse_rules() -> None:
     """The tests' apps (tests/conftest.py) share the rules parsed from the same source
     under the same variables: a second app parses nothing again and styles alike, and

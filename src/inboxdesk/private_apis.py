@@ -43,7 +43,8 @@ library changes one of them, so that an upgrade says where to look.
 - Textual draws a frame of the top screen (`Compositor.render_update`) at every
   refresh, headless or not; a headless app shows it to no one. The tests' headless
   apps draw only what changed since they last looked, when a test looks
-  (`draw_headless_frames_when_looked_at`, `draw_frame`; tests/waiting.py).
+  (`draw_headless_frames_when_looked_at`, `draw_frame`; tests/waiting.py), and as
+  they shut down (`App._shutdown`), so that the last state's render error is raised.
 - Textual parses every stylesheet anew for each app (`Stylesheet._parse_rules`, cached
   per stylesheet): a test run's apps parsed the same CSS again each, some 30 ms of an
   inbox's 400 ms start. The tests' apps share what was parsed from the same CSS
@@ -206,9 +207,9 @@ def serve_routes(server: Any) -> Any:
 
 
 def draw_headless_frames_when_looked_at() -> None:
-    """From now on a headless app of this process draws its screen only at `draw_frame`:
-    what changed meanwhile is drawn then, in one frame. An app on a terminal, and a
-    screenshot (a full frame), draw as Textual does."""
+    """From now on a headless app of this process draws its screen only at `draw_frame`
+    and as it shuts down: what changed meanwhile is drawn then, in one frame. An app on
+    a terminal, and a screenshot (a full frame), draw as Textual does."""
     from textual._compositor import Compositor
     from textual._context import active_app
 
@@ -226,6 +227,22 @@ def draw_headless_frames_when_looked_at() -> None:
         return None  # what changed stays marked, for `draw_frame`
 
     Compositor.render_update = when_looked_at  # type: ignore[method-assign,assignment]
+
+    from textual.app import App
+
+    shutdown = App._shutdown
+
+    async def drawn_then_shut(app: Any) -> None:
+        # The last state is drawn, as a frame would have drawn it before the test ended:
+        # a render error there ends the app with it, and `run_test` raises it.
+        if app._screen_stack and app._exception is None:
+            try:
+                draw_frame(app)
+            except Exception as error:
+                app._handle_exception(error)
+        await shutdown(app)
+
+    App._shutdown = drawn_then_shut  # type: ignore[method-assign,assignment]
 
 
 def draw_frame(app: Any) -> None:
