@@ -12,40 +12,17 @@ from pathlib import Path
 import pytest
 
 from inboxdesk.cli import main
-from inboxdesk.cli.demo_service import DemoService, opens_on
+from inboxdesk.cli.demo_service import DemoService, demo_service
 from inboxdesk.cli.web import demo_environment
 from inboxdesk.config import Settings
-from inboxdesk.server.runner import ServiceThread
-from inboxdesk.server.settings import ServerSettings
 from tests.client.faults import LOOPBACK_TLS
-from tests.shared_service import SharedService
-from tests.templates import demo_store
 
 
 @pytest.fixture(scope="module")
-def demo(
-    tmp_path_factory: pytest.TempPathFactory, shared_thread: SharedService
-) -> Iterator[DemoService]:
-    """One demo for the module (the tests only read from it): what `demo_service` hands
-    the browser demo, over the run's seeded demo (a copy of its template: seeding it
-    again cost 1.5 CPU-s; the browser demo's own start is test_web_demo.py's), served
-    as demo_service serves it, preferences per context."""
-    scratch = tmp_path_factory.mktemp("inboxdesk-demo-")
-    db = scratch / "demo.db"
-    store, loaded = demo_store(tmp_path_factory, db)
-    settings = ServerSettings(db_path=db, context_preferences=True)
-    try:
-        with ServiceThread(settings, store, app=shared_thread.app_for(settings, store)) as service:
-            every = []
-            for env in loaded:
-                caller = store.authenticate(env.api_key)
-                assert caller is not None
-                every.append((env, store.own_environment(caller).get("type")))
-            yield DemoService(
-                service.url, loaded[0].api_key, db, scratch, tuple(every), opens_on(())
-            )
-    finally:
-        store.close()
+def demo() -> Iterator[DemoService]:
+    """One demo for the module: the tests only read from it."""
+    with demo_service(None, ()) as running:
+        yield running
 
 
 def run(

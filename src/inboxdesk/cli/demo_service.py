@@ -51,6 +51,7 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
     Raises DemoRefused for a database that holds data or a bad fixture."""
     from inboxdesk.server.dblock import DatabaseInUse, DatabaseLock
     from inboxdesk.server.demo import demo_fixture
+    from inboxdesk.server.demo.delivery import ADA
     from inboxdesk.server.fixtures import FixtureError, load_fixture, read_fixture
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.settings import ServerSettings
@@ -104,18 +105,10 @@ def demo_service(db: Path | None, load: Sequence[Path] = ()) -> Iterator[DemoSer
                     db_path,
                     Path(scratch),
                     every,
-                    opens_on(load),
+                    None if load else ADA,
                 )
         finally:
             store.close()
-
-
-def opens_on(load: Sequence[Path]) -> str | None:
-    """The subscriber a demo's app opens on unless told: Ada, who has every delivery
-    story, in the demo data; with `load`, the one the app finds first."""
-    from inboxdesk.server.demo.delivery import ADA
-
-    return None if load else ADA
 
 
 def sweep_stale_scratch(where: Path) -> list[Path]:
