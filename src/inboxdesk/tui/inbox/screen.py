@@ -417,13 +417,11 @@ class InboxScreen(ServiceScreen):
             self._adopt(first)
             # Asked for once the rows are on screen: the first frame waits for nothing.
             self.call_after_refresh(self._load_header, subscriber_id)
-        elif same and self.subscriber is not None:
-            # Another tab of the subscriber shown: the counts again, not who they are.
-            self.fetch([0], refresh=True)
-            self._ask_counts(subscriber_id)
         else:
             self.fetch([0], refresh=True)
-            self._load_header(subscriber_id)
+            if self.subscriber is None:  # another subscriber (forgotten above), or not found
+                self._load_subscriber(subscriber_id)
+            self._ask_counts(subscriber_id)
 
     def _load_header(self, subscriber_id: str) -> None:
         self._load_subscriber(subscriber_id)
