@@ -79,10 +79,6 @@ CHROMIUM_ARGS = [
     "--in-process-gpu",
     "--renderer-process-limit=1",
     "--disable-site-isolation-trials",
-    # textual-serve's page loads xterm's canvas renderer after its WebGL one: without
-    # WebGL (SwiftShader's, in software: 0.6 of the page renderer's 2 CPU-s) the page
-    # still draws, as the screen read and the screenshot below show.
-    "--disable-webgl",
     f"--disable-features={','.join(DISABLED_FEATURES)}",
 ]
 TIMEOUT = 60.0
