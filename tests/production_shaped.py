@@ -36,9 +36,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
-
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 
 # Key material that must never leave the client: each appears in every answer above.
 # Their ends are not hex: a leak check looks for each end too, and an environment's random
@@ -87,7 +85,7 @@ def production_shaped(
     seen: list[str] | None = None,
 ) -> Iterator[str]:
     """A loopback URL that answers as production would, in front of `upstream`."""
-    forward = httpx.Client(base_url=upstream, timeout=30, verify=LOOPBACK_TLS)
+    forward = loopback_client(base_url=upstream, timeout=30)
 
     class Handler(BaseHTTPRequestHandler):
         disable_nagle_algorithm = True  # else each answer's body waits 40 ms for an ACK

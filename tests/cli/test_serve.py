@@ -17,12 +17,11 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
 import pytest
 
 from inboxdesk.cli import main
 from tests import waiting
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import answers, loopback_client
 from tests.conftest import EXAMPLE, STAGING_KEY
 
 
@@ -59,14 +58,6 @@ def free_port() -> int:
         return port
 
 
-def _answers(url: str) -> bool:
-    try:
-        httpx.get(f"{url}/v1/integrations", timeout=5, verify=LOOPBACK_TLS)
-    except httpx.TransportError:
-        return False
-    return True
-
-
 def serving(
     capsys: pytest.CaptureFixture[str],
     *args: str,
@@ -94,7 +85,9 @@ def serving(
 
     def watch() -> None:
         try:
-            waiting.wait_for("the service", lambda: ended.is_set() or _answers(url), 60, 0.02)
+            waiting.wait_for(
+                "the service", lambda: ended.is_set() or answers(f"{url}/v1/integrations"), 60, 0.02
+            )
             if not ended.is_set():
                 said.append(capsys.readouterr())
                 during(url, said[0][0])
@@ -151,7 +144,7 @@ def test_the_demo_on_a_fresh_machine_keeps_its_keys_private_and_its_profile_comm
             # per context, as `inboxdesk demo` does: Ada's tenant turned comment emails
             # off there only.
             headers = {"Authorization": f"ApiKey {key.strip()}"}
-            with httpx.Client(base_url=url, headers=headers, verify=LOOPBACK_TLS) as http:
+            with loopback_client(base_url=url, headers=headers) as http:
                 assert http.get("/v1/integrations").status_code == 200
                 path = "/v2/subscribers/ada.lovelace/preferences"
                 tenant = http.get(path, params={"contextKeys": "tenant:acme-eu"}).json()
@@ -210,11 +203,10 @@ def test_a_service_for_others_warns_prints_names_safe_and_answers_org_wide(
     names.write_text(json.dumps(hostile))
 
     def listed(url: str, banner: str) -> None:
-        answer = httpx.get(
-            f"{url}/v1/integrations",
-            headers={"Authorization": f"ApiKey {STAGING_KEY}"},
-            verify=LOOPBACK_TLS,
-        )
+        with loopback_client(url) as http:
+            answer = http.get(
+                "/v1/integrations", headers={"Authorization": f"ApiKey {STAGING_KEY}"}
+            )
         assert answer.status_code == 200
         assert len({i["_environmentId"] for i in answer.json()["data"]}) == 2
 

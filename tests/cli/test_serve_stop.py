@@ -17,11 +17,10 @@ import stat
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.cli.test_serve import serving
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.command_line import as_from_a_terminal
 from tests.conftest import EXAMPLE
 
@@ -31,7 +30,7 @@ def write_while_served(db: Path, url: str, key: str) -> str:
     for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
     headers = {"Authorization": f"ApiKey {key}"}
-    with httpx.Client(base_url=url, headers=headers, verify=LOOPBACK_TLS) as http:
+    with loopback_client(base_url=url, headers=headers) as http:
         subscriber: dict[str, Any] = http.get("/v1/subscribers", params={"limit": 1}).json()[
             "data"
         ][0]

@@ -10,6 +10,7 @@ import json
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -22,6 +23,25 @@ LOOPBACK_TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 def loopback_transport() -> httpx.AsyncHTTPTransport:
     return httpx.AsyncHTTPTransport(verify=LOOPBACK_TLS)
+
+
+def loopback_client(base_url: str = "", **options: Any) -> httpx.Client:
+    """A client of a service on loopback, over plain HTTP (no CA bundle loaded)."""
+    return httpx.Client(base_url=base_url, verify=LOOPBACK_TLS, **options)
+
+
+def loopback_async_client(base_url: str = "", **options: Any) -> httpx.AsyncClient:
+    return httpx.AsyncClient(base_url=base_url, verify=LOOPBACK_TLS, **options)
+
+
+def answers(url: str, timeout: float = 5) -> bool:
+    """Whether anything answers HTTP at `url`, whatever its status."""
+    try:
+        with loopback_client(timeout=timeout) as http:
+            http.get(url)
+    except httpx.TransportError:
+        return False
+    return True
 
 
 @dataclass

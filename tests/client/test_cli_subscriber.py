@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.client.conftest import run
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.loopback import loopback
 from tests.subscriber_fixture import SENTINEL, subscriber_fixture
@@ -160,7 +160,7 @@ def test_the_service_gone_between_the_read_and_the_change(
     """The subscriber is read, then the service answers 503 to the change: it fails
     with the reason (the command line never queues), nothing changed, and the journal
     says so."""
-    forward = httpx.Client(base_url=sub_env.url, verify=LOOPBACK_TLS)
+    forward = loopback_client(base_url=sub_env.url)
 
     def gone_for_writes(request: httpx.Request) -> httpx.Response:
         if request.method != "GET":

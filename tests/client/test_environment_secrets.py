@@ -12,7 +12,7 @@ import pytest
 from inboxdesk.cli import integration_commands, main
 from inboxdesk.client import ClientOptions, InboxClient
 from inboxdesk.models import Environment
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import MAILGUN, STAGING_KEY, ServiceFactory
 from tests.production_shaped import SECRET_HASH, SECRET_KEYS, production_shaped
 
@@ -42,10 +42,9 @@ def cli(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, shaped: str) -> Path:
 
 
 async def test_the_server_really_sends_them_and_the_models_drop_them(shaped: str) -> None:
-    import httpx
 
     headers = {"Authorization": f"ApiKey {STAGING_KEY}"}
-    with httpx.Client(base_url=shaped, headers=headers, verify=LOOPBACK_TLS) as h:
+    with loopback_client(base_url=shaped, headers=headers) as h:
         assert SECRET_KEYS[0] in h.get("/v1/environments").text, "the test server is shaped"
     async with InboxClient(shaped, STAGING_KEY, ClientOptions()) as client:
         environments = await client.list_environments()

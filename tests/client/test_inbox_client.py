@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import httpx
 import pytest
 
 from inboxdesk.client import NotFoundError, NoV2Inbox, SubscriberNotFound
 from inboxdesk.models.inbox import InboxAction
 from tests.client.conftest import Counted
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_async_client
 from tests.conftest import STAGING_KEY, ServiceFactory, jane_message
 
 
@@ -34,7 +33,7 @@ async def test_pages_by_cursor_and_each_action(counted: Counted) -> None:
         read = await client.notification_action("jane", jane_message(1), InboxAction.READ)
         assert read.flags == (True, True)
     # The bulk seen, which only production's own inbox calls: its route on our service.
-    async with httpx.AsyncClient(base_url=counted.url, verify=LOOPBACK_TLS) as http:
+    async with loopback_async_client(base_url=counted.url) as http:
         answer = await http.post(
             "/v2/subscribers/jane/notifications/seen",
             json={"notificationIds": [jane_message(5)]},

@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from inboxdesk.cli import main
 from inboxdesk.client import ApiError, ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.server.fixtures import read_fixture
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import EXAMPLE, MAILGUN, OTHER_KEY, OTHER_SMTP, Service, ServiceFactory
 from tests.production_shaped import production_shaped
 
@@ -61,12 +60,12 @@ def cli(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, shaped: str) -> Path:
 
 def test_the_key_reads_its_own_environments_keys_only(shaped: str) -> None:
     headers = {"Authorization": f"ApiKey {SENTINEL}"}
-    with httpx.Client(base_url=shaped, headers=headers, verify=LOOPBACK_TLS) as h:
+    with loopback_client(base_url=shaped, headers=headers) as h:
         environments = h.get("/v1/environments").json()["data"]
     keys = {e["name"]: [k["key"] for k in e["apiKeys"]] for e in environments}
     assert keys == {"Staging": [SENTINEL], "Other": []}, "the server really sends it"
     headers = {"Authorization": f"ApiKey {OTHER_KEY}"}
-    with httpx.Client(base_url=shaped, headers=headers, verify=LOOPBACK_TLS) as h:
+    with loopback_client(base_url=shaped, headers=headers) as h:
         environments = h.get("/v1/environments").json()["data"]
     assert {e["name"]: len(e["apiKeys"]) for e in environments} == {"Staging": 0, "Other": 1}
 

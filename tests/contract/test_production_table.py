@@ -15,7 +15,7 @@ import pytest
 
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import JOE_MESSAGES, STAGING_KEY, jane_message
 from tests.contract.production_table import ROWS, Row
 from tests.delivery_fixture import delivery_fixture
@@ -75,9 +75,7 @@ def table_service(
         "in400d": (now + timedelta(days=400)).isoformat(),
     }
     headers = {"Authorization": f"ApiKey {STAGING_KEY}"}
-    with httpx.Client(
-        base_url=thread.url, headers=headers, timeout=10, verify=LOOPBACK_TLS
-    ) as http:
+    with loopback_client(base_url=thread.url, headers=headers, timeout=10) as http:
         yield http, values
     thread.stop()
 

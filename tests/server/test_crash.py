@@ -17,7 +17,7 @@ import pytest
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import answers, loopback_client
 from tests.conftest import EXAMPLE, STAGING_KEY, jane_message
 from tests.shared_service import SharedService
 
@@ -39,12 +39,10 @@ def start(db: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        try:
-            # Any answer will do: /openapi.json cost the process 1.3 CPU-s to build.
-            httpx.get(f"http://127.0.0.1:{port}/v1/environments", timeout=1, verify=LOOPBACK_TLS)
+        # Any answer will do: /openapi.json cost the process 1.3 CPU-s to build.
+        if answers(f"http://127.0.0.1:{port}/v1/environments", timeout=1):
             return process
-        except httpx.TransportError:
-            time.sleep(0.05)
+        time.sleep(0.05)
     process.kill()
     raise AssertionError(process.stdout.read().decode() if process.stdout else "no output")
 
@@ -62,8 +60,8 @@ def test_kill_9_during_writes_leaves_a_consistent_database(
     written = threading.Semaphore(0)
 
     def hammer(work: int) -> None:
-        with httpx.Client(
-            base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=5, verify=LOOPBACK_TLS
+        with loopback_client(
+            base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=5
         ) as http:
             n = 0
             while not stop.is_set():
@@ -101,9 +99,7 @@ def test_kill_9_during_writes_leaves_a_consistent_database(
     app = shared_thread.app_for(settings, store)
     restarted = ServiceThread(settings, store, port=port, app=app).start()
     try:
-        with httpx.Client(
-            base_url=f"http://127.0.0.1:{port}", headers=headers, verify=LOOPBACK_TLS
-        ) as http:
+        with loopback_client(base_url=f"http://127.0.0.1:{port}", headers=headers) as http:
             integrations = http.get("/v1/integrations").json()["data"]
             feed = http.get("/v1/subscribers/jane/notifications/feed", params={"limit": 100}).json()
             after = http.post(

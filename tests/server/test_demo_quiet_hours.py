@@ -10,13 +10,12 @@ import functools
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
 import pytest
 
 from inboxdesk.delivery import Cause, job_causes
 from inboxdesk.models.delivery import ActivityNotification
 from inboxdesk.server.demo.quiet_hours import SCHEDULE, TENANT
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import Service, ServiceFactory
 from tests.production_shaped import production_shaped
 from tests.templates import demo_at
@@ -51,9 +50,7 @@ def _story(url: str, title: str) -> ActivityNotification:
         if n["payload"].get("story") == title
     )
 
-    with httpx.Client(
-        base_url=url, headers={"Authorization": f"ApiKey {KEY}"}, verify=LOOPBACK_TLS
-    ) as http:
+    with loopback_client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
         answer = http.get("/v1/notifications", params={"transactionId": transaction})
     assert answer.status_code == 200, answer.text
     (found,) = answer.json()["data"]
@@ -67,9 +64,7 @@ def test_the_quiet_hours_stories_say_skipped_and_extended(make_service: ServiceF
             ((_, skipped),) = job_causes(_story(url, SKIPPED))
             assert skipped.cause is Cause.OUTSIDE_SCHEDULE
             assert skipped.words == "email: canceled, outside the subscriber's schedule"
-            with httpx.Client(
-                base_url=url, headers={"Authorization": f"ApiKey {KEY}"}, verify=LOOPBACK_TLS
-            ) as http:
+            with loopback_client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
                 ada = http.get("/v2/subscribers/ada.lovelace/preferences").json()["data"]
             assert ada["global"]["schedule"] == SCHEDULE, "her quiet hours, as the stories say"
             (delay, _email) = job_causes(_story(url, HELD))
@@ -93,9 +88,7 @@ def test_the_tenant_opt_out_is_that_contexts_own(
             assert story.context_keys == [TENANT]
             ((_, canceled),) = job_causes(story)
             assert canceled.cause is Cause.PREFERENCE
-            with httpx.Client(
-                base_url=url, headers={"Authorization": f"ApiKey {KEY}"}, verify=LOOPBACK_TLS
-            ) as http:
+            with loopback_client(base_url=url, headers={"Authorization": f"ApiKey {KEY}"}) as http:
                 path = "/v2/subscribers/ada.lovelace/preferences"
                 tenant = http.get(path, params={"contextKeys": TENANT}).json()["data"]
                 plain = http.get(path).json()["data"]

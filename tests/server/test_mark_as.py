@@ -16,7 +16,7 @@ from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.runner import ServiceThread
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Caller, Store
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import (
     EXAMPLE,
     JOE_MESSAGES,
@@ -256,18 +256,14 @@ def test_a_store_call_in_progress_never_blocks_the_event_loop(tmp_path: Path) ->
 
         def write() -> None:
             body = {"messageId": jane_message(1), "markAs": "read"}
-            with httpx.Client(
-                base_url=service.url, headers=headers, timeout=30, verify=LOOPBACK_TLS
-            ) as http:
+            with loopback_client(base_url=service.url, headers=headers, timeout=30) as http:
                 answers.append(http.post(MARK, json=body))
 
         writer = threading.Thread(target=write)
         writer.start()
         try:
             assert store.entered.wait(30), "the write never reached the store"
-            with httpx.Client(
-                base_url=service.url, headers=headers, timeout=10, verify=LOOPBACK_TLS
-            ) as http:
+            with loopback_client(base_url=service.url, headers=headers, timeout=10) as http:
                 assert http.get("/v1/integrations").status_code == 200
                 assert http.get(FEED_OF_JANE).json()["data"][0]["_id"] == jane_message(11)
             assert not answers, "the write is still held"

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 import pytest
 
 from inboxdesk.models.preference import SubscriberPreferences
 from inboxdesk.server.fixtures import FixtureError, load_fixture
 from inboxdesk.server.store import Store
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.preference_fixture import preference_fixture
 
@@ -217,7 +216,7 @@ def test_a_fixtures_bad_preference_is_named_and_nothing_loads(
 
 
 def test_the_routes_answer_401_without_a_key(prefs: Service) -> None:
-    with httpx.Client(base_url=prefs.url, verify=LOOPBACK_TLS) as http:
+    with loopback_client(base_url=prefs.url) as http:
         assert http.get(ADA).status_code == 401
 
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from inboxdesk.server.fixtures import read_fixture
 from inboxdesk.server.ratelimit import RateLimit
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import Store
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import EXAMPLE, STAGING_KEY
 from tests.hostile import HOSTILE_KEY, hostile_fixture
 from tests.shared_service import SharedService
@@ -20,9 +18,8 @@ from tests.templates import Templates
 
 def status(url: str, key: str) -> int:
     headers = {"Authorization": f"ApiKey {key}"}
-    return httpx.get(
-        f"{url}/v1/integrations", headers=headers, timeout=10, verify=LOOPBACK_TLS
-    ).status_code
+    with loopback_client(url, headers=headers, timeout=10) as http:
+        return http.get("/v1/integrations").status_code
 
 
 def test_replace_serves_each_store_and_settings_on_the_same_port_by_one_built_app(

@@ -17,7 +17,7 @@ from inboxdesk.server.fixtures import load_fixture
 from inboxdesk.server.store import NotAllowed, Store
 from inboxdesk.server.store.triggers import TriggerRequest, Verdict
 from inboxdesk.server.trigger_routes import NOT_FOUND, Admission, check_body
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_async_client
 from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
 from tests.waiting import wait_for
@@ -81,9 +81,7 @@ def service(make_service: ServiceFactory) -> Service:
 def test_many_triggers_in_flight_each_reach_their_final_state(service: Service) -> None:
     async def send_all() -> list[httpx.Response]:
         headers = {"Authorization": f"ApiKey {TRIGGER_KEY}"}
-        async with httpx.AsyncClient(
-            base_url=service.url, headers=headers, verify=LOOPBACK_TLS
-        ) as http:
+        async with loopback_async_client(base_url=service.url, headers=headers) as http:
             return await asyncio.gather(
                 *(
                     http.post("/v1/events/trigger", json={"name": "email", "to": "ada"})

@@ -18,12 +18,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 from inboxdesk.cli import main
 from tests import waiting
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import answers
 
 TIMEOUT = 60.0
 
@@ -50,14 +49,6 @@ def free_port() -> int:
         return port
 
 
-def _answers(base: str) -> bool:
-    try:
-        httpx.get(f"{base}/", timeout=5, verify=LOOPBACK_TLS)  # a 403 without the token: an answer
-    except httpx.TransportError:
-        return False
-    return True
-
-
 def on_the_web(
     capsys: pytest.CaptureFixture[str], args: list[str], during: Callable[[WebPage], None]
 ) -> tuple[int, str, str]:
@@ -77,7 +68,8 @@ def on_the_web(
 
     def watch() -> None:
         try:
-            waiting.wait_for("the page", lambda: ended.is_set() or _answers(base), TIMEOUT)
+            # A 403 without the token is an answer.
+            waiting.wait_for("the page", lambda: ended.is_set() or answers(f"{base}/"), TIMEOUT)
             if not ended.is_set():
                 said.append(capsys.readouterr())
                 out = said[0][0]

@@ -19,13 +19,12 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import httpx
 import pytest
 
 from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.fixtures import read_fixture
 from tests import waiting
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 from tests.conftest import EXAMPLE, STAGING_KEY, Service
 from tests.web.in_process import WebPage, apps, descendants, on_the_web
 
@@ -146,6 +145,7 @@ def browser_ready() -> None:
 def wait_for(what: str, probe: Callable[[], T | None], timeout: float = TIMEOUT) -> T:
     return waiting.wait_for(what, probe, timeout, step=0.1)
 
+
 @pytest.fixture
 def fixture_file(tmp_path: Path) -> Path:
     """The data with a key the test knows (the demo's own is random and unprinted): the
@@ -248,6 +248,7 @@ async def read_screen(socket: aiohttp.ClientWebSocketResponse, words: str) -> st
                 screen += message.data.decode("utf-8", "replace")
     return screen
 
+
 def assert_key_kept(key: str, screen: Screen, url: str) -> None:
     """The key reaches the apps through their environment: not in a command line (`ps`
     shows those to every user), the URL or the page."""
@@ -282,11 +283,10 @@ def test_demo_in_a_browser(
         # snoozed.
         inbox_path = f"/v2/subscribers/{subscriber}/notifications"
         shown = {"limit": 30, "archived": "false", "snoozed": "false"}
-        http = httpx.Client(
+        http = loopback_client(
             base_url=service_url,
             headers={"Authorization": f"ApiKey {KEY}"},
             timeout=30,
-            verify=LOOPBACK_TLS,
         )
         items: list[dict[str, Any]] = http.get(inbox_path, params=shown).json()["data"]
         index = next(i for i, item in enumerate(items) if not item["isRead"])
@@ -396,7 +396,7 @@ def test_off_loopback_is_warned_about(
         name, port, token = match[1], match[2], match[3]
         assert int(port) == page.port
         loopback = f"{page.base}/?token={token}"
-        with httpx.Client(timeout=30, verify=LOOPBACK_TLS) as http:
+        with loopback_client(timeout=30) as http:
             for host in (name, "localhost", "127.0.0.1", "0.0.0.0"):
                 answer = http.get(loopback, headers={"Host": f"{host}:{port}"})
                 assert answer.cookies.get(page.cookie) == token, host

@@ -15,7 +15,7 @@ from inboxdesk.cli import main
 from inboxdesk.cli.demo_service import DemoService, demo_service
 from inboxdesk.cli.web import demo_environment
 from inboxdesk.config import Settings
-from tests.client.faults import LOOPBACK_TLS
+from tests.client.faults import loopback_client
 
 
 @pytest.fixture(scope="module")
@@ -78,21 +78,13 @@ def test_the_browser_demos_apps_hold_every_environments_key(
 
 def test_the_demo_opens_on_ada_whose_stories_it_holds(demo: DemoService) -> None:
     """Without --subscriber the demo opens on Ada, who has every delivery story."""
-    import httpx
-
     assert demo.subscriber is not None
     key = demo.environments[0][0].api_key
     headers = {"Authorization": f"ApiKey {key}"}
-    one = httpx.get(
-        f"{demo.url}/v2/subscribers/{demo.subscriber}", headers=headers, verify=LOOPBACK_TLS
-    )
+    with loopback_client(demo.url, headers=headers) as http:
+        one = http.get(f"/v2/subscribers/{demo.subscriber}")
+        feed = http.get("/v1/notifications", params={"subscriberIds": demo.subscriber, "limit": 50})
     assert one.status_code == 200 and one.json()["data"]["firstName"] == "Ada"
-    feed = httpx.get(
-        f"{demo.url}/v1/notifications",
-        params={"subscriberIds": demo.subscriber, "limit": 50},
-        headers=headers,
-        verify=LOOPBACK_TLS,
-    )
     assert feed.status_code == 200
     channels = {job["type"] for n in feed.json()["data"] for job in n["jobs"]}
     assert {"email", "sms", "push", "chat", "in_app"} <= channels
