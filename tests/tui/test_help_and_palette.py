@@ -137,6 +137,10 @@ async def test_the_app_opens_as_the_settings_say_and_help_footer_and_palette_fol
         assert "Collect (digest)" not in plain(screen.query_one("#message-body"))
         everything: list[str] = []
         inbox = await help_of(pilot, everything)
+        # What help draws (under its header row, a long line wrapped) is what help_lines
+        # reads, where other walks check help without opening it.
+        drawn, read = " ".join(inbox[1:]).split(), " ".join(help_lines(screen)).split()
+        assert inbox[0].split() == ["Key", "Does", "Binding", "id", "Note"] and drawn == read
         assert any(line.startswith("x Read inbox.mark_read") for line in inbox), inbox
         assert not any(line.startswith("r Read") for line in inbox)
         text = " ".join(everything)
