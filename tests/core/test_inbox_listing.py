@@ -36,8 +36,8 @@ from tests.core.inbox_fixture import (
 async def test_each_tab_lists_and_counts_what_the_subscriber_sees(service: Service) -> None:
     eleven = jane_message(11)  # unread and unseen
     async with client_for(service) as client:
-        sizes = {tab: len(await listed(client, tab=tab)) for tab in InboxTab}
-        assert sizes == {
+        listings = {tab: await listed(client, tab=tab) for tab in InboxTab}
+        assert {tab: len(listing) for tab, listing in listings.items()} == {
             InboxTab.INBOX: 12,
             InboxTab.UNREAD: 8,
             InboxTab.UNSEEN: 6,
@@ -45,11 +45,10 @@ async def test_each_tab_lists_and_counts_what_the_subscriber_sees(service: Servi
             InboxTab.SNOOZED: 0,
             InboxTab.ALL: 12,
         }
-        unread = await listed(client, tab=InboxTab.UNREAD)
+        unread, unseen = listings[InboxTab.UNREAD], listings[InboxTab.UNSEEN]
         assert all(not r.read for r in unread.rows()) and unread.exact
-        unseen = await listed(client, tab=InboxTab.UNSEEN)
         assert all(not r.seen for r in unseen.rows()) and unseen.exact
-        assert (await listed(client, tab=InboxTab.SNOOZED)).exact
+        assert listings[InboxTab.SNOOZED].exact
         await outbox_for(client).submit(InboxPlan("jane", "archive", (eleven,)).write())
         inbox = await listed(client)
         assert eleven not in [r.id for r in inbox.rows()] and len(inbox) == 11
