@@ -20,8 +20,7 @@ from inboxdesk.core.views import make_view
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.command_line import config_views
 from tests.conftest import EXAMPLE
-from tests.tui.conftest import SIZE, until
-from tests.tui.test_command_line import line
+from tests.tui.conftest import SIZE, line, until
 from tests.tui.test_inbox import opened
 
 USER_FILE = '[app]\ntheme = "nord"\n[aliases]\nmine = ":sub joe"\n'

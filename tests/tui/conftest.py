@@ -12,11 +12,12 @@ from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import InboxdeskApp, make_app
+from inboxdesk.tui.command_line import CommandLine, run_line
 from inboxdesk.writes import WriteStore
 from tests.client.faults import FaultTransport
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
@@ -202,3 +203,30 @@ async def first_timeline(pilot: Pilot[None], what: str) -> None:
     )
     await pilot.press("enter")
     await until(pilot, lambda: isinstance(app.screen, TimelineScreen), what="the timeline")
+
+
+async def line(pilot: Pilot[None], text: str) -> None:
+    """Open the `:` line with its key, put `text` in it and Enter. (The line as typed
+    key by key, and its completion: the suggester's steps below.)"""
+    await pilot.press("colon")
+    await until(pilot, lambda: isinstance(pilot.app.screen, CommandLine), what="the : line")
+    pilot.app.screen.query_one(Input).value = ":" + text.removeprefix(":")
+    await pilot.press("enter")
+    await until(pilot, lambda: not isinstance(pilot.app.screen, CommandLine), what="line gone")
+
+
+async def ran(pilot: Pilot[None], text: str) -> None:
+    """What a line does once Enter hands it over: `run_line`, called on the app's loop
+    as the `:` key's screen calls it, awaited to its end. The screen itself, opened,
+    typed into and closed (two frames that prove nothing more each time): `line`, in
+    the command line's walk (a bad line, an alias, the completion: test_command_line.py)."""
+    app = pilot.app
+    assert isinstance(app, InboxdeskApp)
+    done: list[bool] = []
+
+    async def run() -> None:
+        await run_line(app, text)
+        done.append(True)
+
+    app.call_later(run)
+    await until(pilot, lambda: bool(done), what=f"{text} run")

@@ -27,8 +27,7 @@ from inboxdesk.tui.preferences.confirm import PreferenceConfirm
 from inboxdesk.tui.subscriber.topics import read_subscriptions
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
-from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, plain, until
-from tests.tui.test_command_line import ran
+from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, plain, ran, until
 from tests.tui.test_inbox import opened
 from tests.tui.test_subscriber_view import row_key, view
 

@@ -32,7 +32,6 @@ from inboxdesk.server.store.activity import StagedNotification
 from inboxdesk.tui.activity.screen import ActivityScreen, ActivityTable, GroupTable
 from inboxdesk.tui.activity.timeline import TimelineScreen, TimelineView
 from inboxdesk.tui.app import InboxdeskApp, make_app
-from inboxdesk.tui.command_line import CommandLine, run_line
 from inboxdesk.writes import WriteStore
 from tests.client.conftest import run
 from tests.client.faults import FaultTransport
@@ -40,7 +39,7 @@ from tests.command_line import real_profile
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.feed_fixture import at, feed_fixture
 from tests.production_shaped import production_shaped
-from tests.tui.conftest import SIZE, Notices, until
+from tests.tui.conftest import SIZE, Notices, line, ran, until
 from tests.tui.test_inbox import opened
 
 SMS_GROUPS = [
@@ -48,33 +47,6 @@ SMS_GROUPS = [
     ("2", "provider error", "21211"),
     ("1", "missing address", ""),
 ]
-
-
-async def line(pilot: Pilot[None], text: str) -> None:
-    """Open the `:` line with its key, put `text` in it and Enter. (The line as typed
-    key by key, and its completion: the suggester's steps below.)"""
-    await pilot.press("colon")
-    await until(pilot, lambda: isinstance(pilot.app.screen, CommandLine), what="the : line")
-    pilot.app.screen.query_one(Input).value = ":" + text.removeprefix(":")
-    await pilot.press("enter")
-    await until(pilot, lambda: not isinstance(pilot.app.screen, CommandLine), what="line gone")
-
-
-async def ran(pilot: Pilot[None], text: str) -> None:
-    """What a line does once Enter hands it over: `run_line`, called on the app's loop
-    as the `:` key's screen calls it, awaited to its end. The screen itself, opened,
-    typed into and closed (two frames that prove nothing more each time): `line`, in
-    this file's walk (a bad line, an alias, the completion)."""
-    app = pilot.app
-    assert isinstance(app, InboxdeskApp)
-    done: list[bool] = []
-
-    async def run() -> None:
-        await run_line(app, text)
-        done.append(True)
-
-    app.call_later(run)
-    await until(pilot, lambda: bool(done), what=f"{text} run")
 
 
 def _groups(app: object) -> list[tuple[str, str, str]]:

@@ -36,8 +36,7 @@ from tests.conftest import (
     jane_message,
 )
 from tests.production_shaped import production_shaped
-from tests.tui.conftest import SIZE, Notices, plain, until, view_listing
-from tests.tui.test_command_line import ran
+from tests.tui.conftest import SIZE, Notices, plain, ran, until, view_listing
 
 STAGING, OTHER = "65d000000000000000000002", "65d000000000000000000003"
 SENTINEL = "sk_test_SENTINEL0123456789abcdefZQXW"

@@ -20,9 +20,8 @@ from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.tui.subscriber.edit import EditField
 from tests.conftest import Service, ServiceFactory
 from tests.trigger_fixture import TRIGGER_KEY, trigger_fixture
-from tests.tui.conftest import SIZE, Notices, app_for, settled
+from tests.tui.conftest import SIZE, Notices, app_for, ran, settled
 from tests.tui.test_activity import go_to
-from tests.tui.test_command_line import ran
 from tests.tui.test_preferences import schedule_said
 from tests.tui.test_subscriber_view import view
 from tests.waiting import until

@@ -21,8 +21,7 @@ from inboxdesk.tui.subscriber.opening import open_subscriber_view
 from inboxdesk.tui.subscriber.screen import SubscriberScreen
 from tests.conftest import Service, ServiceFactory
 from tests.subscriber_fixture import SENTINEL, subscriber_fixture
-from tests.tui.conftest import Notices, app_for, plain, until, view_listing
-from tests.tui.test_command_line import ran
+from tests.tui.conftest import Notices, app_for, plain, ran, until, view_listing
 
 SMALL = (100, 30)
 # A token from the service that ends in an escape sequence: listed, masked, it reaches
