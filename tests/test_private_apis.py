@@ -7,58 +7,17 @@ import inspect
 
 from textual.app import App, ComposeResult
 from textual.geometry import Region
-from textual.widgets import Footer
 
 from inboxdesk.private_apis import (
     app_crash,
     draw_frame,
-    footer_ready,
     header_parts_title_in_place,
     lays_out_once,
     lays_out_when_needed,
-    mark_footer_ready,
     serve_routes,
-    set_footer_key_enabled,
     share_parsed_css,
-    start_key_as_footer,
     styled_as_app,
 )
-
-
-async def test_textual_footer_waits_for_bindings_ready() -> None:
-    footer = Footer()
-    assert footer_ready(footer) is False, "Footer no longer starts with _bindings_ready off"
-    mark_footer_ready(footer)
-    assert footer_ready(footer) is True
-    assert "_bindings_ready" in inspect.getsource(Footer), "Footer dropped _bindings_ready"
-
-
-def test_textual_footer_keys_start_compact() -> None:
-    from textual.widgets._footer import FooterKey
-
-    assert FooterKey.compact._default is True, "FooterKey no longer starts compact"
-    key = FooterKey("x", "x", "Do", "do")
-    start_key_as_footer(key, Footer(compact=False))
-    assert key.compact is False
-    start_key_as_footer(key, Footer(compact=True))
-    assert key.compact is True
-    palette_key = FooterKey("x", "x", "Do", "do", classes="-command-palette")
-    start_key_as_footer(palette_key, Footer(compact=False))
-    assert palette_key.compact is True, "the palette's key stays compact, as in Textual"
-    assert "-command-palette" in inspect.getsource(Footer.compose), "palette key class changed"
-
-
-def test_textual_footer_keys_keep_disabled_in_a_flag_and_a_class() -> None:
-    from textual.widgets._footer import FooterKey
-
-    key = FooterKey("x", "x", "Do", "do", disabled=True)
-    assert key._disabled is True and key.has_class("-disabled"), "FooterKey's disabled moved"
-    set_footer_key_enabled(key, True)
-    assert key._disabled is False and not key.has_class("-disabled")
-    set_footer_key_enabled(key, False)
-    assert key._disabled is True and key.has_class("-disabled")
-    source = inspect.getsource(FooterKey)
-    assert "if self._disabled:" in source and " -disabled" in source, "FooterKey changed"
 
 
 def test_textual_restyles_the_app_for_a_mode_screen_whose_css_count_differs() -> None:

@@ -2,14 +2,6 @@
 function here and nowhere else. tests/test_private_apis.py fails when a pinned
 library changes one of them, so that an upgrade says where to look.
 
-- Textual's Footer composes nothing until `_bindings_ready`; a footer that skips an
-  unchanged recompose must set it itself (tui/widgets/app_footer.py).
-- Textual's `FooterKey` (in the private `textual.widgets._footer`) starts compact and
-  is made wide by its binding to the footer once mounted: two restyles of every key
-  before the first frame. The footer starts each key as it is.
-- A `FooterKey` keeps whether it is disabled in `_disabled` (a click on it rings the
-  bell instead of pressing the key) beside its class `-disabled` (drawn dim). The
-  footer turns a key on or off in place, where Textual recomposes the whole footer.
 - Textual keeps an app's crash only in `App._exception`; the command line reports it
   in one line and saves the traceback without local values (cli/app_commands.py).
 - httpx imports its own command line (`httpx._main`: click, rich's syntax and
@@ -67,28 +59,6 @@ C = TypeVar("C", bound=type)
 def skip_httpx_command_line() -> None:
     """httpx without its command line (its `main`), imported before httpx itself."""
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
-
-
-def footer_ready(footer: Any) -> bool:
-    return bool(footer._bindings_ready)
-
-
-def mark_footer_ready(footer: Any) -> None:
-    footer._bindings_ready = True
-
-
-def start_key_as_footer(key: Any, footer: Any) -> None:
-    from textual.widgets._footer import FooterKey
-
-    # The palette's key is not bound to the footer: it stays compact.
-    if isinstance(key, FooterKey) and not key.has_class("-command-palette"):
-        key.set_reactive(FooterKey.compact, footer.compact)
-
-
-def set_footer_key_enabled(key: Any, enabled: bool) -> None:
-    """A footer key on or off, as Textual's footer composes it (`disabled=not enabled`)."""
-    key._disabled = not enabled
-    key.set_class(not enabled, "-disabled")
 
 
 def styled_as_app(screen: Any, app: Any) -> None:

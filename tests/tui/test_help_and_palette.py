@@ -22,6 +22,7 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 
@@ -35,7 +36,7 @@ from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.help import GENERIC, HelpScreen, key_lines
 from inboxdesk.tui.screens.picker import SubscriberPicker
-from inboxdesk.tui.widgets.app_footer import AppFooter
+from inboxdesk.tui.widgets.app_footer import AppFooter, Key, Placed
 from tests.client.faults import FaultTransport
 from tests.conftest import (
     EXAMPLE,
@@ -66,13 +67,28 @@ def lines(static: Widget) -> list[str]:
 
 
 def footer_keys(screen: Widget) -> list[tuple[str, str]]:
-    """(key, description) of each key the footer shows, left to right."""
-    return [(str(k.key), str(k.description)) for k in screen.query("FooterKey")]
+    """(key, description) of each key the footer draws, left to right, the palette's last."""
+    return [(p.key.key, p.key.description) for p in screen.query_one(AppFooter).shown]
+
+
+def footer_line(footer: AppFooter, placed: Placed | None = None) -> Strip:
+    """The footer's line as drawn, or the cells of one key drawn in it."""
+    line = footer.render_line(0)
+    return line if placed is None else line.crop(placed.x, placed.x + placed.width)
+
+
+async def click_key(pilot: Pilot[None], screen: Screen[object], description: str) -> Placed:
+    """Click the middle of the footer's key that says `description`; that key."""
+    footer = screen.query_one(AppFooter)
+    placed = next(p for p in footer.shown if p.key.description == description)
+    await pilot.click(footer, offset=(placed.x + placed.width // 2, 0))
+    return placed
 
 
 async def help_of(pilot: Pilot[None], everything: list[str] | None = None) -> list[str]:
-    """Help's lines of keys; `everything` gets the text of all its parts."""
-    await pilot.press("question_mark")
+    """Help's lines of keys, opened by a click on the footer's `?` (as Textual's footer
+    key runs its key on a mouse down); `everything` gets the text of all its parts."""
+    await click_key(pilot, pilot.app.screen, "Help")
     await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), what="help")
     keys = lines(pilot.app.screen.query_one("#help-keys", Static))
     if everything is not None:
@@ -183,6 +199,7 @@ async def test_the_app_opens_as_the_settings_say_and_help_footer_and_palette_fol
         keys = footer_keys(shown)
         assert keys[:2] == [("question_mark", "Help"), ("q", "Quit")], "help and quit first"
         assert ("m", "Set primary") in keys and ("p", "Set primary") not in keys
+        assert " m Set primary " in footer_line(shown.query_one(AppFooter)).text, "drawn remapped"
         assert "Press m to make it the primary" in plain(shown.query_one("#integration-body"))
 
         await go_to(pilot, shown, SENDGRID)
@@ -255,29 +272,42 @@ async def test_the_footer_shows_its_keys_on_an_empty_inbox(make_service: Service
         assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")]
 
 
-def shown_in_footer(screen: Widget) -> list[Widget]:
-    """The footer's keys that are displayed, left to right (the palette's key apart)."""
-    keys = [k for k in screen.query("FooterKey") if k.display]
-    return sorted(
-        (k for k in keys if not k.has_class("-command-palette")), key=lambda k: k.region.x
-    )
+def shown_in_footer(screen: Widget) -> list[Placed]:
+    """The footer's keys that are drawn, left to right (the palette's key apart)."""
+    return [p for p in screen.query_one(AppFooter).shown if not p.key.palette]
 
 
 def footer_fits_whole(screen: Widget, width: int) -> bool:
-    """The footer laid out `width` wide, each key shown inside it, left of the palette's
-    key, none overlapping (what a resize waits for: the footer recomposes then)."""
+    """The footer laid out `width` wide, with no key widgets, each key drawn inside it,
+    left of the palette's key docked right, none overlapping, each drawn in its cells as
+    Textual's footer key draws it (what a resize waits for: the footer redraws then)."""
     footer = screen.query_one(AppFooter)
-    palettes = [k for k in screen.query("FooterKey") if k.has_class("-command-palette")]
+    placed = footer.shown
+    palettes = [p for p in placed if p.key.palette]
     shown = shown_in_footer(screen)
     return (
         footer.region.width == width
+        and not footer.children
         and len(shown) > 2
         and len(palettes) == 1
-        and palettes[0].region.right <= footer.region.right
-        and all(footer.region.contains_region(k.region) for k in shown)
-        and all(k.region.right <= palettes[0].region.x for k in shown)
-        and all(a.region.right <= b.region.x for a, b in pairwise(shown))
+        and palettes[0].x + palettes[0].width == width
+        and all(p.x >= 0 and p.x + p.width <= width for p in shown)
+        and all(p.x + p.width <= palettes[0].x for p in shown)
+        and all(a.x + a.width <= b.x for a, b in pairwise(shown))
+        and all(footer_line(footer, p).text == key_text(p.key) for p in placed)
     )
+
+
+def key_text(key: Key) -> str:
+    """A key's cells as Textual's footer key draws them: ` k description `; the palette's
+    key compact after its border, padded right."""
+    if key.palette:
+        return (
+            f"\u258f{key.display} {key.description} "
+            if key.description
+            else f"\u258f{key.display} "
+        )
+    return f" {key.display} {key.description} " if key.description else key.display
 
 
 async def help_at_80_columns(pilot: Pilot[None], screen: InboxScreen) -> list[str]:

@@ -4,9 +4,10 @@ in another environment, typed; undone from History."""
 from __future__ import annotations
 
 import pytest
+from rich.segment import Segment
+from textual.color import Color
 from textual.coordinate import Coordinate
 from textual.pilot import Pilot
-from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from inboxdesk.tui.history.screen import HistoryScreen
@@ -14,6 +15,7 @@ from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.integrations.screen import IntegrationsScreen
 from inboxdesk.tui.integrations.table import IntegrationTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen, TypedConfirmScreen
+from inboxdesk.tui.widgets.app_footer import AppFooter, Placed
 from tests.client.faults import FaultTransport, connection_refused
 from tests.conftest import (
     INBOX,
@@ -94,18 +96,35 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
             await pilot.press("p")
             await settled(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
-        assert [r for r in transport.seen if r.method == "POST"] == []
-        await until(pilot, lambda: set_primary_key(screen).has_class("-disabled"))
+        footer = screen.query_one(AppFooter)
+        await until(pilot, lambda: not set_primary_key(screen).key.enabled, what="p greyed")
         greyed = set_primary_key(screen)
+        assert drawn_dim(footer, greyed) is True, "greyed as Textual greys a key: dim"
+        # Under the pointer a key is highlighted and its tooltip offered, as Textual's;
+        # a click on a greyed key does nothing (Textual rings the bell).
+        await pilot.hover(footer, offset=(greyed.x + 1, 0))
+        await until(pilot, lambda: footer.hovered == "set_primary", what="p under the pointer")
+        hover = footer.background_colors[1] + Color.parse(
+            app.get_css_variables()["block-hover-background"]
+        )
+        assert drawn_backgrounds(footer, greyed) == {hover.rich_color}
+        assert (
+            footer.tooltip
+            == "Make the highlighted email/sms integration the primary of its channel"
+        )
+        await pilot.click(footer, offset=(greyed.x + 1, 0))
+        await settled(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert [r for r in transport.seen if r.method == "POST"] == []
         await go_to(pilot, screen, MAILGUN)
         assert screen.check_action("set_primary", ()) is True
         await until(
-            pilot,
-            lambda: not set_primary_key(screen).has_class("-disabled"),
-            what="the footer offering p",
+            pilot, lambda: set_primary_key(screen).key.enabled, what="the footer offering p"
         )
-        # Turned on in place: the footer is not composed again for a key's state.
-        assert set_primary_key(screen) is greyed
+        # Turned on in place, in the same cells, drawn no longer dim: the footer has no
+        # key widgets to compose again.
+        assert set_primary_key(screen)[1:] == greyed[1:] and not footer.children
+        assert drawn_dim(footer, set_primary_key(screen)) is False
         assert "(the API key's own environment)" in plain(
             screen.query_one("#integration-body", Static)
         )
@@ -113,8 +132,10 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
         # `n` changes nothing.
         await answered_no(pilot, "p", service)
 
-        # `y`: the question names the demotion; both rows redrawn from the answer.
-        await pilot.press("p")
+        # `y`: the question names the demotion; both rows redrawn from the answer. Asked
+        # by a click on the footer's key, which runs it as its key does.
+        placed = set_primary_key(screen)
+        await pilot.click(footer, offset=(placed.x + placed.width - 1, 0))
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
         question = plain(app.screen.query_one("#question", Static))
         detail = plain(app.screen.query_one("#detail", Static))
@@ -170,9 +191,23 @@ async def test_set_primary_asked_where_it_applies_cancelled_confirmed_and_merged
     assert service.row("SELECT is_primary FROM integrations WHERE id = ?", MAILGUN)[0] == 0
 
 
-def set_primary_key(screen: IntegrationsScreen) -> Widget:
-    """The footer's key for set primary (greyed out with the class -disabled)."""
-    return next(k for k in screen.query("FooterKey") if "Set primary" in str(k.description))  # type: ignore[attr-defined]
+def set_primary_key(screen: IntegrationsScreen) -> Placed:
+    """The footer's key for set primary, where it is drawn."""
+    return next(p for p in screen.query_one(AppFooter).shown if p.key.action == "set_primary")
+
+
+def drawn_dim(footer: AppFooter, placed: Placed) -> bool | None:
+    """Whether each cell of a key is drawn dim (True), none is (False), or some are."""
+    dim = {bool(segment.style and segment.style.dim) for segment in drawn_cells(footer, placed)}
+    return dim.pop() if len(dim) == 1 else None
+
+
+def drawn_backgrounds(footer: AppFooter, placed: Placed) -> set[object]:
+    return {segment.style.bgcolor for segment in drawn_cells(footer, placed) if segment.style}
+
+
+def drawn_cells(footer: AppFooter, placed: Placed) -> list[Segment]:
+    return list(footer.render_line(0).crop(placed.x, placed.x + placed.width))
 
 
 def is_primary(service: Service, integration_id: str) -> bool:

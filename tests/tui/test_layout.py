@@ -9,10 +9,8 @@ alone, the height alone, and back and forth at once, ending just below the break
 
 from __future__ import annotations
 
-from textual.widget import Widget
-
 from inboxdesk.tui.screens.service_screen import ServiceScreen
-from inboxdesk.tui.widgets.app_footer import fitting, key_width
+from inboxdesk.tui.widgets.app_footer import Key, fitting, key_width
 
 # A footer's keys in rank order as (cells, the palette's key?): help and quit, the marks,
 # then wider and narrower keys mixed, the palette's key among them as composed.
@@ -55,24 +53,18 @@ def test_the_footer_shows_the_palettes_key_then_by_rank_each_key_that_still_fits
     assert fitting(KEYS, palette - 1) == [7], "narrower than the palette's key, it alone"
 
 
-class Key(Widget):
-    """What `key_width` reads of one of Textual's footer keys (FooterKey is private)."""
-
-    def __init__(self, key_display: str, description: str, classes: str = "") -> None:
-        super().__init__(classes=classes)
-        self.key_display = key_display
-        self.description = description
+def key(display: str, description: str, palette: bool = False) -> Key:
+    return Key("k", display, description, "do", True, "", palette)
 
 
 def test_a_keys_cells_are_its_key_and_description_padded_the_palettes_its_border() -> None:
-    """As Textual's CSS pads them; tests/tui/test_snapshots.py checks these widths
-    against Textual's keys as laid out."""
-    assert key_width(Key("r", "Read")) == 1 + 4 + 3  # " r " then "Read "
-    assert key_width(Key("^g", "Go to 通知")) == 2 + 10 + 3  # 通知 takes four cells
-    assert key_width(Key("space", "")) == 5
-    palette = "-command-palette"
-    assert key_width(Key("^p", "", palette)) == 2 + 2  # its border and a space
-    assert key_width(Key("^p", "palette", palette)) == 2 + 7 + 3
+    """As Textual's footer key CSS pads them; tests/tui/test_snapshots.py checks the
+    footer draws each key in these cells (the snapshots, as Textual's keys drew them)."""
+    assert key_width(key("r", "Read")) == 1 + 4 + 3  # " r " then "Read "
+    assert key_width(key("^g", "Go to 通知")) == 2 + 10 + 3  # 通知 takes four cells
+    assert key_width(key("space", "")) == 5
+    assert key_width(key("^p", "", palette=True)) == 2 + 2  # its border and a space
+    assert key_width(key("^p", "palette", palette=True)) == 2 + 7 + 3
 
 
 def test_a_view_is_narrow_below_120_columns_and_wide_from_120() -> None:

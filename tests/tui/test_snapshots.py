@@ -23,7 +23,6 @@ from syrupy.assertion import SnapshotAssertion
 from textual.events import Resize
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.inbox.screen import InboxScreen
@@ -39,6 +38,7 @@ from tests.tui.test_help_and_palette import (
     footer_fits_whole,
     footer_keys,
     help_at_80_columns,
+    key_text,
     shown_in_footer,
 )
 from tests.tui.test_inbox import header
@@ -100,7 +100,7 @@ async def laid_out_at(pilot: Pilot[None], screen: Screen[object], width: int, he
     """The view fills the terminal: its size, its breakpoint class, its footer's row."""
 
     def fits() -> bool:
-        footers = [footer.region for footer in screen.query(Footer)]
+        footers = [footer.region for footer in screen.query(AppFooter)]
         return (
             screen.outer_size == (width, height)
             and [(f.width, f.bottom) for f in footers] == [(width, height)]
@@ -116,26 +116,25 @@ def footer_by_rank_and_full(screen: InboxScreen, width: int, help_lines: list[st
     shown = shown_in_footer(screen)
     assert footer_fits_whole(screen, width), width
     footer = screen.query_one(AppFooter)
-    palette = next(k for k in screen.query("FooterKey") if k.has_class("-command-palette"))
-    labels = [str(k.key) for k in shown]  # type: ignore[attr-defined]
+    palette = next(p for p in footer.shown if p.key.palette)
+    labels = [p.key.key for p in shown]
     # By rank: help and quit, the marks, the filter, go to and undo come first.
     assert labels[:7] == ["question_mark", "q", "r", "u", "slash", "ctrl+g", "z"], labels
     if width >= 100:
         assert "space" in labels, labels
     if width >= 120:
         assert "p" in labels and "2" in labels, labels
-    # Each key's cells as the footer reckons them (it makes only those that fit, that
-    # wide) are the cells Textual draws it in; the palette's key, not given a width, is
-    # laid out in its reckoned cells too.
-    assert all(key_width(k) == cell_len(k.render().plain) for k in shown), width  # type: ignore[union-attr]
-    assert all(key_width(k) == k.outer_size.width for k in [*shown, palette])
-    descriptions = [str(k.description) for k in shown]  # type: ignore[attr-defined]
+    # Each key is drawn in the cells the footer reckons for it (footer_fits_whole reads
+    # its text there), the keys left of the palette's side by side from the left edge.
+    assert all(p.width == key_width(p.key) == cell_len(key_text(p.key)) for p in footer.shown)
+    assert [p.x for p in shown] == [sum(p.width for p in shown[:n]) for n in range(len(shown))]
+    descriptions = [p.key.description for p in shown]
     offered = [b for _, b, _, _ in screen.active_bindings.values() if b.show]
     left_out = [b for b in offered if b.description not in descriptions]
     hidden = [b.description for b in left_out]
     assert hidden, f"the inbox has more keys than {width} columns"
     # Full: none of the keys left out would have fit in the room left.
-    room = palette.region.x - footer.region.x - sum(k.outer_size.width for k in shown)
+    room = palette.x - sum(p.width for p in shown)
     cells = [len(app.get_key_display(b)) + len(b.description) + 3 for b in left_out]
     assert all(c > room for c in cells), (room, hidden)
     # Help lists every key of the view, whatever the width (read at 80 columns).
@@ -157,7 +156,7 @@ async def footer_whole(pilot: Pilot[None], screen: InboxScreen, width: int, heig
     )
     await settled(pilot)
     assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")], width
-    assert all(k.region.right <= width for k in shown_in_footer(screen)[:2]), f"? q at {width}"
+    assert all(p.x + p.width <= width for p in shown_in_footer(screen)[:2]), f"? q at {width}"
 
 
 async def integrations_fit(
@@ -188,9 +187,9 @@ async def integrations_fit(
     cells = [str(table.get_cell(key, "environment")) for key in table.rows]
     assert set(cells) == {"Staging", "Other"} and cells[0] == "Staging"
     assert sum(c.get_render_width(table) for c in table.columns.values()) <= table.size.width
-    keys = list(screen.query("FooterKey"))
-    assert [getattr(k, "key", "") for k in keys[:2]] == ["question_mark", "q"]
-    assert all(k.region.right <= width for k in keys[:2]), "? and q fit"
+    keys = shown_in_footer(screen)
+    assert [p.key.key for p in keys[:2]] == ["question_mark", "q"]
+    assert all(p.x + p.width <= width for p in keys[:2]), "? and q fit"
 
 
 @pytest.mark.slow

@@ -3,27 +3,26 @@
 Textual's footer lists keys left to right and cuts what does not fit, mid-label
 ("o Open lin"). This footer ranks the keys (help and quit, then `RANK`, then the
 view's keys in the order it declares them, wherever the keymap put them) and shows,
-in that order, each key that still fits whole beside the palette's key; the others
-are not made at all (a key widget costs start-up time), and the help screen lists
-every key.
+in that order, each key that still fits whole beside the palette's key; the help
+screen lists every key. It draws them itself, one widget with no children: a widget
+per key (Textual's `FooterKey`) costs start-up time, and every restyle, layout and
+message broadcast walks each.
 """
 
 from __future__ import annotations
 
-from rich.cells import cell_len
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.events import Resize
-from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Footer
+from typing import ClassVar, NamedTuple
 
-from inboxdesk.private_apis import (
-    footer_ready,
-    mark_footer_ready,
-    set_footer_key_enabled,
-    start_key_as_footer,
-)
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from textual.binding import Binding
+from textual.events import MouseDown, MouseMove
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.style import Style
+from textual.widget import Widget
 
 PINNED = ("help", "app.help", "quit", "app.quit")
 # Binding ids a support agent needs most, first: the declared order groups keys by kind
@@ -67,70 +66,209 @@ def footer_order(screen: Screen[object]) -> dict[str, int]:
     }
 
 
-class AppFooter(Footer):
+class Key(NamedTuple):
+    """One key the footer offers, as Textual's footer would make a key widget of it."""
+
+    key: str  # the binding's key, e.g. "question_mark"
+    display: str  # as drawn: the keymap's key as `App.get_key_display` spells it
+    description: str
+    action: str
+    enabled: bool
+    tooltip: str
+    palette: bool = False  # the command palette's key, docked right
+
+
+class Placed(NamedTuple):
+    """A key drawn in the footer: its first cell from the footer's left, and its cells."""
+
+    key: Key
+    x: int
+    width: int
+
+
+class AppFooter(Widget):
+    """The keys drawn by the footer itself, one widget with no children: a key widget
+    costs start-up time, every restyle and layout walks it and every Pilot press posts
+    to it. Each key is drawn in the cells, colours and text styles of Textual's
+    `FooterKey` (its CSS, restated here as component classes), and a click runs it as a
+    click on Textual's does."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "app-footer--item",
+        "app-footer--hover",
+        "app-footer--disabled",
+        "app-footer--key",
+        "app-footer--description",
+        "app-footer--palette-border",
+    }
+    # Textual's Footer and FooterKey rules, a key's own rules as the components.
+    DEFAULT_CSS = """
+    AppFooter {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        .app-footer--item {
+            background: $footer-item-background;
+        }
+        .app-footer--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+        .app-footer--disabled {
+            text-style: dim;
+        }
+        .app-footer--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .app-footer--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .app-footer--palette-border {
+            color: $foreground 20%;
+        }
+    }
+    """
+
+    # Every key offered, in rank order, the palette's last; empty until the screen's
+    # bindings are first ready. A key turning on or off redraws the line, no layout.
+    keys: reactive[tuple[Key, ...]] = reactive((), layout=False)
+    # The action of the key under the pointer, highlighted as Textual's `FooterKey:hover`.
+    hovered: reactive[str | None] = reactive(None, layout=False)
+
     def __init__(self) -> None:
         super().__init__()
-        # The keys the footer last composed: what it shows.
-        self._shown: tuple[tuple[str, str, bool, str], ...] | None = None
-        # Each key of that compose as (cells, the palette's key?), and those shown.
-        self._keys: list[tuple[int, bool]] = []
-        self._chosen: list[int] = []
+        self._placed: tuple[tuple[tuple[Key, ...], int], tuple[Placed, ...]] | None = None
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """Recompose only when the keys to show change: bindings are updated after every
-        focus and state change, and each recompose restyles the keys and lays the screen
-        out again. Textual runs one recompose for every request made before it starts,
-        and the keys it reads are those of that moment. A key that only turns on or off
-        (the inbox's row keys once its first row is highlighted, set primary from row to
-        row) is changed in place: it keeps its width."""
-        mark_footer_ready(self)
+        """Bindings are updated after every focus and state change: the line is drawn
+        again only when what it shows changed (the reactive compares)."""
         if not (screen.app.app_focus and self.is_attached and screen is self.screen):
-            return  # as Textual's footer: it recomposes when the app has focus again
-        shown = _shown_keys(screen)
-        if shown == self._shown:
-            return
-        if self._shown is not None and _without_enabled(shown) == _without_enabled(self._shown):
-            self._shown = shown
-            enabled = {(key, description): on for key, description, on, _ in shown}
-            for key in self.children:
-                if not key.has_class("-command-palette"):
-                    on = enabled.get((getattr(key, "key", ""), getattr(key, "description", "")))
-                    set_footer_key_enabled(key, on is not False)
-            return
-        self.refresh(recompose=True)
+            return  # as Textual's footer: it shows the keys when the app has focus again
+        self.keys = offered_keys(screen)
 
-    def compose(self) -> ComposeResult:
-        # Footer composes nothing until the screen's bindings are ready: only then
-        # does a compose show these keys.
-        self._shown = _shown_keys(self.screen) if footer_ready(self) else None
-        order = footer_order(self.screen)
-        # Stable: keys of other owners (the focused widget's) keep their places.
-        keys = sorted(
-            super().compose(), key=lambda key: order.get(getattr(key, "action", ""), len(order))
+    @property
+    def shown(self) -> tuple[Placed, ...]:
+        """The keys drawn at the footer's width, left to right, the palette's last."""
+        return self.placed(self.size.width)
+
+    def placed(self, width: int) -> tuple[Placed, ...]:
+        """The keys that fit whole in `width` cells, where each is drawn."""
+        if self._placed is not None and self._placed[0] == (self.keys, width):
+            return self._placed[1]
+        keys = self.keys
+        widths = [key_width(key) for key in keys]
+        chosen = fitting([(w, key.palette) for w, key in zip(widths, keys, strict=True)], width)
+        placed: list[Placed] = []
+        x = 0
+        for n in chosen:
+            if keys[n].palette:  # docked right
+                placed.append(Placed(keys[n], max(0, width - widths[n]), widths[n]))
+            else:
+                placed.append(Placed(keys[n], x, widths[n]))
+                x += widths[n]
+        placed.sort(key=lambda p: p.x)
+        self._placed = ((keys, width), tuple(placed))
+        return self._placed[1]
+
+    def key_at(self, x: int) -> Key | None:
+        """The key drawn in the cell `x` cells from the footer's left."""
+        return next((p.key for p in self.shown if p.x <= x < p.x + p.width), None)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.visual_style
+        # The footer's own cells: its background alone, as Textual's footer leaves them.
+        blank = RichStyle.from_color(bgcolor=self.background_colors[1].rich_color)
+        segments: list[Segment] = []
+        x = 0
+        for placed in self.shown:
+            if placed.x > x:
+                segments.append(Segment(" " * (placed.x - x), blank))
+            segments.extend(self._drawn(placed.key, base))
+            x = placed.x + placed.width
+        return Strip(segments).adjust_cell_length(width, blank)
+
+    def _drawn(self, key: Key, base: Style) -> list[Segment]:
+        """One key as Textual's `FooterKey.render` draws it: ` k ` then `description `;
+        the palette's key compact, after its left border, and padded right."""
+        own = base + self._part(
+            "app-footer--hover" if key.action == self.hovered else "app-footer--item"
         )
-        self._keys = [(key_width(k), k.has_class("-command-palette")) for k in keys]
-        # Docked across the screen: before its first layout, the app's width is its own.
-        self._chosen = fitting(self._keys, self.size.width or self.app.size.width)
-        # Only the keys that fit are made at all: the inbox has twice as many keys as
-        # 120 columns show.
-        for n in self._chosen:
-            start_key_as_footer(keys[n], self)  # not restyled twice once mounted
-            yield keys[n]
+        if not key.enabled:
+            own += self._part("app-footer--disabled")
+        key_style = (own + self._part("app-footer--key")).rich_style
+        description_style = (own + self._part("app-footer--description")).rich_style
+        if not key.palette:
+            if not key.description:
+                return [Segment(key.display, key_style)]
+            return [
+                Segment(f" {key.display} ", key_style),
+                Segment(f"{key.description} ", description_style),
+            ]
+        inner = Style(background=own.background)
+        # The border's colour is laid over the footer's background, not the key's.
+        border_color = (
+            base.background + self.get_component_styles("app-footer--palette-border").color
+        )
+        drawn = [
+            Segment("\u258f", (inner + Style(foreground=border_color)).rich_style),
+            Segment(key.display, key_style),
+        ]
+        if key.description:
+            drawn.append(Segment(f" {key.description}", description_style))
+        return [*drawn, Segment(" ", inner.rich_style)]
 
-    def on_resize(self, event: Resize) -> None:
-        if self._keys and fitting(self._keys, event.size.width) != self._chosen:
-            self.refresh(recompose=True)
+    def _part(self, name: str) -> Style:
+        """A component class's own rules (not its parents'), colours kept translucent so
+        that they are laid over what is under them as Textual lays a widget's."""
+        styles = self.get_component_styles(name)
+        return Style(
+            styles.background if styles.has_rule("background") else None,
+            styles.color if styles.has_rule("color") else None,
+        ) + Style.from_rich_style(styles.text_style)
+
+    def watch_hovered(self, hovered: str | None) -> None:
+        key = next((p.key for p in self.shown if p.key.action == hovered), None)
+        self.tooltip = key.tooltip if key is not None and key.tooltip else None
+        self.styles.pointer = "default" if key is None else "pointer"
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        key = self.key_at(event.x)
+        self.hovered = None if key is None else key.action
+
+    def on_leave(self) -> None:
+        self.hovered = None
+
+    def on_mouse_down(self, event: MouseDown) -> None:
+        """As a click on Textual's key: the key pressed, or the bell when it is off."""
+        key = self.key_at(event.x)
+        if key is None:
+            return
+        if key.enabled:
+            self.app.simulate_key(key.key)
+        else:
+            self.app.bell()
 
 
-def key_width(key: Widget) -> int:
-    """The cells one of Textual's footer keys takes, as its CSS pads it: ` k ` then
-    `description `; the palette's key (compact, docked right) has a border and a space
-    instead. tests/tui/test_snapshots.py checks it against laid-out keys."""
-    display = cell_len(str(getattr(key, "key_display", "")))
-    description = cell_len(str(getattr(key, "description", "")))
-    palette = key.has_class("-command-palette")
+def key_width(key: Key) -> int:
+    """The cells a key takes, as Textual's `FooterKey` CSS pads it: ` k ` then
+    `description `; the palette's key (compact, docked right) a border and a space
+    instead."""
+    display = cell_len(key.display)
+    description = cell_len(key.description)
     if not description:
-        return display + (2 if palette else 0)
+        return display + (2 if key.palette else 0)
     return display + description + 3
 
 
@@ -146,15 +284,36 @@ def fitting(keys: list[tuple[int, bool]], width: int) -> list[int]:
     return chosen
 
 
-def _shown_keys(screen: Screen[object]) -> tuple[tuple[str, str, bool, str], ...]:
-    return tuple(
-        (binding.key, binding.description, enabled, tooltip)
-        for _, binding, enabled, tooltip in screen.active_bindings.values()
-        if binding.show
-    )
-
-
-def _without_enabled(
-    keys: tuple[tuple[str, str, bool, str], ...],
-) -> tuple[tuple[str, str, str], ...]:
-    return tuple((key, description, tooltip) for key, description, _, tooltip in keys)
+def offered_keys(screen: Screen[object]) -> tuple[Key, ...]:
+    """The keys Textual's footer would make for the screen's bindings (one per action,
+    the first bound), in rank order, then the command palette's."""
+    app = screen.app
+    bindings = screen.active_bindings
+    first: dict[str, Key] = {}
+    for _, binding, enabled, tooltip in bindings.values():
+        if binding.show and binding.action not in first:
+            first[binding.action] = Key(
+                binding.key,
+                app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                enabled,
+                tooltip,
+            )
+    order = footer_order(screen)
+    # Stable: keys of other owners (the focused widget's) keep their places.
+    keys = sorted(first.values(), key=lambda key: order.get(key.action, len(order)))
+    if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in bindings:
+        _, binding, enabled, _ = bindings[app.COMMAND_PALETTE_BINDING]
+        keys.append(
+            Key(
+                binding.key,
+                app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                enabled,
+                binding.tooltip or binding.description,
+                palette=True,
+            )
+        )
+    return tuple(keys)
