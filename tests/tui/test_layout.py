@@ -1,5 +1,6 @@
 """The footer's rule at every width, fast: which keys a footer of a given width shows
-(`fitting`) and the cells each takes (`key_width`).
+(`fitting`) and the cells each takes (`key_width`); and its drawing, the same as
+Textual's own footer draws the same keys.
 
 Through Pilot, one app resized across the sizes of tests/tui/test_snapshots.py checks
 the rule on real layouts: each key drawn in the cells `key_width` gives it, the inbox's
@@ -9,8 +10,17 @@ alone, the height alone, and back and forth at once, ending just below the break
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+
 from inboxdesk.tui.screens.service_screen import ServiceScreen
-from inboxdesk.tui.widgets.app_footer import Key, fitting, key_width
+from inboxdesk.tui.widgets.app_footer import AppFooter, Key, fitting, key_width
+from tests.waiting import until
 
 # A footer's keys in rank order as (cells, the palette's key?): help and quit, the marks,
 # then wider and narrower keys mixed, the palette's key among them as composed.
@@ -80,3 +90,59 @@ def test_a_view_is_narrow_below_120_columns_and_wide_from_120() -> None:
         "-wide",
     ]
     assert not screen.has_class("-narrow", "-wide")
+
+
+class Keys(Screen[None]):
+    """Keys that all fit, as declared (the footer's order when none is ranked): one with
+    a tooltip, one whose description is wide, one greyed out."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "read", "Read", tooltip="Mark it read"),
+        Binding("ctrl+g", "go", "Go to 通知"),
+        Binding("x", "off", "Off"),
+    ]
+
+    def __init__(self, footer: Widget) -> None:
+        super().__init__()
+        self.footer = footer
+
+    def compose(self) -> ComposeResult:
+        yield self.footer
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "off" else True
+
+
+class Drawn(App[None]):
+    def __init__(self, footer: Widget) -> None:
+        super().__init__()
+        self.footer = footer
+
+    def on_mount(self) -> None:
+        self.push_screen(Keys(self.footer))
+
+
+async def test_the_footer_draws_its_keys_as_textuals_footer_does() -> None:
+    """Cell for cell and style for style, as Textual's footer with a widget per key
+    draws the same keys: in two themes, a greyed key dim, the palette's key docked
+    right, and the key under the pointer highlighted (tests/tui/test_snapshots.py: the
+    app's views, drawn as before)."""
+    ours = await pictures_of(AppFooter())
+    assert ours[2] != ours[1], "the key under the pointer is not highlighted"
+    assert ours == await pictures_of(Footer())
+
+
+async def pictures_of(footer: Widget) -> list[str]:
+    """The screen drawn in a dark theme, a light one, then with the pointer over `r`."""
+    app = Drawn(footer)
+    pictures = []
+    async with app.run_test(size=(60, 3)) as pilot:
+        await until(pilot, lambda: "Off" in app.export_screenshot(), what="the keys")
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            await pilot.wait_for_scheduled_animations()
+            pictures.append(app.export_screenshot(simplify=True))
+        await pilot.hover(type(footer), offset=(1, 0))
+        await pilot.wait_for_scheduled_animations()
+        pictures.append(app.export_screenshot(simplify=True))
+    return pictures
