@@ -257,7 +257,7 @@ def _with_json_values() -> dict[str, Any]:
 
 
 async def test_the_footer_shows_its_keys_on_an_empty_inbox(make_service: ServiceFactory) -> None:
-    """The footer composes once the bindings are ready, even when they never change (on
+    """The footer shows its keys once the bindings are ready, even when they never change (on
     a problem screen too: tests/tui/test_app.py, test_invalid_key_at_start_shows_what_to_do)."""
     fixture = copy.deepcopy(read_fixture(EXAMPLE))
     fixture["environments"][0]["subscribers"].append({"subscriberId": "nobody-writes"})
@@ -268,7 +268,7 @@ async def test_the_footer_shows_its_keys_on_an_empty_inbox(make_service: Service
         screen = app.screen
         assert isinstance(screen, InboxScreen)
         await until(pilot, lambda: screen.feed.answered, what="the empty first page")
-        await until(pilot, lambda: bool(footer_keys(screen)), what="the empty inbox's footer")
+        await until(pilot, lambda: len(footer_keys(screen)) > 1, what="the empty inbox's footer")
         assert footer_keys(screen)[:2] == [("question_mark", "Help"), ("q", "Quit")]
 
 

@@ -4,8 +4,8 @@ Textual lays a mode's screen out again whenever the mode is switched to, even at
 size it was last laid out at: a view's screen is laid out then only when its size
 changed or a layout was asked for while it was hidden (`lays_out_when_needed`).
 
-Textual restyles the whole screen (every widget, and each of a table's or a footer
-key's component classes) whenever a screen resumes: twice when a view's mode is first
+Textual restyles the whole screen (every widget, and each of a table's or the footer's
+component classes) whenever a screen resumes: twice when a view's mode is first
 entered (the mode's start, then the switch), once on every later switch and every
 pushed question. The screen was styled as it mounted, and a change of a widget's
 classes or state restyles that widget at once, shown or not; what a suspended screen

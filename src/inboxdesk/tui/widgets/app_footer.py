@@ -11,6 +11,7 @@ message broadcast walks each.
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar, NamedTuple
 
 from rich.cells import cell_len
@@ -44,8 +45,12 @@ RANK = (
 
 def declared_order(screen: Screen[object]) -> dict[str, int]:
     """Help and quit, then each action of the screen in the order its classes declare it."""
+    return _declared_order(type(screen))
+
+
+def _declared_order(screen_class: type[Screen[object]]) -> dict[str, int]:
     order = {action: n for n, action in enumerate(PINNED)}
-    for owner in type(screen).__mro__:
+    for owner in screen_class.__mro__:
         for binding in getattr(owner, "BINDINGS", []):
             if isinstance(binding, Binding):
                 order.setdefault(binding.action, len(order))
@@ -54,9 +59,15 @@ def declared_order(screen: Screen[object]) -> dict[str, int]:
 
 def footer_order(screen: Screen[object]) -> dict[str, int]:
     """Help and quit, then the ranked ids' actions, then the rest as declared."""
-    declared = declared_order(screen)
+    return _footer_order(type(screen))
+
+
+@functools.cache
+def _footer_order(screen_class: type[Screen[object]]) -> dict[str, int]:
+    # Per class: the footer asks on every change of the bindings.
+    declared = _declared_order(screen_class)
     ranked: dict[str, int] = {}
-    for owner in type(screen).__mro__:
+    for owner in screen_class.__mro__:
         for binding in getattr(owner, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.id in RANK:
                 ranked.setdefault(binding.action, len(PINNED) + RANK.index(binding.id))
@@ -102,7 +113,8 @@ class AppFooter(Widget):
         "app-footer--description",
         "app-footer--palette-border",
     }
-    # Textual's Footer and FooterKey rules, a key's own rules as the components.
+    # Textual's Footer rules, then its FooterKey's as components: a key's background
+    # (under the pointer, another), greyed, its key and description, the palette's border.
     DEFAULT_CSS = """
     AppFooter {
         dock: bottom;
@@ -138,7 +150,7 @@ class AppFooter(Widget):
     # bindings are first ready. A key turning on or off redraws the line, no layout.
     keys: reactive[tuple[Key, ...]] = reactive((), layout=False)
     # The action of the key under the pointer, highlighted as Textual's `FooterKey:hover`.
-    hovered: reactive[str | None] = reactive(None, layout=False)
+    hovered: reactive[str | None] = reactive(None, layout=False, init=False)
 
     def __init__(self) -> None:
         super().__init__()
@@ -190,25 +202,26 @@ class AppFooter(Widget):
         base = self.visual_style
         # The footer's own cells: its background alone, as Textual's footer leaves them.
         blank = RichStyle.from_color(bgcolor=self.background_colors[1].rich_color)
+        parts = {name: self._part(name) for name in self.COMPONENT_CLASSES}
         segments: list[Segment] = []
         x = 0
         for placed in self.shown:
             if placed.x > x:
                 segments.append(Segment(" " * (placed.x - x), blank))
-            segments.extend(self._drawn(placed.key, base))
+            segments.extend(self._drawn(placed.key, base, parts))
             x = placed.x + placed.width
         return Strip(segments).adjust_cell_length(width, blank)
 
-    def _drawn(self, key: Key, base: Style) -> list[Segment]:
+    def _drawn(self, key: Key, base: Style, parts: dict[str, Style]) -> list[Segment]:
         """One key as Textual's `FooterKey.render` draws it: ` k ` then `description `;
         the palette's key compact, after its left border, and padded right."""
-        own = base + self._part(
-            "app-footer--hover" if key.action == self.hovered else "app-footer--item"
+        own = (
+            base + parts["app-footer--hover" if key.action == self.hovered else "app-footer--item"]
         )
         if not key.enabled:
-            own += self._part("app-footer--disabled")
-        key_style = (own + self._part("app-footer--key")).rich_style
-        description_style = (own + self._part("app-footer--description")).rich_style
+            own += parts["app-footer--disabled"]
+        key_style = (own + parts["app-footer--key"]).rich_style
+        description_style = (own + parts["app-footer--description"]).rich_style
         if not key.palette:
             if not key.description:
                 return [Segment(key.display, key_style)]
@@ -218,11 +231,10 @@ class AppFooter(Widget):
             ]
         inner = Style(background=own.background)
         # The border's colour is laid over the footer's background, not the key's.
-        border_color = (
-            base.background + self.get_component_styles("app-footer--palette-border").color
-        )
+        border_color = self.get_component_styles("app-footer--palette-border").color
+        border = Style(foreground=base.background + border_color)
         drawn = [
-            Segment("\u258f", (inner + Style(foreground=border_color)).rich_style),
+            Segment("\u258f", (inner + border).rich_style),
             Segment(key.display, key_style),
         ]
         if key.description:
