@@ -131,7 +131,7 @@ class InboxScreen(ServiceScreen):
         self._first_page = first_page
         if _has_rows(first_page):
             # Shown as the screen mounts (`_adopt`): the footer's first keys are those of a
-            # list with rows, not turned on one by one (a restyle each) just after.
+            # list with rows, not turned on one by one (a redraw each) just after.
             self.set_reactive(InboxScreen.has_rows, True)
         # The listing shown: replaced whole by each open; answers of an older one dropped.
         self._generation = 0

@@ -154,7 +154,8 @@ class AppFooter(Widget):
 
     def __init__(self) -> None:
         super().__init__()
-        self._placed: tuple[tuple[tuple[Key, ...], int], tuple[Placed, ...]] | None = None
+        # The keys last placed, the width, and where each key fitting went.
+        self._placed: tuple[tuple[Key, ...], int, tuple[Placed, ...]] | None = None
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -176,9 +177,9 @@ class AppFooter(Widget):
 
     def placed(self, width: int) -> tuple[Placed, ...]:
         """The keys that fit whole in `width` cells, where each is drawn."""
-        if self._placed is not None and self._placed[0] == (self.keys, width):
-            return self._placed[1]
         keys = self.keys
+        if self._placed is not None and self._placed[0] is keys and self._placed[1] == width:
+            return self._placed[2]
         widths = [key_width(key) for key in keys]
         chosen = fitting([(w, key.palette) for w, key in zip(widths, keys, strict=True)], width)
         placed: list[Placed] = []
@@ -190,8 +191,8 @@ class AppFooter(Widget):
                 placed.append(Placed(keys[n], x, widths[n]))
                 x += widths[n]
         placed.sort(key=lambda p: p.x)
-        self._placed = ((keys, width), tuple(placed))
-        return self._placed[1]
+        self._placed = (keys, width, tuple(placed))
+        return self._placed[2]
 
     def key_at(self, x: int) -> Key | None:
         """The key drawn in the cell `x` cells from the footer's left."""
