@@ -142,13 +142,13 @@ def footer_by_rank_and_full(screen: InboxScreen, width: int, help_lines: list[st
 
 
 async def resized(pilot: Pilot[None], screen: InboxScreen, width: int, height: int) -> None:
-    """Resize and wait for the inbox laid out there, its footer recomposed to fit."""
+    """Resize and wait for the inbox laid out there, its footer drawn to fit."""
     await pilot.resize_terminal(width, height)
     await footer_whole(pilot, screen, width, height)
 
 
 async def footer_whole(pilot: Pilot[None], screen: InboxScreen, width: int, height: int) -> None:
-    """The inbox laid out at the terminal's size, its footer recomposed to fit; ? and q
+    """The inbox laid out at the terminal's size, its footer drawn to fit; ? and q
     first, and in it."""
     await laid_out_at(pilot, screen, width, height)
     await until(
