@@ -31,16 +31,26 @@ PROVIDERS = {
 }
 
 
-def _detail(at: datetime, status: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {"createdAt": iso(at), "status": status, "detail": text, **extra}
+def _detail(at: datetime | str, status: str, text: str, **extra: Any) -> dict[str, Any]:
+    """A detail at `at` (or at that time already in the service's form)."""
+    created = at if isinstance(at, str) else iso(at)
+    return {"createdAt": created, "status": status, "detail": text, **extra}
 
 
-def _sent(channel: str, at: datetime, rng: random.Random) -> list[dict[str, Any]]:
-    """The normal path: created, then sent with the provider's answer."""
-    details = [_detail(at, "Pending", "Message created")]
+def _sent(
+    channel: str, at: datetime, rng: random.Random, created: str | None = None
+) -> list[dict[str, Any]]:
+    """The normal path: created, then sent with the provider's answer. `created`: `at`
+    in the service's form, when the caller has it (formatting a time is most of this)."""
+    created = created or iso(at)
+    details = [_detail(created, "Pending", "Message created")]
     provider = PROVIDERS.get(channel)
-    answer = {"id": f"{provider or 'novu'}-{rng.getrandbits(40):010x}", "date": iso(at)}
-    extra = {"raw": json.dumps(answer), "providerId": provider} if provider else {}
+    drawn = rng.getrandbits(40)  # drawn for every channel: the draws after stay as they were
+    extra = {}
+    if provider:
+        # As json.dumps writes the answer: its id and date hold nothing JSON escapes.
+        raw = f'{{"id": "{provider}-{drawn:010x}", "date": "{created}"}}'
+        extra = {"raw": raw, "providerId": provider}
     details.append(_detail(at + timedelta(seconds=1), "Success", "Message sent", **extra))
     return details
 
@@ -56,7 +66,8 @@ def _job(channel: str, status: str, details: list[dict[str, Any]]) -> dict[str, 
 def notification_for(message: dict[str, Any]) -> dict[str, Any]:
     """The notification a demo message belongs to, its one job as the message went."""
     rng = rng_for(f"notification:{message['_id']}")
-    at = datetime.fromisoformat(message["createdAt"].replace("Z", "+00:00"))
+    created = message["createdAt"]
+    at = datetime.fromisoformat(created)
     channel = message.get("channel", "in_app")
     if message.get("status") == "error" and channel != "in_app":
         # An in-app message with an error is still in the inbox; elsewhere it was not sent.
@@ -67,12 +78,12 @@ def notification_for(message: dict[str, Any]) -> dict[str, Any]:
             else "Message content could not be generated"
         )
         details = [
-            _detail(at, "Pending", "Message created"),
+            _detail(created, "Pending", "Message created"),
             _detail(at + timedelta(seconds=1), "Failed", text, raw=json.dumps(failure)),
         ]
         job = _job(channel, "failed", details)
     else:
-        details = _sent(channel, at, rng)
+        details = _sent(channel, at, rng, created)
         if channel == "in_app" and message.get("seen"):
             details.append(_detail(at + timedelta(minutes=5), "Success", "Message seen"))
         if channel == "in_app" and message.get("read"):

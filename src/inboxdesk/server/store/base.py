@@ -13,7 +13,18 @@ from datetime import UTC, datetime
 
 def iso(at: datetime) -> str:
     """ISO 8601 UTC with milliseconds and `Z`, as the service writes every time."""
-    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    u = at.astimezone(UTC)
+    # What `isoformat(timespec="milliseconds")` writes, in a third less time (an f-string
+    # is as slow as isoformat): the demo formats some 20,000 times at each start.
+    return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (  # noqa: UP031
+        u.year,
+        u.month,
+        u.day,
+        u.hour,
+        u.minute,
+        u.second,
+        u.microsecond // 1000,
+    )
 
 
 def utc_now() -> str:
