@@ -24,3 +24,18 @@ def collector_paused() -> Iterator[None]:
         gc.freeze()
         if was_on:
             gc.enable()
+
+
+@contextmanager
+def collector_off() -> Iterator[None]:
+    """No collection while the block runs, for work that builds many objects and no
+    cycles (the demo's data, a fixture's rows): each pass of the collector walks them
+    all again. The collector is then as it was; nothing is frozen, so what the block
+    built is freed as usual once dropped."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()

@@ -12,6 +12,7 @@ rows alone: a deep page walks index entries only, never documents.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -90,6 +91,13 @@ class StagedNotification:
     jobs: list[tuple[dict[str, Any], list[dict[str, Any]]]] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=1024)
+def _json_list(values: tuple[Any, ...]) -> str:
+    """A short list as JSON: a fixture's notifications share a few step lists and
+    context sets, each encoded once (json.dumps costs more than its small output)."""
+    return json.dumps(list(values))
+
+
 def _marks(values: Sequence[Any]) -> str:
     return ", ".join("?" * len(values))
 
@@ -108,8 +116,8 @@ class ActivityStore(Database):
                     doc["transactionId"],
                     doc["createdAt"],
                     doc.get("severity") or "none",
-                    json.dumps(doc.get("channels") or []),
-                    json.dumps(sorted(doc.get("contextKeys") or [])),
+                    _json_list(tuple(doc.get("channels") or ())),
+                    _json_list(tuple(sorted(doc.get("contextKeys") or ()))),
                     json.dumps(doc),
                 )
             )
