@@ -1,8 +1,6 @@
 """The activity feed (`GET /v1/notifications`) and one notification with its jobs and
 execution details (`GET /v1/notifications/{id}`), scoped to the key's environment."""
 
-from __future__ import annotations
-
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 

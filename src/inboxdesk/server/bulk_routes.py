@@ -4,8 +4,6 @@ channel's messages of the subscriber in the environment, filtered by the optiona
 `tags` (a string array, `{or}` or `{and: [{or}]}`), `data` (a string holding a JSON
 object) and `contextKeys` (any of them)."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from fastapi import APIRouter, Request

@@ -3,8 +3,6 @@ and bulk seen, with production's filters (read as production reads them: a boole
 true only as the text `true`) and its words. Off (`ServerSettings.v2_inbox`), the
 service answers 404 there as an older deployment does."""
 
-from __future__ import annotations
-
 import json
 from datetime import UTC, datetime
 from typing import Annotated, Any

@@ -2,8 +2,6 @@
 ones, or several workflows' at once, all or nothing; each for one context when the
 service keeps preferences per context (`contexts`), else for none whatever is asked."""
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any
 

@@ -1,7 +1,5 @@
 """The HTTP endpoints: both operations and the listings production serves."""
 
-from __future__ import annotations
-
 import asyncio
 import base64
 import binascii

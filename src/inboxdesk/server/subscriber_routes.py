@@ -1,8 +1,6 @@
 """A subscriber's own data: `PATCH /v2/subscribers/{id}` and the v1 credentials
 operations, refused and answered as production's."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from fastapi import APIRouter, Request, Response

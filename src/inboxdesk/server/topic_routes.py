@@ -2,8 +2,6 @@
 its query read as production's DTO reads it (acting.md 4.1): the query's refusals
 (422) first, then an unknown subscriber (404), then both cursors at once (400)."""
 
-from __future__ import annotations
-
 import math
 
 from fastapi import APIRouter, Request

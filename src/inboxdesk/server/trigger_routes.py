@@ -6,8 +6,6 @@ worker does the rest (server/worker/), so a repeated transactionId is answered
 `processed` and then dropped, as production's worker drops it.
 """
 
-from __future__ import annotations
-
 import asyncio
 import json
 import re
