@@ -218,6 +218,15 @@ def frames_when_looked_at() -> None:
     share_parsed_css()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def demos_shared(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The demo fixtures that tests build (`demo_at`) are built once for the run's
+    workers, beside the demo's templates."""
+    from tests.templates import run_folder, share_demos_in
+
+    share_demos_in(run_folder(tmp_path_factory) / "demo-templates")
+
+
 @pytest.fixture(scope="session")
 def spare_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("spare")
