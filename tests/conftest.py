@@ -11,7 +11,6 @@ from itertools import count, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import httpx
 import pytest
 
 from inboxdesk.private_apis import draw_headless_frames_when_looked_at, share_parsed_css
@@ -20,6 +19,8 @@ from inboxdesk.private_apis import draw_headless_frames_when_looked_at, share_pa
 # imported by the fixtures (the service's modules cost the controller 0.9 CPU-s; each
 # worker imports them anyway, for its tests).
 if TYPE_CHECKING:
+    import httpx
+
     from inboxdesk.server.runner import ServiceThread
     from inboxdesk.server.store import Store
     from tests.shared_service import SharedService
@@ -45,31 +46,6 @@ JOE_MESSAGES = [jane_message(100 + n) for n in range(3)]
 OTHER_ENV_MESSAGES = [jane_message(300 + n) for n in range(2)]
 
 
-class KeptConnections(httpx.BaseTransport):
-    """The process's pool of loopback connections, lent to every test's client: closing
-    a client leaves its connections for the next one (a new connection cost the service
-    and the client 2 ms, more than most requests). A connection idle for a second is not
-    lent again, well before the service's own keep-alive (5 s) ends it."""
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        return _kept_pool().handle_request(request)
-
-    def close(self) -> None:
-        pass  # the pool outlives each client
-
-
-@functools.cache
-def _kept_pool() -> httpx.HTTPTransport:
-    from tests.client.faults import LOOPBACK_TLS
-
-    return httpx.HTTPTransport(
-        verify=LOOPBACK_TLS,
-        limits=httpx.Limits(
-            max_connections=None, max_keepalive_connections=32, keepalive_expiry=1.0
-        ),
-    )
-
-
 @dataclass
 class Service:
     url: str
@@ -78,6 +54,10 @@ class Service:
     db_path: Path
 
     def http(self, key: str | None = STAGING_KEY) -> httpx.Client:
+        import httpx
+
+        from tests.shared_service import KeptConnections
+
         headers = {"Authorization": f"ApiKey {key}"} if key else {}
         return httpx.Client(
             base_url=self.url, headers=headers, timeout=30, transport=KeptConnections()
@@ -113,6 +93,28 @@ def fuzz_examples(share: int) -> int:
 
 OWN_SERVICE = "own_service"
 SLOW = "slow"
+
+
+def _rewritten_modules_read_whole() -> None:
+    """pytest reads each rewritten module's cached code (the tests', and those of the
+    plugins' packages: hypothesis, anyio) with `marshal.load` on the open file, which
+    reads it a few bytes at a time through Python calls: 0.2 CPU-s of a worker's start
+    for the 165 test modules alone, against 0.03 for the same bytes read at once. Its
+    rewriting module's `marshal` becomes one whose `load` reads the rest of the file
+    first; pytest's checks of the cache (magic, flags, mtime, size) are untouched. This
+    file is loaded before any test module: all but the plugins' own 35 are read so."""
+    import marshal
+    from types import SimpleNamespace
+
+    from _pytest.assertion import rewrite
+
+    if getattr(rewrite, "marshal", None) is marshal:
+        rewrite.marshal = SimpleNamespace(
+            load=lambda file: marshal.loads(file.read()), dumps=marshal.dumps
+        )
+
+
+_rewritten_modules_read_whole()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -162,6 +164,16 @@ def in_memory_folder() -> str | None:
     return SHARED_MEMORY if os.access(SHARED_MEMORY, os.W_OK | os.X_OK) else None
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the imports and the collection built (every module, 1,581 items: some 175,000
+    tracked objects) lives to the end: frozen, no full pass walks it again. A full pass
+    first would cost more than it finds (0.13 CPU-s for a few dozen objects). An app
+    unfreezes what it finds frozen as it ends (tui/collector.py): this spares the
+    passes until a worker's first app (the server and client tests' full passes took
+    a third less)."""
+    gc.freeze()
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """No collection once the tests are done. An xdist worker that has not ended 5 s
     after it was told to stop sends itself SIGINT (execnet's shutdown); on a loaded
@@ -205,6 +217,15 @@ def frames_when_looked_at() -> None:
     CSS parsed once: parsing it anew cost each app's start some 30 ms of its 400."""
     draw_headless_frames_when_looked_at()
     share_parsed_css()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def demos_shared(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The demo fixtures that tests build (`demo_at`) are built once for the run's
+    workers, beside the demo's templates."""
+    from tests.templates import run_folder, share_demos_in
+
+    share_demos_in(run_folder(tmp_path_factory) / "demo-templates")
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -27,14 +26,14 @@ NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
 SIZE = (150, 40)
 
 
-@functools.cache
 def demo_at_now() -> dict[str, Any]:
     """The demo's data as of NOW, made once (never change it): loading it into a
     template takes seconds, and one template then serves every app test on the demo,
-    and the service's tests of the demo's stories, made as of the same time."""
-    from inboxdesk.server.demo import demo_fixture
+    and the service's tests of the demo's stories, made as of the same time. It is the
+    run's one demo at that time (`demo_at`), not a second one built in this process."""
+    from tests.templates import demo_at
 
-    return demo_fixture(NOW)
+    return demo_at(NOW)
 
 
 def app_for(

@@ -15,11 +15,10 @@ pytest tests/tui/test_snapshots.py --snapshot-update
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import pytest
-from pytest_textual_snapshot import SVGImageExtension
 from rich.cells import cell_len
-from syrupy.assertion import SnapshotAssertion
 from textual.events import Resize
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -43,6 +42,9 @@ from tests.tui.test_help_and_palette import (
 )
 from tests.tui.test_inbox import header
 from tests.tui.test_inbox import opened as opened_rows
+
+if TYPE_CHECKING:
+    from syrupy.assertion import SnapshotAssertion
 
 # Walked in this order, each reached by a resize from the one before: within the narrow
 # breakpoint wider and taller, across it, then narrower within the wide one.
@@ -83,6 +85,9 @@ async def walked(
 
     await app.run_async(headless=True, size=size, auto_pilot=auto_pilot)
     assert drawn, "the walk drew nothing"
+    # Imported by the one worker that compares: it brings Jinja (0.04 CPU-s a process).
+    from pytest_textual_snapshot import SVGImageExtension
+
     pictures = snapshot.use_extension(SVGImageExtension)
     for name, svg in drawn.items():
         assert pictures(name=name) == svg, f"{name} drawn otherwise than its snapshot"
