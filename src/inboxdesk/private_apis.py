@@ -308,6 +308,7 @@ def find_handlers_once_per_class() -> None:
     if _textual_get_dispatch_methods:
         return
     _textual_get_dispatch_methods.append(MessagePump._get_dispatch_methods)
+    _dispatch_methods.__wrapped__ = MessagePump._get_dispatch_methods  # type: ignore[attr-defined]
     MessagePump._get_dispatch_methods = _dispatch_methods  # type: ignore[method-assign,assignment]
 
 
