@@ -67,7 +67,6 @@ from __future__ import annotations
 import functools
 import sys
 import types
-import weakref
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -327,18 +326,19 @@ _textual_get_dispatch_methods: list[Any] = []
 # (method, selectors), and its handler by name (`_on_x`, else `on_x`) unless decorated.
 _Handlers = tuple[type, tuple[tuple[Any, Any], ...], Any]
 
-# Per pump class, the plan of each (handler name, message class): its classes that
-# handle that message, in MRO order. Weak: a class made at run time can go.
-_plans: weakref.WeakKeyDictionary[type, dict[tuple[str, type], tuple[_Handlers, ...]]] = (
-    weakref.WeakKeyDictionary()
-)
+# The attribute of a pump class, in its own `__dict__`, that holds the plan of each
+# (handler name, message class): its classes that handle that message, in MRO order.
+# Kept on the class, a plan goes with it (a plan holds the class: a weak mapping from
+# the class would never let it go).
+_PLANS = "_inboxdesk_handler_plans"
 
 
 def _dispatch_methods(pump: Any, method_name: str, message: Any) -> Iterable[tuple[type, Any]]:
     pump_class = type(pump)
-    by_message = _plans.get(pump_class)
+    by_message = pump_class.__dict__.get(_PLANS)
     if by_message is None:
-        by_message = _plans[pump_class] = {}
+        by_message = {}
+        setattr(pump_class, _PLANS, by_message)
     key = (method_name, type(message))
     plan = by_message.get(key)
     if plan is None:
