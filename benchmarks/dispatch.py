@@ -37,7 +37,7 @@ class Forty(App):
 
     def compose(self):
         with Vertical():
-            for row in range(6):
+            for row in range(7):
                 with Horizontal():
                     yield Label(f"label {row}")
                     yield Static(f"static {row}")
