@@ -4,13 +4,16 @@ libraries: each test fails, naming the library, when an upgrade changes one."""
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterator
 
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
 from inboxdesk.private_apis import (
     app_crash,
+    count_parameters_from_code,
     draw_frame,
+    find_handlers_once_per_class,
     header_parts_title_in_place,
     lays_out_once,
     lays_out_when_needed,
@@ -254,3 +257,169 @@ async def test_textual_lays_a_screen_out_again_after_sizing_its_widgets() -> Non
     assert await layouts_of(Plain(), 3) == (2, False), "Textual no longer lays out twice"
     assert await layouts_of(Once(), 3) == (1, False), "laid out again for nothing"
     assert await layouts_of(Once(), 9) == (2, True), "a scrollbar came: laid out again"
+
+
+def test_textual_walks_every_class_for_a_message_s_handlers_as_the_plan_does() -> None:
+    """Textual looks for a message's handlers in each class of the pump's MRO, its `@on`
+    handlers first, then `_on_x`, else `on_x`, and stops before a class once the default
+    is prevented: the plan `find_handlers_once_per_class` makes per class finds the same
+    handlers, in the same order, for every handler of Textual's and the app's classes."""
+    import functools
+
+    from textual import events
+    from textual.message import Message
+    from textual.message_pump import MessagePump
+
+    import inboxdesk.tui.app  # noqa: F401  (installs the plans; the app's classes too)
+
+    source = inspect.getsource(inspect.unwrap(MessagePump._get_dispatch_methods))
+    for part in (
+        'cls.__dict__.get("_decorated_handlers")',
+        'cls.__dict__.get(f"_{method_name}") or cls.__dict__.get(',
+        "if message._no_default_action:\n                break",
+        'not getattr(method, "_textual_on", None)',
+    ):
+        assert part in source, f"MessagePump._get_dispatch_methods changed: {part!r}"
+    textual_walk = inspect.unwrap(MessagePump._get_dispatch_methods)
+    assert textual_walk is not MessagePump._get_dispatch_methods, "the plans are not installed"
+    find_handlers_once_per_class()  # once is enough: Textual's stays the one wrapped
+    assert inspect.unwrap(MessagePump._get_dispatch_methods) is textual_walk
+
+    def subclasses(cls: type) -> set[type]:
+        return {cls}.union(*(subclasses(sub) for sub in cls.__subclasses__()))
+
+    @functools.cache
+    def message(message_class: type[Message], prevented: bool) -> Message:
+        message = object.__new__(message_class)
+        message._no_default_action = prevented
+        message._sender = None
+        return message
+
+    messages = {m.handler_name: m for m in subclasses(Message) if "handler_name" in vars(m)}
+    compared = 0
+    for pump_class in subclasses(MessagePump):
+        pump = object.__new__(pump_class)
+        names = {name.lstrip("_") for cls in pump_class.__mro__ for name in vars(cls)}
+        handled = [messages[name] for name in names if name in messages]
+        handled += [events.Idle, events.Callback, events.Key, events.Mount]
+        for message_class in handled:
+            for prevented in (False, True):
+                sent = message(message_class, prevented)
+                name = message_class.handler_name
+                planned = list(pump._get_dispatch_methods(name, sent))
+                assert planned == list(textual_walk(pump, name, sent)), (pump_class, name)
+                compared += bool(planned)
+    assert compared > 500, "too few handlers compared"
+
+
+async def test_found_handlers_follow_prevent_default_selectors_and_classes_made_later() -> None:
+    """Handlers found from a plan per class, as a user's app sees them: a subclass's
+    handler that prevents the default stops its bases' handlers for that message only; an
+    `@on` handler with a selector runs for the matching widget alone, once; a class made
+    at run time, after its base has handled the message, gets its own handlers too."""
+    from textual import on
+    from textual.message import Message
+    from textual.widgets import Button
+
+    find_handlers_once_per_class()
+    seen: list[str] = []
+
+    class Ping(Message):
+        def __init__(self, prevent: bool) -> None:
+            super().__init__()
+            self.prevent = prevent
+
+    class Base(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Button("yes", id="yes")
+            yield Button("no", id="no")
+
+        def on_ping(self, message: Ping) -> None:
+            seen.append("base")
+
+        @on(Button.Pressed, "#yes")
+        def yes(self) -> None:
+            seen.append("yes")
+
+    class Child(Base):
+        def on_ping(self, message: Ping) -> None:
+            seen.append("child")
+            message.prevent_default(message.prevent)
+
+    async with Base().run_test() as pilot:
+        pilot.app.post_message(Ping(prevent=False))
+        await pilot.click("#no")
+        await pilot.click("#yes")
+        await pilot.pause()
+    assert seen == ["base", "yes"]
+
+    seen.clear()
+    late = type("Late", (Child,), {"on_ping": lambda app, message: seen.append("late")})
+    for app_class in (Child, late):
+        async with app_class().run_test() as pilot:
+            pilot.app.post_message(Ping(prevent=True))
+            await pilot.pause()
+            pilot.app.post_message(Ping(prevent=False))
+            await pilot.click("#yes")
+            await pilot.pause()
+    # Each class's handler runs, the subclass's first, until one prevents the default.
+    as_child = ["child", "child", "base", "yes"]
+    as_late = ["late", "child", "late", "child", "base", "yes"]
+    assert seen == [*as_child, *as_late]
+
+
+def test_textual_counts_a_callback_s_parameters_as_signature_does() -> None:
+    """Textual calls a callback back with as many arguments as it takes, counted once per
+    function by `inspect.signature`; `count_parameters_from_code` counts a plain function
+    from its code, the same, and leaves any other callable to Textual."""
+    import functools
+
+    import textual._callback
+    from textual._callback import count_parameters
+
+    source = inspect.getsource(textual._callback)
+    assert "return len(signature(func).parameters)" in source, "_count_parameters changed"
+    assert "param_count = _count_parameters(" in source, "count_parameters counts otherwise"
+    assert "func._param_count = param_count" in source, "counts no longer kept per function"
+    count_parameters_from_code()
+    count_parameters_from_code()  # once is enough
+
+    def closure(a: int) -> object:
+        return lambda: a
+
+    def every_kind(a: int, /, b: int, *args: int, c: int = 1, **kw: int) -> None: ...
+
+    async def coroutine(a: int, b: int = 2) -> None: ...
+
+    def generator(*, a: int) -> Iterator[int]:
+        yield a
+
+    @functools.wraps(every_kind)
+    def wrapped(*args: int, **kw: int) -> None: ...
+
+    def signed(a: int, b: int) -> None: ...
+
+    signed.__signature__ = inspect.Signature()  # type: ignore[attr-defined]
+
+    class Callable:
+        def __call__(self, a: int) -> None: ...
+
+        def method(self, a: int, b: int) -> None: ...
+
+        def bound_to_args(*args: int) -> None: ...
+
+        @classmethod
+        def of_class(cls, a: int) -> None: ...
+
+    functions = [
+        closure(1), closure, every_kind, coroutine, generator, wrapped, signed, Callable(),
+        Callable().method, Callable().bound_to_args, Callable.of_class, Callable().of_class,
+        functools.partial(Callable().method, 1), functools.partial(every_kind, 1),
+        lambda *a, **k: None,
+    ]  # fmt: skip
+    for function in functions:
+        expected = len(inspect.signature(function).parameters)
+        assert textual._callback._count_parameters(function) == expected, function
+    # What `call_later` hands Textual: a new partial of the callback, counted through it.
+    assert count_parameters(functools.partial(closure(1))) == 0
+    assert count_parameters(functools.partial(Callable().method, 1)) == 1

@@ -42,6 +42,14 @@ library changes one of them, so that an upgrade says where to look.
   inbox's 400 ms start. The tests' apps share what was parsed from the same CSS
   with the same variables (`share_parsed_css`); an app of the command line starts
   once per process and parses as Textual does.
+- Textual finds a message's handlers (`MessagePump._get_dispatch_methods`) by walking
+  the pump's and the message's MROs for every message: some 12 µs of each, an idle
+  event or a callback to every widget included. The app finds them from a plan made
+  once per pump class, handler name and message class (`find_handlers_once_per_class`).
+- Textual counts a callback's parameters with `inspect.signature`
+  (`textual._callback._count_parameters`, some 17 µs), once per callable it is given,
+  and `call_later` gives it a new partial each time. The app counts a plain function's,
+  or a method's, from its code (`count_parameters_from_code`).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -50,6 +58,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import types
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -260,3 +269,159 @@ _textual_parse_rules: list[Any] = []
 
 # Textual's own `Compositor.render_update`, once replaced.
 _textual_render_update: list[Any] = []
+
+
+def find_handlers_once_per_class() -> None:
+    """From now on a message pump finds the handlers of a message (Textual's
+    `MessagePump._get_dispatch_methods`) from a plan made once per pump class, handler
+    name and message class, in place of walking both classes' MROs for every message: the
+    same handlers, in the same order, each bound anew, with `prevent_default` honoured
+    before each class as Textual does and `@on` selectors matched against each message.
+    A class's handlers are read when it first receives that message, so a handler must
+    be set on a class before then, as Textual's metaclass and class bodies do (a class
+    made at run time is a class of its own)."""
+    from textual.message_pump import MessagePump
+
+    if _textual_get_dispatch_methods:
+        return
+    _textual_get_dispatch_methods.append(MessagePump._get_dispatch_methods)
+    _dispatch_methods.__wrapped__ = MessagePump._get_dispatch_methods  # type: ignore[attr-defined]
+    MessagePump._get_dispatch_methods = _dispatch_methods  # type: ignore[method-assign,assignment]
+
+
+# Textual's own `MessagePump._get_dispatch_methods`, once replaced.
+_textual_get_dispatch_methods: list[Any] = []
+
+# One class's handlers of a message: the class, its `@on` handlers of that message
+# (method, selectors), and its handler by name (`_on_x`, else `on_x`) unless decorated.
+_Handlers = tuple[type, tuple[tuple[Any, Any], ...], Any]
+
+# The attribute of a pump class, in its own `__dict__`, that holds the plan of each
+# (handler name, message class): its classes that handle that message, in MRO order.
+# Kept on the class, a plan goes with it (a plan holds the class: a weak mapping from
+# the class would never let it go).
+_PLANS = "_inboxdesk_handler_plans"
+
+
+def _dispatch_methods(pump: Any, method_name: str, message: Any) -> Iterable[tuple[type, Any]]:
+    pump_class = type(pump)
+    by_message = pump_class.__dict__.get(_PLANS)
+    if by_message is None:
+        by_message = {}
+        setattr(pump_class, _PLANS, by_message)
+    key = (method_name, type(message))
+    plan = by_message.get(key)
+    if plan is None:
+        plan = by_message[key] = _plan(pump_class, method_name, type(message))
+    if not plan:
+        return ()
+    if len(plan) == 1 and not plan[0][1]:
+        # One handler by name: bound now, as Textual's generator would at its first step.
+        if message._no_default_action:
+            return ()
+        cls, _, method = plan[0]
+        return ((cls, method.__get__(pump, cls)),)
+    return _bound(pump, plan, message)
+
+
+def _plan(pump_class: type, method_name: str, message_class: type) -> tuple[_Handlers, ...]:
+    """What Textual's `_get_dispatch_methods` finds in the classes, before any message."""
+    from textual.message import Message
+
+    message_mro = [type_ for type_ in message_class.__mro__ if issubclass(type_, Message)]
+    plan: list[_Handlers] = []
+    for cls in pump_class.__mro__:
+        decorated_handlers = cls.__dict__.get("_decorated_handlers")
+        decorated: list[tuple[Any, Any]] = []
+        if decorated_handlers:
+            for message_type in message_mro:
+                decorated.extend(decorated_handlers.get(message_type, []))
+        method = cls.__dict__.get(f"_{method_name}") or cls.__dict__.get(method_name)
+        if method is not None and getattr(method, "_textual_on", None):
+            method = None  # decorated: called as such, never by its name
+        if decorated or method is not None:
+            plan.append((cls, tuple(decorated), method))
+    return tuple(plan)
+
+
+def _bound(pump: Any, plan: tuple[_Handlers, ...], message: Any) -> Iterator[tuple[type, Any]]:
+    """Textual's walk over the planned classes: a handler that prevents the default stops
+    the classes after its own; an `@on` handler is called once, where its selectors match."""
+    methods_dispatched: set[Any] = set()
+    for cls, decorated, named in plan:
+        if message._no_default_action:
+            break
+        for method, selectors in decorated:
+            if method in methods_dispatched:
+                continue
+            if not selectors:
+                yield cls, method.__get__(pump, cls)
+                methods_dispatched.add(method)
+            else:
+                if not message._sender:
+                    continue
+                from textual._on import OnNoWidget
+                from textual.css.match import match
+                from textual.widget import Widget
+
+                for attribute, selector in selectors.items():
+                    node = getattr(message, attribute)
+                    if node is None:
+                        break
+                    if not isinstance(node, Widget):
+                        raise OnNoWidget(
+                            f"on decorator can't match against {attribute!r} as it is not a widget."
+                        )
+                    if not match(selector, node):
+                        break
+                else:
+                    yield cls, method.__get__(pump, cls)
+                    methods_dispatched.add(method)
+        if named is not None:
+            yield cls, named.__get__(pump, cls)
+
+
+def count_parameters_from_code() -> None:
+    """From now on Textual counts the parameters of a plain function or of a method bound
+    to one, before it calls it back (`textual._callback._count_parameters`), from its
+    code: what `inspect.signature` finds for a function that names no other signature
+    (no `__wrapped__`, `__signature__` or the like: nothing in its `__dict__`), in a
+    microsecond in place of some 17. Textual keeps a count on the callable it was given,
+    and `call_later` gives it a new partial each time: each callback was counted anew
+    (a pause's callback to every widget, a scroll, a focus, a mount)."""
+    from inspect import CO_VARARGS, CO_VARKEYWORDS
+
+    import textual._callback
+
+    if _textual_count_parameters:
+        return
+    count = textual._callback._count_parameters
+    _textual_count_parameters.append(count)
+
+    def plain(func: Any) -> bool:
+        return type(func) is types.FunctionType and not func.__dict__
+
+    def in_code(code: types.CodeType) -> int:
+        flags = code.co_flags
+        return (
+            code.co_argcount  # positional-only ones included
+            + code.co_kwonlyargcount
+            + bool(flags & CO_VARARGS)
+            + bool(flags & CO_VARKEYWORDS)
+        )
+
+    def from_code(func: Any) -> int:
+        if plain(func):
+            return in_code(func.__code__)
+        if type(func) is types.MethodType and plain(func.__func__):
+            code = func.__func__.__code__
+            if code.co_argcount:
+                return in_code(code) - 1  # the first, bound
+        return int(count(func))
+
+    from_code.__wrapped__ = count  # type: ignore[attr-defined]
+    textual._callback._count_parameters = from_code
+
+
+# Textual's own `textual._callback._count_parameters`, once replaced.
+_textual_count_parameters: list[Any] = []

@@ -32,7 +32,12 @@ from inboxdesk.config.connect import plain_http_warning
 from inboxdesk.config.keys import read_only_reason
 from inboxdesk.core.inbox import loading as loader
 from inboxdesk.models import Subscriber
-from inboxdesk.private_apis import lays_out_once, lays_out_when_needed
+from inboxdesk.private_apis import (
+    count_parameters_from_code,
+    find_handlers_once_per_class,
+    lays_out_once,
+    lays_out_when_needed,
+)
 from inboxdesk.text import clip, safe
 from inboxdesk.tui.appearance import apply_appearance
 from inboxdesk.tui.collector import Collector
@@ -62,6 +67,10 @@ if TYPE_CHECKING:
     from inboxdesk.scope import Scope
     from inboxdesk.tui.subscriber.keys import OpenSubscriberView
     from inboxdesk.writes import Event, Outbox, WriteStore
+
+# Textual's handlers found once per class, a callback's parameters counted from its code.
+find_handlers_once_per_class()
+count_parameters_from_code()
 
 # The help, picker, confirmation and integrations screens, and the palette's commands,
 # are imported when first opened: the first inbox page needs none of them.
