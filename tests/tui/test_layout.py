@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
@@ -146,3 +147,50 @@ async def pictures_of(footer: Widget) -> list[str]:
         await pilot.wait_for_scheduled_animations()
         pictures.append(app.export_screenshot(simplify=True))
     return pictures
+
+
+class Moving(Screen[None]):
+    """Two keys; the first comes and goes, moving the second under a still pointer."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "first", "First"),
+        Binding("d", "last", "Last", tooltip="The last"),
+    ]
+    first_on = reactive(True, bindings=True)
+
+    def compose(self) -> ComposeResult:
+        yield AppFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.first_on if action == "first" else True
+
+
+class Moves(App[None]):
+    def on_mount(self) -> None:
+        self.push_screen(Moving())
+
+
+async def test_the_key_under_a_still_pointer_is_highlighted_when_the_keys_move() -> None:
+    """The footer highlights, and gives the tooltip of, the key under the pointer as the
+    keys are now: when the bindings change under a pointer that did not move, the key
+    that moved away is no longer highlighted, and the key that came is."""
+    app = Moves()
+    async with app.run_test(size=(60, 3)) as pilot:
+        footer = app.screen.query_one(AppFooter)
+        screen = app.screen
+        assert isinstance(screen, Moving)
+        await until(pilot, lambda: len(footer.shown) == 3, what="first, last and the palette")
+        last = next(p for p in footer.shown if p.key.action == "last")
+        await pilot.hover(AppFooter, offset=(last.x + 1, 0))
+        await until(pilot, lambda: footer.hovered == "last", what="last highlighted")
+        assert footer.tooltip == "The last"
+        screen.first_on = False  # `last` moves left, from under the pointer
+        await until(pilot, lambda: len(footer.shown) == 2, what="the first key gone")
+        assert footer.key_at(last.x + 1) is None
+        assert (footer.hovered, footer.tooltip) == (None, None)
+        assert footer.styles.pointer == "default"
+        await pilot.hover(AppFooter, offset=(1, 0))
+        await until(pilot, lambda: footer.hovered == "last", what="last highlighted")
+        screen.first_on = True  # `first` comes back under the pointer
+        await until(pilot, lambda: len(footer.shown) == 3, what="the first key back")
+        assert (footer.hovered, footer.tooltip) == ("first", None)

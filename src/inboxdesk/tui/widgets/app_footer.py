@@ -156,6 +156,9 @@ class AppFooter(Widget):
         super().__init__()
         # The keys last placed, the width, and where each key fitting went.
         self._placed: tuple[tuple[Key, ...], int, tuple[Placed, ...]] | None = None
+        # The cell under the pointer while it is over the footer: keys that move under a
+        # still pointer (the bindings changed, a resize) are highlighted as it is now.
+        self._pointer: int | None = None
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -251,17 +254,29 @@ class AppFooter(Widget):
             styles.color if styles.has_rule("color") else None,
         ) + Style.from_rich_style(styles.text_style)
 
-    def watch_hovered(self, hovered: str | None) -> None:
-        key = next((p.key for p in self.shown if p.key.action == hovered), None)
-        self.tooltip = key.tooltip if key is not None and key.tooltip else None
-        self.styles.pointer = "default" if key is None else "pointer"
+    def watch_keys(self) -> None:
+        self._point_at(self._pointer)
+
+    def on_resize(self) -> None:
+        self._point_at(self._pointer)
 
     def on_mouse_move(self, event: MouseMove) -> None:
-        key = self.key_at(event.x)
-        self.hovered = None if key is None else key.action
+        self._pointer = event.x
+        self._point_at(event.x)
 
     def on_leave(self) -> None:
-        self.hovered = None
+        self._pointer = None
+        self._point_at(None)
+
+    def _point_at(self, x: int | None) -> None:
+        """The key in cell `x` highlighted, its tooltip and the hand pointer shown."""
+        key = None if x is None else self.key_at(x)
+        self.hovered = None if key is None else key.action
+        tooltip = key.tooltip if key is not None and key.tooltip else None
+        if self.tooltip != tooltip:  # each set updates the tooltip shown
+            self.tooltip = tooltip
+        if self.styles.pointer != ("default" if key is None else "pointer"):
+            self.styles.pointer = "default" if key is None else "pointer"
 
     def on_mouse_down(self, event: MouseDown) -> None:
         """As a click on Textual's key: the key pressed, or the bell when it is off."""
