@@ -101,3 +101,33 @@ def test_the_demo_seeded_unchecked_stores_the_rows_a_checked_load_stores(
     assert len(drawn.pairs) == 6
     for one, other in zip(checked_loaded, unchecked_loaded, strict=True):
         assert all(map(drawn.same, astuple(one), astuple(other)))
+
+
+def test_a_load_leaves_the_collector_as_it_found_it_even_when_it_fails(tmp_path: Path) -> None:
+    """The collector makes no pass while a fixture loads; then it is as it was: on again
+    after a load refused half-way, and still off when the app's start-up had turned it
+    off (tui/collector.py)."""
+    import gc
+
+    from inboxdesk.gc_paused import collector_off
+    from inboxdesk.server.fixtures import FixtureError
+
+    store = Store(tmp_path / "refused.db")
+    was_on = gc.isenabled()
+    try:
+        refused = {"environments": [{"name": "Development", "subscribers": "not a list"}]}
+        for on in (True, False):
+            (gc.enable if on else gc.disable)()
+            try:
+                load_fixture(store, refused)
+            except FixtureError:
+                pass
+            else:
+                raise AssertionError("the fixture was not refused")
+            assert gc.isenabled() is on
+            with collector_off():
+                assert not gc.isenabled()
+            assert gc.isenabled() is on
+    finally:
+        (gc.enable if was_on else gc.disable)()
+        store.close()
