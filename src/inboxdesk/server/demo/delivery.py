@@ -45,12 +45,8 @@ def _sent(
     created = created or iso(at)
     details = [_detail(created, "Pending", "Message created")]
     provider = PROVIDERS.get(channel)
-    drawn = rng.getrandbits(40)  # drawn for every channel: the draws after stay as they were
-    extra = {}
-    if provider:
-        # As json.dumps writes the answer: its id and date hold nothing JSON escapes.
-        raw = f'{{"id": "{provider}-{drawn:010x}", "date": "{created}"}}'
-        extra = {"raw": raw, "providerId": provider}
+    answer = {"id": f"{provider or 'novu'}-{rng.getrandbits(40):010x}", "date": created}
+    extra = {"raw": json.dumps(answer), "providerId": provider} if provider else {}
     details.append(_detail(at + timedelta(seconds=1), "Success", "Message sent", **extra))
     return details
 

@@ -75,17 +75,6 @@ def subscribers(
     return out
 
 
-# Per workflow (its title and body): the values they name, in the order drawn.
-_PAYLOAD_KEYS: dict[tuple[str, str], tuple[str, ...]] = {}
-
-
-def _payload_keys(title: str, body: str, values: dict[str, Any]) -> tuple[str, ...]:
-    keys = _PAYLOAD_KEYS.get((title, body))
-    if keys is None:
-        keys = _PAYLOAD_KEYS[title, body] = tuple(k for k in values if k in body or k in title)
-    return keys
-
-
 def message(
     rng: random.Random,
     now: datetime,
@@ -114,12 +103,10 @@ def message(
     text = body_t.format(**values)
     read = rng.random() < 0.45
     seen = read or rng.random() < 0.5
-    # The three ids share their time: it is turned into hex once.
-    stamp = f"{int(at.timestamp()) & 0xFFFFFFFF:08x}"
     message: dict[str, Any] = {
-        "_id": f"{stamp}{rng.getrandbits(64):016x}",
-        "_notificationId": f"{stamp}{rng.getrandbits(64):016x}",
-        "_messageTemplateId": f"{stamp}{rng.getrandbits(64):016x}",
+        "_id": hex_id(rng, at),
+        "_notificationId": hex_id(rng, at),
+        "_messageTemplateId": hex_id(rng, at),
         "subscriberId": sid,
         "workflow": name,
         "createdAt": iso(at),
@@ -129,7 +116,7 @@ def message(
         "read": read,
         "seen": seen,
         "title": title,
-        "payload": {k: values[k] for k in _payload_keys(title_t, body_t, values)},
+        "payload": {k: v for k, v in values.items() if k in body_t or k in title_t},
         "contextKeys": [f"tenant:acme-{rng.choice(['eu', 'us'])}", f"project:{values['project']}"],
         "status": "sent",
         "cta": {},
