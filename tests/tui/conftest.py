@@ -11,12 +11,14 @@ from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widgets import DataTable, Input
 
 from inboxdesk.client import ClientOptions, InboxClient, RetryPolicy
 from inboxdesk.config import Settings
 from inboxdesk.tui.app import InboxdeskApp, make_app
 from inboxdesk.tui.command_line import CommandLine, run_line
+from inboxdesk.tui.widgets.app_footer import AppFooter, Placed
 from inboxdesk.writes import WriteStore
 from tests.client.faults import FaultTransport
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
@@ -229,3 +231,9 @@ async def ran(pilot: Pilot[None], text: str) -> None:
 
     app.call_later(run)
     await until(pilot, lambda: bool(done), what=f"{text} run")
+
+
+def footer_line(footer: AppFooter, placed: Placed | None = None) -> Strip:
+    """The footer's line as drawn, or the cells of one key drawn in it."""
+    line = footer.render_line(0)
+    return line if placed is None else line.crop(placed.x, placed.x + placed.width)

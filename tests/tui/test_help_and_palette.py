@@ -22,7 +22,6 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 
@@ -51,6 +50,7 @@ from tests.tui.conftest import (
     SIZE,
     Notices,
     app_for,
+    footer_line,
     plain,
     settled,
     until,
@@ -69,12 +69,6 @@ def lines(static: Widget) -> list[str]:
 def footer_keys(screen: Widget) -> list[tuple[str, str]]:
     """(key, description) of each key the footer draws, left to right, the palette's last."""
     return [(p.key.key, p.key.description) for p in screen.query_one(AppFooter).shown]
-
-
-def footer_line(footer: AppFooter, placed: Placed | None = None) -> Strip:
-    """The footer's line as drawn, or the cells of one key drawn in it."""
-    line = footer.render_line(0)
-    return line if placed is None else line.crop(placed.x, placed.x + placed.width)
 
 
 async def click_key(pilot: Pilot[None], screen: Screen[object], description: str) -> Placed:

@@ -4,7 +4,6 @@ in another environment, typed; undone from History."""
 from __future__ import annotations
 
 import pytest
-from rich.segment import Segment
 from textual.color import Color
 from textual.coordinate import Coordinate
 from textual.pilot import Pilot
@@ -32,6 +31,7 @@ from tests.tui.conftest import (
     Notices,
     answered_no,
     app_for,
+    footer_line,
     plain,
     settled,
     until,
@@ -198,16 +198,12 @@ def set_primary_key(screen: IntegrationsScreen) -> Placed:
 
 def drawn_dim(footer: AppFooter, placed: Placed) -> bool | None:
     """Whether each cell of a key is drawn dim (True), none is (False), or some are."""
-    dim = {bool(segment.style and segment.style.dim) for segment in drawn_cells(footer, placed)}
+    dim = {bool(segment.style and segment.style.dim) for segment in footer_line(footer, placed)}
     return dim.pop() if len(dim) == 1 else None
 
 
 def drawn_backgrounds(footer: AppFooter, placed: Placed) -> set[object]:
-    return {segment.style.bgcolor for segment in drawn_cells(footer, placed) if segment.style}
-
-
-def drawn_cells(footer: AppFooter, placed: Placed) -> list[Segment]:
-    return list(footer.render_line(0).crop(placed.x, placed.x + placed.width))
+    return {segment.style.bgcolor for segment in footer_line(footer, placed) if segment.style}
 
 
 def is_primary(service: Service, integration_id: str) -> bool:
