@@ -239,3 +239,9 @@ def async_http(url: str) -> httpx.AsyncClient:
         timeout=30,
         transport=httpx.AsyncHTTPTransport(socket_options=NO_DELAY),
     )
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a running process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -12,7 +12,6 @@ Usage: .venv/bin/python -m benchmarks.seeding [RUNS]
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.common import free_port, median
+from benchmarks.common import cpu_seconds, free_port, median
 
 CHILD = """
 import json, sys, time
@@ -86,7 +85,7 @@ def serve_demo() -> tuple[float, float]:
                 try:
                     httpx.get(url, timeout=1)  # any answer, a 401 included
                     wall = time.perf_counter() - started
-                    return wall, cpu_of(process.pid)
+                    return wall, cpu_seconds(process.pid)
                 except httpx.TransportError:
                     if process.poll() is not None:
                         raise RuntimeError(
@@ -96,12 +95,6 @@ def serve_demo() -> tuple[float, float]:
         finally:
             process.terminate()
             process.wait()
-
-
-def cpu_of(pid: int) -> float:
-    """A running process's CPU-seconds so far (user and system)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> int:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from benchmarks.common import KEY, async_http, machine, serve_fixture
+from benchmarks.common import KEY, async_http, cpu_seconds, machine, serve_fixture
 
 FINAL = ("completed", "failed", "canceled", "skipped", "merged")
 IN_FLIGHT = 8
@@ -161,12 +161,6 @@ def _final_jobs(db: sqlite3.Connection) -> int:
     return int(row[0])
 
 
-def _cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) a process has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 Sender = Callable[[str, int, int], Coroutine[Any, Any, float]]
 
 
@@ -178,7 +172,7 @@ def measure(
     core of its own, whatever else the machine runs); and the caller's CPU seconds,
     which the service's two cores also paid."""
     with serve_fixture(_fixture()) as service:
-        cpu = _cpu_seconds(service.process.pid)
+        cpu = cpu_seconds(service.process.pid)
         caller = time.process_time()
         started = asyncio.run(send(service.url, count, in_flight))
         caller = time.process_time() - caller
@@ -193,7 +187,7 @@ def measure(
             elapsed = time.perf_counter() - started
         finally:
             db.close()
-        cpu = _cpu_seconds(service.process.pid) - cpu
+        cpu = cpu_seconds(service.process.pid) - cpu
     return count / elapsed, count / cpu, caller
 
 
