@@ -18,7 +18,6 @@ from inboxdesk.client.triggers import STATUS_WORDS
 from inboxdesk.core.delivery import finding
 from inboxdesk.core.delivery.resend import RESENT_AT, RESENT_TRANSACTION, plan
 from inboxdesk.writes import Outbox, Sent, Where, WriteStore
-from tests.client.faults import loopback_client
 from tests.command_line import ctrl_c_when, run_with_key
 from tests.conftest import Service, ServiceFactory
 from tests.loopback import loopback
@@ -143,7 +142,7 @@ def test_a_resend_whose_answer_is_lost_is_not_sent_twice(
     """The service takes the trigger but its answer never comes back (an outage between
     the two): the retry asks the feed first, and the service keeps one notification."""
     original = trigger(service, "in-app", "ada", payload={"name": "Ada"})
-    forward = loopback_client(base_url=service.url, timeout=30)
+    forward = service.http(None)
     posts: list[str] = []
 
     def answer(request: httpx.Request) -> httpx.Response:

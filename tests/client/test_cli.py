@@ -15,7 +15,6 @@ import pytest
 from inboxdesk.cli import main
 from inboxdesk.server.fixtures import read_fixture
 from tests.client.conftest import point_at, run
-from tests.client.faults import loopback_client
 from tests.conftest import (
     EXAMPLE,
     JOE_MESSAGES,
@@ -481,7 +480,7 @@ def test_integrations_of_the_tool_channel(
 def test_messages_shows_its_rows_when_only_the_counts_fail(
     env: Service, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    real = loopback_client(base_url=env.url)
+    real = env.http(None)
 
     def counts_refused(request: httpx.Request) -> httpx.Response:
         if request.url.path.endswith("/notifications/count"):

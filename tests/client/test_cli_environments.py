@@ -11,7 +11,6 @@ import json
 import pytest
 
 from tests.client.conftest import run
-from tests.client.faults import loopback_client
 from tests.conftest import MAILGUN, OTHER_SMTP, POSTMARK, SENDGRID, STAGING_KEY, Service
 
 
@@ -125,7 +124,7 @@ def test_without_environment_endpoints_the_key_is_placed_by_its_subscribers(
     from tests.loopback import loopback
 
     service: Service = make_service(org_wide_integrations=True)  # type: ignore[operator]
-    real = loopback_client(base_url=service.url)
+    real = service.http(None)
 
     def older(request: httpx.Request) -> httpx.Response:
         if request.url.path.startswith("/v1/environments"):

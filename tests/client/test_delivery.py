@@ -20,7 +20,6 @@ from inboxdesk.core.delivery import finding
 from inboxdesk.delivery import Cause, job_cause, notification_cause
 from inboxdesk.text import cells
 from tests.client.conftest import run
-from tests.client.faults import loopback_client
 from tests.client.hostile_server import HostileServer, Seen, json_reply
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
@@ -243,7 +242,7 @@ def test_a_transaction_lookup_keeps_only_what_carries_that_transaction(
 ) -> None:
     """A service (or a proxy) that drops the transactionId filter answers with everything:
     `message` and `delivery` show only what carries the transaction asked for."""
-    real = loopback_client(base_url=delivered.url)
+    real = delivered.http(None)
 
     def filter_dropped(request: httpx.Request) -> httpx.Response:
         query = [(k, v) for k, v in request.url.params.multi_items() if k != "transactionId"]

@@ -11,7 +11,6 @@ import pytest
 from inboxdesk.models.preference import SubscriberPreferences
 from inboxdesk.server.fixtures import FixtureError, load_fixture
 from inboxdesk.server.store import Store
-from tests.client.faults import loopback_client
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.preference_fixture import preference_fixture
 
@@ -216,7 +215,7 @@ def test_a_fixtures_bad_preference_is_named_and_nothing_loads(
 
 
 def test_the_routes_answer_401_without_a_key(prefs: Service) -> None:
-    with loopback_client(base_url=prefs.url) as http:
+    with prefs.http(None) as http:
         assert http.get(ADA).status_code == 401
 
 
