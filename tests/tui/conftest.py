@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 
 import pytest
@@ -22,20 +22,12 @@ from inboxdesk.tui.widgets.app_footer import AppFooter, Placed
 from inboxdesk.writes import WriteStore
 from tests.client.faults import FaultTransport
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
+from tests.templates import DEMO_NOW
 from tests.waiting import until
 
-NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)
+# The app tests' present: the demo's moment, so that their demo is the run's one.
+NOW = DEMO_NOW
 SIZE = (150, 40)
-
-
-def demo_at_now() -> dict[str, Any]:
-    """The demo's data as of NOW, made once (never change it): loading it into a
-    template takes seconds, and one template then serves every app test on the demo,
-    and the service's tests of the demo's stories, made as of the same time. It is the
-    run's one demo at that time (`demo_at`), not a second one built in this process."""
-    from tests.templates import demo_at
-
-    return demo_at(NOW)
 
 
 def app_for(

@@ -27,7 +27,8 @@ from inboxdesk.tui.preferences.confirm import PreferenceConfirm
 from inboxdesk.tui.subscriber.topics import read_subscriptions
 from tests.conftest import STAGING_KEY, Service, ServiceFactory
 from tests.delivery_fixture import FAILED, STORIES, delivery_fixture
-from tests.tui.conftest import SIZE, Notices, app_for, demo_at_now, plain, ran, until
+from tests.templates import demo_at
+from tests.tui.conftest import SIZE, Notices, app_for, plain, ran, until
 from tests.tui.test_inbox import opened
 from tests.tui.test_subscriber_view import row_key, view
 
@@ -254,7 +255,7 @@ def ada_s_demo() -> dict[str, Any]:
     integration, subscriber and preference of the demo, and Ada's notifications and
     messages alone. Her views read nothing of the others', and it loads in a tenth of
     a second, where the whole demo takes two."""
-    demo = demo_at_now()
+    demo = demo_at()  # the run's one demo, at the app tests' NOW
     ada_s = [
         {
             **environment,
