@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -20,6 +19,7 @@ from inboxdesk.server.store import Store
 from tests.client.faults import answers, loopback_client
 from tests.conftest import EXAMPLE, STAGING_KEY, jane_message
 from tests.shared_service import SharedService
+from tests.waiting import wait_for
 
 EMAIL = [f"65e0000000000000000{n:05d}" for n in (2, 3, 4)]
 
@@ -37,14 +37,14 @@ def start(db: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    try:
         # Any answer will do: /openapi.json cost the process 1.3 CPU-s to build.
-        if answers(f"http://127.0.0.1:{port}/v1/environments", timeout=1):
-            return process
-        time.sleep(0.05)
-    process.kill()
-    raise AssertionError(process.stdout.read().decode() if process.stdout else "no output")
+        wait_for("the service", lambda: answers(f"http://127.0.0.1:{port}/v1/environments", 1), 20)
+    except AssertionError:
+        process.kill()
+        output = process.stdout.read().decode() if process.stdout else "no output"
+        raise AssertionError(output) from None
+    return process
 
 
 @pytest.mark.slow
