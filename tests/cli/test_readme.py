@@ -16,7 +16,6 @@ and key files, tests/cli/test_serve.py's.
 
 from __future__ import annotations
 
-import errno
 import io
 import os
 import re
@@ -79,6 +78,10 @@ cat > "$INBOXDESK_README_RUNNER_DIR/stdin.$$"
 exec 3<>"/dev/tcp/127.0.0.1/$INBOXDESK_README_RUNNER_PORT"
 printf '%s\\n' "$$" >&3
 read -r code <&3
+# What the command printed, as it printed it: a reader gone away ends cat as it would
+# have ended the command, by SIGPIPE (141).
+cat "$INBOXDESK_README_RUNNER_DIR/err.$$" >&2 || exit
+cat "$INBOXDESK_README_RUNNER_DIR/out.$$" || exit
 exit "$code"
 """
 
@@ -167,8 +170,8 @@ class Runner:
         return subprocess.CompletedProcess(line, shell.wait(), *said)
 
     def _serve(self, pid: int) -> int:
-        """The stand-in `pid`'s command run here, what it printed written to its
-        outputs; its exit status."""
+        """The stand-in `pid`'s command run here, what it printed left beside its
+        stdin for it to print; its exit status."""
         proc = Path(f"/proc/{pid}")
         words = [os.fsdecode(w) for w in (proc / "cmdline").read_bytes().split(b"\0")[:-1]]
         assert Path(words[1]) == self.stand_in, words
@@ -189,28 +192,9 @@ class Runner:
             os.environ.clear()
             os.environ.update(saved)
         out, err = self.capsys.readouterr()
-        try:
-            for fd, text in ((1, out), (2, err)):
-                _write(proc / "fd" / str(fd), text.encode())
-        except (BrokenPipeError, OSError) as exc:
-            if isinstance(exc, BrokenPipeError) or exc.errno == errno.ENXIO:
-                return 141  # its reader went away: a writer killed by SIGPIPE
-            raise
+        (self.folder / f"out.{pid}").write_text(out)
+        (self.folder / f"err.{pid}").write_text(err)
         return code
-
-
-def _write(path: Path, data: bytes) -> None:
-    """`data` appended to what a process's descriptor `path` (/proc/PID/fd/N) names: a
-    pipe, a file, /dev/null. Opened without waiting: a pipe nobody reads any more
-    refuses (ENXIO) instead of waiting for a reader."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
-    try:
-        os.set_blocking(fd, True)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
 
 
 @pytest.mark.slow
