@@ -42,9 +42,9 @@ CHROMIUM = os.environ.get("INBOXDESK_CHROMIUM", "/usr/bin/chromium")
 # get one each): three processes fewer, 0.6 of Chromium's 4.5 CPU-s. The cookie's
 # SameSite rule is the network stack's, whatever the processes.
 # Chromium reads the last --disable-features alone, so this one repeats Playwright's own
-# list (its driver's chromiumSwitches), which it would otherwise replace. The omnibox's
-# two popups are pages of their own that a headless browser preloads in a renderer of
-# their own: 1.2 CPU-s that nothing here looks at.
+# list (its driver's chromiumSwitches; checked below), which it would otherwise
+# replace. The omnibox's two popups are pages of their own that a headless browser
+# preloads in a renderer of their own: 1.2 CPU-s that nothing here looks at.
 DISABLED_FEATURES = [
     "site-per-process",
     "IsolateOrigins",
@@ -408,3 +408,19 @@ def test_off_loopback_is_warned_about(
     assert "is not loopback" in err
     # The key is in the apps' environment only: never in the output or the address.
     assert sentinel not in out + err and sentinel not in printed[0]
+
+
+def test_the_browser_keeps_every_feature_playwright_turns_off() -> None:
+    """`DISABLED_FEATURES` repeats Playwright's own list (Chromium reads the last
+    --disable-features alone): an upgrade that adds to Playwright's list fails here.
+    Edge's (`ms…`) and Windows' (`…Win`) do not apply to Chromium on Linux."""
+    import playwright
+
+    bundle = Path(playwright.__file__).parent / "driver/package/lib/coreBundle.js"
+    source = bundle.read_text(encoding="utf-8")
+    listed = re.search(r"disabledFeatures = \[(.*?)\]", source, re.DOTALL)
+    assert listed is not None, "Playwright no longer lists disabledFeatures in its bundle"
+    features = re.findall(r'^\s*"(\w+)",?', listed.group(1), re.MULTILINE)
+    assert "MediaRouter" in features, features  # the list was read
+    ours = {f for f in features if not f.startswith("ms") and not f.endswith("Win")}
+    assert ours <= set(DISABLED_FEATURES), ours - set(DISABLED_FEATURES)
