@@ -20,19 +20,23 @@ two modules together (one cannot be read, moved or tested without the other), so
 counts for the layers and closes a circle like any other.
 
 Each rule has a test that plants a violation in a small package shaped like this one
-and sees the check fail. Every check reads a file's syntax tree once per process.
+and sees the check fail. Each file's syntax tree is walked once per run: what the checks
+read of it is shared by the run's workers.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "inboxdesk"
 
@@ -101,22 +105,132 @@ def modules_of(root: Path) -> dict[str, Path]:
     return {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
 
 
-@cache
-def _parsed(path: Path, text: str) -> tuple[tuple[ast.AST, ...], tuple[ast.AST, ...]]:
-    """Every node of a file's syntax tree, and its imports (parsed again only when its
-    text changed)."""
-    nodes = tuple(ast.walk(ast.parse(text, str(path))))
-    imports = tuple(
-        node
-        for node in nodes
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        or (isinstance(node, ast.Call) and _import_call(node))
+@dataclass(frozen=True)
+class Facts:
+    """What the checks read of one file, found in one walk of its syntax tree: plain
+    data, so that the run's workers share it (tests/templates.py shares the demo so)."""
+
+    # Each import as written: the name, its level (dots) and the names taken from it
+    # ("" for the module itself); `import_module("a")` and `__import__` with a literal.
+    imports: tuple[tuple[str, int, tuple[str, ...]], ...]
+    # The names the file defines or binds that begin with "_" (only a private name is
+    # asked about): its privates are the package's own.
+    own: frozenset[str]
+    # (line, name): each private attribute the file reads or sets, and each private name
+    # given to getattr, setattr or hasattr as a literal.
+    attributes: tuple[tuple[int, str], ...]
+    by_name: tuple[tuple[int, str], ...]
+    # (line, name): each title or sub-title set without passing through `safe`.
+    unsafe_titles: tuple[tuple[int, str], ...]
+
+
+# The facts of each file by its path and text (found again only when its text changed):
+# found here, or read from the run's shared copy (`share_facts`).
+_FACTS: dict[tuple[str, str], Facts] = {}
+
+
+def facts_of(path: Path) -> Facts:
+    text = path.read_text()
+    known = _FACTS.get((str(path), text))
+    if known is None:
+        known = _FACTS[(str(path), text)] = _facts(ast.parse(text, str(path)))
+    return known
+
+
+def share_facts(root: Path, folder: Path) -> None:
+    """The facts of every file under `root`, found by the first worker of the run that
+    asks, under a file lock, and read by the others from `folder` (parsing the package
+    costs each worker a CPU-second; reading the facts, a hundredth). The copy is named by
+    the files' paths and texts: a file changed since is not in it, and is parsed."""
+    texts = {str(p): p.read_text() for p in sorted(root.rglob("*.py"))}
+    digest = hashlib.sha256(json.dumps(texts).encode()).hexdigest()[:32]
+    folder.mkdir(parents=True, exist_ok=True)
+    shared = folder / f"{digest}.json"
+    with FileLock(f"{shared}.lock"):
+        if not shared.exists():
+            found = {path: _plain(facts_of(Path(path))) for path in texts}
+            writing = shared.with_suffix(".writing")
+            writing.write_text(json.dumps(found))
+            writing.replace(shared)
+            return
+        found = json.loads(shared.read_text())
+    for path, (imports, own, attributes, by_name, titles) in found.items():
+        _FACTS.setdefault(
+            (path, texts[path]),
+            Facts(
+                tuple((name, level, tuple(names)) for name, level, names in imports),
+                frozenset(own),
+                tuple((n, name) for n, name in attributes),
+                tuple((n, name) for n, name in by_name),
+                tuple((n, name) for n, name in titles),
+            ),
+        )
+
+
+def _plain(facts: Facts) -> list[object]:
+    own = sorted(facts.own)
+    return [facts.imports, own, facts.attributes, facts.by_name, facts.unsafe_titles]
+
+
+def _walk(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of the tree but the expression contexts (`Load`, `Store`: a third of
+    all nodes, read through their expression's `ctx`)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for field in node._fields:
+            if field == "ctx":
+                continue
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                todo.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                todo.append(value)
+
+
+def _facts(tree: ast.AST) -> Facts:
+    imports: list[tuple[str, int, tuple[str, ...]]] = []
+    own: set[str] = set()
+    attributes: list[tuple[int, str]] = []
+    by_name: list[tuple[int, str]] = []
+    titles: list[tuple[int, str]] = []
+    for node in _walk(tree):
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.ctx, ast.Store):
+                own.add(node.attr)
+            if _private(node.attr):
+                attributes.append((node.lineno, node.attr))
+        elif isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                own.add(node.id)
+        elif isinstance(node, ast.Call):
+            imported = _import_call(node)
+            if imported is not None:
+                imports.append(imported)
+            named = _private_by_name(node)
+            if named is not None:
+                by_name.append((node.lineno, named))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            own.add(node.name)
+        elif isinstance(node, ast.arg):
+            own.add(node.arg)
+        elif isinstance(node, ast.alias):
+            own.add(node.asname or node.name.split(".")[0])
+        elif isinstance(node, ast.Import):
+            imports.extend((alias.name, 0, ("",)) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names = tuple(a.name for a in node.names)
+            imports.append((node.module or "", node.level, names))
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            titles.extend((node.lineno, name) for name in _unsafe_titles(node))
+    return Facts(
+        tuple(imports),
+        frozenset(name for name in own if name.startswith("_")),
+        tuple(attributes),
+        tuple(by_name),
+        tuple(titles),
     )
-    return nodes, imports
-
-
-def nodes_of(path: Path) -> tuple[ast.AST, ...]:
-    return _parsed(path, path.read_text())[0]
 
 
 def _resolve(name: str, level: int, module: str, is_package: bool) -> str:
@@ -133,26 +247,23 @@ def imports_of(path: Path, root: Path) -> list[Import]:
     """Every import of the file, wherever it sits (in a function, under TYPE_CHECKING)."""
     module = module_name(path, root)
     is_package = path.name == "__init__.py"
-    found: list[Import] = []
-    for node in _parsed(path, path.read_text())[1]:
-        if isinstance(node, ast.Import):
-            found.extend(Import(alias.name, ("",)) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            source = _resolve(node.module or "", node.level, module, is_package)
-            found.append(Import(source, tuple(a.name for a in node.names)))
-        elif isinstance(node, ast.Call) and _import_call(node):
-            first = node.args[0] if node.args else None
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                name = first.value
-                level = len(name) - len(name.lstrip("."))
-                found.append(Import(_resolve(name.lstrip("."), level, module, is_package), ("",)))
-    return found
+    return [
+        Import(_resolve(name, level, module, is_package), names)
+        for name, level, names in facts_of(path).imports
+    ]
 
 
-def _import_call(node: ast.Call) -> bool:
+def _import_call(node: ast.Call) -> tuple[str, int, tuple[str, ...]] | None:
+    """`import_module("a.b")` or `__import__` with a literal name, as an import."""
     func = node.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    return name in ("import_module", "__import__")
+    if name not in ("import_module", "__import__"):
+        return None
+    first = node.args[0] if node.args else None
+    if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+        return None
+    level = len(first.value) - len(first.value.lstrip("."))
+    return (first.value.lstrip("."), level, ("",))
 
 
 def targets(imported: Import, modules: dict[str, Path]) -> set[str]:
@@ -268,32 +379,26 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not dunder and name not in NAMEDTUPLE_API
 
 
-def _own_names(trees: list[tuple[ast.AST, ...]]) -> set[str]:
-    """Every name the package itself defines or binds: its privates are its own."""
-    names: set[str] = set()
-    for tree in trees:
-        for node in tree:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                names.add(node.name)
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-                names.add(node.attr)
-            elif isinstance(node, ast.arg):
-                names.add(node.arg)
-            elif isinstance(node, ast.alias):
-                names.add(node.asname or node.name.split(".")[0])
-    return names
+def _private_by_name(node: ast.Call) -> str | None:
+    """The private name a getattr, setattr or hasattr call gives as a literal."""
+    if getattr(node.func, "id", "") not in ("getattr", "setattr", "hasattr"):
+        return None
+    if len(node.args) < 2:
+        return None
+    name = node.args[1]
+    if isinstance(name, ast.Constant) and isinstance(name.value, str) and _private(name.value):
+        return name.value
+    return None
 
 
 def private_uses(root: Path) -> list[str]:
     """Private attributes and modules of other libraries used outside private_apis.py."""
     modules = modules_of(root)
-    trees = {m: nodes_of(p) for m, p in modules.items()}
-    own = _own_names([t for m, t in trees.items() if not m.endswith(".private_apis")])
+    facts = {m: facts_of(p) for m, p in modules.items()}
+    own = set().union(*(f.own for m, f in facts.items() if not m.endswith(".private_apis")))
     package = root.name
     broken = []
-    for module, tree in trees.items():
+    for module, found in facts.items():
         if module.endswith(".private_apis"):
             continue
         for imported in imports_of(modules[module], root):
@@ -302,19 +407,8 @@ def private_uses(root: Path) -> list[str]:
             parts = [*imported.module.split("."), *(n for n in imported.names if n)]
             if any(_private(p) for p in parts):
                 broken.append(f"{module} imports {'.'.join(parts)}")
-        for node in tree:
-            if isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in own:
-                broken.append(f"{module}:{node.lineno} uses .{node.attr}")
-            elif (
-                isinstance(node, ast.Call)
-                and getattr(node.func, "id", "") in ("getattr", "setattr", "hasattr")
-                and len(node.args) > 1
-                and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)
-                and _private(node.args[1].value)
-                and node.args[1].value not in own
-            ):
-                broken.append(f"{module}:{node.lineno} uses {node.args[1].value}")
+        broken += [f"{module}:{n} uses .{name}" for n, name in found.attributes if name not in own]
+        broken += [f"{module}:{n} uses {name}" for n, name in found.by_name if name not in own]
     return broken
 
 
@@ -334,53 +428,69 @@ def _through_safe(value: ast.expr) -> bool:
     return False
 
 
+def _unsafe_titles(node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> list[str]:
+    """The titles an assignment sets without passing through `safe`."""
+    if isinstance(node, ast.Assign):
+        targets, value = node.targets, node.value
+    elif node.value is not None:
+        targets, value = [node.target], node.value
+    else:
+        return []
+    unsafe = []
+    for target in targets:
+        name = target.attr if isinstance(target, ast.Attribute) else None
+        if isinstance(target, ast.Name) and target.id in ("TITLE", "SUB_TITLE"):
+            name = target.id
+        if name in TITLES and (isinstance(node, ast.AugAssign) or not _through_safe(value)):
+            unsafe.append(name)
+    return unsafe
+
+
 def unsafe_titles(root: Path) -> list[str]:
     """Assignments of a title or sub-title in the UI that do not pass through `safe`."""
-    broken = []
-    for module, path in modules_of(root).items():
-        if not module.startswith(f"{root.name}.tui"):
-            continue
-        for node in nodes_of(path):
-            if isinstance(node, ast.Assign):
-                targets, value = node.targets, node.value
-            elif isinstance(node, ast.AnnAssign | ast.AugAssign) and node.value is not None:
-                targets, value = [node.target], node.value
-            else:
-                continue
-            for target in targets:
-                name = target.attr if isinstance(target, ast.Attribute) else None
-                if isinstance(target, ast.Name) and target.id in ("TITLE", "SUB_TITLE"):
-                    name = target.id
-                if name in TITLES and (isinstance(node, ast.AugAssign) or not _through_safe(value)):
-                    broken.append(f"{module}:{node.lineno} sets {name} without safe()")
-    return broken
+    return [
+        f"{module}:{line} sets {name} without safe()"
+        for module, path in modules_of(root).items()
+        if module.startswith(f"{root.name}.tui")
+        for line, name in facts_of(path).unsafe_titles
+    ]
 
 
 # -- the package ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def src(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package, its files' facts found once for the run's workers, in the folder
+    they share (tests/templates.py's `run_folder`: the run's own under xdist)."""
+    base = tmp_path_factory.getbasetemp()
+    run = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    share_facts(SRC, run / "architecture")
+    return SRC
 
 
 def test_every_module_has_a_layer() -> None:
     assert unplaced(SRC) == []
 
 
-def test_layers_import_only_downwards() -> None:
-    assert layer_violations(SRC) == []
+def test_layers_import_only_downwards(src: Path) -> None:
+    assert layer_violations(src) == []
 
 
-def test_no_import_circle_in_the_package() -> None:
-    assert circles(import_graph(SRC)) == []
+def test_no_import_circle_in_the_package(src: Path) -> None:
+    assert circles(import_graph(src)) == []
 
 
-def test_private_apis_of_other_libraries_only_in_private_apis() -> None:
-    assert private_uses(SRC) == []
+def test_private_apis_of_other_libraries_only_in_private_apis(src: Path) -> None:
+    assert private_uses(src) == []
 
 
-def test_every_title_passes_through_safe() -> None:
-    assert unsafe_titles(SRC) == []
+def test_every_title_passes_through_safe(src: Path) -> None:
+    assert unsafe_titles(src) == []
 
 
-def test_no_screen_imports_the_app() -> None:
-    assert screens_importing_the_app(SRC) == []
+def test_no_screen_imports_the_app(src: Path) -> None:
+    assert screens_importing_the_app(src) == []
 
 
 # The pages of the project's brief, which readers of the repository do not have.
