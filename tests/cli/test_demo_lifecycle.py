@@ -88,7 +88,8 @@ def test_demo_removes_its_database_on_a_signal(
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     try:
-        wait_for(lambda: list(scratch.glob("inboxdesk-demo-*/demo.db")), "the demo database")
+        # Whether, not what: an empty list is an answer, and would not be waited for.
+        wait_for(lambda: any(scratch.glob("inboxdesk-demo-*/demo.db")), "the demo database")
         # The status line counts the messages once the service has answered.
         wait_for(lambda: re.search(rb"\d+ messages", screen), "the app's first screen")
         if unread:
