@@ -223,7 +223,8 @@ def frames_when_looked_at() -> None:
 def demos_shared(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The demo fixtures that tests build (`demo_at`) are built once for the run's
     workers, beside the demo's templates."""
-    from tests.templates import run_folder, share_demos_in
+    from tests.run_shared import run_folder
+    from tests.templates import share_demos_in
 
     share_demos_in(run_folder(tmp_path_factory) / "demo-templates")
 
@@ -277,7 +278,8 @@ def give_back(shared: SharedService) -> None:
 @pytest.fixture(scope="session")
 def templates(tmp_path_factory: pytest.TempPathFactory) -> Templates:
     """Each fixture loaded once per run; every service gets a copy of its own."""
-    from tests.templates import Templates, run_folder
+    from tests.run_shared import run_folder
+    from tests.templates import Templates
 
     folder = run_folder(tmp_path_factory) / "templates"
     folder.mkdir(exist_ok=True)

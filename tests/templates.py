@@ -30,6 +30,7 @@ from inboxdesk.server.demo import demo_fixture
 from inboxdesk.server.fixtures import LoadedEnvironment, load_fixture
 from inboxdesk.server.runner import checkpoint
 from inboxdesk.server.store import Store
+from tests.run_shared import built_once, run_folder
 
 # A fixture object's template key, computed once: dumping the demo to hash it cost 0.14
 # CPU-s at each use. Kept with the object, so its id is not reused meanwhile; a fixture
@@ -138,28 +139,15 @@ def demo_at(now: datetime = DEMO_NOW) -> dict[str, Any]:
 
 
 def _built_once(now: datetime) -> dict[str, Any]:
-    """`demo_fixture(now)`: the first worker of the run that needs it builds it, under a
-    file lock, and leaves it pickled beside the demo's templates for the others."""
+    """`demo_fixture(now)`: the first worker of the run that needs it builds it, and
+    leaves it pickled beside the demo's templates for the others."""
     if _demos_folder is None:
         return demo_fixture(now)
     built = _demos_folder / f"demo-{now.astimezone(UTC):%Y%m%dT%H%M%S.%f}.pickle"
-    with FileLock(f"{built}.lock"):
-        if built.exists():
-            fixture: dict[str, Any] = pickle.loads(built.read_bytes())
-            return fixture
-        fixture = demo_fixture(now)
-        # Whole or not at all: a worker that fails while writing leaves no half file.
-        writing = built.with_suffix(".writing")
-        writing.write_bytes(pickle.dumps(fixture, protocol=pickle.HIGHEST_PROTOCOL))
-        writing.replace(built)
-        return fixture
-
-
-def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder that every worker of this run shares (the run's own under xdist; the
-    process's own otherwise, so that no later run finds an older template)."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    fixture: dict[str, Any] = pickle.loads(
+        built_once(built, lambda: pickle.dumps(demo_fixture(now), protocol=pickle.HIGHEST_PROTOCOL))
+    )
+    return fixture
 
 
 def demo_store(

@@ -29,14 +29,14 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
+
+from tests.run_shared import built_once, run_folder
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "inboxdesk"
 
@@ -145,15 +145,12 @@ def share_facts(root: Path, folder: Path) -> None:
     texts = {str(p): p.read_text() for p in sorted(root.rglob("*.py"))}
     digest = hashlib.sha256(json.dumps(texts).encode()).hexdigest()[:32]
     folder.mkdir(parents=True, exist_ok=True)
-    shared = folder / f"{digest}.json"
-    with FileLock(f"{shared}.lock"):
-        if not shared.exists():
-            found = {path: _plain(facts_of(Path(path))) for path in texts}
-            writing = shared.with_suffix(".writing")
-            writing.write_text(json.dumps(found))
-            writing.replace(shared)
-            return
-        found = json.loads(shared.read_text())
+    found = json.loads(
+        built_once(
+            folder / f"{digest}.json",
+            lambda: json.dumps({path: _plain(facts_of(Path(path))) for path in texts}).encode(),
+        )
+    )
     for path, (imports, own, attributes, by_name, titles) in found.items():
         _FACTS.setdefault(
             (path, texts[path]),
@@ -462,10 +459,8 @@ def unsafe_titles(root: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def src(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The package, its files' facts found once for the run's workers, in the folder
-    they share (tests/templates.py's `run_folder`: the run's own under xdist)."""
-    base = tmp_path_factory.getbasetemp()
-    run = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    share_facts(SRC, run / "architecture")
+    they share."""
+    share_facts(SRC, run_folder(tmp_path_factory) / "architecture")
     return SRC
 
 
