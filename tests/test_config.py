@@ -274,6 +274,27 @@ def test_provenance_is_data_and_a_region_beats_only_a_lower_base_url(tmp_path: P
     assert resolve({}, env, config).base_url == "https://y.example"
 
 
+def test_variables_match_in_any_case_and_an_empty_one_is_unset(tmp_path: Path) -> None:
+    config = config_at(tmp_path, PROFILES)
+    env = {
+        "inboxdesk_timeout": "7",
+        "Novu_Secret_Key": "env-key-0123456789",
+        "INBOXDESK_SUBSCRIBER": "",
+    }
+    settings = resolve({}, env, config)
+    assert settings.timeout == 7 and settings.api_key == "env-key-0123456789"
+    assert settings.sources["timeout"] == "env INBOXDESK_TIMEOUT"
+    # The empty variable gives nothing: the profile's subscriber stands.
+    assert settings.subscriber == "ada" and settings.sources["subscriber"] == "profile work"
+
+
+def test_a_file_with_only_an_app_table_gives_its_values(tmp_path: Path) -> None:
+    config = config_at(tmp_path, "[app]\ntheme = 'nord'\n")
+    settings = resolve({}, {}, config)
+    assert settings.theme == "nord" and settings.sources["theme"].startswith("config [app]")
+    assert settings.profile is None and settings.sources["base_url"] == "default"
+
+
 def test_settings_built_directly_read_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     from inboxdesk.config import Settings
 

@@ -32,8 +32,14 @@ class Environment(PydanticBaseSettingsSource):
         self, settings_cls: type[BaseSettings], environ: Mapping[str, str], fields: Iterable[str]
     ) -> None:
         super().__init__(settings_cls)
-        upper = {name.upper(): value for name, value in environ.items() if value}
-        self.values = {f: upper[env_name(f)] for f in fields if env_name(f) in upper}
+        wanted = {env_name(f): f for f in fields}
+        # Names alone are scanned, and only the values wanted read: os.environ decodes
+        # each one it hands out.
+        self.values = {
+            wanted[upper]: value
+            for name in environ
+            if (upper := name.upper()) in wanted and (value := environ[name])
+        }
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
         return self.values.get(field_name), field_name, False

@@ -52,13 +52,6 @@ PHONE_CHAT = frozenset({"whatsapp-business", "sendblue"})
 # Production's limit of tokens in one credentials entry.
 MAX_DEVICE_TOKENS = 100
 
-# class-validator's IsEmail with its defaults: a local part, and a domain with a dot and
-# a top-level name of letters (or an IDN's `xn--`).
-_EMAIL = re.compile(
-    r"^[^\s@\"(),:;<>\[\\\]]{1,64}@"
-    r"(?:[A-Za-z0-9\u00a1-\uffff](?:[A-Za-z0-9\u00a1-\uffff-]{0,61}[A-Za-z0-9\u00a1-\uffff])?\.)+"
-    r"(?:[A-Za-z\u00a1-\uffff]{2,63}|xn--[A-Za-z0-9-]{2,59})$"
-)
 # validator.js's isLocale, in short: language, script, region, variants.
 _LOCALE = re.compile(
     r"^[A-Za-z]{2,3}(?:[-_][A-Za-z]{4})?(?:[-_](?:[A-Za-z]{2}|\d{3}))?"
@@ -67,8 +60,21 @@ _LOCALE = re.compile(
 _E164 = re.compile(r"^\+[1-9]\d{6,14}$")
 
 
+@cache
+def _email() -> re.Pattern[str]:
+    """class-validator's IsEmail with its defaults: a local part, and a domain with a dot
+    and a top-level name of letters (or an IDN's `xn--`). Compiled when first asked: its
+    classes of almost all of Unicode take about 40 ms to compile, which a process that
+    checks no address (the service, most commands) should not pay at import."""
+    return re.compile(
+        r"^[^\s@\"(),:;<>\[\\\]]{1,64}@"
+        r"(?:[A-Za-z0-9\u00a1-\uffff](?:[A-Za-z0-9\u00a1-\uffff-]{0,61}[A-Za-z0-9\u00a1-\uffff])?\.)+"
+        r"(?:[A-Za-z\u00a1-\uffff]{2,63}|xn--[A-Za-z0-9-]{2,59})$"
+    )
+
+
 def is_email(value: str) -> bool:
-    return bool(_EMAIL.match(value))
+    return bool(_email().match(value))
 
 
 def is_locale(value: str) -> bool:
