@@ -29,7 +29,7 @@ def python_json(content: Any) -> bytes:
         # Where it writes Python's bytes.
         {"big": [1e16, 1e300, 2**64, -(2**63), 10**30, 1.0, -0.0, 0.0001, 0.0001234]},
         {2: "int key", True: "bool key", 1.5: "float key"},
-        {"text": "é😀 \x00\x1f\x7f\u2028\u2029 / \\ \" e-mail 1e-7 0.00001 NaN"},
+        {"text": 'é😀 \x00\x1f\x7f\u2028\u2029 / \\ " e-mail 1e-7 0.00001 NaN'},
         {"nested": [[[{"a": [1, "b", None, False]}]]], "tuple": (1, 2)},
     ],
     ids=["small-floats", "none-key", "lone-surrogates", "numbers", "keys", "text", "nested"],
