@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     # Read as `models.X` where used: the first inbox page needs none of them, and the
     # models package loads each when first used.
     from inboxdesk.client.activity import ActivityFilter, ActivityPage
+    from inboxdesk.client.parse import Listed
     from inboxdesk.client.triggers import TriggerAnswer
     from inboxdesk.models import Environment, FeedItem, Integration, Message
     from inboxdesk.models.delivery import ActivityNotification
@@ -506,15 +507,41 @@ class InboxClient(PreferenceOperations, SubscriberDataOperations, SubscriptionOp
         subscriber_id: str | None = None,
         transaction_ids: Sequence[str] = (),
     ) -> Page[Message]:
-        params: list[tuple[str, str | int]] = [("page", page), ("limit", limit)]
-        if channel is not None:
-            params.append(("channel", str(channel)))
-        if subscriber_id is not None:
-            params.append(("subscriberId", subscriber_id))
-        params += [("transactionId", t) for t in transaction_ids]
+        params = _messages_query(page, limit, channel, subscriber_id, transaction_ids)
         return _page_of(
             models.Message, await self._sender.send("GET", "/v1/messages", params=params)
         )
+
+    async def find_in_messages(
+        self,
+        message_id: str,
+        page: int,
+        limit: int,
+        channel: Channel | str | None = None,
+        subscriber_id: str | None = None,
+    ) -> tuple[Page[Listed], tuple[Message, int] | None]:
+        """A page of `list_messages` read for its ids, and the message `message_id` names
+        on it, read in full, with its index on the page (None when it is not there)."""
+        from inboxdesk.client.parse import page_holding
+
+        params = _messages_query(page, limit, channel, subscriber_id, ())
+        response = await self._sender.send("GET", "/v1/messages", params=params)
+        return page_holding(models.Message, response, message_id)
+
+
+def _messages_query(
+    page: int,
+    limit: int,
+    channel: Channel | str | None,
+    subscriber_id: str | None,
+    transaction_ids: Sequence[str],
+) -> list[tuple[str, str | int]]:
+    params: list[tuple[str, str | int]] = [("page", page), ("limit", limit)]
+    if channel is not None:
+        params.append(("channel", str(channel)))
+    if subscriber_id is not None:
+        params.append(("subscriberId", subscriber_id))
+    return params + [("transactionId", t) for t in transaction_ids]
 
 
 def _matches(subscriber: Subscriber, wanted: dict[str, str]) -> bool:
