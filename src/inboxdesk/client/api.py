@@ -33,6 +33,9 @@ from inboxdesk.client.parse import (
     cursor_page_type as _cursor_page_type,
 )
 from inboxdesk.client.parse import (
+    envelope_page as _envelope_page,
+)
+from inboxdesk.client.parse import (
     items_of as _items_of,
 )
 from inboxdesk.client.parse import (
@@ -40,6 +43,9 @@ from inboxdesk.client.parse import (
 )
 from inboxdesk.client.parse import (
     number as _number,
+)
+from inboxdesk.client.parse import (
+    page_holding as _page_holding,
 )
 from inboxdesk.client.parse import (
     page_of as _page_of,
@@ -522,11 +528,9 @@ class InboxClient(PreferenceOperations, SubscriberDataOperations, SubscriptionOp
     ) -> tuple[Page[Listed], tuple[Message, int] | None]:
         """A page of `list_messages` read for its ids, and the message `message_id` names
         on it, read in full, with its index on the page (None when it is not there)."""
-        from inboxdesk.client.parse import page_holding
-
         params = _messages_query(page, limit, channel, subscriber_id, ())
         response = await self._sender.send("GET", "/v1/messages", params=params)
-        return page_holding(models.Message, response, message_id)
+        return _page_holding(models.Message, response, message_id)
 
 
 def _messages_query(
@@ -560,7 +564,7 @@ def _feed_page(body: Any, limit: int) -> Page[FeedItem]:
     (client/bounded.py); a bare list is one whole page."""
     if isinstance(body, list):
         body = {"data": body, "page": 0, "pageSize": len(body), "hasMore": False}
-    envelope = _parse(Page[Any], body)
+    envelope = _parse(_envelope_page(), body)
     read = bounded(models.FeedItem, envelope.data, limit, "message")
     page = envelope.model_copy(update={"data": read.items})
     return page.as_read(read.sent, read.said)
