@@ -1,5 +1,6 @@
 """The service's JSON bytes are Python's `json.dumps` bytes (compact, UTF-8, NaN
-refused), whichever encoder wrote them."""
+refused), whichever encoder wrote them; a stored document reads as `json.loads` reads
+it, whichever parser read it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from inboxdesk.server.store.base import read_doc
 from inboxdesk.server.wire import wire_json
 from tests.conftest import fuzz_examples
 
@@ -59,3 +61,15 @@ JSON = st.recursive(
 @given(content=JSON)
 def test_any_json_value_is_pythons_bytes(content: Any) -> None:
     assert wire_json(content) == python_json(content)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"title":"\\ud800 lone","a":1,"a":2}',  # pydantic-core refuses the escape
+        '{"n":[1e400,-0.0,1E5,123456789012345678901234567890,0.1,1e-07],"s":"é\\u0000"}',
+        '{"nested":{"x":[null,true,false,{"y":"z"}]}}',
+    ],
+)
+def test_a_stored_document_reads_as_json_loads_reads_it(text: str) -> None:
+    assert repr(read_doc(text)) == repr(json.loads(text))

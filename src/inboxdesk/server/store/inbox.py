@@ -19,7 +19,7 @@ from typing import Any
 
 from inboxdesk.models import COUNT_CAP
 from inboxdesk.server.checkpoints import Key
-from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, iso
+from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, iso, read_doc
 from inboxdesk.server.store.messages import MessageStore, listing_page
 from inboxdesk.server.store.schema import MESSAGE_COLUMNS, message_flags
 
@@ -191,7 +191,7 @@ def notification(
     row: sqlite3.Row, subscriber: dict[str, Any], workflow: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """An InboxNotificationDto from a message row, as production builds it."""
-    doc: dict[str, Any] = json.loads(row["doc"])
+    doc: dict[str, Any] = read_doc(row["doc"])
     content = doc.get("content")
     if isinstance(content, list):
         content = "\n".join(str(b.get("content", "")) for b in content if isinstance(b, dict))
