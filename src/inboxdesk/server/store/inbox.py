@@ -175,7 +175,7 @@ def workflow_of(db: sqlite3.Connection, workflow_id: str | None) -> dict[str, An
     row = db.execute("SELECT doc FROM workflows WHERE id = ?", (workflow_id,)).fetchone()
     if row is None:
         return None
-    doc = json.loads(row[0])
+    doc = read_doc(row[0])
     triggers = [t for t in doc.get("triggers") or [] if isinstance(t, dict)]
     return {
         "id": doc.get("_id", workflow_id),
@@ -249,7 +249,7 @@ class InboxStore(MessageStore):
             return
         with self._checkpoints.writing(inserts=False), self.transaction() as db:
             for row in db.execute(query, args).fetchall():
-                doc = json.loads(row["doc"])
+                doc = read_doc(row["doc"])
                 doc.pop("snoozedUntil", None)
                 doc["deliveredAt"] = [*(doc.get("deliveredAt") or []), now]
                 db.execute(
@@ -314,7 +314,7 @@ class InboxStore(MessageStore):
             listing: Key = (caller.environment_id, subscriber["id"], read, seen, archived, snoozed)
             start, anchors, offset = self._checkpoints.start(db, listing, where, args, offset)
         rows = listing_page(db, where + start, [*args, *anchors], limit, offset)
-        person = json.loads(subscriber["doc"])
+        person = read_doc(subscriber["doc"])
         # Each workflow read once a page, not once a row (a page of 100 read 100).
         flows = {wid: workflow_of(db, wid) for wid in {r["workflow_id"] for r in rows[:limit]}}
         items = [notification(r, person, flows[r["workflow_id"]]) for r in rows[:limit]]
@@ -343,7 +343,7 @@ class InboxStore(MessageStore):
                 (notification_id, caller.environment_id, subscriber["id"]),
             ).fetchone()
             if action is InboxAction.UNSNOOZE and (
-                row is None or json.loads(row["doc"]).get("snoozedUntil") is None
+                row is None or read_doc(row["doc"]).get("snoozedUntil") is None
             ):
                 raise NotFound(
                     f"Could not find a snoozed notification with id '{notification_id}'. "
@@ -353,7 +353,7 @@ class InboxStore(MessageStore):
                 raise NotFound(f"Notification id: '{notification_id}' not found")
             if row is None:
                 raise NotFound(f"Notification with id: {notification_id} is not found.")
-            doc = json.loads(row["doc"])
+            doc = read_doc(row["doc"])
             read, seen = bool(row["read"]), bool(row["seen"])
             # Production's one update rule ("what each action sets").
             if action in (InboxAction.READ, InboxAction.ARCHIVE, InboxAction.UNARCHIVE):
@@ -394,7 +394,7 @@ class InboxStore(MessageStore):
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (row["id"],)
             ).fetchone()
             return notification(
-                fresh, json.loads(subscriber["doc"]), workflow_of(db, fresh["workflow_id"])
+                fresh, read_doc(subscriber["doc"]), workflow_of(db, fresh["workflow_id"])
             )
 
     def inbox_bulk(
@@ -427,7 +427,7 @@ class InboxStore(MessageStore):
             archive = operation is not BulkOperation.READ
             query = f"SELECT id, doc, seen, last_seen_date FROM messages WHERE {where}"
             for row in db.execute(query, args).fetchall():
-                doc = json.loads(row["doc"])
+                doc = read_doc(row["doc"])
                 if not doc.get("firstSeenAt"):  # seen before: that date stays the first
                     doc["firstSeenAt"] = (row["seen"] and row["last_seen_date"]) or stamp
                 if archive:  # a snooze's end is kept
