@@ -8,7 +8,8 @@ from typing import Annotated
 import pytest
 from fastapi import FastAPI, Query
 
-from inboxdesk.server.inbox_routes import LIST_QUERY, documented
+from inboxdesk.server.inbox_routes import LIST_QUERY
+from inboxdesk.server.route_helpers import documented
 from tests.conftest import JOE_MESSAGES, Service, ServiceFactory, jane_message
 
 INBOX = "/v2/subscribers/jane/notifications"

@@ -14,13 +14,18 @@ from pydantic import BaseModel, ConfigDict
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.route_helpers import api_router, enveloped, off_loop, require_id
+from inboxdesk.server.route_helpers import (
+    api_router,
+    documented,
+    enveloped,
+    off_loop,
+    require_id,
+)
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import InboxAction, Narrowing, NotAllowed, SnoozeTooSoon, Store
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
-# The v2 list's query parameters (name, whether a list, description), documented as
-# FastAPI documents declared ones.
+# The v2 list's query parameters, read by the route and documented (`documented`).
 LIST_QUERY: tuple[tuple[str, bool, str | None], ...] = (
     ("limit", False, "1 to 100"),
     ("offset", False, "0 or more"),
@@ -173,17 +178,6 @@ def build_inbox_router(store: Store, settings: ServerSettings) -> APIRouter:
         return Response(status_code=204)
 
     return router
-
-
-def documented(name: str, many: bool, description: str | None) -> dict[str, Any]:
-    """An optional string (or list of strings) query parameter's OpenAPI entry, as
-    FastAPI writes one for a parameter declared `str | None` (`list[str] | None`)."""
-    kind: dict[str, Any] = (
-        {"type": "array", "items": {"type": "string"}} if many else {"type": "string"}
-    )
-    said = {} if description is None else {"description": description}
-    schema = {"anyOf": [kind, {"type": "null"}], **said, "title": name.capitalize()}
-    return {"name": name, "in": "query", "required": False, "schema": schema, **said}
 
 
 def whole(name: str, text: str | None, default: int, low: int, high: int | None) -> int:
