@@ -5,7 +5,8 @@ dependencies, the store call and the JSON), over examples/inbox.json, and the pr
 CPU (the worker threads' included) is taken around each request; each kind's lower
 quartile is printed. A mix of what the app
 and the command line send most: a v1 feed page, the integrations, a v2 list page, a
-count, and a mark-as with an Idempotency-Key.
+count, and a mark-as with an Idempotency-Key. Apart, and not in the mean: a page of
+1,000 messages of `GET /v1/messages`, what `inboxdesk message` scans page by page.
 
     .venv/bin/python -m benchmarks.request_path [ROUNDS]
 """
@@ -31,6 +32,9 @@ KEY = "staging-key-0123456789abcdef"
 ADA_MESSAGE = "65f000000000000000000001"
 
 Request = tuple[str, str, bytes]
+# A scan's page (core/inbox/lookup.py), over MANY messages of a subscriber of their own.
+MANY = 1000
+SCAN = ("GET", f"/v1/messages?subscriberId=ada&page=0&limit={MANY}", b"")
 
 
 def requests() -> list[Request]:
@@ -88,14 +92,35 @@ async def call(app: Any, method: str, target: str, body: bytes, serial: int) -> 
     return status
 
 
-async def measure(app: Any, rounds: int) -> dict[str, float]:
+def crowded(fixture: dict[str, Any]) -> dict[str, Any]:
+    """The fixture with MANY messages of one more subscriber, `ada`: the requests of the
+    mix, which name jane or the environment's settings, answer as they did without."""
+    staging = fixture["environments"][0]
+    staging["subscribers"].append({"subscriberId": "ada", "firstName": "Ada"})
+    staging["messages"] += [
+        {
+            "_id": f"66a{n:021x}",
+            "subscriberId": "ada",
+            "workflow": "Order shipped",
+            "createdAt": f"2025-01-01T{n // 60 % 24:02d}:{n % 60:02d}:00.000Z",
+            "title": f"Order #{n} shipped",
+            "content": f"Your order #{n} is on its way.",
+            "read": n % 2 == 0,
+            "transactionId": f"ada-{n}",
+        }
+        for n in range(MANY)
+    ]
+    return fixture
+
+
+async def measure(app: Any, rounds: int, mix: list[Request]) -> dict[str, float]:
     """Each request's CPU, its lower quartile over `rounds` (the machine may be shared:
     a request another process disturbed counts for more, not for less)."""
     samples: dict[str, list[float]] = {}
     serial = 0
     for warm in (True, False):
         for _ in range(3 if warm else rounds):
-            for method, target, body in requests():
+            for method, target, body in mix:
                 serial += 1
                 started = time.process_time()
                 status = await call(app, method, target, body, serial)
@@ -103,7 +128,7 @@ async def measure(app: Any, rounds: int) -> dict[str, float]:
                 if status >= 300:
                     raise SystemExit(f"{target} answered {status}")
                 if not warm:
-                    samples.setdefault(f"{method} {target.partition('?')[0]}", []).append(spent)
+                    samples.setdefault(f"{method} {target}", []).append(spent)
     return {name: percentile(taken, 25) for name, taken in samples.items()}
 
 
@@ -112,14 +137,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"
         store = Store(db)
-        load_fixture(store, read_fixture(ROOT / "examples" / "inbox.json"))
+        load_fixture(store, crowded(read_fixture(ROOT / "examples" / "inbox.json")))
         app = create_app(ServerSettings(db_path=db), store)
 
-        per = asyncio.run(measure(app, rounds))
+        per = asyncio.run(measure(app, rounds, requests()))
+        scan = asyncio.run(measure(app, max(3, rounds // 10), [SCAN]))
         store.worker.stop()
     for name, spent in per.items():
-        print(f"{spent * 1000:6.3f} ms  {name}")
+        print(f"{spent * 1000:6.3f} ms  {name.partition('?')[0]}")
     print(f"{sum(per.values()) / len(per) * 1000:6.3f} ms  mean per request")
+    for name, spent in scan.items():
+        print(f"{spent * 1000:6.3f} ms  {name} (a scan's page)")
 
 
 if __name__ == "__main__":

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Annotated
 
 import pytest
+from fastapi import FastAPI, Query
 
+from inboxdesk.server.inbox_routes import LIST_QUERY
+from inboxdesk.server.route_helpers import documented
 from tests.conftest import JOE_MESSAGES, Service, ServiceFactory, jane_message
 
 INBOX = "/v2/subscribers/jane/notifications"
@@ -112,3 +116,33 @@ def test_an_older_service_without_the_v2_inbox_answers_404(make_service: Service
     with service.http() as http:
         assert http.get(INBOX).status_code == 404
         assert http.patch(f"{INBOX}/{jane_message(1)}/read").status_code == 404
+
+
+def test_the_list_reads_its_query_as_fastapi_read_declared_parameters(service: Service) -> None:
+    """A repeated value: the last one sent; a list: every value sent; none sent: absent."""
+    with service.http() as http:
+        last = http.get(f"{INBOX}?limit=1&limit=3&read=true&read=false").json()
+        many = http.get(f"{INBOX}?severity=high&severity=none&tags=&contextKeys=").json()
+        plain = http.get(INBOX).json()
+    assert len(last["data"]) == 3 and last["filter"] == {"read": False}
+    assert many["filter"]["severity"] == ["high", "none"]
+    assert many["filter"]["tags"] == [""]
+    assert "contextKeys" not in many["filter"]  # an empty key: messages with no context
+    assert plain["filter"] == {}
+
+
+def test_the_list_documents_its_query_as_fastapi_documents_declared_parameters() -> None:
+    app = FastAPI()
+
+    @app.get("/declared")
+    def declared(
+        limit: Annotated[str | None, Query(description="1 to 100")] = None,
+        severity: Annotated[list[str] | None, Query()] = None,
+        createdGte: str | None = None,
+    ) -> None:
+        """Declared as the route declared them before it read them itself."""
+
+    wanted = app.openapi()["paths"]["/declared"]["get"]["parameters"]
+    ours = [documented(*q) for q in LIST_QUERY if q[0] in ("limit", "severity", "createdGte")]
+    # The same entries, key order included (the document's bytes).
+    assert [list(p.items()) for p in ours] == [list(p.items()) for p in wanted]

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from inboxdesk.client.bounded import bounded
-from inboxdesk.client.parse import json_of, parse, unwrap
+from inboxdesk.client.parse import envelope_page, json_of, parse, unwrap
 from inboxdesk.client.sender import segment
 from inboxdesk.models.delivery import ActivityNotification
-from inboxdesk.models.pages import Page
 
 if TYPE_CHECKING:
     from inboxdesk.client.sender import Sender
@@ -73,7 +72,7 @@ async def activity(
         items, has_more = body, False
     else:
         # The envelope is read as a whole; its items one by one, below.
-        envelope = parse(Page[Any], body)
+        envelope = parse(envelope_page(), body)
         items, has_more = envelope.data, envelope.has_more
     return read_page(items, has_more, limit)
 

@@ -33,6 +33,9 @@ from inboxdesk.client.parse import (
     cursor_page_type as _cursor_page_type,
 )
 from inboxdesk.client.parse import (
+    envelope_page as _envelope_page,
+)
+from inboxdesk.client.parse import (
     items_of as _items_of,
 )
 from inboxdesk.client.parse import (
@@ -40,6 +43,9 @@ from inboxdesk.client.parse import (
 )
 from inboxdesk.client.parse import (
     number as _number,
+)
+from inboxdesk.client.parse import (
+    page_holding as _page_holding,
 )
 from inboxdesk.client.parse import (
     page_of as _page_of,
@@ -72,6 +78,7 @@ if TYPE_CHECKING:
     # Read as `models.X` where used: the first inbox page needs none of them, and the
     # models package loads each when first used.
     from inboxdesk.client.activity import ActivityFilter, ActivityPage
+    from inboxdesk.client.parse import Listed
     from inboxdesk.client.triggers import TriggerAnswer
     from inboxdesk.models import Environment, FeedItem, Integration, Message
     from inboxdesk.models.delivery import ActivityNotification
@@ -506,15 +513,39 @@ class InboxClient(PreferenceOperations, SubscriberDataOperations, SubscriptionOp
         subscriber_id: str | None = None,
         transaction_ids: Sequence[str] = (),
     ) -> Page[Message]:
-        params: list[tuple[str, str | int]] = [("page", page), ("limit", limit)]
-        if channel is not None:
-            params.append(("channel", str(channel)))
-        if subscriber_id is not None:
-            params.append(("subscriberId", subscriber_id))
-        params += [("transactionId", t) for t in transaction_ids]
+        params = _messages_query(page, limit, channel, subscriber_id, transaction_ids)
         return _page_of(
             models.Message, await self._sender.send("GET", "/v1/messages", params=params)
         )
+
+    async def find_in_messages(
+        self,
+        message_id: str,
+        page: int,
+        limit: int,
+        channel: Channel | str | None = None,
+        subscriber_id: str | None = None,
+    ) -> tuple[Page[Listed], tuple[Message, int] | None]:
+        """A page of `list_messages` read for its ids, and the message `message_id` names
+        on it, read in full, with its index on the page (None when it is not there)."""
+        params = _messages_query(page, limit, channel, subscriber_id, ())
+        response = await self._sender.send("GET", "/v1/messages", params=params)
+        return _page_holding(models.Message, response, message_id)
+
+
+def _messages_query(
+    page: int,
+    limit: int,
+    channel: Channel | str | None,
+    subscriber_id: str | None,
+    transaction_ids: Sequence[str],
+) -> list[tuple[str, str | int]]:
+    params: list[tuple[str, str | int]] = [("page", page), ("limit", limit)]
+    if channel is not None:
+        params.append(("channel", str(channel)))
+    if subscriber_id is not None:
+        params.append(("subscriberId", subscriber_id))
+    return params + [("transactionId", t) for t in transaction_ids]
 
 
 def _matches(subscriber: Subscriber, wanted: dict[str, str]) -> bool:
@@ -533,7 +564,7 @@ def _feed_page(body: Any, limit: int) -> Page[FeedItem]:
     (client/bounded.py); a bare list is one whole page."""
     if isinstance(body, list):
         body = {"data": body, "page": 0, "pageSize": len(body), "hasMore": False}
-    envelope = _parse(Page[Any], body)
+    envelope = _parse(_envelope_page(), body)
     read = bounded(models.FeedItem, envelope.data, limit, "message")
     page = envelope.model_copy(update={"data": read.items})
     return page.as_read(read.sent, read.said)

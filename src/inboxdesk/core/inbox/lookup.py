@@ -55,21 +55,23 @@ async def by_transaction(
 
 async def scan(
     client: InboxClient,
-    wanted: Callable[[Message], bool],
+    message_id: str,
     subscriber_id: str | None = None,
     channel: Channel | None = None,
     progress: Progress | None = None,
 ) -> tuple[Message, int] | None:
-    """The first message `wanted` accepts, newest first, and its index in the listing
-    scanned; None at the end. Past `max_pages` pages: LimitExceeded (one clear line)."""
+    """The message `message_id` names, newest first, and its index in the listing
+    scanned; None at the end. Past `max_pages` pages: LimitExceeded (one clear line).
+
+    Each page is read for its ids; only the message found is read in full."""
     walk = Walk(client.options.limits.max_pages, "messages")
     for number in itertools.count():
-        page = await client.list_messages(
-            number, SCAN_PAGE, channel=channel, subscriber_id=subscriber_id
+        page, found = await client.find_in_messages(
+            message_id, number, SCAN_PAGE, channel=channel, subscriber_id=subscriber_id
         )
-        for index, message in enumerate(page.data):
-            if wanted(message):
-                return message, number * SCAN_PAGE + index
+        if found is not None:
+            message, index = found
+            return message, number * SCAN_PAGE + index
         if progress is not None:
             progress(number + 1, _pages(page.total_count))
         if not page.has_more or not page.data:
@@ -101,7 +103,7 @@ async def find(
     if subscriber_id is None or widen:
         scopes.append(None)
     for scope in scopes:
-        hit = await scan(client, lambda m: m.id == key, scope, progress=progress)
+        hit = await scan(client, key, scope, progress=progress)
         if hit is not None:
             return Found([hit[0]], "id")
     return None

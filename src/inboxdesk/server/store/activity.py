@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inboxdesk.server.store.base import Caller, Database, NotFound
+from inboxdesk.server.store.base import Caller, Database, NotFound, read_doc
 
 ACTIVITY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS notifications (
@@ -148,7 +148,7 @@ class ActivityStore(Database):
                     f"AND subscriber_pk = ? AND workflow_id = ?{narrow}",
                     (env, subscriber, workflow, *keys),
                 ).fetchone()
-                merged = {**(json.loads(row[0]) if row else {}), **channels}
+                merged = {**(read_doc(row[0]) if row else {}), **channels}
                 kept = schedule if schedule is not None else row[1] if row else None
                 db.execute(
                     f"INSERT OR REPLACE INTO {table} (environment_id, subscriber_pk, workflow_id,"
@@ -269,7 +269,7 @@ class ActivityStore(Database):
             return []
         marks = _marks(ids)
         docs = {
-            row[0]: json.loads(row[1])
+            row[0]: read_doc(row[1])
             for row in db.execute(f"SELECT id, doc FROM notifications WHERE id IN ({marks})", ids)
         }
         jobs: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
@@ -279,7 +279,7 @@ class ActivityStore(Database):
             "ORDER BY notification_id, position",
             ids,
         ):
-            job = json.loads(row[2])
+            job = read_doc(row[2])
             if job.get("type") == "trigger":
                 continue  # production's feed and detail leave trigger jobs out
             if isinstance(job.get("step"), dict):
@@ -293,7 +293,7 @@ class ActivityStore(Database):
                 f"WHERE job_id IN ({_marks(list(by_job))}) ORDER BY job_id, position",
                 list(by_job),
             ):
-                by_job[row[0]]["executionDetails"].append(json.loads(row[1]))
+                by_job[row[0]]["executionDetails"].append(read_doc(row[1]))
         subscribers = _joined(
             db, "subscribers", {d["_subscriberId"] for d in docs.values()}, _subscriber
         )
@@ -332,7 +332,7 @@ def _joined(
     listed = sorted(ids)
     out = {}
     for row in db.execute(f"SELECT id, doc FROM {table} WHERE id IN ({_marks(listed)})", listed):
-        doc = json.loads(row[1])
+        doc = read_doc(row[1])
         if not doc.get("deleted"):
             out[row[0]] = shape(doc)
     return out

@@ -19,7 +19,7 @@ from typing import Any
 
 from inboxdesk.models import COUNT_CAP
 from inboxdesk.server.checkpoints import Key
-from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, iso
+from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, iso, read_doc
 from inboxdesk.server.store.messages import MessageStore, listing_page
 from inboxdesk.server.store.schema import MESSAGE_COLUMNS, message_flags
 
@@ -175,7 +175,7 @@ def workflow_of(db: sqlite3.Connection, workflow_id: str | None) -> dict[str, An
     row = db.execute("SELECT doc FROM workflows WHERE id = ?", (workflow_id,)).fetchone()
     if row is None:
         return None
-    doc = json.loads(row[0])
+    doc = read_doc(row[0])
     triggers = [t for t in doc.get("triggers") or [] if isinstance(t, dict)]
     return {
         "id": doc.get("_id", workflow_id),
@@ -191,7 +191,7 @@ def notification(
     row: sqlite3.Row, subscriber: dict[str, Any], workflow: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """An InboxNotificationDto from a message row, as production builds it."""
-    doc: dict[str, Any] = json.loads(row["doc"])
+    doc: dict[str, Any] = read_doc(row["doc"])
     content = doc.get("content")
     if isinstance(content, list):
         content = "\n".join(str(b.get("content", "")) for b in content if isinstance(b, dict))
@@ -249,7 +249,7 @@ class InboxStore(MessageStore):
             return
         with self._checkpoints.writing(inserts=False), self.transaction() as db:
             for row in db.execute(query, args).fetchall():
-                doc = json.loads(row["doc"])
+                doc = read_doc(row["doc"])
                 doc.pop("snoozedUntil", None)
                 doc["deliveredAt"] = [*(doc.get("deliveredAt") or []), now]
                 db.execute(
@@ -314,7 +314,7 @@ class InboxStore(MessageStore):
             listing: Key = (caller.environment_id, subscriber["id"], read, seen, archived, snoozed)
             start, anchors, offset = self._checkpoints.start(db, listing, where, args, offset)
         rows = listing_page(db, where + start, [*args, *anchors], limit, offset)
-        person = json.loads(subscriber["doc"])
+        person = read_doc(subscriber["doc"])
         # Each workflow read once a page, not once a row (a page of 100 read 100).
         flows = {wid: workflow_of(db, wid) for wid in {r["workflow_id"] for r in rows[:limit]}}
         items = [notification(r, person, flows[r["workflow_id"]]) for r in rows[:limit]]
@@ -343,7 +343,7 @@ class InboxStore(MessageStore):
                 (notification_id, caller.environment_id, subscriber["id"]),
             ).fetchone()
             if action is InboxAction.UNSNOOZE and (
-                row is None or json.loads(row["doc"]).get("snoozedUntil") is None
+                row is None or read_doc(row["doc"]).get("snoozedUntil") is None
             ):
                 raise NotFound(
                     f"Could not find a snoozed notification with id '{notification_id}'. "
@@ -353,7 +353,7 @@ class InboxStore(MessageStore):
                 raise NotFound(f"Notification id: '{notification_id}' not found")
             if row is None:
                 raise NotFound(f"Notification with id: {notification_id} is not found.")
-            doc = json.loads(row["doc"])
+            doc = read_doc(row["doc"])
             read, seen = bool(row["read"]), bool(row["seen"])
             # Production's one update rule ("what each action sets").
             if action in (InboxAction.READ, InboxAction.ARCHIVE, InboxAction.UNARCHIVE):
@@ -394,7 +394,7 @@ class InboxStore(MessageStore):
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (row["id"],)
             ).fetchone()
             return notification(
-                fresh, json.loads(subscriber["doc"]), workflow_of(db, fresh["workflow_id"])
+                fresh, read_doc(subscriber["doc"]), workflow_of(db, fresh["workflow_id"])
             )
 
     def inbox_bulk(
@@ -427,7 +427,7 @@ class InboxStore(MessageStore):
             archive = operation is not BulkOperation.READ
             query = f"SELECT id, doc, seen, last_seen_date FROM messages WHERE {where}"
             for row in db.execute(query, args).fetchall():
-                doc = json.loads(row["doc"])
+                doc = read_doc(row["doc"])
                 if not doc.get("firstSeenAt"):  # seen before: that date stays the first
                     doc["firstSeenAt"] = (row["seen"] and row["last_seen_date"]) or stamp
                 if archive:  # a snooze's end is kept

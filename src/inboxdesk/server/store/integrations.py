@@ -8,12 +8,11 @@ the integration's own environment.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
 from inboxdesk.models.enums import PRIMARY_CHANNELS
-from inboxdesk.server.store.base import Caller, Database, Forbidden, NotAllowed, NotFound
+from inboxdesk.server.store.base import Caller, Database, Forbidden, NotAllowed, NotFound, read_doc
 
 _OF_ORGANIZATION = (
     "environment_id IN (SELECT id FROM environments WHERE organization_id = :org) AND deleted = 0"
@@ -31,7 +30,7 @@ OTHER_ENVIRONMENT = (
 class IntegrationStore(Database):
     @staticmethod
     def _integration(row: sqlite3.Row) -> dict[str, Any]:
-        doc: dict[str, Any] = json.loads(row["doc"])
+        doc: dict[str, Any] = read_doc(row["doc"])
         doc["_id"] = row["id"]
         doc["primary"] = bool(row["is_primary"])
         doc["active"] = bool(row["active"])

@@ -10,7 +10,7 @@ from typing import Any
 from inboxdesk.models import MarkAs
 from inboxdesk.models.enums import Channel
 from inboxdesk.server.checkpoints import FeedCheckpoints
-from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, utc_now
+from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, read_doc, utc_now
 from inboxdesk.server.store.schema import MESSAGE_COLUMNS as _MESSAGE_COLUMNS
 from inboxdesk.server.store.subscribers import SubscriberStore
 
@@ -54,7 +54,7 @@ class MessageStore(SubscriberStore):
         workflows = _docs_by_id(db, "workflows", workflow_ids)
         out = []
         for r in rows:
-            doc: dict[str, Any] = json.loads(r["doc"])
+            doc: dict[str, Any] = read_doc(r["doc"])
             doc["read"] = bool(r["read"])
             doc["seen"] = bool(r["seen"])
             for column, field in (
@@ -218,7 +218,7 @@ def _docs_by_id(db: sqlite3.Connection, table: str, ids: set[str]) -> dict[str, 
         return {}
     marks = ",".join("?" * len(ids))
     rows = db.execute(f"SELECT id, doc FROM {table} WHERE id IN ({marks})", list(ids))
-    return {r["id"]: json.loads(r["doc"]) for r in rows}
+    return {r["id"]: read_doc(r["doc"]) for r in rows}
 
 
 # The fields production's feed embeds of a message's subscriber and of its workflow.

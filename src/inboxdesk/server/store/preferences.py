@@ -25,7 +25,7 @@ from inboxdesk.models.preference import (
     Criticality,
     OverrideSource,
 )
-from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, utc_now
+from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, read_doc, utc_now
 from inboxdesk.server.store.subscribers import SubscriberStore
 
 GLOBAL = ""  # the workflow column of a subscriber's global choice
@@ -127,8 +127,8 @@ def stored_choices(
         params += workflow_ids
     return {
         r["workflow_id"]: {
-            "channels": json.loads(r["channels"]),
-            "schedule": None if r["schedule"] is None else json.loads(r["schedule"]),
+            "channels": read_doc(r["channels"]),
+            "schedule": None if r["schedule"] is None else read_doc(r["schedule"]),
             "updatedAt": r["updated_at"],
         }
         for r in db.execute(sql, params)
@@ -160,7 +160,7 @@ class PreferenceStore(SubscriberStore):
         )
         out = []
         for row in rows:
-            doc = json.loads(row["doc"])
+            doc = read_doc(row["doc"])
             if doc.get("active", True) and not doc.get("deleted", False):
                 out.append((str(row["id"]), doc))
         return out
@@ -399,7 +399,7 @@ class PreferenceStore(SubscriberStore):
             "SELECT doc FROM workflows WHERE id = ? AND environment_id = ?",
             (workflow_id, caller.environment_id),
         ).fetchone()
-        doc: dict[str, Any] = json.loads(row["doc"]) if row else {}
+        doc: dict[str, Any] = read_doc(row["doc"]) if row else {}
         choices = self._choices(db, caller, subscriber_pk)
         own_global = choices.get(GLOBAL, {}).get("channels", {})
         own = choices.get(workflow_id, {}).get("channels", {})

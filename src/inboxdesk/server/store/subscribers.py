@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from inboxdesk.server.store.base import Caller, Database, NotAllowed, NotFound
+from inboxdesk.server.store.base import Caller, Database, NotAllowed, NotFound, read_doc
 
 
 @dataclass(frozen=True)
@@ -60,9 +60,7 @@ class SubscriberStore(Database):
         return str(self._subscriber(self.read(), caller, subscriber_id)["id"])
 
     def get_subscriber(self, caller: Caller, subscriber_id: str) -> dict[str, Any]:
-        doc: dict[str, Any] = json.loads(
-            self._subscriber(self.read(), caller, subscriber_id)["doc"]
-        )
+        doc: dict[str, Any] = read_doc(self._subscriber(self.read(), caller, subscriber_id)["doc"])
         return doc
 
     def list_subscribers(
@@ -77,7 +75,7 @@ class SubscriberStore(Database):
             )
             .fetchall()
         )
-        return [json.loads(r["doc"]) for r in rows[:limit]], len(rows) > limit
+        return [read_doc(r["doc"]) for r in rows[:limit]], len(rows) > limit
 
     def search_subscribers(
         self, caller: Caller, search: SubscriberSearch
@@ -140,7 +138,7 @@ class SubscriberStore(Database):
         rows = rows[: search.limit]
         if backwards:
             rows.reverse()
-        docs = [json.loads(r["doc"]) for r in rows]
+        docs = [read_doc(r["doc"]) for r in rows]
         if not rows:
             return [], None, None, min(total, SUBSCRIBER_COUNT_CAP)
         first, last = rows[0]["id"], rows[-1]["id"]
@@ -169,7 +167,7 @@ class SubscriberChanges(SubscriberStore):
             row = self._subscriber(
                 db, caller, subscriber_id, NotFound(f"Subscriber {subscriber_id} was not found")
             )
-            doc: dict[str, Any] = json.loads(row["doc"])
+            doc: dict[str, Any] = read_doc(row["doc"])
             if all(doc.get(name) == value for name, value in fields.items()):
                 return doc
             doc.update(fields)
@@ -220,7 +218,7 @@ class SubscriberChanges(SubscriberStore):
             given = {k: credentials[k] for k in KEPT_CREDENTIALS if k in credentials}
             if isinstance(given.get("deviceTokens"), list):
                 given["deviceTokens"] = list(dict.fromkeys(given["deviceTokens"]))
-            doc: dict[str, Any] = json.loads(row["doc"])
+            doc: dict[str, Any] = read_doc(row["doc"])
             channels: list[dict[str, Any]] = list(doc.get("channels") or [])
             entry = next(
                 (
@@ -265,7 +263,7 @@ class SubscriberChanges(SubscriberStore):
             row = self._subscriber(
                 db, caller, subscriber_id, NotFound(f"Subscriber '{subscriber_id}' was not found")
             )
-            doc: dict[str, Any] = json.loads(row["doc"])
+            doc: dict[str, Any] = read_doc(row["doc"])
             kept = [c for c in doc.get("channels") or [] if c.get("providerId") != provider_id]
             if len(kept) != len(doc.get("channels") or []):
                 doc["channels"] = kept

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inboxdesk.models.subscription import default_identifier
-from inboxdesk.server.store.base import Caller, NotAllowed, NotFound
+from inboxdesk.server.store.base import Caller, NotAllowed, NotFound, read_doc
 from inboxdesk.server.store.subscribers import SUBSCRIBER_COUNT_CAP, SubscriberStore
 
 TOPICS_SCHEMA = """
@@ -148,7 +148,7 @@ class TopicStore(SubscriberStore):
 
         first, last = rows[0]["id"], rows[-1]["id"]
         return {
-            "data": _shown(db, caller, json.loads(subscriber["doc"]), rows),
+            "data": _shown(db, caller, read_doc(subscriber["doc"]), rows),
             "next": last if beyond(later, last) else None,
             "previous": first if beyond(earlier, first) else None,
             **counted,
@@ -162,17 +162,17 @@ def _shown(
     its workflow records; one whose topic is gone is left out, as production does."""
     keys = sorted({r["topic_key"] for r in rows})
     topics = {
-        row["key"]: json.loads(row["doc"])
+        row["key"]: read_doc(row["doc"])
         for row in db.execute(
             f"SELECT key, doc FROM topics WHERE environment_id = ? AND key IN "
             f"({', '.join('?' * len(keys))})",
             [caller.environment_id, *keys],
         )
     }
-    docs = [json.loads(r["doc"]) for r in rows]
+    docs = [read_doc(r["doc"]) for r in rows]
     wanted = sorted({str(p.get("_templateId")) for d in docs for p in d.get("preferences") or []})
     workflows = {
-        row["id"]: json.loads(row["doc"])
+        row["id"]: read_doc(row["doc"])
         for row in db.execute(
             f"SELECT id, doc FROM workflows WHERE environment_id = ? AND id IN "
             f"({', '.join('?' * len(wanted))})",

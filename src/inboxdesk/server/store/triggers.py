@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inboxdesk.server.checkpoints import FeedCheckpoints
-from inboxdesk.server.store.base import Caller, Database, iso
+from inboxdesk.server.store.base import Caller, Database, iso, read_doc
 
 WORKER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS worker_queue (
@@ -59,7 +59,7 @@ def _find_workflow(
     for row in db.execute(
         "SELECT id, doc FROM workflows WHERE environment_id = ?", (environment_id,)
     ):
-        doc = json.loads(row["doc"])
+        doc = read_doc(row["doc"])
         if doc.get("deleted"):
             continue
         triggers = doc.get("triggers") or []
@@ -152,7 +152,7 @@ class TriggerStore(Database):
                 " ORDER BY j.notification_id, j.position",
                 (caller.environment_id, transaction_id),
             ).fetchall()
-            jobs = [(r["id"], r["notification_id"], json.loads(r["doc"])) for r in rows]
+            jobs = [(r["id"], r["notification_id"], read_doc(r["doc"])) for r in rows]
             waiting = [j for j in jobs if j[2].get("status") in WAITING]
             if not waiting:
                 return False
