@@ -9,14 +9,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from rich.measure import Measurement
+from rich.segment import Segment, Segments
 from rich.table import Table
 from rich.text import Text
+from textual.cache import LRUCache
 
 from inboxdesk.text import safe, safe_json
 from inboxdesk.tui.format import relative
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
+    from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+    from rich.syntax import Syntax
 
 # A 1 MB payload would take seconds to highlight and thousands of lines to scroll.
 JSON_LIMIT = 20_000
@@ -55,16 +59,51 @@ def add(table: Table, label: str, value: object) -> None:
     table.add_row(Text(safe(label)), cell)
 
 
+# JSON drawn, by its text and what drawing it reads of the options. A pane shows the
+# same JSON again (the cursor back on a message, a mark's new copy of it, messages of
+# one workflow alike): highlighting and wrapping it again cost milliseconds a key.
+_DRAWN_JSON: LRUCache[tuple[object, ...], list[Segment]] = LRUCache(64)
+
+
+class HighlightedJson:
+    """JSON as Rich's `Syntax` draws it, drawn once per text and width."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def _syntax(self) -> Syntax:
+        from rich.syntax import Syntax  # pygments loads only when a pane shows JSON
+
+        return Syntax(self.text, "json", word_wrap=True, background_color="default")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._syntax())
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # Wrapped JSON reads these of the options (its own settings are fixed above).
+        key = (
+            self.text,
+            options.max_width,
+            options.justify,
+            options.overflow,
+            options.no_wrap,
+            options.ascii_only,
+            options.legacy_windows,
+        )
+        drawn = _DRAWN_JSON.get(key)
+        if drawn is None:
+            drawn = _DRAWN_JSON[key] = list(console.render(self._syntax(), options))
+        yield Segments(drawn)
+
+
 def json_block(value: Any) -> RenderableType:
     """Highlighted JSON whose strings cannot escape: C1 and bidi escaped, no markup."""
-    from rich.syntax import Syntax  # pygments loads only when a pane shows JSON
-
     text = safe_json(value, indent=2)
     note = None
     if len(text) > JSON_LIMIT:
         note = f"… {len(text) - JSON_LIMIT:,} more characters not shown"
         text = text[:JSON_LIMIT]
-    syntax = Syntax(text, "json", word_wrap=True, background_color="default")
+    syntax = HighlightedJson(text)
     if note is None:
         return syntax
     from rich.console import Group
