@@ -1,8 +1,8 @@
 """New content for a widget of auto height, drawn in place when it is as tall as before.
 
-`Static.update` lays the whole screen out by default, for any new content: a strip of a
-few lines whose height stays the same (the cause under a list's cursor, a view's state
-line) then cost a layout of every widget at each key.
+`Static.update` lays the whole screen out by default, for any new content: a strip whose
+height stays the same (what a view says of the row or cell under its cursor, a view's
+state line, History's entry) then cost a layout of every widget at each key.
 """
 
 from __future__ import annotations
@@ -19,6 +19,6 @@ def fits(widget: Widget, visual: Visual) -> bool:
 
 
 def update_in_place(static: Static, content: VisualType) -> None:
-    """`static` shows `content`; the screen is laid out again only if its height changes."""
-    visual = visualize(static, content)
-    static.update(visual, layout=not fits(static, visual))
+    """`static` shows `content`; the screen is laid out again only if its height changes.
+    (`content`, not its visual, is handed on: `Static.content` stays what it was given.)"""
+    static.update(content, layout=not fits(static, visualize(static, content)))
