@@ -51,6 +51,7 @@ from inboxdesk.tui.subscriber.keys import subscriber_key
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
+from inboxdesk.tui.widgets.in_place import update_in_place
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 
 CHANNELS = (None, "in_app", "email", "sms", "chat", "push", "tool")
@@ -378,7 +379,7 @@ class ActivityScreen(ShownAgain, Screen[None]):
         if self.following:
             who = f"{'⏸ paused' if self.paused else '● live'} · {who}"
         text = f"{who} · {self.filters.words()} · {shown}{scanned}{more}{extra}"
-        self.query_one("#activity-state", Static).update(Text(clip(text, 200)))
+        update_in_place(self.query_one("#activity-state", Static), Text(clip(text, 200)))
 
     def _wanted(self) -> ActivityFilter:
         f = self.filters
@@ -631,10 +632,11 @@ class ActivityScreen(ShownAgain, Screen[None]):
         found = self.items.get(notification_id) if notification_id else None
         strip = self.query_one("#activity-cause", Static)
         if found is None:
-            strip.update("")
+            update_in_place(strip, "")
             return
         cause = notification_cause(found)
-        strip.update(Text(safe(cause.words, newlines=False), style="red" if cause.failed else ""))
+        style = "red" if cause.failed else ""
+        update_in_place(strip, Text(safe(cause.words, newlines=False), style=style))
 
     @on(DataTable.RowSelected, "#activity-table")
     def _selected(self, event: DataTable.RowSelected) -> None:

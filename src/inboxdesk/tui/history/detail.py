@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from inboxdesk.scope import Scope
 from inboxdesk.text import safe
+from inboxdesk.tui.widgets.in_place import update_in_place
 from inboxdesk.writes.kinds import describe, kind_of
 from inboxdesk.writes.kinds.base import SHOWN_IDS
 from inboxdesk.writes.report import as_json
@@ -85,4 +86,4 @@ class HistoryDetail(VerticalScroll):
         if entry is None:
             body.update(Text("No write recorded yet.", style="italic"))
             return
-        body.update(entry_text(entry, scope, undo_key))
+        update_in_place(body, entry_text(entry, scope, undo_key))

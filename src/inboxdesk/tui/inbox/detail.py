@@ -7,20 +7,33 @@ read with `getattr`, so a field the object lacks is simply not shown.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.containers import VerticalScroll
+from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.tui.widgets.drawn_once import DrawnOnce
-from inboxdesk.tui.widgets.fields import add, add_when, grid, heading, json_block, json_value, plain
+from inboxdesk.tui.widgets.fields import (
+    add,
+    add_when,
+    content_key,
+    grid,
+    heading,
+    json_block,
+    json_value,
+    plain,
+)
+from inboxdesk.tui.widgets.in_place import fits
 
 if TYPE_CHECKING:
     # Named only: the v2 inbox's pane needs none of them (nor their imports).
@@ -240,7 +253,8 @@ class MessageDetail(VerticalScroll):
     Title, state line and body are three widgets. A mark changes only the flags of the
     message shown, so only the state line, one line high, is redrawn, without a layout
     pass; title and body (with its JSON highlighting) are built again only when another
-    message, or a new copy of it, is shown.
+    message, or a new copy of it, is shown; a body that shows what one shown lately
+    showed (the cursor back on a message) takes that one's lines, not drawn again.
     """
 
     DEFAULT_CSS = """
@@ -258,6 +272,8 @@ class MessageDetail(VerticalScroll):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._shown: Message | FeedItem | InboxNotification | None = None
         self._first = (message, now) if message is not None and now is not None else None
+        # The lines of the bodies shown lately, by what they show, width and style.
+        self._bodies: LRUCache[Hashable, list[Strip]] = LRUCache(32)
 
     def compose(self):  # type: ignore[no-untyped-def]
         title = Static(Text("No message selected.", style="dim"), id="message-title")
@@ -268,7 +284,7 @@ class MessageDetail(VerticalScroll):
             self._first = None
             self._shown = message
             state.update(_state(message))
-            heading, drawn = _visuals(message, now, title, body)
+            heading, drawn = _visuals(message, now, title, body, self._bodies)
             title.update(heading)
             body.update(drawn)
         yield title
@@ -287,10 +303,10 @@ class MessageDetail(VerticalScroll):
             title.update(Text("No message selected.", style="dim"))
             body.update(Text())
         else:
-            titled, drawn = _visuals(message, now, title, body)
+            titled, drawn = _visuals(message, now, title, body, self._bodies)
             # As tall as the message before (a list's messages often are): redrawn in
             # place, without laying the whole screen out again.
-            layout = not (_fits(title, titled) and _fits(body, drawn))
+            layout = not (fits(title, titled) and fits(body, drawn))
             title.update(titled, layout=layout)
             body.update(drawn, layout=layout)
         self.scroll_home(animate=False)
@@ -305,19 +321,18 @@ def _state(message: Message | FeedItem | InboxNotification) -> Text:
 
 
 def _visuals(
-    message: Message | FeedItem | InboxNotification, now: datetime, title: Widget, body: Widget
+    message: Message | FeedItem | InboxNotification,
+    now: datetime,
+    title: Widget,
+    body: Widget,
+    kept: LRUCache[Hashable, list[Strip]],
 ) -> tuple[Visual, DrawnOnce]:
-    """The title's and the body's visuals of `message`, for those two widgets."""
+    """The title's and the body's visuals of `message`, for those two widgets; the
+    body's lines from `kept` if one kept there showed the same."""
     from inboxdesk.tui.inbox.notification import notification_title, render_notification
 
     if isinstance(message, InboxNotification):
         heading, shown = notification_title(message), render_notification(message, now)
     else:
         heading, shown = render_title(message), render_message(message, now)
-    return visualize(title, heading), DrawnOnce(body, shown)
-
-
-def _fits(widget: Widget, visual: Visual) -> bool:
-    """Whether `visual` is as tall as what `widget` shows now, at its width."""
-    width, height = widget.content_size
-    return width > 0 and visual.get_height(widget.styles, width) == height  # type: ignore[arg-type]
+    return visualize(title, heading), DrawnOnce(body, shown, kept, content_key(shown))

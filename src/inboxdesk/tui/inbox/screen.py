@@ -287,6 +287,7 @@ class InboxScreen(ServiceScreen):
 
     def show_status(self) -> None:
         feed = self.feed
+        failed = not feed.answered and not self.fetching
         self.query_one(StatusLine).status = Status(
             answered=feed.answered,
             fetching=self.fetching,
@@ -297,7 +298,8 @@ class InboxScreen(ServiceScreen):
             selected=len(self.selected),
             pending=len(self.pending),
             offline=self.offline,
-            retry_key=self.key_for("refresh"),
+            # Said only once the first page failed: finding the key checks every binding.
+            retry_key=self.key_for("refresh") if failed else "?",
             tab=self.tab.label,
         )
 

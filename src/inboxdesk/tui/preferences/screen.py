@@ -44,6 +44,7 @@ from inboxdesk.tui.screens.service_screen import ServiceScreen
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
+from inboxdesk.tui.widgets.in_place import update_in_place
 from inboxdesk.writes import Event, Kind, Sent
 from inboxdesk.writes.kinds.preference import FUTURE_ONLY, Toggle, preference_write
 from inboxdesk.writes.kinds.schedule import schedule_write
@@ -300,7 +301,9 @@ class PreferencesScreen(ServiceScreen):
                 words = f"{row.name} · {channel}: {cell.words(row.workflow)}."
             if row.updated_at:
                 words += f" This workflow's choices last changed on {changed_on(row.updated_at)}."
-        self.query_one("#preference-cell", Static).update(Text(safe(words, newlines=False)))
+        update_in_place(
+            self.query_one("#preference-cell", Static), Text(safe(words, newlines=False))
+        )
 
     @on(DataTable.CellHighlighted, "#preference-grid")
     def _highlighted(self, event: DataTable.CellHighlighted) -> None:

@@ -39,6 +39,7 @@ from inboxdesk.tui.subscriber.topics import TOPIC_ROWS, Subscriptions, read_subs
 from inboxdesk.tui.view_keys import view_keys
 from inboxdesk.tui.widgets.app_footer import AppFooter
 from inboxdesk.tui.widgets.app_header import AppHeader
+from inboxdesk.tui.widgets.in_place import update_in_place
 from inboxdesk.tui.widgets.keyed_table import KeyedTable
 from inboxdesk.writes import Event, Sent, Write
 from inboxdesk.writes.kinds.credentials import credentials_write, removal_write
@@ -302,7 +303,9 @@ class SubscriberScreen(ServiceScreen):
         elif key in READ_ONLY_ROWS or key == "id":
             name = "subscriberId" if key == "id" else key
             words = f"{name}: kept by the service, not changed here."
-        self.query_one("#subscriber-row", Static).update(Text(safe(words, newlines=False)))
+        update_in_place(
+            self.query_one("#subscriber-row", Static), Text(safe(words, newlines=False))
+        )
 
     @on(DataTable.RowSelected, "#subscriber-table")
     def _selected(self, event: DataTable.RowSelected) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from textual.cache import LRUCache
 from textual.css.styles import RulesMap
 from textual.strip import Strip
 from textual.style import Style
@@ -18,11 +21,22 @@ class DrawnOnce(Visual):
     a draw. The lines of the first draw serve both.
     """
 
-    def __init__(self, widget: Widget, renderable: RenderableType) -> None:
+    def __init__(
+        self,
+        widget: Widget,
+        renderable: RenderableType,
+        kept: LRUCache[Hashable, list[Strip]] | None = None,
+        key: Hashable | None = None,
+    ) -> None:
+        """`kept`, with the `key` of what `renderable` shows: the lines of the widget's
+        earlier renderables that showed the same, by width and style, so that what it
+        shows again is not drawn again (a detail pane's message shown again)."""
         self.renderable = renderable
         self._widget = widget
         self._rich = RichVisual(widget, renderable)
         self._drawn: tuple[int, Style, list[Strip]] | None = None
+        self._kept = kept if key is not None else None
+        self._key = key
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.renderable  # printable as the body it holds
@@ -43,9 +57,11 @@ class DrawnOnce(Visual):
     def _lines(self, width: int, style: Style, options: RenderOptions) -> list[Strip]:
         drawn = self._drawn
         if drawn is None or drawn[0] != width or drawn[1] != style:
-            drawn = self._drawn = (
-                width,
-                style,
-                self._rich.render_strips(width, None, style, options),
-            )
+            kept, key = self._kept, (self._key, width, style)
+            lines = kept.get(key) if kept is not None else None
+            if lines is None:
+                lines = self._rich.render_strips(width, None, style, options)
+                if kept is not None:
+                    kept[key] = lines
+            drawn = self._drawn = (width, style, lines)
         return drawn[2]
