@@ -43,6 +43,9 @@ class HeaderState:
     note: str = ""  # what the source says of the service ("older service": no v2 inbox)
     read_only: bool = False  # no key writes: said right after the counts
     follow: str = ""  # "● live" or "⏸ paused" while following (the auto-refresh at 3 s)
+    # The key that refreshes, while the last ask for the counts failed: those shown (if
+    # any) are from before, and say so; "" while they are fresh.
+    stale: str = ""
 
 
 def _person(state: HeaderState) -> Text:
@@ -65,9 +68,14 @@ def _person(state: HeaderState) -> Text:
 def header_text(state: HeaderState, width: int) -> Text:
     """The line for `width` cells: the right side by priority, the person in what is left."""
     counts = Text(no_wrap=True)
-    counts.append(f"{count_text(state.unread)} unread", style="bold cyan")
+    counts.append(f"{count_text(state.unread)} unread", style="dim" if state.stale else "bold cyan")
     counts.append(" · ")
-    counts.append(f"{count_text(state.unseen)} unseen", style="yellow")
+    counts.append(f"{count_text(state.unseen)} unseen", style="dim" if state.stale else "yellow")
+    if state.stale:
+        # Kept with the counts, at every width: old counts are never shown as fresh.
+        never = state.unread is None and state.unseen is None
+        said = "not loaded" if never else "not refreshed"
+        counts.append(f" ({said} · {state.stale} retries)", style="bold red")
     service = Text(no_wrap=True)
     if state.service == "online":
         service.append("service online", style="green")

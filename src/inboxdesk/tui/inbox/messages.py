@@ -61,6 +61,16 @@ class CountsLoaded(TextualMessage):
         self.asked = asked
 
 
+class CountsFailed(TextualMessage):
+    """The ask for the counts failed (`asked` as in CountsLoaded): those shown are old."""
+
+    def __init__(self, subscriber_id: str, error: InboxdeskError, asked: int) -> None:
+        super().__init__()
+        self.subscriber_id = subscriber_id
+        self.error = error
+        self.asked = asked
+
+
 class UnreadListed(TextualMessage):
     """Before a mark-all: the unread ids, when few enough to list (for undo), and how
     many, archived and snoozed ones included."""

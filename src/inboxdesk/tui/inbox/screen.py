@@ -44,6 +44,7 @@ from inboxdesk.tui.context import ViewContext
 from inboxdesk.tui.inbox.bindings import FINDING_BINDINGS, INBOX_BINDINGS
 from inboxdesk.tui.inbox.header import HeaderState, SubscriberHeader
 from inboxdesk.tui.inbox.messages import (
+    CountsFailed,
     CountsLoaded,
     EndFound,
     OlderService,
@@ -109,6 +110,9 @@ class InboxScreen(ServiceScreen):
     subscriber_id: var[str] = var("", init=False)
     subscriber: var[Subscriber | None] = var(None, init=False)
     counts: var[NotificationCounts | None] = var(None, init=False)
+    # The last ask for the counts failed: those shown are from before (the header says
+    # so); the next refresh, write or auto-refresh asks again.
+    counts_stale: var[bool] = var(False, init=False)
     has_rows: var[bool] = var(False, init=False, bindings=True)
     selected: var[frozenset[str]] = var(frozenset(), init=False, bindings=True)
     text: var[str] = var("", init=False, bindings=True)
@@ -239,6 +243,9 @@ class InboxScreen(ServiceScreen):
     def watch_counts(self) -> None:
         self._show_header()
 
+    def watch_counts_stale(self) -> None:
+        self._show_header()
+
     def watch_selected(self) -> None:
         self._marks_changed()
 
@@ -280,6 +287,8 @@ class InboxScreen(ServiceScreen):
                 self.source.abilities.note,
                 self.context.read_only is not None,
                 ("⏸ paused" if self._follow_paused() else "● live") if self.following else "",
+                # Looked up only when said: finding the key checks every binding.
+                self.key_for("refresh") if self.counts_stale else "",
             )
         )
         name = self.subscriber.display_name if self.subscriber else self.subscriber_id
@@ -405,6 +414,7 @@ class InboxScreen(ServiceScreen):
             self.subscriber_id = subscriber_id
             self.subscriber = None
             self.counts = None
+            self.counts_stale = False
             self.selected = frozenset()
         self.show_tab(tab.value)
         self.empty_filter_box()
@@ -506,6 +516,9 @@ class InboxScreen(ServiceScreen):
             counts = await ends.exact_counts(client, subscriber_id, counts, source, hint)
         except NotFoundError:
             return  # the subscriber's load says so, once
+        except InboxdeskError as error:
+            self.post_message(CountsFailed(subscriber_id, error, asked))
+            return
         self.post_message(CountsLoaded(subscriber_id, counts, asked))
 
     # Not exclusive: pages of a newer listing simply make older answers stale.
@@ -682,6 +695,18 @@ class InboxScreen(ServiceScreen):
     def on_counts_loaded(self, event: CountsLoaded) -> None:
         if event.subscriber_id == self.subscriber_id and event.asked >= self._counts_fresh:
             self.counts = event.counts
+            self.counts_stale = False
+
+    def on_counts_failed(self, event: CountsFailed) -> None:
+        """The counts shown are kept, marked as old. Said once until they are fresh
+        again, whatever fails meanwhile: a count the service keeps failing (while its
+        pages load) would otherwise say so at every refresh, or, unreachable, take the
+        app offline and back at each probe's refresh."""
+        if event.subscriber_id != self.subscriber_id or event.asked < self._counts_fresh:
+            return
+        if not self.counts_stale:
+            self.context.report(event.error)
+        self.counts_stale = True
 
     def on_unread_listed(self, event: UnreadListed) -> None:
         """Ask before marking them all, with how many and what it sets off."""
@@ -728,7 +753,8 @@ class InboxScreen(ServiceScreen):
                     # (A row the answer left as it was was read after the write already:
                     # counts read with it may be older, so they are asked again.)
                     self.counts = applied.counts
-                    return
+                    if not self.counts_stale:
+                        return  # else counted from old counts: asked again
             self._ask_counts(self.subscriber_id)
 
     def _say_inbox_write(self, event: Sent | Partial) -> None:
