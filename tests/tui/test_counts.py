@@ -85,3 +85,11 @@ async def test_counts_that_fail_are_marked_old_said_once_and_asked_again(
         await pilot.press("r")
         await until(pilot, lambda: "8 unread · " in header(screen) and MARKED not in header(screen))
         assert asked(transport) > before
+
+        # A subscriber not found: said by its page and its load, not by its counts too,
+        # which say they are not loaded (not "…", loading, for ever).
+        del notices[:]
+        app.open_subscriber("ghost")
+        await until(pilot, lambda: "… unread · … unseen (not loaded" in header(screen))
+        await settled(pilot)
+        assert len(notices) == 2 and notices.saying("Pick another"), notices

@@ -514,8 +514,6 @@ class InboxScreen(ServiceScreen):
             if hint is None or hint.unread.capped or hint.unseen.capped:
                 self.post_message(CountsLoaded(subscriber_id, counts, asked))  # 99+ meanwhile
             counts = await ends.exact_counts(client, subscriber_id, counts, source, hint)
-        except NotFoundError:
-            return  # the subscriber's load says so, once
         except InboxdeskError as error:
             self.post_message(CountsFailed(subscriber_id, error, asked))
             return
@@ -704,7 +702,8 @@ class InboxScreen(ServiceScreen):
         app offline and back at each probe's refresh."""
         if event.subscriber_id != self.subscriber_id or event.asked < self._counts_fresh:
             return
-        if not self.counts_stale:
+        # A subscriber not found: its load says so, once.
+        if not self.counts_stale and not isinstance(event.error, NotFoundError):
             self.context.report(event.error)
         self.counts_stale = True
 
