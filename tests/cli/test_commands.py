@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import pkgutil
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 
 import inboxdesk.cli
 from inboxdesk.cli import LAZY_COMMANDS, cli, main
-from tests.conftest import STAGING_KEY
+from tests.conftest import STAGING_KEY, Service
 
 # The modules that hold commands other than the app's.
 OTHER_COMMANDS = {
@@ -140,17 +141,39 @@ def test_opening_the_app_imports_no_other_command_and_with_the_collector_paused(
     ], done.stdout
 
 
-def test_the_version_imports_neither_the_client_nor_the_settings() -> None:
+def test_the_version_imports_neither_the_client_nor_the_settings_and_a_read_no_write(
+    service: Service, tmp_path: Path
+) -> None:
+    """`--version` imports neither the client nor the settings. Then, in the same fresh
+    process (each costs about a CPU-second of the suite), a read against the service (a
+    listing, with its table and counts) imports none of the write machinery: the outbox,
+    its journal (sqlite3), the write kinds, the plans (the write commands import them as
+    they run); nor do the modules of other reads (their commands run no further here)."""
     code = (
-        "import sys\n"
-        "sys.argv = ['inboxdesk', '--version']\n"
+        "import json, sys\n"
         "from inboxdesk.entry import main\n"
+        "sys.argv = ['inboxdesk', '--version']\n"
         "main()\n"
         "print(*sorted(m for m in sys.modules if m.startswith('inboxdesk')))\n"
+        "sys.argv = ['inboxdesk', 'messages', 'jane', '--limit', '3']\n"
+        "status = main()\n"
+        "import inboxdesk.cli.integration_commands, inboxdesk.cli.subscriber_commands\n"
+        "wrote = sorted(m for m in sys.modules if m.startswith(WRITING))\n"
+        "print('READ', json.dumps([status, wrote]))\n"
+    ).replace("WRITING", repr(WRITING))
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "INBOXDESK_CONFIG": str(tmp_path / "config.toml"),
+        "INBOXDESK_BASE_URL": service.url,
+        "NOVU_SECRET_KEY": STAGING_KEY,
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.startswith("inboxdesk, version ")
-    loaded = done.stdout.splitlines()[-1].split()
+    lines = done.stdout.splitlines()
+    loaded = lines[1].split()
     assert loaded == [
         "inboxdesk",
         "inboxdesk.cli",
@@ -158,3 +181,10 @@ def test_the_version_imports_neither_the_client_nor_the_settings() -> None:
         "inboxdesk.gc_paused",
         "inboxdesk.private_apis",
     ]
+    # The read ran whole (the listing's three rows and its counts).
+    assert "(3 shown; more on --page 1" in done.stderr and len(lines) == 2 + 1 + 3 + 1
+    assert json.loads(lines[-1].removeprefix("READ ")) == [0, []], done.stdout + done.stderr
+
+
+# What a read must not import.
+WRITING = ("inboxdesk.writes", "inboxdesk.core.inbox.plans", "sqlite3")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,23 +13,24 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.message_json import message_items, raw_option
 from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.tables import table
-from inboxdesk.cli.writing import outbox_for, refuse_if_read_only, send
 from inboxdesk.client import ApiError, InboxClient, InboxdeskError
 from inboxdesk.client.limits import Walk
 from inboxdesk.client.source import Abilities, Entry, InboxSource, on_either
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.core.inbox.ends import READ_ANY, SEEN_ANY, exact_count, exact_notification_counts
-from inboxdesk.core.inbox.plans import MarkAllPlan, MarkPlan
 from inboxdesk.core.inbox.tabs import listing_query
 from inboxdesk.core.inbox.unknown import explained
 from inboxdesk.core.inbox.webhooks import webhook_warning, webhook_warning_uncounted
 from inboxdesk.models import Count, MarkAs, Message, MessageFields, mask_secrets
 from inboxdesk.models.inbox import InboxNotification
 from inboxdesk.text import clip, plural, safe, safe_json
-from inboxdesk.writes import Flags as MessageFlags
-from inboxdesk.writes import Outbox, WriteStore
-from inboxdesk.writes.before import MARK_PAGES, PAGE, mark_before, unread_before
+
+# A read imports none of the write machinery (the outbox, its journal, the kinds, the
+# plans): each write command imports it as it runs.
+if TYPE_CHECKING:
+    from inboxdesk.writes import Flags as MessageFlags
+    from inboxdesk.writes import Outbox, WriteStore
 
 # Exit status when mark-as left some requested ids alone.
 PARTIAL = 3
@@ -96,6 +97,7 @@ def _write_call(
     subscriber: str | None = None,
 ) -> int:
     """Like `_call`, with the outbox every write goes through (cli/writing.py)."""
+    from inboxdesk.cli.writing import outbox_for
 
     async def writing(clients: Clients, held: HeldKey) -> int:
         outbox = outbox_for(clients.settings, clients.of(held), held, clients)
@@ -142,6 +144,8 @@ def _keys_call(
     acted in) stops before anything is read or sent."""
     settings = settings_from(flags)
     if writes:
+        from inboxdesk.cli.writing import refuse_if_read_only
+
         refuse_if_read_only(settings)
     keyring = Keyring(settings)
     wanted = settings.environment
@@ -455,6 +459,10 @@ def mark_as(
 
     Exit status 3 when some ids were not updated (unknown, or another subscriber's).
     """
+    from inboxdesk.cli.writing import send
+    from inboxdesk.core.inbox.plans import MarkPlan
+    from inboxdesk.writes.before import MARK_PAGES, PAGE, mark_before
+
     ids = _ids(list(message_ids))
     if not ids:
         print(
@@ -522,6 +530,9 @@ def _marked(state: str, seen: Mapping[str, MessageFlags], answered: Sequence[Mes
 @connection_options
 def mark_all(flags: Flags, subscriber_id: str, state: str, yes: bool, as_json: bool) -> int:
     """Mark every in-app message of a subscriber (archived and snoozed ones included)."""
+    from inboxdesk.cli.writing import send
+    from inboxdesk.core.inbox.plans import MarkAllPlan
+    from inboxdesk.writes.before import unread_before
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         if not yes:

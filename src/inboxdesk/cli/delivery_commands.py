@@ -12,8 +12,8 @@ import click
 
 from inboxdesk.cli.api_commands import _call, _emit, json_option
 from inboxdesk.cli.connection import Flags, connection_options, settings_from
-from inboxdesk.cli.history_commands import _since
 from inboxdesk.cli.tables import table, terminal_width, whole
+from inboxdesk.cli.when import since as parse_since
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client.activity import MAX_PAGE, ActivityFilter
 from inboxdesk.core.delivery import finding
@@ -132,7 +132,7 @@ def activity(
 ) -> int:
     """A subscriber's notifications across every channel, newest first, each job's
     status and the cause in words (GET /v1/notifications)."""
-    start = _since(since)
+    start = parse_since(since)
     wanted = ActivityFilter(
         subscriber_ids=[subscriber_id],
         transaction_ids=[transaction_id] if transaction_id else (),

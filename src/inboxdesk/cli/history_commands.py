@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from datetime import datetime
 
 import click
 
@@ -22,6 +21,7 @@ from inboxdesk.cli.connection import Flags, connection_options, settings_from
 from inboxdesk.cli.integration_commands import NOT_CONFIRMED, _environment_named
 from inboxdesk.cli.prompts import ask, go_ahead
 from inboxdesk.cli.tables import table
+from inboxdesk.cli.when import since as parse_since
 from inboxdesk.cli.writing import file_under_environment, outbox_for, refuse_if_read_only
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.client.retry import NO_RETRY
@@ -31,7 +31,7 @@ from inboxdesk.config.keys import HeldKey, Keyring
 from inboxdesk.paths import writes_path
 from inboxdesk.scope import Scope, load_scope, matches
 from inboxdesk.text import plural, safe
-from inboxdesk.timeinput import HELP, TimeInputError, local_now, parse_when
+from inboxdesk.timeinput import HELP
 from inboxdesk.writes import (
     Dropped,
     Event,
@@ -59,15 +59,6 @@ def _journal(settings: Settings) -> WriteStore:
         raise click.ClickException(f"the journal of writes cannot be read: {exc}") from None
 
 
-def _since(text: str | None) -> datetime | None:
-    if text is None:
-        return None
-    try:
-        return parse_when(text, local_now(), future=False)
-    except TimeInputError as exc:
-        raise click.BadParameter(str(exc), param_hint="--since") from None
-
-
 @click.command()
 @click.option("--subscriber", "subscriber_id", metavar="SID", help="this subscriber's only")
 @click.option("--since", metavar="WHEN", help=f"made since then: {HELP}")
@@ -90,7 +81,7 @@ def history(
     store = _journal(settings)
     try:
         found = store.entries(
-            Where.of(settings.profile, settings.base_url), subscriber_id, _since(since)
+            Where.of(settings.profile, settings.base_url), subscriber_id, parse_since(since)
         )
     finally:
         say_skipped(store)

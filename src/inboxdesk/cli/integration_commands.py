@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,7 +20,6 @@ from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.prompts import ask as _ask
 from inboxdesk.cli.prompts import go_ahead
 from inboxdesk.cli.tables import table
-from inboxdesk.cli.writing import outbox_for, send
 from inboxdesk.client import ApiError, ForbiddenError, InboxdeskError
 from inboxdesk.config.connect import Clients
 from inboxdesk.config.keys import HeldKey, Keyring
@@ -32,12 +32,14 @@ from inboxdesk.core.environments.across import (
     not_found,
     without_keys,
 )
-from inboxdesk.core.environments.primary import names, plan_primary, refused_across
 from inboxdesk.models import PRIMARY_CHANNELS, Channel, Integration
 from inboxdesk.scope import Scope, matches
 from inboxdesk.text import safe
-from inboxdesk.writes import Kind, Outbox, Write
-from inboxdesk.writes.kinds.set_primary import switch_failed
+
+# The reads (environments, integrations) import none of the write machinery: the
+# switch imports it as it runs (api_commands says why).
+if TYPE_CHECKING:
+    from inboxdesk.writes import Outbox, Write
 
 # Exit status when a switch needs the environment's name and was not given it.
 NOT_CONFIRMED = 2
@@ -218,6 +220,9 @@ def _without_key(keyring: Keyring, listing: Listing) -> str:
 def set_primary(flags: Flags, integration_id: str, yes: bool, as_json: bool) -> int:
     """Make an email or sms integration the primary of its channel in its environment,
     with that environment's key. --environment must name the integration's environment."""
+    from inboxdesk.core.environments.primary import names, plan_primary
+    from inboxdesk.writes import Kind, Write
+
     environment = flags.get("environment")
 
     async def work(clients: Clients, held: HeldKey) -> int:
@@ -340,6 +345,8 @@ async def _not_held(keys: list[KeyClient]) -> list[str]:
 
 
 def _outbox(clients: Clients, held: HeldKey) -> Outbox:
+    from inboxdesk.cli.writing import outbox_for
+
     return outbox_for(clients.settings, clients.of(held), held, clients)
 
 
@@ -348,6 +355,8 @@ async def _sent(
 ) -> Integration:
     """The switch sent; a 403 said as what it means (the key's environment is not the
     integration's), never as a bad key."""
+    from inboxdesk.core.environments.primary import refused_across
+
     try:
         return await _switch(outbox, write)
     except ForbiddenError as exc:
@@ -358,6 +367,9 @@ async def _sent(
 
 
 async def _switch(outbox: Outbox, write: Write) -> Integration:
+    from inboxdesk.cli.writing import send
+    from inboxdesk.writes.kinds.set_primary import switch_failed
+
     try:
         sent = await send(outbox, write)
     except InboxdeskError as exc:
@@ -369,6 +381,8 @@ async def _switch(outbox: Outbox, write: Write) -> Integration:
 
 
 def _done(item: Integration, lines: list[str], as_json: bool) -> int:
+    from inboxdesk.core.environments.primary import names
+
     if as_json:
         _emit(item.masked())
         return 0

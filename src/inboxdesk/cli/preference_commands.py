@@ -4,14 +4,13 @@ turning it back on, through the outbox and into history like every write."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from inboxdesk.cli.api_commands import _call, _emit, _write_call, json_option
 from inboxdesk.cli.connection import Flags, connection_options
 from inboxdesk.cli.tables import table
-from inboxdesk.cli.writing import send
 from inboxdesk.client import InboxClient, InboxdeskError
 from inboxdesk.core.preferences import (
     CONTEXT_NOTE,
@@ -28,10 +27,11 @@ from inboxdesk.core.preferences import (
 from inboxdesk.schedule import OFF, ScheduleError, build, is_on
 from inboxdesk.schedule import lines as schedule_lines
 from inboxdesk.text import safe
-from inboxdesk.writes import Outbox, describe
-from inboxdesk.writes.kinds.preference import FUTURE_ONLY, preference_write
-from inboxdesk.writes.kinds.schedule import schedule_write
-from inboxdesk.writes.kinds.schedule import words as schedule_words
+
+# `preferences` (a read) imports neither the outbox nor its journal: each change imports
+# them as it runs (api_commands says why).
+if TYPE_CHECKING:
+    from inboxdesk.writes import Outbox
 
 # Exit status of a change refused before it is sent (bad input): nothing changed.
 BAD_INPUT = 2
@@ -175,6 +175,12 @@ def set_schedule(
         return BAD_INPUT
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
+        from inboxdesk.cli.writing import send
+        from inboxdesk.writes import describe
+        from inboxdesk.writes.kinds.preference import FUTURE_ONLY
+        from inboxdesk.writes.kinds.schedule import schedule_write
+        from inboxdesk.writes.kinds.schedule import words as schedule_words
+
         prefs = await load_table(client, subscriber_id)
         write = schedule_write(subscriber_id, wanted, prefs.schedule)
         event = await send(outbox, write)
@@ -229,6 +235,10 @@ def set_preference(
         return BAD_INPUT
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
+        from inboxdesk.cli.writing import send
+        from inboxdesk.writes import describe
+        from inboxdesk.writes.kinds.preference import FUTURE_ONLY, preference_write
+
         prefs = await load_table(client, subscriber_id, context)
         toggle = check_toggle(prefs, workflow, channel, on)
         if isinstance(toggle, str):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,9 +24,11 @@ from inboxdesk.models.subscriber_edit import (
     needs,
 )
 from inboxdesk.text import safe
-from inboxdesk.writes import Outbox, describe
-from inboxdesk.writes.kinds.credentials import credentials_write, removal_write
-from inboxdesk.writes.kinds.subscriber import changed, subscriber_write, values_of
+
+# `subscriber` (a read) imports none of the write machinery: each change imports it as
+# it runs (api_commands says why).
+if TYPE_CHECKING:
+    from inboxdesk.writes import Outbox
 
 # Exit status of a change refused before it is sent (bad input): nothing changed.
 BAD_INPUT = 2
@@ -175,6 +177,8 @@ def set_subscriber(
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         from inboxdesk.cli.writing import send
+        from inboxdesk.writes import describe
+        from inboxdesk.writes.kinds.subscriber import changed, subscriber_write, values_of
 
         current = values_of(await client.get_subscriber(subscriber_id))
         wanted = changed(current, fields)
@@ -252,6 +256,8 @@ def credentials(
 
     async def work(client: InboxClient, outbox: Outbox) -> int:
         from inboxdesk.cli.writing import send
+        from inboxdesk.writes import describe
+        from inboxdesk.writes.kinds.credentials import credentials_write, removal_write
 
         # Read only now: a read-only run has refused before anything was asked.
         secret = ""
