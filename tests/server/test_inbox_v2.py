@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
 
 import pytest
-from fastapi import FastAPI, Query
 
-from inboxdesk.server.inbox_routes import LIST_QUERY
-from inboxdesk.server.route_helpers import documented
 from tests.conftest import JOE_MESSAGES, Service, ServiceFactory, jane_message
 
 INBOX = "/v2/subscribers/jane/notifications"
@@ -129,20 +125,3 @@ def test_the_list_reads_its_query_as_fastapi_read_declared_parameters(service: S
     assert many["filter"]["tags"] == [""]
     assert "contextKeys" not in many["filter"]  # an empty key: messages with no context
     assert plain["filter"] == {}
-
-
-def test_the_list_documents_its_query_as_fastapi_documents_declared_parameters() -> None:
-    app = FastAPI()
-
-    @app.get("/declared")
-    def declared(
-        limit: Annotated[str | None, Query(description="1 to 100")] = None,
-        severity: Annotated[list[str] | None, Query()] = None,
-        createdGte: str | None = None,
-    ) -> None:
-        """Declared as the route declared them before it read them itself."""
-
-    wanted = app.openapi()["paths"]["/declared"]["get"]["parameters"]
-    ours = [documented(*q) for q in LIST_QUERY if q[0] in ("limit", "severity", "createdGte")]
-    # The same entries, key order included (the document's bytes).
-    assert [list(p.items()) for p in ours] == [list(p.items()) for p in wanted]

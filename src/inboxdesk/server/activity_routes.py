@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError, PaymentRequired
-from inboxdesk.server.route_helpers import api_router, documented, enveloped, off_loop
+from inboxdesk.server.route_helpers import api_router, enveloped, off_loop
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import ActivityQuery, NotAllowed, Store, iso
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -19,23 +19,7 @@ MAX_LIMIT = 50
 CHANNELS = ("in_app", "email", "sms", "chat", "push", "tool")
 SEVERITIES = ("high", "medium", "low", "none")
 
-# The feed's query parameters after `page`, read by the route and documented
-# (`documented`).
-FEED_QUERY: tuple[tuple[str, bool, str | None], ...] = (
-    ("limit", False, "1 to 50"),
-    ("subscriberIds", True, None),
-    ("transactionId", True, None),
-    ("channels", True, None),
-    ("templates", True, None),
-    ("emails", True, None),
-    ("severity", True, None),
-    ("contextKeys", True, None),
-    ("topicKey", False, None),
-    ("subscriptionId", False, None),
-    ("search", False, None),
-    ("after", False, None),
-    ("before", False, None),
-)
+Many = Annotated[list[str] | None, Query()]
 
 
 class CommandValidationError(ApiValidationError):
@@ -87,28 +71,24 @@ def build_activity_router(store: Store, settings: ServerSettings) -> APIRouter:
     router = api_router(prefix="/v1/notifications", tags=["activity"])
     command = "GetActivityFeedCommand"
 
-    @router.get(
-        "",
-        summary="List all events (the activity feed), newest first",
-        openapi_extra={"parameters": [documented(*query) for query in FEED_QUERY]},
-    )
+    @router.get("", summary="List all events (the activity feed), newest first")
     async def list_notifications(
         request: Request,
         page: Annotated[str | None, Query(description="zero-based page")] = None,
+        limit: Annotated[str | None, Query(description="1 to 50")] = None,
+        subscriberIds: Many = None,
+        transactionId: Many = None,
+        channels: Many = None,
+        templates: Many = None,
+        emails: Many = None,
+        severity: Many = None,
+        contextKeys: Many = None,
+        topicKey: str | None = None,
+        subscriptionId: str | None = None,
+        search: str | None = None,
+        after: str | None = None,
+        before: str | None = None,
     ) -> JSONResponse:
-        # The rest read here, not declared (route_helpers.documented); `page` declared
-        # keeps the document's parameters where FastAPI writes them, before the answers.
-        sent = request.query_params
-        limit = sent.get("limit")
-        subscriberIds = sent.getlist("subscriberIds") or None
-        transactionId = sent.getlist("transactionId") or None
-        channels = sent.getlist("channels") or None
-        templates = sent.getlist("templates") or None
-        emails = sent.getlist("emails") or None
-        severity = sent.getlist("severity") or None
-        contextKeys = sent.getlist("contextKeys") or None
-        topicKey, subscriptionId = sent.get("topicKey"), sent.get("subscriptionId")
-        search, after, before = sent.get("search"), sent.get("after"), sent.get("before")
         number = _number("page", page, 0, 0, 10**9)
         size = _number("limit", limit, 10, 1, MAX_LIMIT)
         for value in channels or ():

@@ -82,22 +82,6 @@ async def off_loop(call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
     return await to_thread.run_sync(partial(call, *args, **kwargs))
 
 
-def documented(name: str, many: bool, description: str | None) -> dict[str, Any]:
-    """An optional string (or list of strings) query parameter's OpenAPI entry, as
-    FastAPI writes one for a parameter declared `str | None` (`list[str] | None`).
-
-    A route with many such parameters reads them from `request.query_params` itself
-    (the last value sent; a list None when none was sent, as FastAPI read them):
-    FastAPI's reading of a dozen declared ones was a quarter of a listing's request.
-    Listed in `openapi_extra`, they are documented as they were declared."""
-    kind: dict[str, Any] = (
-        {"type": "array", "items": {"type": "string"}} if many else {"type": "string"}
-    )
-    said = {} if description is None else {"description": description}
-    schema = {"anyOf": [kind, {"type": "null"}], **said, "title": name.capitalize()}
-    return {"name": name, "in": "query", "required": False, "schema": schema, **said}
-
-
 def require_id(name: str, value: str, command: str | None = None) -> str:
     """The id as stored (lower case): production's ObjectIds read upper-case hex too.
     `command`: the command whose validation production words the refusal with."""
