@@ -3,21 +3,16 @@ as old (never shown as fresh), said once, and asked again at the next refresh or
 
 from __future__ import annotations
 
-import httpx
-
 from inboxdesk.models import Count
 from inboxdesk.tui.inbox.header import HeaderState, header_text
 from tests.client.faults import FaultTransport
 from tests.conftest import Service
 from tests.tui.conftest import SIZE, Notices, app_for, settled, until
 from tests.tui.test_inbox import failing, header, opened, send_meanwhile
+from tests.tui.test_inbox_v2 import refused
 
 COUNT = "/v2/subscribers/jane/notifications/count"
 MARKED = "(not refreshed · ^r retries)"
-
-
-def refused(request: httpx.Request) -> httpx.Response:
-    raise httpx.ConnectError("connection refused", request=request)
 
 
 def asked(transport: FaultTransport) -> int:
