@@ -27,9 +27,13 @@ def test_old_counts_say_so_beside_them_at_every_width() -> None:
     assert line.plain.endswith("    8 unread · 6 unseen · service online")
     drawn = [(line.plain[s.start : s.end], str(s.style)) for s in line.spans][-3:]
     assert drawn == [("8 unread", "bold cyan"), ("6 unseen", "yellow"), ("service online", "green")]
-    old = header_text(HeaderState(None, "x" * 200, Count(value=8), Count(value=6), stale="^r"), 78)
+    stale = HeaderState(None, "x" * 200, Count(value=8), Count(value=6), stale="^r")
+    old = header_text(stale, 78)
     assert f"8 unread · 6 unseen {MARKED}" in old.plain
     assert old.plain.startswith("xxxxxxxx") and old.cell_len <= 78
+    for width in (48, 60, 100, 160):  # from the counts and their mark alone, up
+        line = header_text(stale, width)
+        assert f"8 unread · 6 unseen {MARKED}" in line.plain and line.cell_len <= width
     never = header_text(HeaderState(None, "jane", None, None, stale="f5"), 78)
     assert "… unread · … unseen (not loaded · f5 retries)" in never.plain
 
