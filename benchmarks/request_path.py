@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import percentile
+from benchmarks.common import fixture, percentile
 from inboxdesk.server.app import create_app
 from inboxdesk.server.fixtures import load_fixture, read_fixture
 from inboxdesk.server.settings import ServerSettings
@@ -92,25 +92,15 @@ async def call(app: Any, method: str, target: str, body: bytes, serial: int) -> 
     return status
 
 
-def crowded(fixture: dict[str, Any]) -> dict[str, Any]:
-    """The fixture with MANY messages of one more subscriber, `ada`: the requests of the
-    mix, which name jane or the environment's settings, answer as they did without."""
-    staging = fixture["environments"][0]
-    staging["subscribers"].append({"subscriberId": "ada", "firstName": "Ada"})
-    staging["messages"] += [
-        {
-            "_id": f"66a{n:021x}",
-            "subscriberId": "ada",
-            "workflow": "Order shipped",
-            "createdAt": f"2025-01-01T{n // 60 % 24:02d}:{n % 60:02d}:00.000Z",
-            "title": f"Order #{n} shipped",
-            "content": f"Your order #{n} is on its way.",
-            "read": n % 2 == 0,
-            "transactionId": f"ada-{n}",
-        }
-        for n in range(MANY)
-    ]
-    return fixture
+def crowded(document: dict[str, Any]) -> dict[str, Any]:
+    """The fixture with MANY messages of one more subscriber, `ada` (the benchmarks'
+    realistic in-app messages, `benchmarks.common.fixture`): the requests of the mix,
+    which name jane or the environment's settings, answer as they did without."""
+    staging = document["environments"][0]
+    (ada,) = fixture({"ada": MANY})["environments"]
+    staging["subscribers"] += ada["subscribers"]
+    staging["messages"] += ada["messages"]
+    return document
 
 
 async def measure(app: Any, rounds: int, mix: list[Request]) -> dict[str, float]:

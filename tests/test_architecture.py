@@ -669,3 +669,30 @@ def test_a_planted_unsafe_title_fails(planted: Path, source: str) -> None:
     )
     found = [v for v in unsafe_titles(planted) if v.startswith("inboxdesk.tui.probe")]
     assert len(found) == 1
+
+
+def test_facts_read_from_the_shared_copy_are_those_a_walk_finds(
+    planted: Path, tmp_path: Path
+) -> None:
+    """The package's checks read the run's shared copy (`src`): were the copy to lose a
+    fact, they would pass on nothing. Read back from it, each file's facts are those its
+    walk finds, and planted violations of every check are still found."""
+    (planted / "tui" / "probe.py").write_text(
+        "import importlib\n"
+        "from inboxdesk.server.app import create_app\n"
+        "def f(app, footer, name):\n"
+        "    app.title = name\n"
+        "    importlib.import_module('..server', __name__)\n"
+        "    return footer._bindings_ready, getattr(app, '_exception')\n"
+    )
+    shared = tmp_path / "shared"
+    share_facts(planted, shared)  # found, and written for the others
+    paths = [str(p) for p in planted.rglob("*.py")]
+    for key in [k for k in _FACTS if k[0] in paths]:
+        del _FACTS[key]
+    share_facts(planted, shared)  # read back, as another worker reads it
+    for path in map(Path, paths):
+        assert _FACTS[(str(path), path.read_text())] == _facts(ast.parse(path.read_text()))
+    assert [v for v in layer_violations(planted) if v.startswith("inboxdesk.tui.probe ")]
+    assert len([v for v in private_uses(planted) if v.startswith("inboxdesk.tui.probe")]) == 2
+    assert [v for v in unsafe_titles(planted) if v.startswith("inboxdesk.tui.probe")]

@@ -27,6 +27,20 @@ OTHER_COMMANDS = {
     "inboxdesk.cli.message_command",
     "inboxdesk.cli.preference_commands",
 }
+# What a read must not import.
+WRITING = ("inboxdesk.writes", "inboxdesk.core.inbox.plans", "sqlite3")
+
+
+def command_env(home: Path, url: str) -> dict[str, str]:
+    """The environment of a fresh `inboxdesk` process: a home and config file of the
+    test's own, `url` as the service and the staging key."""
+    return {
+        **os.environ,
+        "HOME": str(home),
+        "INBOXDESK_CONFIG": str(home / "config.toml"),
+        "INBOXDESK_BASE_URL": url,
+        "NOVU_SECRET_KEY": STAGING_KEY,
+    }
 
 
 def declared() -> dict[str, str]:
@@ -115,13 +129,7 @@ def test_opening_the_app_imports_no_other_command_and_with_the_collector_paused(
         "from inboxdesk.entry import main\n"
         "main()\n"
     )
-    env = {
-        **os.environ,
-        "HOME": str(tmp_path),
-        "INBOXDESK_CONFIG": str(tmp_path / "config.toml"),
-        "INBOXDESK_BASE_URL": "http://127.0.0.1:9",
-        "NOVU_SECRET_KEY": STAGING_KEY,
-    }
+    env = command_env(tmp_path, "http://127.0.0.1:9")
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
     )
@@ -161,13 +169,7 @@ def test_the_version_imports_neither_the_client_nor_the_settings_and_a_read_no_w
         "wrote = sorted(m for m in sys.modules if m.startswith(WRITING))\n"
         "print('READ', json.dumps([status, wrote]))\n"
     ).replace("WRITING", repr(WRITING))
-    env = {
-        **os.environ,
-        "HOME": str(tmp_path),
-        "INBOXDESK_CONFIG": str(tmp_path / "config.toml"),
-        "INBOXDESK_BASE_URL": service.url,
-        "NOVU_SECRET_KEY": STAGING_KEY,
-    }
+    env = command_env(tmp_path, service.url)
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
@@ -184,7 +186,3 @@ def test_the_version_imports_neither_the_client_nor_the_settings_and_a_read_no_w
     # The read ran whole (the listing's three rows and its counts).
     assert "(3 shown; more on --page 1" in done.stderr and len(lines) == 2 + 1 + 3 + 1
     assert json.loads(lines[-1].removeprefix("READ ")) == [0, []], done.stdout + done.stderr
-
-
-# What a read must not import.
-WRITING = ("inboxdesk.writes", "inboxdesk.core.inbox.plans", "sqlite3")

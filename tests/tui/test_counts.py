@@ -3,21 +3,16 @@ as old (never shown as fresh), said once, and asked again at the next refresh or
 
 from __future__ import annotations
 
-import httpx
-
 from inboxdesk.models import Count
 from inboxdesk.tui.inbox.header import HeaderState, header_text
 from tests.client.faults import FaultTransport
 from tests.conftest import Service
 from tests.tui.conftest import SIZE, Notices, app_for, settled, until
 from tests.tui.test_inbox import failing, header, opened, send_meanwhile
+from tests.tui.test_inbox_v2 import refused
 
 COUNT = "/v2/subscribers/jane/notifications/count"
 MARKED = "(not refreshed · ^r retries)"
-
-
-def refused(request: httpx.Request) -> httpx.Response:
-    raise httpx.ConnectError("connection refused", request=request)
 
 
 def asked(transport: FaultTransport) -> int:
@@ -32,9 +27,13 @@ def test_old_counts_say_so_beside_them_at_every_width() -> None:
     assert line.plain.endswith("    8 unread · 6 unseen · service online")
     drawn = [(line.plain[s.start : s.end], str(s.style)) for s in line.spans][-3:]
     assert drawn == [("8 unread", "bold cyan"), ("6 unseen", "yellow"), ("service online", "green")]
-    old = header_text(HeaderState(None, "x" * 200, Count(value=8), Count(value=6), stale="^r"), 78)
+    stale = HeaderState(None, "x" * 200, Count(value=8), Count(value=6), stale="^r")
+    old = header_text(stale, 78)
     assert f"8 unread · 6 unseen {MARKED}" in old.plain
     assert old.plain.startswith("xxxxxxxx") and old.cell_len <= 78
+    for width in (48, 60, 100, 160):  # from the counts and their mark alone, up
+        line = header_text(stale, width)
+        assert f"8 unread · 6 unseen {MARKED}" in line.plain and line.cell_len <= width
     never = header_text(HeaderState(None, "jane", None, None, stale="f5"), 78)
     assert "… unread · … unseen (not loaded · f5 retries)" in never.plain
 
