@@ -13,7 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from inboxdesk.private_apis import draw_headless_frames_when_looked_at, share_parsed_css
+from inboxdesk.private_apis import (
+    draw_headless_frames_when_looked_at,
+    pilot_waits_for_messages,
+    share_parsed_css,
+)
 
 # The xdist controller loads this file too but runs no test: what the fixtures serve is
 # imported by the fixtures (the service's modules cost the controller 0.9 CPU-s; each
@@ -214,9 +218,12 @@ def frames_when_looked_at() -> None:
     down (a render error of the last state is raised), not at every refresh: the frames
     nobody looked at were a sixth of the app tests' time. (Set by
     the workers, which run the apps, not by the xdist controller.) The apps share the
-    CSS parsed once: parsing it anew cost each app's start some 30 ms of its 400."""
+    CSS parsed once: parsing it anew cost each app's start some 30 ms of its 400.
+    Pilot waits for the app's messages to be handled, not for 20 ms slices of an idle
+    clock (three a key): those were half of the app tests' time, idle."""
     draw_headless_frames_when_looked_at()
     share_parsed_css()
+    pilot_waits_for_messages()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from textual.app import App, ScreenStackError
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
 
@@ -30,13 +31,14 @@ async def until(
     waited on the service. Between flushes the app runs on its own (its timers refresh
     the screen), so a condition is seen within a few milliseconds of holding.
     A condition that queries a widget not mounted yet (a screen still composing) does
-    not hold yet. The state it waited for is drawn (`draw_frame`): in a test run a
-    headless app draws only then (tests/conftest.py).
+    not hold yet, nor does any while the top screen is still composing (pushed, its
+    widgets not all mounted). The state it waited for is drawn (`draw_frame`): in a
+    test run a headless app draws only then (tests/conftest.py).
     """
     deadline = time.monotonic() + timeout
     await pilot.pause()
     flushed = time.monotonic()
-    while not _holds(condition):
+    while not _holds(condition, pilot.app):
         now = time.monotonic()
         if now > deadline:
             raise AssertionError(f"timed out waiting for {what}")
@@ -52,11 +54,18 @@ async def until(
 FLUSH_EVERY = 0.05
 
 
-def _holds(condition: Callable[[], object]) -> bool:
+def _holds(condition: Callable[[], object], app: App[object]) -> bool:
     try:
-        return bool(condition())
+        return bool(condition()) and _composed(app)
     except NoMatches:
         return False
+
+
+def _composed(app: App[object]) -> bool:
+    try:
+        return app.screen.is_mounted
+    except ScreenStackError:  # no screen: nothing is composing
+        return True
 
 
 async def until_async(

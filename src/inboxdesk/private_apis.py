@@ -50,6 +50,13 @@ library changes one of them, so that an upgrade says where to look.
   (`textual._callback._count_parameters`, some 17 µs), once per callable it is given,
   and `call_later` gives it a new partial each time. The app counts a plain function's,
   or a method's, from its code (`count_parameters_from_code`).
+- Textual's Pilot waits after each key, click and pause until the process has used
+  almost no CPU for a 20 ms slice (`textual._wait.wait_for_idle`, imported by
+  `textual.app` for `_press_keys` and by `textual.pilot`): three such waits a key, at
+  least 60 ms, most of it idle. The tests' Pilot waits instead until the app and its
+  screen have handled what was sent to them (`Pilot._wait_for_screen`, twice:
+  `pilot_waits_for_messages`); what the app then does on its own (a request, a
+  worker) a test awaits as a condition (tests/waiting.py `until`).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -230,6 +237,40 @@ def draw_frame(app: Any) -> None:
     if _textual_render_update and app.is_running and app.is_headless and not app._batch_count:
         screen = app.screen
         _textual_render_update[0](screen._compositor, screen_stack=app._background_screens)
+
+
+def pilot_waits_for_messages() -> None:
+    """From now on Pilot, after a key, a click or a pause, waits until the app and its
+    screen have handled the messages sent to them before it, then what those sent,
+    rather than for a slice of the clock without CPU. Up to `max_sleep` each, as
+    Textual's wait."""
+    import asyncio
+
+    import textual.app
+    import textual.pilot
+    from textual._context import active_app
+
+    async def handled(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
+        app = active_app.get(None)
+        if app is None:
+            await asyncio.sleep(0)
+            return
+        pilot = textual.pilot.Pilot(app)
+        for _ in range(2):  # what was sent, then what handling it sent
+            try:
+                await pilot._wait_for_screen(timeout=max_sleep)
+            except Exception:  # timed out, or no screen: as Textual's wait, go on
+                return
+
+    textual.app.wait_for_idle = handled  # type: ignore[attr-defined]
+    textual.pilot.wait_for_idle = handled  # type: ignore[attr-defined]
+
+
+def layout_pending(screen: Any) -> bool:
+    """Whether the screen has a layout still to make: asked for (`_layout_required`), or
+    held back with all of the app's updates (`_batch_count`: for 50 ms after each mode
+    switch, `App.delay_update`)."""
+    return bool(screen._layout_required or screen.app._batch_count)
 
 
 def share_parsed_css() -> None:

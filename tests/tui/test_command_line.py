@@ -294,7 +294,14 @@ async def pages_of_50_and_a_402(pilot: Pilot[None], everyone: Everyone, notices:
     assert all(q["limit"] == ["50"] and "subscriberIds" not in q for q in feed)
 
     await ran(pilot, ":activity 7d")
-    await until(pilot, lambda: "not read: The plan does not keep" in state_line(app))
+    await until(
+        pilot,
+        lambda: (
+            "not read: The plan does not keep" in state_line(app)
+            and notices.saying("The plan does not keep the activity feed back to")
+        ),
+        what="the plan's limit, shown and said",
+    )
     said = notices.saying("The plan does not keep the activity feed back to")
     assert said and "Narrow the window" in said[0].message
     assert "loading" not in state_line(app)

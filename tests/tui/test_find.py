@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from textual import events
+from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static, Tabs
 
@@ -313,3 +314,55 @@ async def test_a_long_inbox_g_goes_to_the_true_end_and_enter_searches_every_page
             what="jane's inbox, its header and detail",
         )
         await jane_walk(pilot, screen, service, notices)
+
+
+@dataclass
+class HeldSearch(FaultTransport):
+    """The subscriber search's answer, once armed, held until released."""
+
+    armed: bool = False
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    held: int = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await super().handle_async_request(request)
+        if self.armed and request.url.path == "/v2/subscribers":
+            self.held += 1
+            await response.aread()
+            await self.release.wait()  # the answer ready, given when released
+        return response
+
+
+async def test_a_picker_closed_while_its_list_loads_takes_the_answer_quietly(
+    service: Service, notices: Notices
+) -> None:
+    """The picker is closed (escape) before the service lists the subscribers: the
+    list that comes after changes nothing and the app goes on, the inbox as it was.
+    (It had ended the app with a worker's error whenever the answer came as the
+    picker's widgets were being removed.)"""
+    transport = HeldSearch()
+    app = app_for(service, transport=transport)
+
+    pickers: list[SubscriberPicker] = []
+
+    def hook(message: Message) -> None:
+        # The answer comes as the picker's widgets are removed, before the picker is.
+        if pickers and isinstance(message, events.Unmount):
+            transport.release.set()
+        notices.hook(message)
+
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        screen = await opened(pilot)
+        await settled(pilot)  # the app's own list of subscribers read
+        transport.armed = True
+        await pilot.press("p")
+        await until(pilot, lambda: transport.held == 1, what="the search asked")
+        assert isinstance(app.screen, SubscriberPicker)
+        pickers.append(app.screen)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, what="the picker closed")
+        await until(pilot, transport.release.is_set, what="the answer let go")
+        await settled(pilot)
+        assert app.is_running and app.screen is screen
+        assert screen.subscriber_id == "jane" and screen.table.row_count == 12
+        assert not [n for n in notices if n.severity == "error"], notices

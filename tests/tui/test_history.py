@@ -14,7 +14,7 @@ from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.writes import WriteStore
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import Notices, app_for, plain, until
-from tests.tui.test_inbox import opened, stored
+from tests.tui.test_inbox import marker, opened, stored
 
 
 def history_rows(app: object) -> int:
@@ -80,6 +80,9 @@ async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_af
         await opened(pilot, rows=6)
         await pilot.press("r")  # jane 11: unread, unseen -> read
         await until(pilot, lambda: stored(service, jane_message(11)) == (True, True))
+        # Its answer shown, as the user sees it before the next key: the journal's
+        # "before" of the next mark is the row as shown.
+        await until(pilot, lambda: marker(app, jane_message(11)) == "   ", what="shown read")
         await pilot.press("S")  # and unseen again
         await until(pilot, lambda: stored(service, jane_message(11)) == (True, False))
         await pilot.press("3")

@@ -428,8 +428,14 @@ async def every_view(pilot: Pilot[None], app: InboxdeskApp, notices: Notices) ->
     await until(pilot, lambda: screen.table is not None, what="the preferences")
     grid = screen.query_one(PreferenceGrid)
     assert "twice" in grid.rows and "[critical]" in str(grid.get_cell("twice", "workflow"))
-    assert notices.saying("without an identifier or slug left out")
-    assert notices.saying("twice more than once")
+    await until(
+        pilot,
+        lambda: (
+            notices.saying("without an identifier or slug left out")
+            and notices.saying("twice more than once")
+        ),
+        what="what was left out, said",
+    )
     assert app.is_running
 
 

@@ -107,6 +107,7 @@ async def test_ada_turns_order_emails_back_on_and_undoes_it_from_history(
         assert "[critical]" in critical
         assert "[b]Alert[/b]" in critical and "\x1b" not in critical, "plain text"
         # Every column in view at 80 columns.
+        await until(pilot, lambda: grid.size.width > 0, what="the grid laid out")
         assert grid.virtual_size.width <= grid.size.width
 
         start = grid.cursor_coordinate

@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from inboxdesk.private_apis import layout_pending
 from inboxdesk.tui.screens.shown_again import ShownAgain
 from tests.waiting import until
 
@@ -113,9 +114,10 @@ async def test_a_change_of_the_app_undone_while_a_view_is_hidden_restyles_it() -
 
 
 async def settled_frames(pilot: Pilot[None]) -> None:
-    """A few frames' pauses: the app handles all it was asked before going on."""
-    for _ in range(4):
-        await pilot.pause()
+    """Until the app has made the layouts it was asked for: Textual holds every update
+    back for 50 ms after a mode switch."""
+    app = pilot.app
+    await until(pilot, lambda: not layout_pending(app.screen), what="the layouts asked for")
 
 
 def test_listed_before_another_screen_class_it_is_refused_as_it_would_hide_its_css() -> None:
@@ -133,11 +135,11 @@ def test_listed_before_another_screen_class_it_is_refused_as_it_would_hide_its_c
 
 
 async def laid_out(pilot: Pilot[None], layouts: list[object]) -> None:
-    """Until the layouts asked for are made: two frames' pauses without a new one."""
+    """Until the layouts asked for are made, and a pause after the last brings none."""
     seen = -1
     while seen != len(layouts):
         seen = len(layouts)
-        await pilot.pause()
+        await settled_frames(pilot)
         await pilot.pause()
 
 

@@ -72,8 +72,13 @@ def field(service: Service, who: str, name: str) -> Any:
 
 
 def view(app: InboxdeskApp) -> SubscriberScreen | None:
+    """The subscriber view once its subscriber is loaded and drawn into its rows."""
     screen = app.screen
-    ok = isinstance(screen, SubscriberScreen) and screen.subscriber is not None
+    ok = (
+        isinstance(screen, SubscriberScreen)
+        and screen.subscriber is not None
+        and screen.query_one("#subscriber-table", DataTable).row_count > 0
+    )
     return screen if ok else None
 
 
@@ -161,8 +166,11 @@ async def ada_s_token_typed_unseen_and_never_shown(
     assert isinstance(app, InboxdeskApp)
     # As a timeline whose cause is a push without tokens opens it.
     open_subscriber_view(app, app.context, "ada.lovelace", "deviceTokens:fcm")
-    await until(pilot, lambda: view(app) is not None, what="the subscriber view")
-    assert row_key(app).startswith("cred:fcm")
+    await until(
+        pilot,
+        lambda: view(app) is not None and row_key(app).startswith("cred:fcm"),
+        what="Ada's view on her fcm tokens",
+    )
     assert "tok-a1" not in shown_text(app) and "hooks.slack.test" not in shown_text(app)
     await pilot.press("enter")
     await until(pilot, lambda: isinstance(app.screen, SecretField), what="the token form")

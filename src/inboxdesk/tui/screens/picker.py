@@ -63,6 +63,8 @@ class SubscriberPicker(ModalScreen[str | None], ShownAgain):
         except InboxdeskError as exc:
             self.notify(safe(str(exc)), severity="error", markup=False)
             return
+        if self not in self.app.screen_stack:
+            return  # closed while the list came: its widgets may be half removed
         self.subscribers = found
         self._show(self.query_one(Input).value)
 
