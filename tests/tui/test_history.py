@@ -13,7 +13,7 @@ from inboxdesk.tui.history.table import HistoryTable
 from inboxdesk.tui.screens.confirm import ConfirmScreen
 from inboxdesk.writes import WriteStore
 from tests.conftest import Service, jane_message
-from tests.tui.conftest import Notices, app_for, plain, until
+from tests.tui.conftest import Notices, app_for, plain, settled, until
 from tests.tui.test_inbox import marker, opened, stored
 
 
@@ -183,7 +183,7 @@ async def test_history_lists_filters_exports_copies_and_undoes_an_older_write_af
         await until(pilot, lambda: stored(service, EARLIER) == (False, False), what="undone")
         await pilot.press("ctrl+r")  # read again: nothing said twice
         await until(pilot, lambda: history_rows(app) == 5, what="its undo listed")
-        await pilot.pause()
+        await settled(pilot)  # the read's notices, if any, said
         assert all(len(notices.saying(f"journal entry {n}")) == 1 for n in BROKEN)
 
 

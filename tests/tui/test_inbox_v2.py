@@ -167,7 +167,11 @@ async def test_snooze_asks_until_when_archive_marks_in_place_and_undo(
         # The archived three are listed no more: unselected, so `e` acts on the cursor's
         # row alone, never on messages out of sight.
         assert not screen.selected
-        assert notices.saying("3 selected messages are no longer listed here: unselected.")
+        await until(
+            pilot,
+            lambda: notices.saying("3 selected messages are no longer listed here: unselected."),
+            what="the unselected said",
+        )
         await pilot.press("e")  # 7
         await until(pilot, lambda: state(service, jane_message(7))[0], what="archived")
         await until(pilot, lambda: len(notices.saying("Archived 1 message.")) == 2)
