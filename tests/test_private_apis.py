@@ -15,12 +15,14 @@ from inboxdesk.private_apis import (
     draw_frame,
     find_handlers_once_per_class,
     header_parts_title_in_place,
+    layout_pending,
     lays_out_once,
     lays_out_when_needed,
     serve_routes,
     share_parsed_css,
     styled_as_app,
 )
+from tests.waiting import until
 
 
 def test_textual_restyles_the_app_for_a_mode_screen_whose_css_count_differs() -> None:
@@ -45,6 +47,43 @@ def test_textual_lays_a_mode_screen_out_on_every_switch_through_screen_resized()
     assert "if self._layout_required:" in timer, "a pending layout is no longer made by frame"
     screen: Screen[None] = lays_out_when_needed(type("Shown", (Screen,), {}))()
     assert screen._size == (0, 0) and screen._layout_required is False
+
+
+def test_textual_pilot_waits_through_the_wait_for_idle_its_modules_import() -> None:
+    import textual._wait
+    from textual.pilot import Pilot
+
+    assert "await wait_for_idle(0)" in inspect.getsource(App._press_keys), "_press_keys changed"
+    assert "await wait_for_idle(0)" in inspect.getsource(Pilot.pause), "Pilot.pause changed"
+    assert "timeout" in inspect.signature(Pilot._wait_for_screen).parameters
+    # This run's conftest replaced it where both look it up, and nowhere else.
+    waits = App._press_keys.__globals__["wait_for_idle"]
+    assert waits is Pilot.pause.__globals__["wait_for_idle"]
+    assert waits is not textual._wait.wait_for_idle
+    assert waits.__qualname__.endswith("handled"), "not pilot_waits_for_messages's wait"
+
+
+async def test_textual_holds_a_mode_switch_s_updates_in_its_batch_count() -> None:
+    from textual.screen import Screen
+
+    assert "self.delay_update()" in inspect.getsource(App.switch_mode), "switch_mode changed"
+    assert "self._begin_batch()" in inspect.getsource(App.delay_update)
+    assert "not self.app._batch_count" in inspect.getsource(Screen._on_timer_update)
+
+    class Two(App[None]):
+        MODES = {"one": Screen, "two": Screen}
+
+        def on_mount(self) -> None:
+            self.switch_mode("one")
+
+    app = Two()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        app.switch_mode("two")
+        assert layout_pending(app.screen), "held after a switch"
+        await until(pilot, lambda: not app._batch_count, what="the hold's end")
+        await pilot.pause()  # the frame that makes the layout held
+        assert not layout_pending(app.screen), "made once the hold ends"
 
 
 def test_textual_app_keeps_its_crash_in_exception() -> None:

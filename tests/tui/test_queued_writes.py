@@ -46,7 +46,7 @@ async def test_queued_writes_are_kept_and_offered_at_the_next_start(
     (l) sends nothing, and the start after that sends them (s)."""
     path = tmp_path / "writes.db"
     async with mark_read_while_away(service, path, notices) as (app, pilot):
-        assert notices.saying("Queued")
+        await until(pilot, lambda: notices.saying("Queued"), what="queued, said")
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks first")
         assert "offered when inboxdesk next starts" in plain(

@@ -168,8 +168,11 @@ async def test_a_view_shown_again_is_laid_out_only_when_its_size_or_content_asks
         await app.switch_mode("two")
         text.update("three\nlines\nnow")  # asks for a layout while hidden
         await app.switch_mode("one")
-        await until(pilot, lambda: text.region.height == 3, what="laid out with its new text")
-        assert layouts
+        await until(
+            pilot,
+            lambda: text.region.height == 3 and bool(layouts),
+            what="laid out with its new text, and the layout signalled",
+        )
 
         await app.switch_mode("two")
         await pilot.resize_terminal(50, 20)
