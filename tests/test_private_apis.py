@@ -51,11 +51,18 @@ def test_textual_lays_a_mode_screen_out_on_every_switch_through_screen_resized()
 
 def test_textual_pilot_waits_through_the_wait_for_idle_its_modules_import() -> None:
     import textual._wait
+    from textual.message import Message
+    from textual.message_pump import MessagePump
     from textual.pilot import Pilot
 
     assert "await wait_for_idle(0)" in inspect.getsource(App._press_keys), "_press_keys changed"
     assert "await wait_for_idle(0)" in inspect.getsource(Pilot.pause), "Pilot.pause changed"
     assert "timeout" in inspect.signature(Pilot._wait_for_screen).parameters
+    assert "self._next_callbacks.append(" in inspect.getsource(MessagePump.call_next)
+    pump = MessagePump()
+    assert pump._message_queue.empty() and pump._next_callbacks == []
+    pump.post_message(Message())
+    assert not pump._message_queue.empty(), "a message posted is no longer queued there"
     # This run's conftest replaced it where both look it up, and nowhere else.
     waits = App._press_keys.__globals__["wait_for_idle"]
     assert waits is Pilot.pause.__globals__["wait_for_idle"]

@@ -53,10 +53,10 @@ library changes one of them, so that an upgrade says where to look.
 - Textual's Pilot waits after each key, click and pause until the process has used
   almost no CPU for a 20 ms slice (`textual._wait.wait_for_idle`, imported by
   `textual.app` for `_press_keys` and by `textual.pilot`): three such waits a key, at
-  least 60 ms, most of it idle. The tests' Pilot waits instead until the app and its
-  screen have handled what was sent to them (`Pilot._wait_for_screen`, twice:
-  `pilot_waits_for_messages`); what the app then does on its own (a request, a
-  worker) a test awaits as a condition (tests/waiting.py `until`).
+  least 60 ms, most of it idle. The tests' Pilot waits instead until no message of
+  the app or its screen's widgets is queued (`MessagePump._message_queue`,
+  `_next_callbacks`: `pilot_waits_for_messages`); what the app then does on its own
+  (a request, a worker) a test awaits as a condition (tests/waiting.py `until`).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -240,11 +240,13 @@ def draw_frame(app: Any) -> None:
 
 
 def pilot_waits_for_messages() -> None:
-    """From now on Pilot, after a key, a click or a pause, waits until the app and its
-    screen have handled the messages sent to them before it, then what those sent,
-    rather than for a slice of the clock without CPU. Up to `max_sleep` each, as
-    Textual's wait."""
+    """From now on Pilot, after a key, a click or a pause, waits until the app and the
+    widgets of its screen have no message queued, twice running, rather than for a
+    slice of the clock without CPU; a handler still running then is waited for by
+    Pilot's own barrier (`_wait_for_screen`, after the keys and in `pause`). Up to
+    `max_sleep`, as Textual's wait."""
     import asyncio
+    import time
 
     import textual.app
     import textual.pilot
@@ -252,18 +254,24 @@ def pilot_waits_for_messages() -> None:
 
     async def handled(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
         app = active_app.get(None)
-        if app is None:
+        deadline = time.monotonic() + max_sleep
+        quiet = 0
+        while quiet < 2 and time.monotonic() < deadline:
             await asyncio.sleep(0)
-            return
-        pilot = textual.pilot.Pilot(app)
-        for _ in range(2):  # what was sent, then what handling it sent
-            try:
-                await pilot._wait_for_screen(timeout=max_sleep)
-            except Exception:  # timed out, or no screen: as Textual's wait, go on
-                return
+            quiet = quiet + 1 if app is None or _handled_all(app) else 0
 
     textual.app.wait_for_idle = handled  # type: ignore[attr-defined]
     textual.pilot.wait_for_idle = handled  # type: ignore[attr-defined]
+
+
+def _handled_all(app: Any) -> bool:
+    """Whether the app and every widget of its screen have taken every message sent to
+    them and run their callbacks."""
+    try:
+        pumps = [app, *app.screen.walk_children(with_self=True)]
+    except Exception:  # no screen (starting, or shut)
+        pumps = [app]
+    return not any(not p._message_queue.empty() or p._next_callbacks for p in pumps)
 
 
 def layout_pending(screen: Any) -> bool:
