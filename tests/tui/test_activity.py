@@ -411,7 +411,14 @@ async def test_ada_s_preference_stories_in_the_demo_open_preferences_on_their_ce
         assert "context" not in (screen.sub_title or "")
         assert screen.query_one("#preference-context").has_class("-none")
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, ContextPicker), what="the picker")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ContextPicker)
+                and bool(app.screen.query_one("#context-input").region)
+            ),
+            what="the picker, laid out where it is clicked",
+        )
         await pilot.click("#context-input")
         await pilot.press(*"acme", "enter")  # not type:id: said, nothing switched
         error = app.screen.query_one("#context-error", Static)
