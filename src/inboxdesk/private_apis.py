@@ -231,12 +231,17 @@ def draw_headless_frames_when_looked_at() -> None:
     App._shutdown = drawn_then_shut  # type: ignore[method-assign,assignment]
 
 
-def draw_frame(app: Any) -> None:
+def draw_frame(app: Any) -> bool:
     """A headless app's screen drawn where it changed since its last frame, as its next
-    frame would have drawn it (nothing to do unless frames are drawn when looked at)."""
+    frame would have drawn it (nothing to do unless frames are drawn when looked at).
+    Whether that was the whole screen."""
+    from textual._compositor import LayoutUpdate
+
     if _textual_render_update and app.is_running and app.is_headless and not app._batch_count:
         screen = app.screen
-        _textual_render_update[0](screen._compositor, screen_stack=app._background_screens)
+        drawn = _textual_render_update[0](screen._compositor, screen_stack=app._background_screens)
+        return isinstance(drawn, LayoutUpdate)
+    return False
 
 
 def pilot_waits_for_messages() -> None:

@@ -229,6 +229,45 @@ async def test_from_the_inbox_and_activity_to_a_notification_s_timeline(
         assert not notices.saying("Bug")
 
 
+async def test_a_highlight_a_title_or_a_focus_draws_what_changed_not_the_whole_screen(
+    delivered: Service,
+) -> None:
+    """Moving Activity's cursor, a new title or sub-title, a focus lost: each is drawn
+    where it changed. (Each drew the whole screen again: Textual repaints the screen
+    when one of its reactives, or the app's title, changes.)"""
+    from inboxdesk.private_apis import draw_frame, layout_pending
+
+    app = app_for(delivered)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.id == "inbox", what="the inbox")
+        await pilot.press("4")
+        await until(
+            pilot,
+            lambda: rows(app) >= 2 and not layout_pending(app.screen),
+            what="Activity, its rows drawn",
+        )
+        screen = app.screen
+        assert isinstance(screen, ActivityScreen)
+        first = screen.highlighted
+
+        async def whole_screen_drawn() -> bool:
+            await pilot.pause()
+            return draw_frame(app)
+
+        screen.query_one(ActivityTable).move_cursor(row=1)
+        assert not await whole_screen_drawn(), "a new highlight"
+        assert screen.highlighted not in (None, first)
+        app.title = "inboxdesk · another title"
+        assert not await whole_screen_drawn(), "the app's title"
+        screen.sub_title = "another sub-title"
+        assert not await whole_screen_drawn(), "the screen's sub-title"
+        assert screen.focused is not None
+        screen.set_focus(None)
+        assert not await whole_screen_drawn(), "the focus lost"
+        screen.refresh()
+        assert await whole_screen_drawn(), "the screen asked to repaint: all of it"
+
+
 def test_help_is_titled_for_the_view_below() -> None:
     """The App's Help titles itself by the id of the screen it opens over (`title_of`);
     the walks check each view's screen id."""

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.command import Provider
 from textual.content import Content
 from textual.notifications import SeverityLevel
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.timer import Timer
@@ -125,6 +126,10 @@ class InboxdeskApp(App[None]):
             tooltip="Act in the next environment whose key the profile holds",
         ),
     ]
+
+    # Shown by the header, which watches them: Textual repaints the whole screen too.
+    title: Reactive[str] = Reactive("", compute=False, repaint=False)
+    sub_title: Reactive[str] = Reactive("", compute=False, repaint=False)
 
     probe_seconds = PROBE_SECONDS  # between probes while the service is away
     settle_seconds = 3.0  # the collector's pause ends then if no rows came (slow, a problem)

@@ -23,7 +23,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message as TextualMessage
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 from textual.worker import Worker, WorkerState
@@ -234,7 +234,7 @@ class GroupTable(KeyedTable):
 class ActivityScreen(ShownAgain, Screen[None]):
     AUTO_FOCUS = "#activity-table"
     # The notification under the cursor, whose cause the strip below the table shows.
-    highlighted: reactive[str | None] = reactive(None, init=False)
+    highlighted: var[str | None] = var(None, init=False)
     # Seconds between asks while following and rows keep coming (tests shorten it).
     follow_fast = FAST
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.geometry import Size
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -303,7 +303,7 @@ class TimelineScreen(ShownAgain, Screen[None]):
     ]
 
     # "live", "paused", or "" when not followed.
-    following: reactive[str] = reactive("", bindings=True)
+    following: var[str] = var("", bindings=True)
 
     def __init__(self, context: ViewContext, notification: ActivityNotification) -> None:
         super().__init__(id=TIMELINE)

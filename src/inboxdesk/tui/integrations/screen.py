@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.widgets import DataTable, Static
 
 from inboxdesk.client import InboxdeskError
@@ -75,7 +75,7 @@ class IntegrationsScreen(ServiceScreen):
     ]
 
     # Whether `p` applies to the highlighted integration; the footer follows it.
-    can_set_primary: reactive[bool] = reactive(False, bindings=True)
+    can_set_primary: var[bool] = var(False, bindings=True)
 
     def __init__(self, context: ViewContext) -> None:
         super().__init__(id="integrations")

@@ -21,7 +21,9 @@ from typing import Any
 
 from textual import events, on
 from textual.app import App
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 
 from inboxdesk.private_apis import lays_out_when_needed
 
@@ -48,6 +50,13 @@ class ShownAgain(Screen[Any]):
             hidden = [b for b in later if issubclass(b, Screen) and b is not Screen]
             if hidden:
                 raise TypeError(f"{cls.__name__}: list ShownAgain after {hidden[0].__name__}")
+
+    # Textual repaints the whole screen when one of these changes, which draws every
+    # widget of it again; the app's header watches the titles and the widgets their
+    # focus, and draw what changed themselves.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     # The app's styles as of the screen's last styling; None until its first resume,
     # which comes just after it mounts, styled.
