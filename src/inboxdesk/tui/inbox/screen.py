@@ -12,6 +12,7 @@ lands is core/inbox/placing.py's. Key availability follows the reactives declare
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
@@ -296,8 +297,7 @@ class InboxScreen(ServiceScreen):
 
     def show_status(self) -> None:
         feed = self.feed
-        failed = not feed.answered and not self.fetching
-        self.query_one(StatusLine).status = Status(
+        status = Status(
             answered=feed.answered,
             fetching=self.fetching,
             length=len(feed),
@@ -307,10 +307,11 @@ class InboxScreen(ServiceScreen):
             selected=len(self.selected),
             pending=len(self.pending),
             offline=self.offline,
-            # Said only once the first page failed: finding the key checks every binding.
-            retry_key=self.key_for("refresh") if failed else "?",
             tab=self.tab.label,
         )
+        if status.failed:  # the key looked up only when said: that checks every binding
+            status = replace(status, retry_key=self.key_for("refresh"))
+        self.query_one(StatusLine).status = status
 
     async def _ensure_detail(self) -> None:
         """The detail pane, built after the first rows show (it pulls in JSON highlighting)."""

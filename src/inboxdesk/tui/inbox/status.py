@@ -24,16 +24,20 @@ class Status:
     selected: int = 0
     pending: int = 0  # messages of queued writes
     offline: bool = False
-    retry_key: str = "?"
+    retry_key: str = "?"  # the key that retries, said when the first page failed
     tab: str = ""  # the tab shown
+
+    @property
+    def failed(self) -> bool:
+        """The first page failed (the app said why): not a spinner that never ends."""
+        return not self.answered and not self.fetching
 
 
 def status_text(status: Status) -> Text:
     text = Text()
     if status.tab:
         text.append(f"{status.tab}: ", style="bold")
-    if not status.answered and not status.fetching:
-        # The first page failed (the app said why): not a spinner that never ends.
+    if status.failed:
         text.append(f"not loaded · {status.retry_key} retries", style="bold red")
     elif not status.answered:
         text.append("loading…", style="italic")

@@ -13,6 +13,10 @@ can miss is a change of the app's own classes, pseudo-classes (focus, dark, ansi
 or theme, which Textual restyles on the screens shown at the time only. A screen with
 this base is restyled on resuming when one of those changed since it was last styled,
 which is when it was last resumed or, shown since, when the app stopped showing it.
+
+Textual also repaints the whole screen, every widget drawn again, when its focus, title
+or sub-title changes: a screen with this base draws only what changed (the header the
+titles, the widgets their focus).
 """
 
 from __future__ import annotations
@@ -51,9 +55,7 @@ class ShownAgain(Screen[Any]):
             if hidden:
                 raise TypeError(f"{cls.__name__}: list ShownAgain after {hidden[0].__name__}")
 
-    # Textual repaints the whole screen when one of these changes, which draws every
-    # widget of it again; the app's header watches the titles and the widgets their
-    # focus, and draw what changed themselves.
+    # Without Textual's repaint of the whole screen (the module says why).
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
     title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
