@@ -23,6 +23,7 @@ from textual.events import Resize
 from textual.pilot import Pilot
 from textual.screen import Screen
 
+from inboxdesk.private_apis import layout_pending
 from inboxdesk.tui.app import InboxdeskApp
 from inboxdesk.tui.inbox.screen import InboxScreen
 from inboxdesk.tui.integrations.detail import IntegrationDetail
@@ -65,19 +66,23 @@ async def walked(
 ) -> None:
     """Run `app` headless at `size` and compare each picture `walk` draws with its SVG.
 
-    A picture is taken once the app is idle and its animations done, under the title
-    the app had before it ran, as snap_compare takes its one (textual's
-    take_svg_screenshot); `wait_for_scheduled_animations` lets every widget handle
-    what it was sent, twice, and waits for idle: the three more pauses snap_compare
-    adds changed no picture and cost a tenth of the walk. Several pictures of one app
-    cost one start instead of one each.
+    A picture is taken once the screen shown has no layout pending (a mode switch holds
+    the app's updates 50 ms: a quick walk gets there first), the app is idle and its
+    animations done, under the title the app had before it ran, as snap_compare takes
+    its one (textual's take_svg_screenshot); `wait_for_scheduled_animations` lets every
+    widget handle what it was sent, twice, and waits for idle: the three more pauses
+    snap_compare adds changed no picture and cost a tenth of the walk. Several pictures
+    of one app cost one start instead of one each.
     """
     title = app.title
     drawn: dict[str, str] = {}
 
     async def auto_pilot(pilot: Pilot[None]) -> None:
         async def draw(name: str) -> None:
+            app = pilot.app
+            await until(pilot, lambda: not layout_pending(app.screen), what=f"{name} laid out")
             await pilot.wait_for_scheduled_animations()
+            assert not layout_pending(app.screen), f"{name}: a layout asked for while idle"
             drawn[name] = pilot.app.export_screenshot(title=title, simplify=True)
 
         await walk(pilot, draw)
@@ -102,7 +107,8 @@ async def opened(pilot: Pilot[None]) -> InboxScreen:
 
 
 async def laid_out_at(pilot: Pilot[None], screen: Screen[object], width: int, height: int) -> None:
-    """The view fills the terminal: its size, its breakpoint class, its footer's row."""
+    """The view fills the terminal: its size, its breakpoint class, its footer's row, and
+    no layout pending (its class may have changed since it was last laid out)."""
 
     def fits() -> bool:
         footers = [footer.region for footer in screen.query(AppFooter)]
@@ -110,6 +116,7 @@ async def laid_out_at(pilot: Pilot[None], screen: Screen[object], width: int, he
             screen.outer_size == (width, height)
             and [(f.width, f.bottom) for f in footers] == [(width, height)]
             and screen.has_class("-narrow" if width < 120 else "-wide")
+            and not layout_pending(screen)
         )
 
     await until(pilot, fits, what=f"the view laid out at {width}x{height}")
