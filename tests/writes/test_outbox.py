@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,6 +149,60 @@ async def test_undo_while_away_is_queued_not_lost(counted: Counted) -> None:
         [resent] = await outbox.flush()
     assert isinstance(resent, Sent)
     assert flags(counted, message) == (False, False)
+
+
+async def test_a_write_made_before_an_earlier_one_was_answered_undoes_to_that_ones_outcome(
+    counted: Counted,
+) -> None:
+    """Two quick keys on an unread message: `r`, then `u` made while the first was on its
+    way, from rows that still showed it unread. The second's "before" is the first's
+    outcome: its undo marks the message read again, and the first's undo (History)
+    then unread, each write taken back to the state just before it."""
+    message = jane_message(7)  # unread and unseen
+    shown = {message: flags(counted, message)}
+    assert shown[message] == (False, False)
+    async with client_for(counted, Gate()) as client:
+        outbox = Outbox(client, HERE)
+        first, second = await asyncio.gather(
+            outbox.submit(mark(MarkAs.READ, message, before=shown)),
+            outbox.submit(mark(MarkAs.UNREAD, message, before=shown)),
+        )
+        assert isinstance(first, Sent) and isinstance(second, Sent)
+        journaled = outbox.store.entry(second.write.id)
+        assert journaled is not None and journaled.write.before == {message: (True, True)}
+        assert flags(counted, message) == (False, True)
+        undone = await outbox.undo(second.write)
+        assert isinstance(undone, Sent) and flags(counted, message) == (True, True)
+        undone = await outbox.undo(first.write)
+        assert isinstance(undone, Sent) and flags(counted, message) == (False, False)
+
+
+async def test_a_before_read_after_an_earlier_write_or_queued_behind_one_is_kept_right(
+    counted: Counted,
+) -> None:
+    """A "before" that differs from what the earlier write found was read after it (here
+    another client's change): it stays. Behind a write queued while away, the "before"
+    is what that write's rule will set."""
+    message, other = jane_message(7), jane_message(8)
+    gate = Gate()
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE)
+        start = {message: flags(counted, message)}
+        await outbox.submit(mark(MarkAs.READ, message, before=start))
+        await client.mark_as("jane", message, MarkAs.UNREAD)  # not through the outbox
+        seen_now = {message: flags(counted, message)}
+        assert seen_now[message] == (False, True) != start[message]
+        sent = await outbox.submit(mark(MarkAs.UNSEEN, message, before=seen_now))
+        kept = outbox.store.entry(sent.write.id)
+        assert kept is not None and kept.write.before == seen_now
+
+        gate.down, outbox.away = True, True
+        rows = {other: flags(counted, other)}
+        queued = await outbox.submit(mark(MarkAs.READ, other, before=rows))
+        behind = await outbox.submit(mark(MarkAs.UNSEEN, other, before=rows))
+        assert isinstance(queued, Queued) and isinstance(behind, Queued)
+        assert behind.write.before == {other: after_mark(MarkAs.READ, rows[other])}
+        assert behind.write.before != rows
 
 
 async def test_an_unknown_before_refuses_undo(counted: Counted) -> None:

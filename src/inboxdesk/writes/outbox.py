@@ -36,7 +36,7 @@ from inboxdesk.writes.events import (
     Sent,
 )
 from inboxdesk.writes.kinds import describe, kind_of, overlaps
-from inboxdesk.writes.kinds.base import Clients
+from inboxdesk.writes.kinds.base import MESSAGES, Clients
 from inboxdesk.writes.model import Where, Write
 from inboxdesk.writes.store import Entry, WriteStore
 
@@ -161,6 +161,7 @@ class Outbox:
         if not write.tried:
             write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
         async with self._lock:
+            write = self._as_of_now(write)
             self._made.append(write)
             kind = kind_of(write)
             if kind.journal_first:
@@ -214,6 +215,36 @@ class Outbox:
         self._made = [tried if w.id == tried.id else w for w in self._made]
         self._remember(tried, event)
         return self._emit(event)
+
+    def _as_of_now(self, write: Write) -> Write:
+        """`write`, its "before" brought up to date with this session's earlier writes,
+        all of them sent or queued by now.
+
+        A write's "before" is the flags its rows showed when it was made: an earlier
+        write still on its way had not changed them yet (two quick keys). A message's
+        "before" equal to what an earlier write on it found is that write's outcome
+        instead (what the service answered, or, queued, what its rule sets), so that
+        undo restores the state just before this write, not the one before both. One
+        that differs was read after that write began, and stays."""
+        if write.before is None or write.undoes is not None or not _on_messages(write):
+            return write
+        before = dict(write.before)
+        queued: set[str] | None = None
+        for earlier in self._made:
+            if earlier.target != write.target or earlier.before is None:
+                continue
+            if not _on_messages(earlier):
+                continue
+            after = self._after.get(earlier.id)
+            if after is None:
+                queued = queued if queued is not None else {w.id for w in self.queued()}
+                if earlier.id not in queued:
+                    continue  # failed, or taken out of the queue untried: changed nothing
+                after = kind_of(earlier).predicted(earlier)
+            for message_id, flags in before.items():
+                if message_id in after and earlier.before.get(message_id) == flags:
+                    before[message_id] = after[message_id]
+        return write if before == write.before else replace(write, before=before)
 
     def _clients(self) -> Clients:
         return Clients(self.client, self.client_of, self.where.environment)
@@ -315,6 +346,11 @@ class Outbox:
         if isinstance(back, str):
             return self._emit(Refused(write, back))
         return await self.submit(back)
+
+
+def _on_messages(write: Write) -> bool:
+    """Whether the write's "before" is its messages' flags (a mark, an inbox write)."""
+    return kind_of(write).things == MESSAGES
 
 
 def _error_detail(error: InboxdeskError) -> dict[str, object]:

@@ -103,6 +103,11 @@ class WriteKind(ABC):
         """The flags this session keeps to undo it: what the service returned."""
         return self.after(event)
 
+    def predicted(self, write: Write) -> dict[str, Flags]:
+        """Each message's flags once `write`, not sent yet, is: what its rule tells (a
+        mark's); none by default."""
+        return {}
+
     # -- undo ----------------------------------------------------------------------------
 
     @abstractmethod
