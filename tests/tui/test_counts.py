@@ -3,12 +3,17 @@ as old (never shown as fresh), said once, and asked again at the next refresh or
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass, field
+
+import httpx
+
 from inboxdesk.models import Count
 from inboxdesk.tui.inbox.header import HeaderState, header_text
 from tests.client.faults import FaultTransport
-from tests.conftest import Service
+from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, settled, until
-from tests.tui.test_inbox import failing, header, opened, send_meanwhile
+from tests.tui.test_inbox import failing, header, marker, opened, send_meanwhile
 from tests.tui.test_inbox_v2 import refused
 
 COUNT = "/v2/subscribers/jane/notifications/count"
@@ -92,3 +97,62 @@ async def test_counts_that_fail_are_marked_old_said_once_and_asked_again(
         await until(pilot, lambda: "… unread · … unseen (not loaded" in header(screen))
         await settled(pilot)
         assert len(notices) == 2 and notices.saying("Pick another"), notices
+
+
+LISTING = "/v2/subscribers/jane/notifications"
+
+
+@dataclass
+class MarkHeld(FaultTransport):
+    """The service's own answers, but a mark's is held until `release` once the mark is
+    applied (`reached`); and while `stale`, a listing is answered as it first was: a
+    service may read a page before a write and the counts after it."""
+
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    stale: bool = False
+    pages: dict[str, bytes] = field(default_factory=dict)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        url, path = str(request.url), request.url.path
+        if self.stale and url in self.pages:
+            self.seen.append(request)
+            return httpx.Response(200, content=self.pages[url], request=request)
+        response = await super().handle_async_request(request)
+        if path == LISTING and url not in self.pages:
+            self.pages[url] = await response.aread()
+        if path.endswith("/messages/mark-as"):
+            await response.aread()
+            self.reached.set()
+            await self.release.wait()
+        return response
+
+
+async def test_counts_read_after_a_mark_reached_the_service_do_not_lose_it_twice(
+    service: Service,
+) -> None:
+    """A refresh while a mark's answer is on its way: its counts, read after the mark,
+    include it, and its page, read before, does not. The mark's answer then changes the
+    row, and the counts are asked again rather than taken one lower (7 unread, not 6)."""
+    transport = MarkHeld()
+    app = app_for(service, transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        newest = jane_message(11)
+        await until(pilot, lambda: "8 unread · 6 unseen" in header(screen), what="the counts")
+        assert marker(app, newest).strip() == "●◌"
+        await pilot.press("g", "r")
+        await until(pilot, transport.reached.is_set, what="the mark at the service")
+        transport.stale = True
+        await pilot.press("ctrl+r")
+        await until(
+            pilot,
+            lambda: "7 unread · 5 unseen" in header(screen) and not screen.fetching,
+            what="the counts read after the mark, the page before it",
+        )
+        assert marker(app, newest).strip() == "●◌"
+        transport.release.set()
+        await until(pilot, lambda: marker(app, newest).strip() == "", what="the answer")
+        assert "6 unread" not in header(screen)
+        await settled(pilot)
+        assert "7 unread · 5 unseen" in header(screen)

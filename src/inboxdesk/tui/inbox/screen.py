@@ -153,6 +153,11 @@ class InboxScreen(ServiceScreen):
         # an answer to an earlier ask may have been read before that write.
         self._counts_asked = 0
         self._counts_fresh = 0
+        # How many counts came from the service, and how many had come when each write
+        # of this screen went to the outbox: a write's answer adjusts the counts shown
+        # only if none came since (a count read meanwhile may already include it).
+        self._counts_loaded = 0
+        self._loaded_at_submit: dict[str, int] = {}
 
     @property
     def feed(self) -> Feed:
@@ -570,6 +575,7 @@ class InboxScreen(ServiceScreen):
     # Writes are not exclusive: the outbox sends them one at a time, in the order made.
     @work(name="submit", group="write", exit_on_error=False)
     async def _submit(self, write: Write) -> None:
+        self._loaded_at_submit[write.id] = self._counts_loaded
         await self.context.outbox.submit(write)
 
     @work(name="send_undo", group="write", exit_on_error=False)
@@ -695,6 +701,7 @@ class InboxScreen(ServiceScreen):
         if event.subscriber_id == self.subscriber_id and event.asked >= self._counts_fresh:
             self.counts = event.counts
             self.counts_stale = False
+            self._counts_loaded += 1
 
     def on_counts_failed(self, event: CountsFailed) -> None:
         """The counts shown are kept, marked as old. Said once until they are fresh
@@ -722,11 +729,14 @@ class InboxScreen(ServiceScreen):
     def _write_done(self, event: Event) -> None:
         """Redraw what a write changed, from what the service returned."""
         # Loaded with the outbox, which opens after the first frame: here, already loaded.
-        from inboxdesk.writes.events import Partial, Sent
+        from inboxdesk.writes.events import Partial, Queued, Sent
         from inboxdesk.writes.kinds import kind_of
 
         self._pending_changed()
         write = event.write
+        loaded = self._loaded_at_submit.pop(write.id, None)
+        if isinstance(event, Queued) and loaded is not None:
+            self._loaded_at_submit[write.id] = loaded  # to be sent later
         if write.kind is Kind.INBOX and write.undoes is None and isinstance(event, Sent | Partial):
             self._say_inbox_write(event)
         if kind_of(write).subject != "subscriber" or write.target != self.subscriber_id:
@@ -734,6 +744,7 @@ class InboxScreen(ServiceScreen):
         if isinstance(event, Sent | Partial):
             # Counts asked before this answer may have been read before the write.
             self._counts_fresh = self._counts_asked + 1
+            counted_before = loaded == self._counts_loaded
             if event.result.refetch:
                 self.reload()  # mark-all answers a number: the rows in view again
             else:
@@ -748,10 +759,12 @@ class InboxScreen(ServiceScreen):
                     # their way that may have been read before this write (a refresh as
                     # queued writes are sent): read again after it, not left stale.
                     self.reload()
-                elif applied.counts is not None and applied.changed:
+                elif applied.counts is not None and applied.changed and counted_before:
                     # Known from the answer: the exact counts are searched for on refresh.
                     # (A row the answer left as it was was read after the write already:
-                    # counts read with it may be older, so they are asked again.)
+                    # counts read with it may be older, so they are asked again; and so
+                    # are counts that came after the write went out, or of another
+                    # screen's write, which may include it already.)
                     self.counts = applied.counts
                     if not self.counts_stale:
                         return  # else counted from old counts: asked again
