@@ -133,7 +133,8 @@ async def test_counts_read_after_a_mark_reached_the_service_do_not_lose_it_twice
 ) -> None:
     """A refresh while a mark's answer is on its way: its counts, read after the mark,
     include it, and its page, read before, does not. The mark's answer then changes the
-    row, and the counts are asked again rather than taken one lower (7 unread, not 6)."""
+    row, and the counts are asked again rather than taken one lower (7 unread, not 6).
+    Its undo's answer, with no counts read since, is counted from the answer."""
     transport = MarkHeld()
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE) as pilot:
@@ -156,3 +157,10 @@ async def test_counts_read_after_a_mark_reached_the_service_do_not_lose_it_twice
         assert "6 unread" not in header(screen)
         await settled(pilot)
         assert "7 unread · 5 unseen" in header(screen)
+        # Its undo, with no counts read since: counted from its answer, not asked again.
+        transport.stale = False
+        before = asked(transport)
+        await pilot.press("z")
+        await until(pilot, lambda: marker(app, newest).strip() == "●◌", what="undone")
+        await settled(pilot)
+        assert "8 unread · 6 unseen" in header(screen) and asked(transport) == before

@@ -177,32 +177,70 @@ async def test_a_write_made_before_an_earlier_one_was_answered_undoes_to_that_on
         assert isinstance(undone, Sent) and flags(counted, message) == (False, False)
 
 
-async def test_a_before_read_after_an_earlier_write_or_queued_behind_one_is_kept_right(
+async def test_a_before_read_after_an_earlier_write_was_answered_stays(counted: Counted) -> None:
+    """Only the writes still open as a write is made can have left its rows behind: after
+    a mark's answer, another client puts the message back as the mark found it, and a
+    mark made from rows read then keeps that "before" (its undo marks it unread)."""
+    message = jane_message(7)
+    async with client_for(counted, Gate()) as client:
+        outbox = Outbox(client, HERE)
+        await outbox.submit(mark(MarkAs.READ, message, before={message: flags(counted, message)}))
+        await client.mark_as("jane", message, MarkAs.UNREAD)  # another client's
+        await client.mark_as("jane", message, MarkAs.UNSEEN)
+        shown = {message: flags(counted, message)}
+        assert shown[message] == (False, False)
+        sent = await outbox.submit(mark(MarkAs.SEEN, message, before=shown))
+        assert sent.write.before == shown
+        await outbox.undo(sent.write)
+    assert flags(counted, message) == (False, False)
+
+
+async def test_behind_a_queued_write_the_before_is_its_answer_unless_it_never_went(
     counted: Counted,
 ) -> None:
-    """A "before" that differs from what the earlier write found was read after it (here
-    another client's change): it stays. Behind a write queued while away, the "before"
-    is what that write's rule will set."""
-    message, other = jane_message(7), jane_message(8)
-    gate = Gate()
+    """Two marks made while away from the same rows: the second goes out after the first
+    and its "before" is the first's answer. Had the first been dropped (undone from
+    History while still queued), the second keeps the rows' "before"."""
+    message, other = jane_message(7), jane_message(5)
+    gate = Gate(down=True)
     async with client_for(counted, gate) as client:
         outbox = Outbox(client, HERE)
-        start = {message: flags(counted, message)}
-        await outbox.submit(mark(MarkAs.READ, message, before=start))
-        await client.mark_as("jane", message, MarkAs.UNREAD)  # not through the outbox
-        seen_now = {message: flags(counted, message)}
-        assert seen_now[message] == (False, True) != start[message]
-        sent = await outbox.submit(mark(MarkAs.UNSEEN, message, before=seen_now))
-        kept = outbox.store.entry(sent.write.id)
-        assert kept is not None and kept.write.before == seen_now
+        outbox.away = True
+        rows = {message: flags(counted, message), other: flags(counted, other)}
+        assert rows[message] == rows[other] == (False, False)
+        await outbox.submit(mark(MarkAs.READ, message, before=rows))
+        dropped = await outbox.submit(mark(MarkAs.READ, other, before=rows))
+        await outbox.submit(mark(MarkAs.SEEN, message, other, before=rows))
+        assert isinstance(await outbox.undo(dropped.write), Dropped)
+        gate.down = False
+        first, last = await outbox.flush()
+        assert isinstance(first, Sent) and isinstance(last, Sent)
+        assert last.write.before == {message: (True, True), other: (False, False)}
+        await outbox.undo(last.write)
+    assert flags(counted, message) == (True, True) and flags(counted, other) == (False, False)
 
-        gate.down, outbox.away = True, True
-        rows = {other: flags(counted, other)}
-        queued = await outbox.submit(mark(MarkAs.READ, other, before=rows))
-        behind = await outbox.submit(mark(MarkAs.UNSEEN, other, before=rows))
-        assert isinstance(queued, Queued) and isinstance(behind, Queued)
-        assert behind.write.before == {other: after_mark(MarkAs.READ, rows[other])}
-        assert behind.write.before != rows
+
+async def test_behind_a_write_an_earlier_session_queued_the_before_is_its_answer(
+    counted: Counted, tmp_path: Path
+) -> None:
+    """A mark queued by the last session is still open as this one's first write is made
+    from rows that do not show it yet: the queue sends it first, and undo of the second
+    goes back to its answer."""
+    message, path = jane_message(7), tmp_path / "writes.db"
+    rows = {message: flags(counted, message)}
+    gate = Gate(down=True)
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE, WriteStore(path))
+        assert isinstance(await outbox.submit(mark(MarkAs.READ, message, before=rows)), Queued)
+        outbox.store.close()
+    gate.down = False
+    async with client_for(counted, gate) as client:
+        again = Outbox(client, HERE, WriteStore(path))
+        assert isinstance(await again.submit(mark(MarkAs.SEEN, message, before=rows)), Queued)
+        *_, last = await again.flush()
+        assert isinstance(last, Sent) and last.write.before == {message: (True, True)}
+        await again.undo(last.write)
+    assert flags(counted, message) == (True, True)
 
 
 async def test_an_unknown_before_refuses_undo(counted: Counted) -> None:

@@ -36,7 +36,7 @@ from inboxdesk.writes.events import (
     Sent,
 )
 from inboxdesk.writes.kinds import describe, kind_of, overlaps
-from inboxdesk.writes.kinds.base import MESSAGES, Clients
+from inboxdesk.writes.kinds.base import Clients
 from inboxdesk.writes.model import Where, Write
 from inboxdesk.writes.store import Entry, WriteStore
 
@@ -75,6 +75,12 @@ class Outbox:
         self._after: dict[str, dict[str, Flags]] = {}
         self._counts: dict[str, int | float] = {}  # how many each mark-all changed
         self._undone: set[str] = set()
+        # Writes on messages' flags handed in and not answered yet, oldest first; for
+        # each write, those that were open as it was handed in (its "before" was read
+        # before their answers); and what each answered one found (its "before" as sent).
+        self._open: dict[str, None] = {}
+        self._behind: dict[str, tuple[str, ...]] = {}
+        self._found: dict[str, Mapping[str, Flags]] = {}
 
     @property
     def read_only(self) -> bool:
@@ -150,6 +156,7 @@ class Outbox:
 
     def drop(self, write: Write) -> Event:
         self.store.dequeue(write.id)
+        self._closed(write)
         return self._emit(Dropped(write))
 
     # -- sending ---------------------------------------------------------------------------
@@ -160,8 +167,8 @@ class Outbox:
             return self._emit(Failed(write, InboxdeskError("Read-only: nothing was sent.")))
         if not write.tried:
             write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
+        self._hand_in(write)
         async with self._lock:
-            write = self._as_of_now(write)
             self._made.append(write)
             kind = kind_of(write)
             if kind.journal_first:
@@ -198,12 +205,13 @@ class Outbox:
         return events
 
     async def _send(self, write: Write) -> Event:
-        tried = write.as_tried()
+        tried = self._as_sent(write.as_tried())
         try:
             event = await kind_of(tried).perform(tried, self._clients())
         except InboxdeskError as exc:
             if not transient(exc) or not kind_of(tried).queued or not self.queues:
                 self.store.dequeue(tried.id)
+                self._closed(tried)
                 return self._emit(Failed(tried, exc))
             # Away, too slow, or "not now": kept, with its key, to be sent again.
             self.away = True
@@ -214,35 +222,49 @@ class Outbox:
         self.store.dequeue(tried.id)
         self._made = [tried if w.id == tried.id else w for w in self._made]
         self._remember(tried, event)
+        if tried.before is not None and kind_of(tried).flags_before:
+            self._found[tried.id] = tried.before
+        self._closed(tried)
         return self._emit(event)
 
-    def _as_of_now(self, write: Write) -> Write:
-        """`write`, its "before" brought up to date with this session's earlier writes,
-        all of them sent or queued by now.
+    # -- a write's "before" as it goes out ------------------------------------------------
 
-        A write's "before" is the flags its rows showed when it was made: an earlier
-        write still on its way had not changed them yet (two quick keys). A message's
-        "before" equal to what an earlier write on it found is that write's outcome
-        instead (what the service answered, or, queued, what its rule sets), so that
-        undo restores the state just before this write, not the one before both. One
-        that differs was read after that write began, and stays."""
-        if write.before is None or write.undoes is not None or not _on_messages(write):
+    def _hand_in(self, write: Write) -> None:
+        """Note the writes on the same flags not answered yet as `write` is handed in:
+        this session's, and those queued by an earlier one."""
+        if write.before is None or not kind_of(write).flags_before:
+            return
+        if write.undoes is None:  # an undo's "before" is worked out from the answers
+            queued = [w.id for w in self.queued()]
+            self._behind[write.id] = tuple(dict.fromkeys([*self._open, *queued]))
+        self._open[write.id] = None
+
+    def _closed(self, write: Write) -> None:
+        """`write` is answered, failed or dropped: no longer open."""
+        self._open.pop(write.id, None)
+        self._behind.pop(write.id, None)
+
+    def _as_sent(self, write: Write) -> Write:
+        """`write`, its "before" brought up to date as it goes out.
+
+        A write's "before" is the flags its rows showed when it was made: a write still
+        open then (on its way, or queued) had not changed them yet (two quick keys). By
+        now each of those is answered, failed, dropped, or still queued behind. A
+        message's "before" equal to what an answered one found is that write's outcome
+        instead, so that undo restores the state just before this write, not the one
+        before both. One that differs was read after, and stays; a write that failed or
+        was dropped changed nothing; one still queued goes out after this one."""
+        behind = self._behind.get(write.id)
+        if not behind or write.before is None:
             return write
         before = dict(write.before)
-        queued: set[str] | None = None
-        for earlier in self._made:
-            if earlier.target != write.target or earlier.before is None:
+        for earlier in behind:
+            found = self._found.get(earlier)
+            if found is None:
                 continue
-            if not _on_messages(earlier):
-                continue
-            after = self._after.get(earlier.id)
-            if after is None:
-                queued = queued if queued is not None else {w.id for w in self.queued()}
-                if earlier.id not in queued:
-                    continue  # failed, or taken out of the queue untried: changed nothing
-                after = kind_of(earlier).predicted(earlier)
+            after = self._after.get(earlier, {})
             for message_id, flags in before.items():
-                if message_id in after and earlier.before.get(message_id) == flags:
+                if message_id in after and found.get(message_id) == flags:
                     before[message_id] = after[message_id]
         return write if before == write.before else replace(write, before=before)
 
@@ -346,11 +368,6 @@ class Outbox:
         if isinstance(back, str):
             return self._emit(Refused(write, back))
         return await self.submit(back)
-
-
-def _on_messages(write: Write) -> bool:
-    """Whether the write's "before" is its messages' flags (a mark, an inbox write)."""
-    return kind_of(write).things == MESSAGES
 
 
 def _error_detail(error: InboxdeskError) -> dict[str, object]:

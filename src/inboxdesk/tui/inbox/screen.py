@@ -421,6 +421,7 @@ class InboxScreen(ServiceScreen):
             self.subscriber = None
             self.counts = None
             self.counts_stale = False
+            self._loaded_at_submit.clear()  # the writes of another subscriber's counts
             self.selected = frozenset()
         self.show_tab(tab.value)
         self.empty_filter_box()
@@ -580,6 +581,7 @@ class InboxScreen(ServiceScreen):
 
     @work(name="send_undo", group="write", exit_on_error=False)
     async def _send_undo(self, write: Write, now: dict[str, Flags]) -> None:
+        self._loaded_at_submit[write.id] = self._counts_loaded  # the undo's, by what it undoes
         await self.context.outbox.undo(write, now)
 
     @work(name="plan_archive_all", group="write", exit_on_error=False)
@@ -735,6 +737,8 @@ class InboxScreen(ServiceScreen):
         self._pending_changed()
         write = event.write
         loaded = self._loaded_at_submit.pop(write.id, None)
+        if loaded is None and write.undoes is not None:
+            loaded = self._loaded_at_submit.pop(write.undoes, None)
         if isinstance(event, Queued) and loaded is not None:
             self._loaded_at_submit[write.id] = loaded  # to be sent later
         if write.kind is Kind.INBOX and write.undoes is None and isinstance(event, Sent | Partial):

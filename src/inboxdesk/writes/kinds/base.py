@@ -81,6 +81,9 @@ class WriteKind(ABC):
     whole_inbox: ClassVar[bool] = False
     # What its later writes touched, in an undo's notes.
     things: ClassVar[str] = MESSAGES
+    # Its "before" is each message's read and seen (a mark, an inbox write): brought up
+    # to date as it goes out with the writes on the same messages before it.
+    flags_before: ClassVar[bool] = False
 
     # -- sending -------------------------------------------------------------------------
 
@@ -102,11 +105,6 @@ class WriteKind(ABC):
     def remembered(self, event: Sent | Partial) -> dict[str, Flags]:
         """The flags this session keeps to undo it: what the service returned."""
         return self.after(event)
-
-    def predicted(self, write: Write) -> dict[str, Flags]:
-        """Each message's flags once `write`, not sent yet, is: what its rule tells (a
-        mark's); none by default."""
-        return {}
 
     # -- undo ----------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ INBOX_IN_FLIGHT = 4  # per-notification requests of one write at a time
 
 class Inbox(WriteKind):
     kind = Kind.INBOX
+    flags_before = True
     undone_by_z = True
 
     async def perform(self, write: Write, clients: Clients) -> Sent | Partial:

@@ -31,6 +31,7 @@ MARKS = frozenset(m.value for m in MarkAs)
 
 class Mark(WriteKind):
     kind = Kind.MARK
+    flags_before = True
     undone_by_z = True
 
     async def perform(self, write: Write, clients: Clients) -> Sent | Partial:
