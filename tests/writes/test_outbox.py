@@ -243,6 +243,80 @@ async def test_behind_a_write_an_earlier_session_queued_the_before_is_its_answer
     assert flags(counted, message) == (True, True)
 
 
+async def test_behind_an_earlier_sessions_write_and_one_of_this_session_order_is_kept(
+    counted: Counted, tmp_path: Path
+) -> None:
+    """A read queued by the last session; this session, from rows that show neither, an
+    unread then an unseen. They go out in that order: the last's "before" is the
+    unread's answer (unread, seen), not the read's (read, seen)."""
+    message, path = jane_message(7), tmp_path / "writes.db"
+    rows = {message: flags(counted, message)}
+    assert rows[message] == (False, False)
+    gate = Gate(down=True)
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE, WriteStore(path))
+        assert isinstance(await outbox.submit(mark(MarkAs.READ, message, before=rows)), Queued)
+        outbox.store.close()
+    gate.down = False
+    async with client_for(counted, gate) as client:
+        again = Outbox(client, HERE, WriteStore(path))
+        assert isinstance(await again.submit(mark(MarkAs.UNREAD, message, before=rows)), Queued)
+        assert isinstance(await again.submit(mark(MarkAs.UNSEEN, message, before=rows)), Queued)
+        *_, last = await again.flush()
+        assert flags(counted, message) == (False, False)
+        assert isinstance(last, Sent)
+        assert last.write.before == {message: (False, True)}
+        await again.undo(last.write)
+    assert flags(counted, message) == (False, True)
+
+
+async def test_two_writes_queued_by_an_earlier_session_the_second_follows_the_first(
+    counted: Counted, tmp_path: Path
+) -> None:
+    """Two marks made while away from the same rows, and the app quit: the next session
+    sends both, and the second's "before" is the first's answer, as it would have been
+    had the same session sent them."""
+    message, path = jane_message(7), tmp_path / "writes.db"
+    rows = {message: flags(counted, message)}
+    gate = Gate(down=True)
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE, WriteStore(path))
+        outbox.away = True
+        await outbox.submit(mark(MarkAs.READ, message, before=rows))
+        await outbox.submit(mark(MarkAs.UNSEEN, message, before=rows))
+        outbox.store.close()
+    gate.down = False
+    async with client_for(counted, gate) as client:
+        again = Outbox(client, HERE, WriteStore(path))
+        _, last = await again.flush()
+        assert isinstance(last, Sent) and flags(counted, message) == (True, False)
+        assert last.write.before == {message: (True, True)}
+
+
+async def test_behind_a_write_another_process_sent_the_before_is_its_answer(
+    counted: Counted, tmp_path: Path
+) -> None:
+    """A read queued by one process; another makes an unseen from rows that do not show
+    it (queued behind it). The first process sends the read; the second then sends the
+    unseen, whose "before" is the read's answer as the shared journal has it."""
+    message, path = jane_message(7), tmp_path / "writes.db"
+    rows = {message: flags(counted, message)}
+    gate = Gate(down=True)
+    async with client_for(counted, gate) as client:
+        one = Outbox(client, HERE, WriteStore(path))
+        two = Outbox(client, HERE, WriteStore(path))
+        one.away = two.away = True
+        assert isinstance(await one.submit(mark(MarkAs.READ, message, before=rows)), Queued)
+        assert isinstance(await two.submit(mark(MarkAs.UNSEEN, message, before=rows)), Queued)
+        gate.down = False
+        one.away = two.away = False
+        [sent] = await one.flush(writes=[w for w in one.queued() if w.steps[0].action == "read"])
+        assert isinstance(sent, Sent)
+        [last] = await two.flush()
+        assert isinstance(last, Sent) and flags(counted, message) == (True, False)
+        assert last.write.before == {message: (True, True)}
+
+
 async def test_an_unknown_before_refuses_undo(counted: Counted) -> None:
     async with client_for(counted, Gate()) as client:
         outbox = Outbox(client, HERE)

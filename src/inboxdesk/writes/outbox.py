@@ -168,19 +168,23 @@ class Outbox:
         if not write.tried:
             write = replace(write, made_at=self.clock())  # made now, by the outbox's clock
         self._hand_in(write)
-        async with self._lock:
-            self._made.append(write)
-            kind = kind_of(write)
-            if kind.journal_first:
-                # Journalled before the first try: its transactionId is never lost.
-                self.store.record(self.where, write, "sending")
-            if kind.queued and self.queues:
-                waiting = self.queued()
-                if self.away or waiting:
-                    self.store.enqueue(self.where, write, self.fingerprint)
-                    why = "the service is away" if self.away else "earlier writes wait"
-                    return self._emit(Queued(write, len(waiting), why))
-            return await self._send(write)
+        try:
+            async with self._lock:
+                self._made.append(write)
+                kind = kind_of(write)
+                if kind.journal_first:
+                    # Journalled before the first try: its transactionId is never lost.
+                    self.store.record(self.where, write, "sending")
+                if kind.queued and self.queues:
+                    waiting = self.queued()
+                    if self.away or waiting:
+                        self.store.enqueue(self.where, write, self.fingerprint)
+                        why = "the service is away" if self.away else "earlier writes wait"
+                        return self._emit(Queued(write, len(waiting), why))
+                return await self._send(write)
+        except asyncio.CancelledError:
+            self._closed(write)  # its answer, if any, is not known here
+            raise
 
     async def flush(self, writes: list[Write] | None = None) -> list[Event]:
         """Send the queued writes (or those of them given) in order; stop at the first
@@ -190,7 +194,13 @@ class Outbox:
             return events  # listed, never sent
         async with self._lock:
             chosen = None if writes is None else {w.id for w in writes}
-            for write in self.queued():
+            queued = self.queued()
+            for number, write in enumerate(queued):
+                if write.id not in self._open and write.undoes is None:
+                    # Queued by an earlier session: made from rows that showed none of
+                    # the writes queued before it.
+                    self._behind.setdefault(write.id, tuple(w.id for w in queued[:number]))
+            for write in queued:
                 if chosen is not None and write.id not in chosen:
                     continue
                 if not self.store.claim(write.id):
@@ -240,9 +250,13 @@ class Outbox:
         self._open[write.id] = None
 
     def _closed(self, write: Write) -> None:
-        """`write` is answered, failed or dropped: no longer open."""
+        """`write` is answered, failed or dropped: no longer open. What an answered one
+        found is kept only while a write behind it has yet to go out."""
         self._open.pop(write.id, None)
         self._behind.pop(write.id, None)
+        wanted = {earlier for behind in self._behind.values() for earlier in behind}
+        for answered in [i for i in self._found if i not in wanted]:
+            del self._found[answered]
 
     def _as_sent(self, write: Write) -> Write:
         """`write`, its "before" brought up to date as it goes out.
@@ -255,18 +269,29 @@ class Outbox:
         before both. One that differs was read after, and stays; a write that failed or
         was dropped changed nothing; one still queued goes out after this one."""
         behind = self._behind.get(write.id)
-        if not behind or write.before is None:
+        if not behind or write.before is None or not kind_of(write).flags_before:
             return write
-        before = dict(write.before)
         for earlier in behind:
-            found = self._found.get(earlier)
-            if found is None:
-                continue
+            if earlier not in self._found:
+                self._answered_elsewhere(earlier)
+        before = dict(write.before)
+        # In the order they were answered, which is the order the service applied them.
+        for earlier, found in [(i, f) for i, f in self._found.items() if i in behind]:
             after = self._after.get(earlier, {})
             for message_id, flags in before.items():
                 if message_id in after and found.get(message_id) == flags:
                     before[message_id] = after[message_id]
         return write if before == write.before else replace(write, before=before)
+
+    def _answered_elsewhere(self, write_id: str) -> None:
+        """A write sent by another process (sharing the queue), as it journaled it."""
+        entry = self.store.entry(write_id)
+        if entry is None or entry.outcome not in ("sent", "partial"):
+            return
+        self._open.pop(write_id, None)
+        if entry.write.before is not None and kind_of(entry.write).flags_before:
+            self._found[write_id] = entry.write.before
+            self._after.setdefault(write_id, self._journaled_after(entry.write))
 
     def _clients(self) -> Clients:
         return Clients(self.client, self.client_of, self.where.environment)

@@ -365,6 +365,7 @@ class WriteStore:
         target: str | None = None,
         since: datetime | None = None,
         limit: int | None = None,
+        write_id: str | None = None,
     ) -> list[Entry]:
         """Journal entries, newest first; `where` with an empty environment matches any."""
         query = (
@@ -385,6 +386,9 @@ class WriteStore:
         if since is not None:
             clauses.append("made_at >= ?")
             args.append(since.astimezone(UTC).isoformat())
+        if write_id is not None:
+            clauses.append("id = ?")
+            args.append(write_id)
         if clauses:
             query += " WHERE " + " AND ".join(clauses)
         query += " ORDER BY made_at DESC, seq DESC"
@@ -400,7 +404,8 @@ class WriteStore:
         return found
 
     def entry(self, write_id: str) -> Entry | None:
-        return next((e for e in self.find(write_id) if e.write.id == write_id), None)
+        found = self.entries(write_id=write_id)
+        return found[0] if found else None
 
     def later(self, entry: Entry) -> list[Entry]:
         """Entries made after `entry` that may have changed something (sent, done in
