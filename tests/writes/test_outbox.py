@@ -35,17 +35,26 @@ HERE = Where("work", "127.0.0.1", "env-1")
 
 @dataclass
 class Gate(httpx.AsyncBaseTransport):
-    """The real service, unless `down`: then every request fails to connect."""
+    """The real service, unless `down`: then every request fails to connect. With
+    `hold`, a request the service answered waits for it to be set (`reached` once one
+    does)."""
 
     down: bool = False
     inner: httpx.AsyncBaseTransport = field(default_factory=httpx.AsyncHTTPTransport)
     seen: list[httpx.Request] = field(default_factory=list)
+    hold: asyncio.Event | None = None
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if self.down:
             raise httpx.ConnectError("connection refused", request=request)
         self.seen.append(request)
-        return await self.inner.handle_async_request(request)
+        response = await self.inner.handle_async_request(request)
+        if self.hold is not None:
+            await response.aread()
+            self.reached.set()
+            await self.hold.wait()
+        return response
 
 
 def client_for(counted: Counted, gate: Gate) -> InboxClient:
@@ -315,6 +324,26 @@ async def test_behind_a_write_another_process_sent_the_before_is_its_answer(
         [last] = await two.flush()
         assert isinstance(last, Sent) and flags(counted, message) == (True, False)
         assert last.write.before == {message: (True, True)}
+
+
+async def test_undo_of_a_write_still_on_its_way_waits_for_its_answer(counted: Counted) -> None:
+    """`z` just after `r`, while the mark's answer is on its way: the rows still show the
+    message unread, but the undo is made from the mark's answer, and marks it unread
+    again (not "nothing to undo" from the rows, which would also use up that `z`)."""
+    message = jane_message(7)
+    rows = {message: flags(counted, message)}
+    gate = Gate(hold=asyncio.Event())
+    async with client_for(counted, gate) as client:
+        outbox = Outbox(client, HERE)
+        sending = asyncio.create_task(outbox.submit(mark(MarkAs.READ, message, before=rows)))
+        await gate.reached.wait()
+        made = outbox.last("jane")
+        assert made is not None and not made.tried
+        undoing = asyncio.create_task(outbox.undo(made, rows))  # the rows as shown
+        gate.hold.set()
+        sent, undone = await sending, await undoing
+    assert isinstance(sent, Sent) and isinstance(undone, Sent)
+    assert undone.write.undoes == made.id and flags(counted, message) == (False, False)
 
 
 async def test_an_unknown_before_refuses_undo(counted: Counted) -> None:

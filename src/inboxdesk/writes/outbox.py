@@ -388,6 +388,12 @@ class Outbox:
         if not write.tried and any(w.id == write.id for w in self.queued()):
             self._undone.add(write.id)
             return self.drop(write)
+        if write.id in self._open:
+            # Still on its way (it holds the lock until answered): undone from its answer
+            # and its "before" as sent; flags seen meanwhile are older than that answer.
+            async with self._lock:
+                pass
+            write, now = next((w for w in self._made if w.id == write.id), write), None
         self._undone.add(write.id)
         back = kind_of(write).inverse(write, self, now or {})
         if isinstance(back, str):
