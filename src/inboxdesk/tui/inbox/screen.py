@@ -938,12 +938,18 @@ class InboxScreen(ServiceScreen):
 
     def _confirm(self, plan: Plan) -> None:
         """The plan's write for the outbox, asked first when the plan says so."""
-        write = plan.write()
         if not plan.asks:
-            self._submit(write)
+            self._submit(plan.write())
             return
         details = " ".join(line for line in plan.details() if line)
-        self._ask(plan.question(), details, plan.label, lambda: self._submit(write))
+        self._ask(plan.question(), details, plan.label, lambda: self._submit(self._as_shown(plan)))
+
+    def _as_shown(self, plan: Plan) -> Write:
+        """The write of a plan just confirmed, its "before" the rows as they are now: a
+        write still on its way at the key may have been answered while it was asked."""
+        if isinstance(plan, MarkPlan | InboxPlan) and plan.before is not None:
+            plan = replace(plan, before={**plan.before, **self.feed.flags(plan.ids)})
+        return plan.write()
 
     def _ask(self, question: str, detail: str, label: str, then: Callable[[], object]) -> None:
         from inboxdesk.tui.screens.confirm import ConfirmScreen
