@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError, PaymentRequired
-from inboxdesk.server.route_helpers import api_router, enveloped, off_loop
+from inboxdesk.server.route_helpers import Many, api_router, enveloped, off_loop
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import ActivityQuery, NotAllowed, Store, iso
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
@@ -18,8 +18,6 @@ from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 MAX_LIMIT = 50
 CHANNELS = ("in_app", "email", "sms", "chat", "push", "tool")
 SEVERITIES = ("high", "medium", "low", "none")
-
-Many = Annotated[list[str] | None, Query()]
 
 
 class CommandValidationError(ApiValidationError):

@@ -14,13 +14,12 @@ from pydantic import BaseModel, ConfigDict
 from inboxdesk.models.ids import is_object_id
 from inboxdesk.server.auth import caller_of
 from inboxdesk.server.errors import ApiValidationError
-from inboxdesk.server.route_helpers import api_router, enveloped, off_loop, require_id
+from inboxdesk.server.route_helpers import Many, api_router, enveloped, off_loop, require_id
 from inboxdesk.server.settings import ServerSettings
 from inboxdesk.server.store import InboxAction, Narrowing, NotAllowed, SnoozeTooSoon, Store
 from inboxdesk.server.wire import WireJSONResponse as JSONResponse
 
 Flag = Annotated[str | None, Query()]
-Many = Annotated[list[str] | None, Query()]
 SEVERITIES = ("high", "medium", "low", "none")
 BAD_DATA = "Invalid JSON format for data parameter"
 TOO_SOON = "Snooze time must be at least 60 seconds in the future"

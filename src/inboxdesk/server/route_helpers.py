@@ -39,6 +39,8 @@ Whole = BeforeValidator(_whole_number)
 # Bounded so page * limit stays a SQLite integer (a huge page was a 500).
 PageNumber = Annotated[int, Whole, Query(ge=0, le=10**9, description="Zero-based page number")]
 Limit100 = Annotated[int, Whole, Query(ge=1, le=100)]
+# A query parameter that may be sent several times: every value, None when none was.
+Many = Annotated[list[str] | None, Query()]
 
 # Each error body is documented by reference to one schema, which the app adds once
 # (`ErrorsDocumented`, server/app.py): as a `model` here, FastAPI built a validator of it
