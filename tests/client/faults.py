@@ -6,6 +6,7 @@ Each request goes to the real local service unless a scripted fault says otherwi
 
 from __future__ import annotations
 
+import asyncio
 import json
 import ssl
 from collections.abc import Callable
@@ -45,6 +46,21 @@ def answers(url: str, timeout: float = 5) -> bool:
 
 
 @dataclass
+class Hold:
+    """The service's answers held back until `release` is set: a request it applied
+    whose answer the client has not read yet. `reached` is set by the first."""
+
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def back(self, response: httpx.Response) -> httpx.Response:
+        await response.aread()
+        self.reached.set()
+        await self.release.wait()
+        return response
+
+
+@dataclass
 class FaultTransport(httpx.AsyncBaseTransport):
     before: list[Fault] = field(default_factory=list)
     after: list[Fault] = field(default_factory=list)
@@ -52,6 +68,8 @@ class FaultTransport(httpx.AsyncBaseTransport):
     seen: list[httpx.Request] = field(default_factory=list)
     # Paths starting with a prefix get that answer instead of the service's.
     route: dict[str, Callable[[httpx.Request], httpx.Response]] = field(default_factory=dict)
+    # Paths starting with a prefix get the service's answer, held back.
+    holds: dict[str, Hold] = field(default_factory=dict)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.seen.append(request)
@@ -64,6 +82,9 @@ class FaultTransport(httpx.AsyncBaseTransport):
         if self.after:
             await response.aread()
             return self.after.pop(0)(request, response)
+        for prefix, hold in self.holds.items():
+            if request.url.path.startswith(prefix):
+                return await hold.back(response)
         return response
 
     async def aclose(self) -> None:

@@ -3,18 +3,17 @@ as old (never shown as fresh), said once, and asked again at the next refresh or
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 
 import httpx
 
 from inboxdesk.models import Count
 from inboxdesk.tui.inbox.header import HeaderState, header_text
-from tests.client.faults import FaultTransport
+from tests.client.faults import FaultTransport, Hold
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import SIZE, Notices, app_for, settled, until
 from tests.tui.test_inbox import failing, header, marker, opened, send_meanwhile
-from tests.tui.test_inbox_v2 import refused
+from tests.tui.test_inbox_v2 import MARK, refused
 
 COUNT = "/v2/subscribers/jane/notifications/count"
 MARKED = "(not refreshed · ^r retries)"
@@ -103,28 +102,21 @@ LISTING = "/v2/subscribers/jane/notifications"
 
 
 @dataclass
-class MarkHeld(FaultTransport):
-    """The service's own answers, but a mark's is held until `release` once the mark is
-    applied (`reached`); and while `stale`, a listing is answered as it first was: a
-    service may read a page before a write and the counts after it."""
+class StalePages(FaultTransport):
+    """While `stale`, a listing is answered as it first was: a service may read a page
+    before a write and the counts after it."""
 
-    reached: asyncio.Event = field(default_factory=asyncio.Event)
-    release: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = False
     pages: dict[str, bytes] = field(default_factory=dict)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        url, path = str(request.url), request.url.path
+        url = str(request.url)
         if self.stale and url in self.pages:
             self.seen.append(request)
             return httpx.Response(200, content=self.pages[url], request=request)
         response = await super().handle_async_request(request)
-        if path == LISTING and url not in self.pages:
+        if request.url.path == LISTING and url not in self.pages:
             self.pages[url] = await response.aread()
-        if path.endswith("/messages/mark-as"):
-            await response.aread()
-            self.reached.set()
-            await self.release.wait()
         return response
 
 
@@ -135,7 +127,8 @@ async def test_counts_read_after_a_mark_reached_the_service_do_not_lose_it_twice
     include it, and its page, read before, does not. The mark's answer then changes the
     row, and the counts are asked again rather than taken one lower (7 unread, not 6).
     Its undo's answer, with no counts read since, is counted from the answer."""
-    transport = MarkHeld()
+    transport = StalePages()
+    transport.holds[MARK] = held = Hold()
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
@@ -143,7 +136,7 @@ async def test_counts_read_after_a_mark_reached_the_service_do_not_lose_it_twice
         await until(pilot, lambda: "8 unread · 6 unseen" in header(screen), what="the counts")
         assert marker(app, newest).strip() == "●◌"
         await pilot.press("g", "r")
-        await until(pilot, transport.reached.is_set, what="the mark at the service")
+        await until(pilot, held.reached.is_set, what="the mark at the service")
         transport.stale = True
         await pilot.press("ctrl+r")
         await until(
@@ -152,7 +145,7 @@ async def test_counts_read_after_a_mark_reached_the_service_do_not_lose_it_twice
             what="the counts read after the mark, the page before it",
         )
         assert marker(app, newest).strip() == "●◌"
-        transport.release.set()
+        held.release.set()
         await until(pilot, lambda: marker(app, newest).strip() == "", what="the answer")
         assert "6 unread" not in header(screen)
         await settled(pilot)

@@ -8,10 +8,11 @@ from datetime import timedelta
 
 from inboxdesk.models import Message
 from inboxdesk.tui.screens.confirm import ConfirmScreen
+from tests.client.faults import FaultTransport, Hold
 from tests.conftest import Service, jane_message
 from tests.tui.conftest import NOW, SIZE, app_for, settled, until
-from tests.tui.test_counts import MarkHeld
 from tests.tui.test_inbox import marker, opened, stored
+from tests.tui.test_inbox_v2 import MARK
 
 MORE = 10  # beside jane's 12: over the 20 messages a mark asks about first
 
@@ -34,7 +35,8 @@ async def test_a_mark_confirmed_once_an_earlier_ones_answer_shows_undoes_to_that
     on its way, `u`, asked from rows that still show them unread. Confirmed once the
     read shows: the unread's undo marks them read again, not unread as before both."""
     ids = [jane_message(n) for n in range(12)] + more_messages(service)
-    transport = MarkHeld()
+    transport = FaultTransport()
+    transport.holds[MARK] = held = Hold()
     app = app_for(service, transport=transport)
     async with app.run_test(size=SIZE) as pilot:
         screen = await opened(pilot)
@@ -42,12 +44,12 @@ async def test_a_mark_confirmed_once_an_earlier_ones_answer_shows_undoes_to_that
         await pilot.press("asterisk", "r")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked")
         await pilot.press("y")
-        await until(pilot, transport.reached.is_set, what="the read at the service")
+        await until(pilot, held.reached.is_set, what="the read at the service")
         await pilot.press("u")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked again")
         # The dialog over the rows: what they hold, as the inbox draws them once shown.
         assert not all(read for read, _ in screen.feed.flags(ids).values()), "shown unread"
-        transport.release.set()
+        held.release.set()
         await until(
             pilot,
             lambda: all(read for read, _ in screen.feed.flags(ids).values()),

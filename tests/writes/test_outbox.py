@@ -28,6 +28,7 @@ from inboxdesk.writes import (
     after_mark,
 )
 from tests.client.conftest import Counted
+from tests.client.faults import Hold
 from tests.conftest import JOE_MESSAGES, MAILGUN, STAGING_KEY, jane_message
 
 HERE = Where("work", "127.0.0.1", "env-1")
@@ -36,25 +37,19 @@ HERE = Where("work", "127.0.0.1", "env-1")
 @dataclass
 class Gate(httpx.AsyncBaseTransport):
     """The real service, unless `down`: then every request fails to connect. With
-    `hold`, a request the service answered waits for it to be set (`reached` once one
-    does)."""
+    `hold`, its answers are held back."""
 
     down: bool = False
     inner: httpx.AsyncBaseTransport = field(default_factory=httpx.AsyncHTTPTransport)
     seen: list[httpx.Request] = field(default_factory=list)
-    hold: asyncio.Event | None = None
-    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    hold: Hold | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if self.down:
             raise httpx.ConnectError("connection refused", request=request)
         self.seen.append(request)
         response = await self.inner.handle_async_request(request)
-        if self.hold is not None:
-            await response.aread()
-            self.reached.set()
-            await self.hold.wait()
-        return response
+        return response if self.hold is None else await self.hold.back(response)
 
 
 def client_for(counted: Counted, gate: Gate) -> InboxClient:
@@ -229,6 +224,16 @@ async def test_behind_a_queued_write_the_before_is_its_answer_unless_it_never_we
     assert flags(counted, message) == (True, True) and flags(counted, other) == (False, False)
 
 
+async def queued_and_quit(counted: Counted, path: Path, *writes: Write) -> None:
+    """A session that makes `writes` while the service is away, each queued, and quits:
+    its queue is kept in `path` for the next."""
+    async with client_for(counted, Gate(down=True)) as client:
+        outbox = Outbox(client, HERE, WriteStore(path))
+        for write in writes:
+            assert isinstance(await outbox.submit(write), Queued)
+        outbox.store.close()
+
+
 async def test_behind_a_write_an_earlier_session_queued_the_before_is_its_answer(
     counted: Counted, tmp_path: Path
 ) -> None:
@@ -237,13 +242,8 @@ async def test_behind_a_write_an_earlier_session_queued_the_before_is_its_answer
     goes back to its answer."""
     message, path = jane_message(7), tmp_path / "writes.db"
     rows = {message: flags(counted, message)}
-    gate = Gate(down=True)
-    async with client_for(counted, gate) as client:
-        outbox = Outbox(client, HERE, WriteStore(path))
-        assert isinstance(await outbox.submit(mark(MarkAs.READ, message, before=rows)), Queued)
-        outbox.store.close()
-    gate.down = False
-    async with client_for(counted, gate) as client:
+    await queued_and_quit(counted, path, mark(MarkAs.READ, message, before=rows))
+    async with client_for(counted, Gate()) as client:
         again = Outbox(client, HERE, WriteStore(path))
         assert isinstance(await again.submit(mark(MarkAs.SEEN, message, before=rows)), Queued)
         *_, last = await again.flush()
@@ -261,13 +261,8 @@ async def test_behind_an_earlier_sessions_write_and_one_of_this_session_order_is
     message, path = jane_message(7), tmp_path / "writes.db"
     rows = {message: flags(counted, message)}
     assert rows[message] == (False, False)
-    gate = Gate(down=True)
-    async with client_for(counted, gate) as client:
-        outbox = Outbox(client, HERE, WriteStore(path))
-        assert isinstance(await outbox.submit(mark(MarkAs.READ, message, before=rows)), Queued)
-        outbox.store.close()
-    gate.down = False
-    async with client_for(counted, gate) as client:
+    await queued_and_quit(counted, path, mark(MarkAs.READ, message, before=rows))
+    async with client_for(counted, Gate()) as client:
         again = Outbox(client, HERE, WriteStore(path))
         assert isinstance(await again.submit(mark(MarkAs.UNREAD, message, before=rows)), Queued)
         assert isinstance(await again.submit(mark(MarkAs.UNSEEN, message, before=rows)), Queued)
@@ -287,15 +282,13 @@ async def test_two_writes_queued_by_an_earlier_session_the_second_follows_the_fi
     had the same session sent them."""
     message, path = jane_message(7), tmp_path / "writes.db"
     rows = {message: flags(counted, message)}
-    gate = Gate(down=True)
-    async with client_for(counted, gate) as client:
-        outbox = Outbox(client, HERE, WriteStore(path))
-        outbox.away = True
-        await outbox.submit(mark(MarkAs.READ, message, before=rows))
-        await outbox.submit(mark(MarkAs.UNSEEN, message, before=rows))
-        outbox.store.close()
-    gate.down = False
-    async with client_for(counted, gate) as client:
+    await queued_and_quit(
+        counted,
+        path,
+        mark(MarkAs.READ, message, before=rows),
+        mark(MarkAs.UNSEEN, message, before=rows),
+    )
+    async with client_for(counted, Gate()) as client:
         again = Outbox(client, HERE, WriteStore(path))
         _, last = await again.flush()
         assert isinstance(last, Sent) and flags(counted, message) == (True, False)
@@ -332,15 +325,15 @@ async def test_undo_of_a_write_still_on_its_way_waits_for_its_answer(counted: Co
     again (not "nothing to undo" from the rows, which would also use up that `z`)."""
     message = jane_message(7)
     rows = {message: flags(counted, message)}
-    gate = Gate(hold=asyncio.Event())
-    async with client_for(counted, gate) as client:
+    hold = Hold()
+    async with client_for(counted, Gate(hold=hold)) as client:
         outbox = Outbox(client, HERE)
         sending = asyncio.create_task(outbox.submit(mark(MarkAs.READ, message, before=rows)))
-        await gate.reached.wait()
+        await hold.reached.wait()
         made = outbox.last("jane")
         assert made is not None and not made.tried
         undoing = asyncio.create_task(outbox.undo(made, rows))  # the rows as shown
-        gate.hold.set()
+        hold.release.set()
         sent, undone = await sending, await undoing
     assert isinstance(sent, Sent) and isinstance(undone, Sent)
     assert undone.write.undoes == made.id and flags(counted, message) == (False, False)
