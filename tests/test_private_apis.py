@@ -91,6 +91,9 @@ async def test_textual_holds_a_mode_switch_s_updates_in_its_batch_count() -> Non
         await until(pilot, lambda: not app._batch_count, what="the hold's end")
         await pilot.pause()  # the frame that makes the layout held
         assert not layout_pending(app.screen), "made once the hold ends"
+        app.switch_mode("one")
+        await pilot.pause()  # Pilot's wait outlasts the hold (pilot_waits_for_messages)
+        assert not app._batch_count, "Pilot went on while the switch held the updates"
 
 
 def test_textual_app_keeps_its_crash_in_exception() -> None:

@@ -55,8 +55,10 @@ library changes one of them, so that an upgrade says where to look.
   `textual.app` for `_press_keys` and by `textual.pilot`): three such waits a key, at
   least 60 ms, most of it idle. The tests' Pilot waits instead until no message of
   the app or its screen's widgets is queued (`MessagePump._message_queue`,
-  `_next_callbacks`: `pilot_waits_for_messages`); what the app then does on its own
-  (a request, a worker) a test awaits as a condition (tests/waiting.py `until`).
+  `_next_callbacks`: `pilot_waits_for_messages`) and the app holds no updates
+  (`App._batch_count`: 50 ms after a mode switch, which the idle slices outlasted);
+  what the app then does on its own (a request, a worker) a test awaits as a
+  condition (tests/waiting.py `until`).
 - textual-serve builds its aiohttp routes in `Server._make_app`; `inboxdesk demo --web`
   runs them on a socket it bound itself (cli/web.py).
 """
@@ -245,11 +247,11 @@ def draw_frame(app: Any) -> bool:
 
 
 def pilot_waits_for_messages() -> None:
-    """From now on Pilot, after a key, a click or a pause, waits until the app and the
-    widgets of its screen have no message queued, twice running, rather than for a
-    slice of the clock without CPU; a handler still running then is waited for by
-    Pilot's own barrier (`_wait_for_screen`, after the keys and in `pause`). Up to
-    `max_sleep`, as Textual's wait."""
+    """From now on Pilot, after a key, a click or a pause, waits until the app holds no
+    updates and it and the widgets of its screen have no message queued, twice
+    running, rather than for a slice of the clock without CPU; a handler still running
+    then is waited for by Pilot's own barrier (`_wait_for_screen`, after the keys and in
+    `pause`). Up to `max_sleep`, as Textual's wait."""
     import asyncio
     import time
 
@@ -262,6 +264,12 @@ def pilot_waits_for_messages() -> None:
         deadline = time.monotonic() + max_sleep
         quiet = 0
         while quiet < 2 and time.monotonic() < deadline:
+            if app is not None and app._batch_count:
+                # Updates held (a mode switch holds them 50 ms): what they hold is not
+                # laid out or drawn yet. Waited for without spinning.
+                await asyncio.sleep(0.005)
+                quiet = 0
+                continue
             await asyncio.sleep(0)
             quiet = quiet + 1 if app is None or _handled_all(app) else 0
 

@@ -66,13 +66,13 @@ async def walked(
 ) -> None:
     """Run `app` headless at `size` and compare each picture `walk` draws with its SVG.
 
-    A picture is taken once the screen shown has no layout pending (a mode switch holds
-    the app's updates 50 ms: a quick walk gets there first), the app is idle and its
-    animations done, under the title the app had before it ran, as snap_compare takes
-    its one (textual's take_svg_screenshot); `wait_for_scheduled_animations` lets every
-    widget handle what it was sent, twice, and waits for idle: the three more pauses
-    snap_compare adds changed no picture and cost a tenth of the walk. Several pictures
-    of one app cost one start instead of one each.
+    A picture is taken once the app is idle and its animations done, with no layout
+    pending (Pilot's wait outlasts the 50 ms a mode switch holds the app's updates),
+    under the title the app had before it ran, as snap_compare takes its one (textual's
+    take_svg_screenshot); `wait_for_scheduled_animations` lets every widget handle what
+    it was sent, twice, and waits for idle: the three more pauses snap_compare adds
+    changed no picture and cost a tenth of the walk. Several pictures of one app cost
+    one start instead of one each.
     """
     title = app.title
     drawn: dict[str, str] = {}
@@ -80,7 +80,6 @@ async def walked(
     async def auto_pilot(pilot: Pilot[None]) -> None:
         async def draw(name: str) -> None:
             app = pilot.app
-            await until(pilot, lambda: not layout_pending(app.screen), what=f"{name} laid out")
             await pilot.wait_for_scheduled_animations()
             assert not layout_pending(app.screen), f"{name}: a layout asked for while idle"
             drawn[name] = pilot.app.export_screenshot(title=title, simplify=True)
